@@ -1,0 +1,73 @@
+/**
+ * mmm/error.h: status codes and the caller-owned error record.
+ *
+ * Every fallible function of libmmm returns an int: 0 (MMM_OK) on success or
+ * a negative mmm_status.  The one-line message, and the file and line it is
+ * about when known, go into a caller-owned mmm_error (which may be NULL).
+ * There is no global last-error state.  The library never prints or exits.
+ */
+#ifndef MMM_ERROR_H
+#define MMM_ERROR_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* X-macro: name, value, generic message. */
+#define MMM_STATUS_MAP(XX)                                                    \
+    XX(OK, 0, "success")                                                      \
+    XX(EIO, -1, "cannot read or write a file")                                \
+    XX(EPARSE, -2, "malformed input")                                         \
+    XX(EINPUT, -3, "invalid program")                                         \
+    XX(ECYCLE, -4, "the kernel graph has a cycle")                            \
+    XX(EOVERFLOW, -5, "a count overflows 64 bits")                            \
+    XX(EDOMAIN, -6, "an expression has no value (division by zero, ...)")     \
+    XX(EINFEASIBLE, -7, "a constraint is violated or a count is not exact")   \
+    XX(ELIMIT, -8, "a resource limit was exceeded")                           \
+    XX(ENOMEM, -9, "out of memory")                                           \
+    XX(EINVAL, -10, "invalid argument")
+
+typedef enum mmm_status {
+#define MMM_STATUS_GEN_(name, val, msg) MMM_##name = (val),
+    MMM_STATUS_MAP(MMM_STATUS_GEN_)
+#undef MMM_STATUS_GEN_
+} mmm_status;
+
+/** Static, never NULL, generic text for a status. */
+const char *mmm_status_str(int status);
+
+/** What went wrong.  file is "" and line 0 when not known. */
+typedef struct mmm_error {
+    int code;           /**< the negative mmm_status also returned */
+    long line;          /**< 1-based source line, 0 when unknown */
+    char file[512];     /**< source file name, "" when unknown */
+    char message[1024]; /**< one line, lowercase, no trailing period */
+} mmm_error;
+
+/** Zero the record (code MMM_OK, empty file and message). */
+void mmm_error_clear(mmm_error *err);
+
+/**
+ * Fill err (if not NULL) and return code, so that callers can write
+ * `return mmm_error_set(err, MMM_EINPUT, file, line, "unknown kernel '%s'", id);`
+ * file may be NULL.  The message is truncated to fit.
+ */
+int mmm_error_set(mmm_error *err, int code, const char *file, long line,
+                  const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 5, 6)))
+#endif
+    ;
+
+/**
+ * Write "FILE:LINE: error: message" (or "FILE: error: …" / "error: …" when
+ * the line or file is unknown) into buf; returns buf.  For the CLI.
+ */
+char *mmm_error_format(const mmm_error *err, char *buf, size_t size);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,108 @@
+/**
+ * mmm/eval.h: binding parameter values and evaluating a program.
+ *
+ * An instance holds the parameter values and, for every kernel (a chain of
+ * `repeat` launches counts as one kernel), its aggregated measures.  It is
+ * reusable: mmm_instance_eval may be called again with other overrides
+ * (the optimizer does that millions of times) and costs O(kernels +
+ * classes), plus O(repeat) for a kernel whose expressions use its index.
+ * Blocks are never expanded.
+ */
+#ifndef MMM_EVAL_H
+#define MMM_EVAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mmm/error.h"
+#include "mmm/expr.h"
+#include "mmm/program.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** A parameter override (-D NAME=VALUE, a sweep value). */
+typedef struct mmm_override {
+    int slot;          /**< mmm_program_find_param(); must be valid */
+    mmm_value value;
+} mmm_override;
+
+/** One block class of one launch, evaluated. */
+typedef struct mmm_class_val {
+    int64_t count;     /**< blocks of this class in one launch */
+    int64_t threads;   /**< threads per block, 0 when not given */
+    double work;       /**< W(B) */
+    double span;       /**< S(B) */
+    double reads;      /**< r per thread */
+    double writes;     /**< w per thread */
+    double shared;     /**< local words per thread (TMM), 0 if not given */
+    double overhead;   /**< O(B) = (r + w)·U */
+    double cost;       /**< S(B) + O(B) */
+    mmm_access access;
+} mmm_class_val;
+
+/** A kernel (all its launches), evaluated. */
+typedef struct mmm_kernel_val {
+    int64_t repeat;      /**< k launches in a chain (1 without repeat) */
+    int varies;          /**< launches differ (the index is used) */
+    int64_t blocks;      /**< blocks of one launch; when launches differ,
+                              the largest launch */
+    int64_t N;           /**< blocks of all launches */
+    int64_t L;           /**< launches with at least one block: the blocks
+                              on the longest block path through it */
+    int64_t K;           /**< largest antichain inside: max blocks of a
+                              launch */
+    double W;            /**< work of all launches */
+    double S;            /**< span: sum over launches of max S(B) */
+    double O;            /**< overhead of all launches */
+    double C;            /**< max over its blocks of S(B) + O(B) */
+} mmm_kernel_val;
+
+typedef struct mmm_instance {
+    const mmm_program *program;
+    size_t nvalues;
+    mmm_value *values;         /**< by slot; params are 0..nparams-1 */
+    size_t nkernels;
+    mmm_kernel_val *kernels;   /**< by kernel index */
+    mmm_class_val *classes;    /**< by class index: the first launch's
+                                    values (copy 1) */
+    double U;                  /**< value of parameter U */
+    int has_p;                 /**< p is known */
+    int64_t p;                 /**< number of SMs when has_p */
+} mmm_instance;
+
+/** Allocate an instance for a finalized program (no evaluation yet). */
+int mmm_instance_new(mmm_instance **out, const mmm_program *p,
+                     mmm_error *err);
+void mmm_instance_free(mmm_instance *inst);
+
+/**
+ * Evaluate all parameters (overrides win over machine values, which win
+ * over defaults), check min/max ranges and constraints (MMM_EINFEASIBLE
+ * quoting the violated constraint and its line), evaluate every kernel.
+ * Counts must be exact non-negative integers (MMM_EINFEASIBLE naming
+ * kernel, attribute and line, suggesting ceil()); sums of counts that
+ * overflow 64 bits are MMM_EOVERFLOW naming the quantity.  p comes from a
+ * parameter named "p" when the program has one (it must be a positive
+ * integer).  U must be declared when some block reads or writes.
+ * On error the instance content is unspecified but it stays reusable.
+ */
+int mmm_instance_eval(mmm_instance *inst, const mmm_override *ov,
+                      size_t nov, mmm_error *err);
+
+/** Set p directly (for programs that do not declare it; -p P).  p > 0. */
+void mmm_instance_set_p(mmm_instance *inst, int64_t p);
+
+/**
+ * The classes of launch `copy` (1..repeat) of kernel k: out must hold
+ * program->kernels[k].nclasses values.  For a kernel that does not use its index
+ * this is the same for every copy.
+ */
+int mmm_instance_eval_copy(const mmm_instance *inst, size_t k, int64_t copy,
+                           mmm_class_val *out, mmm_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,76 @@
+/**
+ * mmm/metrics.h: the Many-core Machine Model measures of an evaluated
+ * program and the Graham–Brent bounds.
+ *
+ *   W = Σ W(K)  S = max over kernel paths of Σ S(K)   O = Σ O(K)
+ *   N = blocks  L = longest block path (in blocks)   C = max (S(B) + O(B))
+ *   K = largest antichain of the thread-block DAG
+ *   Graham–Brent: T_p <= (N/p + L)·C;  corollary: T <= (N/K + L)·C
+ *
+ * K is computed on the kernel DAG weighted by blocks: by series-parallel
+ * composition when the DAG is series-parallel, else as a minimum flow with
+ * lower bounds (Dilworth).
+ */
+#ifndef MMM_METRICS_H
+#define MMM_METRICS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mmm/error.h"
+#include "mmm/eval.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum mmm_k_method {
+    MMM_K_NONE = 0,            /**< not computed (MMM_METRICS_NO_K) */
+    MMM_K_SERIES_PARALLEL = 1, /**< by series-parallel composition */
+    MMM_K_FLOW = 2             /**< by minimum flow */
+} mmm_k_method;
+
+enum {
+    MMM_METRICS_NO_PATHS = 1u << 0, /**< skip the critical paths */
+    MMM_METRICS_NO_K = 1u << 1      /**< skip K (and the corollary) */
+};
+
+typedef struct mmm_metrics {
+    double W, S, O, C;
+    int64_t N, L, K;
+    double parallelism;     /**< W / S (0 when S = 0) */
+    int has_p;
+    int64_t p;
+    double graham_brent;    /**< (N/p + L)·C when has_p */
+    double corollary;       /**< (N/K + L)·C; 0 when K = 0 */
+    mmm_k_method k_method;
+    /* Critical kernel paths (kernel indices, source to sink); a repeated
+     * kernel appears once and stands for its whole chain. */
+    size_t span_path_len;
+    uint32_t *span_path;    /**< a path of maximum Σ S(K) */
+    size_t l_path_len;
+    uint32_t *l_path;       /**< a path of maximum Σ L(K) */
+} mmm_metrics;
+
+/** Compute everything for an evaluated instance.  flags: MMM_METRICS_*.
+ *  Fails only on MMM_ENOMEM or MMM_EOVERFLOW. */
+int mmm_metrics_compute(mmm_metrics *out, const mmm_instance *inst,
+                        unsigned flags, mmm_error *err);
+/** Free the paths; the struct may be reused.  A zeroed struct is fine. */
+void mmm_metrics_dispose(mmm_metrics *m);
+
+/**
+ * Largest weighted antichain of a DAG given by its edges (u -> v) and node
+ * weights.  Exposed for tests and for the flow fallback's reuse.  Uses the
+ * series-parallel composition when possible (*method_out, may be NULL,
+ * says which); overflow of the weight sum is MMM_EOVERFLOW.
+ */
+int mmm_max_antichain(int64_t *out, mmm_k_method *method_out, size_t n,
+                      const int64_t *weight, size_t nedges,
+                      const uint32_t *from, const uint32_t *to,
+                      mmm_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

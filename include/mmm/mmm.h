@@ -1,0 +1,23 @@
+/**
+ * mmm.h: libmmm, the Many-core Machine Model analyzer.  Include this one
+ * header; it pulls in the modules:
+ *   mmm/error.h    status codes and the error record
+ *   mmm/expr.h     parametric expressions with exact rational values
+ *   mmm/program.h  the program model, its builder, DAG and machine files
+ *   mmm/eval.h     binding parameters, evaluated kernels
+ *   mmm/metrics.h  W, S, O, N, L, C, K and the Graham–Brent bounds
+ *   mmm/outfile.h  atomic output files
+ */
+#ifndef MMM_H
+#define MMM_H
+
+#define MMM_VERSION "0.1.0"
+
+#include "mmm/error.h"
+#include "mmm/expr.h"
+#include "mmm/program.h"
+#include "mmm/eval.h"
+#include "mmm/metrics.h"
+#include "mmm/outfile.h"
+
+#endif

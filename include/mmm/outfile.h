@@ -1,0 +1,46 @@
+/**
+ * mmm/outfile.h: atomic output files.
+ *
+ * Every file mmm writes (renders, reports, plots, traces) goes through this:
+ * the data is written to a temporary file in the same folder, flushed and
+ * fsync'ed, then renamed over the target.  On any error (or abort) the
+ * temporary is removed and an existing target is left as it was.
+ *
+ *   mmm_outfile of;
+ *   if (mmm_outfile_open(&of, "out.svg", &err) < 0) ...
+ *   fprintf(of.fp, ...);                      (or write to of.tmp_path)
+ *   if (mmm_outfile_commit(&of, &err) < 0) ... (aborts on failure)
+ */
+#ifndef MMM_OUTFILE_H
+#define MMM_OUTFILE_H
+
+#include <stdio.h>
+
+#include "mmm/error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct mmm_outfile {
+    FILE *fp;           /**< open for writing ("wb") on the temporary */
+    char *path;         /**< the target */
+    char *tmp_path;     /**< the temporary, same folder */
+} mmm_outfile;
+
+/** Create the temporary next to path.  MMM_EIO with the reason. */
+int mmm_outfile_open(mmm_outfile *of, const char *path, mmm_error *err);
+/** Close the stream (if still open) and rename the temporary into place.
+ *  Checks write errors; on failure removes the temporary (MMM_EIO). */
+int mmm_outfile_commit(mmm_outfile *of, mmm_error *err);
+/** Remove the temporary; the target is untouched.  Safe on a zeroed or
+ *  already committed struct. */
+void mmm_outfile_abort(mmm_outfile *of);
+/** Convenience: write len bytes atomically to path. */
+int mmm_write_file_atomic(const char *path, const void *data, size_t len,
+                          mmm_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

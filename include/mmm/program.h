@@ -1,0 +1,269 @@
+/**
+ * mmm/program.h: the program model (a DAG of kernels, each a set of thread
+ * blocks with parametric costs), its builder, and the loaders of DAG files
+ * and machine files.
+ *
+ * The structs below are read-only views for the rest of the library and for
+ * tools: fields are filled by the builder (mmm_program_add_*) and by
+ * mmm_program_finalize, and must not be written by anyone else.  Every
+ * pointer inside a program stays valid until mmm_program_free.
+ *
+ *   mmm_program *prog = NULL;
+ *   mmm_error err;
+ *   mmm_load_options opt = MMM_LOAD_OPTIONS_INIT;
+ *   if (mmm_program_load_file(&prog, "dags/poly_div_opt.xml", &opt, &err) < 0)
+ *       ... err.file, err.line, err.message ...
+ *   ... mmm_instance_new / mmm_instance_eval / mmm_metrics_compute ...
+ *   mmm_program_free(prog);
+ */
+#ifndef MMM_PROGRAM_H
+#define MMM_PROGRAM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mmm/error.h"
+#include "mmm/expr.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Resource limits: defaults never bother a real user, always protect the
+ *  machine.  Zero in a field means "the default". */
+typedef struct mmm_limits {
+    uint64_t max_file_bytes;   /**< default 1 GiB */
+    size_t max_kernels;        /**< default 10,000,000 */
+    size_t max_edges;          /**< default 50,000,000 */
+    size_t max_params;         /**< default 10,000 */
+    size_t max_expr_length;    /**< characters, default 4096 */
+    size_t max_depth;          /**< XML nesting and expression nesting, default 64 */
+    int64_t max_index_repeat;  /**< largest repeat of a kernel whose
+                                    expressions use its index (evaluated copy
+                                    by copy), default 10,000,000 */
+} mmm_limits;
+
+#define MMM_LIMITS_INIT {0, 0, 0, 0, 0, 0, 0}
+/** The effective limits: each zero field of in replaced by its default. */
+mmm_limits mmm_limits_effective(const mmm_limits *in);
+
+/* ------------------------------------------------------------------ */
+/* The model                                                          */
+
+/** A parameter: a name with a default value and an optional range. */
+typedef struct mmm_param {
+    const char *name;
+    long line;               /**< 0 for a machine-file parameter */
+    const mmm_expr *value;   /**< default value, may use earlier params */
+    const mmm_expr *min;     /**< NULL when not given */
+    const mmm_expr *max;     /**< NULL when not given */
+    const char *value_text;  /**< source text of value (for messages) */
+    const char *min_text, *max_text; /**< NULL when not given */
+    int from_machine;        /**< supplied by the machine file */
+} mmm_param;
+
+/** A constraint on the parameters, e.g. "7*s <= Z". */
+typedef struct mmm_constraint {
+    const char *text;
+    long line;
+    const mmm_expr *test;
+} mmm_constraint;
+
+/** How a block's global accesses behave (TMM). */
+typedef enum mmm_access {
+    MMM_ACCESS_COALESCED = 0, /**< threads·(r+w)/C transactions per block */
+    MMM_ACCESS_IRREGULAR = 1  /**< one transaction per word */
+} mmm_access;
+
+/** One kind of thread block of a kernel: count blocks, each with these
+ *  costs.  A kernel given in the minimal form has exactly one class. */
+typedef struct mmm_block_class {
+    long line;
+    const mmm_expr *count;   /**< number of blocks (exact count) */
+    const mmm_expr *work;    /**< W(B): local operations of all threads */
+    const mmm_expr *span;    /**< S(B): local operations of one thread */
+    const mmm_expr *reads;   /**< r: global words read per thread */
+    const mmm_expr *writes;  /**< w: global words written per thread */
+    const mmm_expr *threads; /**< threads per block; NULL: the kernel's */
+    const mmm_expr *shared;  /**< local (shared) words per thread; NULL = 0 */
+    mmm_access access;       /**< default coalesced */
+} mmm_block_class;
+
+/** A kernel, or a chain of `repeat` identical launches of it. */
+typedef struct mmm_kernel {
+    const char *id;
+    long line;
+    const mmm_expr *repeat;  /**< NULL = 1 */
+    const char *index;       /**< name of the index variable, NULL if none */
+    int index_slot;          /**< its variable slot, -1 if none */
+    int uses_index;          /**< some expression of the kernel reads it */
+    const mmm_expr *threads; /**< threads per block, NULL when not given */
+    uint32_t first_class;    /**< its classes: program->classes[first_class
+                                  .. first_class + nclasses) */
+    uint32_t nclasses;
+} mmm_kernel;
+
+/** A dependency: every block of `from` (its last copy) precedes every block
+ *  of `to` (its first copy). */
+typedef struct mmm_edge {
+    uint32_t from, to;
+    long line;
+} mmm_edge;
+
+struct mmm_program_priv;
+
+typedef struct mmm_program {
+    const char *file;        /**< source name used in messages */
+    const char *name;        /**< <program name=…> */
+    const char *description; /**< "" when absent */
+    long line;               /**< line of <program> */
+
+    size_t nparams;
+    const mmm_param *params;      /**< in declaration order; machine ones first */
+    size_t nslots;                /**< variable slots: params + kernel indices */
+    size_t nconstraints;
+    const mmm_constraint *constraints;
+    size_t nkernels;
+    const mmm_kernel *kernels;    /**< in declaration order */
+    size_t nclasses;
+    const mmm_block_class *classes;
+    size_t nedges;
+    const mmm_edge *edges;
+
+    /* Filled by mmm_program_finalize: compressed adjacency and a
+     * topological order of the kernels (indices into kernels). */
+    const uint32_t *succ_start;   /**< nkernels + 1 offsets into succ */
+    const uint32_t *succ;
+    const uint32_t *pred_start;   /**< nkernels + 1 offsets into pred */
+    const uint32_t *pred;
+    const uint32_t *topo;         /**< nkernels kernel indices */
+    int finalized;
+
+    struct mmm_program_priv *priv;
+} mmm_program;
+
+/** Slot of a parameter: its index in params (params occupy slots
+ *  0..nparams-1).  Returns -1 when unknown. */
+int mmm_program_find_param(const mmm_program *p, const char *name);
+/** Index of a kernel by id, or -1. */
+long mmm_program_find_kernel(const mmm_program *p, const char *id);
+
+/* ------------------------------------------------------------------ */
+/* Builder (used by the XML loader, by tests and generators)           */
+
+/** A new empty program.  file is the name used in messages. */
+int mmm_program_new(mmm_program **out, const char *file,
+                    const mmm_limits *limits, mmm_error *err);
+void mmm_program_free(mmm_program *p);
+
+int mmm_program_set_name(mmm_program *p, const char *name, long line,
+                         mmm_error *err);
+int mmm_program_set_description(mmm_program *p, const char *text,
+                                 mmm_error *err);
+
+/** Declare a parameter.  value_text may use parameters declared earlier.
+ *  min_text/max_text may be NULL.  Duplicate names are an error, except a
+ *  program parameter redeclaring a machine one (the machine value wins). */
+int mmm_program_add_param(mmm_program *p, const char *name,
+                          const char *value_text, const char *min_text,
+                          const char *max_text, long line, mmm_error *err);
+/** A machine parameter (see mmm_machine): declared before the program's
+ *  own, its value overrides a program default of the same name. */
+int mmm_program_add_machine_param(mmm_program *p, const char *name,
+                                  mmm_value value, mmm_error *err);
+
+int mmm_program_add_constraint(mmm_program *p, const char *test_text,
+                               long line, mmm_error *err);
+
+/** Texts of one block class; NULL for an absent optional attribute. */
+typedef struct mmm_class_spec {
+    long line;
+    const char *count;    /**< required for a <blocks> child */
+    const char *work, *span, *reads, *writes; /**< required */
+    const char *threads;  /**< optional */
+    const char *shared;   /**< optional */
+    mmm_access access;
+} mmm_class_spec;
+
+/** Texts of a kernel.  When the kernel has <blocks> children, blocks/work/
+ *  span/reads/writes are NULL here and the classes are added with
+ *  mmm_program_add_class; otherwise they form its single class. */
+typedef struct mmm_kernel_spec {
+    const char *id;
+    long line;
+    const char *repeat;   /**< NULL = 1 */
+    const char *index;    /**< NULL = none */
+    const char *threads;  /**< NULL = not given */
+    const char *blocks, *work, *span, *reads, *writes;
+    const char *shared;
+    mmm_access access;
+} mmm_kernel_spec;
+
+/** Add a kernel; *index_out (may be NULL) receives its index. */
+int mmm_program_add_kernel(mmm_program *p, const mmm_kernel_spec *spec,
+                           size_t *index_out, mmm_error *err);
+/** Add a block class to kernel `kernel`, which must be the last kernel
+ *  added. */
+int mmm_program_add_class(mmm_program *p, size_t kernel,
+                          const mmm_class_spec *spec, mmm_error *err);
+/** Add an edge by kernel ids; ids may name kernels added later (resolved by
+ *  finalize, which reports a dangling edge at its line). */
+int mmm_program_add_edge(mmm_program *p, const char *from, const char *to,
+                         long line, mmm_error *err);
+
+/**
+ * Resolve edges (a dangling edge is MMM_EINPUT at its line; a duplicate
+ * edge is harmless), reject self-loops and cycles (MMM_ECYCLE; the message
+ * names the kernels on one cycle: "cycle: a -> b -> c -> a"), build the
+ * adjacency and the topological order, and freeze the program.  Must be
+ * called once before evaluation; the builder refuses calls after it.
+ */
+int mmm_program_finalize(mmm_program *p, mmm_error *err);
+
+/* ------------------------------------------------------------------ */
+/* Machine files: <machine name="…"><param name="U" value="…"/>…</machine> */
+
+typedef struct mmm_machine_param {
+    const char *name;
+    mmm_value value;
+    long line;
+} mmm_machine_param;
+
+typedef struct mmm_machine {
+    const char *file;
+    const char *name;
+    size_t nparams;
+    const mmm_machine_param *params;
+    void *priv;
+} mmm_machine;
+
+int mmm_machine_load_file(mmm_machine **out, const char *path,
+                          const mmm_limits *limits, mmm_error *err);
+void mmm_machine_free(mmm_machine *m);
+
+/* ------------------------------------------------------------------ */
+/* Loading DAG files (libxml2, validated against the built-in XSD)      */
+
+typedef struct mmm_load_options {
+    mmm_limits limits;
+    const mmm_machine *machine; /**< its params are declared first; NULL */
+    int skip_schema;            /**< 1: do not validate against the XSD */
+} mmm_load_options;
+
+#define MMM_LOAD_OPTIONS_INIT {MMM_LIMITS_INIT, NULL, 0}
+
+/** Parse, validate and finalize a DAG file.  Errors carry file and line. */
+int mmm_program_load_file(mmm_program **out, const char *path,
+                          const mmm_load_options *opt, mmm_error *err);
+/** The same from memory; name is used in messages. */
+int mmm_program_load_memory(mmm_program **out, const char *buf, size_t len,
+                            const char *name, const mmm_load_options *opt,
+                            mmm_error *err);
+
+/** The XSD text built into the library (the same as dags/mmm.xsd). */
+const char *mmm_schema_text(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,112 @@
+/* cli.h: what the subcommands share.  The CLI includes only the public
+ * headers of libmmm; this file is private to src/cli/. */
+#ifndef MMM_CLI_H
+#define MMM_CLI_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "mmm/mmm.h"
+
+enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2 };
+
+enum cli_format { CLI_TEXT = 0, CLI_JSON, CLI_CSV };
+
+#define CLI_MAX_DEFS 256
+
+/* Options every command that reads a program understands:
+ *   -D NAME=VALUE  --machine FILE  -p P  --format text|json|csv
+ *   --max-file-bytes N --max-kernels N --max-edges N --max-params N
+ *   --max-expr-length N --max-index-repeat N */
+typedef struct cli_common {
+    const char *cmd;                 /* "analyze", ... for messages */
+    const char *machine_path;
+    int has_p;
+    int64_t p;
+    enum cli_format format;
+    size_t ndefs;
+    const char *def_name[CLI_MAX_DEFS];
+    const char *def_value[CLI_MAX_DEFS];
+    mmm_limits limits;
+} cli_common;
+
+void cli_common_init(cli_common *c, const char *cmd);
+
+/* Try to consume the common option at argv[*i] (and its argument, advancing
+ * *i).  Returns 1 when consumed, 0 when argv[*i] is not a common option,
+ * -1 after printing a usage error. */
+int cli_common_option(cli_common *c, int argc, char **argv, int *i);
+
+/* Help text for the common options (for each command's --help). */
+extern const char cli_common_help[];
+
+/* Load FILE with the machine file, apply -D and -p, evaluate.  When
+ * lenient, a -D name the file does not declare is skipped with a note on
+ * stderr (compare); otherwise it is an error.  Prints errors; returns
+ * CLI_OK or CLI_FAIL.  On success the caller owns *prog and *inst. */
+int cli_load(const cli_common *c, const char *path, int lenient,
+             mmm_program **prog, mmm_instance **inst);
+
+/* Build the override list for -D/-p against prog (exposed for commands that
+ * re-evaluate, e.g. optimize).  *nov receives the count; ov must hold
+ * CLI_MAX_DEFS + 1 entries.  Prints errors; returns CLI_OK/CLI_FAIL. */
+int cli_overrides(const cli_common *c, const mmm_program *prog, int lenient,
+                  mmm_override *ov, size_t *nov);
+
+/* Print "FILE:LINE: error: message" to stderr. */
+void cli_print_error(const mmm_error *err);
+/* Print "mmm CMD: message\nTry 'mmm CMD --help'." and return CLI_USAGE. */
+int cli_usage(const char *cmd, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* Parse a non-negative/positive integer option argument strictly. */
+int cli_parse_int64(const char *s, int64_t *out);
+
+/* ---- JSON writer (RFC 8259, numbers as JSON numbers) ---- */
+typedef struct json_writer {
+    FILE *f;
+    int depth;
+    int need_comma[64];
+    int after_key;
+} json_writer;
+
+void json_init(json_writer *w, FILE *f);
+void json_begin_object(json_writer *w);
+void json_end_object(json_writer *w);
+void json_begin_array(json_writer *w);
+void json_end_array(json_writer *w);
+void json_key(json_writer *w, const char *key);
+void json_string(json_writer *w, const char *s);
+void json_double(json_writer *w, double v);   /* non-finite -> null */
+void json_int(json_writer *w, int64_t v);
+void json_value(json_writer *w, mmm_value v); /* integer or double */
+void json_bool(json_writer *w, int v);
+void json_null(json_writer *w);
+/* Finish with a newline. */
+void json_finish(json_writer *w);
+
+/* ---- The analyze object, shared by analyze, compare and optimize ----
+ * Writes "program", "file", "params", "metrics", "bounds", "critical_path",
+ * "kernels" (keys only; the caller opens/closes the object). */
+void cli_json_analysis(json_writer *w, const mmm_instance *inst,
+                       const mmm_metrics *m);
+/* "metrics": {...} and "bounds": {...} members only. */
+void cli_json_metrics(json_writer *w, const mmm_metrics *m);
+void cli_json_bounds(json_writer *w, const mmm_metrics *m);
+
+/* Human formatting of a count or cost: exact integers as integers, others
+ * with 6 significant digits, thousands not separated (scripts parse it). */
+char *cli_fmt_num(double v, char *buf, size_t size);
+
+/* Subcommands. */
+int cmd_analyze(int argc, char **argv);
+int cmd_optimize(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
+int cmd_simulate(int argc, char **argv);
+int cmd_render(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+
+#endif

@@ -1,0 +1,60 @@
+/* main.c: `mmm COMMAND ...`: dispatch to one file per subcommand. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const struct {
+    const char *name;
+    int (*fn)(int, char **);
+    const char *help;
+} commands[] = {
+    {"analyze", cmd_analyze, "MMM measures and Graham-Brent bounds of a program"},
+    {"optimize", cmd_optimize, "choose program parameters minimizing overhead or a bound"},
+    {"compare", cmd_compare, "two programs side by side, with the ratio of their bounds"},
+    {"simulate", cmd_simulate, "greedy schedules of the thread blocks on p SMs"},
+    {"render", cmd_render, "draw the annotated DAG (svg, png, pdf, dot)"},
+    {"report", cmd_report, "one self-contained HTML page about a program"},
+};
+
+static void usage(FILE *f)
+{
+    size_t i;
+    fprintf(f, "usage: mmm COMMAND [OPTIONS] FILE...\n\n"
+               "Analyze GPU programs written as two-level DAGs (kernels of thread blocks)\n"
+               "under the Many-core Machine Model.\n\ncommands:\n");
+    for (i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].help);
+    fprintf(f, "\n'mmm COMMAND --help' describes a command; 'man mmm' the whole tool.\n"
+               "Exit status: 0 success, 1 bad input or failed analysis, 2 wrong usage.\n");
+}
+
+int main(int argc, char **argv)
+{
+    size_t i;
+    if (argc < 2) {
+        usage(stderr);
+        return CLI_USAGE;
+    }
+    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+        if (argc > 2 && strcmp(argv[1], "help") == 0) {
+            for (i = 0; i < sizeof commands / sizeof commands[0]; i++)
+                if (!strcmp(argv[2], commands[i].name)) {
+                    char *args[] = {argv[2], (char *)"--help", NULL};
+                    return commands[i].fn(2, args);
+                }
+        }
+        usage(stdout);
+        return CLI_OK;
+    }
+    if (!strcmp(argv[1], "--version")) {
+        printf("mmm %s\n", MMM_VERSION);
+        return CLI_OK;
+    }
+    for (i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (!strcmp(argv[1], commands[i].name))
+            return commands[i].fn(argc - 1, argv + 1);
+    fprintf(stderr, "mmm: unknown command '%s'\n", argv[1]);
+    usage(stderr);
+    return CLI_USAGE;
+}
