@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "mmm/outfile.h"
@@ -29,6 +30,12 @@ int mmm_outfile_open(mmm_outfile *of, const char *path, mmm_error *err)
         mmm_outfile_abort(of);
         return mmm_error_set(err, MMM_EIO, path, 0, "cannot create '%s': %s",
                              path, strerror(e));
+    }
+    {
+        /* mkstemp creates 0600; give the file the mode a plain fopen would. */
+        mode_t mask = umask(0);
+        umask(mask);
+        (void)fchmod(fd, 0666 & ~mask);
     }
     of->fp = fdopen(fd, "wb");
     if (!of->fp) {

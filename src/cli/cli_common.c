@@ -1,0 +1,268 @@
+/* cli_common.c: options shared by the subcommands, loading a program with
+ * its machine file and overrides, error and usage printing. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+const char cli_common_help[] =
+    "  -D NAME=VALUE        override a parameter (VALUE is a constant expression,\n"
+    "                       e.g. -D n=2^20); the file must declare NAME\n"
+    "  --machine FILE       read machine parameters (U, Z, p, ...) from FILE;\n"
+    "                       -D overrides them, they override the program's defaults\n"
+    "  -p P                 number of SMs (overrides a parameter p)\n"
+    "  --format FMT         text (default), json or csv\n"
+    "  --max-file-bytes N   refuse larger files (default 1 GiB)\n"
+    "  --max-kernels N      refuse more kernels (default 10000000)\n"
+    "  --max-edges N        refuse more edges (default 50000000)\n"
+    "  --max-params N       refuse more parameters (default 10000)\n"
+    "  --max-expr-length N  refuse longer expressions (default 4096 characters)\n"
+    "  --max-index-repeat N refuse longer repeats that use their index\n"
+    "                       (default 10000000)\n";
+
+void cli_common_init(cli_common *c, const char *cmd)
+{
+    memset(c, 0, sizeof *c);
+    c->cmd = cmd;
+    c->format = CLI_TEXT;
+}
+
+int cli_parse_int64(const char *s, int64_t *out)
+{
+    char *end;
+    long long v;
+    if (!s || !*s)
+        return -1;
+    errno = 0;
+    v = strtoll(s, &end, 10);
+    if (errno || *end || end == s)
+        return -1;
+    *out = (int64_t)v;
+    return 0;
+}
+
+int cli_usage(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "mmm %s: ", cmd);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "\nTry 'mmm %s --help'.\n", cmd);
+    return CLI_USAGE;
+}
+
+void cli_print_error(const mmm_error *err)
+{
+    char buf[2048];
+    fprintf(stderr, "%s\n", mmm_error_format(err, buf, sizeof buf));
+}
+
+/* Value of an option that takes an argument: "--opt ARG" or "--opt=ARG". */
+static const char *opt_arg(const char *name, int argc, char **argv, int *i,
+                           int *matched)
+{
+    size_t n = strlen(name);
+    const char *a = argv[*i];
+    *matched = 0;
+    if (strncmp(a, name, n) != 0)
+        return NULL;
+    if (a[n] == '=') {
+        *matched = 1;
+        return a + n + 1;
+    }
+    if (a[n] != '\0')
+        return NULL;
+    *matched = 1;
+    if (*i + 1 >= argc)
+        return NULL;
+    return argv[++*i];
+}
+
+static int limit_option(cli_common *c, int argc, char **argv, int *i)
+{
+    static const char *names[] = {"--max-file-bytes", "--max-kernels",
+                                  "--max-edges", "--max-params",
+                                  "--max-expr-length", "--max-index-repeat"};
+    size_t k;
+    for (k = 0; k < sizeof names / sizeof names[0]; k++) {
+        int matched;
+        int64_t v;
+        const char *arg = opt_arg(names[k], argc, argv, i, &matched);
+        if (!matched)
+            continue;
+        if (!arg || cli_parse_int64(arg, &v) < 0 || v <= 0) {
+            cli_usage(c->cmd, "%s needs a positive integer", names[k]);
+            return -1;
+        }
+        switch (k) {
+        case 0: c->limits.max_file_bytes = (uint64_t)v; break;
+        case 1: c->limits.max_kernels = (size_t)v; break;
+        case 2: c->limits.max_edges = (size_t)v; break;
+        case 3: c->limits.max_params = (size_t)v; break;
+        case 4: c->limits.max_expr_length = (size_t)v; break;
+        default: c->limits.max_index_repeat = v; break;
+        }
+        return 1;
+    }
+    return 0;
+}
+
+int cli_common_option(cli_common *c, int argc, char **argv, int *i)
+{
+    const char *a = argv[*i];
+    const char *arg;
+    int matched;
+
+    if (!strncmp(a, "-D", 2)) {
+        const char *def = a[2] ? a + 2 : (*i + 1 < argc ? argv[++*i] : NULL);
+        const char *eq;
+        if (!def || !(eq = strchr(def, '=')) || eq == def) {
+            cli_usage(c->cmd, "-D needs NAME=VALUE");
+            return -1;
+        }
+        if (c->ndefs >= CLI_MAX_DEFS) {
+            cli_usage(c->cmd, "too many -D options (at most %d)", CLI_MAX_DEFS);
+            return -1;
+        }
+        c->def_name[c->ndefs] = def;     /* name ends at '=' */
+        c->def_value[c->ndefs] = eq + 1;
+        c->ndefs++;
+        return 1;
+    }
+    arg = opt_arg("--machine", argc, argv, i, &matched);
+    if (matched) {
+        if (!arg)
+            return cli_usage(c->cmd, "--machine needs a FILE"), -1;
+        c->machine_path = arg;
+        return 1;
+    }
+    if (!strcmp(a, "-p") || !strncmp(a, "-p", 2)) {
+        const char *v = a[2] ? a + 2 : (*i + 1 < argc ? argv[++*i] : NULL);
+        if (!v || cli_parse_int64(v, &c->p) < 0 || c->p <= 0)
+            return cli_usage(c->cmd, "-p needs a positive integer"), -1;
+        c->has_p = 1;
+        return 1;
+    }
+    arg = opt_arg("--format", argc, argv, i, &matched);
+    if (matched) {
+        if (arg && !strcmp(arg, "text"))
+            c->format = CLI_TEXT;
+        else if (arg && !strcmp(arg, "json"))
+            c->format = CLI_JSON;
+        else if (arg && !strcmp(arg, "csv"))
+            c->format = CLI_CSV;
+        else
+            return cli_usage(c->cmd, "--format must be text, json or csv"), -1;
+        return 1;
+    }
+    return limit_option(c, argc, argv, i);
+}
+
+/* -D values are constant expressions: no names allowed. */
+static int no_names(const char *name, size_t len, void *payload)
+{
+    (void)name;
+    (void)len;
+    (void)payload;
+    return -1;
+}
+
+int cli_overrides(const cli_common *c, const mmm_program *prog, int lenient,
+                  mmm_override *ov, size_t *nov)
+{
+    size_t i, n = 0;
+    int pslot = mmm_program_find_param(prog, "p");
+    for (i = 0; i < c->ndefs; i++) {
+        char name[256];
+        size_t len = (size_t)(strchr(c->def_name[i], '=') - c->def_name[i]);
+        mmm_expr *e = NULL;
+        mmm_error err;
+        mmm_expr_limits lim = {4096, 64};
+        int slot;
+        if (len >= sizeof name) {
+            fprintf(stderr, "mmm %s: -D name too long\n", c->cmd);
+            return CLI_FAIL;
+        }
+        memcpy(name, c->def_name[i], len);
+        name[len] = '\0';
+        slot = mmm_program_find_param(prog, name);
+        if (slot < 0) {
+            if (lenient) {
+                fprintf(stderr, "%s: note: -D %s ignored: the file declares no such parameter\n",
+                        prog->file, name);
+                continue;
+            }
+            fprintf(stderr, "%s: error: -D %s: the file declares no parameter '%s'\n",
+                    prog->file, name, name);
+            return CLI_FAIL;
+        }
+        if (mmm_expr_parse(&e, c->def_value[i], no_names, NULL, &lim, &err) < 0 ||
+            mmm_expr_eval(e, NULL, 0, &ov[n].value, &err) < 0) {
+            mmm_expr_free(e);
+            fprintf(stderr, "error: -D %s=%s: %s\n", name, c->def_value[i], err.message);
+            return CLI_FAIL;
+        }
+        mmm_expr_free(e);
+        ov[n++].slot = slot;
+    }
+    if (c->has_p && pslot >= 0) {
+        ov[n].slot = pslot;
+        ov[n++].value = mmm_value_int(c->p);
+    }
+    *nov = n;
+    return CLI_OK;
+}
+
+int cli_load(const cli_common *c, const char *path, int lenient,
+             mmm_program **prog, mmm_instance **inst)
+{
+    mmm_load_options opt = MMM_LOAD_OPTIONS_INIT;
+    mmm_machine *machine = NULL;
+    mmm_override ov[CLI_MAX_DEFS + 1];
+    size_t nov = 0;
+    mmm_error err;
+    int rc = CLI_FAIL;
+
+    *prog = NULL;
+    *inst = NULL;
+    opt.limits = c->limits;
+    if (c->machine_path) {
+        if (mmm_machine_load_file(&machine, c->machine_path, &c->limits, &err) < 0) {
+            cli_print_error(&err);
+            return CLI_FAIL;
+        }
+        opt.machine = machine;
+    }
+    if (mmm_program_load_file(prog, path, &opt, &err) < 0) {
+        cli_print_error(&err);
+        goto done;
+    }
+    if (cli_overrides(c, *prog, lenient, ov, &nov) != CLI_OK)
+        goto done;
+    if (mmm_instance_new(inst, *prog, &err) < 0) {
+        cli_print_error(&err);
+        goto done;
+    }
+    if (c->has_p)
+        mmm_instance_set_p(*inst, c->p);
+    if (mmm_instance_eval(*inst, ov, nov, &err) < 0) {
+        cli_print_error(&err);
+        goto done;
+    }
+    if (c->has_p)
+        mmm_instance_set_p(*inst, c->p);
+    rc = CLI_OK;
+done:
+    mmm_machine_free(machine);
+    if (rc != CLI_OK) {
+        mmm_instance_free(*inst);
+        mmm_program_free(*prog);
+        *inst = NULL;
+        *prog = NULL;
+    }
+    return rc;
+}

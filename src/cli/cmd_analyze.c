@@ -1,0 +1,187 @@
+/* cmd_analyze.c: `mmm analyze FILE`: the MMM measures, the Graham–Brent
+ * bounds, the critical paths and the per-kernel table. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const char analyze_help[] =
+    "usage: mmm analyze FILE [-D NAME=VALUE]... [--machine FILE] [-p P]\n"
+    "                        [--format text|json|csv] [--max-rows N]\n\n"
+    "Evaluate the program's parameters and compute the Many-core Machine Model\n"
+    "measures: W (work), S (span), O (parallelism overhead, (r+w)U per block),\n"
+    "N (thread blocks), L (blocks on the longest path), C (max S(B)+O(B)),\n"
+    "K (largest antichain), the Graham-Brent bound (N/p + L)C when p is known\n"
+    "and its corollary (N/K + L)C, the critical paths and a per-kernel table.\n\n"
+    "options:\n"
+    "  --max-rows N         text: show at most N kernels (default 200, 0 = all)\n";
+
+static void print_path(const mmm_instance *inst, const uint32_t *path,
+                       size_t len)
+{
+    size_t i;
+    for (i = 0; i < len; i++) {
+        const mmm_kernel_val *k = &inst->kernels[path[i]];
+        printf("%s%s", i ? " -> " : "", inst->program->kernels[path[i]].id);
+        if (k->repeat != 1)
+            printf(" x%lld", (long long)k->repeat);
+    }
+    printf("\n");
+}
+
+static void print_text(const mmm_instance *inst, const mmm_metrics *m,
+                       int64_t max_rows)
+{
+    const mmm_program *prog = inst->program;
+    char a[64], b[64], c[64], d[64];
+    size_t i, width = 6;
+
+    printf("program  %s  (%s)\n", prog->name, prog->file);
+    if (prog->description[0])
+        printf("         %s\n", prog->description);
+    printf("params  ");
+    for (i = 0; i < prog->nparams; i++) {
+        char v[64];
+        printf(" %s=%s", prog->params[i].name,
+               mmm_value_format(inst->values[i], 0, v, sizeof v));
+    }
+    printf("\n\nmeasures\n");
+    printf("  W  work                      %s\n", cli_fmt_num(m->W, a, sizeof a));
+    printf("  S  span                      %s\n", cli_fmt_num(m->S, a, sizeof a));
+    printf("  O  parallelism overhead      %s\n", cli_fmt_num(m->O, a, sizeof a));
+    printf("  N  thread blocks             %lld\n", (long long)m->N);
+    printf("  L  blocks on a longest path  %lld\n", (long long)m->L);
+    printf("  C  max S(B) + O(B)           %s\n", cli_fmt_num(m->C, a, sizeof a));
+    printf("  K  largest antichain         %lld  (%s)\n", (long long)m->K,
+           m->k_method == MMM_K_FLOW ? "minimum flow" : "series-parallel");
+    printf("     parallelism W/S           %s\n",
+           cli_fmt_num(m->parallelism, a, sizeof a));
+    printf("\nbounds\n");
+    if (m->has_p)
+        printf("  Graham-Brent (N/p + L)C, p = %lld   %s\n", (long long)m->p,
+               cli_fmt_num(m->graham_brent, a, sizeof a));
+    else
+        printf("  Graham-Brent (N/p + L)C        (p unknown: use -p P)\n");
+    printf("  corollary    (N/K + L)C        %s\n",
+           cli_fmt_num(m->corollary, a, sizeof a));
+    printf("\ncritical path (span S)  ");
+    print_path(inst, m->span_path, m->span_path_len);
+    printf("critical path (blocks L) ");
+    print_path(inst, m->l_path, m->l_path_len);
+
+    for (i = 0; i < prog->nkernels; i++) {
+        size_t n = strlen(prog->kernels[i].id);
+        if (n > width)
+            width = n < 32 ? n : 32;
+    }
+    printf("\n%-*s %12s %14s %14s %12s %12s %12s %12s\n", (int)width, "kernel",
+           "repeat", "blocks", "N", "W", "S", "O", "C");
+    for (i = 0; i < prog->nkernels; i++) {
+        const mmm_kernel_val *k = &inst->kernels[prog->topo[i]];
+        char rep[32];
+        if (max_rows > 0 && (int64_t)i >= max_rows) {
+            printf("... %zu more kernels (--max-rows 0 shows all)\n",
+                   prog->nkernels - i);
+            break;
+        }
+        snprintf(rep, sizeof rep, "x%lld", (long long)k->repeat);
+        printf("%-*.*s %12s %14lld%s%14lld %12s %12s %12s %12s\n", (int)width,
+               (int)width, prog->kernels[prog->topo[i]].id, rep,
+               (long long)k->blocks, k->varies ? "*" : " ", (long long)k->N,
+               cli_fmt_num(k->W, a, sizeof a), cli_fmt_num(k->S, b, sizeof b),
+               cli_fmt_num(k->O, c, sizeof c), cli_fmt_num(k->C, d, sizeof d));
+    }
+    for (i = 0; i < prog->nkernels; i++)
+        if (inst->kernels[i].varies) {
+            printf("(* launches differ: blocks is the largest launch)\n");
+            break;
+        }
+}
+
+static void print_csv(const mmm_instance *inst)
+{
+    const mmm_program *prog = inst->program;
+    size_t i;
+    printf("id,repeat,blocks,N,L,K,W,S,O,C\n");
+    for (i = 0; i < prog->nkernels; i++) {
+        const mmm_kernel_val *k = &inst->kernels[i];
+        const char *id = prog->kernels[i].id;
+        /* ids are XML NCName-like, but quote defensively. */
+        if (strpbrk(id, ",\"\n"))
+            printf("\"%s\"", id);
+        else
+            printf("%s", id);
+        printf(",%lld,%lld,%lld,%lld,%lld,%.17g,%.17g,%.17g,%.17g\n",
+               (long long)k->repeat, (long long)k->blocks, (long long)k->N,
+               (long long)k->L, (long long)k->K, k->W, k->S, k->O, k->C);
+    }
+}
+
+int cmd_analyze(int argc, char **argv)
+{
+    cli_common c;
+    const char *file = NULL;
+    int64_t max_rows = 200;
+    mmm_program *prog = NULL;
+    mmm_instance *inst = NULL;
+    mmm_metrics m;
+    mmm_error err;
+    int i, rc;
+
+    memset(&m, 0, sizeof m);
+    cli_common_init(&c, "analyze");
+    for (i = 1; i < argc; i++) {
+        int r;
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            printf("%s%s", analyze_help, cli_common_help);
+            return CLI_OK;
+        }
+        r = cli_common_option(&c, argc, argv, &i);
+        if (r < 0)
+            return CLI_USAGE;
+        if (r > 0)
+            continue;
+        if (!strcmp(argv[i], "--max-rows")) {
+            if (i + 1 >= argc || cli_parse_int64(argv[++i], &max_rows) < 0 || max_rows < 0)
+                return cli_usage("analyze", "--max-rows needs a number >= 0");
+        } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
+            return cli_usage("analyze", "unknown option '%s'", argv[i]);
+        } else if (file) {
+            return cli_usage("analyze", "one FILE only ('%s' and '%s')", file, argv[i]);
+        } else {
+            file = argv[i];
+        }
+    }
+    if (!file)
+        return cli_usage("analyze", "missing FILE");
+
+    rc = cli_load(&c, file, 0, &prog, &inst);
+    if (rc != CLI_OK)
+        return rc;
+    if (mmm_metrics_compute(&m, inst, 0, &err) < 0) {
+        cli_print_error(&err);
+        rc = CLI_FAIL;
+        goto done;
+    }
+    if (c.format == CLI_JSON) {
+        json_writer w;
+        json_init(&w, stdout);
+        json_begin_object(&w);
+        cli_json_analysis(&w, inst, &m);
+        json_end_object(&w);
+        json_finish(&w);
+    } else if (c.format == CLI_CSV) {
+        print_csv(inst);
+    } else {
+        print_text(inst, &m, max_rows);
+    }
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "mmm analyze: error writing the output\n");
+        rc = CLI_FAIL;
+    }
+done:
+    mmm_metrics_dispose(&m);
+    mmm_instance_free(inst);
+    mmm_program_free(prog);
+    return rc;
+}
