@@ -1,0 +1,198 @@
+/**
+ * mmm/optimize.h: parameter sweeps, and the MMM recipe for choosing a
+ * program parameter (Haque, Moreno Maza, Xie 2014):
+ *
+ *   pick s in a range S minimizing the parallelism overhead O(s) while the
+ *   work W(s) and the span S(s) stay within a constant factor, then check
+ *   with the Graham–Brent bound that the running-time estimate at that s is
+ *   no worse than at a baseline s0.
+ *
+ * A sweep runs over one parameter, or over the grid of two.  Each point is
+ * one mmm_instance_eval (with the sweep values as overrides) and one
+ * mmm_metrics_compute on the same instance: O(kernels + classes) per point,
+ * nothing is reloaded or expanded.  A point that violates a constraint or a
+ * range, makes a count non-integer (MMM_EINFEASIBLE), has no value
+ * (MMM_EDOMAIN) or overflows (MMM_EOVERFLOW) is recorded as infeasible with
+ * its reason; the sweep goes on.
+ *
+ * Points are handed to a callback one at a time (nothing is stored per
+ * point), so sweeps of millions of values run in constant memory; the
+ * summary (best point, baseline, ratios, ranges, checks) is accumulated as
+ * the sweep goes.
+ *
+ * Ties.  Two objective values within a relative 1e-12 of each other are
+ * equal (the costs are doubles; this absorbs rounding in sums that are
+ * equal in exact arithmetic).  Among equal values the smaller parameter
+ * value wins (for two parameters: the smaller first one, then the smaller
+ * second one), whatever the order of the sweep.
+ *
+ *   mmm_sweep_spec spec = MMM_SWEEP_SPEC_INIT;
+ *   mmm_sweep_result res;
+ *   spec.naxes = 1;
+ *   spec.axes[0].slot = mmm_program_find_param(prog, "s");
+ *   if (mmm_sweep_run(&res, inst, &spec, NULL, NULL, &err) < 0) ...
+ *   ... res.best.params[0], res.ratio_O, res.graham_brent_not_worse ...
+ */
+#ifndef MMM_OPTIMIZE_H
+#define MMM_OPTIMIZE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mmm/error.h"
+#include "mmm/eval.h"
+#include "mmm/expr.h"
+#include "mmm/metrics.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** What the sweep minimizes. */
+typedef enum mmm_objective {
+    MMM_OBJECTIVE_OVERHEAD = 0,  /**< O, as in the slides (the default) */
+    MMM_OBJECTIVE_BOUND = 1,     /**< Graham–Brent (N/p + L)·C; needs p */
+    MMM_OBJECTIVE_COROLLARY = 2  /**< (N/K + L)·C, independent of p */
+} mmm_objective;
+
+/** "overhead", "bound" or "corollary". */
+const char *mmm_objective_name(mmm_objective o);
+/** Parse one of those names; MMM_EINVAL otherwise. */
+int mmm_objective_parse(mmm_objective *out, const char *name);
+
+#define MMM_SWEEP_MAX_AXES 2
+/** Default cap on the number of points of a sweep. */
+#define MMM_SWEEP_DEFAULT_MAX_POINTS 100000000u
+
+/**
+ * One swept parameter.  Either an explicit list (values != NULL, nvalues >
+ * 0, swept in that order) or a range from, from+step, ... up to to
+ * (inclusive; down to it when step < 0).  A range end that is not given
+ * defaults to the parameter's declared min (from) or max (to), evaluated
+ * at the other parameters' values (defaults and fixed overrides); the step
+ * defaults to 1.  When from, to and step are exact rationals the points are
+ * exact; otherwise they are doubles from + i·step.
+ */
+typedef struct mmm_sweep_axis {
+    int slot;                  /**< mmm_program_find_param() */
+    const mmm_value *values;   /**< explicit list, or NULL for a range */
+    size_t nvalues;
+    int has_from, has_to, has_step;
+    mmm_value from, to, step;
+} mmm_sweep_axis;
+
+/** What to sweep and how to judge it. */
+typedef struct mmm_sweep_spec {
+    size_t naxes;                            /**< 1 or 2 */
+    mmm_sweep_axis axes[MMM_SWEEP_MAX_AXES]; /**< axis 0 is the outer loop */
+    mmm_objective objective;
+    const mmm_override *fixed;  /**< other overrides (-D); an override of a
+                                     swept parameter is ignored */
+    size_t nfixed;
+    int has_p;                  /**< -p: sets p (the parameter "p" when the
+                                     program declares it and does not sweep
+                                     it, else mmm_instance_set_p) */
+    int64_t p;
+    int has_baseline;           /**< baseline[] given; else the first
+                                     feasible point of the sweep */
+    mmm_value baseline[MMM_SWEEP_MAX_AXES];
+    uint64_t max_points;        /**< 0: MMM_SWEEP_DEFAULT_MAX_POINTS */
+} mmm_sweep_spec;
+
+#define MMM_SWEEP_SPEC_INIT {0}
+
+/** A swept axis as resolved (ends and count known). */
+typedef struct mmm_sweep_range {
+    int slot;
+    const mmm_value *values;   /**< the explicit list, or NULL */
+    uint64_t count;            /**< number of values */
+    mmm_value from, to, step;  /**< a range (to is the last value reached);
+                                    for a list from/to are its first/last */
+} mmm_sweep_range;
+
+/** One point of a sweep (about 120 bytes; the callback gets it by
+ *  reference, valid during the call only). */
+typedef struct mmm_sweep_point {
+    uint64_t index;                          /**< position in sweep order */
+    mmm_value params[MMM_SWEEP_MAX_AXES];
+    int status;       /**< 0: feasible; else MMM_EINFEASIBLE, MMM_EDOMAIN
+                           or MMM_EOVERFLOW and the measures are zero */
+    double W, S, O, C;
+    int64_t N, L, K;
+    int has_p;
+    int64_t p;
+    double graham_brent;  /**< when has_p */
+    double corollary;
+    double objective;     /**< the value minimized */
+} mmm_sweep_point;
+
+/**
+ * Called for every point in sweep order.  why is NULL for a feasible point,
+ * else the reason (message, file, line).  Return 0 to go on, or a negative
+ * mmm_status to stop the sweep (mmm_sweep_run returns it).
+ */
+typedef int (*mmm_sweep_fn)(const mmm_sweep_point *pt, const mmm_error *why,
+                            void *payload);
+
+/** The summary of a sweep.  The point records are valid when has_best. */
+typedef struct mmm_sweep_result {
+    size_t naxes;
+    mmm_sweep_range axes[MMM_SWEEP_MAX_AXES];
+    uint64_t npoints;       /**< points evaluated */
+    uint64_t nfeasible;
+    int has_best;           /**< some point is feasible */
+    mmm_sweep_point best;   /**< minimizes the objective */
+    mmm_sweep_point baseline;
+    int baseline_in_sweep;  /**< the baseline is one of the sweep's points */
+    /* Minimizers of each criterion (ties as above). */
+    mmm_sweep_point min_overhead;
+    mmm_sweep_point min_bound;      /**< when has_p */
+    mmm_sweep_point min_corollary;
+    /* Baseline over best: > 1 means the best point is smaller. */
+    double ratio_W, ratio_S, ratio_O, ratio_graham_brent, ratio_corollary;
+    /* Extremes of W and S over the feasible points, and max/min. */
+    double W_min, W_max, S_min, S_max, W_factor, S_factor;
+    int has_p;              /**< every feasible point knows p */
+    /* The slides' check: bound at best <= bound at baseline. */
+    int graham_brent_not_worse;   /**< meaningful when has_p */
+    int corollary_not_worse;
+    mmm_error first_infeasible;   /**< reason of the first infeasible point
+                                       (code 0 when none) */
+    mmm_value first_infeasible_params[MMM_SWEEP_MAX_AXES];
+} mmm_sweep_result;
+
+/**
+ * Resolve the axes (default ranges from the parameter's min/max), then
+ * evaluate every point, calling fn (may be NULL) for each, and fill out.
+ * inst is the instance of the program (it is re-evaluated; afterwards it
+ * holds the last point).  Errors: MMM_EINVAL (bad spec: unknown slot, zero
+ * step, a range end missing and the parameter declares no min/max, an
+ * empty range, too many points, the bound objective without p, two axes on
+ * one parameter), MMM_EINFEASIBLE (an explicit baseline is infeasible: the
+ * message says why), ENOMEM, a fatal evaluation error, or the callback's
+ * code.  No feasible point is not an error: has_best is 0.
+ */
+int mmm_sweep_run(mmm_sweep_result *out, mmm_instance *inst,
+                  const mmm_sweep_spec *spec, mmm_sweep_fn fn, void *payload,
+                  mmm_error *err);
+
+/**
+ * Evaluate inst at one point of the sweep (params[i] for axis i, with the
+ * spec's fixed overrides and p) and compute its metrics with flags
+ * (MMM_METRICS_*).  For the full analysis of the best point and the
+ * baseline.  out must be disposed with mmm_metrics_dispose.
+ */
+int mmm_sweep_eval(mmm_metrics *out, mmm_instance *inst,
+                   const mmm_sweep_spec *spec, const mmm_value *params,
+                   unsigned flags, mmm_error *err);
+
+/** The i-th value (0-based) of a resolved axis. */
+mmm_value mmm_sweep_range_value(const mmm_sweep_range *r, uint64_t i);
+
+/** 1 when a and b are equal up to the relative tolerance used for ties. */
+int mmm_cost_equal(double a, double b);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
