@@ -7,6 +7,7 @@
  *   mmm/eval.h     binding parameters, evaluated kernels
  *   mmm/metrics.h  W, S, O, N, L, C, K and the Graham–Brent bounds
  *   mmm/outfile.h  atomic output files
+ *   mmm/tmm.h      the TMM and balance-principle models
  */
 #ifndef MMM_H
 #define MMM_H
@@ -19,5 +20,6 @@
 #include "mmm/eval.h"
 #include "mmm/metrics.h"
 #include "mmm/outfile.h"
+#include "mmm/tmm.h"
 
 #endif
