@@ -1,0 +1,90 @@
+#!/bin/sh
+# bench/bench_analyze.sh: the performance targets of issue 2, measured in one
+# run and printed as ratios with PASS/FAIL.
+#
+#   bench/bench_analyze.sh [all|big|n]
+#
+#   big: a generated explicit DAG of 10^6 kernels and 3*10^6 edges;
+#        mmm analyze --format json must take at most 2x the wall time of
+#        xmllint --stream --noout on the same file, and peak at most 300
+#        bytes of memory per kernel + edge.
+#   n:   dags/poly_div_opt.xml with -D n=2^40 must take no longer than with
+#        n=2^12 (the whole command, and eval + metrics in process).
+#
+# Environment: BUILD (default build-release: a Release build made here if
+# needed), KERNELS, EDGES, WINDOW (generator), REPS (runs per side of the
+# big comparison, default 3), NREPS (runs per side of the n comparison,
+# default 101).  Generated files go to bench/out/ (git-ignored).
+# Exit status: 0 when every target passes, 1 otherwise.
+set -eu
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+BUILD=${BUILD:-$ROOT/build-release}
+OUT=$ROOT/bench/out
+KERNELS=${KERNELS:-1000000}
+EDGES=${EDGES:-3000000}
+WINDOW=${WINDOW:-1000}
+REPS=${REPS:-3}
+NREPS=${NREPS:-101}
+WHAT=${1:-all}
+
+case $WHAT in
+all | big | n) ;;
+*)
+    echo "usage: bench/bench_analyze.sh [all|big|n]" >&2
+    exit 2
+    ;;
+esac
+for tool in cmake python3 xmllint cc pkg-config; do
+    command -v "$tool" >/dev/null 2>&1 || {
+        echo "bench_analyze.sh: '$tool' not found" >&2
+        exit 1
+    }
+done
+
+mkdir -p "$OUT"
+# Release build of the binary and the library (incremental when it exists).
+if [ ! -f "$BUILD/CMakeCache.txt" ]; then
+    cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release \
+        -DMMM_BUILD_TESTS=OFF >/dev/null
+fi
+cmake --build "$BUILD" -j2 --target mmm_cli mmm >/dev/null
+MMM=$BUILD/mmm
+
+status=0
+if [ "$WHAT" != n ]; then
+    echo "== explicit DAG: mmm analyze vs xmllint --stream =="
+    DAG=$OUT/dag_${KERNELS}_${EDGES}_${WINDOW}.xml
+    EXPECT=$OUT/dag_${KERNELS}_${EDGES}_${WINDOW}.json
+    if [ ! -f "$DAG" ] || [ ! -f "$EXPECT" ] ||
+        [ "$ROOT/bench/gen_dag.py" -nt "$DAG" ]; then
+        python3 "$ROOT/bench/gen_dag.py" --kernels "$KERNELS" \
+            --edges "$EDGES" --window "$WINDOW" -o "$DAG" --expect "$EXPECT"
+    fi
+    python3 "$ROOT/bench/measure.py" big --mmm "$MMM" --dag "$DAG" \
+        --expect "$EXPECT" --reps "$REPS" || status=1
+fi
+
+if [ "$WHAT" != big ]; then
+    echo "== poly_div_opt: n = 2^40 vs n = 2^12 =="
+    # The in-process timer links the static library like the CLI does.
+    EVAL=$OUT/bench_eval
+    libs="libxml-2.0 libgvc libcgraph"
+    if pkg-config --exists plplot 2>/dev/null; then
+        libs="$libs plplot"
+    fi
+    # shellcheck disable=SC2046  # word splitting of the flags is wanted
+    if cc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -I"$ROOT/include" \
+        "$ROOT/bench/bench_eval.c" "$BUILD/libmmm.a" \
+        $(pkg-config --libs $libs) -lm -o "$EVAL"; then
+        eval_arg="--eval-bin $EVAL"
+    else
+        echo "bench_eval did not build: in-process timing skipped" >&2
+        eval_arg=
+    fi
+    # shellcheck disable=SC2086  # eval_arg is empty or two words
+    python3 "$ROOT/bench/measure.py" n --mmm "$MMM" \
+        --file "$ROOT/dags/poly_div_opt.xml" --reps "$NREPS" $eval_arg ||
+        status=1
+fi
+exit $status

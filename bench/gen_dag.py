@@ -1,0 +1,126 @@
+#!/usr/bin/env python3
+"""Generate an explicit kernel DAG in the mmm file format (DESIGN §2).
+
+Kernels k0 .. k(N-1), each with its own small block count and costs; E
+distinct edges u -> v with u < v (so the graph is acyclic), v's
+predecessors drawn at random among the `window` kernels before it.  With
+a window much smaller than N the DAG is long and narrow-ish (like a real
+program: dependencies are mostly local); with window = N it is a uniform
+random DAG.  The output is deterministic for a given seed.
+
+    python3 bench/gen_dag.py --kernels 1000000 --edges 3000000 -o out.xml
+"""
+import argparse
+import json
+import random
+import sys
+
+U = 400  # the generated program's U (cycles per word)
+
+
+def in_degrees(n, e, window):
+    """In-degree of every kernel: as even as possible, kernel v has at most
+    min(v, window) predecessors; the total is exactly e."""
+    caps = [min(v, window) for v in range(n)]
+    if e > sum(caps):
+        sys.exit("gen_dag.py: %d edges do not fit in %d kernels with window %d"
+                 % (e, n, window))
+    base = e // n if n else 0
+    deg = [min(c, base) for c in caps]
+    left = e - sum(deg)
+    while left > 0:  # hand out the rest one by one from the last kernel
+        for v in range(n - 1, -1, -1):
+            if deg[v] < caps[v]:
+                deg[v] += 1
+                left -= 1
+                if left == 0:
+                    break
+    return deg
+
+
+def write_kernels(out, n, rng, exp):
+    """Write the kernels; return their spans (for the span DP) and add N, W,
+    O, C to exp."""
+    spans = [0] * n
+    buf = []
+    for v in range(n):
+        blocks = rng.randint(1, 64)
+        span = rng.randint(1, 32)
+        threads = 32 * rng.randint(1, 8)
+        reads, writes = rng.randint(1, 4), rng.randint(0, 2)
+        buf.append('  <kernel id="k%d" blocks="%d" work="%d" span="%d" '
+                   'reads="%d" writes="%d"/>\n'
+                   % (v, blocks, span * threads, span, reads, writes))
+        spans[v] = span
+        exp["N"] += blocks
+        exp["W"] += blocks * span * threads
+        exp["O"] += blocks * (reads + writes) * U
+        exp["C"] = max(exp["C"], span + (reads + writes) * U)
+        if len(buf) >= 65536:
+            out.write("".join(buf))
+            buf.clear()
+    out.write("".join(buf))
+    return spans
+
+
+def write_edges(out, deg, window, rng, spans, exp):
+    """Write the edges; compute S (heaviest span path) and L (most kernels
+    on a path, every kernel having at least one block) by dynamic
+    programming in index order, which is a topological order."""
+    path_s = list(spans)
+    path_l = [1] * len(spans)
+    buf = []
+    for v, d in enumerate(deg):
+        if d == 0:
+            continue
+        lo = max(0, v - window)
+        preds = rng.sample(range(lo, v), d)
+        for u in preds:
+            buf.append('  <edge from="k%d" to="k%d"/>\n' % (u, v))
+        path_s[v] += max(path_s[u] for u in preds)
+        path_l[v] += max(path_l[u] for u in preds)
+        if len(buf) >= 65536:
+            out.write("".join(buf))
+            buf.clear()
+    out.write("".join(buf))
+    exp["S"] = max(path_s)
+    exp["L"] = max(path_l)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--kernels", type=int, default=1000000)
+    ap.add_argument("--edges", type=int, default=3000000)
+    ap.add_argument("--window", type=int, default=1000,
+                    help="predecessors are among the WINDOW kernels before")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("-o", "--output", required=True)
+    ap.add_argument("--expect", metavar="FILE.json",
+                    help="also write the expected W, S, O, N, L, C there")
+    a = ap.parse_args()
+    if a.kernels < 1 or a.edges < 0 or a.window < 1:
+        sys.exit("gen_dag.py: need kernels >= 1, edges >= 0, window >= 1")
+    rng = random.Random(a.seed)
+    deg = in_degrees(a.kernels, a.edges, a.window)
+    with open(a.output, "w", encoding="ascii") as out:
+        # (no command line in a comment: XML comments cannot hold "--")
+        out.write('<?xml version="1.0" encoding="UTF-8"?>\n'
+                  '<program name="generated">\n'
+                  '  <description>bench/gen_dag.py: random DAG, %d kernels,'
+                  ' %d edges, window %d, seed %d</description>\n'
+                  '  <param name="U" value="400"/>\n'
+                  '  <param name="p" value="14"/>\n'
+                  % (a.kernels, a.edges, a.window, a.seed))
+        exp = {"kernels": a.kernels, "edges": a.edges,
+               "N": 0, "W": 0, "O": 0, "C": 0, "S": 0, "L": 0}
+        spans = write_kernels(out, a.kernels, rng, exp)
+        write_edges(out, deg, a.window, rng, spans, exp)
+        out.write("</program>\n")
+    if a.expect:
+        with open(a.expect, "w", encoding="ascii") as f:
+            json.dump(exp, f)
+            f.write("\n")
+
+
+if __name__ == "__main__":
+    main()
