@@ -1,0 +1,848 @@
+/* render.c: annotated DAG pictures through Graphviz (cgraph + gvc), in
+ * process.  The only file of mmm that includes Graphviz.
+ *
+ * The graph is built with cgraph from the evaluated program, then either
+ * written as DOT before layout (agwrite) or laid out with "dot" and
+ * rendered into memory (gvRenderData).  Labels come from render_labels.c. */
+#include "mmm/render.h"
+
+#include <graphviz/cgraph.h>
+#include <graphviz/gvc.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "mmm/outfile.h"
+#include "render_labels.h"
+#include "render_text.h"
+
+/* Edges of a block-level DOT (every pair of dependent blocks) are refused
+ * above this: such a file would not be useful to anyone. */
+#define MMM_RENDER_MAX_BLOCK_EDGES 1000000
+
+/* cgraph 2.42 takes char * for strings it only reads: the one cast. */
+static char *gvs(const char *s)
+{
+    return (char *)(uintptr_t)s;
+}
+
+/* ------------------------------------------------------------------ */
+/* Graphviz messages                                                   */
+
+/* Graphviz reports errors and warnings through one process-wide callback
+ * (agseterrf), the only way to keep it from printing on stderr.  The first
+ * error of the current render is kept here to build the mmm_error; like
+ * Graphviz itself this is not reentrant. */
+static char gv_message[512];
+
+static int gv_sink(char *msg)
+{
+    size_t n;
+    int is_error = strncmp(msg, "Error", 5) == 0;
+    if (gv_message[0] && !(is_error && strncmp(gv_message, "Error", 5) != 0))
+        return 0;
+    snprintf(gv_message, sizeof gv_message, "%s", msg);
+    n = strcspn(gv_message, "\n");
+    gv_message[n] = '\0';
+    return 0;
+}
+
+static int gv_fail(mmm_error *err, const char *what)
+{
+    return mmm_error_set(err, MMM_EIO, NULL, 0, "graphviz: %s%s%s", what,
+                         gv_message[0] ? ": " : "", gv_message);
+}
+
+/* ------------------------------------------------------------------ */
+/* Option names                                                        */
+
+static const char *const format_names[] = {"svg", "png", "pdf", "dot"};
+static const char *const level_names[] = {"kernel", "block"};
+static const char *const color_names[] = {"overhead", "work", "span", "cost", "none"};
+
+static int lookup(int *out, const char *name, const char *const *names, int n)
+{
+    int i;
+    for (i = 0; name && i < n; i++)
+        if (strcasecmp(name, names[i]) == 0) {
+            *out = i;
+            return 0;
+        }
+    return MMM_EINVAL;
+}
+
+int mmm_render_format_parse(mmm_render_format *out, const char *name)
+{
+    int v;
+    if (lookup(&v, name, format_names, 4) < 0)
+        return MMM_EINVAL;
+    *out = (mmm_render_format)v;
+    return 0;
+}
+
+int mmm_render_format_from_path(mmm_render_format *out, const char *path)
+{
+    const char *dot = path ? strrchr(path, '.') : NULL;
+    const char *slash = path ? strrchr(path, '/') : NULL;
+    if (!dot || (slash && dot < slash))
+        return MMM_EINVAL;
+    if (strcasecmp(dot + 1, "gv") == 0) {
+        *out = MMM_RENDER_DOT;
+        return 0;
+    }
+    return mmm_render_format_parse(out, dot + 1);
+}
+
+int mmm_render_level_parse(mmm_render_level *out, const char *name)
+{
+    int v;
+    if (lookup(&v, name, level_names, 2) < 0)
+        return MMM_EINVAL;
+    *out = (mmm_render_level)v;
+    return 0;
+}
+
+int mmm_render_color_parse(mmm_render_color *out, const char *name)
+{
+    int v;
+    if (lookup(&v, name, color_names, 5) < 0)
+        return MMM_EINVAL;
+    *out = (mmm_render_color)v;
+    return 0;
+}
+
+const char *mmm_render_format_name(mmm_render_format f)
+{
+    return (unsigned)f < 4 ? format_names[f] : "?";
+}
+
+/* ------------------------------------------------------------------ */
+/* Building the graph                                                  */
+
+typedef struct render_ctx {
+    const mmm_instance *inst;
+    const mmm_metrics *m;
+    const mmm_render_options *opt;
+    int full;               /* DOT: every block edge, no drawing helpers */
+    Agraph_t *g;
+    mmm_text t;             /* scratch for labels and values */
+    uint32_t *span_next;    /* successor on the span path, or UINT32_MAX */
+    uint32_t *l_next;       /* successor on the L path, or UINT32_MAX */
+    unsigned char *on_span; /* kernel on the span path */
+    unsigned char *on_l;    /* kernel on the L path */
+    int l_differs;
+    mmm_scale scale;
+    mmm_error *err;
+} render_ctx;
+
+static void set(void *obj, const char *name, const char *value)
+{
+    agsafeset(obj, gvs(name), gvs(value), gvs(""));
+}
+
+static void set_int(void *obj, const char *name, long long v)
+{
+    char b[32];
+    snprintf(b, sizeof b, "%lld", v);
+    set(obj, name, b);
+}
+
+static void set_num(void *obj, const char *name, double v)
+{
+    char b[64];
+    set(obj, name, mmm_fmt_exact(v, b, sizeof b));
+}
+
+/* Set an HTML-like label (text of the scratch buffer). */
+static int set_html(render_ctx *c, void *obj, const char *name)
+{
+    char *h;
+    if (c->t.oom)
+        return mmm_error_set(c->err, MMM_ENOMEM, NULL, 0, "out of memory");
+    h = agstrdup_html(c->g, c->t.s ? c->t.s : gvs(""));
+    if (!h)
+        return mmm_error_set(c->err, MMM_ENOMEM, NULL, 0, "out of memory");
+    set(obj, name, h);
+    agstrfree(c->g, h);
+    c->t.len = 0;
+    return 0;
+}
+
+static void mark_path(uint32_t *next, unsigned char *on, const uint32_t *path,
+                      size_t len)
+{
+    size_t i;
+    for (i = 0; i < len; i++) {
+        on[path[i]] = 1;
+        if (i + 1 < len)
+            next[path[i]] = path[i + 1];
+    }
+}
+
+static int paths_init(render_ctx *c)
+{
+    size_t n = c->inst->program->nkernels, i;
+    const mmm_metrics *m = c->m;
+    c->span_next = malloc((n ? n : 1) * sizeof *c->span_next);
+    c->l_next = malloc((n ? n : 1) * sizeof *c->l_next);
+    c->on_span = calloc(n ? n : 1, 1);
+    c->on_l = calloc(n ? n : 1, 1);
+    if (!c->span_next || !c->l_next || !c->on_span || !c->on_l)
+        return mmm_error_set(c->err, MMM_ENOMEM, NULL, 0, "out of memory");
+    for (i = 0; i < n; i++)
+        c->span_next[i] = c->l_next[i] = UINT32_MAX;
+    mark_path(c->span_next, c->on_span, m->span_path, m->span_path_len);
+    mark_path(c->l_next, c->on_l, m->l_path, m->l_path_len);
+    c->l_differs = m->l_path_len != m->span_path_len ||
+                   (m->l_path_len &&
+                    memcmp(m->l_path, m->span_path, m->l_path_len * sizeof *m->l_path));
+    return 0;
+}
+
+static void ctx_dispose(render_ctx *c)
+{
+    free(c->span_next);
+    free(c->l_next);
+    free(c->on_span);
+    free(c->on_l);
+    mmm_text_dispose(&c->t);
+    if (c->g)
+        agclose(c->g);
+}
+
+/* Graph-wide style and the measures as graph attributes. */
+static void graph_attrs(render_ctx *c)
+{
+    const mmm_instance *inst = c->inst;
+    const mmm_program *p = inst->program;
+    const mmm_metrics *m = c->m;
+    Agraph_t *g = c->g;
+    size_t i;
+    set(g, "linelength", "0"); /* agwrite must not split long strings */
+    set(g, "rankdir", "TB");
+    set(g, "nodesep", "0.3");
+    set(g, "ranksep", "0.4");
+    set(g, "fontname", MMM_FONT);
+    set(g, "fontsize", "12");
+    set(g, "labelloc", "t");
+    set(g, "labeljust", "l");
+    set(g, "bgcolor", "white");
+    set(g, "pad", "0.2");
+    if (c->opt->format == MMM_RENDER_PNG) {
+        char b[32];
+        snprintf(b, sizeof b, "%g", c->opt->dpi > 0 ? c->opt->dpi : 144.0);
+        set(g, "dpi", b);
+    }
+    /* Data for tools reading the DOT. */
+    set(g, "program", p->name ? p->name : "");
+    for (i = 0; i < p->nparams && i < inst->nvalues; i++) {
+        char name[300], v[64];
+        snprintf(name, sizeof name, "param_%s", p->params[i].name);
+        set(g, name, mmm_value_format(inst->values[i], 0, v, sizeof v));
+    }
+    set_num(g, "W", m->W);
+    set_num(g, "S", m->S);
+    set_num(g, "O", m->O);
+    set_int(g, "N", (long long)m->N);
+    set_int(g, "L", (long long)m->L);
+    set_num(g, "C", m->C);
+    set_int(g, "K", (long long)m->K);
+    set_num(g, "parallelism", m->parallelism);
+    if (m->has_p) {
+        set_int(g, "p", (long long)m->p);
+        set_num(g, "graham_brent", m->graham_brent);
+    }
+    set_num(g, "corollary", m->corollary);
+    set(g, "level", level_names[c->opt->level]);
+}
+
+static int graph_title(render_ctx *c)
+{
+    mmm_legend lg;
+    lg.color = c->opt->color;
+    lg.level = c->opt->level;
+    lg.scale = c->opt->color == MMM_COLOR_NONE ? NULL : &c->scale;
+    lg.l_path_differs = c->l_differs;
+    c->t.len = 0;
+    mmm_label_title(&c->t, c->inst, c->m, &lg);
+    return set_html(c, c->g, "label");
+}
+
+static void fill_style(render_ctx *c, void *obj, double v)
+{
+    if (c->opt->color == MMM_COLOR_NONE) {
+        set(obj, "fillcolor", "white");
+        return;
+    }
+    {
+        int cls = mmm_scale_class(&c->scale, v);
+        set(obj, "fillcolor", mmm_scale_fill[cls]);
+        set(obj, "fontcolor", mmm_scale_ink[cls]);
+    }
+}
+
+/* ---- kernel level ---- */
+
+static int kernel_node(render_ctx *c, size_t k, Agnode_t **out)
+{
+    const mmm_kernel *kern = &c->inst->program->kernels[k];
+    const mmm_kernel_val *kv = &c->inst->kernels[k];
+    Agnode_t *n = agnode(c->g, gvs(kern->id), 1);
+    int rc;
+    if (!n)
+        return mmm_error_set(c->err, MMM_ENOMEM, NULL, 0, "out of memory");
+    *out = n;
+    set(n, "shape", "box");
+    set(n, "style", kv->repeat != 1 ? "filled" : "rounded,filled");
+    /* A repeat is drawn once, as a stack of launches: a double border. */
+    if (kv->repeat != 1)
+        set(n, "peripheries", "2");
+    set(n, "margin", "0.08,0.04");
+    set(n, "fontname", MMM_FONT);
+    set(n, "fontsize", "11");
+    set(n, "color", MMM_BORDER_COLOR);
+    set(n, "penwidth", "1");
+    if (c->on_span[k]) {
+        set(n, "color", MMM_SPAN_PATH_COLOR);
+        set(n, "penwidth", "3");
+    } else if (c->on_l[k] && c->l_differs) {
+        set(n, "color", MMM_L_PATH_COLOR);
+        set(n, "penwidth", "2.5");
+        set(n, "style", kv->repeat != 1 ? "filled,dashed" : "rounded,filled,dashed");
+    }
+    fill_style(c, n, mmm_kernel_measure(kv, c->opt->color));
+    /* The measures as data. */
+    set_int(n, "repeat", (long long)kv->repeat);
+    set_int(n, "blocks", (long long)kv->blocks);
+    set_int(n, "varies", kv->varies);
+    set_int(n, "N", (long long)kv->N);
+    set_int(n, "L", (long long)kv->L);
+    set_int(n, "K", (long long)kv->K);
+    set_num(n, "W", kv->W);
+    set_num(n, "S", kv->S);
+    set_num(n, "O", kv->O);
+    set_num(n, "C", kv->C);
+    set_int(n, "span_path", c->on_span[k]);
+    set_int(n, "l_path", c->on_l[k]);
+    c->t.len = 0;
+    mmm_text_printf(&c->t, "%s: W=", kern->id);
+    {
+        char a[64], b[64], d[64], e[64];
+        mmm_text_printf(&c->t, "%s S=%s O=%s S(B)+O(B)=%s", mmm_fmt_exact(kv->W, a, sizeof a),
+                        mmm_fmt_exact(kv->S, b, sizeof b), mmm_fmt_exact(kv->O, d, sizeof d),
+                        mmm_fmt_exact(kv->C, e, sizeof e));
+    }
+    if (c->t.oom)
+        return mmm_error_set(c->err, MMM_ENOMEM, NULL, 0, "out of memory");
+    set(n, "tooltip", c->t.s);
+    c->t.len = 0;
+    if ((rc = mmm_label_kernel(&c->t, c->inst, k, c->err)) < 0)
+        return rc;
+    return set_html(c, n, "label");
+}
+
+static void edge_style(render_ctx *c, Agedge_t *e, uint32_t u, uint32_t v)
+{
+    int span = c->span_next[u] == v, lp = c->l_next[u] == v;
+    set(e, "color", MMM_PLAIN_EDGE_COLOR);
+    set(e, "penwidth", "1.2");
+    set(e, "arrowsize", "0.8");
+    if (span) {
+        set(e, "color", MMM_SPAN_PATH_COLOR);
+        set(e, "penwidth", "3");
+        set(e, "weight", "4"); /* keep the critical path straight */
+    } else if (lp && c->l_differs) {
+        set(e, "color", MMM_L_PATH_COLOR);
+        set(e, "penwidth", "2.5");
+        set(e, "style", "dashed");
+        set(e, "weight", "2");
+    }
+    set_int(e, "span_path", span);
+    set_int(e, "l_path", lp);
+}
+
+static int build_kernels(render_ctx *c)
+{
+    const mmm_program *p = c->inst->program;
+    Agnode_t **nodes;
+    size_t k, i;
+    int rc = 0;
+
+    for (k = 0; k < p->nkernels; k++)
+        mmm_scale_add(&c->scale, mmm_kernel_measure(&c->inst->kernels[k], c->opt->color));
+    mmm_scale_finish(&c->scale);
+    nodes = calloc(p->nkernels ? p->nkernels : 1, sizeof *nodes);
+    if (!nodes)
+        return mmm_error_set(c->err, MMM_ENOMEM, NULL, 0, "out of memory");
+    /* Topological order: the DOT reads top-down like the program. */
+    for (i = 0; i < p->nkernels && rc == 0; i++)
+        rc = kernel_node(c, p->topo[i], &nodes[p->topo[i]]);
+    for (i = 0; i < p->nedges && rc == 0; i++) {
+        uint32_t u = p->edges[i].from, v = p->edges[i].to;
+        Agedge_t *e;
+        if (agedge(c->g, nodes[u], nodes[v], NULL, 0))
+            continue; /* a repeated <edge> is drawn once */
+        e = agedge(c->g, nodes[u], nodes[v], NULL, 1);
+        if (!e)
+            rc = mmm_error_set(c->err, MMM_ENOMEM, NULL, 0, "out of memory");
+        else
+            edge_style(c, e, u, v);
+    }
+    free(nodes);
+    return rc;
+}
+
+/* ---- block level ---- */
+
+/* One launch (one copy of a kernel): its cluster and its block nodes. */
+typedef struct launch {
+    uint32_t kernel;
+    int64_t copy;
+    int64_t blocks;
+    Agraph_t *cluster;
+    Agnode_t **node;     /* blocks nodes, or the one placeholder when 0 */
+    size_t nnodes;
+} launch;
+
+typedef struct block_plan {
+    size_t nlaunches;
+    launch *l;
+    size_t *first;       /* first launch of each kernel */
+    mmm_class_val *cls;  /* scratch, max classes of a kernel */
+    size_t maxcls;
+} block_plan;
+
+static void plan_dispose(block_plan *bp)
+{
+    size_t i;
+    for (i = 0; bp->l && i < bp->nlaunches; i++)
+        free(bp->l[i].node);
+    free(bp->l);
+    free(bp->first);
+    free(bp->cls);
+}
+
+static int limit_error(render_ctx *c, const char *what, double n, size_t max)
+{
+    return mmm_error_set(c->err, MMM_ELIMIT, c->inst->program->file, 0,
+                         "%s level would draw %.0f %s, more than --max-nodes %zu; "
+                         "draw the kernel level or raise --max-nodes",
+                         level_names[c->opt->level], n, what, max);
+}
+
+/* Launches drawn for kernel k: its repeat, or one empty launch for a
+ * kernel repeated 0 times (it keeps its place in the DAG). */
+static int64_t nlaunch(const mmm_instance *inst, size_t k)
+{
+    return inst->kernels[k].repeat > 0 ? inst->kernels[k].repeat : 1;
+}
+
+static int plan_launches(render_ctx *c, block_plan *bp, size_t max_nodes)
+{
+    const mmm_program *p = c->inst->program;
+    double launches = 0, nodes = 0;
+    size_t k, j = 0;
+    for (k = 0; k < p->nkernels; k++) {
+        launches += (double)nlaunch(c->inst, k);
+        if (p->kernels[k].nclasses > bp->maxcls)
+            bp->maxcls = p->kernels[k].nclasses;
+    }
+    nodes = (double)c->m->N;
+    if (launches > (double)max_nodes)
+        return limit_error(c, "launches", launches, max_nodes);
+    if (nodes > (double)max_nodes)
+        return limit_error(c, "thread blocks", nodes, max_nodes);
+    bp->nlaunches = (size_t)launches;
+    bp->l = calloc(bp->nlaunches ? bp->nlaunches : 1, sizeof *bp->l);
+    bp->first = calloc(p->nkernels ? p->nkernels : 1, sizeof *bp->first);
+    bp->cls = calloc(bp->maxcls ? bp->maxcls : 1, sizeof *bp->cls);
+    if (!bp->l || !bp->first || !bp->cls)
+        return mmm_error_set(c->err, MMM_ENOMEM, NULL, 0, "out of memory");
+    for (k = 0; k < p->nkernels; k++) {
+        int64_t r, n = nlaunch(c->inst, k);
+        bp->first[k] = j;
+        for (r = 1; r <= n; r++, j++) {
+            bp->l[j].kernel = (uint32_t)k;
+            /* copy 0: a kernel repeated 0 times, drawn as an empty launch */
+            bp->l[j].copy = c->inst->kernels[k].repeat > 0 ? r : 0;
+        }
+    }
+    return 0;
+}
+
+/* Colour scale over every block, and the block count of every launch. */
+static int scan_blocks(render_ctx *c, block_plan *bp, size_t max_nodes)
+{
+    size_t i, total = 0;
+    int rc;
+    for (i = 0; i < bp->nlaunches; i++) {
+        launch *L = &bp->l[i];
+        uint32_t cl, n = c->inst->program->kernels[L->kernel].nclasses;
+        L->blocks = 0;
+        if (L->copy == 0)
+            n = 0;
+        else if ((rc = mmm_launch_classes(bp->cls, &L->blocks, c->inst, L->kernel, L->copy,
+                                          c->err)) < 0)
+            return rc;
+        for (cl = 0; cl < n; cl++)
+            if (bp->cls[cl].count > 0)
+                mmm_scale_add(&c->scale, mmm_class_measure(&bp->cls[cl], c->opt->color));
+        L->nnodes = L->blocks > 0 ? (size_t)L->blocks : 1;
+        total += L->nnodes;
+        if (total > max_nodes)
+            return limit_error(c, "nodes", (double)total, max_nodes);
+    }
+    mmm_scale_finish(&c->scale);
+    return 0;
+}
+
+static int launch_cluster(render_ctx *c, block_plan *bp, size_t i)
+{
+    launch *L = &bp->l[i];
+    const mmm_kernel *kern = &c->inst->program->kernels[L->kernel];
+    const mmm_kernel_val *kv = &c->inst->kernels[L->kernel];
+    char name[64];
+    snprintf(name, sizeof name, "cluster_%u_%lld", (unsigned)L->kernel, (long long)L->copy);
+    L->cluster = agsubg(c->g, name, 1);
+    if (!L->cluster)
+        return mmm_error_set(c->err, MMM_ENOMEM, NULL, 0, "out of memory");
+    c->t.len = 0;
+    mmm_text_put_escaped(&c->t, kern->id);
+    if (kv->repeat != 1)
+        mmm_text_printf(&c->t, " #%lld/%lld", (long long)L->copy, (long long)kv->repeat);
+    mmm_text_printf(&c->t, "  (%lld block%s)", (long long)L->blocks, L->blocks == 1 ? "" : "s");
+    if (c->t.oom)
+        return mmm_error_set(c->err, MMM_ENOMEM, NULL, 0, "out of memory");
+    set(L->cluster, "label", c->t.s);
+    set(L->cluster, "kernel", kern->id);
+    set_int(L->cluster, "launch", (long long)L->copy);
+    set(L->cluster, "style", "rounded");
+    set(L->cluster, "fontsize", "11");
+    set(L->cluster, "labeljust", "l");
+    set(L->cluster, "color", c->on_span[L->kernel] ? MMM_SPAN_PATH_COLOR
+                             : c->on_l[L->kernel] && c->l_differs ? MMM_L_PATH_COLOR
+                                                                  : "#9a9a9a");
+    set(L->cluster, "penwidth", c->on_span[L->kernel] || (c->on_l[L->kernel] && c->l_differs)
+                                    ? "2.5" : "1");
+    return 0;
+}
+
+/* Columns of the grid the blocks of a launch are drawn in. */
+static size_t grid_cols(size_t n)
+{
+    size_t cols = 8;
+    while (cols * cols < 2 * n)
+        cols++;
+    return cols < n ? cols : n;
+}
+
+static int block_node(render_ctx *c, launch *L, size_t j, const mmm_class_val *cv,
+                      int64_t cl)
+{
+    char name[96];
+    Agnode_t *n;
+    snprintf(name, sizeof name, "b%u_%lld_%zu", (unsigned)L->kernel, (long long)L->copy, j);
+    n = agnode(L->cluster, name, 1);
+    if (!n)
+        return mmm_error_set(c->err, MMM_ENOMEM, NULL, 0, "out of memory");
+    L->node[j] = n;
+    if (!cv) { /* a launch without blocks keeps its place in the DAG */
+        set(n, "kind", "empty");
+        set(n, "shape", "plaintext");
+        set(n, "label", "no blocks");
+        set(n, "fontsize", "9");
+        return 0;
+    }
+    set(n, "kind", "block");
+    set(n, "kernel", c->inst->program->kernels[L->kernel].id);
+    set_int(n, "launch", (long long)L->copy);
+    set_int(n, "block", (long long)j);
+    set_int(n, "class", (long long)cl);
+    set_num(n, "W", cv->work);
+    set_num(n, "S", cv->span);
+    set_num(n, "O", cv->overhead);
+    set_num(n, "cost", cv->cost);
+    if (cv->threads > 0)
+        set_int(n, "threads", (long long)cv->threads);
+    set(n, "shape", "box");
+    set(n, "style", "filled");
+    set(n, "width", "0.32");
+    set(n, "height", "0.26");
+    set(n, "fixedsize", "true");
+    set(n, "fontsize", "8");
+    set(n, "fontname", MMM_FONT);
+    set(n, "penwidth", "0.6");
+    set(n, "color", MMM_BORDER_COLOR);
+    set_int(n, "label", (long long)j);
+    fill_style(c, n, mmm_class_measure(cv, c->opt->color));
+    {
+        char a[64], b[64], d[64];
+        c->t.len = 0;
+        mmm_text_printf(&c->t, "%s #%lld block %zu: W(B)=%s S(B)=%s O(B)=%s",
+                        c->inst->program->kernels[L->kernel].id, (long long)L->copy, j,
+                        mmm_fmt_exact(cv->work, a, sizeof a),
+                        mmm_fmt_exact(cv->span, b, sizeof b),
+                        mmm_fmt_exact(cv->overhead, d, sizeof d));
+        if (c->t.oom)
+            return mmm_error_set(c->err, MMM_ENOMEM, NULL, 0, "out of memory");
+        set(n, "tooltip", c->t.s);
+    }
+    return 0;
+}
+
+static int launch_blocks(render_ctx *c, block_plan *bp, size_t i)
+{
+    launch *L = &bp->l[i];
+    uint32_t cl, ncls = c->inst->program->kernels[L->kernel].nclasses;
+    size_t j = 0, cols;
+    int rc;
+    L->node = calloc(L->nnodes, sizeof *L->node);
+    if (!L->node)
+        return mmm_error_set(c->err, MMM_ENOMEM, NULL, 0, "out of memory");
+    if (L->blocks == 0)
+        return block_node(c, L, 0, NULL, -1);
+    if ((rc = mmm_launch_classes(bp->cls, &L->blocks, c->inst, L->kernel, L->copy,
+                                 c->err)) < 0)
+        return rc;
+    for (cl = 0; cl < ncls; cl++) {
+        int64_t b;
+        for (b = 0; b < bp->cls[cl].count; b++, j++)
+            if ((rc = block_node(c, L, j, &bp->cls[cl], cl)) < 0)
+                return rc;
+    }
+    if (c->full)
+        return 0;
+    /* Pictures: a grid of rows held by invisible edges, so that a launch
+     * of many blocks is a compact rectangle and not one very wide rank. */
+    cols = grid_cols(L->nnodes);
+    for (j = 0; j + cols < L->nnodes; j++) {
+        Agedge_t *e = agedge(L->cluster, L->node[j], L->node[j + cols], NULL, 1);
+        if (!e)
+            return mmm_error_set(c->err, MMM_ENOMEM, NULL, 0, "out of memory");
+        set(e, "style", "invis");
+    }
+    return 0;
+}
+
+/* Dependency between two launches: in DOT every pair of blocks; in a
+ * picture one edge between the clusters (compound edge). */
+static int launch_edge(render_ctx *c, const launch *a, const launch *b, uint32_t u,
+                       uint32_t v)
+{
+    size_t i, j;
+    if (c->full) {
+        for (i = 0; i < a->nnodes; i++)
+            for (j = 0; j < b->nnodes; j++) {
+                Agedge_t *e;
+                if (agedge(c->g, a->node[i], b->node[j], NULL, 0))
+                    continue; /* a repeated <edge> */
+                e = agedge(c->g, a->node[i], b->node[j], NULL, 1);
+                if (!e)
+                    return mmm_error_set(c->err, MMM_ENOMEM, NULL, 0, "out of memory");
+            }
+        return 0;
+    }
+    {
+        size_t cols_a = grid_cols(a->nnodes), cols_b = grid_cols(b->nnodes);
+        size_t last_row = (a->nnodes - 1) / cols_a * cols_a;
+        size_t ta = last_row + (a->nnodes - last_row) / 2, hb = cols_b / 2;
+        Agnode_t *t = a->node[ta < a->nnodes ? ta : a->nnodes - 1];
+        Agnode_t *h = b->node[hb < b->nnodes ? hb : 0];
+        Agedge_t *e;
+        if (agedge(c->g, t, h, NULL, 0))
+            return 0; /* a repeated <edge> */
+        e = agedge(c->g, t, h, NULL, 1);
+        if (!e)
+            return mmm_error_set(c->err, MMM_ENOMEM, NULL, 0, "out of memory");
+        set(e, "ltail", agnameof(a->cluster));
+        set(e, "lhead", agnameof(b->cluster));
+        edge_style(c, e, u, v);
+        if (u == v) { /* a repeat's chain is on a path when its kernel is */
+            set(e, "color", c->on_span[u] ? MMM_SPAN_PATH_COLOR : MMM_PLAIN_EDGE_COLOR);
+            set(e, "penwidth", c->on_span[u] ? "3" : "1.2");
+        }
+    }
+    return 0;
+}
+
+static double launch_pairs(const block_plan *bp, size_t a, size_t b)
+{
+    return (double)bp->l[a].nnodes * (double)bp->l[b].nnodes;
+}
+
+static int block_edges(render_ctx *c, block_plan *bp)
+{
+    const mmm_program *p = c->inst->program;
+    size_t i, k;
+    int rc;
+    if (c->full) { /* count first: refuse a DOT nobody could use */
+        double edges = 0;
+        for (i = 0; i + 1 < bp->nlaunches; i++)
+            if (bp->l[i].kernel == bp->l[i + 1].kernel)
+                edges += launch_pairs(bp, i, i + 1);
+        for (i = 0; i < p->nedges; i++) {
+            uint32_t u = p->edges[i].from, v = p->edges[i].to;
+            edges += launch_pairs(bp, bp->first[u] + (size_t)nlaunch(c->inst, u) - 1,
+                                  bp->first[v]);
+        }
+        if (edges > MMM_RENDER_MAX_BLOCK_EDGES)
+            return mmm_error_set(c->err, MMM_ELIMIT, p->file, 0,
+                                 "the thread-block DAG has %.0f edges, more than %d: "
+                                 "write the kernel level instead", edges,
+                                 MMM_RENDER_MAX_BLOCK_EDGES);
+    }
+    for (i = 0; i + 1 < bp->nlaunches; i++)
+        if (bp->l[i].kernel == bp->l[i + 1].kernel &&
+            (rc = launch_edge(c, &bp->l[i], &bp->l[i + 1], bp->l[i].kernel,
+                              bp->l[i].kernel)) < 0)
+            return rc;
+    for (k = 0; k < p->nedges; k++) {
+        uint32_t u = p->edges[k].from, v = p->edges[k].to;
+        size_t last = bp->first[u] + (size_t)nlaunch(c->inst, u) - 1;
+        if ((rc = launch_edge(c, &bp->l[last], &bp->l[bp->first[v]], u, v)) < 0)
+            return rc;
+    }
+    return 0;
+}
+
+static int build_blocks(render_ctx *c, size_t max_nodes)
+{
+    block_plan bp;
+    size_t i;
+    int rc;
+    memset(&bp, 0, sizeof bp);
+    if ((rc = plan_launches(c, &bp, max_nodes)) < 0 ||
+        (rc = scan_blocks(c, &bp, max_nodes)) < 0)
+        goto done;
+    set(c->g, "compound", "true");
+    set(c->g, "newrank", "true");
+    for (i = 0; i < bp.nlaunches; i++)
+        if ((rc = launch_cluster(c, &bp, i)) < 0 || (rc = launch_blocks(c, &bp, i)) < 0)
+            goto done;
+    rc = block_edges(c, &bp);
+done:
+    plan_dispose(&bp);
+    return rc;
+}
+
+static int build_graph(render_ctx *c)
+{
+    const mmm_program *p = c->inst->program;
+    size_t max_nodes = c->opt->max_nodes ? c->opt->max_nodes : MMM_RENDER_MAX_NODES_DEFAULT;
+    int rc;
+    if (c->opt->level == MMM_LEVEL_KERNEL && p->nkernels > max_nodes)
+        return limit_error(c, "kernels", (double)p->nkernels, max_nodes);
+    c->g = agopen(gvs(p->name && *p->name ? p->name : "program"), Agdirected, NULL);
+    if (!c->g)
+        return gv_fail(c->err, "cannot create a graph");
+    mmm_scale_init(&c->scale);
+    if ((rc = paths_init(c)) < 0)
+        return rc;
+    graph_attrs(c);
+    rc = c->opt->level == MMM_LEVEL_BLOCK ? build_blocks(c, max_nodes) : build_kernels(c);
+    if (rc < 0)
+        return rc;
+    return graph_title(c);
+}
+
+/* ------------------------------------------------------------------ */
+/* Output                                                              */
+
+static int write_dot(render_ctx *c, char **out, size_t *len_out)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    int bad;
+    if (!f)
+        return mmm_error_set(c->err, MMM_ENOMEM, NULL, 0, "out of memory");
+    bad = agwrite(c->g, f) != 0;
+    if (fclose(f) != 0 || bad || !buf) {
+        free(buf);
+        return gv_fail(c->err, "cannot write the DOT text");
+    }
+    *out = buf;
+    *len_out = len;
+    return 0;
+}
+
+static int layout_render(render_ctx *c, char **out, size_t *len_out)
+{
+    static const char *const device[] = {"svg", "png:cairo", "pdf:cairo"};
+    GVC_t *gvc = gvContext();
+    char *data = NULL;
+    unsigned int len = 0;
+    int rc = 0;
+    if (!gvc)
+        return gv_fail(c->err, "cannot start (are its plugins installed?)");
+    if (gvLayout(gvc, c->g, "dot") != 0) {
+        rc = gv_fail(c->err, "layout failed");
+        goto done;
+    }
+    if (gvRenderData(gvc, c->g, device[c->opt->format], &data, &len) != 0 || !data) {
+        rc = gv_fail(c->err, c->opt->format == MMM_RENDER_SVG
+                                 ? "cannot render svg"
+                                 : "cannot render (the cairo plugin of libgvc6 is needed "
+                                   "for png and pdf)");
+        data = NULL;
+        goto freelayout;
+    }
+    *out = malloc((size_t)len + 1);
+    if (!*out) {
+        rc = mmm_error_set(c->err, MMM_ENOMEM, NULL, 0, "out of memory");
+    } else {
+        memcpy(*out, data, len);
+        (*out)[len] = '\0';
+        *len_out = len;
+    }
+    gvFreeRenderData(data);
+freelayout:
+    gvFreeLayout(gvc, c->g);
+done:
+    gvFreeContext(gvc);
+    return rc;
+}
+
+int mmm_render_memory(char **out, size_t *len_out, const mmm_instance *inst,
+                      const mmm_metrics *m, const mmm_render_options *opt,
+                      mmm_error *err)
+{
+    render_ctx c;
+    agusererrf old;
+    int rc;
+    if (!out || !len_out || !inst || !m || !opt || (unsigned)opt->format > MMM_RENDER_DOT ||
+        (unsigned)opt->level > MMM_LEVEL_BLOCK || (unsigned)opt->color > MMM_COLOR_NONE)
+        return mmm_error_set(err, MMM_EINVAL, NULL, 0, "mmm_render_memory: bad argument");
+    *out = NULL;
+    *len_out = 0;
+    memset(&c, 0, sizeof c);
+    c.inst = inst;
+    c.m = m;
+    c.opt = opt;
+    c.full = opt->format == MMM_RENDER_DOT;
+    c.err = err;
+    mmm_text_init(&c.t);
+    gv_message[0] = '\0';
+    old = agseterrf(gv_sink);
+    rc = build_graph(&c);
+    if (rc == 0)
+        rc = c.full ? write_dot(&c, out, len_out) : layout_render(&c, out, len_out);
+    ctx_dispose(&c);
+    agseterrf(old);
+    return rc;
+}
+
+int mmm_render_file(const char *path, const mmm_instance *inst,
+                    const mmm_metrics *m, const mmm_render_options *opt,
+                    mmm_error *err)
+{
+    char *data = NULL;
+    size_t len = 0;
+    int rc = mmm_render_memory(&data, &len, inst, m, opt, err);
+    if (rc == 0)
+        rc = mmm_write_file_atomic(path, data, len, err);
+    free(data);
+    return rc;
+}

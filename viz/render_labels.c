@@ -1,0 +1,286 @@
+/* render_labels.c: HTML-like labels (Graphviz's subset of HTML) for the
+ * title, legend and kernel nodes of the pictures. */
+#include "render_labels.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NBSP "\xc2\xa0"
+#define TIMES "\xc3\x97"
+#define MIDDOT "\xc2\xb7"
+#define ARROW "\xe2\x86\x92"
+#define LE "\xe2\x89\xa4"
+#define HEAVY_LINE "\xe2\x94\x81\xe2\x94\x81\xe2\x94\x81"
+#define DASHED_LINE "\xe2\x95\x8d\xe2\x95\x8d\xe2\x95\x8d"
+
+double mmm_kernel_measure(const mmm_kernel_val *k, mmm_render_color c)
+{
+    switch (c) {
+    case MMM_COLOR_WORK: return k->W;
+    case MMM_COLOR_SPAN: return k->S;
+    case MMM_COLOR_COST: return k->C;
+    case MMM_COLOR_OVERHEAD: return k->O;
+    case MMM_COLOR_NONE: break;
+    }
+    return 0;
+}
+
+double mmm_class_measure(const mmm_class_val *cv, mmm_render_color c)
+{
+    switch (c) {
+    case MMM_COLOR_WORK: return cv->work;
+    case MMM_COLOR_SPAN: return cv->span;
+    case MMM_COLOR_COST: return cv->cost;
+    case MMM_COLOR_OVERHEAD: return cv->overhead;
+    case MMM_COLOR_NONE: break;
+    }
+    return 0;
+}
+
+const char *mmm_measure_caption(mmm_render_color c, mmm_render_level level)
+{
+    int b = level == MMM_LEVEL_BLOCK;
+    switch (c) {
+    case MMM_COLOR_WORK: return b ? "work W(B) of the block" : "work W(K) of the kernel";
+    case MMM_COLOR_SPAN: return b ? "span S(B) of the block" : "span S(K) of the kernel";
+    case MMM_COLOR_COST:
+        return b ? "cost S(B)+O(B) of the block" : "largest S(B)+O(B) of the kernel";
+    case MMM_COLOR_OVERHEAD:
+        return b ? "overhead O(B) of the block" : "overhead O(K) of the kernel";
+    case MMM_COLOR_NONE: break;
+    }
+    return "";
+}
+
+char *mmm_fmt_exact(double v, char *buf, size_t size)
+{
+    if (isfinite(v) && v == floor(v) && fabs(v) < 9.007199254740992e15) {
+        snprintf(buf, size, "%.0f", v);
+        return buf;
+    }
+    snprintf(buf, size, "%.15g", v);
+    if (strtod(buf, NULL) != v)
+        snprintf(buf, size, "%.17g", v);
+    return buf;
+}
+
+int mmm_launch_classes(mmm_class_val *cls, int64_t *blocks_out,
+                       const mmm_instance *inst, size_t k, int64_t copy,
+                       mmm_error *err)
+{
+    const mmm_kernel *kern = &inst->program->kernels[k];
+    int64_t blocks = 0;
+    uint32_t c;
+    if (inst->kernels[k].varies) {
+        int rc = mmm_instance_eval_copy(inst, k, copy, cls, err);
+        if (rc < 0)
+            return rc;
+    } else {
+        memcpy(cls, inst->classes + kern->first_class,
+               kern->nclasses * sizeof *cls);
+    }
+    for (c = 0; c < kern->nclasses; c++) {
+        if (cls[c].count > INT64_MAX - blocks)
+            return mmm_error_set(err, MMM_EOVERFLOW, inst->program->file,
+                                 kern->line, "blocks of kernel '%s' overflow",
+                                 kern->id);
+        blocks += cls[c].count;
+    }
+    *blocks_out = blocks;
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Title and legend                                                    */
+
+static void put_params(mmm_text *t, const mmm_instance *inst)
+{
+    const mmm_program *p = inst->program;
+    size_t i, on_line = 0;
+    for (i = 0; i < p->nparams && i < inst->nvalues; i++) {
+        char v[64];
+        if (on_line == 8) { /* keep the title narrow: 8 per line */
+            mmm_text_put(t, "<BR ALIGN=\"LEFT\"/>");
+            on_line = 0;
+        } else if (on_line > 0) {
+            mmm_text_put(t, "," NBSP NBSP " ");
+        }
+        mmm_text_put_escaped(t, p->params[i].name);
+        mmm_value_format(inst->values[i], 0, v, sizeof v);
+        mmm_text_printf(t, NBSP "=" NBSP "%s", v);
+        on_line++;
+    }
+    if (p->nparams == 0)
+        mmm_text_put(t, "no parameters");
+    mmm_text_put(t, "<BR ALIGN=\"LEFT\"/>");
+}
+
+static void put_measure(mmm_text *t, const char *name, double v, int last)
+{
+    char b[64];
+    mmm_text_printf(t, "%s" NBSP "=" NBSP "%s%s", name, mmm_fmt_full(v, b, sizeof b),
+                    last ? "" : NBSP NBSP NBSP " ");
+}
+
+static void put_totals(mmm_text *t, const mmm_metrics *m)
+{
+    char b[64];
+    put_measure(t, "W", m->W, 0);
+    put_measure(t, "S", m->S, 0);
+    put_measure(t, "O", m->O, 0);
+    put_measure(t, "N", (double)m->N, 0);
+    put_measure(t, "L", (double)m->L, 0);
+    put_measure(t, "C", m->C, 0);
+    put_measure(t, "K", (double)m->K, 0);
+    mmm_text_printf(t, "W/S" NBSP "=" NBSP "%s<BR ALIGN=\"LEFT\"/>",
+                    mmm_fmt_compact(m->parallelism, b, sizeof b));
+    if (m->has_p)
+        mmm_text_printf(t, "Graham" "\xe2\x80\x93" "Brent, p" NBSP "=" NBSP "%lld:" NBSP
+                           "T<SUB>p</SUB>" NBSP LE NBSP "(N/p" NBSP "+" NBSP "L)" MIDDOT
+                           "C" NBSP "=" NBSP "%s",
+                        (long long)m->p, mmm_fmt_full(m->graham_brent, b, sizeof b));
+    else
+        mmm_text_put(t, "Graham" "\xe2\x80\x93" "Brent: p unknown (-p P)");
+    if (m->K > 0)
+        mmm_text_printf(t, NBSP NBSP NBSP NBSP " corollary:" NBSP "T" NBSP LE NBSP
+                           "(N/K" NBSP "+" NBSP "L)" MIDDOT "C" NBSP "=" NBSP "%s",
+                        mmm_fmt_full(m->corollary, b, sizeof b));
+    mmm_text_put(t, "<BR ALIGN=\"LEFT\"/>");
+}
+
+/* A row of coloured cells between the smallest and largest value. */
+static void put_scale(mmm_text *t, const mmm_legend *lg)
+{
+    const mmm_scale *sc = lg->scale;
+    char lo[64], hi[64];
+    int c;
+    mmm_text_printf(t, "<TD ALIGN=\"LEFT\">fill:" NBSP "%s%s" NBSP NBSP "</TD>",
+                    mmm_measure_caption(lg->color, lg->level),
+                    sc->log ? ", log scale" : "");
+    if (!(sc->hi > sc->lo)) {
+        mmm_text_printf(t, "<TD BGCOLOR=\"%s\" WIDTH=\"18\" HEIGHT=\"12\" FIXEDSIZE=\"TRUE\"> </TD>"
+                           "<TD>" NBSP "all" NBSP "%s</TD>",
+                        mmm_scale_fill[MMM_SCALE_CLASSES / 2],
+                        mmm_fmt_compact(sc->hi, hi, sizeof hi));
+        return;
+    }
+    mmm_fmt_compact(sc->log ? sc->lo_pos : sc->lo, lo, sizeof lo);
+    mmm_fmt_compact(sc->hi, hi, sizeof hi);
+    mmm_text_printf(t, "<TD ALIGN=\"RIGHT\">%s%s" NBSP "</TD>",
+                    sc->log && sc->lo < sc->lo_pos ? LE : "", lo);
+    for (c = 0; c < MMM_SCALE_CLASSES; c++)
+        mmm_text_printf(t, "<TD BGCOLOR=\"%s\" WIDTH=\"18\" HEIGHT=\"12\" "
+                           "FIXEDSIZE=\"TRUE\"> </TD>", mmm_scale_fill[c]);
+    mmm_text_printf(t, "<TD ALIGN=\"LEFT\">" NBSP "%s</TD>", hi);
+}
+
+static void put_legend(mmm_text *t, const mmm_legend *lg)
+{
+    mmm_text_put(t, "<TABLE BORDER=\"0\" CELLBORDER=\"0\" CELLSPACING=\"0\" "
+                    "CELLPADDING=\"1\"><TR>");
+    if (lg->scale && lg->color != MMM_COLOR_NONE)
+        put_scale(t, lg);
+    mmm_text_put(t, "<TD ALIGN=\"LEFT\">" NBSP NBSP NBSP "<FONT COLOR=\"" MMM_SPAN_PATH_COLOR
+                    "\">" HEAVY_LINE "</FONT>" NBSP "critical path (span S)</TD>");
+    if (lg->l_path_differs)
+        mmm_text_put(t, "<TD ALIGN=\"LEFT\">" NBSP NBSP NBSP "<FONT COLOR=\"" MMM_L_PATH_COLOR
+                        "\">" DASHED_LINE "</FONT>" NBSP "longest block path (L)</TD>");
+    mmm_text_put(t, "</TR></TABLE>");
+}
+
+void mmm_label_title(mmm_text *t, const mmm_instance *inst,
+                     const mmm_metrics *m, const mmm_legend *lg)
+{
+    const mmm_program *p = inst->program;
+    mmm_text_put(t, "<TABLE BORDER=\"0\" CELLBORDER=\"0\" CELLSPACING=\"0\" "
+                    "CELLPADDING=\"2\"><TR><TD ALIGN=\"LEFT\"><FONT POINT-SIZE=\"16\"><B>");
+    mmm_text_put_escaped(t, p->name && *p->name ? p->name : "program");
+    mmm_text_put(t, "</B></FONT>");
+    if (lg->level == MMM_LEVEL_BLOCK)
+        mmm_text_put(t, NBSP NBSP "thread blocks");
+    mmm_text_put(t, "</TD></TR><TR><TD ALIGN=\"LEFT\" BALIGN=\"LEFT\">");
+    put_params(t, inst);
+    put_totals(t, m);
+    mmm_text_put(t, "</TD></TR><TR><TD ALIGN=\"LEFT\">");
+    put_legend(t, lg);
+    mmm_text_put(t, "</TD></TR></TABLE>");
+}
+
+/* ------------------------------------------------------------------ */
+/* Kernel nodes                                                        */
+
+/* Threads per block shared by all classes, or 0. */
+static int64_t common_threads(const mmm_class_val *cls, uint32_t n)
+{
+    uint32_t c;
+    for (c = 1; c < n; c++)
+        if (cls[c].threads != cls[0].threads)
+            return 0;
+    return n ? cls[0].threads : 0;
+}
+
+static void put_blocks_line(mmm_text *t, const mmm_instance *inst, size_t k,
+                            int64_t first, int64_t last, int64_t threads)
+{
+    const mmm_kernel *kern = &inst->program->kernels[k];
+    if (first != last)
+        mmm_text_printf(t, "%lld" NBSP ARROW NBSP "%lld blocks", (long long)first,
+                        (long long)last);
+    else
+        mmm_text_printf(t, "%lld block%s", (long long)first, first == 1 ? "" : "s");
+    if (threads > 0)
+        mmm_text_printf(t, " " TIMES " %lld thread%s", (long long)threads,
+                        threads == 1 ? "" : "s");
+    if (kern->nclasses > 1)
+        mmm_text_printf(t, " (%u kinds)", (unsigned)kern->nclasses);
+}
+
+static void put_cell(mmm_text *t, const char *name, double v)
+{
+    char b[64];
+    mmm_text_printf(t, "<TD ALIGN=\"LEFT\">%s" NBSP "%s</TD>", name,
+                    mmm_fmt_compact(v, b, sizeof b));
+}
+
+int mmm_label_kernel(mmm_text *t, const mmm_instance *inst, size_t k,
+                     mmm_error *err)
+{
+    const mmm_kernel *kern = &inst->program->kernels[k];
+    const mmm_kernel_val *kv = &inst->kernels[k];
+    mmm_class_val *cls;
+    int64_t first = kv->blocks, last = kv->blocks, threads;
+    int rc = 0;
+
+    cls = calloc(kern->nclasses ? kern->nclasses : 1, sizeof *cls);
+    if (!cls)
+        return mmm_error_set(err, MMM_ENOMEM, NULL, 0, "out of memory");
+    if ((rc = mmm_launch_classes(cls, &first, inst, k, 1, err)) < 0)
+        goto done;
+    threads = common_threads(cls, kern->nclasses);
+    if (kv->varies && kv->repeat > 1 &&
+        (rc = mmm_launch_classes(cls, &last, inst, k, kv->repeat, err)) < 0)
+        goto done;
+    if (!kv->varies)
+        last = first;
+
+    mmm_text_put(t, "<TABLE BORDER=\"0\" CELLBORDER=\"0\" CELLSPACING=\"0\" "
+                    "CELLPADDING=\"1\"><TR><TD COLSPAN=\"2\"><FONT POINT-SIZE=\"14\"><B>");
+    mmm_text_put_escaped(t, kern->id);
+    mmm_text_put(t, "</B>");
+    if (kv->repeat != 1)
+        mmm_text_printf(t, NBSP TIMES "%lld", (long long)kv->repeat);
+    mmm_text_put(t, "</FONT></TD></TR><TR><TD COLSPAN=\"2\">");
+    put_blocks_line(t, inst, k, first, last, threads);
+    mmm_text_put(t, "</TD></TR><TR>");
+    put_cell(t, "W", kv->W);
+    put_cell(t, NBSP NBSP "S", kv->S);
+    mmm_text_put(t, "</TR><TR>");
+    put_cell(t, "O", kv->O);
+    put_cell(t, NBSP NBSP "S(B)+O(B)", kv->C);
+    mmm_text_put(t, "</TR></TABLE>");
+done:
+    free(cls);
+    return rc;
+}

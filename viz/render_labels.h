@@ -1,0 +1,52 @@
+/* render_labels.h: the HTML-like labels of the pictures (title with the
+ * legend, kernel nodes) built from an evaluated program.  Graphviz-free:
+ * render.c hands the strings to cgraph, report.c reuses the formatting.
+ * Private to viz/. */
+#ifndef MMM_VIZ_RENDER_LABELS_H
+#define MMM_VIZ_RENDER_LABELS_H
+
+#include "mmm/eval.h"
+#include "mmm/metrics.h"
+#include "mmm/render.h"
+#include "render_text.h"
+
+/* What the legend shows. */
+typedef struct mmm_legend {
+    mmm_render_color color;
+    mmm_render_level level;
+    const mmm_scale *scale;   /* NULL when color is none */
+    int l_path_differs;       /* the L path is drawn in its own style */
+} mmm_legend;
+
+/* Styles of the critical paths (shared by the nodes, edges and legend). */
+#define MMM_SPAN_PATH_COLOR "#2166ac"
+#define MMM_L_PATH_COLOR "#1b7837"
+#define MMM_PLAIN_EDGE_COLOR "#5a5a5a"
+#define MMM_BORDER_COLOR "#3c3c3c"
+#define MMM_FONT "Helvetica"
+
+/* The value of the colour measure for kernel k, or for one block class. */
+double mmm_kernel_measure(const mmm_kernel_val *k, mmm_render_color c);
+double mmm_class_measure(const mmm_class_val *cv, mmm_render_color c);
+/* "overhead O(K)" / "O(B)"-style caption of the colour measure. */
+const char *mmm_measure_caption(mmm_render_color c, mmm_render_level level);
+
+/* Graph title: name, parameters, totals, bounds, legend.  Appends to t. */
+void mmm_label_title(mmm_text *t, const mmm_instance *inst,
+                     const mmm_metrics *m, const mmm_legend *lg);
+
+/* Label of kernel k.  Evaluates its first and last launch when they
+ * differ (mmm_instance_eval_copy).  Returns 0 or a negative status. */
+int mmm_label_kernel(mmm_text *t, const mmm_instance *inst, size_t k,
+                     mmm_error *err);
+
+/* Blocks of launch `copy` of kernel k, summed over its classes; cls must
+ * hold the kernel's nclasses values (filled).  Returns 0 or < 0. */
+int mmm_launch_classes(mmm_class_val *cls, int64_t *blocks_out,
+                       const mmm_instance *inst, size_t k, int64_t copy,
+                       mmm_error *err);
+
+/* Shortest "%.Ng" that reads back as v: exact data attributes. */
+char *mmm_fmt_exact(double v, char *buf, size_t size);
+
+#endif

@@ -1,0 +1,274 @@
+/* render_text.c: text buffer, number formatting and colour scale shared by
+ * the renderer and the report. */
+#include "render_text.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void mmm_text_init(mmm_text *t)
+{
+    t->s = NULL;
+    t->len = 0;
+    t->cap = 0;
+    t->oom = 0;
+}
+
+void mmm_text_dispose(mmm_text *t)
+{
+    free(t->s);
+    mmm_text_init(t);
+}
+
+/* Make room for n more bytes plus the terminating NUL. */
+static int text_reserve(mmm_text *t, size_t n)
+{
+    size_t need, cap;
+    char *s;
+    if (t->oom)
+        return -1;
+    if (n > (size_t)-1 / 2 - t->len) {
+        t->oom = 1;
+        return -1;
+    }
+    need = t->len + n + 1;
+    if (need <= t->cap)
+        return 0;
+    cap = t->cap ? t->cap : 256;
+    while (cap < need)
+        cap *= 2;
+    s = realloc(t->s, cap);
+    if (!s) {
+        t->oom = 1;
+        return -1;
+    }
+    t->s = s;
+    t->cap = cap;
+    return 0;
+}
+
+void mmm_text_putn(mmm_text *t, const char *s, size_t n)
+{
+    if (text_reserve(t, n) < 0)
+        return;
+    memcpy(t->s + t->len, s, n);
+    t->len += n;
+    t->s[t->len] = '\0';
+}
+
+void mmm_text_put(mmm_text *t, const char *s)
+{
+    mmm_text_putn(t, s, strlen(s));
+}
+
+void mmm_text_printf(mmm_text *t, const char *fmt, ...)
+{
+    va_list ap;
+    int n;
+    char small[256];
+    va_start(ap, fmt);
+    n = vsnprintf(small, sizeof small, fmt, ap);
+    va_end(ap);
+    if (n < 0) {
+        t->oom = 1;
+        return;
+    }
+    if ((size_t)n < sizeof small) {
+        mmm_text_putn(t, small, (size_t)n);
+        return;
+    }
+    if (text_reserve(t, (size_t)n) < 0)
+        return;
+    va_start(ap, fmt);
+    vsnprintf(t->s + t->len, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    t->len += (size_t)n;
+}
+
+void mmm_text_put_escaped(mmm_text *t, const char *s)
+{
+    const char *run = s;
+    for (; *s; s++) {
+        const char *rep;
+        switch (*s) {
+        case '&': rep = "&amp;"; break;
+        case '<': rep = "&lt;"; break;
+        case '>': rep = "&gt;"; break;
+        case '"': rep = "&quot;"; break;
+        case '\'': rep = "&#39;"; break;
+        default: continue;
+        }
+        mmm_text_putn(t, run, (size_t)(s - run));
+        mmm_text_put(t, rep);
+        run = s + 1;
+    }
+    mmm_text_putn(t, run, (size_t)(s - run));
+}
+
+char *mmm_text_take(mmm_text *t)
+{
+    char *s;
+    if (t->oom) {
+        mmm_text_dispose(t);
+        return NULL;
+    }
+    if (!t->s && text_reserve(t, 0) < 0)
+        return NULL;
+    if (!t->s)
+        return NULL;
+    t->s[t->len] = '\0';
+    s = t->s;
+    mmm_text_init(t);
+    return s;
+}
+
+/* ------------------------------------------------------------------ */
+/* Numbers                                                             */
+
+static const char *const superscript[10] = {
+    "\xe2\x81\xb0", "\xc2\xb9", "\xc2\xb2", "\xc2\xb3", "\xe2\x81\xb4",
+    "\xe2\x81\xb5", "\xe2\x81\xb6", "\xe2\x81\xb7", "\xe2\x81\xb8", "\xe2\x81\xb9"};
+
+/* Print "m·10^e" with a UTF-8 superscript exponent. */
+static char *fmt_scientific(double v, char *buf, size_t size)
+{
+    int e = (int)floor(log10(fabs(v)));
+    double m = v / pow(10.0, e);
+    char digits[16], mant[32];
+    size_t used;
+    int i;
+    /* Rounding to 3 digits may carry into the next decade (9.996 -> 10). */
+    snprintf(mant, sizeof mant, "%.3g", m);
+    if (fabs(strtod(mant, NULL)) >= 10.0) {
+        e++;
+        snprintf(mant, sizeof mant, "%.3g", v / pow(10.0, e));
+    }
+    snprintf(buf, size, "%s\xc2\xb7" "10", mant);
+    used = strlen(buf);
+    if (e < 0 && used + 3 < size) {
+        memcpy(buf + used, "\xe2\x81\xbb", 4); /* superscript minus */
+        used += 3;
+    }
+    snprintf(digits, sizeof digits, "%d", abs(e));
+    for (i = 0; digits[i]; i++) {
+        const char *sup = superscript[digits[i] - '0'];
+        size_t n = strlen(sup);
+        if (used + n + 1 > size)
+            break;
+        memcpy(buf + used, sup, n + 1);
+        used += n;
+    }
+    return buf;
+}
+
+char *mmm_fmt_compact(double v, char *buf, size_t size)
+{
+    double a = fabs(v);
+    if (size == 0)
+        return buf;
+    if (isnan(v)) {
+        snprintf(buf, size, "nan");
+    } else if (isinf(v)) {
+        snprintf(buf, size, v < 0 ? "-inf" : "inf");
+    } else if (v == floor(v) && a < 1e6) {
+        snprintf(buf, size, "%.0f", v);
+    } else if (a >= 1e6 || a < 1e-3) {
+        fmt_scientific(v, buf, size);
+    } else {
+        /* Three significant digits without an exponent, trailing zeros
+         * dropped: 3073.33 -> 3073, 12.345 -> 12.3, 0.25 -> 0.25. */
+        int decimals = 2 - (int)floor(log10(a));
+        char *dot, *end;
+        if (decimals < 0)
+            decimals = 0;
+        snprintf(buf, size, "%.*f", decimals, v);
+        dot = strchr(buf, '.');
+        if (dot) {
+            end = buf + strlen(buf) - 1;
+            while (end > dot && *end == '0')
+                *end-- = '\0';
+            if (end == dot)
+                *end = '\0';
+        }
+    }
+    return buf;
+}
+
+char *mmm_fmt_full(double v, char *buf, size_t size)
+{
+    if (isfinite(v) && v == floor(v) && fabs(v) < 1e15) {
+        if (size)
+            snprintf(buf, size, "%.0f", v);
+        return buf;
+    }
+    return mmm_fmt_compact(v, buf, size);
+}
+
+/* ------------------------------------------------------------------ */
+/* Colour scale                                                        */
+
+const char *const mmm_scale_fill[MMM_SCALE_CLASSES] = {
+    "#ffffcc", "#ffeda0", "#fed976", "#feb24c", "#fd8d3c",
+    "#fc4e2a", "#e31a1c", "#bd0026", "#800026"};
+
+/* WCAG contrast: black text on the six lighter classes, white on the three
+ * darker ones. */
+const char *const mmm_scale_ink[MMM_SCALE_CLASSES] = {
+    "#000000", "#000000", "#000000", "#000000", "#000000",
+    "#000000", "#ffffff", "#ffffff", "#ffffff"};
+
+void mmm_scale_init(mmm_scale *sc)
+{
+    memset(sc, 0, sizeof *sc);
+}
+
+void mmm_scale_add(mmm_scale *sc, double v)
+{
+    if (!isfinite(v))
+        return;
+    if (!sc->any) {
+        sc->lo = sc->hi = v;
+        sc->any = 1;
+    }
+    if (v < sc->lo)
+        sc->lo = v;
+    if (v > sc->hi)
+        sc->hi = v;
+    if (v > 0 && (sc->lo_pos == 0 || v < sc->lo_pos))
+        sc->lo_pos = v;
+}
+
+void mmm_scale_finish(mmm_scale *sc)
+{
+    sc->log = sc->any && sc->lo >= 0 && sc->lo_pos > 0 &&
+              sc->hi / sc->lo_pos >= 100.0;
+}
+
+int mmm_scale_class(const mmm_scale *sc, double v)
+{
+    double f;
+    int c;
+    if (!sc->any || !(sc->hi > sc->lo))
+        return MMM_SCALE_CLASSES / 2;
+    if (sc->log) {
+        if (v <= 0)
+            return 0;
+        f = log(v / sc->lo_pos) / log(sc->hi / sc->lo_pos);
+    } else {
+        f = (v - sc->lo) / (sc->hi - sc->lo);
+    }
+    if (!(f > 0))
+        return 0;
+    c = (int)(f * MMM_SCALE_CLASSES);
+    return c >= MMM_SCALE_CLASSES ? MMM_SCALE_CLASSES - 1 : c;
+}
+
+double mmm_scale_edge(const mmm_scale *sc, int c)
+{
+    double f = (double)c / MMM_SCALE_CLASSES;
+    if (sc->log)
+        return sc->lo_pos * pow(sc->hi / sc->lo_pos, f);
+    return sc->lo + (sc->hi - sc->lo) * f;
+}
