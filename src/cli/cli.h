@@ -101,6 +101,37 @@ void cli_json_bounds(json_writer *w, const mmm_metrics *m);
  * with 6 significant digits, thousands not separated (scripts parse it). */
 char *cli_fmt_num(double v, char *buf, size_t size);
 
+/* ---- The other models of `analyze --model` (tmm_out.c, docs/tmm.md) ---- */
+enum { CLI_MODEL_MMM = 1u, CLI_MODEL_TMM = 2u, CLI_MODEL_BALANCE = 4u,
+       CLI_MODEL_ALL = 7u };
+/* "mmm", "tmm", "balance", "all" or a comma list ("tmm,balance") into
+ * CLI_MODEL_* bits.  Returns 0, or -1 for anything else. */
+int cli_model_parse(const char *s, unsigned *out);
+
+typedef struct cli_models {
+    unsigned which;      /* CLI_MODEL_* bits */
+    mmm_tmm tmm;         /* when which & CLI_MODEL_TMM */
+    mmm_balance balance; /* when which & CLI_MODEL_BALANCE */
+} cli_models;
+
+/* Compute the TMM and/or the balance principle (as which says) for an
+ * evaluated instance.  Prints the error (a missing machine parameter...)
+ * and returns CLI_FAIL, else CLI_OK; dispose in both cases is safe. */
+int cli_models_compute(cli_models *m, const mmm_instance *inst,
+                       unsigned which);
+void cli_models_dispose(cli_models *m);
+/* Text sections "TMM ..." and "balance principle ...", each with a
+ * per-kernel table of at most max_rows rows (0 = all). */
+void cli_models_text(FILE *f, const cli_models *m, const mmm_instance *inst,
+                     int64_t max_rows);
+/* JSON members "tmm": {...} and/or "balance": {...} (keys only: the caller
+ * opens and closes the enclosing object). */
+void cli_models_json(json_writer *w, const cli_models *m,
+                     const mmm_instance *inst);
+/* CSV, one row per kernel: id,repeat, then the MMM columns (when which has
+ * CLI_MODEL_MMM), the TMM ones and the balance ones. */
+void cli_models_csv(FILE *f, const cli_models *m, const mmm_instance *inst);
+
 /* Subcommands. */
 int cmd_analyze(int argc, char **argv);
 int cmd_optimize(int argc, char **argv);

@@ -1,0 +1,455 @@
+/* tmm_out.c: the TMM and balance-principle sections of `mmm analyze
+ * --model tmm|balance|all` in text, JSON and CSV (docs/tmm.md). */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+int cli_model_parse(const char *s, unsigned *out)
+{
+    static const struct {
+        const char *name;
+        unsigned bits;
+    } names[] = {{"mmm", CLI_MODEL_MMM},
+                 {"tmm", CLI_MODEL_TMM},
+                 {"balance", CLI_MODEL_BALANCE},
+                 {"all", CLI_MODEL_ALL}};
+    unsigned bits = 0;
+    const char *p = s;
+    if (!s || !*s)
+        return -1;
+    /* A comma list: "tmm,balance". */
+    while (*p) {
+        size_t len = strcspn(p, ","), i;
+        int found = 0;
+        for (i = 0; i < sizeof names / sizeof names[0]; i++)
+            if (strlen(names[i].name) == len && !strncmp(p, names[i].name, len)) {
+                bits |= names[i].bits;
+                found = 1;
+            }
+        if (!found)
+            return -1;
+        p += len;
+        if (*p == ',' && *++p == '\0')
+            return -1;
+    }
+    *out = bits;
+    return 0;
+}
+
+int cli_models_compute(cli_models *m, const mmm_instance *inst,
+                       unsigned which)
+{
+    mmm_error err;
+    memset(m, 0, sizeof *m);
+    m->which = which;
+    if ((which & CLI_MODEL_TMM) && mmm_tmm_compute(&m->tmm, inst, &err) < 0)
+        goto fail;
+    if ((which & CLI_MODEL_BALANCE) &&
+        mmm_balance_compute(&m->balance, inst, &err) < 0)
+        goto fail;
+    return CLI_OK;
+fail:
+    cli_print_error(&err);
+    cli_models_dispose(m);
+    return CLI_FAIL;
+}
+
+void cli_models_dispose(cli_models *m)
+{
+    mmm_tmm_dispose(&m->tmm);
+    mmm_balance_dispose(&m->balance);
+}
+
+/* ------------------------------------------------------------------ */
+/* Text                                                               */
+
+static const char *limit_words(mmm_tmm_limit l)
+{
+    switch (l) {
+    case MMM_TMM_LIMIT_X: return "the hardware limit X";
+    case MMM_TMM_LIMIT_MEMORY: return "fast memory, Z/(Q*shared)";
+    case MMM_TMM_LIMIT_THREADS: return "the threads launched, /P";
+    case MMM_TMM_LIMIT_NONE: break;
+    }
+    return "no threads";
+}
+
+static size_t id_width(const mmm_program *prog)
+{
+    size_t i, width = 6;
+    for (i = 0; i < prog->nkernels; i++) {
+        size_t n = strlen(prog->kernels[i].id);
+        if (n > width)
+            width = n < 32 ? n : 32;
+    }
+    return width;
+}
+
+static void print_path(FILE *f, const mmm_instance *inst, const uint32_t *path,
+                       size_t len)
+{
+    size_t i;
+    for (i = 0; i < len; i++) {
+        fprintf(f, "%s%s", i ? " -> " : "", inst->program->kernels[path[i]].id);
+        if (inst->kernels[path[i]].repeat != 1)
+            fprintf(f, " x%lld", (long long)inst->kernels[path[i]].repeat);
+    }
+    fputc('\n', f);
+}
+
+/* 1 when the table must stop at row i (and says so). */
+static int rows_done(FILE *f, size_t i, size_t n, int64_t max_rows)
+{
+    if (max_rows > 0 && (int64_t)i >= max_rows) {
+        fprintf(f, "... %zu more kernels (--max-rows 0 shows all)\n", n - i);
+        return 1;
+    }
+    return 0;
+}
+
+static void tmm_text(FILE *f, const mmm_tmm *t, const mmm_instance *inst,
+                     int64_t max_rows)
+{
+    const mmm_program *prog = inst->program;
+    const mmm_tmm_cost *c = &t->program;
+    const mmm_tmm_machine *mc = &t->machine;
+    char a[64], b[64], d[64], e[64], g[64], h[64];
+    size_t i, width = id_width(prog);
+
+    fprintf(f, "\nTMM (threaded many-core memory model)\n");
+    fprintf(f, "  machine  L=%s P=%s C=%s Z=%s Q=%s X=%s\n",
+            cli_fmt_num(mc->L, a, sizeof a), cli_fmt_num(mc->P, b, sizeof b),
+            cli_fmt_num(mc->C, d, sizeof d), cli_fmt_num(mc->Z, e, sizeof e),
+            cli_fmt_num(mc->Q, g, sizeof g), cli_fmt_num(mc->X, h, sizeof h));
+    fprintf(f, "  T1    work                        %s\n", cli_fmt_num(c->T1, a, sizeof a));
+    fprintf(f, "  Tinf  span                        %s\n", cli_fmt_num(c->Tinf, a, sizeof a));
+    fprintf(f, "  M     memory transactions         %s  (%s words)\n",
+            cli_fmt_num(c->M, a, sizeof a), cli_fmt_num(c->words, b, sizeof b));
+    fprintf(f, "  T     threads per core            %s  (set by %s)\n",
+            cli_fmt_num(c->T, a, sizeof a), limit_words(c->limit));
+    fprintf(f, "  T_P   Eq. (2) on the totals       %s  = max(T1/P %s, Tinf %s, M*L/(T*P) %s): %s\n",
+            cli_fmt_num(c->TP_global, a, sizeof a), cli_fmt_num(c->work_term, b, sizeof b),
+            cli_fmt_num(c->span_term, d, sizeof d), cli_fmt_num(c->latency_term, e, sizeof e),
+            mmm_tmm_term_name(c->dominant));
+    fprintf(f, "  T_P   longest kernel path         %s  (sum of per-kernel T_P)\n",
+            cli_fmt_num(c->TP, a, sizeof a));
+    fprintf(f, "  PRAM  max(T1/P, Tinf)             %s\n", cli_fmt_num(c->pram, a, sizeof a));
+    fprintf(f, "  S_P   speedup T1/T_P, Eq. (3)     %s  (of P = %s)\n",
+            cli_fmt_num(c->speedup, a, sizeof a), cli_fmt_num(mc->P, b, sizeof b));
+    fprintf(f, "  T*    M*L/T1, latency hidden from %s threads per core: %s\n",
+            cli_fmt_num(c->Tstar, a, sizeof a),
+            c->latency_term <= c->work_term ? "T >= T*, the PRAM range"
+                                            : "T < T*, latency-bound");
+    fprintf(f, "  critical path (T_P)  ");
+    print_path(f, inst, t->path, t->path_len);
+
+    fprintf(f, "\n%-*s %8s %12s %12s %12s %10s %12s %12s  %s\n", (int)width,
+            "kernel", "repeat", "T1", "Tinf", "M", "T", "T_P", "T*", "dominant");
+    for (i = 0; i < prog->nkernels; i++) {
+        uint32_t k = prog->topo[i];
+        const mmm_tmm_cost *kc = &t->kernels[k];
+        char rep[32];
+        if (rows_done(f, i, prog->nkernels, max_rows))
+            break;
+        snprintf(rep, sizeof rep, "x%lld", (long long)inst->kernels[k].repeat);
+        fprintf(f, "%-*.*s %8s %12s %12s %12s %10s %12s %12s  %s\n", (int)width,
+                (int)width, prog->kernels[k].id, rep,
+                cli_fmt_num(kc->T1, a, sizeof a), cli_fmt_num(kc->Tinf, b, sizeof b),
+                cli_fmt_num(kc->M, d, sizeof d), cli_fmt_num(kc->T, e, sizeof e),
+                cli_fmt_num(kc->TP, g, sizeof g), cli_fmt_num(kc->Tstar, h, sizeof h),
+                mmm_tmm_term_name(kc->dominant));
+    }
+}
+
+static void balance_machine_text(FILE *f, const mmm_balance_machine *m)
+{
+    char a[64], b[64], d[64], e[64], g[64], h[64];
+    fprintf(f, "  machine  P=%s cores, P*C0=%s ops/s, beta=%s B/s, alpha=%s s, "
+               "L=%s B (C=%s words of %s B)\n",
+            cli_fmt_num(m->P, a, sizeof a), cli_fmt_num(m->peak, b, sizeof b),
+            cli_fmt_num(m->beta, d, sizeof d), cli_fmt_num(m->alpha, e, sizeof e),
+            cli_fmt_num(m->transaction_bytes, g, sizeof g),
+            cli_fmt_num(m->C, h, sizeof h), cli_fmt_num(m->word_bytes, a, sizeof a));
+    fprintf(f, "  balance P*C0/beta          %s ops/word  (%s ops/byte)\n",
+            cli_fmt_num(m->balance, a, sizeof a), cli_fmt_num(m->balance_bytes, b, sizeof b));
+    fprintf(f, "  Little alpha*beta/L        %s transactions in flight\n",
+            cli_fmt_num(m->littles, a, sizeof a));
+    if (!m->has_Z)
+        return;
+    fprintf(f, "  Eq. (5) matrix multiply    sqrt(Z/P) = %s (Z = %s words) %s P*C0/beta = %s ops/byte: %s\n",
+            cli_fmt_num(m->matmul, a, sizeof a), cli_fmt_num(m->Ztotal, b, sizeof b),
+            m->matmul_ok ? ">=" : "<", cli_fmt_num(m->balance_bytes, d, sizeof d),
+            m->matmul_ok ? "compute-bound" : "memory-bound");
+    fprintf(f, "  Eq. (6) sort               log2(Z/P) = %s\n", cli_fmt_num(m->sort, a, sizeof a));
+    if (!m->has_growth)
+        return;
+    fprintf(f, "  in %s years                P*C0=%s ops/s beta=%s B/s alpha=%s s L=%s B Z=%s words P=%s\n",
+            cli_fmt_num(m->years, a, sizeof a), cli_fmt_num(m->at_peak, b, sizeof b),
+            cli_fmt_num(m->at_beta, d, sizeof d), cli_fmt_num(m->at_alpha, e, sizeof e),
+            cli_fmt_num(m->at_transaction_bytes, g, sizeof g),
+            cli_fmt_num(m->at_Ztotal, h, sizeof h), cli_fmt_num(m->at_P, a, sizeof a));
+    fprintf(f, "                             P*C0/beta = %s ops/byte, sqrt(Z/P) = %s\n",
+            cli_fmt_num(m->at_balance_bytes, a, sizeof a), cli_fmt_num(m->at_matmul, b, sizeof b));
+    fprintf(f, "  Eq. (5) crossing           after %s years", cli_fmt_num(m->crossover, a, sizeof a));
+    if (m->has_year0 && isfinite(m->crossover))
+        fprintf(f, " (%s)", cli_fmt_num(m->year0 + m->crossover, a, sizeof a));
+    fprintf(f, ": the paper's reading, ops/byte against sqrt(Z/P) with Z in words\n");
+    fprintf(f, "                             %s years keeping Irony et al.'s sqrt(2); %s years with both sides per word\n",
+            cli_fmt_num(m->crossover_irony, a, sizeof a),
+            cli_fmt_num(m->crossover_words, b, sizeof b));
+}
+
+static const char *bound_name(const mmm_balance_cost *c)
+{
+    return c->memory_bound ? "memory-bound" : "compute-bound";
+}
+
+static void balance_text(FILE *f, const mmm_balance *bal,
+                         const mmm_instance *inst, int64_t max_rows)
+{
+    const mmm_program *prog = inst->program;
+    const mmm_balance_cost *c = &bal->program;
+    char a[64], b[64], d[64], e[64], g[64];
+    size_t i, width = id_width(prog);
+
+    fprintf(f, "\nbalance principle (Czechowski et al.)\n");
+    balance_machine_text(f, &bal->machine);
+    fprintf(f, "  program  W=%s D=%s Q=%s transactions (%s words)\n",
+            cli_fmt_num(c->W, a, sizeof a), cli_fmt_num(c->D, b, sizeof b),
+            cli_fmt_num(c->Q, d, sizeof d), cli_fmt_num(c->words, e, sizeof e));
+    fprintf(f, "  intensity W/(Q*L)          %s ops/word\n", cli_fmt_num(c->intensity, a, sizeof a));
+    fprintf(f, "  Eq. (3) balance*Little %s %s intensity*Amdahl %s: %s (T_mem/T_comp = %s)\n",
+            cli_fmt_num(c->lhs, a, sizeof a), c->memory_bound ? ">" : "<=",
+            cli_fmt_num(c->rhs, b, sizeof b), bound_name(c), cli_fmt_num(c->ratio, d, sizeof d));
+    fprintf(f, "           Little 1+(alpha*beta/L)/(Q/D) = %s, Amdahl 1+P/(W/D) = %s\n",
+            cli_fmt_num(c->little, a, sizeof a), cli_fmt_num(c->amdahl, b, sizeof b));
+
+    fprintf(f, "\n%-*s %8s %12s %12s %12s %10s %10s %10s  %s\n", (int)width, "kernel",
+            "repeat", "W", "D", "Q", "intensity", "Little", "Tmem/Tcomp", "bound");
+    for (i = 0; i < prog->nkernels; i++) {
+        uint32_t k = prog->topo[i];
+        const mmm_balance_cost *kc = &bal->kernels[k];
+        char rep[32];
+        if (rows_done(f, i, prog->nkernels, max_rows))
+            break;
+        snprintf(rep, sizeof rep, "x%lld", (long long)inst->kernels[k].repeat);
+        fprintf(f, "%-*.*s %8s %12s %12s %12s %10s %10s %10s  %s\n", (int)width,
+                (int)width, prog->kernels[k].id, rep, cli_fmt_num(kc->W, a, sizeof a),
+                cli_fmt_num(kc->D, b, sizeof b), cli_fmt_num(kc->Q, d, sizeof d),
+                cli_fmt_num(kc->intensity, e, sizeof e), cli_fmt_num(kc->little, g, sizeof g),
+                cli_fmt_num(kc->ratio, a, sizeof a), bound_name(kc));
+    }
+}
+
+void cli_models_text(FILE *f, const cli_models *m, const mmm_instance *inst,
+                     int64_t max_rows)
+{
+    if (m->which & CLI_MODEL_TMM)
+        tmm_text(f, &m->tmm, inst, max_rows);
+    if (m->which & CLI_MODEL_BALANCE)
+        balance_text(f, &m->balance, inst, max_rows);
+}
+
+/* ------------------------------------------------------------------ */
+/* JSON                                                               */
+
+static void jnum(json_writer *w, const char *key, double v)
+{
+    json_key(w, key);
+    json_double(w, v);
+}
+
+/* The contract keys, then the extras. */
+static void tmm_cost_json(json_writer *w, const mmm_tmm_cost *c)
+{
+    jnum(w, "T1", c->T1);
+    jnum(w, "Tinf", c->Tinf);
+    jnum(w, "M", c->M);
+    jnum(w, "T", c->T);
+    jnum(w, "TP", c->TP);
+    jnum(w, "TP_global", c->TP_global);
+    jnum(w, "pram", c->pram);
+    json_key(w, "dominant"); json_string(w, mmm_tmm_term_name(c->dominant));
+    jnum(w, "work_term", c->work_term);
+    jnum(w, "span_term", c->span_term);
+    jnum(w, "latency_term", c->latency_term);
+    jnum(w, "Tstar", c->Tstar);
+    json_key(w, "pram_range"); json_bool(w, c->latency_term <= c->work_term);
+    jnum(w, "speedup", c->speedup);
+    jnum(w, "words", c->words);
+    jnum(w, "threads", c->threads);
+    json_key(w, "T_limit"); json_string(w, mmm_tmm_limit_name(c->limit));
+}
+
+static void tmm_json(json_writer *w, const mmm_tmm *t, const mmm_instance *inst)
+{
+    const mmm_program *prog = inst->program;
+    size_t i;
+    json_key(w, "tmm");
+    json_begin_object(w);
+    json_key(w, "machine");
+    json_begin_object(w);
+    jnum(w, "L", t->machine.L);
+    jnum(w, "P", t->machine.P);
+    jnum(w, "C", t->machine.C);
+    jnum(w, "Z", t->machine.Z);
+    jnum(w, "Q", t->machine.Q);
+    jnum(w, "X", t->machine.X);
+    json_end_object(w);
+    tmm_cost_json(w, &t->program);
+    json_key(w, "critical_path");
+    json_begin_array(w);
+    for (i = 0; i < t->path_len; i++)
+        json_string(w, prog->kernels[t->path[i]].id);
+    json_end_array(w);
+    json_key(w, "kernels");
+    json_begin_array(w);
+    for (i = 0; i < t->nkernels; i++) {
+        json_begin_object(w);
+        json_key(w, "id"); json_string(w, prog->kernels[i].id);
+        json_key(w, "repeat"); json_int(w, inst->kernels[i].repeat);
+        tmm_cost_json(w, &t->kernels[i]);
+        json_end_object(w);
+    }
+    json_end_array(w);
+    json_end_object(w);
+}
+
+static void balance_machine_json(json_writer *w, const mmm_balance_machine *m)
+{
+    json_key(w, "machine");
+    json_begin_object(w);
+    jnum(w, "P", m->P);
+    jnum(w, "C0", m->C0);
+    jnum(w, "beta", m->beta);
+    jnum(w, "alpha", m->alpha);
+    jnum(w, "C", m->C);
+    jnum(w, "word_bytes", m->word_bytes);
+    jnum(w, "peak", m->peak);
+    jnum(w, "balance", m->balance);
+    jnum(w, "balance_per_byte", m->balance_bytes);
+    jnum(w, "transaction_bytes", m->transaction_bytes);
+    jnum(w, "littles", m->littles);
+    if (m->has_Z) {
+        jnum(w, "Ztotal", m->Ztotal);
+        jnum(w, "matmul_sqrt_Z_over_P", m->matmul);
+        jnum(w, "sort_log2_Z_over_P", m->sort);
+        json_key(w, "matmul_balanced"); json_bool(w, m->matmul_ok);
+    }
+    if (m->has_growth) {
+        json_key(w, "projection");
+        json_begin_object(w);
+        jnum(w, "years", m->years);
+        jnum(w, "peak", m->at_peak);
+        jnum(w, "beta", m->at_beta);
+        jnum(w, "alpha", m->at_alpha);
+        jnum(w, "transaction_bytes", m->at_transaction_bytes);
+        jnum(w, "Ztotal", m->at_Ztotal);
+        jnum(w, "P", m->at_P);
+        jnum(w, "balance_per_byte", m->at_balance_bytes);
+        jnum(w, "matmul_sqrt_Z_over_P", m->at_matmul);
+        jnum(w, "crossover_years", m->crossover);
+        if (m->has_year0)
+            jnum(w, "crossover_year", m->year0 + m->crossover);
+        jnum(w, "crossover_years_irony", m->crossover_irony);
+        jnum(w, "crossover_years_per_word", m->crossover_words);
+        json_end_object(w);
+    }
+    json_end_object(w);
+}
+
+static void balance_cost_json(json_writer *w, const mmm_balance_cost *c)
+{
+    jnum(w, "W", c->W);
+    jnum(w, "D", c->D);
+    jnum(w, "Q", c->Q);
+    jnum(w, "words", c->words);
+    jnum(w, "intensity", c->intensity);
+    jnum(w, "little", c->little);
+    jnum(w, "amdahl", c->amdahl);
+    jnum(w, "lhs", c->lhs);
+    jnum(w, "rhs", c->rhs);
+    jnum(w, "T_comp", c->T_comp);
+    jnum(w, "T_mem", c->T_mem);
+    jnum(w, "ratio", c->ratio);
+    json_key(w, "bound"); json_string(w, c->memory_bound ? "memory" : "compute");
+}
+
+static void balance_json(json_writer *w, const mmm_balance *b,
+                         const mmm_instance *inst)
+{
+    size_t i;
+    json_key(w, "balance");
+    json_begin_object(w);
+    balance_machine_json(w, &b->machine);
+    balance_cost_json(w, &b->program);
+    json_key(w, "kernels");
+    json_begin_array(w);
+    for (i = 0; i < b->nkernels; i++) {
+        json_begin_object(w);
+        json_key(w, "id"); json_string(w, inst->program->kernels[i].id);
+        json_key(w, "repeat"); json_int(w, inst->kernels[i].repeat);
+        balance_cost_json(w, &b->kernels[i]);
+        json_end_object(w);
+    }
+    json_end_array(w);
+    json_end_object(w);
+}
+
+void cli_models_json(json_writer *w, const cli_models *m,
+                     const mmm_instance *inst)
+{
+    if (m->which & CLI_MODEL_TMM)
+        tmm_json(w, &m->tmm, inst);
+    if (m->which & CLI_MODEL_BALANCE)
+        balance_json(w, &m->balance, inst);
+}
+
+/* ------------------------------------------------------------------ */
+/* CSV                                                                */
+
+static void csv_id(FILE *f, const char *id)
+{
+    if (strpbrk(id, ",\"\n"))
+        fprintf(f, "\"%s\"", id);
+    else
+        fputs(id, f);
+}
+
+void cli_models_csv(FILE *f, const cli_models *m, const mmm_instance *inst)
+{
+    const mmm_program *prog = inst->program;
+    size_t i;
+    fputs("id,repeat", f);
+    if (m->which & CLI_MODEL_MMM)
+        fputs(",blocks,N,L,K,W,S,O,C", f);
+    if (m->which & CLI_MODEL_TMM)
+        fputs(",T1,Tinf,M,T,TP,TP_global,pram,Tstar,dominant", f);
+    if (m->which & CLI_MODEL_BALANCE)
+        fputs(",intensity,little,amdahl,T_comp,T_mem,bound", f);
+    fputc('\n', f);
+    for (i = 0; i < prog->nkernels; i++) {
+        const mmm_kernel_val *k = &inst->kernels[i];
+        csv_id(f, prog->kernels[i].id);
+        fprintf(f, ",%lld", (long long)k->repeat);
+        if (m->which & CLI_MODEL_MMM)
+            fprintf(f, ",%lld,%lld,%lld,%lld,%.17g,%.17g,%.17g,%.17g",
+                    (long long)k->blocks, (long long)k->N, (long long)k->L,
+                    (long long)k->K, k->W, k->S, k->O, k->C);
+        if (m->which & CLI_MODEL_TMM) {
+            const mmm_tmm_cost *c = &m->tmm.kernels[i];
+            fprintf(f, ",%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%s",
+                    c->T1, c->Tinf, c->M, c->T, c->TP, c->TP_global, c->pram,
+                    c->Tstar, mmm_tmm_term_name(c->dominant));
+        }
+        if (m->which & CLI_MODEL_BALANCE) {
+            const mmm_balance_cost *c = &m->balance.kernels[i];
+            fprintf(f, ",%.17g,%.17g,%.17g,%.17g,%.17g,%s", c->intensity,
+                    c->little, c->amdahl, c->T_comp, c->T_mem,
+                    c->memory_bound ? "memory" : "compute");
+        }
+        fputc('\n', f);
+    }
+}
