@@ -57,7 +57,7 @@ if [ "$WHAT" != n ]; then
     DAG=$OUT/dag_${KERNELS}_${EDGES}_${WINDOW}.xml
     EXPECT=$OUT/dag_${KERNELS}_${EDGES}_${WINDOW}.json
     if [ ! -f "$DAG" ] || [ ! -f "$EXPECT" ] ||
-        [ "$ROOT/bench/gen_dag.py" -nt "$DAG" ]; then
+        [ -n "$(find "$ROOT/bench/gen_dag.py" -newer "$DAG")" ]; then
         python3 "$ROOT/bench/gen_dag.py" --kernels "$KERNELS" \
             --edges "$EDGES" --window "$WINDOW" -o "$DAG" --expect "$EXPECT"
     fi
@@ -76,7 +76,7 @@ if [ "$WHAT" != big ]; then
     # shellcheck disable=SC2046  # word splitting of the flags is wanted
     if cc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -I"$ROOT/include" \
         "$ROOT/bench/bench_eval.c" "$BUILD/libmmm.a" \
-        $(pkg-config --libs $libs) -lm -o "$EVAL"; then
+        $(pkg-config --libs "$libs") -lm -o "$EVAL"; then
         eval_arg="--eval-bin $EVAL"
     else
         echo "bench_eval did not build: in-process timing skipped" >&2
