@@ -596,7 +596,7 @@ static int run(const instr *code, size_t n, const mmm_value *consts,
             continue;
         case OP_VAR:
             *sp = vars[in.arg];
-            if (sp->exact && sp->den <= 0) {
+            if (sp->exact ? sp->den <= 0 : !isfinite(sp->d)) {
                 k = F_BADVAR;
                 f->a = *sp;
                 f->b = v_int((int64_t)in.arg);
@@ -645,12 +645,6 @@ static int run(const instr *code, size_t n, const mmm_value *consts,
             break;
         case OP_ADD:
             sp--;
-            if (sp[-1].den == 1 && sp[0].den == 1 && sp[-1].exact &&
-                sp[0].exact && !__builtin_add_overflow(sp[-1].num, sp[0].num,
-                                                       &sp[-1].num)) {
-                sp[-1].d = (double)sp[-1].num;
-                continue;
-            }
             k = v_addsub(&sp[-1], sp[-1], sp[0], 0);
             break;
         case OP_SUB:
@@ -731,11 +725,26 @@ static const char *op_symbol(uint32_t op)
     return op < sizeof names / sizeof names[0] ? names[op] : "?";
 }
 
+/* A value as an operand of '^' in a message: "(-1/2)", "3". */
+static void format_operand(mmm_value v, char *buf, size_t size)
+{
+    char t[60];
+    mmm_value_format(v, 1, t, sizeof t);
+    if (strchr(t, '/') || strchr(t, 'e') || t[0] == '-')
+        snprintf(buf, size, "(%s)", t);
+    else
+        snprintf(buf, size, "%s", t);
+}
+
 static int fault_message(const fault *f, mmm_error *err)
 {
     char a[64], b[64];
     mmm_value_format(f->a, 1, a, sizeof a);
     mmm_value_format(f->b, 1, b, sizeof b);
+    if (f->kind == F_ZEROPOW || f->kind == F_NEGPOW) {
+        format_operand(f->a, a, sizeof a);
+        format_operand(f->b, b, sizeof b);
+    }
     switch (f->kind) {
     case F_DIV0:
         return mmm_error_set(err, MMM_EDOMAIN, NULL, 0, "division by zero");
@@ -751,13 +760,13 @@ static int fault_message(const fault *f, mmm_error *err)
                              "0^%s: zero to a negative power", b);
     case F_NEGPOW:
         return mmm_error_set(err, MMM_EDOMAIN, NULL, 0,
-                             "(%s)^(%s) is not a real number (negative base, "
+                             "%s^%s is not a real number (negative base, "
                              "fractional exponent)",
                              a, b);
     case F_BADVAR:
         return mmm_error_set(err, MMM_EINVAL, NULL, 0,
                              "variable slot %s holds an invalid value "
-                             "(denominator <= 0)",
+                             "(denominator <= 0, infinite or nan)",
                              b);
     default:
         return mmm_error_set(err, MMM_EDOMAIN, NULL, 0,
@@ -1127,18 +1136,27 @@ static int parse_number(parser *p)
     }
     if (cur(p) == 'e' || cur(p) == 'E') {
         p->pos++;
-        if (cur(p) == '+' || cur(p) == '-')
-            exneg = cur(p) == '-', p->pos++;
+        if (cur(p) == '+' || cur(p) == '-') {
+            exneg = cur(p) == '-';
+            p->pos++;
+        }
         if (!is_digit(cur(p)))
             return syntax_error(p, p->pos, "expected digits in the exponent");
         for (; is_digit(cur(p)); p->pos++)
             if (ex < 100000000) /* clamp: beyond is out of range anyway */
                 ex = ex * 10 + (cur(p) - '0');
     }
-    if (is_name_char(cur(p)) || cur(p) == '.')
+    if ((cur(p) == 'x' || cur(p) == 'X') && p->pos == start + 1 &&
+        p->text[start] == '0')
+        return syntax_error(p, start,
+                            "hexadecimal numbers are not supported (write "
+                            "decimal numbers such as 12, 2.5, 1e6)");
+    if (cur(p) == '.')
+        return syntax_error(p, p->pos, "malformed number");
+    if (is_name_char(cur(p)))
         return syntax_error(p, p->pos,
-                            "malformed number (only decimal numbers such as "
-                            "12, 2.5, 1e6 are accepted)");
+                            "expected an operator after the number (write "
+                            "2*n, not 2n)");
     scale += (int64_t)zeros + (exneg ? -ex : ex);
     if (fits && m == 0) {
         v = v_int(0);
@@ -1331,7 +1349,7 @@ static int parse_binary(parser *p, int min_prec)
     int rc = parse_unary(p);
     while (rc == 0) {
         uint32_t op, op2;
-        size_t len, len2, at;
+        size_t len, len2;
         int prec = peek_binop(p, &op, &len);
         if (prec == 0 || prec < min_prec)
             return 0;
@@ -1349,9 +1367,8 @@ static int parse_binary(parser *p, int min_prec)
         if ((rc = parse_binary(p, prec + 1)) != 0 ||
             (rc = emit_op(p, op)) != 0)
             return rc;
-        at = p->pos;
         if (prec == PREC_CMP && peek_binop(p, &op2, &len2) == PREC_CMP)
-            return syntax_error(p, p->pos > at ? p->pos : at,
+            return syntax_error(p, p->pos,
                                 "comparisons do not chain (use && between "
                                 "them)");
     }
