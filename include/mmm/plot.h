@@ -1,0 +1,131 @@
+/**
+ * mmm/plot.h: line plots of measures against a parameter (optimize --plot).
+ *
+ * Drawing is done by PLplot (the svg, pngcairo and pdfcairo devices) and
+ * lives in viz/ only.  A figure has one or more panels stacked vertically
+ * and sharing the x axis; each panel holds curves, with a legend; vertical
+ * marks (the best value, the baseline...) cross every panel.
+ *
+ * Curves are filled point by point and decimated on the fly, so that a
+ * sweep of millions of points costs a few thousand plotted points per
+ * curve: each bucket of consecutive points keeps its first, smallest,
+ * largest and last value (the shape of the curve, spikes included).  A NaN
+ * y (an infeasible point) breaks the line; an isolated point is drawn as a
+ * dot.  On a log axis, values <= 0 are left out like NaN.
+ *
+ *   mmm_plot_curve o;
+ *   mmm_plot_curve_init(&o, "O overhead", npoints, 0);
+ *   for (...) mmm_plot_curve_add(&o, s, O);
+ *   mmm_plot_curve_finish(&o);
+ *   ... panel.curves = &o; plot.panels = &panel; ...
+ *   mmm_plot_write(&plot, "out.png", &err);
+ *   mmm_plot_curve_dispose(&o);
+ */
+#ifndef MMM_PLOT_H
+#define MMM_PLOT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mmm/error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Default plotted points per curve after decimation. */
+#define MMM_PLOT_DEFAULT_MAX_POINTS 4000
+
+typedef enum mmm_plot_scale {
+    MMM_PLOT_AUTO = 0,   /**< log when all values are > 0 and span more
+                              than a factor 20 (and the x values > 0) */
+    MMM_PLOT_LINEAR = 1,
+    MMM_PLOT_LOG = 2
+} mmm_plot_scale;
+
+typedef enum mmm_plot_line {
+    MMM_PLOT_SOLID = 0,
+    MMM_PLOT_DASHED = 1,
+    MMM_PLOT_DOTTED = 2
+} mmm_plot_line;
+
+/** Per bucket: first, min, max, last of the feasible points. */
+typedef struct mmm_plot_keep_ {
+    double x, y;
+    uint64_t i;
+    int set;
+} mmm_plot_keep_;
+
+/** A curve: a label, a style and its (decimated) points. */
+typedef struct mmm_plot_curve {
+    const char *label;      /**< legend text (borrowed) */
+    int color;              /**< palette index 0..7 (colour-blind safe) */
+    mmm_plot_line line;
+    int markers;            /**< draw a dot at every point (small sweeps);
+                                 set by init when nothing is decimated */
+    double *x, *y;          /**< the points to draw; NaN y breaks the line */
+    size_t n, cap;
+    /* decimation state */
+    uint64_t bucket;        /**< input points per bucket (1: keep all) */
+    uint64_t seen;          /**< input points so far */
+    mmm_plot_keep_ first, lo, hi, last;
+    uint64_t gap_lo, gap_hi; /**< input indices of NaNs in this bucket */
+    int gap;
+} mmm_plot_curve;
+
+/**
+ * Prepare an empty curve for about `expected` input points, keeping at
+ * most about max_points (0: MMM_PLOT_DEFAULT_MAX_POINTS).  label is
+ * borrowed.  Returns 0 or MMM_ENOMEM.
+ */
+int mmm_plot_curve_init(mmm_plot_curve *c, const char *label,
+                        uint64_t expected, size_t max_points);
+/** Append a point (y NaN: no value there).  0 or MMM_ENOMEM. */
+int mmm_plot_curve_add(mmm_plot_curve *c, double x, double y);
+/** Flush the last bucket.  0 or MMM_ENOMEM. */
+int mmm_plot_curve_finish(mmm_plot_curve *c);
+void mmm_plot_curve_dispose(mmm_plot_curve *c);
+
+/** A panel: curves sharing a y axis. */
+typedef struct mmm_plot_panel {
+    const char *ylabel;
+    mmm_plot_scale yscale;
+    const mmm_plot_curve *curves;
+    size_t ncurves;
+} mmm_plot_panel;
+
+/** A vertical line across every panel, labelled at the top. */
+typedef struct mmm_plot_mark {
+    double x;
+    const char *label;
+    int color;              /**< palette index */
+    mmm_plot_line line;
+} mmm_plot_mark;
+
+typedef struct mmm_plot {
+    const char *title;
+    const char *subtitle;   /**< a smaller second line, may be NULL */
+    const char *xlabel;
+    mmm_plot_scale xscale;
+    const mmm_plot_panel *panels;
+    size_t npanels;
+    const mmm_plot_mark *marks;
+    size_t nmarks;
+} mmm_plot;
+
+/** 1 when this build can draw (PLplot was found at build time). */
+int mmm_plot_available(void);
+
+/**
+ * Draw the figure into path, atomically (mmm_outfile).  The format comes
+ * from the extension: .svg, .png or .pdf.  MMM_EINVAL for another
+ * extension, an empty figure, or a build without PLplot; MMM_EIO when the
+ * PLplot device is not installed (the message names the Debian package)
+ * or the file cannot be written.
+ */
+int mmm_plot_write(const mmm_plot *plot, const char *path, mmm_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
