@@ -548,6 +548,12 @@ static int eval_baseline(mmm_sweep_result *out, sweep_ctx *ctx, mmm_error *err)
     return MMM_OK;
 }
 
+static uint64_t total_points(const mmm_sweep_result *r)
+{
+    return r->naxes == 2 ? r->axes[0].count * r->axes[1].count
+                         : r->axes[0].count;
+}
+
 /* Index i of the grid (row-major, axis 0 outer) into pt->params. */
 static void grid_point(mmm_sweep_point *pt, const mmm_sweep_result *r,
                        uint64_t i)
@@ -564,13 +570,11 @@ static void grid_point(mmm_sweep_point *pt, const mmm_sweep_result *r,
 static int sweep_loop(mmm_sweep_result *out, sweep_ctx *ctx, mmm_sweep_fn fn,
                       void *payload, mmm_error *err)
 {
-    uint64_t i, total = out->axes[0].count;
+    uint64_t i, total = total_points(out);
     mmm_sweep_point pt;
     mmm_error why;
     int rc;
 
-    if (out->naxes == 2)
-        total *= out->axes[1].count;
     memset(&pt, 0, sizeof pt);
     mmm_error_clear(&why);
     for (i = 0; i < total; i++) {
@@ -606,6 +610,28 @@ static int sweep_loop(mmm_sweep_result *out, sweep_ctx *ctx, mmm_sweep_fn fn,
         }
     }
     return MMM_OK;
+}
+
+int mmm_sweep_resolve(mmm_sweep_result *out, uint64_t *npoints,
+                      mmm_instance *inst, const mmm_sweep_spec *spec,
+                      mmm_error *err)
+{
+    sweep_ctx ctx;
+    int rc;
+
+    memset(out, 0, sizeof *out);
+    if (err)
+        mmm_error_clear(err);
+    if ((rc = check_spec(spec, inst->program, err)) < 0)
+        return rc;
+    out->naxes = spec->naxes;
+    if ((rc = ctx_init(&ctx, inst, spec, err)) < 0)
+        return rc;
+    rc = resolve_axes(out, &ctx, err);
+    ctx_dispose(&ctx);
+    if (rc == MMM_OK && npoints)
+        *npoints = total_points(out);
+    return rc;
 }
 
 int mmm_sweep_run(mmm_sweep_result *out, mmm_instance *inst,

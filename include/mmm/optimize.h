@@ -177,6 +177,16 @@ int mmm_sweep_run(mmm_sweep_result *out, mmm_instance *inst,
                   mmm_error *err);
 
 /**
+ * Only resolve the axes of spec (the ranges, their counts) into out->naxes
+ * and out->axes, and the number of points into *npoints (may be NULL):
+ * what mmm_sweep_run will sweep, for callers that size their output first.
+ * Same errors as mmm_sweep_run before it evaluates points.
+ */
+int mmm_sweep_resolve(mmm_sweep_result *out, uint64_t *npoints,
+                      mmm_instance *inst, const mmm_sweep_spec *spec,
+                      mmm_error *err);
+
+/**
  * Evaluate inst at one point of the sweep (params[i] for axis i, with the
  * spec's fixed overrides and p) and compute its metrics with flags
  * (MMM_METRICS_*).  For the full analysis of the best point and the
