@@ -1,12 +1,405 @@
-/* cmd_simulate.c: placeholder until the simulate issue lands; replace this file. */
+/* cmd_simulate.c: `mmm simulate FILE -p P`: greedy schedules of the thread
+ * blocks on p SMs under one or all policies, checked against the lower
+ * bound, Graham's bound and the MMM bound; Gantt chart and Chrome trace. */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "cli.h"
+#include "mmm/gantt.h"
+#include "mmm/sim.h"
+
+static const char simulate_help[] =
+    "usage: mmm simulate FILE [-p P] [--policy NAME|all] [--seed N]\n"
+    "                         [--gantt OUT.svg|OUT.png] [--trace OUT.json]\n"
+    "                         [-D NAME=VALUE]... [--machine FILE] [--format text|json|csv]\n\n"
+    "Simulate a greedy schedule of the program's thread blocks on p identical SMs:\n"
+    "an SM runs one block at a time for S(B) + O(B); a block is ready when every\n"
+    "block of every preceding launch has finished; no SM idles while a block is\n"
+    "ready.  Prints the makespan, the utilization and idle time, the lower bound\n"
+    "max(total/p, critical path), Graham's bound total/p + (1 - 1/p) critical path\n"
+    "and the MMM bound (N/p + L)C.  A makespan outside its bounds is reported as\n"
+    "an internal error (exit 1).\n\n"
+    "options:\n"
+    "  --policy NAME        which ready block goes first (default fifo); 'all' runs\n"
+    "                       every policy into one table:\n";
+
+static const char simulate_help2[] =
+    "  --seed N             seed of the random policy (default 1)\n"
+    "  --gantt OUT          Gantt chart, .svg or .png (with --policy all: the run\n"
+    "                       with the smallest makespan)\n"
+    "  --trace OUT.json     Chrome trace-event file (Perfetto, chrome://tracing)\n"
+    "  --max-launches N     give up beyond N launches simulated one by one\n"
+    "                       (default 100000000)\n";
+
+#define MAX_RUNS 32 /* at least mmm_sim_policy_count() */
+
+typedef struct sim_args {
+    cli_common c;
+    const char *file;
+    const char *policy;
+    const char *gantt;
+    const char *trace;
+    uint64_t seed;
+    int64_t max_launches;
+} sim_args;
+
+static void print_help(void)
+{
+    size_t i;
+    printf("%s", simulate_help);
+    for (i = 0; i < mmm_sim_policy_count(); i++)
+        printf("                         %-15s %s\n", mmm_sim_policy_at(i)->name,
+               mmm_sim_policy_at(i)->summary);
+    printf("%s%s", simulate_help2, cli_common_help);
+}
+
+static int parse_u64(const char *s, uint64_t *out)
+{
+    char *end;
+    unsigned long long v;
+    if (!s || !*s || *s == '-')
+        return -1;
+    errno = 0;
+    v = strtoull(s, &end, 10);
+    if (errno || *end)
+        return -1;
+    *out = (uint64_t)v;
+    return 0;
+}
+
+/* Options of simulate itself; 1 consumed, 0 not ours, -1 usage error. */
+static int own_option(sim_args *a, int argc, char **argv, int *i)
+{
+    const char *o = argv[*i];
+    const char *v = *i + 1 < argc ? argv[*i + 1] : NULL;
+    if (!strcmp(o, "--policy") || !strcmp(o, "--gantt") || !strcmp(o, "--trace")
+        || !strcmp(o, "--seed") || !strcmp(o, "--max-launches")) {
+        if (!v)
+            return cli_usage("simulate", "%s needs an argument", o), -1;
+        ++*i;
+    } else {
+        return 0;
+    }
+    if (!strcmp(o, "--policy"))
+        a->policy = v;
+    else if (!strcmp(o, "--gantt"))
+        a->gantt = v;
+    else if (!strcmp(o, "--trace"))
+        a->trace = v;
+    else if (!strcmp(o, "--seed")) {
+        if (parse_u64(v, &a->seed) < 0)
+            return cli_usage("simulate", "--seed needs a non-negative integer"), -1;
+    } else if (cli_parse_int64(v, &a->max_launches) < 0 || a->max_launches <= 0) {
+        return cli_usage("simulate", "--max-launches needs a positive integer"), -1;
+    }
+    return 1;
+}
+
+static int has_suffix(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+static int parse_args(sim_args *a, int argc, char **argv)
+{
+    int i;
+    memset(a, 0, sizeof *a);
+    cli_common_init(&a->c, "simulate");
+    a->policy = "fifo";
+    a->seed = 1;
+    for (i = 1; i < argc; i++) {
+        int r;
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            print_help();
+            return -1;
+        }
+        if ((r = cli_common_option(&a->c, argc, argv, &i)) < 0)
+            return CLI_USAGE;
+        if (r > 0)
+            continue;
+        if ((r = own_option(a, argc, argv, &i)) < 0)
+            return CLI_USAGE;
+        if (r > 0)
+            continue;
+        if (argv[i][0] == '-' && argv[i][1] != '\0')
+            return cli_usage("simulate", "unknown option '%s'", argv[i]);
+        if (a->file)
+            return cli_usage("simulate", "one FILE only ('%s' and '%s')", a->file, argv[i]);
+        a->file = argv[i];
+    }
+    if (!a->file)
+        return cli_usage("simulate", "missing FILE");
+    if (strcmp(a->policy, "all") && !mmm_sim_policy_find(a->policy))
+        return cli_usage("simulate", "unknown policy '%s' (see --help)", a->policy);
+    if (a->gantt && !has_suffix(a->gantt, ".svg") && !has_suffix(a->gantt, ".png"))
+        return cli_usage("simulate", "--gantt writes .svg or .png files, not '%s'", a->gantt);
+    if (a->gantt && has_suffix(a->gantt, ".png") && !mmm_gantt_png_available())
+        return cli_usage("simulate", "this build draws no PNG (no PLplot): use .svg");
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Output                                                             */
+
+static void json_run(json_writer *w, const mmm_sim_result *r, double mmm_bound)
+{
+    json_begin_object(w);
+    json_key(w, "p");
+    json_int(w, r->p);
+    json_key(w, "policy");
+    json_string(w, r->policy->name);
+    if (r->policy->uses_seed) {
+        json_key(w, "seed");
+        json_int(w, (int64_t)r->seed);
+    }
+    json_key(w, "makespan");
+    json_double(w, r->makespan);
+    json_key(w, "lower_bound");
+    json_double(w, r->lower_bound);
+    json_key(w, "graham");
+    json_double(w, r->graham);
+    json_key(w, "graham_brent");
+    json_double(w, mmm_bound);
+    json_key(w, "utilization");
+    json_double(w, r->utilization);
+    json_key(w, "idle");
+    json_double(w, r->idle);
+    json_key(w, "total_block_time");
+    json_double(w, r->total);
+    json_key(w, "critical_path");
+    json_double(w, r->critical_path);
+    json_key(w, "ratio_to_lower_bound");
+    json_double(w, r->lower_bound > 0 ? r->makespan / r->lower_bound : 1.0);
+    json_key(w, "blocks");
+    json_int(w, r->blocks);
+    json_key(w, "launches");
+    json_int(w, r->launches);
+    json_key(w, "events");
+    json_int(w, (int64_t)r->events);
+    json_end_object(w);
+}
+
+static void print_json(const mmm_program *prog, const mmm_sim_result *runs,
+                       size_t nruns, int all, double mmm_bound)
+{
+    json_writer w;
+    size_t i;
+    json_init(&w, stdout);
+    if (!all) {
+        json_run(&w, &runs[0], mmm_bound);
+        json_finish(&w);
+        return;
+    }
+    json_begin_object(&w);
+    json_key(&w, "program");
+    json_string(&w, prog->name);
+    json_key(&w, "p");
+    json_int(&w, runs[0].p);
+    json_key(&w, "runs");
+    json_begin_array(&w);
+    for (i = 0; i < nruns; i++)
+        json_run(&w, &runs[i], mmm_bound);
+    json_end_array(&w);
+    json_end_object(&w);
+    json_finish(&w);
+}
+
+static void print_csv(const mmm_sim_result *runs, size_t nruns, double mmm_bound)
+{
+    size_t i;
+    printf("policy,p,seed,makespan,utilization,idle,lower_bound,graham,"
+           "graham_brent,total_block_time,critical_path\n");
+    for (i = 0; i < nruns; i++) {
+        const mmm_sim_result *r = &runs[i];
+        printf("%s,%lld,", r->policy->name, (long long)r->p);
+        if (r->policy->uses_seed)
+            printf("%llu", (unsigned long long)r->seed);
+        printf(",%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g\n", r->makespan,
+               r->utilization, r->idle, r->lower_bound, r->graham, mmm_bound,
+               r->total, r->critical_path);
+    }
+}
+
+static void print_bounds(const mmm_sim_result *r, double mmm_bound)
+{
+    char a[64], b[64], c[64];
+    printf("  lower bound            %-14s max(total/p = %s, critical path = %s)\n",
+           cli_fmt_num(r->lower_bound, a, sizeof a),
+           cli_fmt_num(r->total / (double)r->p, b, sizeof b),
+           cli_fmt_num(r->critical_path, c, sizeof c));
+    printf("  Graham bound           %-14s total/p + (1 - 1/p) critical path\n",
+           cli_fmt_num(r->graham, a, sizeof a));
+    printf("  MMM bound              %-14s (N/p + L)C\n",
+           cli_fmt_num(mmm_bound, a, sizeof a));
+}
+
+static void print_text(const mmm_program *prog, const char *file,
+                       const mmm_sim_result *runs, size_t nruns, int all,
+                       size_t best, double mmm_bound)
+{
+    char a[64], b[64];
+    size_t i;
+    printf("program  %s  (%s)\n", prog->name, file);
+    if (!all) {
+        const mmm_sim_result *r = &runs[0];
+        printf("policy   %s", r->policy->name);
+        if (r->policy->uses_seed)
+            printf(" (seed %llu)", (unsigned long long)r->seed);
+        printf(", p = %lld SMs\n\n", (long long)r->p);
+        printf("  makespan               %s\n", cli_fmt_num(r->makespan, a, sizeof a));
+        printf("  utilization            %.2f%%  (idle %s SM time units)\n",
+               100.0 * r->utilization, cli_fmt_num(r->idle, b, sizeof b));
+        print_bounds(r, mmm_bound);
+        printf("  makespan / lower bound %.4f\n",
+               r->lower_bound > 0 ? r->makespan / r->lower_bound : 1.0);
+        printf("\n%lld blocks in %lld launches; %llu events\n", (long long)r->blocks,
+               (long long)r->launches, (unsigned long long)r->events);
+        return;
+    }
+    printf("p = %lld SMs, %lld blocks in %lld launches\n\n", (long long)runs[0].p,
+           (long long)runs[0].blocks, (long long)runs[0].launches);
+    print_bounds(&runs[0], mmm_bound);
+    printf("\n  %-16s %14s %12s %14s %10s\n", "policy", "makespan", "utilization",
+           "idle", "/ lower");
+    for (i = 0; i < nruns; i++) {
+        const mmm_sim_result *r = &runs[i];
+        printf("  %-16s %14s %11.2f%% %14s %10.4f%s\n", r->policy->name,
+               cli_fmt_num(r->makespan, a, sizeof a), 100.0 * r->utilization,
+               cli_fmt_num(r->idle, b, sizeof b),
+               r->lower_bound > 0 ? r->makespan / r->lower_bound : 1.0,
+               i == best ? "  best" : "");
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* Running                                                            */
+
+static int run_one(mmm_sim_result *out, const mmm_instance *inst,
+                   const sim_args *a, const mmm_sim_policy *pol, int record)
+{
+    mmm_sim_options opt = MMM_SIM_OPTIONS_INIT;
+    mmm_error err;
+    opt.policy = pol;
+    opt.seed = a->seed;
+    opt.record = record;
+    opt.max_launches = a->max_launches;
+    if (mmm_simulate(out, inst, &opt, &err) < 0) {
+        cli_print_error(&err);
+        return CLI_FAIL;
+    }
+    return CLI_OK;
+}
+
+static int write_pictures(const sim_args *a, const mmm_program *prog,
+                          const mmm_sim_result *r, double mmm_bound)
+{
+    mmm_error err;
+    if (a->gantt) {
+        mmm_gantt_options go = MMM_GANTT_OPTIONS_INIT;
+        go.mmm_bound = mmm_bound;
+        if (mmm_gantt_write(a->gantt, r, prog, &go, &err) < 0) {
+            cli_print_error(&err);
+            return CLI_FAIL;
+        }
+    }
+    if (a->trace && mmm_sim_trace_write(a->trace, r, prog, mmm_bound, &err) < 0) {
+        cli_print_error(&err);
+        return CLI_FAIL;
+    }
+    return CLI_OK;
+}
+
+/* Run the policies; check each run against its bounds. */
+static int simulate_all(const sim_args *a, const mmm_instance *inst,
+                        mmm_sim_result *runs, size_t *nruns, size_t *best,
+                        double mmm_bound, int record)
+{
+    int all = strcmp(a->policy, "all") == 0;
+    size_t n = all ? mmm_sim_policy_count() : 1, i;
+    int rc = CLI_OK;
+    *best = 0;
+    for (i = 0; i < n; i++) {
+        const mmm_sim_policy *pol = all ? mmm_sim_policy_at(i)
+                                        : mmm_sim_policy_find(a->policy);
+        mmm_error err;
+        if (run_one(&runs[i], inst, a, pol, record && !all) != CLI_OK)
+            return CLI_FAIL;
+        *nruns = i + 1;
+        if (mmm_sim_check(&runs[i], mmm_bound, &err) < 0) {
+            cli_print_error(&err);
+            rc = CLI_FAIL; /* a bug: still show the table */
+        }
+        if (runs[i].makespan < runs[*best].makespan)
+            *best = i;
+    }
+    return rc;
+}
 
 int cmd_simulate(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    fprintf(stderr, "mmm simulate: not available in this build yet\n");
-    return CLI_FAIL;
+    sim_args a;
+    mmm_program *prog = NULL;
+    mmm_instance *inst = NULL;
+    mmm_metrics m;
+    mmm_error err;
+    mmm_sim_result runs[MAX_RUNS], drawn;
+    size_t nruns = 0, best = 0, i;
+    int rc, all;
+
+    memset(&m, 0, sizeof m);
+    memset(&drawn, 0, sizeof drawn);
+    if ((rc = parse_args(&a, argc, argv)) != 0)
+        return rc < 0 ? CLI_OK : rc;
+    all = strcmp(a.policy, "all") == 0;
+    if (mmm_sim_policy_count() > MAX_RUNS)
+        return CLI_FAIL;
+    if ((rc = cli_load(&a.c, a.file, 0, &prog, &inst)) != CLI_OK)
+        return rc;
+    if (!inst->has_p) {
+        rc = cli_usage("simulate", "the number of SMs is unknown: give -p P "
+                       "(or declare a parameter p)");
+        goto done;
+    }
+    if (mmm_metrics_compute(&m, inst, MMM_METRICS_NO_K | MMM_METRICS_NO_PATHS,
+                            &err) < 0) {
+        cli_print_error(&err);
+        rc = CLI_FAIL;
+        goto done;
+    }
+    rc = simulate_all(&a, inst, runs, &nruns, &best, m.graham_brent,
+                      a.gantt || a.trace);
+    if (nruns == 0)
+        goto done;
+    if (a.c.format == CLI_JSON)
+        print_json(prog, runs, nruns, all, m.graham_brent);
+    else if (a.c.format == CLI_CSV)
+        print_csv(runs, nruns, m.graham_brent);
+    else
+        print_text(prog, a.file, runs, nruns, all, best, m.graham_brent);
+    if (rc == CLI_OK && (a.gantt || a.trace)) {
+        /* --policy all ran without records: run the best one again (the
+         * simulation is deterministic) to draw it. */
+        const mmm_sim_result *r = &runs[best];
+        if (all) {
+            rc = run_one(&drawn, inst, &a, runs[best].policy, 1);
+            r = &drawn;
+        }
+        if (rc == CLI_OK)
+            rc = write_pictures(&a, prog, r, m.graham_brent);
+    }
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "mmm simulate: error writing the output\n");
+        rc = CLI_FAIL;
+    }
+done:
+    for (i = 0; i < nruns; i++)
+        mmm_sim_result_dispose(&runs[i]);
+    mmm_sim_result_dispose(&drawn);
+    mmm_metrics_dispose(&m);
+    mmm_instance_free(inst);
+    mmm_program_free(prog);
+    return rc;
 }

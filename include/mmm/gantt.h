@@ -1,0 +1,46 @@
+/**
+ * mmm/gantt.h: Gantt charts of simulated schedules (`mmm simulate
+ * --gantt`).  One lane per SM, blocks coloured by kernel with a legend, a
+ * time axis, and the bounds drawn as vertical lines (lower bound, Graham's
+ * bound, the MMM bound (N/p + L)C).  When the schedule has more rectangles
+ * than max_rects (or more than 256 SMs, or its records were truncated) the
+ * chart shows one bar per kernel instead: from its first block start to its
+ * last block end, its height the mean number of SMs it kept busy.
+ */
+#ifndef MMM_GANTT_H
+#define MMM_GANTT_H
+
+#include <stddef.h>
+
+#include "mmm/error.h"
+#include "mmm/program.h"
+#include "mmm/sim.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct mmm_gantt_options {
+    const char *title;   /**< NULL: "PROGRAM: POLICY, p = P" */
+    double mmm_bound;    /**< drawn when >= 0 */
+    size_t max_rects;    /**< 0: 5000 */
+} mmm_gantt_options;
+
+#define MMM_GANTT_OPTIONS_INIT {NULL, -1.0, 0}
+
+/**
+ * Draw the schedule r of prog into path: SVG when path ends in .svg
+ * (written directly), PNG when it ends in .png (through PLplot's pngcairo
+ * device; MMM_EINVAL when this build has no PLplot).  Atomic (mmm_outfile).
+ */
+int mmm_gantt_write(const char *path, const mmm_sim_result *r,
+                    const mmm_program *prog, const mmm_gantt_options *opt,
+                    mmm_error *err);
+
+/** 1 when PNG output is available in this build. */
+int mmm_gantt_png_available(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,480 @@
+/* gantt.c: the layout of a Gantt chart of a simulated schedule.  One lane
+ * per SM, one rectangle per SM of each record, coloured by kernel; or, when
+ * that would be too many rectangles, one bar per kernel.  Bounds are
+ * vertical lines.  Drawn into a display list, written as SVG or PNG. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gantt_draw.h"
+#include "mmm/gantt.h"
+#include "mmm/outfile.h"
+
+#define WIDTH 1100.0
+#define LEFT 120.0      /* lane labels */
+#define RIGHT 24.0
+#define TOP 92.0        /* title, key of the lines, tags */
+#define MAX_LANES 256
+#define MAX_ROWS 40
+#define DEFAULT_MAX_RECTS 5000
+#define MAX_LEGEND 24
+
+#define INK 0x222222u
+#define MUTED 0x666666u
+#define GRID 0xdddddd
+#define C_LOWER 0x2ca02cu
+#define C_MAKESPAN 0x222222u
+#define C_GRAHAM 0xff7f0eu
+#define C_MMM 0xd62728u
+
+/* Tableau 10 and its light companions: distinct, print well. */
+static const uint32_t palette[20] = {
+    0x4e79a7, 0xf28e2b, 0xe15759, 0x76b7b2, 0x59a14f, 0xedc948, 0xb07aa1,
+    0xff9da7, 0x9c755f, 0xbab0ac, 0xa0cbe8, 0xffbe7d, 0x8cd17d, 0x86bcb6,
+    0xf1ce63, 0xd4a6c8, 0xfabfd2, 0xd37295, 0xb6992d, 0x499894};
+
+typedef struct chart {
+    gd_list d;
+    const mmm_sim_result *r;
+    const mmm_program *prog;
+    double mmm_bound;
+    double x0, x1, tmax;  /* time axis: tmax at x1 */
+    double y0, y1;        /* lanes or rows */
+} chart;
+
+static uint32_t kernel_colour(uint32_t k)
+{
+    return palette[k % 20];
+}
+
+static double X(const chart *c, double t)
+{
+    return c->x0 + (c->x1 - c->x0) * t / c->tmax;
+}
+
+static char *fmt(double v, char *buf, size_t size)
+{
+    if (v == floor(v) && fabs(v) < 1e15)
+        snprintf(buf, size, "%.0f", v);
+    else
+        snprintf(buf, size, "%.6g", v);
+    return buf;
+}
+
+/* ------------------------------------------------------------------ */
+/* Header, axis, bound lines                                          */
+
+static void header(chart *c, const char *title, const char *note)
+{
+    const mmm_sim_result *r = c->r;
+    struct { const char *name; double v; uint32_t rgb; int dash; } key[4] = {
+        {"lower bound", r->lower_bound, C_LOWER, 1},
+        {"makespan", r->makespan, C_MAKESPAN, 0},
+        {"Graham bound", r->graham, C_GRAHAM, 1},
+        {"MMM bound (N/p+L)C", c->mmm_bound, C_MMM, 1}};
+    double x = c->x0;
+    char a[64];
+    int i;
+
+    gd_text(&c->d, c->x0, 24, 16, GD_START, INK, 1, "%s", title);
+    gd_text(&c->d, c->x0, 43, 12, GD_START, MUTED, 0,
+            "utilization %.1f%%, idle %s SM time units, %lld blocks in %lld launches%s",
+            100.0 * r->utilization, fmt(r->idle, a, sizeof a),
+            (long long)r->blocks, (long long)r->launches, note);
+    for (i = 0; i < 4; i++) {
+        if (key[i].v < 0)
+            continue;
+        gd_line(&c->d, x, 58, x + 22, 58, key[i].rgb, 2, key[i].dash);
+        gd_text(&c->d, x + 27, 62, 12, GD_START, INK, 0, "%s %s", key[i].name,
+                fmt(key[i].v, a, sizeof a));
+        x += 27 + 7.0 * (double)(strlen(key[i].name) + strlen(a) + 1) + 18;
+    }
+}
+
+static double nice_step(double range)
+{
+    double raw = range / 8.0, mag, f;
+    if (!(raw > 0))
+        return 1.0;
+    mag = pow(10.0, floor(log10(raw)));
+    f = raw / mag;
+    return (f < 1.5 ? 1.0 : f < 3.5 ? 2.0 : f < 7.5 ? 5.0 : 10.0) * mag;
+}
+
+/* The time axis under the lanes; returns the y below it. */
+static double time_axis(chart *c)
+{
+    double step = nice_step(c->tmax), t, y = c->y1 + 2;
+    char a[64];
+    int i;
+    gd_line(&c->d, c->x0, y, c->x1, y, INK, 1, 0);
+    for (i = 0, t = 0.0; t <= c->tmax * (1 + 1e-12) && i < 1000; t = ++i * step) {
+        double x = X(c, t);
+        gd_line(&c->d, x, c->y0, x, c->y1, GRID, 0.5, 0);
+        gd_line(&c->d, x, y, x, y + 5, INK, 1, 0);
+        gd_text(&c->d, x, y + 18, 11, GD_MIDDLE, INK, 0, "%s", fmt(t, a, sizeof a));
+    }
+    gd_text(&c->d, (c->x0 + c->x1) / 2, y + 36, 12, GD_MIDDLE, INK, 0,
+            "time (one block of the kernel takes S(B) + O(B))");
+    return y + 44;
+}
+
+static void bound_lines(chart *c)
+{
+    const mmm_sim_result *r = c->r;
+    struct { const char *tag; double v; uint32_t rgb; int dash; } l[4] = {
+        {"lower", r->lower_bound, C_LOWER, 1},
+        {"makespan", r->makespan, C_MAKESPAN, 0},
+        {"Graham", r->graham, C_GRAHAM, 1},
+        {"MMM", c->mmm_bound, C_MMM, 1}};
+    double last_x = -1e9;
+    int i, level = 0;
+    for (i = 0; i < 4; i++) {
+        double x;
+        if (l[i].v < 0)
+            continue;
+        if (l[i].v > c->tmax) { /* off the chart: say where it is */
+            char a[64];
+            gd_text(&c->d, c->x1, c->y0 - 6, 11, GD_END, l[i].rgb, 0,
+                    "%s bound at %s \xe2\x86\x92", l[i].tag, fmt(l[i].v, a, sizeof a));
+            continue;
+        }
+        x = X(c, l[i].v);
+        gd_line(&c->d, x, c->y0 - 4, x, c->y1, l[i].rgb, 1.6, l[i].dash);
+        /* Tags of close lines go on separate levels. */
+        level = x - last_x < 70 ? level + 1 : 0;
+        last_x = x;
+        gd_text(&c->d, x, c->y0 - 6 - 12 * (level % 2), 10, GD_MIDDLE, l[i].rgb,
+                0, "%s", l[i].tag);
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* Detailed: a lane per SM                                            */
+
+static void lane_labels(chart *c, double lane_h)
+{
+    int64_t every = lane_h >= 10 ? 1 : (int64_t)ceil(10.0 / lane_h), i;
+    double size = lane_h * 0.8 < 11 ? (lane_h * 0.8 < 8 ? 8 : lane_h * 0.8) : 11;
+    for (i = 0; i < c->r->p; i += every)
+        gd_text(&c->d, c->x0 - 6, c->y0 + ((double)i + 0.5) * lane_h + size * 0.35,
+                size, GD_END, INK, 0, "SM %lld", (long long)i);
+}
+
+static void record_rects(chart *c, const mmm_sim_record *rec, double lane_h)
+{
+    const mmm_kernel *kd = &c->prog->kernels[rec->kernel];
+    double gap = lane_h >= 6 ? 1.0 : 0.0;
+    double x = X(c, rec->start), w = X(c, rec->end) - x;
+    char tip[600], a[64], b[64];
+    int64_t sm;
+
+    if (w < 0.6)
+        w = 0.6;
+    if (rec->kind == MMM_SIM_LAUNCHES)
+        snprintf(tip, sizeof tip, "%s: launches %lld..%lld (each like the one "
+                 "before), %s to %s", kd->id, (long long)rec->copy,
+                 (long long)(rec->copy + rec->copies - 1),
+                 fmt(rec->start, a, sizeof a), fmt(rec->end, b, sizeof b));
+    else
+        snprintf(tip, sizeof tip, "%s launch %lld class %u: %s to %s, %lld block%s",
+                 kd->id, (long long)rec->copy, (unsigned)(rec->klass - kd->first_class),
+                 fmt(rec->start, a, sizeof a), fmt(rec->end, b, sizeof b),
+                 (long long)rec->waves, rec->waves == 1 ? "" : "s per SM");
+    for (sm = rec->sm_first; sm < rec->sm_first + rec->sm_count; sm++) {
+        double y = c->y0 + (double)sm * lane_h + gap / 2;
+        gd_rect(&c->d, x, y, w, lane_h - gap, kernel_colour(rec->kernel),
+                rec->kind == MMM_SIM_LAUNCHES ? 0.45 : 1.0, tip);
+        /* Wave boundaries, where they are visible. */
+        if (rec->kind == MMM_SIM_BLOCKS && rec->waves > 1 && rec->waves <= 64
+            && w / (double)rec->waves >= 4) {
+            int64_t k;
+            for (k = 1; k < rec->waves; k++) {
+                double xs = x + w * (double)k / (double)rec->waves;
+                gd_line(&c->d, xs, y, xs, y + lane_h - gap, 0xffffff, 1, 0);
+            }
+        }
+    }
+    if (rec->kind == MMM_SIM_LAUNCHES && w > 90)
+        gd_text(&c->d, x + w / 2, c->y0 + (double)c->r->p * lane_h / 2 + 4, 11,
+                GD_MIDDLE, INK, 0, "\xc3\x97%lld launches", (long long)rec->copies);
+}
+
+static double legend(chart *c, double y)
+{
+    const mmm_sim_result *r = c->r;
+    char *seen = calloc(r->nkernels ? r->nkernels : 1, 1);
+    double x = c->x0;
+    size_t i, shown = 0, total = 0;
+    if (!seen) {
+        c->d.oom = 1;
+        return y;
+    }
+    for (i = 0; i < r->nrecords; i++)
+        seen[r->records[i].kernel] = 1;
+    for (i = 0; i < r->nkernels; i++) {
+        const char *id = c->prog->kernels[i].id;
+        double w = 7.0 * (double)(strlen(id) < 24 ? strlen(id) : 24) + 30;
+        if (!seen[i])
+            continue;
+        total++;
+        if (shown == MAX_LEGEND)
+            continue;
+        if (x + w > c->x1) {
+            x = c->x0;
+            y += 18;
+        }
+        gd_rect(&c->d, x, y - 10, 12, 12, kernel_colour((uint32_t)i), 1.0, id);
+        gd_text(&c->d, x + 17, y, 12, GD_START, INK, 0, "%.24s", id);
+        x += w;
+        shown++;
+    }
+    if (total > shown)
+        gd_text(&c->d, c->x0, y += 18, 11, GD_START, MUTED, 0,
+                "and %zu more kernels (colours repeat every 20)", total - shown);
+    free(seen);
+    return y + 14;
+}
+
+static void detailed(chart *c)
+{
+    const mmm_sim_result *r = c->r;
+    double lane_h = 480.0 / (double)r->p;
+    size_t i;
+    if (lane_h > 22)
+        lane_h = 22;
+    if (lane_h < 2)
+        lane_h = 2;
+    c->y1 = c->y0 + lane_h * (double)r->p;
+    gd_rect(&c->d, c->x0, c->y0, c->x1 - c->x0, c->y1 - c->y0, 0xf6f6f6, 1.0, NULL);
+    lane_labels(c, lane_h);
+    for (i = 0; i < r->nrecords; i++)
+        record_rects(c, &r->records[i], lane_h);
+}
+
+/* ------------------------------------------------------------------ */
+/* Aggregated: a bar per kernel                                       */
+
+typedef struct kstart {
+    double start;
+    uint32_t k;
+} kstart;
+
+static int by_start(const void *a, const void *b)
+{
+    const kstart *x = a, *y = b;
+    if (x->start != y->start)
+        return x->start < y->start ? -1 : 1;
+    return x->k < y->k ? -1 : x->k > y->k;
+}
+
+static void kernel_bar(chart *c, uint32_t k, double y, double h)
+{
+    const mmm_sim_kernel_stat *st = &c->r->kernels[k];
+    double x = X(c, st->first_start), w = X(c, st->last_end) - x;
+    double span = st->last_end - st->first_start;
+    double mean = span > 0 ? st->busy / span : (double)c->r->p;
+    double frac = mean / (double)c->r->p;
+    char tip[600], a[64], b[64];
+    if (w < 0.6)
+        w = 0.6;
+    if (frac > 1)
+        frac = 1;
+    if (frac < 0.08)
+        frac = 0.08;
+    snprintf(tip, sizeof tip, "%s: %s to %s, %lld blocks, %.1f SMs busy on average",
+             c->prog->kernels[k].id, fmt(st->first_start, a, sizeof a),
+             fmt(st->last_end, b, sizeof b), (long long)st->blocks, mean);
+    gd_rect(&c->d, x, y, w, h, kernel_colour(k), 0.25, tip);
+    gd_rect(&c->d, x, y + h * (1 - frac), w, h * frac, kernel_colour(k), 1.0, tip);
+}
+
+/* A row holding kernels ks[0..n): their union of intervals. */
+static void group_row(chart *c, const uint32_t *ks, size_t n, double y,
+                      double h, uint32_t rgb)
+{
+    const mmm_sim_kernel_stat *st = c->r->kernels;
+    double lo = st[ks[0]].first_start, hi = st[ks[0]].last_end;
+    size_t i;
+    for (i = 1; i <= n; i++) {
+        if (i < n && st[ks[i]].first_start <= hi) {
+            if (st[ks[i]].last_end > hi)
+                hi = st[ks[i]].last_end;
+            continue;
+        }
+        {
+            double x = X(c, lo), w = X(c, hi) - x;
+            gd_rect(&c->d, x, y, w < 0.6 ? 0.6 : w, h, rgb, 0.85, NULL);
+        }
+        if (i < n) {
+            lo = st[ks[i]].first_start;
+            hi = st[ks[i]].last_end;
+        }
+    }
+}
+
+static void aggregated(chart *c)
+{
+    const mmm_sim_result *r = c->r;
+    size_t cap = r->nkernels ? r->nkernels : 1, n = 0, i, rows, per;
+    uint32_t *ks = malloc(cap * sizeof *ks);
+    kstart *order = malloc(cap * sizeof *order);
+    double row_h;
+    if (!ks || !order) {
+        free(ks);
+        free(order);
+        c->d.oom = 1;
+        return;
+    }
+    for (i = 0; i < r->nkernels; i++)
+        if (r->kernels[i].blocks > 0) {
+            order[n].start = r->kernels[i].first_start;
+            order[n++].k = (uint32_t)i;
+        }
+    qsort(order, n, sizeof *order, by_start);
+    for (i = 0; i < n; i++)
+        ks[i] = order[i].k;
+    free(order);
+    rows = n < MAX_ROWS ? n : MAX_ROWS;
+    per = rows ? (n + rows - 1) / rows : 1;
+    rows = per ? (n + per - 1) / per : 0;
+    row_h = rows ? 440.0 / (double)rows : 20;
+    row_h = row_h > 24 ? 24 : row_h < 10 ? 10 : row_h;
+    c->y1 = c->y0 + row_h * (double)(rows ? rows : 1);
+    gd_rect(&c->d, c->x0, c->y0, c->x1 - c->x0, c->y1 - c->y0, 0xf6f6f6, 1.0, NULL);
+    for (i = 0; i < rows; i++) {
+        size_t a = i * per, b = a + per < n ? a + per : n;
+        double y = c->y0 + (double)i * row_h;
+        const char *first = c->prog->kernels[ks[a]].id;
+        if (b - a == 1) {
+            gd_text(&c->d, c->x0 - 6, y + row_h / 2 + 4, 11, GD_END, INK, 0,
+                    "%.16s", first);
+            kernel_bar(c, ks[a], y + 1, row_h - 2);
+        } else {
+            gd_text(&c->d, c->x0 - 6, y + row_h / 2 + 4, 10, GD_END, INK, 0,
+                    "%.9s\xe2\x80\xa6 (%zu)", first, b - a);
+            group_row(c, ks + a, b - a, y + 1, row_h - 2, palette[i % 10]);
+        }
+    }
+    free(ks);
+}
+
+/* ------------------------------------------------------------------ */
+
+static size_t rect_count(const mmm_sim_result *r, size_t limit)
+{
+    size_t i, n = 0;
+    for (i = 0; i < r->nrecords && n <= limit; i++)
+        n += (size_t)r->records[i].sm_count;
+    return n;
+}
+
+static int build(chart *c, const mmm_gantt_options *opt)
+{
+    const mmm_sim_result *r = c->r;
+    size_t max_rects = opt->max_rects ? opt->max_rects : DEFAULT_MAX_RECTS;
+    size_t nrects = r->records ? rect_count(r, max_rects) : 0;
+    int detail = r->records && !r->records_truncated && r->p <= MAX_LANES
+                 && nrects <= max_rects;
+    char title[600], note[200];
+    double y, top = r->makespan;
+
+    if (r->graham > top)
+        top = r->graham;
+    if (c->mmm_bound > top && c->mmm_bound <= 1.3 * top)
+        top = c->mmm_bound; /* close enough to show on the chart */
+    c->tmax = top > 0 ? 1.03 * top : 1.0;
+    c->x0 = LEFT;
+    c->x1 = WIDTH - RIGHT;
+    c->y0 = TOP;
+    if (opt->title)
+        snprintf(title, sizeof title, "%s", opt->title);
+    else
+        snprintf(title, sizeof title, "%s: %s, p = %lld SMs",
+                 c->prog->name ? c->prog->name : "",
+                 r->policy ? r->policy->name : "", (long long)r->p);
+    note[0] = '\0';
+    if (!detail)
+        snprintf(note, sizeof note, "; one bar per kernel (height: mean busy SMs)");
+    header(c, title, note);
+    if (detail)
+        detailed(c);
+    else
+        aggregated(c);
+    bound_lines(c);
+    y = time_axis(c);
+    if (detail)
+        y = legend(c, y + 10);
+    c->d.height = y + 8;
+    return c->d.oom ? MMM_ENOMEM : MMM_OK;
+}
+
+static int ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+int mmm_gantt_png_available(void)
+{
+    return gd_png_available();
+}
+
+static int write_png(const char *path, const gd_list *d, mmm_error *err)
+{
+    mmm_outfile of;
+    int rc = mmm_outfile_open(&of, path, err);
+    if (rc < 0)
+        return rc;
+    /* PLplot opens the file by name: let it write our temporary, then
+     * reopen it so that the commit syncs and renames it. */
+    fclose(of.fp);
+    of.fp = NULL;
+    if ((rc = gd_write_png(of.tmp_path, d, err)) < 0) {
+        mmm_outfile_abort(&of);
+        return rc;
+    }
+    of.fp = fopen(of.tmp_path, "ab");
+    if (!of.fp || fseek(of.fp, 0, SEEK_END) != 0 || ftell(of.fp) <= 0) {
+        mmm_outfile_abort(&of);
+        return mmm_error_set(err, MMM_EIO, path, 0, "PLplot wrote no PNG");
+    }
+    return mmm_outfile_commit(&of, err);
+}
+
+int mmm_gantt_write(const char *path, const mmm_sim_result *r,
+                    const mmm_program *prog, const mmm_gantt_options *opt,
+                    mmm_error *err)
+{
+    static const mmm_gantt_options defaults = MMM_GANTT_OPTIONS_INIT;
+    int png = ends_with(path, ".png");
+    chart c;
+    int rc;
+
+    if (!png && !ends_with(path, ".svg"))
+        return mmm_error_set(err, MMM_EINVAL, path, 0,
+                             "a Gantt chart is written as .svg or .png");
+    if (!opt)
+        opt = &defaults;
+    memset(&c, 0, sizeof c);
+    c.r = r;
+    c.prog = prog;
+    c.mmm_bound = opt->mmm_bound;
+    gd_init(&c.d, WIDTH, 0);
+    if ((rc = build(&c, opt)) < 0) {
+        gd_dispose(&c.d);
+        return mmm_error_set(err, rc, path, 0, "out of memory");
+    }
+    if (png) {
+        rc = write_png(path, &c.d, err);
+    } else {
+        mmm_outfile of;
+        if ((rc = mmm_outfile_open(&of, path, err)) == MMM_OK) {
+            gd_write_svg(of.fp, &c.d);
+            rc = mmm_outfile_commit(&of, err);
+        }
+    }
+    gd_dispose(&c.d);
+    return rc;
+}

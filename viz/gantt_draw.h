@@ -1,0 +1,56 @@
+/* gantt_draw.h: a tiny display list (rectangles, lines, text in pixel
+ * coordinates, y downwards) and its two backends: hand-written SVG and
+ * PLplot's pngcairo device.  Private to viz/gantt*.c. */
+#ifndef MMM_GANTT_DRAW_H
+#define MMM_GANTT_DRAW_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "mmm/error.h"
+
+enum { GD_RECT, GD_LINE, GD_TEXT };
+enum { GD_START, GD_MIDDLE, GD_END };
+
+typedef struct gd_item {
+    int kind;
+    double x, y, w, h;  /* rect: corner and size; line: from (x,y) by (w,h);
+                           text: anchor point on the baseline */
+    uint32_t rgb;       /* 0xRRGGBB */
+    double alpha;       /* rect fill opacity */
+    double size;        /* line width or font size, pixels */
+    int dash;           /* line: dashed */
+    int anchor;         /* text: GD_START/MIDDLE/END */
+    int bold;
+    char *text;         /* text, or a rect's tooltip (may be NULL) */
+} gd_item;
+
+typedef struct gd_list {
+    gd_item *v;
+    size_t n, cap;
+    double width, height;
+    int oom;            /* an allocation failed: the list is incomplete */
+} gd_list;
+
+void gd_init(gd_list *d, double width, double height);
+void gd_dispose(gd_list *d);
+void gd_rect(gd_list *d, double x, double y, double w, double h,
+             uint32_t rgb, double alpha, const char *tooltip);
+void gd_line(gd_list *d, double x1, double y1, double x2, double y2,
+             uint32_t rgb, double width, int dash);
+void gd_text(gd_list *d, double x, double y, double size, int anchor,
+             uint32_t rgb, int bold, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 8, 9)))
+#endif
+    ;
+
+/* Write the list as a standalone SVG document. */
+void gd_write_svg(FILE *f, const gd_list *d);
+/* Draw the list into a PNG file through PLplot (path: a file PLplot
+ * creates).  MMM_EINVAL without PLplot, MMM_EIO without its device. */
+int gd_write_png(const char *path, const gd_list *d, mmm_error *err);
+int gd_png_available(void);
+
+#endif
