@@ -57,8 +57,6 @@ static int64_t ilog2(int64_t x)
     return k;
 }
 
-static int is_pow2(int64_t x) { return x > 0 && (x & (x - 1)) == 0; }
-
 static int close_rel(double a, double b, double tol)
 {
     double scale = fmax(fabs(a), fabs(b));
