@@ -107,6 +107,8 @@ static uint64_t u_gcd(uint64_t a, uint64_t b)
         return b;
     if (b == 0)
         return a;
+    if ((a & (a - 1)) == 0 || (b & (b - 1)) == 0)
+        return (a | b) & ((uint64_t)0 - (a | b)); /* one is 2^k: low bit */
     shift = __builtin_ctzll(a | b);
     a >>= __builtin_ctzll(a);
     do {
@@ -150,14 +152,11 @@ static int v_dbl(mmm_value *r, double d)
     return F_OK;
 }
 
-/* The value (neg ? -1 : 1) * un / ud, ud != 0: reduced, exact when it fits
- * in int64 (a numerator of -2^63 included), else an inexact double. */
-static mmm_value v_parts(int neg, uint64_t un, uint64_t ud)
+/* The value (neg ? -1 : 1) * un / ud with gcd(un, ud) = 1, ud != 0: exact
+ * when it fits in int64 (a numerator of -2^63 included), else inexact. */
+static mmm_value v_fit(int neg, uint64_t un, uint64_t ud)
 {
-    uint64_t g = u_gcd(un, ud);
     mmm_value v;
-    un /= g;
-    ud /= g;
     if (ud > (uint64_t)INT64_MAX || un > (uint64_t)INT64_MAX + (uint64_t)neg) {
         double d = (double)un / (double)ud;
         return v_inexact(neg ? -d : d);
@@ -169,6 +168,13 @@ static mmm_value v_parts(int neg, uint64_t un, uint64_t ud)
     v.den = (int64_t)ud;
     v.d = ud == 1 ? (double)v.num : (double)v.num / (double)v.den;
     return v;
+}
+
+/* The same for any un/ud (ud != 0): reduces first. */
+static mmm_value v_parts(int neg, uint64_t un, uint64_t ud)
+{
+    uint64_t g = ud == 1 ? 1 : u_gcd(un, ud);
+    return v_fit(neg, un / g, ud / g);
 }
 
 /* An already reduced rational (den > 0). */
@@ -255,7 +261,7 @@ static int v_mul(mmm_value *r, mmm_value a, mmm_value b)
         if (!__builtin_mul_overflow(an / g1, bn / g2, &n) &&
             !__builtin_mul_overflow((uint64_t)a.den / g2, (uint64_t)b.den / g1,
                                     &d)) {
-            mmm_value v = v_parts(neg, n, d);
+            mmm_value v = v_fit(neg, n, d);
             if (v.exact) {
                 *r = v;
                 return F_OK;
@@ -273,7 +279,7 @@ static int v_div(mmm_value *r, mmm_value a, mmm_value b)
         uint64_t an = u_abs(a.num), bn = u_abs(b.num), g1, g2, n, d;
         int neg = (a.num < 0) != (b.num < 0);
         if (a.den == 1 && b.den == 1) {
-            mmm_value v = an % bn == 0 ? v_parts(neg, an / bn, 1)
+            mmm_value v = an % bn == 0 ? v_fit(neg, an / bn, 1)
                                        : v_parts(neg, an, bn);
             if (v.exact) {
                 *r = v;
@@ -284,7 +290,7 @@ static int v_div(mmm_value *r, mmm_value a, mmm_value b)
             g2 = u_gcd((uint64_t)a.den, (uint64_t)b.den);
             if (!__builtin_mul_overflow(an / g1, (uint64_t)b.den / g2, &n) &&
                 !__builtin_mul_overflow((uint64_t)a.den / g2, bn / g1, &d)) {
-                mmm_value v = v_parts(neg, n, d);
+                mmm_value v = v_fit(neg, n, d);
                 if (v.exact) {
                     *r = v;
                     return F_OK;
@@ -331,7 +337,7 @@ static int v_pow(mmm_value *r, mmm_value a, mmm_value b)
             d = t;
         }
         if (u_pow(&pn, n, e) && u_pow(&pd, d, e)) {
-            mmm_value v = v_parts(neg, pn, pd);
+            mmm_value v = v_fit(neg, pn, pd); /* powers of coprimes */
             if (v.exact) {
                 *r = v;
                 return F_OK;
@@ -579,6 +585,10 @@ static int op_arity(uint32_t op)
     return op >= OP_ADD && op <= OP_MAX ? 2 : 1;
 }
 
+/* Integer fast path of the evaluation loop: no gcd, no call. */
+#define BOTH_INT(a, b) ((a).exact && (b).exact && ((a).den | (b).den) == 1)
+#define SET_INT(v, n) ((v).num = (n), (v).d = (double)(n))
+
 /* Run code[0..n) on stack (room for the needed entries); the result is the
  * one value left.  Jump targets are absolute indices into code. */
 static int run(const instr *code, size_t n, const mmm_value *consts,
@@ -587,6 +597,7 @@ static int run(const instr *code, size_t n, const mmm_value *consts,
 {
     mmm_value *sp = stack;
     size_t pc;
+    int64_t t;
     int k = F_OK;
     for (pc = 0; pc < n; pc++) {
         const instr in = code[pc];
@@ -645,14 +656,29 @@ static int run(const instr *code, size_t n, const mmm_value *consts,
             break;
         case OP_ADD:
             sp--;
+            if (BOTH_INT(sp[-1], sp[0]) &&
+                !__builtin_add_overflow(sp[-1].num, sp[0].num, &t)) {
+                SET_INT(sp[-1], t);
+                continue;
+            }
             k = v_addsub(&sp[-1], sp[-1], sp[0], 0);
             break;
         case OP_SUB:
             sp--;
+            if (BOTH_INT(sp[-1], sp[0]) &&
+                !__builtin_sub_overflow(sp[-1].num, sp[0].num, &t)) {
+                SET_INT(sp[-1], t);
+                continue;
+            }
             k = v_addsub(&sp[-1], sp[-1], sp[0], 1);
             break;
         case OP_MUL:
             sp--;
+            if (BOTH_INT(sp[-1], sp[0]) &&
+                !__builtin_mul_overflow(sp[-1].num, sp[0].num, &t)) {
+                SET_INT(sp[-1], t);
+                continue;
+            }
             k = v_mul(&sp[-1], sp[-1], sp[0]);
             break;
         case OP_DIV:
