@@ -7,14 +7,19 @@
 
 static const char analyze_help[] =
     "usage: mmm analyze FILE [-D NAME=VALUE]... [--machine FILE] [-p P]\n"
-    "                        [--format text|json|csv] [--max-rows N]\n\n"
+    "                        [--format text|json|csv] [--max-rows N]\n"
+    "                        [--model mmm|tmm|balance|all]\n\n"
     "Evaluate the program's parameters and compute the Many-core Machine Model\n"
     "measures: W (work), S (span), O (parallelism overhead, (r+w)U per block),\n"
     "N (thread blocks), L (blocks on the longest path), C (max S(B)+O(B)),\n"
     "K (largest antichain), the Graham-Brent bound (N/p + L)C when p is known\n"
     "and its corollary (N/K + L)C, the critical paths and a per-kernel table.\n\n"
     "options:\n"
-    "  --max-rows N         text: show at most N kernels (default 200, 0 = all)\n";
+    "  --max-rows N         text: show at most N kernels (default 200, 0 = all)\n"
+    "  --model M            mmm (default), tmm (threaded many-core memory model),\n"
+    "                       balance (balance principle), all, or a comma list;\n"
+    "                       tmm and balance read their machine parameters from\n"
+    "                       --machine FILE (dags/machines/, docs/tmm.md)\n";
 
 static void print_path(const mmm_instance *inst, const uint32_t *path,
                        size_t len)
@@ -122,6 +127,8 @@ int cmd_analyze(int argc, char **argv)
     cli_common c;
     const char *file = NULL;
     int64_t max_rows = 200;
+    unsigned models = CLI_MODEL_MMM;
+    cli_models extra;
     mmm_program *prog = NULL;
     mmm_instance *inst = NULL;
     mmm_metrics m;
@@ -129,6 +136,7 @@ int cmd_analyze(int argc, char **argv)
     int i, rc;
 
     memset(&m, 0, sizeof m);
+    memset(&extra, 0, sizeof extra);
     cli_common_init(&c, "analyze");
     for (i = 1; i < argc; i++) {
         int r;
@@ -144,6 +152,9 @@ int cmd_analyze(int argc, char **argv)
         if (!strcmp(argv[i], "--max-rows")) {
             if (i + 1 >= argc || cli_parse_int64(argv[++i], &max_rows) < 0 || max_rows < 0)
                 return cli_usage("analyze", "--max-rows needs a number >= 0");
+        } else if (!strcmp(argv[i], "--model")) {
+            if (i + 1 >= argc || cli_model_parse(argv[++i], &models) < 0)
+                return cli_usage("analyze", "--model must be mmm, tmm, balance or all");
         } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
             return cli_usage("analyze", "unknown option '%s'", argv[i]);
         } else if (file) {
@@ -163,23 +174,34 @@ int cmd_analyze(int argc, char **argv)
         rc = CLI_FAIL;
         goto done;
     }
+    if ((rc = cli_models_compute(&extra, inst, models)) != CLI_OK)
+        goto done;
     if (c.format == CLI_JSON) {
         json_writer w;
         json_init(&w, stdout);
         json_begin_object(&w);
         cli_json_analysis(&w, inst, &m);
+        cli_models_json(&w, &extra, inst);
         json_end_object(&w);
         json_finish(&w);
     } else if (c.format == CLI_CSV) {
-        print_csv(inst);
+        if (models == CLI_MODEL_MMM)
+            print_csv(inst);
+        else
+            cli_models_csv(stdout, &extra, inst);
     } else {
-        print_text(inst, &m, max_rows);
+        if (models & CLI_MODEL_MMM)
+            print_text(inst, &m, max_rows);
+        else
+            printf("program  %s  (%s)\n", prog->name, prog->file);
+        cli_models_text(stdout, &extra, inst, max_rows);
     }
     if (fflush(stdout) != 0 || ferror(stdout)) {
         fprintf(stderr, "mmm analyze: error writing the output\n");
         rc = CLI_FAIL;
     }
 done:
+    cli_models_dispose(&extra);
     mmm_metrics_dispose(&m);
     mmm_instance_free(inst);
     mmm_program_free(prog);

@@ -165,13 +165,13 @@ static void tmm_text(FILE *f, const mmm_tmm *t, const mmm_instance *inst,
 
 static void balance_machine_text(FILE *f, const mmm_balance_machine *m)
 {
-    char a[64], b[64], d[64], e[64], g[64], h[64];
+    char a[64], b[64], d[64], e[64], g[64], h[64], k[64];
     fprintf(f, "  machine  P=%s cores, P*C0=%s ops/s, beta=%s B/s, alpha=%s s, "
                "L=%s B (C=%s words of %s B)\n",
             cli_fmt_num(m->P, a, sizeof a), cli_fmt_num(m->peak, b, sizeof b),
             cli_fmt_num(m->beta, d, sizeof d), cli_fmt_num(m->alpha, e, sizeof e),
             cli_fmt_num(m->transaction_bytes, g, sizeof g),
-            cli_fmt_num(m->C, h, sizeof h), cli_fmt_num(m->word_bytes, a, sizeof a));
+            cli_fmt_num(m->C, h, sizeof h), cli_fmt_num(m->word_bytes, k, sizeof k));
     fprintf(f, "  balance P*C0/beta          %s ops/word  (%s ops/byte)\n",
             cli_fmt_num(m->balance, a, sizeof a), cli_fmt_num(m->balance_bytes, b, sizeof b));
     fprintf(f, "  Little alpha*beta/L        %s transactions in flight\n",
@@ -189,7 +189,7 @@ static void balance_machine_text(FILE *f, const mmm_balance_machine *m)
             cli_fmt_num(m->years, a, sizeof a), cli_fmt_num(m->at_peak, b, sizeof b),
             cli_fmt_num(m->at_beta, d, sizeof d), cli_fmt_num(m->at_alpha, e, sizeof e),
             cli_fmt_num(m->at_transaction_bytes, g, sizeof g),
-            cli_fmt_num(m->at_Ztotal, h, sizeof h), cli_fmt_num(m->at_P, a, sizeof a));
+            cli_fmt_num(m->at_Ztotal, h, sizeof h), cli_fmt_num(m->at_P, k, sizeof k));
     fprintf(f, "                             P*C0/beta = %s ops/byte, sqrt(Z/P) = %s\n",
             cli_fmt_num(m->at_balance_bytes, a, sizeof a), cli_fmt_num(m->at_matmul, b, sizeof b));
     fprintf(f, "  Eq. (5) crossing           after %s years", cli_fmt_num(m->crossover, a, sizeof a));
@@ -211,7 +211,7 @@ static void balance_text(FILE *f, const mmm_balance *bal,
 {
     const mmm_program *prog = inst->program;
     const mmm_balance_cost *c = &bal->program;
-    char a[64], b[64], d[64], e[64], g[64];
+    char a[64], b[64], d[64], e[64], g[64], h[64];
     size_t i, width = id_width(prog);
 
     fprintf(f, "\nbalance principle (Czechowski et al.)\n");
@@ -239,7 +239,7 @@ static void balance_text(FILE *f, const mmm_balance *bal,
                 (int)width, prog->kernels[k].id, rep, cli_fmt_num(kc->W, a, sizeof a),
                 cli_fmt_num(kc->D, b, sizeof b), cli_fmt_num(kc->Q, d, sizeof d),
                 cli_fmt_num(kc->intensity, e, sizeof e), cli_fmt_num(kc->little, g, sizeof g),
-                cli_fmt_num(kc->ratio, a, sizeof a), bound_name(kc));
+                cli_fmt_num(kc->ratio, h, sizeof h), bound_name(kc));
     }
 }
 
