@@ -13,6 +13,9 @@
 #define ARROW "\xe2\x86\x92"
 #define LE "\xe2\x89\xa4"
 #define HEAVY_LINE "\xe2\x94\x81\xe2\x94\x81\xe2\x94\x81"
+/* Rows of the title table are left-aligned text cells. */
+#define NEXT_ROW "</TD></TR><TR><TD ALIGN=\"LEFT\" BALIGN=\"LEFT\">"
+#define BLOCK "\xe2\x96\x88"
 #define DASHED_LINE "\xe2\x95\x8d\xe2\x95\x8d\xe2\x95\x8d"
 
 double mmm_kernel_measure(const mmm_kernel_val *k, mmm_render_color c)
@@ -114,7 +117,6 @@ static void put_params(mmm_text *t, const mmm_instance *inst)
     }
     if (p->nparams == 0)
         mmm_text_put(t, "no parameters");
-    mmm_text_put(t, "<BR ALIGN=\"LEFT\"/>");
 }
 
 static void put_measure(mmm_text *t, const char *name, double v, int last)
@@ -134,7 +136,7 @@ static void put_totals(mmm_text *t, const mmm_metrics *m)
     put_measure(t, "L", (double)m->L, 0);
     put_measure(t, "C", m->C, 0);
     put_measure(t, "K", (double)m->K, 0);
-    mmm_text_printf(t, "W/S" NBSP "=" NBSP "%s<BR ALIGN=\"LEFT\"/>",
+    mmm_text_printf(t, "W/S" NBSP "=" NBSP "%s" NEXT_ROW,
                     mmm_fmt_compact(m->parallelism, b, sizeof b));
     if (m->has_p)
         mmm_text_printf(t, "Graham" "\xe2\x80\x93" "Brent, p" NBSP "=" NBSP "%lld:" NBSP
@@ -147,47 +149,45 @@ static void put_totals(mmm_text *t, const mmm_metrics *m)
         mmm_text_printf(t, NBSP NBSP NBSP NBSP " corollary:" NBSP "T" NBSP LE NBSP
                            "(N/K" NBSP "+" NBSP "L)" MIDDOT "C" NBSP "=" NBSP "%s",
                         mmm_fmt_full(m->corollary, b, sizeof b));
-    mmm_text_put(t, "<BR ALIGN=\"LEFT\"/>");
 }
 
-/* A row of coloured cells between the smallest and largest value. */
+/* The colour scale as one line of text: full-block glyphs in the class
+ * colours between the smallest and largest value.  (A nested table would
+ * be stretched by Graphviz to the width of the title, spreading the
+ * swatches apart; text keeps its natural width and aligns left.) */
 static void put_scale(mmm_text *t, const mmm_legend *lg)
 {
     const mmm_scale *sc = lg->scale;
     char lo[64], hi[64];
     int c;
-    mmm_text_printf(t, "<TD ALIGN=\"LEFT\">fill:" NBSP "%s%s" NBSP NBSP "</TD>",
+    mmm_text_printf(t, "fill:" NBSP "%s%s" NBSP NBSP " ",
                     mmm_measure_caption(lg->color, lg->level),
-                    sc->log ? ", log scale" : "");
+                    sc->log ? " (log scale)" : "");
     if (!(sc->hi > sc->lo)) {
-        mmm_text_printf(t, "<TD BGCOLOR=\"%s\" WIDTH=\"18\" HEIGHT=\"12\" FIXEDSIZE=\"TRUE\"> </TD>"
-                           "<TD>" NBSP "all" NBSP "%s</TD>",
-                        mmm_scale_fill[MMM_SCALE_CLASSES / 2],
+        mmm_text_printf(t, "<FONT COLOR=\"%s\">" BLOCK BLOCK "</FONT>" NBSP "all" NBSP "%s",
+                        mmm_scale_fill[mmm_scale_class(sc, sc->hi)],
                         mmm_fmt_compact(sc->hi, hi, sizeof hi));
         return;
     }
     mmm_fmt_compact(sc->log ? sc->lo_pos : sc->lo, lo, sizeof lo);
     mmm_fmt_compact(sc->hi, hi, sizeof hi);
-    mmm_text_printf(t, "<TD ALIGN=\"RIGHT\">%s%s" NBSP "</TD>",
-                    sc->log && sc->lo < sc->lo_pos ? LE : "", lo);
+    mmm_text_printf(t, "%s%s" NBSP, sc->log && sc->lo < sc->lo_pos ? LE : "", lo);
     for (c = 0; c < MMM_SCALE_CLASSES; c++)
-        mmm_text_printf(t, "<TD BGCOLOR=\"%s\" WIDTH=\"18\" HEIGHT=\"12\" "
-                           "FIXEDSIZE=\"TRUE\"> </TD>", mmm_scale_fill[c]);
-    mmm_text_printf(t, "<TD ALIGN=\"LEFT\">" NBSP "%s</TD>", hi);
+        mmm_text_printf(t, "<FONT COLOR=\"%s\">" BLOCK "</FONT>", mmm_scale_fill[c]);
+    mmm_text_printf(t, NBSP "%s", hi);
 }
 
 static void put_legend(mmm_text *t, const mmm_legend *lg)
 {
-    mmm_text_put(t, "<TABLE BORDER=\"0\" CELLBORDER=\"0\" CELLSPACING=\"0\" "
-                    "CELLPADDING=\"1\"><TR>");
-    if (lg->scale && lg->color != MMM_COLOR_NONE)
+    if (lg->scale && lg->color != MMM_COLOR_NONE) {
         put_scale(t, lg);
-    mmm_text_put(t, "<TD ALIGN=\"LEFT\">" NBSP NBSP NBSP "<FONT COLOR=\"" MMM_SPAN_PATH_COLOR
-                    "\">" HEAVY_LINE "</FONT>" NBSP "critical path (span S)</TD>");
+        mmm_text_put(t, NBSP NBSP NBSP NBSP " ");
+    }
+    mmm_text_put(t, "<FONT COLOR=\"" MMM_SPAN_PATH_COLOR "\">" HEAVY_LINE "</FONT>" NBSP
+                    "critical path (span S)");
     if (lg->l_path_differs)
-        mmm_text_put(t, "<TD ALIGN=\"LEFT\">" NBSP NBSP NBSP "<FONT COLOR=\"" MMM_L_PATH_COLOR
-                        "\">" DASHED_LINE "</FONT>" NBSP "longest block path (L)</TD>");
-    mmm_text_put(t, "</TR></TABLE>");
+        mmm_text_put(t, NBSP NBSP NBSP NBSP " <FONT COLOR=\"" MMM_L_PATH_COLOR "\">"
+                        DASHED_LINE "</FONT>" NBSP "longest block path (L)");
 }
 
 void mmm_label_title(mmm_text *t, const mmm_instance *inst,
@@ -202,10 +202,12 @@ void mmm_label_title(mmm_text *t, const mmm_instance *inst,
         mmm_text_put(t, NBSP NBSP "thread blocks");
     mmm_text_put(t, "</TD></TR><TR><TD ALIGN=\"LEFT\" BALIGN=\"LEFT\">");
     put_params(t, inst);
+    mmm_text_put(t, NEXT_ROW);
     put_totals(t, m);
-    mmm_text_put(t, "</TD></TR><TR><TD ALIGN=\"LEFT\">");
+    mmm_text_put(t, NEXT_ROW);
     put_legend(t, lg);
-    mmm_text_put(t, "</TD></TR></TABLE>");
+    /* an empty row: room between the title and the drawing */
+    mmm_text_put(t, "</TD></TR><TR><TD HEIGHT=\"6\"></TD></TR></TABLE>");
 }
 
 /* ------------------------------------------------------------------ */

@@ -1,0 +1,69 @@
+/**
+ * mmm/report.h: one self-contained HTML page about an evaluated program.
+ *
+ * The page holds the measures and bounds, the parameters and constraints,
+ * a per-kernel table, the kernel DAG as inline SVG (mmm/render.h), a sweep
+ * of each parameter declared with a range (mmm/optimize.h, plotted with
+ * mmm/plot.h when PLplot is built in) and, when p is known, the simulated
+ * greedy schedules of every policy with the Gantt chart of the best one
+ * (mmm/sim.h, mmm/gantt.h).  It fetches nothing: no scripts, no external
+ * styles, fonts or images, and a Content-Security-Policy that forbids them.
+ *
+ *   mmm_report_options o = MMM_REPORT_OPTIONS_INIT;
+ *   if (mmm_report_write("report.html", inst, &metrics, &o, &err) < 0) ...
+ */
+#ifndef MMM_REPORT_H
+#define MMM_REPORT_H
+
+#include <stddef.h>
+
+#include "mmm/error.h"
+#include "mmm/eval.h"
+#include "mmm/metrics.h"
+#include "mmm/render.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define MMM_REPORT_MAX_SWEEPS 4
+
+typedef struct mmm_report_options {
+    mmm_render_color color;   /**< fill of the DAG (default overhead) */
+    size_t max_nodes;         /**< largest DAG drawn; 0 = 2000 kernels */
+    size_t max_rows;          /**< kernel table rows; 0 = 500 */
+    /** The overrides inst was evaluated with (-D), reused by the sweeps. */
+    const mmm_override *overrides;
+    size_t noverrides;
+    /** Parameters to sweep by name; NULL = every program parameter that
+     *  declares both min and max (at most MMM_REPORT_MAX_SWEEPS). */
+    const char *const *sweep;
+    size_t nsweep;
+    int no_sweep;             /**< leave the sweep section out */
+    int no_simulation;        /**< leave the simulation section out */
+    const char *source;       /**< file name shown; NULL: program->file */
+} mmm_report_options;
+
+#define MMM_REPORT_OPTIONS_INIT \
+    {MMM_COLOR_OVERHEAD, 0, 0, NULL, 0, NULL, 0, 0, 0, NULL}
+
+/**
+ * Build the page into *out (NUL-terminated, *len_out bytes; release with
+ * free()).  m must be the metrics of inst (with paths and K); inst is not
+ * modified (sweeps run on an instance of their own).  A DAG too large to
+ * draw, a sweep or a simulation that fails is reported in the page, not
+ * as an error; errors are MMM_ENOMEM, MMM_EINVAL and MMM_EIO (Graphviz).
+ */
+int mmm_report_html(char **out, size_t *len_out, const mmm_instance *inst,
+                    const mmm_metrics *m, const mmm_report_options *opt,
+                    mmm_error *err);
+
+/** Build the page and write it to path atomically. */
+int mmm_report_write(const char *path, const mmm_instance *inst,
+                     const mmm_metrics *m, const mmm_report_options *opt,
+                     mmm_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,38 @@
+/* report_int.h: what the parts of the HTML report share.  Private to
+ * viz/report*.c. */
+#ifndef MMM_VIZ_REPORT_INT_H
+#define MMM_VIZ_REPORT_INT_H
+
+#include <stddef.h>
+
+#include "mmm/eval.h"
+#include "mmm/metrics.h"
+#include "mmm/report.h"
+#include "render_text.h"
+
+/* Append an SVG document inline: everything before "<svg" (XML
+ * declaration, DOCTYPE, comments) is dropped. */
+void mmm_report_put_svg(mmm_text *t, const char *svg);
+
+/* A private temporary folder (mkdtemp) for figures drawn into files;
+ * dir must hold 64 bytes.  Returns 0 or MMM_EIO. */
+int mmm_report_tmpdir(char *dir, size_t size, mmm_error *err);
+/* Read a whole file (NUL-terminated) and remove it.  0 or < 0. */
+int mmm_report_slurp(char **out, const char *path, mmm_error *err);
+
+/* Escaped text in a paragraph of class "note". */
+void mmm_report_note(mmm_text *t, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* The optional sections.  Failures of a sweep or a simulation become a
+ * note in the page; only running out of memory is an error. */
+int mmm_report_sweeps(mmm_text *t, const mmm_instance *inst,
+                      const mmm_report_options *opt, mmm_error *err);
+int mmm_report_simulation(mmm_text *t, const mmm_instance *inst,
+                          const mmm_metrics *m, const mmm_report_options *opt,
+                          mmm_error *err);
+
+#endif

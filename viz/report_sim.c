@@ -1,0 +1,148 @@
+/* report_sim.c: the report's simulation section: every built-in greedy
+ * policy on p SMs (mmm_simulate), a table of makespans against the bounds,
+ * and the Gantt chart of the best schedule. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mmm/gantt.h"
+#include "mmm/sim.h"
+#include "report_int.h"
+
+#define LE "\xe2\x89\xa4"
+#define MIDDOT "\xc2\xb7"
+
+/* Launches simulated one by one before a policy gives up: the report
+ * must stay quick on programs whose launches all differ. */
+#define REPORT_MAX_LAUNCHES 1000000
+
+static int put_gantt(mmm_text *t, const mmm_instance *inst, const mmm_metrics *m,
+                     const mmm_sim_policy *best, mmm_error *err)
+{
+    mmm_sim_options so = MMM_SIM_OPTIONS_INIT;
+    mmm_gantt_options go = MMM_GANTT_OPTIONS_INIT;
+    mmm_sim_result res;
+    char dir[96], path[128];
+    char *svg = NULL;
+    mmm_error e;
+    int rc;
+    so.p = inst->p;
+    so.policy = best;
+    so.seed = 1;
+    so.record = 1;
+    so.max_launches = REPORT_MAX_LAUNCHES;
+    go.mmm_bound = m->has_p ? m->graham_brent : -1.0;
+    mmm_error_clear(&e);
+    if ((rc = mmm_simulate(&res, inst, &so, &e)) < 0)
+        goto out;
+    if ((rc = mmm_report_tmpdir(dir, sizeof dir, &e)) == 0) {
+        snprintf(path, sizeof path, "%s/gantt.svg", dir);
+        rc = mmm_gantt_write(path, &res, inst->program, &go, &e);
+        if (rc == 0)
+            rc = mmm_report_slurp(&svg, path, &e);
+        remove(path);
+        remove(dir);
+    }
+    mmm_sim_result_dispose(&res);
+out:
+    if (rc == MMM_ENOMEM) {
+        *err = e;
+        return rc;
+    }
+    if (rc < 0)
+        mmm_report_note(t, "(no Gantt chart: %s)", e.message);
+    else
+        mmm_report_put_svg(t, svg);
+    free(svg);
+    return 0;
+}
+
+static void put_policy_row(mmm_text *t, const mmm_sim_result *r, int best)
+{
+    char a[64], b[64];
+    mmm_text_printf(t, "<tr><td><code>%s</code>%s</td><td class=\"n\">%s</td>"
+                       "<td class=\"n\">%s</td><td class=\"n\">%.1f%%</td></tr>\n",
+                    r->policy->name, best ? " (best)" : "",
+                    mmm_fmt_full(r->makespan, a, sizeof a),
+                    r->lower_bound > 0 ? mmm_fmt_compact(r->makespan / r->lower_bound, b,
+                                                         sizeof b)
+                                       : "\xe2\x80\x94",
+                    100.0 * r->utilization);
+}
+
+int mmm_report_simulation(mmm_text *t, const mmm_instance *inst,
+                          const mmm_metrics *m, const mmm_report_options *opt,
+                          mmm_error *err)
+{
+    size_t np = mmm_sim_policy_count(), i, best = 0;
+    mmm_sim_result *res;
+    int *ok;
+    mmm_error e;
+    char a[64], b[64], c[64];
+    int rc = 0, any = 0;
+    (void)opt;
+    if (!inst->has_p)
+        return 0; /* the schedules need p: no section */
+    res = calloc(np + 1, sizeof *res);
+    ok = calloc(np + 1, sizeof *ok);
+    if (!res || !ok) {
+        free(res);
+        free(ok);
+        return mmm_error_set(err, MMM_ENOMEM, NULL, 0, "out of memory");
+    }
+    mmm_text_printf(t, "<section id=\"simulation\">\n<h2>Greedy schedules on p = %lld SMs</h2>\n",
+                    (long long)inst->p);
+    for (i = 0; i < np; i++) {
+        mmm_sim_options so = MMM_SIM_OPTIONS_INIT;
+        so.p = inst->p;
+        so.policy = mmm_sim_policy_at(i);
+        so.seed = 1;
+        so.max_launches = REPORT_MAX_LAUNCHES;
+        mmm_error_clear(&e);
+        rc = mmm_simulate(&res[i], inst, &so, &e);
+        if (rc == MMM_ENOMEM) {
+            *err = e;
+            goto done;
+        }
+        if (rc < 0) {
+            mmm_report_note(t, "Policy %s: %s.", so.policy->name, e.message);
+            rc = 0;
+            continue;
+        }
+        ok[i] = 1;
+        if (!any || res[i].makespan < res[best].makespan)
+            best = i;
+        any = 1;
+    }
+    if (!any)
+        goto done;
+    mmm_text_put(t, "<p>An SM runs one block at a time for S(B) + O(B); a block is ready when "
+                    "every block of the launches before it has finished. Every policy below "
+                    "is greedy (no SM idles while a block is ready), so its makespan lies "
+                    "between the lower bound and Graham's bound.</p>\n");
+    mmm_text_printf(t, "<table>\n<tr><th>lower bound max(&Sigma;/p, critical path)</th>"
+                       "<td class=\"n\">%s</td></tr>\n<tr><th>Graham: &Sigma;/p + (1 "
+                       "&minus; 1/p)" MIDDOT "critical path</th><td class=\"n\">%s</td></tr>\n",
+                    mmm_fmt_full(res[best].lower_bound, a, sizeof a),
+                    mmm_fmt_full(res[best].graham, b, sizeof b));
+    if (m->has_p)
+        mmm_text_printf(t, "<tr><th>MMM: (N/p + L)" MIDDOT "C</th><td class=\"n\">%s</td>"
+                           "</tr>\n", mmm_fmt_full(m->graham_brent, c, sizeof c));
+    mmm_text_put(t, "</table>\n<table>\n<tr><th>policy</th><th class=\"n\">makespan</th>"
+                    "<th class=\"n\">/ lower bound</th><th class=\"n\">utilization</th></tr>\n");
+    for (i = 0; i < np; i++)
+        if (ok[i])
+            put_policy_row(t, &res[i], i == best);
+    mmm_text_put(t, "</table>\n");
+    mmm_report_note(t, "Gantt chart of the %s schedule: one lane per SM, blocks coloured by "
+                       "kernel; the vertical lines are the bounds.", res[best].policy->name);
+    rc = put_gantt(t, inst, m, res[best].policy, err);
+done:
+    for (i = 0; i < np; i++)
+        if (ok[i])
+            mmm_sim_result_dispose(&res[i]);
+    free(res);
+    free(ok);
+    mmm_text_put(t, "</section>\n");
+    return rc;
+}
