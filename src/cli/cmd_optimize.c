@@ -797,6 +797,15 @@ static void add_msg(msgs *m, int warning, const char *fmt, ...)
     m->warning[m->n++] = warning;
 }
 
+/* A ratio with enough digits that one close to 1 does not print as "1". */
+static char *fmt_ratio(double v, char *buf, size_t size)
+{
+    snprintf(buf, size, "%.6g", v);
+    if (v != 1 && strtod(buf, NULL) == 1)
+        snprintf(buf, size, "%.12g", v);
+    return buf;
+}
+
 /* One bound (Graham–Brent or corollary): fails the check, or is minimized
  * elsewhere than at the best point. */
 static void bound_msgs(msgs *m, const sink *s, const mmm_sweep_result *res,
@@ -821,13 +830,13 @@ static void bound_msgs(msgs *m, const sink *s, const mmm_sweep_result *res,
         add_msg(m, 1, "the %s-optimal %s fails the %s check: its %s bound%s "
                 "is %sx the baseline's (%s); the %s bound is smallest at %s "
                 "(%s)", obj, b, what, what, pbuf,
-                cli_fmt_num(at_best / at_base, x, sizeof x), s0, what, mnt,
+                fmt_ratio(at_best / at_base, x, sizeof x), s0, what, mnt,
                 cli_fmt_num(at_min, y, sizeof y));
     else if (params_differ_(res, mn, &res->best))
         add_msg(m, 0, "the %s bound%s is smallest at %s (%s, %sx the bound at "
                 "the best value)", what, pbuf, mnt,
                 cli_fmt_num(at_min, x, sizeof x),
-                cli_fmt_num(at_min / at_best, y, sizeof y));
+                fmt_ratio(at_min / at_best, y, sizeof y));
 }
 
 static void collect_msgs(msgs *m, const sink *s, const mmm_sweep_result *res,
