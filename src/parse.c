@@ -281,7 +281,7 @@ static void tidy_message(char *dst, size_t size, const char *src)
             quoted = 0;
         else if (c == '\'' && (n == 0 || strchr(" ({,=", dst[n - 1])))
             quoted = 1; /* an opening quote, not an apostrophe */
-        else if (!quoted && (c == ':' || c == '.' || c == '!'))
+        else if (!quoted && (c == ':' || c == '.' || c == '!' || c == ']'))
             start = s[1] == ' ' || s[1] == '\n';
         dst[n++] = c;
     }
@@ -429,7 +429,7 @@ static int read_source(void *ctx, char *buf, int len)
     s->count += (uint64_t)n;
     if (s->count > s->max) {
         fail(ld, MMM_ELIMIT, CLASS_OTHER, 0,
-             "file too big: more than %llu bytes (the limit)",
+             "file too big: over the limit of %llu bytes",
              (unsigned long long)s->max);
         return -1;
     }
@@ -980,7 +980,7 @@ static void on_text(void *ud, const xmlChar *ch, int len)
     int n = 0;
     while (i + n < len && n < 40 && ch[i + n] != '\n' && ch[i + n] != '<')
         n++;
-    fail(ld, MMM_EINPUT, CLASS_SCHEMA, line,
+    fail(ld, MMM_EINPUT, CLASS_OTHER, line,
          "element '%s': text is not allowed here (found '%.*s')",
          defs[kind].name, n, (const char *)ch + i);
 }
@@ -1057,8 +1057,8 @@ static void on_schema_error(void *data, xmlErrorPtr e)
 
 /* Pass 2: parse again with the XSD validator plugged in, up to the line
  * of pass 1's schema-class error, and take libxml2's message when it
- * reports the same line (or an earlier one: then the tables above miss a
- * rule of the XSD, and the XSD wins). */
+ * reports the same line.  (For text in element-only content libxml2 gives
+ * the line of the element, ours names the text and its line: ours stays.) */
 static void schema_second_opinion(loader *first, const char *path,
                                   const char *mem, size_t len)
 {
@@ -1093,8 +1093,8 @@ static void schema_second_opinion(loader *first, const char *path,
     if (schema && !ld.have_err && (vc = xmlSchemaNewValidCtxt(schema))) {
         xmlSchemaSetValidStructuredErrors(vc, on_schema_error, &ld);
         run_parse(&ld, &src, vc);
-        if (ld.have_err && ld.err.code == MMM_EINPUT && ld.err.line > 0 &&
-            ld.err.line <= first->err.line)
+        if (ld.have_err && ld.err.code == MMM_EINPUT &&
+            ld.err.line == first->err.line)
             first->err = ld.err;
         xmlSchemaFreeValidCtxt(vc);
     }
