@@ -588,6 +588,9 @@ static int op_arity(uint32_t op)
 /* Integer fast path of the evaluation loop: no gcd, no call. */
 #define BOTH_INT(a, b) ((a).exact && (b).exact && ((a).den | (b).den) == 1)
 #define SET_INT(v, n) ((v).num = (n), (v).d = (double)(n))
+#define CMP(a, b)                                                             \
+    (BOTH_INT(a, b) ? ((a).num > (b).num) - ((a).num < (b).num)               \
+                    : v_cmp(&(a), &(b)))
 
 /* Run code[0..n) on stack (room for the needed entries); the result is the
  * one value left.  Jump targets are absolute indices into code. */
@@ -691,36 +694,36 @@ static int run(const instr *code, size_t n, const mmm_value *consts,
             break;
         case OP_LT:
             sp--;
-            sp[-1] = v_int(v_cmp(&sp[-1], &sp[0]) < 0);
+            sp[-1] = v_int(CMP(sp[-1], sp[0]) < 0);
             continue;
         case OP_LE:
             sp--;
-            sp[-1] = v_int(v_cmp(&sp[-1], &sp[0]) <= 0);
+            sp[-1] = v_int(CMP(sp[-1], sp[0]) <= 0);
             continue;
         case OP_GT:
             sp--;
-            sp[-1] = v_int(v_cmp(&sp[-1], &sp[0]) > 0);
+            sp[-1] = v_int(CMP(sp[-1], sp[0]) > 0);
             continue;
         case OP_GE:
             sp--;
-            sp[-1] = v_int(v_cmp(&sp[-1], &sp[0]) >= 0);
+            sp[-1] = v_int(CMP(sp[-1], sp[0]) >= 0);
             continue;
         case OP_EQ:
             sp--;
-            sp[-1] = v_int(v_cmp(&sp[-1], &sp[0]) == 0);
+            sp[-1] = v_int(CMP(sp[-1], sp[0]) == 0);
             continue;
         case OP_NE:
             sp--;
-            sp[-1] = v_int(v_cmp(&sp[-1], &sp[0]) != 0);
+            sp[-1] = v_int(CMP(sp[-1], sp[0]) != 0);
             continue;
         case OP_MIN:
             sp--;
-            if (v_cmp(&sp[0], &sp[-1]) < 0)
+            if (CMP(sp[0], sp[-1]) < 0)
                 sp[-1] = sp[0];
             continue;
         case OP_MAX:
             sp--;
-            if (v_cmp(&sp[0], &sp[-1]) > 0)
+            if (CMP(sp[0], sp[-1]) > 0)
                 sp[-1] = sp[0];
             continue;
         }
