@@ -1,12 +1,257 @@
-/* cmd_compare.c: placeholder until the compare issue lands; replace this file. */
+/* cmd_compare.c: `mmm compare A.xml B.xml`: two programs under the same
+ * parameters and machine, each measure side by side with the ratio A/B,
+ * and R, the ratio of their running-time bounds (Graham–Brent with p, and
+ * the corollary), as the MMM slides compare the naive and the optimized
+ * division. */
 #include <stdio.h>
+#include <string.h>
 
 #include "cli.h"
 
+static const char compare_help[] =
+    "usage: mmm compare A.xml B.xml [-D NAME=VALUE]... [--machine FILE]\n"
+    "                   [-p P | --corollary] [--format text|json|csv]\n\n"
+    "Evaluate two programs with the same -D, --machine and -p and show each\n"
+    "MMM measure (W, S, O, N, L, C, K) side by side with the ratio A/B, and\n"
+    "R = bound(A)/bound(B) for the Graham-Brent bound (N/p + L)C when p is\n"
+    "known and for its corollary (N/K + L)C.  R > 1 means B's running-time\n"
+    "estimate is the lower one.  A -D name that only one file declares is\n"
+    "ignored for the other (a note says so); a name neither declares is an\n"
+    "error.\n\n"
+    "options:\n"
+    "  --corollary          compare by the corollary only (no p needed)\n";
+
+typedef struct side {
+    const char *path;
+    mmm_program *prog;
+    mmm_instance *inst;
+    mmm_metrics m;
+} side;
+
+static double ratio(double a, double b)
+{
+    return a / b; /* 0/0 and x/0 print as null / inf: said, not hidden */
+}
+
+/* The -D names must be declared by at least one of the two files. */
+static int check_defs(const cli_common *c, const side *a, const side *b)
+{
+    size_t i;
+    for (i = 0; i < c->ndefs; i++) {
+        char name[256];
+        size_t len = (size_t)(strchr(c->def_name[i], '=') - c->def_name[i]);
+        if (len >= sizeof name)
+            len = sizeof name - 1;
+        memcpy(name, c->def_name[i], len);
+        name[len] = '\0';
+        if (mmm_program_find_param(a->prog, name) < 0 &&
+            mmm_program_find_param(b->prog, name) < 0) {
+            fprintf(stderr, "error: -D %s: neither %s nor %s declares a "
+                    "parameter '%s'\n", name, a->prog->file, b->prog->file, name);
+            return CLI_FAIL;
+        }
+    }
+    return CLI_OK;
+}
+
+static int gb_known(const side *a, const side *b, int corollary_only)
+{
+    return !corollary_only && a->m.has_p && b->m.has_p;
+}
+
+/* ---- text ---- */
+
+static void print_params(const char *tag, const side *s)
+{
+    size_t i;
+    printf("%-10s", tag);
+    for (i = 0; i < s->prog->nparams; i++) {
+        char v[64];
+        printf(" %s=%s", s->prog->params[i].name,
+               mmm_value_format(s->inst->values[i], 0, v, sizeof v));
+    }
+    printf("\n");
+}
+
+static void row(const char *label, double a, double b)
+{
+    char x[32], y[32], z[32];
+    printf("%-30s %16s %16s %14s\n", label, cli_fmt_num(a, x, sizeof x),
+           cli_fmt_num(b, y, sizeof y), cli_fmt_num(ratio(a, b), z, sizeof z));
+}
+
+static void print_text(const side *a, const side *b, int corollary_only)
+{
+    char label[64], x[32];
+    printf("A          %s  (%s)\n", a->prog->name, a->prog->file);
+    printf("B          %s  (%s)\n", b->prog->name, b->prog->file);
+    print_params("params A", a);
+    print_params("params B", b);
+    printf("\n%-30s %16s %16s %14s\n", "", "A", "B", "A/B");
+    row("W  work", a->m.W, b->m.W);
+    row("S  span", a->m.S, b->m.S);
+    row("O  parallelism overhead", a->m.O, b->m.O);
+    row("N  thread blocks", (double)a->m.N, (double)b->m.N);
+    row("L  blocks on a longest path", (double)a->m.L, (double)b->m.L);
+    row("C  max S(B) + O(B)", a->m.C, b->m.C);
+    row("K  largest antichain", (double)a->m.K, (double)b->m.K);
+    if (gb_known(a, b, corollary_only)) {
+        if (a->m.p == b->m.p)
+            snprintf(label, sizeof label, "Graham-Brent (N/p + L)C, p=%lld",
+                     (long long)a->m.p);
+        else
+            snprintf(label, sizeof label, "Graham-Brent, p=%lld vs %lld",
+                     (long long)a->m.p, (long long)b->m.p);
+        row(label, a->m.graham_brent, b->m.graham_brent);
+    }
+    row("corollary (N/K + L)C", a->m.corollary, b->m.corollary);
+    printf("\n");
+    if (gb_known(a, b, corollary_only))
+        printf("R (Graham-Brent) = %s: %s\n",
+               cli_fmt_num(ratio(a->m.graham_brent, b->m.graham_brent), x, sizeof x),
+               a->m.graham_brent > b->m.graham_brent ? "B has the lower bound"
+               : a->m.graham_brent < b->m.graham_brent ? "A has the lower bound"
+                                                       : "equal bounds");
+    else if (!corollary_only)
+        printf("R (Graham-Brent): p unknown (use -p P)\n");
+    printf("R (corollary)    = %s: %s\n",
+           cli_fmt_num(ratio(a->m.corollary, b->m.corollary), x, sizeof x),
+           a->m.corollary > b->m.corollary ? "B has the lower bound"
+           : a->m.corollary < b->m.corollary ? "A has the lower bound"
+                                             : "equal bounds");
+}
+
+/* ---- JSON and CSV ---- */
+
+static void print_json(const side *a, const side *b, int corollary_only)
+{
+    json_writer w;
+    json_init(&w, stdout);
+    json_begin_object(&w);
+    json_key(&w, "a");
+    json_begin_object(&w);
+    cli_json_analysis(&w, a->inst, &a->m);
+    json_end_object(&w);
+    json_key(&w, "b");
+    json_begin_object(&w);
+    cli_json_analysis(&w, b->inst, &b->m);
+    json_end_object(&w);
+    json_key(&w, "ratios");
+    json_begin_object(&w);
+    json_key(&w, "W"); json_double(&w, ratio(a->m.W, b->m.W));
+    json_key(&w, "S"); json_double(&w, ratio(a->m.S, b->m.S));
+    json_key(&w, "O"); json_double(&w, ratio(a->m.O, b->m.O));
+    json_key(&w, "N"); json_double(&w, ratio((double)a->m.N, (double)b->m.N));
+    json_key(&w, "L"); json_double(&w, ratio((double)a->m.L, (double)b->m.L));
+    json_key(&w, "C"); json_double(&w, ratio(a->m.C, b->m.C));
+    json_key(&w, "K"); json_double(&w, ratio((double)a->m.K, (double)b->m.K));
+    if (gb_known(a, b, corollary_only)) {
+        json_key(&w, "graham_brent");
+        json_double(&w, ratio(a->m.graham_brent, b->m.graham_brent));
+    }
+    json_key(&w, "corollary");
+    json_double(&w, ratio(a->m.corollary, b->m.corollary));
+    json_end_object(&w);
+    json_end_object(&w);
+    json_finish(&w);
+}
+
+static void csv_row(const char *name, double a, double b)
+{
+    printf("%s,%.17g,%.17g,%.17g\n", name, a, b, ratio(a, b));
+}
+
+static void print_csv(const side *a, const side *b, int corollary_only)
+{
+    printf("measure,a,b,ratio\n");
+    csv_row("W", a->m.W, b->m.W);
+    csv_row("S", a->m.S, b->m.S);
+    csv_row("O", a->m.O, b->m.O);
+    csv_row("N", (double)a->m.N, (double)b->m.N);
+    csv_row("L", (double)a->m.L, (double)b->m.L);
+    csv_row("C", a->m.C, b->m.C);
+    csv_row("K", (double)a->m.K, (double)b->m.K);
+    if (gb_known(a, b, corollary_only))
+        csv_row("graham_brent", a->m.graham_brent, b->m.graham_brent);
+    csv_row("corollary", a->m.corollary, b->m.corollary);
+}
+
+/* ---- the command ---- */
+
+static int load_side(const cli_common *c, side *s)
+{
+    mmm_error err;
+    if (cli_load(c, s->path, 1, &s->prog, &s->inst) != CLI_OK)
+        return CLI_FAIL;
+    if (mmm_metrics_compute(&s->m, s->inst, 0, &err) < 0) {
+        cli_print_error(&err);
+        return CLI_FAIL;
+    }
+    return CLI_OK;
+}
+
+static int parse_args(cli_common *c, int *corollary_only, side *s, int argc,
+                      char **argv)
+{
+    int i, nfiles = 0;
+    for (i = 1; i < argc; i++) {
+        int r;
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            printf("%s%s", compare_help, cli_common_help);
+            return -1;
+        }
+        r = cli_common_option(c, argc, argv, &i);
+        if (r < 0)
+            return CLI_USAGE;
+        if (r > 0)
+            continue;
+        if (!strcmp(argv[i], "--corollary"))
+            *corollary_only = 1;
+        else if (argv[i][0] == '-' && argv[i][1] != '\0')
+            return cli_usage("compare", "unknown option '%s'", argv[i]);
+        else if (nfiles == 2)
+            return cli_usage("compare", "two files only ('%s' is a third)", argv[i]);
+        else
+            s[nfiles++].path = argv[i];
+    }
+    if (nfiles < 2)
+        return cli_usage("compare", "needs two files A.xml B.xml");
+    if (*corollary_only && c->has_p)
+        return cli_usage("compare", "-p and --corollary exclude each other");
+    return CLI_OK;
+}
+
 int cmd_compare(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    fprintf(stderr, "mmm compare: not available in this build yet\n");
-    return CLI_FAIL;
+    cli_common c;
+    side s[2];
+    int corollary_only = 0, rc, k;
+
+    memset(s, 0, sizeof s);
+    cli_common_init(&c, "compare");
+    rc = parse_args(&c, &corollary_only, s, argc, argv);
+    if (rc < 0)
+        return CLI_OK;
+    if (rc != CLI_OK)
+        return rc;
+    if ((rc = load_side(&c, &s[0])) == CLI_OK &&
+        (rc = load_side(&c, &s[1])) == CLI_OK &&
+        (rc = check_defs(&c, &s[0], &s[1])) == CLI_OK) {
+        if (c.format == CLI_JSON)
+            print_json(&s[0], &s[1], corollary_only);
+        else if (c.format == CLI_CSV)
+            print_csv(&s[0], &s[1], corollary_only);
+        else
+            print_text(&s[0], &s[1], corollary_only);
+        if (fflush(stdout) != 0 || ferror(stdout)) {
+            fprintf(stderr, "mmm compare: error: cannot write the output\n");
+            rc = CLI_FAIL;
+        }
+    }
+    for (k = 0; k < 2; k++) {
+        mmm_metrics_dispose(&s[k].m);
+        mmm_instance_free(s[k].inst);
+        mmm_program_free(s[k].prog);
+    }
+    return rc;
 }
