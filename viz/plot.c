@@ -181,6 +181,8 @@ int mmm_plot_available(void)
  * text. */
 #define INK 1
 #define PALETTE0 2
+/* A filled circle, centred on the point by plstring. */
+#define MARKER "\xe2\x97\x8f"
 /* Text size relative to PLplot's default for the page. */
 #define CHAR_SCALE 0.75
 #define GRID 10
@@ -298,8 +300,8 @@ static void draw_curve(const mmm_plot_curve *c, int logx, int logy)
             plline(m, x, y);
         if (m == 1 || (m > 0 && c->markers)) {
             set_line(MMM_PLOT_SOLID);
-            plssym(0, 1.1);
-            plstring(m, x, y, "#(210)"); /* filled circle */
+            plssym(0, 0.75);
+            plstring(m, x, y, MARKER); /* filled circle */
             set_line(c->line);
         }
     }
@@ -334,8 +336,8 @@ static void draw_legend(const mmm_plot_panel *pan, const mmm_plot *plot,
         lcol[n] = scol[n] = PALETTE0 + (c->color & 7);
         lsty[n] = legend_style(c->line);
         lwid[n] = 2.2;
-        sym[n] = "#(210)";
-        sscale[n] = 1.1;
+        sym[n] = MARKER;
+        sscale[n] = 0.75;
         snum[n] = 1;
         tcol[n] = INK;
     }
@@ -386,7 +388,7 @@ static void log_x_labels(double wlo, double whi)
 
 /* Geometry of the page in normalized subpage coordinates. */
 #define LEFT 0.095
-#define RIGHT 0.665
+#define RIGHT 0.64
 #define TOP 0.90
 #define BOTTOM 0.085
 #define GAP 0.045
@@ -533,7 +535,10 @@ int mmm_plot_write(const mmm_plot *plot, const char *path, mmm_error *err)
     int rc;
 
     if (!strcmp(ext, "svg"))
-        dev = "svg";
+        /* cairo's SVG draws the text as outlines, so it looks exactly like
+         * the PNG whatever fonts the viewer has; PLplot's own svg device
+         * (no extra package) is the fallback. */
+        dev = have_device("svgcairo") ? "svgcairo" : "svg";
     else if (!strcmp(ext, "png"))
         dev = "pngcairo";
     else if (!strcmp(ext, "pdf"))

@@ -608,9 +608,9 @@ static int on_point(const mmm_sweep_point *pt, const mmm_error *why,
 static int plot_init(sink *s)
 {
     static const char *labels1[5] = {
-        "W  work", "S  span", "O  parallelism overhead",
-        "Graham-Brent bound (N/p + L)C", "corollary bound (N/K + L)C"};
-    static const int colors1[5] = {0, 4, 1, 2, 5};
+        "W  work", "S  span", "O  overhead",
+        "Graham-Brent (N/p + L)C", "corollary (N/K + L)C"};
+    static const int colors1[5] = {0, 3, 1, 2, 5};
     size_t c;
     uint64_t n0 = s->plan->axes[0].count;
     if (s->plan->naxes == 1) {
@@ -696,7 +696,7 @@ static int write_plot(sink *s, const mmm_sweep_result *res,
     memset(pan, 0, sizeof pan);
     memset(&plot, 0, sizeof plot);
     if (!n2) {
-        pan[0].ylabel = "work, span (operations); overhead (cycles)";
+        pan[0].ylabel = "W, S (operations);  O (cycles)";
         pan[0].curves = s->curves;
         pan[0].ncurves = 3;
         pan[1].ylabel = "time bound (cycles)";
