@@ -374,15 +374,32 @@ static void guard_end(const handler_guard *g)
 /* ------------------------------------------------------------------ */
 /* Lines                                                               */
 
+/* Does the 8-byte word w contain byte b?  (The classic zero-byte test on
+ * w ^ b·0x01..01.) */
+static int word_has(uint64_t w, unsigned char b)
+{
+    uint64_t x = w ^ (0x0101010101010101ull * b);
+    return ((x - 0x0101010101010101ull) & ~x & 0x8080808080808080ull) != 0;
+}
+
 /* Line of the '<' that opened the tag the parser has just read: scan back
- * from the parser's position ('<' cannot occur inside a tag). */
+ * from the parser's position ('<' cannot occur inside a tag), eight bytes
+ * at a time while they hold neither '<' nor a newline. */
 static long tag_line(xmlParserCtxtPtr c)
 {
-    if (!c || !c->input)
+    if (!c || !c->input || !c->input->cur || !c->input->base)
         return 0;
     const xmlChar *base = c->input->base, *p = c->input->cur;
     long line = c->input->line, nl = 0;
-    while (p && base && p > base) {
+    while (p > base) {
+        uint64_t w;
+        if (p - base >= 8) {
+            memcpy(&w, p - 8, 8);
+            if (!word_has(w, '<') && !word_has(w, '\n')) {
+                p -= 8;
+                continue;
+            }
+        }
         --p;
         if (*p == '<')
             return line - nl;
@@ -496,7 +513,8 @@ static int is_id(const char *s)
 static int find_attr(const elem_def *d, const xmlChar *name)
 {
     for (int i = 0; d->attrs[i]; i++)
-        if (!strcmp(d->attrs[i], (const char *)name))
+        if (d->attrs[i][0] == (char)name[0] &&
+            !strcmp(d->attrs[i], (const char *)name))
             return i;
     return -1;
 }
@@ -506,6 +524,11 @@ static int find_attr(const elem_def *d, const xmlChar *name)
  * the tree builder to re-parse the value); nothing else is escaped. */
 static char *copy_value(char *dst, const xmlChar *b, const xmlChar *e)
 {
+    if (!memchr(b, '&', (size_t)(e - b))) {
+        memcpy(dst, b, (size_t)(e - b));
+        dst[e - b] = '\0';
+        return dst + (e - b) + 1;
+    }
     while (b < e) {
         if (*b == '&' && e - b >= 5 && !memcmp(b, "&#38;", 5)) {
             *dst++ = '&';
