@@ -177,8 +177,8 @@ int mmm_plot_available(void)
 }
 
 /* Colour map 0: 0 background, 1 ink, 2..9 the Okabe–Ito palette (safe
- * for colour-blind readers and in grey print), 10 grid, 11 secondary
- * text. */
+ * for colour-blind readers), its yellow replaced by grey (unreadable on
+ * white), 10 grid, 11 secondary text. */
 #define INK 1
 #define PALETTE0 2
 /* A filled circle, centred on the point by plstring. */
@@ -193,7 +193,7 @@ static void set_colours(void)
     static const int rgb[12][3] = {
         {255, 255, 255}, {0, 0, 0},
         {0, 114, 178},   {213, 94, 0},  {0, 158, 115}, {204, 121, 167},
-        {230, 159, 0},   {86, 180, 233}, {0, 0, 0},    {240, 228, 66},
+        {230, 159, 0},   {86, 180, 233}, {0, 0, 0},    {128, 128, 128},
         {225, 225, 225}, {90, 90, 90}};
     int i;
     plscmap0n(16);
@@ -254,7 +254,7 @@ static int pick_log(mmm_plot_scale s, const mmm_plot_curve *cs, size_t nc,
     if (!data_range(cs, nc, want_y, 0, &lo, &hi) || lo <= 0)
         return 0;
     (void)data_range(cs, nc, want_y, 1, &plo, &phi);
-    return phi / plo > 20;
+    return phi / plo >= 10;
 }
 
 /* Window limits: the data range in plot coordinates, padded. */
@@ -372,18 +372,37 @@ static void log_x_labels(double wlo, double whi)
 {
     static const double mant[] = {1, 2, 5};
     int k, j, sparse = whi - wlo > 3.2;
+    /* Plain numbers when they are all short, else every label 10^k. */
+    int plain = floor(wlo) >= -3 && ceil(whi) <= 5;
     for (k = (int)floor(wlo); k <= (int)ceil(whi); k++)
         for (j = 0; j < (sparse ? 1 : 3); j++) {
             double v = mant[j] * pow(10, k), lv = log10(v);
             char buf[32];
             if (lv < wlo - 1e-9 || lv > whi + 1e-9)
                 continue;
-            if (fabs(v) < 1e5 && fabs(v) >= 1e-3)
+            if (plain || j > 0)
                 snprintf(buf, sizeof buf, "%g", v);
             else
                 snprintf(buf, sizeof buf, "10#u%d#d", k);
             plmtex("b", 1.6, (lv - wlo) / (whi - wlo), 0.5, buf);
         }
+}
+
+/* Label a log y axis 10^k, every decade or, over many, every second or
+ * third (PLplot labels them all, which crowds a tall range). */
+static void log_y_labels(double wlo, double whi)
+{
+    int k, step = whi - wlo > 8 ? (int)ceil((whi - wlo) / 7) : 1;
+    for (k = (int)ceil(wlo - 1e-9); k <= (int)floor(whi + 1e-9); k++) {
+        char buf[32];
+        if (k % step != 0)
+            continue;
+        if (k >= -3 && k <= 3)
+            snprintf(buf, sizeof buf, "%g", pow(10, k));
+        else
+            snprintf(buf, sizeof buf, "10#u%d#d", k);
+        plmtex("lv", 0.6, (k - wlo) / (whi - wlo), 1.0, buf);
+    }
 }
 
 /* Geometry of the page in normalized subpage coordinates. */
@@ -436,8 +455,10 @@ static void draw_panel(const mmm_plot *plot, size_t k, double xlo, double xhi,
     plwidth(1.0);
     snprintf(xopt, sizeof xopt, "bcst%s%s", last && !logx ? "n" : "",
              logx ? "l" : "");
-    snprintf(yopt, sizeof yopt, "bcnstv%s", logy ? "l" : "");
+    snprintf(yopt, sizeof yopt, "bcst%s", logy ? "l" : "nv");
     plbox(xopt, 0, 0, yopt, 0, 0);
+    if (logy)
+        log_y_labels(ylo, yhi);
     if (last && logx)
         log_x_labels(xlo, xhi);
     if (pan->ylabel)

@@ -37,8 +37,8 @@ extern "C" {
 #define MMM_PLOT_DEFAULT_MAX_POINTS 4000
 
 typedef enum mmm_plot_scale {
-    MMM_PLOT_AUTO = 0,   /**< log when all values are > 0 and span more
-                              than a factor 20 (and the x values > 0) */
+    MMM_PLOT_AUTO = 0,   /**< log when all values are > 0 and span a
+                              factor 10 or more */
     MMM_PLOT_LINEAR = 1,
     MMM_PLOT_LOG = 2
 } mmm_plot_scale;
@@ -59,7 +59,9 @@ typedef struct mmm_plot_keep_ {
 /** A curve: a label, a style and its (decimated) points. */
 typedef struct mmm_plot_curve {
     const char *label;      /**< legend text (borrowed) */
-    int color;              /**< palette index 0..7 (colour-blind safe) */
+    int color;              /**< palette index 0..7: blue, vermillion,
+                                 green, purple, orange, sky blue, black,
+                                 grey (Okabe–Ito, colour-blind safe) */
     mmm_plot_line line;
     int markers;            /**< draw a dot at every point (small sweeps);
                                  set by init when nothing is decimated */

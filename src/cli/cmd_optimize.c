@@ -418,6 +418,7 @@ typedef struct row {
 } row;
 
 #define NCURVES 8
+#define NSLOTS (NCURVES + 1)
 
 typedef struct sink {
     const opt_args *o;
@@ -431,10 +432,10 @@ typedef struct sink {
     uint64_t stride;
     /* plot */
     int plotting;
-    mmm_plot_curve curves[2 * NCURVES];
+    mmm_plot_curve curves[2 * NSLOTS];
     size_t ncurves;
     uint64_t curve_of_axis1[NCURVES]; /* 2D: axis-1 index of each curve */
-    char curve_labels[NCURVES][80];
+    char curve_labels[NSLOTS][80];
 } sink;
 
 static const char *pname(const sink *s, size_t a)
@@ -579,7 +580,7 @@ static int plot_point(sink *s, const mmm_sweep_point *pt)
             if (s->curve_of_axis1[c] == j) {
                 double bound = pt->has_p ? pt->graham_brent : pt->corollary;
                 rc |= mmm_plot_curve_add(&s->curves[c], x, nan_unless(ok, pt->O));
-                rc |= mmm_plot_curve_add(&s->curves[NCURVES + c], x,
+                rc |= mmm_plot_curve_add(&s->curves[NSLOTS + c], x,
                                          nan_unless(ok, bound));
             }
     }
@@ -605,14 +606,21 @@ static int on_point(const mmm_sweep_point *pt, const mmm_error *why,
 /* ------------------------------------------------------------------ */
 /* Plot */
 
+/* Curve slots: panel 1 uses [0, NSLOTS), panel 2 [NSLOTS, 2 NSLOTS).  In a
+ * two-parameter sweep slot NCURVES holds the curve through the best point
+ * when none of the sampled values of the second parameter is the best's. */
+#define P2(c) (NSLOTS + (c))
+
 static int plot_init(sink *s)
 {
     static const char *labels1[5] = {
         "W  work", "S  span", "O  overhead",
         "Graham-Brent (N/p + L)C", "corollary (N/K + L)C"};
     static const int colors1[5] = {0, 3, 1, 2, 5};
+    /* Colour-blind-safe palette without black (kept for the best). */
+    static const int colors2[NCURVES] = {0, 1, 2, 3, 4, 5, 7, 0};
     size_t c;
-    uint64_t n0 = s->plan->axes[0].count;
+    uint64_t n0 = s->plan->axes[0].count, n1;
     if (s->plan->naxes == 1) {
         s->ncurves = 5;
         for (c = 0; c < 5; c++) {
@@ -623,25 +631,24 @@ static int plot_init(sink *s)
         s->curves[4].line = MMM_PLOT_DASHED;
         return MMM_OK;
     }
-    {
-        uint64_t n1 = s->plan->axes[1].count;
-        s->ncurves = n1 < NCURVES ? (size_t)n1 : NCURVES;
-        for (c = 0; c < s->ncurves; c++) {
-            char v[64];
-            uint64_t j = s->ncurves == n1 ? c
-                         : (uint64_t)((double)c * (double)(n1 - 1) /
-                                      (double)(s->ncurves - 1) + 0.5);
-            s->curve_of_axis1[c] = j;
-            snprintf(s->curve_labels[c], sizeof s->curve_labels[c], "%s = %s",
-                     pname(s, 1),
-                     mmm_value_format(mmm_sweep_range_value(&s->plan->axes[1], j),
-                                      0, v, sizeof v));
-            if (mmm_plot_curve_init(&s->curves[c], s->curve_labels[c], n0, 0) < 0 ||
-                mmm_plot_curve_init(&s->curves[NCURVES + c], s->curve_labels[c],
-                                    n0, 0) < 0)
-                return MMM_ENOMEM;
-            s->curves[c].color = s->curves[NCURVES + c].color = (int)c;
-        }
+    n1 = s->plan->axes[1].count;
+    s->ncurves = n1 < NCURVES ? (size_t)n1 : NCURVES;
+    for (c = 0; c < s->ncurves; c++) {
+        char v[64];
+        uint64_t j = s->ncurves == n1 ? c
+                     : (uint64_t)((double)c * (double)(n1 - 1) /
+                                  (double)(s->ncurves - 1) + 0.5);
+        s->curve_of_axis1[c] = j;
+        snprintf(s->curve_labels[c], sizeof s->curve_labels[c], "%s = %s",
+                 pname(s, 1),
+                 mmm_value_format(mmm_sweep_range_value(&s->plan->axes[1], j),
+                                  0, v, sizeof v));
+        if (mmm_plot_curve_init(&s->curves[c], s->curve_labels[c], n0, 0) < 0 ||
+            mmm_plot_curve_init(&s->curves[P2(c)], s->curve_labels[c], n0, 0) < 0)
+            return MMM_ENOMEM;
+        s->curves[c].color = s->curves[P2(c)].color = colors2[c];
+        if (c == NCURVES - 1)
+            s->curves[c].line = s->curves[P2(c)].line = MMM_PLOT_DASHED;
     }
     return MMM_OK;
 }
@@ -649,7 +656,7 @@ static int plot_init(sink *s)
 static void plot_dispose(sink *s)
 {
     size_t c;
-    for (c = 0; c < 2 * NCURVES; c++)
+    for (c = 0; c < 2 * NSLOTS; c++)
         mmm_plot_curve_dispose(&s->curves[c]);
 }
 
@@ -679,18 +686,94 @@ static void point_text(char *buf, size_t size, const sink *s,
     }
 }
 
+/* Two parameters: the curve through the best point, in black.  When its
+ * value of the second parameter was not sampled, sweep the first
+ * parameter again at that value (count0 points, the same evaluation). */
+typedef struct best_curve {
+    mmm_plot_curve *o, *bound;
+} best_curve;
+
+static int best_curve_point(const mmm_sweep_point *pt, const mmm_error *why,
+                            void *payload)
+{
+    best_curve *bc = payload;
+    int ok = pt->status == 0;
+    double bound = pt->has_p ? pt->graham_brent : pt->corollary;
+    (void)why;
+    if (mmm_plot_curve_add(bc->o, pt->params[0].d, nan_unless(ok, pt->O)) < 0 ||
+        mmm_plot_curve_add(bc->bound, pt->params[0].d, nan_unless(ok, bound)) < 0)
+        return MMM_ENOMEM;
+    return MMM_OK;
+}
+
+static int add_best_curve(sink *s, const mmm_sweep_result *res,
+                          mmm_instance *inst, const mmm_sweep_spec *spec)
+{
+    uint64_t jb = res->best.index % s->plan->axes[1].count;
+    mmm_sweep_spec one = *spec;
+    mmm_sweep_result r;
+    mmm_value v = res->best.params[1];
+    best_curve bc;
+    mmm_error err;
+    char buf[64];
+    size_t c;
+
+    for (c = 0; c < s->ncurves; c++)
+        if (s->curve_of_axis1[c] == jb) {
+            /* Already drawn: make it the black one. */
+            snprintf(s->curve_labels[c] + strlen(s->curve_labels[c]),
+                     sizeof s->curve_labels[c] - strlen(s->curve_labels[c]),
+                     " (best)");
+            s->curves[c].color = s->curves[P2(c)].color = 6;
+            s->curves[c].line = s->curves[P2(c)].line = MMM_PLOT_SOLID;
+            return MMM_OK;
+        }
+    snprintf(s->curve_labels[NCURVES], sizeof s->curve_labels[NCURVES],
+             "%s = %s (best)", pname(s, 1), mmm_value_format(v, 0, buf, sizeof buf));
+    if (mmm_plot_curve_init(&s->curves[NCURVES], s->curve_labels[NCURVES],
+                            s->plan->axes[0].count, 0) < 0 ||
+        mmm_plot_curve_init(&s->curves[P2(NCURVES)], s->curve_labels[NCURVES],
+                            s->plan->axes[0].count, 0) < 0)
+        return MMM_ENOMEM;
+    s->curves[NCURVES].color = s->curves[P2(NCURVES)].color = 6;
+    one.axes[1].values = &v;
+    one.axes[1].nvalues = 1;
+    one.has_baseline = 0;
+    bc.o = &s->curves[NCURVES];
+    bc.bound = &s->curves[P2(NCURVES)];
+    if (mmm_sweep_run(&r, inst, &one, best_curve_point, &bc, &err) < 0) {
+        cli_print_error(&err);
+        return MMM_EINVAL;
+    }
+    s->ncurves++;
+    return MMM_OK;
+}
+
+static void add_mark(mmm_plot_mark *marks, size_t *nm, char (*ml)[160],
+                     const char *what, const sink *s, const mmm_sweep_point *pt,
+                     int color, mmm_plot_line line)
+{
+    char at[128];
+    point_text(at, sizeof at, s, pt);
+    snprintf(ml[*nm], sizeof ml[*nm], "%s %s", what, at);
+    marks[*nm] = (mmm_plot_mark){pt->params[0].d, ml[*nm], color, line};
+    ++*nm;
+}
+
 static int write_plot(sink *s, const mmm_sweep_result *res,
-                      const mmm_sweep_spec *spec)
+                      mmm_instance *inst, const mmm_sweep_spec *spec)
 {
     mmm_plot_panel pan[2];
     mmm_plot_mark marks[4];
     mmm_plot plot;
-    char title[256], sub[256], ml[4][160], at[128];
+    char title[256], sub[256], ml[4][160];
     size_t c, nm = 0, n2 = s->plan->naxes == 2;
     mmm_error err;
     int has_gb = res->has_p;
 
-    for (c = 0; c < 2 * NCURVES; c++)
+    if (n2 && res->has_best && add_best_curve(s, res, inst, spec) < 0)
+        return CLI_FAIL;
+    for (c = 0; c < 2 * NSLOTS; c++)
         if (mmm_plot_curve_finish(&s->curves[c]) < 0)
             return CLI_FAIL;
     memset(pan, 0, sizeof pan);
@@ -708,53 +791,33 @@ static int write_plot(sink *s, const mmm_sweep_result *res,
         pan[0].ncurves = s->ncurves;
         pan[1].ylabel = has_gb ? "Graham-Brent bound (cycles)"
                                : "corollary bound (cycles)";
-        pan[1].curves = s->curves + NCURVES;
+        pan[1].curves = s->curves + NSLOTS;
         pan[1].ncurves = s->ncurves;
     }
     if (res->has_best) {
-        point_text(at, sizeof at, s, &res->best);
-        snprintf(ml[nm], sizeof ml[nm], "best %s (min %s)", at,
-                 spec->objective == MMM_OBJECTIVE_OVERHEAD ? "O"
-                 : spec->objective == MMM_OBJECTIVE_BOUND ? "Graham-Brent"
-                                                          : "corollary");
-        marks[nm] = (mmm_plot_mark){res->best.params[0].d, ml[nm], 6,
-                                    MMM_PLOT_SOLID};
-        nm++;
-        if (params_differ_(res, &res->baseline, &res->best)) {
-            point_text(at, sizeof at, s, &res->baseline);
-            snprintf(ml[nm], sizeof ml[nm], "baseline %s", at);
-            marks[nm] = (mmm_plot_mark){res->baseline.params[0].d, ml[nm], 6,
-                                        MMM_PLOT_DOTTED};
-            nm++;
-        }
-        if (has_gb && params_differ_(res, &res->min_bound, &res->best)) {
-            point_text(at, sizeof at, s, &res->min_bound);
-            snprintf(ml[nm], sizeof ml[nm], "min Graham-Brent %s", at);
-            marks[nm] = (mmm_plot_mark){res->min_bound.params[0].d, ml[nm], 3,
-                                        MMM_PLOT_DASHED};
-            nm++;
-        }
+        add_mark(marks, &nm, ml, "best", s, &res->best, 6, MMM_PLOT_SOLID);
+        if (params_differ_(res, &res->baseline, &res->best))
+            add_mark(marks, &nm, ml, "baseline", s, &res->baseline, 6,
+                     MMM_PLOT_DOTTED);
+        if (has_gb && params_differ_(res, &res->min_bound, &res->best))
+            add_mark(marks, &nm, ml, "min Graham-Brent", s, &res->min_bound, 3,
+                     MMM_PLOT_DASHED);
         if (params_differ_(res, &res->min_corollary, &res->best) &&
-            (!has_gb || params_differ_(res, &res->min_corollary, &res->min_bound))) {
-            point_text(at, sizeof at, s, &res->min_corollary);
-            snprintf(ml[nm], sizeof ml[nm], "min corollary %s", at);
-            marks[nm] = (mmm_plot_mark){res->min_corollary.params[0].d, ml[nm],
-                                        1, MMM_PLOT_DASHED};
-            nm++;
-        }
+            (!has_gb || params_differ_(res, &res->min_corollary, &res->min_bound)))
+            add_mark(marks, &nm, ml, "min corollary", s, &res->min_corollary, 1,
+                     MMM_PLOT_DASHED);
     }
     snprintf(title, sizeof title, "%s: sweep of %s%s%s", s->prog->name,
              pname(s, 0), n2 ? " and " : "", n2 ? pname(s, 1) : "");
-    snprintf(sub, sizeof sub, "objective: %s;  %llu values, %llu feasible%s%lld",
-             mmm_objective_name(spec->objective),
+    snprintf(sub, sizeof sub, "best = min %s;  %llu values, %llu feasible",
+             spec->objective == MMM_OBJECTIVE_OVERHEAD ? "O"
+             : spec->objective == MMM_OBJECTIVE_BOUND ? "Graham-Brent bound"
+                                                      : "corollary bound",
              (unsigned long long)res->npoints,
-             (unsigned long long)res->nfeasible, has_gb ? ";  p = " : "",
-             has_gb ? (long long)res->best.p : 0LL);
-    if (!has_gb) {
-        char *semi = strrchr(sub, '0');
-        (void)semi;
-        sub[strlen(sub) - 1] = '\0'; /* drop the placeholder 0 */
-    }
+             (unsigned long long)res->nfeasible);
+    if (has_gb)
+        snprintf(sub + strlen(sub), sizeof sub - strlen(sub), ";  p = %lld",
+                 (long long)res->best.p);
     plot.title = title;
     plot.subtitle = sub;
     plot.xlabel = pname(s, 0);
@@ -1303,7 +1366,7 @@ static int run(const opt_args *o, mmm_program *prog, mmm_instance *inst,
         rc = print_table(&s, &res);
     }
     if (rc == CLI_OK && o->plot)
-        rc = write_plot(&s, &res, spec);
+        rc = write_plot(&s, &res, inst, spec);
     if (rc == CLI_OK && !res.has_best) {
         char at[128];
         mmm_sweep_point tmp;
