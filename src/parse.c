@@ -561,7 +561,7 @@ static void bad_attr_value(loader *ld, const elem_def *d, int i,
 static int collect(loader *ld, const elem_def *d, int nattr,
                    const xmlChar **at, long line, const char **vals)
 {
-    int slot[MAX_ATTRS + 1];
+    int slot[MAX_ATTRS + 2]; /* known ones, each once, + the two xsi: */
     size_t need = 0;
     unsigned seen = 0;
     for (int i = 0; d->attrs[i]; i++)
@@ -569,6 +569,11 @@ static int collect(loader *ld, const elem_def *d, int nattr,
     for (int i = 0; i < nattr; i++) {
         const xmlChar **a = at + 5 * i;
         int k = -1;
+        if (i >= (int)(sizeof slot / sizeof *slot)) {
+            fail(ld, MMM_EINPUT, CLASS_OTHER, line,
+                 "element '%s': too many attributes", d->name);
+            return -1;
+        }
         if (!a[2])
             k = find_attr(d, a[0]);
         else if (!strcmp((const char *)a[2], XSI_NS) &&
@@ -583,13 +588,10 @@ static int collect(loader *ld, const elem_def *d, int nattr,
                  (const char *)a[0]);
             return -1;
         }
-        if (i < MAX_ATTRS)
-            slot[i] = k;
+        slot[i] = k;
         seen |= BIT(k);
         need += (size_t)(a[4] - a[3]) + 1;
     }
-    if (nattr > MAX_ATTRS) /* only with duplicates, which libxml2 refuses */
-        return -1;
     for (int i = 0; d->attrs[i]; i++)
         if ((d->required & BIT(i)) && !(seen & BIT(i))) {
             fail(ld, MMM_EINPUT, CLASS_SCHEMA, line,
@@ -1239,6 +1241,8 @@ void mmm_machine_free(mmm_machine *m)
     if (!m)
         return;
     machine_impl *mi = m->priv;
+    if (!mi) /* not made by mmm_machine_load_file */
+        return;
     for (size_t i = 0; i < mi->pub.nparams; i++)
         free((char *)mi->params[i].name);
     free(mi->params);

@@ -416,6 +416,44 @@ Test(parse, good_files)
     walk(MMM_DAGS_DIR, check_good);
 }
 
+/* The loader's tables mirror dags/mmm.xsd: libxml2's own validator
+ * (xmllint) accepts the good files and rejects the structural mistakes. */
+static int xmllint_valid(const char *path)
+{
+    char cmd[8400];
+    snprintf(cmd, sizeof cmd,
+             "xmllint --noout --nonet --schema '%s/mmm.xsd' '%s' "
+             ">/dev/null 2>&1",
+             MMM_DAGS_DIR, path);
+    int st = system(cmd);
+    cr_assert(WIFEXITED(st), "xmllint did not run on %s", path);
+    return WEXITSTATUS(st) == 0;
+}
+
+Test(parse, schema_agrees_with_loader)
+{
+    static const char *const good[] = {"minimal", "bom_crlf",
+                                       "all_attributes"};
+    static const char *const bad[] = {
+        "unknown_element", "unknown_attribute", "missing_attribute",
+        "missing_program_name", "access_value", "param_name",
+        "kernel_id_space", "text_in_kernel", "wrong_root",
+        "namespaced_element", "child_of_param"};
+    char path[4096];
+    if (system("xmllint --version >/dev/null 2>&1") != 0)
+        cr_skip_test("xmllint is not installed");
+    for (size_t i = 0; i < sizeof good / sizeof *good; i++) {
+        snprintf(path, sizeof path, "%s/good/%s.xml", DATA, good[i]);
+        cr_expect(xmllint_valid(path), "the XSD refuses %s", path);
+    }
+    snprintf(path, sizeof path, "%s/machine/gtx480.xml", DATA);
+    cr_expect(xmllint_valid(path), "the XSD refuses %s", path);
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        snprintf(path, sizeof path, "%s/bad/%s.xml", DATA, bad[i]);
+        cr_expect(!xmllint_valid(path), "the XSD accepts %s", path);
+    }
+}
+
 /* ------------------------------------------------------------------ */
 /* Special cases                                                       */
 
