@@ -15,6 +15,9 @@
 #define HEAVY_LINE "\xe2\x94\x81\xe2\x94\x81\xe2\x94\x81"
 /* Rows of the title table are left-aligned text cells. */
 #define NEXT_ROW "</TD></TR><TR><TD ALIGN=\"LEFT\" BALIGN=\"LEFT\">"
+/* Tₚ: one text span (an HTML <SUB> splits the line into spans that SVG
+ * viewers place with the layout engine's hinted widths, leaving gaps). */
+#define SUB_P "\xe2\x82\x9a"
 #define BLOCK "\xe2\x96\x88"
 #define DASHED_LINE "\xe2\x95\x8d\xe2\x95\x8d\xe2\x95\x8d"
 
@@ -137,10 +140,10 @@ static void put_totals(mmm_text *t, const mmm_metrics *m)
     put_measure(t, "C", m->C, 0);
     put_measure(t, "K", (double)m->K, 0);
     mmm_text_printf(t, "W/S" NBSP "=" NBSP "%s" NEXT_ROW,
-                    mmm_fmt_compact(m->parallelism, b, sizeof b));
+                    mmm_fmt_full(m->parallelism, b, sizeof b));
     if (m->has_p)
         mmm_text_printf(t, "Graham" "\xe2\x80\x93" "Brent, p" NBSP "=" NBSP "%lld:" NBSP
-                           "T<SUB>p</SUB>" NBSP LE NBSP "(N/p" NBSP "+" NBSP "L)" MIDDOT
+                           "T" SUB_P NBSP LE NBSP "(N/p" NBSP "+" NBSP "L)" MIDDOT
                            "C" NBSP "=" NBSP "%s",
                         (long long)m->p, mmm_fmt_full(m->graham_brent, b, sizeof b));
     else
@@ -270,10 +273,9 @@ int mmm_label_kernel(mmm_text *t, const mmm_instance *inst, size_t k,
     mmm_text_put(t, "<TABLE BORDER=\"0\" CELLBORDER=\"0\" CELLSPACING=\"0\" "
                     "CELLPADDING=\"1\"><TR><TD COLSPAN=\"2\"><FONT POINT-SIZE=\"14\"><B>");
     mmm_text_put_escaped(t, kern->id);
-    mmm_text_put(t, "</B>");
-    if (kv->repeat != 1)
-        mmm_text_printf(t, NBSP TIMES "%lld", (long long)kv->repeat);
-    mmm_text_put(t, "</FONT></TD></TR><TR><TD COLSPAN=\"2\">");
+    if (kv->repeat != 1) /* in the same bold span as the id: see SUB_P */
+        mmm_text_printf(t, " " TIMES "%lld", (long long)kv->repeat);
+    mmm_text_put(t, "</B></FONT></TD></TR><TR><TD COLSPAN=\"2\">");
     put_blocks_line(t, inst, k, first, last, threads);
     mmm_text_put(t, "</TD></TR><TR>");
     put_cell(t, "W", kv->W);

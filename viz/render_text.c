@@ -131,79 +131,84 @@ static const char *const superscript[10] = {
     "\xe2\x81\xb0", "\xc2\xb9", "\xc2\xb2", "\xc2\xb3", "\xe2\x81\xb4",
     "\xe2\x81\xb5", "\xe2\x81\xb6", "\xe2\x81\xb7", "\xe2\x81\xb8", "\xe2\x81\xb9"};
 
-/* Print "m·10^e" with a UTF-8 superscript exponent. */
-static char *fmt_scientific(double v, char *buf, size_t size)
+/* Print "m·10^e" (m with `digits` significant digits) with a UTF-8
+ * superscript exponent. */
+static char *fmt_scientific(double v, int digits, char *buf, size_t size)
 {
     int e = (int)floor(log10(fabs(v)));
-    double m = v / pow(10.0, e);
-    char digits[16], mant[32];
+    char sup[16], mant[40];
     size_t used;
     int i;
-    /* Rounding to 3 digits may carry into the next decade (9.996 -> 10). */
-    snprintf(mant, sizeof mant, "%.3g", m);
+    /* Rounding may carry into the next decade (9.996 -> 10). */
+    snprintf(mant, sizeof mant, "%.*g", digits, v / pow(10.0, e));
     if (fabs(strtod(mant, NULL)) >= 10.0) {
         e++;
-        snprintf(mant, sizeof mant, "%.3g", v / pow(10.0, e));
+        snprintf(mant, sizeof mant, "%.*g", digits, v / pow(10.0, e));
     }
     snprintf(buf, size, "%s\xc2\xb7" "10", mant);
     used = strlen(buf);
-    if (e < 0 && used + 3 < size) {
+    if (e < 0 && used + 4 < size) {
         memcpy(buf + used, "\xe2\x81\xbb", 4); /* superscript minus */
         used += 3;
     }
-    snprintf(digits, sizeof digits, "%d", abs(e));
-    for (i = 0; digits[i]; i++) {
-        const char *sup = superscript[digits[i] - '0'];
-        size_t n = strlen(sup);
+    snprintf(sup, sizeof sup, "%d", abs(e));
+    for (i = 0; sup[i]; i++) {
+        const char *g = superscript[sup[i] - '0'];
+        size_t n = strlen(g);
         if (used + n + 1 > size)
             break;
-        memcpy(buf + used, sup, n + 1);
+        memcpy(buf + used, g, n + 1);
         used += n;
     }
     return buf;
 }
 
-char *mmm_fmt_compact(double v, char *buf, size_t size)
+/* `digits` significant digits without an exponent, trailing zeros
+ * dropped: 3073.33 -> 3073 (3 digits), 12.345 -> 12.3, 0.25 -> 0.25. */
+static char *fmt_fixed(double v, int digits, char *buf, size_t size)
 {
-    double a = fabs(v);
-    if (size == 0)
-        return buf;
-    if (isnan(v)) {
-        snprintf(buf, size, "nan");
-    } else if (isinf(v)) {
-        snprintf(buf, size, v < 0 ? "-inf" : "inf");
-    } else if (v == floor(v) && a < 1e6) {
-        snprintf(buf, size, "%.0f", v);
-    } else if (a >= 1e6 || a < 1e-3) {
-        fmt_scientific(v, buf, size);
-    } else {
-        /* Three significant digits without an exponent, trailing zeros
-         * dropped: 3073.33 -> 3073, 12.345 -> 12.3, 0.25 -> 0.25. */
-        int decimals = 2 - (int)floor(log10(a));
-        char *dot, *end;
-        if (decimals < 0)
-            decimals = 0;
-        snprintf(buf, size, "%.*f", decimals, v);
-        dot = strchr(buf, '.');
-        if (dot) {
-            end = buf + strlen(buf) - 1;
-            while (end > dot && *end == '0')
-                *end-- = '\0';
-            if (end == dot)
-                *end = '\0';
-        }
+    int decimals = digits - 1 - (int)floor(log10(fabs(v)));
+    char *dot, *end;
+    if (decimals < 0)
+        decimals = 0;
+    snprintf(buf, size, "%.*f", decimals, v);
+    dot = strchr(buf, '.');
+    if (dot) {
+        end = buf + strlen(buf) - 1;
+        while (end > dot && *end == '0')
+            *end-- = '\0';
+        if (end == dot)
+            *end = '\0';
     }
     return buf;
 }
 
+static char *fmt_digits(double v, int digits, double exact_below, char *buf, size_t size)
+{
+    double a = fabs(v);
+    if (size == 0)
+        return buf;
+    if (isnan(v))
+        snprintf(buf, size, "nan");
+    else if (isinf(v))
+        snprintf(buf, size, v < 0 ? "-inf" : "inf");
+    else if (v == floor(v) && a < exact_below)
+        snprintf(buf, size, "%.0f", v);
+    else if (a >= 1e6 || a < 1e-3)
+        fmt_scientific(v, digits, buf, size);
+    else
+        fmt_fixed(v, digits, buf, size);
+    return buf;
+}
+
+char *mmm_fmt_compact(double v, char *buf, size_t size)
+{
+    return fmt_digits(v, 3, 1e6, buf, size);
+}
+
 char *mmm_fmt_full(double v, char *buf, size_t size)
 {
-    if (isfinite(v) && v == floor(v) && fabs(v) < 1e15) {
-        if (size)
-            snprintf(buf, size, "%.0f", v);
-        return buf;
-    }
-    return mmm_fmt_compact(v, buf, size);
+    return fmt_digits(v, 6, 1e15, buf, size);
 }
 
 /* ------------------------------------------------------------------ */

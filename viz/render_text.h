@@ -34,7 +34,8 @@ char *mmm_text_take(mmm_text *t);
  * with 3 significant digits as "5.69·10⁸" (UTF-8 superscripts) or "0.25".
  * Non-finite values print as "inf"/"nan". */
 char *mmm_fmt_compact(double v, char *buf, size_t size);
-/* The same but exact integers below 10^15 are printed in full. */
+/* For totals: integers below 10^15 in full, others with 6 significant
+ * digits ("589.333", "3.56342·10¹⁵"). */
 char *mmm_fmt_full(double v, char *buf, size_t size);
 
 /* The sequential colour scale of the pictures: ColorBrewer YlOrRd, 9

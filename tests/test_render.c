@@ -1,0 +1,706 @@
+/*
+ * test_render.c: mmm render.  The DOT output read back with cgraph carries
+ * the analysis (checked against the instance and, for the hand-checkable
+ * programs, against the numbers worked out by hand in their comments); the
+ * SVG is well formed and names every kernel; PNG and PDF are produced;
+ * every bundled program renders; the block level has exactly N block nodes
+ * and the edges of the thread-block DAG; output files are atomic.
+ */
+#include <criterion/criterion.h>
+
+#include <dirent.h>
+#include <graphviz/cgraph.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "mmm/mmm.h"
+#include "mmm/render.h"
+
+/* ------------------------------------------------------------------ */
+/* Helpers                                                             */
+
+typedef struct loaded {
+    mmm_program *prog;
+    mmm_instance *inst;
+    mmm_metrics m;
+} loaded;
+
+static void load(loaded *l, const char *path)
+{
+    mmm_load_options opt = MMM_LOAD_OPTIONS_INIT;
+    mmm_error err;
+    memset(l, 0, sizeof *l);
+    cr_assert_eq(mmm_program_load_file(&l->prog, path, &opt, &err), 0, "%s: %s", path,
+                 err.message);
+    cr_assert_eq(mmm_instance_new(&l->inst, l->prog, &err), 0, "%s", err.message);
+    cr_assert_eq(mmm_instance_eval(l->inst, NULL, 0, &err), 0, "%s: %s", path, err.message);
+    cr_assert_eq(mmm_metrics_compute(&l->m, l->inst, 0, &err), 0, "%s", err.message);
+}
+
+static void unload(loaded *l)
+{
+    mmm_metrics_dispose(&l->m);
+    mmm_instance_free(l->inst);
+    mmm_program_free(l->prog);
+}
+
+static char *render(const loaded *l, mmm_render_format f, mmm_render_level level,
+                    size_t *len)
+{
+    mmm_render_options o = MMM_RENDER_OPTIONS_INIT;
+    mmm_error err;
+    char *out = NULL;
+    size_t n = 0;
+    o.format = f;
+    o.level = level;
+    cr_assert_eq(mmm_render_memory(&out, &n, l->inst, &l->m, &o, &err), 0, "%s: %s",
+                 l->prog->file, err.message);
+    cr_assert_not_null(out);
+    cr_assert_gt(n, 0);
+    if (len)
+        *len = n;
+    return out;
+}
+
+/* A private folder for files; removed (with its files) by rmtree. */
+static void make_tmpdir(char *dir, size_t size)
+{
+    snprintf(dir, size, "%s/mmm-test-render-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+    cr_assert_not_null(mkdtemp(dir));
+}
+
+static void rmtree(const char *dir)
+{
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    cr_assert_eq(system(cmd), 0);
+}
+
+static int count_files(const char *dir)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    int n = 0;
+    cr_assert_not_null(d);
+    while ((e = readdir(d)))
+        if (e->d_name[0] != '.')
+            n++;
+    closedir(d);
+    return n;
+}
+
+static char *read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    char *buf;
+    long n;
+    cr_assert_not_null(f, "cannot open %s", path);
+    fseek(f, 0, SEEK_END);
+    n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    buf = malloc((size_t)n + 1);
+    cr_assert_not_null(buf);
+    cr_assert_eq(fread(buf, 1, (size_t)n, f), (size_t)n);
+    buf[n] = '\0';
+    fclose(f);
+    if (len)
+        *len = (size_t)n;
+    return buf;
+}
+
+static void write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "wb");
+    cr_assert_not_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* Run a shell command; its exit status. */
+static int run(const char *fmt, ...)
+{
+    char cmd[4096];
+    va_list ap;
+    int st;
+    va_start(ap, fmt);
+    vsnprintf(cmd, sizeof cmd, fmt, ap);
+    va_end(ap);
+    st = system(cmd);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* Every program file under dags/ (machine files are not programs). */
+typedef void (*dag_fn)(const char *path);
+
+static int is_program(const char *path)
+{
+    size_t n;
+    char *text = read_file(path, &n);
+    int yes = strstr(text, "<program") != NULL;
+    free(text);
+    return yes;
+}
+
+static int for_each_dag_in(const char *dir, dag_fn fn)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    int n = 0;
+    cr_assert_not_null(d, "cannot open %s", dir);
+    while ((e = readdir(d))) {
+        char path[1024];
+        struct stat st;
+        if (e->d_name[0] == '.')
+            continue;
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        if (stat(path, &st) != 0)
+            continue;
+        if (S_ISDIR(st.st_mode)) {
+            n += for_each_dag_in(path, fn);
+        } else {
+            size_t len = strlen(path);
+            if (len > 4 && strcmp(path + len - 4, ".xml") == 0 && is_program(path)) {
+                fn(path);
+                n++;
+            }
+        }
+    }
+    closedir(d);
+    return n;
+}
+
+static double attr_num(void *obj, const char *name)
+{
+    char *v = agget(obj, (char *)name);
+    char *end;
+    double d;
+    cr_assert(v && *v, "attribute %s missing", name);
+    d = strtod(v, &end);
+    cr_assert(*end == '\0', "attribute %s = '%s' is not a number", name, v);
+    return d;
+}
+
+/* The SVG <title> of a node: Graphviz escapes XML and '-' (&#45;). */
+static void svg_title(char *out, size_t size, const char *id)
+{
+    size_t n = 0;
+    n += (size_t)snprintf(out + n, size - n, "<title>");
+    for (; *id && n + 8 < size; id++) {
+        switch (*id) {
+        case '-': n += (size_t)snprintf(out + n, size - n, "&#45;"); break;
+        case '&': n += (size_t)snprintf(out + n, size - n, "&amp;"); break;
+        case '<': n += (size_t)snprintf(out + n, size - n, "&lt;"); break;
+        case '>': n += (size_t)snprintf(out + n, size - n, "&gt;"); break;
+        default: out[n++] = *id; out[n] = '\0';
+        }
+    }
+    snprintf(out + n, size - n, "</title>");
+}
+
+static int count_substr(const char *s, const char *pat)
+{
+    int n = 0;
+    size_t len = strlen(pat);
+    while ((s = strstr(s, pat))) {
+        n++;
+        s += len;
+    }
+    return n;
+}
+
+/* ------------------------------------------------------------------ */
+/* Options                                                             */
+
+Test(render, format_names_and_extensions)
+{
+    mmm_render_format f;
+    mmm_render_level lv;
+    mmm_render_color c;
+    cr_assert_eq(mmm_render_format_from_path(&f, "a/b.svg"), 0);
+    cr_assert_eq(f, MMM_RENDER_SVG);
+    cr_assert_eq(mmm_render_format_from_path(&f, "x.PNG"), 0);
+    cr_assert_eq(f, MMM_RENDER_PNG);
+    cr_assert_eq(mmm_render_format_from_path(&f, "x.pdf"), 0);
+    cr_assert_eq(f, MMM_RENDER_PDF);
+    cr_assert_eq(mmm_render_format_from_path(&f, "x.gv"), 0);
+    cr_assert_eq(f, MMM_RENDER_DOT);
+    cr_assert_eq(mmm_render_format_from_path(&f, "x.dot"), 0);
+    cr_assert_eq(f, MMM_RENDER_DOT);
+    cr_assert_lt(mmm_render_format_from_path(&f, "x.jpg"), 0);
+    cr_assert_lt(mmm_render_format_from_path(&f, "dir.svg/x"), 0);
+    cr_assert_lt(mmm_render_format_from_path(&f, "noext"), 0);
+    cr_assert_eq(mmm_render_level_parse(&lv, "block"), 0);
+    cr_assert_eq(lv, MMM_LEVEL_BLOCK);
+    cr_assert_lt(mmm_render_level_parse(&lv, "thread"), 0);
+    cr_assert_eq(mmm_render_color_parse(&c, "cost"), 0);
+    cr_assert_eq(c, MMM_COLOR_COST);
+    cr_assert_lt(mmm_render_color_parse(&c, "blue"), 0);
+    cr_assert_str_eq(mmm_render_format_name(MMM_RENDER_PDF), "pdf");
+}
+
+/* ------------------------------------------------------------------ */
+/* DOT read back with cgraph                                           */
+
+static int on_path(const uint32_t *path, size_t len, size_t k)
+{
+    size_t i;
+    for (i = 0; i < len; i++)
+        if (path[i] == k)
+            return 1;
+    return 0;
+}
+
+/* Distinct kernel edges (a repeated <edge> is one edge of the DAG). */
+static size_t distinct_edges(const mmm_program *p)
+{
+    size_t i, j, n = 0;
+    for (i = 0; i < p->nedges; i++) {
+        for (j = 0; j < i; j++)
+            if (p->edges[j].from == p->edges[i].from && p->edges[j].to == p->edges[i].to)
+                break;
+        n += j == i;
+    }
+    return n;
+}
+
+static void check_dot_against_analysis(const char *path)
+{
+    loaded l;
+    char *dot;
+    Agraph_t *g;
+    size_t k;
+    load(&l, path);
+    if (l.prog->nkernels > MMM_RENDER_MAX_NODES_DEFAULT) {
+        unload(&l);
+        return;
+    }
+    dot = render(&l, MMM_RENDER_DOT, MMM_LEVEL_KERNEL, NULL);
+    g = agmemread(dot);
+    cr_assert_not_null(g, "%s: the DOT does not parse back", path);
+    cr_assert(agisdirected(g));
+    cr_assert_eq((size_t)agnnodes(g), l.prog->nkernels, "%s", path);
+    cr_assert_eq((size_t)agnedges(g), distinct_edges(l.prog), "%s", path);
+    cr_assert_eq(attr_num(g, "W"), l.m.W);
+    cr_assert_eq(attr_num(g, "S"), l.m.S);
+    cr_assert_eq(attr_num(g, "O"), l.m.O);
+    cr_assert_eq(attr_num(g, "N"), (double)l.m.N);
+    cr_assert_eq(attr_num(g, "L"), (double)l.m.L);
+    cr_assert_eq(attr_num(g, "C"), l.m.C);
+    cr_assert_eq(attr_num(g, "K"), (double)l.m.K);
+    cr_assert_eq(attr_num(g, "corollary"), l.m.corollary);
+    if (l.m.has_p)
+        cr_assert_eq(attr_num(g, "graham_brent"), l.m.graham_brent);
+    cr_assert_str_eq(agget(g, "program"), l.prog->name);
+    for (k = 0; k < l.prog->nkernels; k++) {
+        const mmm_kernel_val *kv = &l.inst->kernels[k];
+        Agnode_t *n = agnode(g, (char *)l.prog->kernels[k].id, 0);
+        cr_assert_not_null(n, "%s: kernel %s is not a node", path, l.prog->kernels[k].id);
+        cr_assert_eq(attr_num(n, "repeat"), (double)kv->repeat);
+        cr_assert_eq(attr_num(n, "blocks"), (double)kv->blocks);
+        cr_assert_eq(attr_num(n, "N"), (double)kv->N);
+        cr_assert_eq(attr_num(n, "W"), kv->W, "%s %s", path, l.prog->kernels[k].id);
+        cr_assert_eq(attr_num(n, "S"), kv->S);
+        cr_assert_eq(attr_num(n, "O"), kv->O);
+        cr_assert_eq(attr_num(n, "C"), kv->C);
+        cr_assert_eq(attr_num(n, "span_path"),
+                     (double)on_path(l.m.span_path, l.m.span_path_len, k));
+        cr_assert_eq(attr_num(n, "l_path"), (double)on_path(l.m.l_path, l.m.l_path_len, k));
+    }
+    for (k = 0; k < l.prog->nedges; k++) {
+        Agnode_t *a = agnode(g, (char *)l.prog->kernels[l.prog->edges[k].from].id, 0);
+        Agnode_t *b = agnode(g, (char *)l.prog->kernels[l.prog->edges[k].to].id, 0);
+        cr_assert_not_null(agedge(g, a, b, NULL, 0), "%s: edge %zu missing", path, k);
+    }
+    agclose(g);
+    free(dot);
+    unload(&l);
+}
+
+Test(render, dot_carries_the_analysis_of_every_bundled_program)
+{
+    cr_assert_gt(for_each_dag_in(MMM_DAGS_DIR, check_dot_against_analysis), 5);
+}
+
+/* The numbers worked out by hand in dags/fork_join.xml. */
+Test(render, dot_fork_join_by_hand)
+{
+    loaded l;
+    char *dot;
+    Agraph_t *g;
+    Agnode_t *n;
+    load(&l, MMM_DAGS_DIR "/fork_join.xml");
+    dot = render(&l, MMM_RENDER_DOT, MMM_LEVEL_KERNEL, NULL);
+    g = agmemread(dot);
+    cr_assert_not_null(g);
+    cr_assert_eq(agnnodes(g), 5);
+    cr_assert_eq(agnedges(g), 6);
+    cr_assert_eq(attr_num(g, "W"), 116);
+    cr_assert_eq(attr_num(g, "S"), 26);
+    cr_assert_eq(attr_num(g, "O"), 480);
+    cr_assert_eq(attr_num(g, "N"), 19);
+    cr_assert_eq(attr_num(g, "L"), 5);
+    cr_assert_eq(attr_num(g, "C"), 52);
+    cr_assert_eq(attr_num(g, "K"), 11);
+    cr_assert_eq(attr_num(g, "p"), 3);
+    cr_assert_float_eq(attr_num(g, "graham_brent"), 1768.0 / 3, 1e-9);
+    cr_assert_float_eq(attr_num(g, "corollary"), 3848.0 / 11, 1e-9);
+    n = agnode(g, "w1", 0);
+    cr_assert_eq(attr_num(n, "repeat"), 3);
+    cr_assert_eq(attr_num(n, "blocks"), 4); /* the largest launch */
+    cr_assert_eq(attr_num(n, "N"), 9);
+    cr_assert_eq(attr_num(n, "W"), 60);
+    cr_assert_eq(attr_num(n, "S"), 6);
+    cr_assert_eq(attr_num(n, "O"), 270);
+    cr_assert_eq(attr_num(n, "C"), 33);
+    cr_assert_eq(attr_num(n, "l_path"), 1);
+    cr_assert_eq(attr_num(n, "span_path"), 0);
+    n = agnode(g, "w3", 0);
+    cr_assert_eq(attr_num(n, "repeat"), 2);
+    cr_assert_eq(attr_num(n, "S"), 20);
+    cr_assert_eq(attr_num(n, "span_path"), 1);
+    cr_assert_eq(attr_num(n, "l_path"), 0);
+    /* The critical path fork -> w3 -> join is highlighted, w2 is not. */
+    cr_assert_eq(attr_num(agedge(g, agnode(g, "fork", 0), agnode(g, "w3", 0), NULL, 0),
+                          "span_path"), 1);
+    cr_assert_eq(attr_num(agedge(g, agnode(g, "w2", 0), agnode(g, "join", 0), NULL, 0),
+                          "span_path"), 0);
+    cr_assert_eq(attr_num(agedge(g, agnode(g, "w1", 0), agnode(g, "join", 0), NULL, 0),
+                          "l_path"), 1);
+    agclose(g);
+    free(dot);
+    unload(&l);
+}
+
+/* ------------------------------------------------------------------ */
+/* Block level                                                         */
+
+typedef struct block_tally {
+    int blocks, empty;
+} block_tally;
+
+static block_tally tally_blocks(Agraph_t *g)
+{
+    block_tally t = {0, 0};
+    Agnode_t *n;
+    for (n = agfstnode(g); n; n = agnxtnode(g, n)) {
+        char *kind = agget(n, "kind");
+        cr_assert_not_null(kind);
+        if (strcmp(kind, "block") == 0)
+            t.blocks++;
+        else if (strcmp(kind, "empty") == 0)
+            t.empty++;
+        else
+            cr_assert_fail("node %s of kind '%s'", agnameof(n), kind);
+    }
+    return t;
+}
+
+/* Hand counts: fork_join has 19 blocks; its thread-block DAG has
+ * w1: 2*3 + 3*4 (chain), w3: 1*1 (chain), fork -> w1, w2, w3: 2 + 6 + 1,
+ * w1, w2, w3 -> join: 4 + 6 + 1 edges = 39.  The diamond: 11 blocks,
+ * 2*3 + 2*5 + 3*1 + 5*1 = 24 edges. */
+static void check_block_dot(const char *file, int blocks, int edges)
+{
+    loaded l;
+    char *dot;
+    Agraph_t *g;
+    block_tally t;
+    load(&l, file);
+    cr_assert_eq(l.m.N, blocks);
+    dot = render(&l, MMM_RENDER_DOT, MMM_LEVEL_BLOCK, NULL);
+    g = agmemread(dot);
+    cr_assert_not_null(g);
+    t = tally_blocks(g);
+    cr_assert_eq(t.blocks, blocks, "%s: %d block nodes", file, t.blocks);
+    cr_assert_eq(t.empty, 0);
+    cr_assert_eq(agnedges(g), edges, "%s: %d edges", file, agnedges(g));
+    agclose(g);
+    free(dot);
+    unload(&l);
+}
+
+Test(render, block_level_dot_is_the_thread_block_dag)
+{
+    check_block_dot(MMM_DAGS_DIR "/fork_join.xml", 19, 39);
+    check_block_dot(MMM_DAGS_DIR "/diamond.xml", 11, 24);
+}
+
+Test(render, block_level_dot_block_attributes)
+{
+    loaded l;
+    char *dot;
+    Agraph_t *g;
+    Agnode_t *n;
+    int w1 = 0;
+    load(&l, MMM_DAGS_DIR "/fork_join.xml");
+    dot = render(&l, MMM_RENDER_DOT, MMM_LEVEL_BLOCK, NULL);
+    g = agmemread(dot);
+    cr_assert_not_null(g);
+    /* w1 launch i has i+1 blocks with W(B) = 3i, S(B) = i, O(B) = 30. */
+    for (n = agfstnode(g); n; n = agnxtnode(g, n)) {
+        double i;
+        if (strcmp(agget(n, "kernel"), "w1") != 0)
+            continue;
+        i = attr_num(n, "launch");
+        cr_assert_eq(attr_num(n, "W"), 3 * i);
+        cr_assert_eq(attr_num(n, "S"), i);
+        cr_assert_eq(attr_num(n, "O"), 30);
+        cr_assert_lt(attr_num(n, "block"), i + 1);
+        w1++;
+    }
+    cr_assert_eq(w1, 2 + 3 + 4);
+    agclose(g);
+    free(dot);
+    unload(&l);
+}
+
+Test(render, block_level_picture_draws_every_block)
+{
+    loaded l;
+    char *svg;
+    load(&l, MMM_DAGS_DIR "/fork_join.xml");
+    svg = render(&l, MMM_RENDER_SVG, MMM_LEVEL_BLOCK, NULL);
+    /* One node per block; one cluster per launch: 1 + 3 + 1 + 2 + 1. */
+    cr_assert_eq(count_substr(svg, "class=\"node\""), 19);
+    cr_assert_eq(count_substr(svg, "class=\"cluster\""), 8);
+    free(svg);
+    unload(&l);
+}
+
+Test(render, block_level_refuses_above_max_nodes)
+{
+    loaded l;
+    mmm_render_options o = MMM_RENDER_OPTIONS_INIT;
+    mmm_error err;
+    char *out = NULL;
+    size_t n = 0;
+    load(&l, MMM_DAGS_DIR "/poly_mul.xml"); /* N = 10235 */
+    o.level = MMM_LEVEL_BLOCK;
+    cr_assert_eq(mmm_render_memory(&out, &n, l.inst, &l.m, &o, &err), MMM_ELIMIT);
+    cr_assert_null(out);
+    cr_assert(strstr(err.message, "--max-nodes 2000"), "%s", err.message);
+    cr_assert(strstr(err.message, "10235"), "%s", err.message);
+    o.max_nodes = 3;
+    o.level = MMM_LEVEL_KERNEL; /* 2 kernels fit */
+    cr_assert_eq(mmm_render_memory(&out, &n, l.inst, &l.m, &o, &err), 0);
+    free(out);
+    o.max_nodes = 1;
+    cr_assert_eq(mmm_render_memory(&out, &n, l.inst, &l.m, &o, &err), MMM_ELIMIT);
+    unload(&l);
+}
+
+/* ------------------------------------------------------------------ */
+/* Pictures                                                            */
+
+static void check_svg(const char *path)
+{
+    loaded l;
+    char *svg, dir[256], file[300], title[512];
+    size_t k, len;
+    load(&l, path);
+    if (l.prog->nkernels > MMM_RENDER_MAX_NODES_DEFAULT) {
+        unload(&l);
+        return;
+    }
+    svg = render(&l, MMM_RENDER_SVG, MMM_LEVEL_KERNEL, &len);
+    cr_assert_eq(strlen(svg), len, "%s: NUL inside the SVG", path);
+    cr_assert(strstr(svg, "<svg"), "%s", path);
+    for (k = 0; k < l.prog->nkernels; k++) {
+        svg_title(title, sizeof title, l.prog->kernels[k].id);
+        cr_assert(strstr(svg, title), "%s: no %s in the SVG", path, title);
+    }
+    if (run("command -v xmllint >/dev/null 2>&1") == 0) {
+        make_tmpdir(dir, sizeof dir);
+        snprintf(file, sizeof file, "%s/dag.svg", dir);
+        write_file(file, svg);
+        cr_assert_eq(run("xmllint --noout --nonet '%s'", file), 0, "%s: SVG not well formed",
+                     path);
+        rmtree(dir);
+    }
+    free(svg);
+    unload(&l);
+}
+
+Test(render, svg_of_every_bundled_program_is_well_formed_and_names_every_kernel)
+{
+    cr_assert_gt(for_each_dag_in(MMM_DAGS_DIR, check_svg), 5);
+}
+
+Test(render, png_and_pdf_are_produced)
+{
+    loaded l;
+    char *png, *pdf;
+    size_t n;
+    uint32_t w, h;
+    load(&l, MMM_DAGS_DIR "/poly_mul.xml");
+    png = render(&l, MMM_RENDER_PNG, MMM_LEVEL_KERNEL, &n);
+    cr_assert_gt(n, 1000);
+    cr_assert_eq(memcmp(png, "\x89PNG\r\n\x1a\n", 8), 0);
+    /* IHDR: width and height, big-endian, at bytes 16..23. */
+    w = (uint32_t)(unsigned char)png[16] << 24 | (uint32_t)(unsigned char)png[17] << 16 |
+        (uint32_t)(unsigned char)png[18] << 8 | (unsigned char)png[19];
+    h = (uint32_t)(unsigned char)png[20] << 24 | (uint32_t)(unsigned char)png[21] << 16 |
+        (uint32_t)(unsigned char)png[22] << 8 | (unsigned char)png[23];
+    cr_assert(w > 400 && h > 200, "%ux%u", w, h);
+    pdf = render(&l, MMM_RENDER_PDF, MMM_LEVEL_KERNEL, &n);
+    cr_assert_eq(memcmp(pdf, "%PDF-", 5), 0);
+    {
+        /* %%EOF near the end: the document is complete */
+        size_t i;
+        int eof = 0;
+        for (i = n > 32 ? n - 32 : 0; i + 5 <= n; i++)
+            eof |= memcmp(pdf + i, "%%EOF", 5) == 0;
+        cr_assert(eof);
+    }
+    free(png);
+    free(pdf);
+    unload(&l);
+}
+
+Test(render, picture_marks_repeats_and_shows_the_totals)
+{
+    loaded l;
+    char *svg;
+    load(&l, MMM_DAGS_DIR "/poly_div_opt.xml");
+    svg = render(&l, MMM_RENDER_SVG, MMM_LEVEL_KERNEL, NULL);
+    /* 241 launches of 8 blocks; W = 568837120, C = 4368 (the comments of
+     * dags/poly_div_opt.xml); p = 14: (1928/14 + 241)·4368 = 1654224. */
+    cr_assert(strstr(svg, "step \xc3\x97" "241"), "no \xc3\x97" "241");
+    cr_assert(strstr(svg, "8 blocks \xc3\x97 768 threads"));
+    cr_assert(strstr(svg, "W\xc2\xa0=\xc2\xa0" "568837120"));
+    cr_assert(strstr(svg, "C\xc2\xa0=\xc2\xa0" "4368"));
+    cr_assert(strstr(svg, "1654224"));
+    cr_assert(strstr(svg, "fill:"));
+    free(svg);
+    unload(&l);
+}
+
+Test(render, color_none_has_no_scale)
+{
+    loaded l;
+    mmm_render_options o = MMM_RENDER_OPTIONS_INIT;
+    mmm_error err;
+    char *dot = NULL;
+    size_t n;
+    load(&l, MMM_DAGS_DIR "/diamond.xml");
+    o.format = MMM_RENDER_DOT;
+    o.color = MMM_COLOR_NONE;
+    cr_assert_eq(mmm_render_memory(&dot, &n, l.inst, &l.m, &o, &err), 0);
+    cr_assert_null(strstr(dot, "fill:"));
+    cr_assert_null(strstr(dot, "#ffffcc"));
+    free(dot);
+    unload(&l);
+}
+
+/* Each colour measure puts the largest kernel in the darkest class. */
+Test(render, fill_follows_the_chosen_measure)
+{
+    static const struct {
+        mmm_render_color c;
+        const char *darkest; /* diamond.xml: O(b) = 90, W(c) = 50, S(c) = 7,
+                                S(B)+O(B) of d = 55 */
+    } cases[] = {{MMM_COLOR_OVERHEAD, "b"}, {MMM_COLOR_WORK, "c"},
+                 {MMM_COLOR_SPAN, "c"}, {MMM_COLOR_COST, "d"}};
+    loaded l;
+    size_t i;
+    load(&l, MMM_DAGS_DIR "/diamond.xml");
+    for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        mmm_render_options o = MMM_RENDER_OPTIONS_INIT;
+        mmm_error err;
+        char *dot = NULL;
+        size_t n;
+        Agraph_t *g;
+        o.format = MMM_RENDER_DOT;
+        o.color = cases[i].c;
+        cr_assert_eq(mmm_render_memory(&dot, &n, l.inst, &l.m, &o, &err), 0);
+        g = agmemread(dot);
+        cr_assert_str_eq(agget(agnode(g, (char *)cases[i].darkest, 0), "fillcolor"),
+                         "#800026", "measure %zu", i);
+        agclose(g);
+        free(dot);
+    }
+    unload(&l);
+}
+
+/* ------------------------------------------------------------------ */
+/* Atomic output and the command line                                  */
+
+Test(render, failed_render_leaves_the_file_untouched)
+{
+    loaded l;
+    mmm_render_options o = MMM_RENDER_OPTIONS_INIT;
+    mmm_error err;
+    char dir[256], file[300], *text;
+    load(&l, MMM_DAGS_DIR "/poly_mul.xml");
+    make_tmpdir(dir, sizeof dir);
+    snprintf(file, sizeof file, "%s/out.svg", dir);
+    write_file(file, "previous content\n");
+    o.level = MMM_LEVEL_BLOCK; /* refused: 10235 blocks */
+    cr_assert_eq(mmm_render_file(file, l.inst, &l.m, &o, &err), MMM_ELIMIT);
+    text = read_file(file, NULL);
+    cr_assert_str_eq(text, "previous content\n");
+    free(text);
+    cr_assert_eq(count_files(dir), 1, "a temporary file was left behind");
+    o.level = MMM_LEVEL_KERNEL;
+    cr_assert_eq(mmm_render_file(file, l.inst, &l.m, &o, &err), 0, "%s", err.message);
+    text = read_file(file, NULL);
+    cr_assert(strstr(text, "<svg"));
+    free(text);
+    cr_assert_eq(count_files(dir), 1);
+    rmtree(dir);
+    unload(&l);
+}
+
+Test(render, cli_formats_exit_codes_and_atomicity)
+{
+    char dir[256], path[300], *text;
+    size_t n;
+    make_tmpdir(dir, sizeof dir);
+    cr_assert_eq(run("'%s' render '%s/diamond.xml' -o '%s/d.png' 2>/dev/null", MMM_BIN,
+                     MMM_DAGS_DIR, dir), 0);
+    snprintf(path, sizeof path, "%s/d.png", dir);
+    text = read_file(path, &n);
+    cr_assert_eq(memcmp(text, "\x89PNG", 4), 0);
+    free(text);
+    cr_assert_eq(run("'%s' render '%s/diamond.xml' -o '%s/d.out' --format pdf", MMM_BIN,
+                     MMM_DAGS_DIR, dir), 0);
+    snprintf(path, sizeof path, "%s/d.out", dir);
+    text = read_file(path, &n);
+    cr_assert_eq(memcmp(text, "%PDF-", 5), 0);
+    free(text);
+    cr_assert_eq(run("'%s' render '%s/diamond.xml' --format dot -o - | grep -q '^digraph'",
+                     MMM_BIN, MMM_DAGS_DIR), 0);
+    /* Usage errors: 2. */
+    cr_assert_eq(run("'%s' render '%s/diamond.xml' -o '%s/d.jpg' 2>/dev/null", MMM_BIN,
+                     MMM_DAGS_DIR, dir), 2);
+    cr_assert_eq(run("'%s' render '%s/diamond.xml' 2>/dev/null", MMM_BIN, MMM_DAGS_DIR), 2);
+    cr_assert_eq(run("'%s' render '%s/diamond.xml' -o x.svg --level cluster 2>/dev/null",
+                     MMM_BIN, MMM_DAGS_DIR), 2);
+    cr_assert_eq(run("'%s' render '%s/diamond.xml' -o x.svg --color blue 2>/dev/null",
+                     MMM_BIN, MMM_DAGS_DIR), 2);
+    cr_assert_eq(run("'%s' render --help >/dev/null", MMM_BIN), 0);
+    /* Bad input and refusals: 1, and the existing file is left as it was. */
+    snprintf(path, sizeof path, "%s/keep.svg", dir);
+    write_file(path, "keep me\n");
+    cr_assert_eq(run("'%s' render '%s/no_such.xml' -o '%s' 2>/dev/null", MMM_BIN, dir, path),
+                 1);
+    cr_assert_eq(run("'%s' render '%s/poly_mul.xml' --level block -o '%s' 2>'%s/err.txt'",
+                     MMM_BIN, MMM_DAGS_DIR, path, dir), 1);
+    cr_assert_eq(run("grep -q 'max-nodes' '%s/err.txt'", dir), 0);
+    cr_assert_eq(run("'%s' render '%s/diamond.xml' -D nope=3 -o '%s' 2>/dev/null", MMM_BIN,
+                     MMM_DAGS_DIR, path), 1);
+    text = read_file(path, NULL);
+    cr_assert_str_eq(text, "keep me\n");
+    free(text);
+    /* -p reaches the picture: (19/5 + 5)·52 = 457.6. */
+    cr_assert_eq(run("'%s' render '%s/fork_join.xml' -p 5 --format dot -o - | "
+                     "grep -q 'graham_brent=\"\\?457\\.6'", MMM_BIN, MMM_DAGS_DIR), 0);
+    rmtree(dir);
+}
