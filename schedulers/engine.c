@@ -257,7 +257,8 @@ static int launch_jump(sim *s, uint32_t k)
     r.start = s->now;
     r.end = end;
     r.sm_first = 0;
-    r.sm_count = s->p;
+    /* A launch started on an idle machine uses the lowest SMs only. */
+    r.sm_count = ks->blocks < s->p ? ks->blocks : s->p;
     r.copy = ks->copy + 1;
     r.copies = n;
     r.kernel = k;

@@ -102,6 +102,16 @@ static double nice_step(double range)
     return (f < 1.5 ? 1.0 : f < 3.5 ? 2.0 : f < 7.5 ? 5.0 : 10.0) * mag;
 }
 
+/* Vertical grid lines at the ticks, under the rectangles. */
+static void grid(chart *c)
+{
+    double step = nice_step(c->tmax), t;
+    int i;
+    gd_rect(&c->d, c->x0, c->y0, c->x1 - c->x0, c->y1 - c->y0, 0xf6f6f6, 1.0, NULL);
+    for (i = 0, t = 0.0; t <= c->tmax * (1 + 1e-12) && i < 1000; t = ++i * step)
+        gd_line(&c->d, X(c, t), c->y0, X(c, t), c->y1, GRID, 0.5, 0);
+}
+
 /* The time axis under the lanes; returns the y below it. */
 static double time_axis(chart *c)
 {
@@ -111,7 +121,6 @@ static double time_axis(chart *c)
     gd_line(&c->d, c->x0, y, c->x1, y, INK, 1, 0);
     for (i = 0, t = 0.0; t <= c->tmax * (1 + 1e-12) && i < 1000; t = ++i * step) {
         double x = X(c, t);
-        gd_line(&c->d, x, c->y0, x, c->y1, GRID, 0.5, 0);
         gd_line(&c->d, x, y, x, y + 5, INK, 1, 0);
         gd_text(&c->d, x, y + 18, 11, GD_MIDDLE, INK, 0, "%s", fmt(t, a, sizeof a));
     }
@@ -136,8 +145,9 @@ static void bound_lines(chart *c)
             continue;
         if (l[i].v > c->tmax) { /* off the chart: say where it is */
             char a[64];
-            gd_text(&c->d, c->x1, c->y0 - 6, 11, GD_END, l[i].rgb, 0,
-                    "%s bound at %s \xe2\x86\x92", l[i].tag, fmt(l[i].v, a, sizeof a));
+            gd_text(&c->d, c->x1, c->y1 + 38, 11, GD_END, l[i].rgb, 0,
+                    "%s bound %s off the chart \xe2\x86\x92", l[i].tag,
+                    fmt(l[i].v, a, sizeof a));
             continue;
         }
         x = X(c, l[i].v);
@@ -170,6 +180,10 @@ static void record_rects(chart *c, const mmm_sim_record *rec, double lane_h)
     char tip[600], a[64], b[64];
     int64_t sm;
 
+    if (w > 3) { /* a hairline between consecutive rectangles */
+        x += 0.5;
+        w -= 1.0;
+    }
     if (w < 0.6)
         w = 0.6;
     if (rec->kind == MMM_SIM_LAUNCHES)
@@ -247,7 +261,7 @@ static void detailed(chart *c)
     if (lane_h < 2)
         lane_h = 2;
     c->y1 = c->y0 + lane_h * (double)r->p;
-    gd_rect(&c->d, c->x0, c->y0, c->x1 - c->x0, c->y1 - c->y0, 0xf6f6f6, 1.0, NULL);
+    grid(c);
     lane_labels(c, lane_h);
     for (i = 0; i < r->nrecords; i++)
         record_rects(c, &r->records[i], lane_h);
@@ -342,7 +356,7 @@ static void aggregated(chart *c)
     row_h = rows ? 440.0 / (double)rows : 20;
     row_h = row_h > 24 ? 24 : row_h < 10 ? 10 : row_h;
     c->y1 = c->y0 + row_h * (double)(rows ? rows : 1);
-    gd_rect(&c->d, c->x0, c->y0, c->x1 - c->x0, c->y1 - c->y0, 0xf6f6f6, 1.0, NULL);
+    grid(c);
     for (i = 0; i < rows; i++) {
         size_t a = i * per, b = a + per < n ? a + per : n;
         double y = c->y0 + (double)i * row_h;
