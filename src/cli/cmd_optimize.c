@@ -836,6 +836,8 @@ static int write_plot(sink *s, const mmm_sweep_result *res,
 /* Warnings and notes about the choice, shared by text and JSON. */
 
 #define MAX_MSGS 6
+/* W or S varying by more than this over the range gets a note. */
+#define PREMISE_FACTOR 2.0
 
 typedef struct msgs {
     char text[MAX_MSGS][600];
@@ -911,6 +913,14 @@ static void collect_msgs(msgs *m, const sink *s, const mmm_sweep_result *res,
     if (res->has_p)
         bound_msgs(m, s, res, spec, 1);
     bound_msgs(m, s, res, spec, 0);
+    if (res->W_factor > PREMISE_FACTOR || res->S_factor > PREMISE_FACTOR) {
+        char w[32], x[32];
+        add_msg(m, 0, "W varies by a factor %s and S by %s over the range: the "
+                "slides' recipe assumes both stay within a small constant "
+                "factor, so judge by the bounds, not by O alone",
+                cli_fmt_num(res->W_factor, w, sizeof w),
+                cli_fmt_num(res->S_factor, x, sizeof x));
+    }
     if (res->nfeasible < res->npoints) {
         char at[128];
         mmm_sweep_point tmp;
@@ -1187,9 +1197,12 @@ static void print_summary(const sink *s, const mmm_sweep_result *res,
         printf("check      Graham-Brent bound: p unknown (use -p P)\n");
     printf("check      corollary bound at best <= at baseline: %s\n",
            res->corollary_not_worse ? "yes" : "NO");
+    for (i = 0; i < m->n; i++) /* warnings first */
+        if (m->warning[i])
+            printf("warning    %s\n", m->text[i]);
     for (i = 0; i < m->n; i++)
-        printf("%s %s\n", m->warning[i] ? "warning   " : "note      ",
-               m->text[i]);
+        if (!m->warning[i])
+            printf("note       %s\n", m->text[i]);
 }
 
 static int row_cmp(const void *x, const void *y)
