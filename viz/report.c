@@ -3,6 +3,7 @@
  * are in report_sweep.c and report_sim.c). */
 #include "mmm/report.h"
 
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,7 +58,42 @@ static const char page_style[] =
 /* ------------------------------------------------------------------ */
 /* Helpers shared with report_sweep.c and report_sim.c                  */
 
-void mmm_report_put_svg(mmm_text *t, const char *svg)
+/* Copy svg, prefixing its ids and the references to them (id="x",
+ * url(#x), href="#x") with prefix: several figures inline in one page must
+ * not share ids (PLplot names its clip paths the same in every figure). */
+static void put_prefixed(mmm_text *t, const char *svg, const char *prefix)
+{
+    static const char *const marks[] = {"id=\"", "url(#", "href=\"#"};
+    const char *p = svg;
+    for (;;) {
+        const char *best = NULL;
+        size_t i, blen = 0;
+        for (i = 0; i < sizeof marks / sizeof marks[0]; i++) {
+            const char *q = strstr(p, marks[i]);
+            if (q && (!best || q < best)) {
+                best = q;
+                blen = strlen(marks[i]);
+            }
+        }
+        if (!best)
+            break;
+        /* "id" must be a whole attribute name, not the end of "grid" */
+        if (best > svg && best[0] == 'i' && (isalnum((unsigned char)best[-1]) ||
+                                             best[-1] == '-' || best[-1] == '_' ||
+                                             best[-1] == ':')) {
+            mmm_text_putn(t, p, (size_t)(best - p) + blen);
+            p = best + blen;
+            continue;
+        }
+        mmm_text_putn(t, p, (size_t)(best - p) + blen);
+        mmm_text_put(t, prefix);
+        mmm_text_put(t, "-");
+        p = best + blen;
+    }
+    mmm_text_put(t, p);
+}
+
+void mmm_report_put_svg(mmm_text *t, const char *svg, const char *prefix)
 {
     const char *start = svg ? strstr(svg, "<svg") : NULL;
     if (!start) {
@@ -65,7 +101,7 @@ void mmm_report_put_svg(mmm_text *t, const char *svg)
         return;
     }
     mmm_text_put(t, "<div class=\"figure\">\n");
-    mmm_text_put(t, start);
+    put_prefixed(t, start, prefix);
     mmm_text_put(t, "</div>\n");
 }
 
@@ -240,7 +276,7 @@ static int put_dag(mmm_text *t, const mmm_instance *inst, const mmm_metrics *m,
         *err = e;
         return rc;
     } else {
-        mmm_report_put_svg(t, svg);
+        mmm_report_put_svg(t, svg, "dag");
         mmm_text_put(t, "<p class=\"note\">One node per kernel; a repeated kernel is drawn "
                         "once with its number of launches (" TIMES "k) and a double border. "
                         "W, S, O are totals over all launches; S(B)+O(B) is the cost of "

@@ -11,8 +11,9 @@
 #include "render_text.h"
 
 /* Append an SVG document inline: everything before "<svg" (XML
- * declaration, DOCTYPE, comments) is dropped. */
-void mmm_report_put_svg(mmm_text *t, const char *svg);
+ * declaration, DOCTYPE, comments) is dropped, and its ids are prefixed
+ * with prefix (unique in the page). */
+void mmm_report_put_svg(mmm_text *t, const char *svg, const char *prefix);
 
 /* A private temporary folder (mkdtemp) for figures drawn into files;
  * dir must hold 64 bytes.  Returns 0 or MMM_EIO. */

@@ -52,7 +52,7 @@ out:
     if (rc < 0)
         mmm_report_note(t, "(no Gantt chart: %s)", e.message);
     else
-        mmm_report_put_svg(t, svg);
+        mmm_report_put_svg(t, svg, "gantt");
     free(svg);
     return 0;
 }

@@ -181,8 +181,11 @@ static int put_plot(mmm_text *t, sweep_state *st, const char *name, const mmm_in
     }
     if (rc < 0)
         mmm_report_note(t, "(no figure: %s)", e.message);
-    else
-        mmm_report_put_svg(t, svg);
+    else {
+        char prefix[32];
+        snprintf(prefix, sizeof prefix, "sweep%d", slot);
+        mmm_report_put_svg(t, svg, prefix);
+    }
     free(svg);
     return 0;
 }
