@@ -1,0 +1,708 @@
+/* antichain.c: the largest weighted antichain of a DAG (K of the MMM).
+ *
+ * Two methods, neither recursive (a 10^6-deep DAG must not overflow the
+ * stack):
+ *  - series-parallel reduction (Valdes, Tarjan, Lawler 1982) of the
+ *    two-terminal graph (a virtual source before the sources, a virtual
+ *    sink after the sinks).  Each edge carries the largest antichain of the
+ *    nodes folded into it: a series reduction of x (a -> x -> b) gives
+ *    max(A, w(x), B), a parallel reduction of two a -> b edges gives A + B.
+ *    The reductions are recorded as a plan that depends on the structure
+ *    only, so that K for new weights costs one O(nodes + edges) replay.
+ *  - otherwise a minimum flow with lower bounds (Dilworth): node v is split
+ *    into v_in -> v_out with lower bound w(v), every other arc is
+ *    unbounded; the flow that sends w(v) along s -> v_in -> v_out -> t is
+ *    feasible, and the minimum flow, which equals the largest antichain, is
+ *    Σw minus a maximum flow from t to s in its residual network (Dinic,
+ *    after a greedy start).  Unbounded arcs are never saturated, so the
+ *    residual network is implicit: only flows are stored.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "program_internal.h"
+
+#define NONE UINT32_MAX
+
+static int nomem(mmm_error *err)
+{
+    return mmm_error_set(err, MMM_ENOMEM, NULL, 0, "out of memory");
+}
+
+/* ------------------------------------------------------------------ */
+/* Series-parallel plan                                                */
+
+typedef struct sp_state {
+    size_t nn;                  /* nodes: n kernels + source + sink */
+    uint32_t src, snk;
+    uint32_t *tail, *head;      /* by edge; tail NONE when dead */
+    uint32_t *onext, *inext;    /* singly linked lists, lazily pruned */
+    uint32_t *ohead, *ihead;    /* by node */
+    uint32_t *outdeg, *indeg;   /* live degrees */
+    uint32_t *slots;            /* (tail, head) -> edge + 1 */
+    size_t cap;
+    uint32_t *work;             /* nodes that may have in = out = 1 */
+    size_t nwork, work_cap;
+    size_t nalive;
+    mmm_sp_plan *plan;
+    size_t ops_cap;
+} sp_state;
+
+static size_t pair_hash(uint32_t a, uint32_t b, size_t mask)
+{
+    uint64_t h = ((uint64_t)a << 32 | b) * 0x9e3779b97f4a7c15u;
+    return (size_t)(h >> 17) & mask;
+}
+
+static uint32_t pair_find(const sp_state *s, uint32_t a, uint32_t b)
+{
+    size_t mask = s->cap - 1;
+    for (size_t i = pair_hash(a, b, mask);; i = (i + 1) & mask) {
+        uint32_t e = s->slots[i];
+        if (!e)
+            return NONE;
+        if (s->tail[e - 1] == a && s->head[e - 1] == b)
+            return e - 1;
+    }
+}
+
+static void pair_insert(sp_state *s, uint32_t e)
+{
+    size_t mask = s->cap - 1;
+    size_t i = pair_hash(s->tail[e], s->head[e], mask);
+    while (s->slots[i])
+        i = (i + 1) & mask;
+    s->slots[i] = e + 1;
+}
+
+/* Remove edge e (with its current tail and head) from the table:
+ * linear probing with backward-shift deletion, so no tombstones. */
+static void pair_remove(sp_state *s, uint32_t e)
+{
+    size_t mask = s->cap - 1;
+    size_t i = pair_hash(s->tail[e], s->head[e], mask);
+    while (s->slots[i] != e + 1)
+        i = (i + 1) & mask;
+    for (size_t j = (i + 1) & mask; s->slots[j]; j = (j + 1) & mask) {
+        uint32_t f = s->slots[j] - 1;
+        size_t home = pair_hash(s->tail[f], s->head[f], mask);
+        /* f may fill the hole at i when home is not in (i, j]. */
+        if (((j - home) & mask) >= ((j - i) & mask)) {
+            s->slots[i] = s->slots[j];
+            i = j;
+        }
+    }
+    s->slots[i] = 0;
+}
+
+static int push_work(sp_state *s, uint32_t v)
+{
+    if (v >= s->src || s->indeg[v] != 1 || s->outdeg[v] != 1)
+        return 0;
+    if (s->nwork == s->work_cap) {
+        size_t cap = s->work_cap * 2 + 64;
+        uint32_t *w = realloc(s->work, cap * sizeof *w);
+        if (!w)
+            return MMM_ENOMEM;
+        s->work = w;
+        s->work_cap = cap;
+    }
+    s->work[s->nwork++] = v;
+    return 0;
+}
+
+static int add_op(sp_state *s, uint32_t a, uint32_t b, uint32_t x)
+{
+    mmm_sp_plan *pl = s->plan;
+    if (pl->nops == s->ops_cap) {
+        size_t cap = s->ops_cap * 2 + 64;
+        mmm_sp_op *o = realloc(pl->ops, cap * sizeof *o);
+        if (!o)
+            return MMM_ENOMEM;
+        pl->ops = o;
+        s->ops_cap = cap;
+    }
+    pl->ops[pl->nops].a = a;
+    pl->ops[pl->nops].b = b;
+    pl->ops[pl->nops].x = x;
+    pl->nops++;
+    return 0;
+}
+
+static void add_edge(sp_state *s, uint32_t e, uint32_t a, uint32_t b)
+{
+    s->tail[e] = a;
+    s->head[e] = b;
+    s->onext[e] = s->ohead[a];
+    s->ohead[a] = e;
+    s->inext[e] = s->ihead[b];
+    s->ihead[b] = e;
+    s->outdeg[a]++;
+    s->indeg[b]++;
+    pair_insert(s, e);
+}
+
+/* The live edge of a list (the node has exactly one). */
+static uint32_t live_edge(const sp_state *s, uint32_t e, const uint32_t *next,
+                          const uint32_t *end, uint32_t v)
+{
+    while (s->tail[e] == NONE || end[e] != v)
+        e = next[e];
+    return e;
+}
+
+/* Series reduction of x (a -> x -> b), then a parallel one if a -> b
+ * existed already. */
+static int reduce_series(sp_state *s, uint32_t x)
+{
+    uint32_t e1 = live_edge(s, s->ihead[x], s->inext, s->head, x);
+    uint32_t e2 = live_edge(s, s->ohead[x], s->onext, s->tail, x);
+    uint32_t a = s->tail[e1], b = s->head[e2];
+    int r;
+    if ((r = add_op(s, e1, e2, x)) < 0)
+        return r;
+    pair_remove(s, e1);
+    pair_remove(s, e2);
+    s->tail[e2] = NONE;
+    s->nalive--;
+    s->indeg[x] = s->outdeg[x] = 0;
+    /* e1 becomes a -> b: it stays in a's out-list, moves to b's in-list. */
+    s->head[e1] = b;
+    s->inext[e1] = s->ihead[b];
+    s->ihead[b] = e1;
+    uint32_t e3 = pair_find(s, a, b);
+    if (e3 == NONE) {
+        pair_insert(s, e1);
+        return 0;
+    }
+    if ((r = add_op(s, e3, e1, NONE)) < 0)
+        return r;
+    s->tail[e1] = NONE;
+    s->nalive--;
+    s->outdeg[a]--;
+    s->indeg[b]--;
+    if ((r = push_work(s, a)) < 0 || (r = push_work(s, b)) < 0)
+        return r;
+    return 0;
+}
+
+static void sp_free(sp_state *s)
+{
+    free(s->tail), free(s->head), free(s->onext), free(s->inext);
+    free(s->ohead), free(s->ihead), free(s->outdeg), free(s->indeg);
+    free(s->slots), free(s->work);
+}
+
+static int sp_alloc(sp_state *s, size_t n, size_t ne)
+{
+    s->nn = n + 2;
+    s->src = (uint32_t)n;
+    s->snk = (uint32_t)n + 1;
+    s->cap = 64;
+    while (s->cap < 2 * ne)
+        s->cap *= 2;
+    s->tail = malloc(ne * sizeof *s->tail);
+    s->head = malloc(ne * sizeof *s->head);
+    s->onext = malloc(ne * sizeof *s->onext);
+    s->inext = malloc(ne * sizeof *s->inext);
+    s->ohead = malloc(s->nn * sizeof *s->ohead);
+    s->ihead = malloc(s->nn * sizeof *s->ihead);
+    s->outdeg = calloc(s->nn, sizeof *s->outdeg);
+    s->indeg = calloc(s->nn, sizeof *s->indeg);
+    s->slots = calloc(s->cap, sizeof *s->slots);
+    if (!s->tail || !s->head || !s->onext || !s->inext || !s->ohead ||
+        !s->ihead || !s->outdeg || !s->indeg || !s->slots)
+        return MMM_ENOMEM;
+    memset(s->ohead, 0xff, s->nn * sizeof *s->ohead);
+    memset(s->ihead, 0xff, s->nn * sizeof *s->ihead);
+    return 0;
+}
+
+static int sp_run(sp_state *s, size_t n, const uint32_t *ss,
+                  const uint32_t *succ)
+{
+    size_t m = ss[n];
+    uint32_t e = 0;
+    for (uint32_t u = 0; u < n; u++)
+        for (uint32_t j = ss[u]; j < ss[u + 1]; j++)
+            add_edge(s, e++, u, succ[j]);
+    for (uint32_t v = 0; v < n; v++) {
+        if (!s->indeg[v])
+            add_edge(s, e++, s->src, v);
+        if (ss[v] == ss[v + 1])
+            add_edge(s, e++, v, s->snk);
+    }
+    s->nalive = e;
+    s->plan->nvals = e;
+    (void)m;
+    int r;
+    for (uint32_t v = 0; v < n; v++)
+        if ((r = push_work(s, v)) < 0)
+            return r;
+    while (s->nwork) {
+        uint32_t x = s->work[--s->nwork];
+        if (s->indeg[x] == 1 && s->outdeg[x] == 1 &&
+            (r = reduce_series(s, x)) < 0)
+            return r;
+    }
+    if (s->nalive == 1) {
+        uint32_t last = live_edge(s, s->ohead[s->src], s->onext, s->tail,
+                                  s->src);
+        s->plan->is_sp = s->head[last] == s->snk;
+        s->plan->final_edge = last;
+    }
+    return 0;
+}
+
+int mmm__sp_plan_build(mmm_sp_plan *plan, size_t n, const uint32_t *ss,
+                       const uint32_t *succ, mmm_error *err)
+{
+    memset(plan, 0, sizeof *plan);
+    if (n == 0) {
+        plan->is_sp = 1;
+        plan->final_edge = NONE;
+        return 0;
+    }
+    size_t ne = ss[n] + 2 * n;
+    if (n > UINT32_MAX - 3 || ne >= UINT32_MAX / 2) {
+        return 0; /* too large for 32-bit edge ids: the flow will do */
+    }
+    sp_state s;
+    memset(&s, 0, sizeof s);
+    s.plan = plan;
+    int r = sp_alloc(&s, n, ne);
+    if (r == 0)
+        r = sp_run(&s, n, ss, succ);
+    sp_free(&s);
+    if (r < 0 || !plan->is_sp) {
+        /* A failed reduction leaves no plan: free it now. */
+        free(plan->ops);
+        plan->ops = NULL;
+        plan->nops = 0;
+        if (r < 0)
+            return nomem(err);
+        return 0;
+    }
+    if (plan->nops) { /* trim */
+        mmm_sp_op *o = realloc(plan->ops, plan->nops * sizeof *o);
+        if (o)
+            plan->ops = o;
+    }
+    return 0;
+}
+
+void mmm__sp_plan_dispose(mmm_sp_plan *plan)
+{
+    if (plan) {
+        free(plan->ops);
+        memset(plan, 0, sizeof *plan);
+    }
+}
+
+int mmm__sp_plan_eval(int64_t *out, const mmm_sp_plan *plan,
+                      const int64_t *w, mmm_error *err)
+{
+    *out = 0;
+    if (plan->final_edge == NONE)
+        return 0;
+    int64_t *val = calloc(plan->nvals ? plan->nvals : 1, sizeof *val);
+    if (!val)
+        return nomem(err);
+    for (size_t i = 0; i < plan->nops; i++) {
+        const mmm_sp_op *o = &plan->ops[i];
+        if (o->x == NONE) {
+            val[o->a] += val[o->b]; /* bounded by Σw, checked by callers */
+        } else {
+            int64_t v = val[o->a];
+            if (w[o->x] > v)
+                v = w[o->x];
+            if (val[o->b] > v)
+                v = val[o->b];
+            val[o->a] = v;
+        }
+    }
+    *out = val[plan->final_edge];
+    free(val);
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Minimum flow (Dinic on the implicit residual network)               */
+
+/* Nodes: out(v) = 2v, in(v) = 2v + 1, plus the virtual T (flow source,
+ * the original sink) and S.  Arcs, with their residual capacities:
+ *   T -> out(v)        rt[v]     (what v may still end)
+ *   out(u) -> in(x)    unbounded (DAG edge u -> x; f[e] is its flow)
+ *   out(v) -> in(v)    pf[v]     (undoing pass-through flow)
+ *   in(v) -> out(v)    unbounded (passing through v once more)
+ *   in(x) -> out(u)    f[e]      (undoing flow on u -> x)
+ *   in(v) -> S         rs[v]     (what v may still start)
+ * The arcs of out(v) are numbered: succ 0..d+-1, then the reverse pass;
+ * those of in(v): the pass 0, preds 1..d-, then S. */
+
+#define INF INT64_MAX
+#define TO_S (UINT32_MAX - 1) /* distinct from NONE */
+
+typedef struct flow_state {
+    size_t n;
+    const uint32_t *ss, *succ;
+    uint32_t *ps, *ptail, *pedge; /* predecessors with their edge index */
+    int64_t *f, *pf, *rt, *rs;
+    int32_t *level;
+    uint32_t *it, *queue, *stk;
+    int32_t dS;
+} flow_state;
+
+static uint32_t arc_count(const flow_state *s, uint32_t u)
+{
+    uint32_t v = u >> 1;
+    if (u & 1)
+        return s->ps[v + 1] - s->ps[v] + 2;
+    return s->ss[v + 1] - s->ss[v] + 1;
+}
+
+/* Target and residual capacity of arc k of node u. */
+static uint32_t arc(const flow_state *s, uint32_t u, uint32_t k, int64_t *cap)
+{
+    uint32_t v = u >> 1;
+    if (!(u & 1)) {
+        uint32_t d = s->ss[v + 1] - s->ss[v];
+        if (k < d) {
+            *cap = INF;
+            return 2 * s->succ[s->ss[v] + k] + 1;
+        }
+        *cap = s->pf[v];
+        return u + 1;
+    }
+    if (k == 0) {
+        *cap = INF;
+        return u - 1;
+    }
+    uint32_t d = s->ps[v + 1] - s->ps[v];
+    if (k <= d) {
+        *cap = s->f[s->pedge[s->ps[v] + k - 1]];
+        return 2 * s->ptail[s->ps[v] + k - 1];
+    }
+    *cap = s->rs[v];
+    return TO_S;
+}
+
+static void arc_push(flow_state *s, uint32_t u, uint32_t k, int64_t b)
+{
+    uint32_t v = u >> 1;
+    if (!(u & 1)) {
+        uint32_t d = s->ss[v + 1] - s->ss[v];
+        if (k < d)
+            s->f[s->ss[v] + k] += b;
+        else
+            s->pf[v] -= b;
+        return;
+    }
+    uint32_t d = s->ps[v + 1] - s->ps[v];
+    if (k == 0)
+        s->pf[v] += b;
+    else if (k <= d)
+        s->f[s->pedge[s->ps[v] + k - 1]] -= b;
+    else
+        s->rs[v] -= b;
+}
+
+/* Level graph from T; returns 1 when S is reachable. */
+static int flow_bfs(flow_state *s)
+{
+    size_t n = s->n, qt = 0;
+    for (size_t i = 0; i < 2 * n; i++)
+        s->level[i] = -1;
+    s->dS = INT32_MAX;
+    for (uint32_t v = 0; v < n; v++)
+        if (s->rt[v] > 0) {
+            s->level[2 * v] = 1;
+            s->queue[qt++] = 2 * v;
+        }
+    for (size_t qh = 0; qh < qt; qh++) {
+        uint32_t u = s->queue[qh];
+        int32_t lu = s->level[u];
+        if (lu + 1 >= s->dS)
+            break; /* nothing deeper lies on a shortest path */
+        uint32_t na = arc_count(s, u);
+        for (uint32_t k = 0; k < na; k++) {
+            int64_t cap;
+            uint32_t t = arc(s, u, k, &cap);
+            if (cap <= 0 || t == TO_S || s->level[t] >= 0)
+                continue;
+            s->level[t] = lu + 1;
+            s->queue[qt++] = t;
+            if ((t & 1) && s->rs[t >> 1] > 0 && lu + 2 < s->dS)
+                s->dS = lu + 2;
+        }
+    }
+    return s->dS != INT32_MAX;
+}
+
+/* The first admissible arc of u from it[u] on; its target or NONE. */
+static uint32_t flow_advance(flow_state *s, uint32_t u)
+{
+    uint32_t na = arc_count(s, u);
+    int32_t lu = s->level[u];
+    for (uint32_t k = s->it[u]; k < na; k++) {
+        int64_t cap;
+        uint32_t t = arc(s, u, k, &cap);
+        if (cap <= 0)
+            continue;
+        if (t == TO_S ? lu + 1 == s->dS
+                      : s->level[t] == lu + 1 && lu + 1 < s->dS) {
+            s->it[u] = k;
+            return t;
+        }
+    }
+    s->it[u] = na;
+    return NONE;
+}
+
+/* Augment along the stack (T -> stk[0] -> ... -> stk[top-1] -> S) and
+ * return the new stack height: up to the first saturated arc. */
+static size_t flow_augment(flow_state *s, size_t top, int64_t *total)
+{
+    uint32_t v0 = s->stk[0] >> 1;
+    int64_t b = s->rt[v0], cap;
+    for (size_t i = 0; i < top; i++) {
+        arc(s, s->stk[i], s->it[s->stk[i]], &cap);
+        if (cap < b)
+            b = cap;
+    }
+    s->rt[v0] -= b;
+    for (size_t i = 0; i < top; i++)
+        arc_push(s, s->stk[i], s->it[s->stk[i]], b);
+    *total += b;
+    if (s->rt[v0] == 0)
+        return 0;
+    for (size_t i = 0; i < top; i++) {
+        arc(s, s->stk[i], s->it[s->stk[i]], &cap);
+        if (cap == 0)
+            return i + 1;
+    }
+    return top; /* not reached: some arc saturated */
+}
+
+/* One blocking flow on the level graph, one path at a time, iterative. */
+static void flow_phase(flow_state *s, int64_t *total)
+{
+    size_t n = s->n, top = 0;
+    uint32_t tcur = 0;
+    memset(s->it, 0, 2 * n * sizeof *s->it);
+    for (;;) {
+        if (top == 0) {
+            while (tcur < n && (s->rt[tcur] == 0 || s->level[2 * tcur] != 1))
+                tcur++;
+            if (tcur == n)
+                return;
+            s->stk[top++] = 2 * tcur;
+        }
+        uint32_t u = s->stk[top - 1];
+        uint32_t t = flow_advance(s, u);
+        if (t == NONE) {
+            s->level[u] = -1; /* dead end: prune it for this phase */
+            if (--top == 0)
+                tcur++;
+            else
+                s->it[s->stk[top - 1]]++;
+        } else if (t == TO_S) {
+            top = flow_augment(s, top, total);
+        } else {
+            s->stk[top++] = t;
+        }
+    }
+}
+
+/* Greedy start: join a chain ending at u to one starting at a direct
+ * successor x, as much as both allow. */
+static void flow_greedy(flow_state *s, int64_t *total)
+{
+    for (uint32_t u = 0; u < s->n; u++)
+        for (uint32_t j = s->ss[u]; j < s->ss[u + 1] && s->rt[u] > 0; j++) {
+            uint32_t x = s->succ[j];
+            int64_t d = s->rt[u] < s->rs[x] ? s->rt[u] : s->rs[x];
+            if (d > 0) {
+                s->f[j] += d;
+                s->rt[u] -= d;
+                s->rs[x] -= d;
+                *total += d;
+            }
+        }
+}
+
+static void flow_free(flow_state *s)
+{
+    free(s->ps), free(s->ptail), free(s->pedge);
+    free(s->f), free(s->pf), free(s->rt), free(s->rs);
+    free(s->level), free(s->it), free(s->queue), free(s->stk);
+}
+
+static int flow_alloc(flow_state *s, size_t n, size_t m)
+{
+    size_t m1 = m ? m : 1;
+    s->ps = calloc(n + 1, sizeof *s->ps);
+    s->ptail = malloc(m1 * sizeof *s->ptail);
+    s->pedge = malloc(m1 * sizeof *s->pedge);
+    s->f = calloc(m1, sizeof *s->f);
+    s->pf = calloc(n, sizeof *s->pf);
+    s->rt = malloc(n * sizeof *s->rt);
+    s->rs = malloc(n * sizeof *s->rs);
+    s->level = malloc(2 * n * sizeof *s->level);
+    s->it = malloc(2 * n * sizeof *s->it);
+    s->queue = malloc(2 * n * sizeof *s->queue);
+    s->stk = malloc((2 * n + 1) * sizeof *s->stk);
+    if (!s->ps || !s->ptail || !s->pedge || !s->f || !s->pf || !s->rt ||
+        !s->rs || !s->level || !s->it || !s->queue || !s->stk)
+        return MMM_ENOMEM;
+    return 0;
+}
+
+int mmm__antichain_flow(int64_t *out, size_t n, const int64_t *w,
+                        const uint32_t *ss, const uint32_t *succ,
+                        mmm_error *err)
+{
+    *out = 0;
+    if (n == 0)
+        return 0;
+    size_t m = ss[n];
+    flow_state s;
+    memset(&s, 0, sizeof s);
+    s.n = n;
+    s.ss = ss;
+    s.succ = succ;
+    if (flow_alloc(&s, n, m) < 0) {
+        flow_free(&s);
+        return nomem(err);
+    }
+    /* Predecessor lists that remember the edge index. */
+    for (size_t j = 0; j < m; j++)
+        s.ps[succ[j] + 1]++;
+    for (size_t v = 0; v < n; v++)
+        s.ps[v + 1] += s.ps[v];
+    memcpy(s.it, s.ps, n * sizeof *s.it); /* it[] as a scratch cursor */
+    for (uint32_t u = 0; u < n; u++)
+        for (uint32_t j = ss[u]; j < ss[u + 1]; j++) {
+            uint32_t k = s.it[succ[j]]++;
+            s.ptail[k] = u;
+            s.pedge[k] = j;
+        }
+    int64_t sum = 0, flow = 0;
+    for (size_t v = 0; v < n; v++) {
+        s.rt[v] = s.rs[v] = w[v];
+        sum += w[v];
+    }
+    flow_greedy(&s, &flow);
+    while (flow_bfs(&s))
+        flow_phase(&s, &flow);
+    *out = sum - flow;
+    flow_free(&s);
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Public entry                                                        */
+
+/* CSR without duplicates from an edge list; checks ids and acyclicity. */
+static int edges_to_csr(uint32_t **ss_out, uint32_t **succ_out, size_t n,
+                        size_t m, const uint32_t *from, const uint32_t *to,
+                        mmm_error *err)
+{
+    uint32_t *ss = calloc(n + 1, sizeof *ss);
+    uint32_t *succ = malloc((m ? m : 1) * sizeof *succ);
+    uint32_t *cur = malloc((n ? n : 1) * sizeof *cur);
+    uint32_t *mark = malloc((n ? n : 1) * sizeof *mark);
+    if (!ss || !succ || !cur || !mark) {
+        free(ss), free(succ), free(cur), free(mark);
+        return nomem(err);
+    }
+    for (size_t i = 0; i < m; i++)
+        ss[from[i] + 1]++;
+    for (size_t v = 0; v < n; v++)
+        ss[v + 1] += ss[v];
+    memcpy(cur, ss, n * sizeof *cur);
+    for (size_t i = 0; i < m; i++)
+        succ[cur[from[i]]++] = to[i];
+    /* Drop duplicates with a last-seen mark per target. */
+    memset(mark, 0xff, n * sizeof *mark);
+    uint32_t wpos = 0;
+    for (uint32_t u = 0; u < n; u++) {
+        uint32_t b = ss[u], e = ss[u + 1];
+        ss[u] = wpos;
+        for (uint32_t j = b; j < e; j++)
+            if (mark[succ[j]] != u) {
+                mark[succ[j]] = u;
+                succ[wpos++] = succ[j];
+            }
+    }
+    ss[n] = wpos;
+    /* Kahn: every node must come out. */
+    memset(cur, 0, n * sizeof *cur);
+    for (uint32_t j = 0; j < wpos; j++)
+        cur[succ[j]]++;
+    size_t tail = 0;
+    for (uint32_t v = 0; v < n; v++)
+        if (!cur[v])
+            mark[tail++] = v;
+    for (size_t h = 0; h < tail; h++)
+        for (uint32_t j = ss[mark[h]]; j < ss[mark[h] + 1]; j++)
+            if (--cur[succ[j]] == 0)
+                mark[tail++] = succ[j];
+    free(cur);
+    free(mark);
+    if (tail < n) {
+        free(ss), free(succ);
+        return mmm_error_set(err, MMM_EINVAL, NULL, 0,
+                             "the graph has a cycle");
+    }
+    *ss_out = ss;
+    *succ_out = succ;
+    return 0;
+}
+
+int mmm_max_antichain(int64_t *out, mmm_k_method *method_out, size_t n,
+                      const int64_t *weight, size_t nedges,
+                      const uint32_t *from, const uint32_t *to,
+                      mmm_error *err)
+{
+    if (!out || (n && !weight) || (nedges && (!from || !to)))
+        return mmm_error_set(err, MMM_EINVAL, NULL, 0,
+                             "mmm_max_antichain: missing argument");
+    *out = 0;
+    if (method_out)
+        *method_out = MMM_K_SERIES_PARALLEL;
+    if (n > UINT32_MAX - 3 || nedges > UINT32_MAX / 2)
+        return mmm_error_set(err, MMM_ELIMIT, NULL, 0,
+                             "graph too large for mmm_max_antichain");
+    int64_t sum = 0;
+    for (size_t v = 0; v < n; v++) {
+        if (weight[v] < 0)
+            return mmm_error_set(err, MMM_EINVAL, NULL, 0,
+                                 "negative weight of node %zu", v);
+        if (weight[v] > INT64_MAX - sum)
+            return mmm_error_set(err, MMM_EOVERFLOW, NULL, 0,
+                                 "the total weight overflows 64 bits");
+        sum += weight[v];
+    }
+    for (size_t i = 0; i < nedges; i++)
+        if (from[i] >= n || to[i] >= n || from[i] == to[i])
+            return mmm_error_set(err, MMM_EINVAL, NULL, 0,
+                                 "bad edge %zu: %u -> %u", i, from[i], to[i]);
+    uint32_t *ss = NULL, *succ = NULL;
+    int r = edges_to_csr(&ss, &succ, n, nedges, from, to, err);
+    if (r < 0)
+        return r;
+    mmm_sp_plan plan;
+    r = mmm__sp_plan_build(&plan, n, ss, succ, err);
+    if (r == 0 && plan.is_sp) {
+        r = mmm__sp_plan_eval(out, &plan, weight, err);
+    } else if (r == 0) {
+        if (method_out)
+            *method_out = MMM_K_FLOW;
+        r = mmm__antichain_flow(out, n, weight, ss, succ, err);
+    }
+    mmm__sp_plan_dispose(&plan);
+    free(ss);
+    free(succ);
+    return r;
+}

@@ -1,0 +1,158 @@
+/* metrics.c: the MMM measures of an evaluated program (W, S, O, N, L, C,
+ * K), its critical paths and the Graham–Brent bounds.  Everything works on
+ * the kernel DAG: S and L are longest paths (one pass in topological
+ * order), K is the largest weighted antichain (antichain.c). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "mmm/metrics.h"
+#include "program_internal.h"
+
+static int nomem(mmm_error *err)
+{
+    return mmm_error_set(err, MMM_ENOMEM, NULL, 0, "out of memory");
+}
+
+void mmm_metrics_dispose(mmm_metrics *m)
+{
+    if (!m)
+        return;
+    free(m->span_path);
+    free(m->l_path);
+    m->span_path = m->l_path = NULL;
+    m->span_path_len = m->l_path_len = 0;
+}
+
+/* W, O, C and N: sums and a max over the kernels. */
+static int sum_kernels(mmm_metrics *m, const mmm_instance *inst,
+                       mmm_error *err)
+{
+    const mmm_program *p = inst->program;
+    for (size_t k = 0; k < inst->nkernels; k++) {
+        const mmm_kernel_val *kv = &inst->kernels[k];
+        m->W += kv->W;
+        m->O += kv->O;
+        if (kv->C > m->C)
+            m->C = kv->C;
+        if (__builtin_add_overflow(m->N, kv->N, &m->N))
+            return mmm_error_set(err, MMM_EOVERFLOW, p->file, 0,
+                                 "N (the number of thread blocks of the "
+                                 "program) overflows 64 bits");
+    }
+    return 0;
+}
+
+/* Walk back from end through best[] into a fresh source-to-sink array. */
+static int make_path(uint32_t **out, size_t *len, const uint32_t *best,
+                     uint32_t end)
+{
+    size_t n = 0;
+    for (uint32_t v = end; v != UINT32_MAX; v = best[v])
+        n++;
+    uint32_t *path = malloc(n * sizeof *path);
+    if (!path)
+        return MMM_ENOMEM;
+    size_t i = n;
+    for (uint32_t v = end; v != UINT32_MAX; v = best[v])
+        path[--i] = v;
+    *out = path;
+    *len = n;
+    return 0;
+}
+
+/* S and L: longest paths weighted by the kernels' S and L, and (unless
+ * NO_PATHS) a path achieving each.  L sums are bounded by N (checked). */
+static int longest_paths(mmm_metrics *m, const mmm_instance *inst,
+                         unsigned flags, mmm_error *err)
+{
+    const mmm_program *p = inst->program;
+    size_t n = p->nkernels;
+    if (n == 0)
+        return 0;
+    int paths = !(flags & MMM_METRICS_NO_PATHS);
+    double *ds = malloc(n * sizeof *ds);
+    int64_t *dl = malloc(n * sizeof *dl);
+    uint32_t *bs = paths ? malloc(n * sizeof *bs) : NULL;
+    uint32_t *bl = paths ? malloc(n * sizeof *bl) : NULL;
+    int r = 0;
+    if (!ds || !dl || (paths && (!bs || !bl))) {
+        r = nomem(err);
+        goto done;
+    }
+    uint32_t ends = UINT32_MAX, endl = UINT32_MAX;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t v = p->topo[i], ps = UINT32_MAX, pl = UINT32_MAX;
+        double s = 0;
+        int64_t l = 0;
+        for (uint32_t j = p->pred_start[v]; j < p->pred_start[v + 1]; j++) {
+            uint32_t u = p->pred[j];
+            if (ps == UINT32_MAX || ds[u] > s)
+                s = ds[u], ps = u;
+            if (pl == UINT32_MAX || dl[u] > l)
+                l = dl[u], pl = u;
+        }
+        ds[v] = s + inst->kernels[v].S;
+        dl[v] = l + inst->kernels[v].L; /* <= N, which did not overflow */
+        if (paths)
+            bs[v] = ps, bl[v] = pl;
+        if (ends == UINT32_MAX || ds[v] > m->S)
+            m->S = ds[v], ends = v;
+        if (endl == UINT32_MAX || dl[v] > m->L)
+            m->L = dl[v], endl = v;
+    }
+    if (paths && (make_path(&m->span_path, &m->span_path_len, bs, ends) < 0 ||
+                  make_path(&m->l_path, &m->l_path_len, bl, endl) < 0))
+        r = nomem(err);
+done:
+    free(ds), free(dl), free(bs), free(bl);
+    return r;
+}
+
+static int compute_k(mmm_metrics *m, const mmm_instance *inst,
+                     mmm_error *err)
+{
+    const mmm_program *p = inst->program;
+    size_t n = p->nkernels;
+    int64_t *w = malloc((n ? n : 1) * sizeof *w);
+    if (!w)
+        return nomem(err);
+    /* Each weight is at most the kernel's N, so Σw <= N fits. */
+    for (size_t k = 0; k < n; k++)
+        w[k] = inst->kernels[k].K;
+    int r;
+    if (p->priv->sp.is_sp) {
+        m->k_method = MMM_K_SERIES_PARALLEL;
+        r = mmm__sp_plan_eval(&m->K, &p->priv->sp, w, err);
+    } else {
+        m->k_method = MMM_K_FLOW;
+        r = mmm__antichain_flow(&m->K, n, w, p->succ_start, p->succ, err);
+    }
+    free(w);
+    return r;
+}
+
+int mmm_metrics_compute(mmm_metrics *out, const mmm_instance *inst,
+                        unsigned flags, mmm_error *err)
+{
+    if (!out || !inst)
+        return mmm_error_set(err, MMM_EINVAL, NULL, 0,
+                             "mmm_metrics_compute: missing argument");
+    memset(out, 0, sizeof *out);
+    int r;
+    if ((r = sum_kernels(out, inst, err)) < 0 ||
+        (r = longest_paths(out, inst, flags, err)) < 0 ||
+        (!(flags & MMM_METRICS_NO_K) && (r = compute_k(out, inst, err)) < 0)) {
+        mmm_metrics_dispose(out);
+        return r;
+    }
+    out->parallelism = out->S > 0 ? out->W / out->S : 0;
+    out->has_p = inst->has_p;
+    out->p = inst->p;
+    if (out->has_p && out->p > 0)
+        out->graham_brent =
+            ((double)out->N / (double)out->p + (double)out->L) * out->C;
+    if (out->K > 0)
+        out->corollary =
+            ((double)out->N / (double)out->K + (double)out->L) * out->C;
+    return 0;
+}

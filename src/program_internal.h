@@ -1,0 +1,160 @@
+/* program_internal.h: the private side of mmm_program (arena, hash tables,
+ * deduplicated expressions, the cached series-parallel plan) and the
+ * internal antichain entry points shared by program.c, eval.c, metrics.c
+ * and antichain.c.  Not installed; tests may include it. */
+#ifndef MMM_PROGRAM_INTERNAL_H
+#define MMM_PROGRAM_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mmm/error.h"
+#include "mmm/expr.h"
+#include "mmm/metrics.h"
+#include "mmm/program.h"
+
+/* ------------------------------------------------------------------ */
+/* Arena: bump allocation of strings, freed all at once.              */
+
+typedef struct mmm_arena_chunk mmm_arena_chunk;
+typedef struct mmm_arena {
+    mmm_arena_chunk *head;
+} mmm_arena;
+
+/* ------------------------------------------------------------------ */
+/* Open-addressing table of uint32 indices keyed by a string that the
+ * owner returns for an index (kernel ids, parameter names).  Slots hold
+ * index + 1; 0 is empty.  No deletion. */
+
+typedef const char *(*mmm_idtab_key_fn)(const void *owner, uint32_t idx);
+typedef struct mmm_idtab {
+    uint32_t *slots;
+    size_t cap; /* power of two, or 0 */
+    size_t count;
+} mmm_idtab;
+
+/* ------------------------------------------------------------------ */
+/* A distinct compiled expression.  Identical texts compiled in the same
+ * naming context share one entry, so that "4" serves a million kernels.
+ * key_ctx is -1 when the text cannot see a kernel index, else the index
+ * slot it was compiled against. */
+
+typedef struct mmm_expr_entry {
+    const char *text;
+    uint64_t hash;
+    mmm_expr *expr;
+    int32_t key_ctx;
+    uint8_t uses_index; /* reads a kernel index slot */
+    uint8_t shareable;  /* found through the dedupe table */
+} mmm_expr_entry;
+
+#define MMM_NO_EXPR UINT32_MAX
+
+/* Expression ids of one kernel / one class (MMM_NO_EXPR when absent), so
+ * that the evaluator can memoize the value of each distinct expression. */
+enum { MMM_KX_REPEAT, MMM_KX_THREADS, MMM_KX_N };
+enum {
+    MMM_CX_COUNT,
+    MMM_CX_WORK,
+    MMM_CX_SPAN,
+    MMM_CX_READS,
+    MMM_CX_WRITES,
+    MMM_CX_THREADS,
+    MMM_CX_SHARED,
+    MMM_CX_N
+};
+
+/* ------------------------------------------------------------------ */
+/* The series-parallel plan of a DAG: a replayable sequence of
+ * reductions.  Edge values start at 0; a series op (x != UINT32_MAX)
+ * sets val[a] = max(val[a], w[x], val[b]); a parallel op (x ==
+ * UINT32_MAX) sets val[a] += val[b].  The largest antichain is
+ * val[final_edge] (0 for an empty graph). */
+
+typedef struct mmm_sp_op {
+    uint32_t a, b, x;
+} mmm_sp_op;
+
+typedef struct mmm_sp_plan {
+    int is_sp;          /* 1: the plan computes K; 0: not series-parallel */
+    size_t nops;
+    mmm_sp_op *ops;
+    size_t nvals;       /* edge ids used by the ops */
+    uint32_t final_edge;
+} mmm_sp_plan;
+
+/* ------------------------------------------------------------------ */
+
+struct mmm_program_priv {
+    mmm_limits limits; /* effective */
+    mmm_arena arena;
+
+    /* Growing arrays behind the public const pointers. */
+    mmm_param *params;
+    size_t params_cap;
+    mmm_constraint *constraints;
+    size_t constraints_cap;
+    mmm_kernel *kernels;
+    size_t kernels_cap;
+    mmm_block_class *classes;
+    size_t classes_cap;
+    mmm_edge *edges;
+    size_t edges_cap;
+
+    /* Parallel arrays. */
+    mmm_value *machine_value;  /* by param: value when from_machine */
+    uint8_t *declared_by_prog; /* by param: the program declared it */
+    uint32_t (*kernel_eid)[MMM_KX_N];
+    uint32_t (*class_eid)[MMM_CX_N];
+    uint8_t *kernel_minimal; /* by kernel: its class came from blocks= */
+
+    mmm_idtab param_tab;
+    mmm_idtab kernel_tab;
+    size_t nindexed;          /* kernels with an index */
+    int last_kernel_minimal;  /* the last kernel has its blocks= class */
+
+    /* Distinct expressions (owned), and the dedupe table over them. */
+    mmm_expr_entry *exprs;
+    size_t nexprs, exprs_cap;
+    uint32_t *expr_slots;
+    size_t expr_slots_cap;
+
+    /* Edges whose ids were unknown when added: resolved by finalize. */
+    struct mmm_pending_edge *pending;
+    size_t npending, pending_cap;
+
+    /* Filled by finalize. */
+    uint32_t *succ_start, *succ, *pred_start, *pred, *topo;
+    mmm_sp_plan sp;
+};
+
+/* Expression id -> entry (for the evaluator). */
+static inline const mmm_expr_entry *
+mmm__expr_entry(const mmm_program *p, uint32_t id)
+{
+    return &p->priv->exprs[id];
+}
+
+/* ------------------------------------------------------------------ */
+/* Antichains (antichain.c).                                           */
+
+/* Build the series-parallel plan of the DAG given in CSR form (n nodes,
+ * succ lists without duplicates).  plan->is_sp tells whether it reduced.
+ * Returns 0 or MMM_ENOMEM. */
+int mmm__sp_plan_build(mmm_sp_plan *plan, size_t n, const uint32_t *succ_start,
+                       const uint32_t *succ, mmm_error *err);
+void mmm__sp_plan_dispose(mmm_sp_plan *plan);
+
+/* Replay a series-parallel plan with node weights (whose sum must fit in
+ * int64).  Returns 0 or MMM_ENOMEM. */
+int mmm__sp_plan_eval(int64_t *out, const mmm_sp_plan *plan,
+                      const int64_t *weight, mmm_error *err);
+
+/* Largest weighted antichain by minimum flow with lower bounds (Dilworth),
+ * on a DAG in CSR form (duplicates allowed).  The weights must be >= 0 and
+ * their sum must fit in int64.  Returns 0 or MMM_ENOMEM. */
+int mmm__antichain_flow(int64_t *out, size_t n, const int64_t *weight,
+                        const uint32_t *succ_start, const uint32_t *succ,
+                        mmm_error *err);
+
+#endif
