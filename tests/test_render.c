@@ -378,6 +378,32 @@ Test(render, dot_fork_join_by_hand)
     unload(&l);
 }
 
+/* The L path is drawn in its own style only where the span path is not a
+ * longest block path: fork_join (span path L = 1 + 2 + 1 = 4 < L = 5), not
+ * the diamond (both kernel paths have L = 3). */
+Test(render, l_path_style_only_where_it_differs)
+{
+    loaded l;
+    char *dot;
+    Agraph_t *g;
+    Agedge_t *e;
+    load(&l, MMM_DAGS_DIR "/fork_join.xml");
+    dot = render(&l, MMM_RENDER_DOT, MMM_LEVEL_KERNEL, NULL);
+    g = agmemread(dot);
+    e = agedge(g, agnode(g, "w1", 0), agnode(g, "join", 0), NULL, 0);
+    cr_assert_str_eq(agget(e, "style"), "dashed");
+    cr_assert(strstr(dot, "longest block path (L)"));
+    agclose(g);
+    free(dot);
+    unload(&l);
+    load(&l, MMM_DAGS_DIR "/diamond.xml");
+    dot = render(&l, MMM_RENDER_DOT, MMM_LEVEL_KERNEL, NULL);
+    cr_assert_null(strstr(dot, "dashed"));
+    cr_assert_null(strstr(dot, "longest block path (L)"));
+    free(dot);
+    unload(&l);
+}
+
 /* ------------------------------------------------------------------ */
 /* Block level                                                         */
 

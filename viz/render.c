@@ -233,9 +233,15 @@ static int paths_init(render_ctx *c)
         c->span_next[i] = c->l_next[i] = UINT32_MAX;
     mark_path(c->span_next, c->on_span, m->span_path, m->span_path_len);
     mark_path(c->l_next, c->on_l, m->l_path, m->l_path_len);
-    c->l_differs = m->l_path_len != m->span_path_len ||
-                   (m->l_path_len &&
-                    memcmp(m->l_path, m->span_path, m->l_path_len * sizeof *m->l_path));
+    /* The L path is drawn only where it says something the span path does
+     * not: when the span path is itself a longest block path (ties are
+     * common), one highlighted path is the clearer picture. */
+    {
+        int64_t l_on_span = 0;
+        for (i = 0; i < m->span_path_len; i++)
+            l_on_span += c->inst->kernels[m->span_path[i]].L;
+        c->l_differs = m->l_path_len > 0 && l_on_span != m->L;
+    }
     return 0;
 }
 
@@ -730,9 +736,13 @@ static int launch_edge(render_ctx *c, const launch *a, const launch *b, uint32_t
         set(e, "lhead", agnameof(b->cluster));
         set(e, "minlen", "2"); /* room for the arrow between clusters */
         edge_style(c, e, u, v);
-        if (u == v) { /* a repeat's chain is on a path when its kernel is */
-            set(e, "color", c->on_span[u] ? MMM_SPAN_PATH_COLOR : MMM_PLAIN_EDGE_COLOR);
-            set(e, "penwidth", c->on_span[u] ? "3" : "1.2");
+        if (u == v && c->on_span[u]) { /* a chain is on a path when its kernel is */
+            set(e, "color", MMM_SPAN_PATH_COLOR);
+            set(e, "penwidth", "3");
+        } else if (u == v && c->on_l[u] && c->l_differs) {
+            set(e, "color", MMM_L_PATH_COLOR);
+            set(e, "penwidth", "2.5");
+            set(e, "style", "dashed");
         }
     }
     return 0;
