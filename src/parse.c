@@ -1020,6 +1020,10 @@ static void on_doctype(void *ud, const xmlChar *name, const xmlChar *ext,
     (void)sys;
     fail(ld, MMM_EPARSE, CLASS_OTHER, tag_line(ld->ctxt),
          "DOCTYPE is not allowed (no entities or DTDs in DAG files)");
+    /* Stop now (libxml2's API for SAX callbacks): with SAX merely disabled
+     * libxml2 would still record the internal subset's entities ("expat
+     * compatibility") and check their expansion when referenced. */
+    xmlStopParser(ld->ctxt);
 }
 
 static void init_sax(xmlSAXHandler *sax)
@@ -1070,6 +1074,12 @@ static void run_parse(loader *ld, source *src, xmlSchemaValidCtxtPtr vctxt)
              "malformed XML");
     if (plug)
         xmlSchemaSAXUnplug(plug);
+    /* libxml2 may build a document for entity declarations even in SAX
+     * mode; there should be none (DOCTYPEs stop the parse), but never
+     * leak it. */
+    if (c->myDoc)
+        xmlFreeDoc(c->myDoc);
+    c->myDoc = NULL;
     ld->ctxt = NULL;
     xmlFreeParserCtxt(c);
 }
@@ -1097,7 +1107,10 @@ static void schema_second_opinion(loader *first, const char *path,
     ld.lim = first->lim;
     ld.target_line = first->err.line;
     if (path) {
-        if (open_file(&src, path, ld.lim.max_file_bytes, &e) < 0)
+        /* Only a regular file can be read twice (not a pipe or stdin). */
+        struct stat st;
+        if (stat(path, &st) < 0 || !S_ISREG(st.st_mode) ||
+            open_file(&src, path, ld.lim.max_file_bytes, &e) < 0)
             return;
     } else {
         memset(&src, 0, sizeof src);
