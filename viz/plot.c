@@ -365,44 +365,35 @@ static void draw_legend(const mmm_plot_panel *pan, const mmm_plot *plot,
     plschr(0, CHAR_SCALE);
 }
 
-/* Label a log x axis.  Over a few decades PLplot's decade-only labels
- * (10^0, 10^1) say little: label 1, 2, 5, 10, 20, 50... as plain numbers
- * instead, at the positions of its minor ticks. */
-static void log_x_labels(double wlo, double whi)
+/* Labels of a log axis.  PLplot labels decades only (10^0, 10^1), which
+ * says little over a short range and crowds a long one: over up to about
+ * three decades label 1, 2, 5, 10, 20, 50... (at PLplot's minor ticks),
+ * over more every decade, or every second or third past eight.  Short
+ * ranges of moderate numbers are written plainly, others as 10^k.
+ * side is "b" (x axis) or "lv" (y axis). */
+static void log_labels(const char *side, double wlo, double whi)
 {
     static const double mant[] = {1, 2, 5};
-    int k, j, sparse = whi - wlo > 3.2;
-    /* Plain numbers when they are all short, else every label 10^k. */
+    double span = whi - wlo;
+    int dense = span <= 3.2;
+    int step = span > 8 ? (int)ceil(span / 7) : 1;
     int plain = floor(wlo) >= -3 && ceil(whi) <= 5;
+    int k, j;
     for (k = (int)floor(wlo); k <= (int)ceil(whi); k++)
-        for (j = 0; j < (sparse ? 1 : 3); j++) {
+        for (j = 0; j < (dense ? 3 : 1); j++) {
             double v = mant[j] * pow(10, k), lv = log10(v);
             char buf[32];
-            if (lv < wlo - 1e-9 || lv > whi + 1e-9)
+            if (lv < wlo - 1e-9 || lv > whi + 1e-9 || (j == 0 && k % step != 0))
                 continue;
             if (plain || j > 0)
                 snprintf(buf, sizeof buf, "%g", v);
             else
                 snprintf(buf, sizeof buf, "10#u%d#d", k);
-            plmtex("b", 1.6, (lv - wlo) / (whi - wlo), 0.5, buf);
+            if (side[0] == 'b')
+                plmtex(side, 1.6, (lv - wlo) / span, 0.5, buf);
+            else
+                plmtex(side, 0.6, (lv - wlo) / span, 1.0, buf);
         }
-}
-
-/* Label a log y axis 10^k, every decade or, over many, every second or
- * third (PLplot labels them all, which crowds a tall range). */
-static void log_y_labels(double wlo, double whi)
-{
-    int k, step = whi - wlo > 8 ? (int)ceil((whi - wlo) / 7) : 1;
-    for (k = (int)ceil(wlo - 1e-9); k <= (int)floor(whi + 1e-9); k++) {
-        char buf[32];
-        if (k % step != 0)
-            continue;
-        if (k >= -3 && k <= 3)
-            snprintf(buf, sizeof buf, "%g", pow(10, k));
-        else
-            snprintf(buf, sizeof buf, "10#u%d#d", k);
-        plmtex("lv", 0.6, (k - wlo) / (whi - wlo), 1.0, buf);
-    }
 }
 
 /* Geometry of the page in normalized subpage coordinates. */
@@ -458,9 +449,9 @@ static void draw_panel(const mmm_plot *plot, size_t k, double xlo, double xhi,
     snprintf(yopt, sizeof yopt, "bcst%s", logy ? "l" : "nv");
     plbox(xopt, 0, 0, yopt, 0, 0);
     if (logy)
-        log_y_labels(ylo, yhi);
+        log_labels("lv", ylo, yhi);
     if (last && logx)
-        log_x_labels(xlo, xhi);
+        log_labels("b", xlo, xhi);
     if (pan->ylabel)
         plmtex("l", 5.2, 0.5, 0.5, pan->ylabel);
     if (last && plot->xlabel)

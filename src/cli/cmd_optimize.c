@@ -319,6 +319,10 @@ static int build_spec(mmm_sweep_spec *spec, const opt_args *o,
     if (o->objective && mmm_objective_parse(&spec->objective, o->objective) < 0)
         return cli_usage("optimize", "--objective must be overhead, bound or "
                          "corollary, not '%s'", o->objective);
+    if (spec->objective == MMM_OBJECTIVE_BOUND && !o->c.has_p &&
+        mmm_program_find_param(prog, "p") < 0)
+        return cli_usage("optimize", "--objective bound needs p: give -p P "
+                         "(%s declares no parameter p)", prog->file);
     for (a = 0; a < o->naxes; a++) {
         const axis_opt *ax = &o->axes[a];
         mmm_sweep_axis *sx = &spec->axes[a];
@@ -348,6 +352,8 @@ static int build_spec(mmm_sweep_spec *spec, const opt_args *o,
         if (ax->step && (rc = parse_value("--step", ax->step, strlen(ax->step),
                                           &sx->step)) != CLI_OK)
             return rc;
+        if (ax->step && sx->step.d == 0)
+            return cli_usage("optimize", "--step must not be 0");
         sx->has_from = ax->from != NULL;
         sx->has_to = ax->to != NULL;
         sx->has_step = ax->step != NULL;
@@ -449,6 +455,19 @@ static void put_value(FILE *f, mmm_value v)
     fputs(mmm_value_format(v, 0, buf, sizeof buf), f);
 }
 
+/* "FILE:LINE: message": where and why a point is infeasible (not an
+ * error of the run, so without "error:"). */
+static char *fmt_reason(const mmm_error *why, char *buf, size_t size)
+{
+    if (why->file[0] && why->line > 0)
+        snprintf(buf, size, "%s:%ld: %s", why->file, why->line, why->message);
+    else if (why->file[0])
+        snprintf(buf, size, "%s: %s", why->file, why->message);
+    else
+        snprintf(buf, size, "%s", why->message);
+    return buf;
+}
+
 static void json_row(sink *s, const mmm_sweep_point *pt, const mmm_error *why)
 {
     json_writer *w = s->jw;
@@ -484,7 +503,7 @@ static void json_row(sink *s, const mmm_sweep_point *pt, const mmm_error *why)
     if (!ok) {
         char buf[2048];
         json_key(w, "reason");
-        json_string(w, mmm_error_format(why, buf, sizeof buf));
+        json_string(w, fmt_reason(why, buf, sizeof buf));
     }
     json_end_object(w);
 }
@@ -526,7 +545,7 @@ static void csv_row(const sink *s, const mmm_sweep_point *pt,
     } else {
         char buf[2048];
         printf("0,,,,,,,,,,");
-        csv_quote(mmm_error_format(why, buf, sizeof buf));
+        csv_quote(fmt_reason(why, buf, sizeof buf));
         putchar('\n');
     }
 }
