@@ -42,7 +42,9 @@ static const char optimize_help[] =
     "  --plot OUT           plot W, S, O and the bounds against the parameter\n"
     "                       (.svg, .png or .pdf; log scales where they help)\n"
     "  --max-points N       refuse sweeps of more points (default 100000000)\n"
-    "  --max-rows N         text: table rows shown (default 60, 0 = all)\n";
+    "  --max-rows N         text: table rows shown (default 60: evenly spaced,\n"
+    "                       plus the best, the baseline and the minimizers);\n"
+    "                       0 = all, printed as they come, the summary last\n";
 
 #define MAX_ROWS_DEFAULT 60
 
@@ -444,6 +446,9 @@ typedef struct sink {
     char curve_labels[NSLOTS][80];
 } sink;
 
+static void print_table_row(const sink *s, const mmm_sweep_point *pt,
+                            const char *reason);
+
 static const char *pname(const sink *s, size_t a)
 {
     return s->prog->params[s->plan->axes[a].slot].name;
@@ -615,7 +620,12 @@ static int on_point(const mmm_sweep_point *pt, const mmm_error *why,
         json_row(s, pt, why);
     else if (s->o->c.format == CLI_CSV)
         csv_row(s, pt, why);
-    else if (pt->index % s->stride == 0 || pt->index + 1 == s->total)
+    else if (s->o->max_rows == 0) {
+        /* All rows: print them as they come (constant memory); the
+         * summary follows the table. */
+        print_table_row(s, pt, why ? why->message : "");
+        putchar('\n');
+    } else if (pt->index % s->stride == 0 || pt->index + 1 == s->total)
         rc = keep_row(s, pt, why);
     if (rc == MMM_OK && s->plotting)
         rc = plot_point(s, pt);
@@ -1224,6 +1234,30 @@ static void print_summary(const sink *s, const mmm_sweep_result *res,
             printf("note       %s\n", m->text[i]);
 }
 
+static void print_table_head(const sink *s)
+{
+    size_t a;
+    for (a = 0; a < s->plan->naxes; a++)
+        printf("%s%10.10s", a ? " " : "", pname(s, a));
+    printf(" %12s %12s %12s %12s %10s %12s %12s %13s %12s\n", "W", "S", "O",
+           "N", "L", "C", "K", "Graham-Brent", "corollary");
+}
+
+/* One row without its tag and newline. */
+static void print_table_row(const sink *s, const mmm_sweep_point *pt,
+                            const char *reason)
+{
+    size_t a;
+    char buf[64];
+    for (a = 0; a < s->plan->naxes; a++)
+        printf("%s%10s", a ? " " : "",
+               mmm_value_format(pt->params[a], 0, buf, sizeof buf));
+    if (pt->status == 0)
+        print_measures(pt, 1);
+    else
+        printf("  infeasible: %s", reason);
+}
+
 static int row_cmp(const void *x, const void *y)
 {
     const row *p = x, *q = y;
@@ -1266,26 +1300,12 @@ static int print_table(sink *s, const mmm_sweep_result *res)
             return CLI_FAIL;
     qsort(s->rows, s->nrows, sizeof *s->rows, row_cmp);
     printf("\n");
-    {
-        size_t a;
-        for (a = 0; a < s->plan->naxes; a++)
-            printf("%s%10.10s", a ? " " : "", pname(s, a));
-    }
-    printf(" %12s %12s %12s %12s %10s %12s %12s %13s %12s\n", "W", "S", "O",
-           "N", "L", "C", "K", "Graham-Brent", "corollary");
+    print_table_head(s);
     for (i = 0; i < s->nrows; i++) {
         const row *r = &s->rows[i];
-        size_t a;
-        char buf[64];
         if (i > 0 && r->pt.index == s->rows[i - 1].pt.index)
             continue;
-        for (a = 0; a < s->plan->naxes; a++)
-            printf("%s%10s", a ? " " : "",
-                   mmm_value_format(r->pt.params[a], 0, buf, sizeof buf));
-        if (r->pt.status == 0)
-            print_measures(&r->pt, 1);
-        else
-            printf("  infeasible: %s", r->reason);
+        print_table_row(s, &r->pt, r->reason);
         printf("%s\n", row_tag(res, r));
         shown++;
     }
@@ -1382,6 +1402,8 @@ static int run(const opt_args *o, mmm_program *prog, mmm_instance *inst,
         json_head(&s, spec);
     else if (o->c.format == CLI_CSV)
         csv_header(&s);
+    else if (o->max_rows == 0)
+        print_table_head(&s);
     rc = mmm_sweep_run(&res, inst, spec, on_point, &s, &err) < 0 ? CLI_FAIL : CLI_OK;
     if (rc != CLI_OK) {
         fflush(stdout);
@@ -1393,6 +1415,9 @@ static int run(const opt_args *o, mmm_program *prog, mmm_instance *inst,
     collect_msgs(&m, &s, &res, spec);
     if (o->c.format == CLI_JSON) {
         json_tail(&s, &res, &mb, &m0, &m);
+    } else if (o->c.format == CLI_TEXT && o->max_rows == 0) {
+        printf("\n");
+        print_summary(&s, &res, spec, inst, &m);
     } else if (o->c.format == CLI_TEXT) {
         print_summary(&s, &res, spec, inst, &m);
         rc = print_table(&s, &res);
