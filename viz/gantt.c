@@ -14,7 +14,7 @@
 #define WIDTH 1100.0
 #define LEFT 120.0      /* lane labels */
 #define RIGHT 24.0
-#define TOP 92.0        /* title, key of the lines, tags */
+#define TOP 104.0       /* title, key of the lines, tags */
 #define MAX_LANES 256
 #define MAX_ROWS 40
 #define DEFAULT_MAX_RECTS 5000
@@ -57,9 +57,18 @@ static char *fmt(double v, char *buf, size_t size)
 {
     if (v == floor(v) && fabs(v) < 1e15)
         snprintf(buf, size, "%.0f", v);
+    else if (fabs(v) >= 1000 && fabs(v) < 1e15)
+        snprintf(buf, size, "%.1f", v);
     else
         snprintf(buf, size, "%.6g", v);
     return buf;
+}
+
+/* Tick labels stay short: beyond 10^6 they are in units of 10^e, said once
+ * in the axis title. */
+static int axis_exponent(double tmax)
+{
+    return tmax >= 1e6 ? (int)floor(log10(tmax)) : 0;
 }
 
 /* ------------------------------------------------------------------ */
@@ -118,14 +127,23 @@ static double time_axis(chart *c)
     double step = nice_step(c->tmax), t, y = c->y1 + 2;
     char a[64];
     int i;
+    int e = axis_exponent(c->tmax);
+    double unit = pow(10.0, e);
     gd_line(&c->d, c->x0, y, c->x1, y, INK, 1, 0);
     for (i = 0, t = 0.0; t <= c->tmax * (1 + 1e-12) && i < 1000; t = ++i * step) {
         double x = X(c, t);
         gd_line(&c->d, x, y, x, y + 5, INK, 1, 0);
-        gd_text(&c->d, x, y + 18, 11, GD_MIDDLE, INK, 0, "%s", fmt(t, a, sizeof a));
+        if (e)
+            gd_text(&c->d, x, y + 18, 11, GD_MIDDLE, INK, 0, "%.4g", t / unit);
+        else
+            gd_text(&c->d, x, y + 18, 11, GD_MIDDLE, INK, 0, "%s", fmt(t, a, sizeof a));
     }
-    gd_text(&c->d, (c->x0 + c->x1) / 2, y + 36, 12, GD_MIDDLE, INK, 0,
-            "time (one block of the kernel takes S(B) + O(B))");
+    if (e)
+        gd_text(&c->d, (c->x0 + c->x1) / 2, y + 36, 12, GD_MIDDLE, INK, 0,
+                "time \xc3\x97 10^%d (one block takes S(B) + O(B))", e);
+    else
+        gd_text(&c->d, (c->x0 + c->x1) / 2, y + 36, 12, GD_MIDDLE, INK, 0,
+                "time (one block takes S(B) + O(B))");
     return y + 44;
 }
 
@@ -155,7 +173,7 @@ static void bound_lines(chart *c)
         /* Tags of close lines go on separate levels. */
         level = x - last_x < 70 ? level + 1 : 0;
         last_x = x;
-        gd_text(&c->d, x, c->y0 - 6 - 12 * (level % 2), 10, GD_MIDDLE, l[i].rgb,
+        gd_text(&c->d, x, c->y0 - 6 - 11 * (level % 3), 10, GD_MIDDLE, l[i].rgb,
                 0, "%s", l[i].tag);
     }
 }
