@@ -804,3 +804,81 @@ Test(optimize_cli, plots)
     remove(svg);
     rmdir(dir);
 }
+
+Test(optimize_cli, all_rows_streamed_then_summary)
+{
+    int rc = run_cmd("optimize dags/poly_div_opt.xml --param s --to 12 -D Z=70 "
+                     "--max-rows 0", out_buf, sizeof out_buf);
+    char *table, *summary;
+    int rows = 0;
+    cr_assert_eq(rc, 0, "%s", out_buf);
+    table = strstr(out_buf, "Graham-Brent    corollary\n");
+    summary = strstr(out_buf, "program    poly_div_opt");
+    cr_assert(table && summary && table < summary, "%s", out_buf);
+    for (char *p = table; p < summary; p++)
+        rows += *p == '\n';
+    cr_assert_eq(rows, 1 + 12 + 1, "%s", out_buf); /* head line, rows, blank */
+    cr_assert(strstr(out_buf, "12 values, 10 feasible"), "%s", out_buf);
+}
+
+/* ------------------------------------------------------------------ */
+/* Plot curves: streaming decimation. */
+
+Test(plot, small_curves_are_kept_whole_with_gaps)
+{
+    mmm_plot_curve c;
+    size_t i, nan = 0;
+    cr_assert_eq(mmm_plot_curve_init(&c, "x", 10, 0), 0);
+    cr_assert(c.markers);
+    for (i = 0; i < 10; i++)
+        cr_assert_eq(mmm_plot_curve_add(&c, (double)i, i == 3 || i == 4 ? NAN : (double)i), 0);
+    cr_assert_eq(mmm_plot_curve_finish(&c), 0);
+    for (i = 0; i < c.n; i++)
+        nan += isnan(c.y[i]);
+    cr_assert_eq(c.n, 9);   /* 8 points and one break for the two NaNs */
+    cr_assert_eq(nan, 1);
+    cr_assert(isnan(c.y[3]) && c.y[4] == 5.0);
+    mmm_plot_curve_dispose(&c);
+}
+
+Test(plot, large_curves_are_decimated_keeping_extremes)
+{
+    /* 10^6 points of a slow curve with two spikes and a hole: at most
+     * ~4000 kept, the spikes and both ends kept, the hole a break. */
+    const uint64_t n = 1000000;
+    mmm_plot_curve c;
+    uint64_t i;
+    size_t j, nan = 0;
+    double ymax = -1, ymin = 1e300;
+    cr_assert_eq(mmm_plot_curve_init(&c, "x", n, 4000), 0);
+    cr_assert_not(c.markers);
+    for (i = 0; i < n; i++) {
+        double y = 1000.0 + (double)(i % 1000);
+        if (i == 123457)
+            y = 1e9;
+        if (i == 765433)
+            y = -5;
+        if (i >= 500000 && i < 510000)
+            y = NAN;
+        cr_assert_eq(mmm_plot_curve_add(&c, (double)i, y), 0);
+    }
+    cr_assert_eq(mmm_plot_curve_finish(&c), 0);
+    cr_assert_leq(c.n, 4100);
+    for (j = 0; j < c.n; j++) {
+        if (isnan(c.y[j])) {
+            nan++;
+            continue;
+        }
+        ymax = fmax(ymax, c.y[j]);
+        ymin = fmin(ymin, c.y[j]);
+        if (j > 0 && !isnan(c.y[j - 1]))
+            cr_assert_gt(c.x[j], c.x[j - 1]); /* in input order */
+    }
+    cr_assert_eq(ymax, 1e9);
+    cr_assert_eq(ymin, -5);
+    cr_assert_eq(c.x[0], 0);
+    cr_assert_eq(c.x[c.n - 1], (double)(n - 1));
+    cr_assert_geq(nan, 1);
+    cr_assert_leq(nan, 3);
+    mmm_plot_curve_dispose(&c);
+}
