@@ -487,40 +487,44 @@ static int have_device(const char *dev)
     return 0;
 }
 
+/* The x range is common to the panels: log only when every panel's x
+ * values suit it, the window spans all of them. */
+static void x_window(const mmm_plot *plot, int *logx, double *wxlo,
+                     double *wxhi)
+{
+    double xlo = 0, xhi = 1;
+    int first = 1;
+    size_t k;
+    *logx = 1;
+    for (k = 0; k < plot->npanels; k++)
+        *logx = *logx && pick_log(plot->xscale, plot->panels[k].curves,
+                                  plot->panels[k].ncurves, 0);
+    for (k = 0; k < plot->npanels; k++) {
+        double a, b;
+        if (!data_range(plot->panels[k].curves, plot->panels[k].ncurves, 0,
+                        *logx, &a, &b))
+            continue;
+        if (first || a < xlo)
+            xlo = a;
+        if (first || b > xhi)
+            xhi = b;
+        first = 0;
+    }
+    if (first) {
+        xlo = *logx ? 1 : 0;
+        xhi = *logx ? 10 : 1;
+    }
+    window(xlo, xhi, *logx, 0.03, wxlo, wxhi);
+}
+
 static void draw(const mmm_plot *plot, const char *dev, const char *file)
 {
-    double xlo = 0, xhi = 1, wxlo, wxhi;
-    int logx = 0;
-    size_t k, nc = 0;
+    double wxlo, wxhi;
+    int logx;
+    size_t k;
     PLINT old, strm;
-    /* The x range is common: gather it over every panel. */
-    for (k = 0; k < plot->npanels; k++)
-        nc += plot->panels[k].ncurves;
-    {
-        const mmm_plot_panel *p0 = &plot->panels[0];
-        int first = 1;
-        logx = 1;
-        for (k = 0; k < plot->npanels; k++)
-            logx = logx && pick_log(plot->xscale, plot->panels[k].curves,
-                                    plot->panels[k].ncurves, 0);
-        for (k = 0; k < plot->npanels; k++) {
-            double a, b;
-            if (!data_range(plot->panels[k].curves, plot->panels[k].ncurves,
-                            0, logx, &a, &b))
-                continue;
-            if (first || a < xlo)
-                xlo = a;
-            if (first || b > xhi)
-                xhi = b;
-            first = 0;
-        }
-        if (first) {
-            xlo = logx ? 1 : 0;
-            xhi = logx ? 10 : 1;
-        }
-        (void)p0;
-    }
-    window(xlo, xhi, logx, 0.03, &wxlo, &wxhi);
+
+    x_window(plot, &logx, &wxlo, &wxhi);
 
     plgstrm(&old);
     plmkstrm(&strm);
@@ -536,7 +540,6 @@ static void draw(const mmm_plot *plot, const char *dev, const char *file)
         draw_panel(plot, k, wxlo, wxhi, logx);
     plend1();
     plsstrm(old);
-    (void)nc;
 }
 
 int mmm_plot_write(const mmm_plot *plot, const char *path, mmm_error *err)

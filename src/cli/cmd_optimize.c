@@ -364,11 +364,10 @@ static int build_spec(mmm_sweep_spec *spec, const opt_args *o,
 }
 
 /* --baseline "V,V" (in --param order) or "NAME=V,NAME=V". */
-static int parse_baseline(mmm_sweep_spec *spec, const opt_args *o,
-                          const mmm_program *prog)
+static int parse_baseline(mmm_sweep_spec *spec, const opt_args *o)
 {
     const char *p = o->baseline, *start;
-    size_t a, given = 0, next = 0;
+    size_t a, next = 0;
     int rc, depth = 0, done[MMM_SWEEP_MAX_AXES] = {0};
     if (!p)
         return CLI_OK;
@@ -401,7 +400,6 @@ static int parse_baseline(mmm_sweep_spec *spec, const opt_args *o,
                               &spec->baseline[ax])) != CLI_OK)
             return rc;
         done[ax] = 1;
-        given++;
         next = ax + 1;
         if (*p == '\0')
             break;
@@ -411,8 +409,6 @@ static int parse_baseline(mmm_sweep_spec *spec, const opt_args *o,
         if (!done[a])
             return cli_usage("optimize", "--baseline gives no value for '%s'",
                              o->axes[a].name);
-    (void)given;
-    (void)prog;
     spec->has_baseline = 1;
     return CLI_OK;
 }
@@ -1460,7 +1456,7 @@ int cmd_optimize(int argc, char **argv)
         return rc;
     if ((rc = load(&o, &prog, &inst, ov, &nov)) == CLI_OK &&
         (rc = build_spec(&spec, &o, prog, ov, nov, lists)) == CLI_OK &&
-        (rc = parse_baseline(&spec, &o, prog)) == CLI_OK)
+        (rc = parse_baseline(&spec, &o)) == CLI_OK)
         rc = run(&o, prog, inst, &spec);
     if (fflush(stdout) != 0 || ferror(stdout)) {
         fprintf(stderr, "mmm optimize: error: cannot write the output\n");
