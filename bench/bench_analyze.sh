@@ -13,8 +13,9 @@
 #
 # Environment: BUILD (default build-release: a Release build made here if
 # needed), KERNELS, EDGES, WINDOW (generator), REPS (runs per side of the
-# big comparison, default 3), NREPS (runs per side of the n comparison,
-# default 101).  Generated files go to bench/out/ (git-ignored).
+# big comparison, default 3), TIMEOUT (seconds after which one mmm analyze
+# of the big DAG is killed and counted as a failure, default 300), NREPS
+# (runs per side of the n comparison, default 101).  Generated files go to bench/out/ (git-ignored).
 # Exit status: 0 when every target passes, 1 otherwise.
 set -eu
 
@@ -25,6 +26,7 @@ KERNELS=${KERNELS:-1000000}
 EDGES=${EDGES:-3000000}
 WINDOW=${WINDOW:-1000}
 REPS=${REPS:-3}
+TIMEOUT=${TIMEOUT:-300}
 NREPS=${NREPS:-101}
 WHAT=${1:-all}
 
@@ -51,6 +53,22 @@ fi
 cmake --build "$BUILD" -j2 --target mmm_cli mmm >/dev/null
 MMM=$BUILD/mmm
 
+# The in-process timers link the static library as the CLI does.
+libs="libxml-2.0 libgvc libcgraph"
+if pkg-config --exists plplot 2>/dev/null; then
+    libs="$libs plplot"
+fi
+build_helper() { # NAME: bench/NAME.c -> $OUT/NAME; prints its path or nothing
+    # shellcheck disable=SC2046  # word splitting of the flags is wanted
+    if cc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -I"$ROOT/include" \
+        "$ROOT/bench/$1.c" "$BUILD/libmmm.a" $(pkg-config --libs "$libs") \
+        -lm -o "$OUT/$1"; then
+        echo "$OUT/$1"
+    else
+        echo "bench/$1.c did not build: its in-process timing is skipped" >&2
+    fi
+}
+
 status=0
 if [ "$WHAT" != n ]; then
     echo "== explicit DAG: mmm analyze vs xmllint --stream =="
@@ -61,30 +79,17 @@ if [ "$WHAT" != n ]; then
         python3 "$ROOT/bench/gen_dag.py" --kernels "$KERNELS" \
             --edges "$EDGES" --window "$WINDOW" -o "$DAG" --expect "$EXPECT"
     fi
+    LOAD=$(build_helper bench_load)
     python3 "$ROOT/bench/measure.py" big --mmm "$MMM" --dag "$DAG" \
-        --expect "$EXPECT" --reps "$REPS" || status=1
+        --expect "$EXPECT" --reps "$REPS" --timeout "$TIMEOUT" \
+        ${LOAD:+--load-bin "$LOAD"} || status=1
 fi
 
 if [ "$WHAT" != big ]; then
     echo "== poly_div_opt: n = 2^40 vs n = 2^12 =="
-    # The in-process timer links the static library like the CLI does.
-    EVAL=$OUT/bench_eval
-    libs="libxml-2.0 libgvc libcgraph"
-    if pkg-config --exists plplot 2>/dev/null; then
-        libs="$libs plplot"
-    fi
-    # shellcheck disable=SC2046  # word splitting of the flags is wanted
-    if cc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -I"$ROOT/include" \
-        "$ROOT/bench/bench_eval.c" "$BUILD/libmmm.a" \
-        $(pkg-config --libs "$libs") -lm -o "$EVAL"; then
-        eval_arg="--eval-bin $EVAL"
-    else
-        echo "bench_eval did not build: in-process timing skipped" >&2
-        eval_arg=
-    fi
-    # shellcheck disable=SC2086  # eval_arg is empty or two words
+    EVAL=$(build_helper bench_eval)
     python3 "$ROOT/bench/measure.py" n --mmm "$MMM" \
-        --file "$ROOT/dags/poly_div_opt.xml" --reps "$NREPS" $eval_arg ||
-        status=1
+        --file "$ROOT/dags/poly_div_opt.xml" --reps "$NREPS" \
+        ${EVAL:+--eval-bin "$EVAL"} || status=1
 fi
 exit $status

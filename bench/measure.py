@@ -5,7 +5,10 @@
       xmllint --stream --noout FILE vs mmm analyze --format json FILE:
       wall times (min of R runs each), their ratio (target <= 2), the peak
       RSS of mmm per kernel + edge (target <= 300 bytes), and a check of
-      mmm's W, S, O, N, L, C against the generator's own computation.
+      mmm's W, S, O, N, L, C against the generator's own computation; with
+      --load-bin, the time of each phase in process (load, eval, measures
+      without K, K), for information.  One mmm run longer than --timeout
+      is killed and fails the time target.
 
   measure.py n --mmm BIN --file FILE [--reps R] [--eval-bin BIN]
       mmm analyze FILE -D n=2^40 vs -D n=2^12 (median of R interleaved runs
@@ -13,16 +16,18 @@
       rounds of a batch of evaluations): ratio target ~1 (<= 1.25).
 
 Every ratio printed comes from measurements of this one invocation.  Peak
-RSS is the child's own ru_maxrss, read with os.wait4 (no /usr/bin/time
-needed).  Only the standard library is used.
+RSS is measured by GNU time when /usr/bin/time is there, else with
+os.wait4 (see run()).  Only the standard library is used.
 """
 import argparse
 import json
 import os
+import signal
 import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 TIME_RATIO_MAX = 2.0
@@ -30,22 +35,85 @@ BYTES_MAX = 300.0
 N_RATIO_MAX = 1.25
 
 
-def run(cmd, stdout_path=None):
+def gnu_time():
+    """Path of GNU time when it is there (it measures a child's peak RSS
+    from a parent of about 2 MB), else None."""
+    path = "/usr/bin/time"
+    if not os.access(path, os.X_OK):
+        return None
+    probe = subprocess.run([path, "-f", "%M", "true"], capture_output=True,
+                           text=True)
+    return path if probe.returncode == 0 and probe.stderr.strip().isdigit() \
+        else None
+
+
+TIME = gnu_time()
+
+
+def kill_child(pid):
+    """Kill the measured command.  Under GNU time only the command (time's
+    child) is killed, so that time still reports its peak RSS; otherwise,
+    or when /proc does not tell the children, the whole process group."""
+    kids = []
+    if TIME:
+        try:
+            with open("/proc/%d/task/%d/children" % (pid, pid)) as f:
+                kids = [int(k) for k in f.read().split()]
+        except OSError:
+            pass
+    try:
+        if kids:
+            for k in kids:
+                os.kill(k, signal.SIGKILL)
+        else:
+            os.killpg(pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass  # it ended meanwhile
+
+
+def run(cmd, stdout_path=None, timeout=None):
     """Run cmd; return (wall seconds, peak RSS bytes, exit status, stderr).
-    stdout goes to stdout_path (or is discarded)."""
+    stdout goes to stdout_path (or is discarded).  After timeout seconds
+    the command is killed (exit status -9); its peak RSS so far is still
+    reported.
+
+    Peak RSS: Linux starts a child's ru_maxrss at its parent's RSS (exec
+    records the old address space's high-water mark), so a child of this
+    Python would never read below Python's own RSS.  GNU time, a small
+    parent, avoids that; without it the child's ru_maxrss from os.wait4 is
+    used and Python's RSS is a floor (negligible for the big DAG)."""
     out = open(stdout_path, "wb") if stdout_path else subprocess.DEVNULL
-    with tempfile.TemporaryFile() as err:
+    with tempfile.TemporaryFile() as err, \
+            tempfile.NamedTemporaryFile(mode="r") as rss_file:
+        full = ([TIME, "-f", "%M", "-o", rss_file.name] + cmd) if TIME \
+            else cmd
         t0 = time.perf_counter()
-        proc = subprocess.Popen(cmd, stdout=out, stderr=err)
+        proc = subprocess.Popen(full, stdout=out, stderr=err,
+                                start_new_session=True)
+        timer = threading.Timer(timeout, kill_child, (proc.pid,)) \
+            if timeout else None
+        if timer:
+            timer.start()
         _, status, usage = os.wait4(proc.pid, 0)
         wall = time.perf_counter() - t0
-        proc.returncode = os.waitstatus_to_exitcode(status)
+        if timer:
+            timer.cancel()
+        killed = os.WIFSIGNALED(status) or (
+            timer is not None and wall >= timeout)
+        proc.returncode = -9 if killed else os.waitstatus_to_exitcode(status)
         err.seek(0)
         text = err.read().decode("utf-8", "replace")
+        peak = usage.ru_maxrss * 1024  # Linux reports KiB
+        if TIME:
+            lines = rss_file.read().split()
+            if lines and lines[-1].isdigit():
+                peak = int(lines[-1]) * 1024
+            # GNU time reports a killed child on stderr; keep the rest
+            text = "\n".join(x for x in text.splitlines()
+                             if not x.startswith("Command "))
     if stdout_path:
         out.close()
-    # Linux reports ru_maxrss in KiB
-    return wall, usage.ru_maxrss * 1024, proc.returncode, text
+    return wall, peak, proc.returncode, text
 
 
 def must_succeed(what, rc, err):
@@ -78,25 +146,35 @@ def check_metrics(json_path, expect):
     return bad
 
 
-def cmd_big(a):
-    with open(a.expect, encoding="ascii") as f:
-        expect = json.load(f)
-    items = expect["kernels"] + expect["edges"]
-    size = os.path.getsize(a.dag)
-    print("DAG: %d kernels, %d edges, %.1f MB (%s)"
-          % (expect["kernels"], expect["edges"], size / 1e6, a.dag))
-    json_out = os.path.join(os.path.dirname(a.dag), "analyze.json")
+def compare_big(a, expect, items):
+    """xmllint vs mmm analyze on the big DAG; prints the verdicts and
+    returns 0 when every target is met."""
+    # one output file per run of this script: several people may share out/
+    json_out = "%s.analyze.%d.json" % (a.dag, os.getpid())
     xl, mm, rss = [], [], []
-    for _ in range(a.reps):  # interleaved, so drifts hit both alike
-        w, _, rc, err = run(["xmllint", "--stream", "--noout", a.dag])
-        must_succeed("xmllint", rc, err)
-        xl.append(w)
-        w, peak, rc, err = run([a.mmm, "analyze", "--format", "json", a.dag],
-                               stdout_path=json_out)
-        must_succeed("mmm analyze", rc, err)
-        mm.append(w)
-        rss.append(peak)
-    bad = check_metrics(json_out, expect)
+    try:
+        for _ in range(a.reps):  # interleaved, so drifts hit both alike
+            w, _, rc, err = run(["xmllint", "--stream", "--noout", a.dag])
+            must_succeed("xmllint", rc, err)
+            xl.append(w)
+            w, peak, rc, err = run([a.mmm, "analyze", "--format", "json",
+                                    a.dag], stdout_path=json_out,
+                                   timeout=a.timeout)
+            rss.append(peak)
+            if rc == -9 and w >= a.timeout:
+                print("xmllint --stream --noout    %8.3f s" % min(xl))
+                print("mmm analyze did not finish in %.1f s (killed); peak RSS"
+                      " so far %.1f MiB = %.1f bytes per kernel+edge"
+                      % (w, peak / 2**20, peak / items))
+                print("time ratio mmm/xmllint      > %.1f    target <= %.0f"
+                      "   FAIL" % (w / min(xl), TIME_RATIO_MAX))
+                return 1
+            must_succeed("mmm analyze", rc, err)
+            mm.append(w)
+        bad = check_metrics(json_out, expect)
+    finally:
+        if os.path.exists(json_out):
+            os.remove(json_out)
     print("mmm analyze metrics vs the generator's W S O N L C: %s"
           % ("agree" if not bad else "DIFFER: " + "; ".join(bad)))
     t_x, t_m = min(xl), min(mm)
@@ -112,6 +190,45 @@ def cmd_big(a):
              verdict(per_item <= BYTES_MAX)))
     return 0 if (not bad and ratio <= TIME_RATIO_MAX
                  and per_item <= BYTES_MAX) else 1
+
+
+def breakdown(a, items):
+    """Phases of the analysis timed in process by bench_load (informative,
+    no target): load, eval, measures without K, K."""
+    out = "%s.load.%d.txt" % (a.dag, os.getpid())
+    try:
+        w, _, rc, err = run([a.load_bin, a.dag], stdout_path=out,
+                            timeout=a.timeout)
+        with open(out, encoding="utf-8") as f:
+            lines = f.read().split("\n")
+    finally:
+        if os.path.exists(out):
+            os.remove(out)
+    print("in process (bench_load):")
+    for line in lines:
+        if line.startswith("rss_"):
+            name, value = line.split()
+            print("  %-22s %8.1f MiB = %.1f bytes per kernel+edge"
+                  % (name, int(value) / 2**20, int(value) / items))
+        elif line:
+            print("  " + line)
+    if rc == -9 and w >= a.timeout:
+        print("  (killed after %.1f s: the next phase did not finish)" % w)
+    elif rc != 0:
+        print("  (failed, exit %d: %s)" % (rc, err.strip()))
+
+
+def cmd_big(a):
+    with open(a.expect, encoding="ascii") as f:
+        expect = json.load(f)
+    items = expect["kernels"] + expect["edges"]
+    size = os.path.getsize(a.dag)
+    print("DAG: %d kernels, %d edges, %.1f MB (%s)"
+          % (expect["kernels"], expect["edges"], size / 1e6, a.dag))
+    status = compare_big(a, expect, items)
+    if a.load_bin:
+        breakdown(a, items)
+    return status
 
 
 def cmd_n(a):
@@ -155,6 +272,9 @@ def main():
     b.add_argument("--dag", required=True)
     b.add_argument("--expect", required=True)
     b.add_argument("--reps", type=int, default=3)
+    b.add_argument("--timeout", type=float, default=300,
+                   help="seconds after which mmm analyze is killed")
+    b.add_argument("--load-bin", help="bench_load, for the phase times")
     n = sub.add_parser("n")
     n.add_argument("--mmm", required=True)
     n.add_argument("--file", required=True)
