@@ -605,3 +605,78 @@ Test(sim_cli, p_required)
     snprintf(args, sizeof args, "rm -rf %s", dir);
     cr_assert_eq(system(args), 0);
 }
+
+/* ------------------------------------------------------------------ */
+/* Pictures through the library                                       */
+
+static void write_pictures(const char *dir, const char *xml, size_t max_rects,
+                           int record)
+{
+    mmm_program *prog = load(xml);
+    mmm_instance *inst = evaluate(prog, 3);
+    mmm_sim_result r = simulate(inst, "critical-path", 3, record);
+    mmm_gantt_options go = MMM_GANTT_OPTIONS_INIT;
+    mmm_error err;
+    char path[1200], cmd[2600];
+    go.mmm_bound = 1000;
+    go.max_rects = max_rects;
+    snprintf(path, sizeof path, "%s/g.svg", dir);
+    cr_assert_eq(mmm_gantt_write(path, &r, prog, &go, &err), 0, "%s", err.message);
+    snprintf(cmd, sizeof cmd, "xmllint --noout %s", path);
+    cr_assert_eq(system(cmd), 0, "%s is not well-formed", path);
+    snprintf(path, sizeof path, "%s/t.json", dir);
+    cr_assert_eq(mmm_sim_trace_write(path, &r, prog, 1000, &err), 0, "%s", err.message);
+    snprintf(cmd, sizeof cmd,
+             "python3 -c \"import json,sys; d=json.load(open('%s')); "
+             "x=[e for e in d['traceEvents'] if e['ph']=='X']; "
+             "sys.exit(0 if d['otherData']['aggregated']==%s and len(x)>0 else 1)\"",
+             path, record ? "False" : "True");
+    cr_assert_eq(system(cmd), 0, "%s", cmd);
+    if (mmm_gantt_png_available()) {
+        char *png;
+        snprintf(path, sizeof path, "%s/g.png", dir);
+        cr_assert_eq(mmm_gantt_write(path, &r, prog, &go, &err), 0, "%s", err.message);
+        png = slurp(path);
+        cr_assert(memcmp(png, "\x89PNG", 4) == 0, "not a PNG");
+        free(png);
+    }
+    /* Unknown extension: refused, nothing written. */
+    snprintf(path, sizeof path, "%s/g.gif", dir);
+    cr_assert_eq(mmm_gantt_write(path, &r, prog, &go, &err), MMM_EINVAL);
+    mmm_sim_result_dispose(&r);
+    mmm_instance_free(inst);
+    mmm_program_free(prog);
+}
+
+/* Ids with characters that XML, JSON and PLplot escape. */
+static const char odd_xml[] =
+    "<program name='o&lt;d&amp;d&quot;'>"
+    "<kernel id='a&amp;b&lt;c&quot;d#e' repeat='6' blocks='4' work='1' span='2' reads='0' writes='0'/>"
+    "<kernel id='x\\y' blocks='7' work='1' span='3' reads='0' writes='0'/>"
+    "<kernel id='z' index='i' repeat='3' blocks='i' work='1' span='1' reads='0' writes='0'/>"
+    "<edge from='x\\y' to='z'/></program>";
+
+Test(sim_pictures, detailed_aggregated_and_escaped)
+{
+    char dir[] = "/tmp/mmm_sim_picXXXXXX", cmd[1100];
+    cr_assert_not_null(mkdtemp(dir));
+    write_pictures(dir, odd_xml, 0, 1);  /* one lane per SM */
+    write_pictures(dir, odd_xml, 3, 1);  /* too many rectangles: per kernel */
+    write_pictures(dir, odd_xml, 0, 0);  /* no records: per kernel */
+    write_pictures(dir, h1_xml, 0, 1);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    cr_assert_eq(system(cmd), 0);
+}
+
+Test(sim_pictures, write_errors_are_reported)
+{
+    mmm_program *prog = load(h1_xml);
+    mmm_instance *inst = evaluate(prog, 2);
+    mmm_sim_result r = simulate(inst, "fifo", 2, 1);
+    mmm_error err;
+    cr_assert_eq(mmm_gantt_write("/nonexistent/dir/g.svg", &r, prog, NULL, &err), MMM_EIO);
+    cr_assert_eq(mmm_sim_trace_write("/nonexistent/dir/t.json", &r, prog, -1, &err), MMM_EIO);
+    mmm_sim_result_dispose(&r);
+    mmm_instance_free(inst);
+    mmm_program_free(prog);
+}
