@@ -115,63 +115,48 @@ static int key_equal(const char *key, const char *s, size_t len)
     return strncmp(key, s, len) == 0 && key[len] == '\0';
 }
 
-static long idtab_find(const mmm_idtab *t, const char *s, size_t len,
-                       mmm_idtab_key_fn key, const void *owner)
+static long idtab_find(const mmm_idtab *t, const char *s, size_t len)
 {
     if (!t->cap)
         return -1;
     size_t mask = t->cap - 1;
-    for (size_t i = hash_mem(s, len) & mask;; i = (i + 1) & mask) {
-        uint32_t v = t->slots[i];
-        if (!v)
+    uint32_t h = (uint32_t)hash_mem(s, len);
+    for (size_t i = h & mask;; i = (i + 1) & mask) {
+        const mmm_idslot *sl = &t->slots[i];
+        if (!sl->key)
             return -1;
-        if (key_equal(key(owner, v - 1), s, len))
-            return (long)(v - 1);
+        if (sl->hash == h && key_equal(sl->key, s, len))
+            return (long)sl->idx;
     }
 }
 
-static void idtab_place(uint32_t *slots, size_t cap, uint32_t idx,
-                        uint64_t h)
+static void idtab_place(mmm_idslot *slots, size_t cap, mmm_idslot v)
 {
-    size_t i = h & (cap - 1);
-    while (slots[i])
+    size_t i = v.hash & (cap - 1);
+    while (slots[i].key)
         i = (i + 1) & (cap - 1);
-    slots[i] = idx + 1;
+    slots[i] = v;
 }
 
-/* Insert idx (whose key is absent).  Keeps the load at most 1/2. */
-static int idtab_insert(mmm_idtab *t, uint32_t idx, mmm_idtab_key_fn key,
-                        const void *owner)
+/* Insert key (absent, stable: arena memory) for idx.  Load <= 1/2. */
+static int idtab_insert(mmm_idtab *t, const char *key, uint32_t idx)
 {
     if ((t->count + 1) * 2 > t->cap) {
         size_t cap = t->cap ? t->cap * 2 : 64;
-        uint32_t *slots = calloc(cap, sizeof *slots);
+        mmm_idslot *slots = calloc(cap, sizeof *slots);
         if (!slots)
             return MMM_ENOMEM;
         for (size_t i = 0; i < t->cap; i++)
-            if (t->slots[i]) {
-                const char *k = key(owner, t->slots[i] - 1);
-                idtab_place(slots, cap, t->slots[i] - 1,
-                            hash_mem(k, strlen(k)));
-            }
+            if (t->slots[i].key)
+                idtab_place(slots, cap, t->slots[i]);
         free(t->slots);
         t->slots = slots;
         t->cap = cap;
     }
-    const char *k = key(owner, idx);
-    idtab_place(t->slots, t->cap, idx, hash_mem(k, strlen(k)));
+    mmm_idslot v = {key, (uint32_t)hash_mem(key, strlen(key)), idx};
+    idtab_place(t->slots, t->cap, v);
     t->count++;
     return 0;
-}
-
-static const char *param_key(const void *owner, uint32_t i)
-{
-    return ((const struct mmm_program_priv *)owner)->params[i].name;
-}
-
-static const char *kernel_key(const void *owner, uint32_t i)
-{
-    return ((const struct mmm_program_priv *)owner)->kernels[i].id;
 }
 
 /* ------------------------------------------------------------------ */
@@ -270,8 +255,7 @@ static int resolve(const char *name, size_t len, void *payload)
     resolve_ctx *c = payload;
     if (c->index && key_equal(c->index, name, len))
         return c->index_slot;
-    long slot = idtab_find(&c->priv->param_tab, name, len, param_key,
-                           c->priv);
+    long slot = idtab_find(&c->priv->param_tab, name, len);
     if (slot >= 0 && (size_t)slot < c->limit)
         return (int)slot;
     if (c->hidden_index && key_equal(c->hidden_index, name, len))
@@ -535,16 +519,14 @@ int mmm_program_find_param(const mmm_program *p, const char *name)
 {
     if (!p || !name)
         return -1;
-    return (int)idtab_find(&p->priv->param_tab, name, strlen(name),
-                           param_key, p->priv);
+    return (int)idtab_find(&p->priv->param_tab, name, strlen(name));
 }
 
 long mmm_program_find_kernel(const mmm_program *p, const char *id)
 {
     if (!p || !id)
         return -1;
-    return idtab_find(&p->priv->kernel_tab, id, strlen(id), kernel_key,
-                      p->priv);
+    return idtab_find(&p->priv->kernel_tab, id, strlen(id));
 }
 
 /* ------------------------------------------------------------------ */
@@ -588,7 +570,7 @@ static int append_param(mmm_program *p, const char *name, long line,
     pv->declared_by_prog[n] = 0;
     p->nparams = n + 1;
     sync_views(p);
-    if (idtab_insert(&pv->param_tab, (uint32_t)n, param_key, pv) < 0) {
+    if (idtab_insert(&pv->param_tab, pv->params[n].name, (uint32_t)n) < 0) {
         p->nparams = n;
         sync_views(p);
         return nomem(err);
@@ -949,7 +931,7 @@ int mmm_program_add_kernel(mmm_program *p, const mmm_kernel_spec *spec,
     pv->kernel_minimal[idx] = spec->blocks != NULL;
     p->nkernels = idx + 1;
     sync_views(p);
-    if (idtab_insert(&pv->kernel_tab, (uint32_t)idx, kernel_key, pv) < 0) {
+    if (idtab_insert(&pv->kernel_tab, pv->kernels[idx].id, (uint32_t)idx) < 0) {
         p->nkernels = idx;
         return nomem(err);
     }

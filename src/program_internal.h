@@ -22,13 +22,18 @@ typedef struct mmm_arena {
 } mmm_arena;
 
 /* ------------------------------------------------------------------ */
-/* Open-addressing table of uint32 indices keyed by a string that the
- * owner returns for an index (kernel ids, parameter names).  Slots hold
- * index + 1; 0 is empty.  No deletion. */
+/* Open-addressing table from a string (kernel id, parameter name; the
+ * string lives in the arena) to an index.  An empty slot has key NULL; the
+ * hash is kept so that most probes do not touch the string.  No
+ * deletion. */
 
-typedef const char *(*mmm_idtab_key_fn)(const void *owner, uint32_t idx);
+typedef struct mmm_idslot {
+    const char *key;
+    uint32_t hash;
+    uint32_t idx;
+} mmm_idslot;
 typedef struct mmm_idtab {
-    uint32_t *slots;
+    mmm_idslot *slots;
     size_t cap; /* power of two, or 0 */
     size_t count;
 } mmm_idtab;

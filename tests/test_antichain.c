@@ -1,0 +1,512 @@
+/* test_antichain.c: K, the largest weighted antichain, against brute force.
+ *
+ * Every expectation is computed here independently: the transitive closure
+ * by Floyd–Warshall on bit masks and the largest antichain by enumerating
+ * subsets (kernel DAGs) or by exhaustive search over pairwise incomparable
+ * launches of the expanded thread-block DAG (programs with repeats). */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mmm/mmm.h"
+#include "program_internal.h"
+
+static uint64_t rng_state;
+static uint64_t rnd(void)
+{
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return rng_state;
+}
+static int rnd_int(int lo, int hi) { return lo + (int)(rnd() % (uint64_t)(hi - lo + 1)); }
+
+/* ---------------- brute force on small DAGs (n <= 40) ---------------- */
+
+#define MAXN 40
+
+/* reach[i] = bit set of nodes reachable from i (strictly). */
+static void closure(uint64_t *reach, int n, size_t m, const uint32_t *from,
+                    const uint32_t *to)
+{
+    for (int i = 0; i < n; i++)
+        reach[i] = 0;
+    for (size_t e = 0; e < m; e++)
+        reach[from[e]] |= 1ull << to[e];
+    for (int k = 0; k < n; k++)
+        for (int i = 0; i < n; i++)
+            if (reach[i] >> k & 1)
+                reach[i] |= reach[k];
+}
+
+/* Exhaustive search: best antichain among nodes >= i compatible with
+ * `allowed`.  Pruned by the sum of what is still allowed. */
+static void search(const int64_t *w, const uint64_t *comp, int n, int i,
+                   uint64_t allowed, int64_t sum, int64_t *best)
+{
+    if (sum > *best)
+        *best = sum;
+    int64_t rest = 0;
+    for (int j = i; j < n; j++)
+        if (allowed >> j & 1)
+            rest += w[j];
+    if (sum + rest <= *best)
+        return;
+    for (int j = i; j < n; j++)
+        if (allowed >> j & 1)
+            search(w, comp, n, j + 1, allowed & ~comp[j] & ~(1ull << j),
+                   sum + w[j], best);
+}
+
+static int64_t brute_antichain(int n, const int64_t *w, size_t m,
+                               const uint32_t *from, const uint32_t *to)
+{
+    uint64_t reach[MAXN], comp[MAXN];
+    closure(reach, n, m, from, to);
+    for (int i = 0; i < n; i++) {
+        comp[i] = reach[i];
+        for (int j = 0; j < n; j++)
+            if (reach[j] >> i & 1)
+                comp[i] |= 1ull << j;
+    }
+    int64_t best = 0;
+    uint64_t all = n == 64 ? ~0ull : (1ull << n) - 1;
+    search(w, comp, n, 0, all, 0, &best);
+    return best;
+}
+
+/* CSR of an edge list (duplicates kept: the flow accepts them). */
+static void to_csr(uint32_t *ss, uint32_t *succ, int n, size_t m,
+                   const uint32_t *from, const uint32_t *to)
+{
+    memset(ss, 0, (size_t)(n + 1) * sizeof *ss);
+    for (size_t e = 0; e < m; e++)
+        ss[from[e] + 1]++;
+    for (int v = 0; v < n; v++)
+        ss[v + 1] += ss[v];
+    uint32_t cur[MAXN];
+    memcpy(cur, ss, (size_t)n * sizeof *cur);
+    for (size_t e = 0; e < m; e++)
+        succ[cur[from[e]]++] = to[e];
+}
+
+static int64_t flow_only(int n, const int64_t *w, size_t m,
+                         const uint32_t *from, const uint32_t *to)
+{
+    uint32_t ss[MAXN + 1], succ[1024];
+    int64_t k = -1;
+    mmm_error err;
+    to_csr(ss, succ, n, m, from, to);
+    cr_assert_eq(mmm__antichain_flow(&k, (size_t)n, w, ss, succ, &err), 0);
+    return k;
+}
+
+/* A random DAG: edges i -> j (i < j) with probability dens percent, then
+ * the node numbers shuffled so that index order is not topological. */
+static size_t random_dag(int n, int dens, uint32_t *from, uint32_t *to)
+{
+    int perm[MAXN];
+    size_t m = 0;
+    for (int i = 0; i < n; i++)
+        perm[i] = i;
+    for (int i = n - 1; i > 0; i--) {
+        int j = rnd_int(0, i), t = perm[i];
+        perm[i] = perm[j];
+        perm[j] = t;
+    }
+    for (int i = 0; i < n; i++)
+        for (int j = i + 1; j < n; j++)
+            if (rnd_int(0, 99) < dens) {
+                from[m] = (uint32_t)perm[i];
+                to[m] = (uint32_t)perm[j];
+                m++;
+            }
+    return m;
+}
+
+/* A two-terminal series-parallel DAG by random edge subdivisions (series)
+ * and duplications (parallel) of the edge 0 -> 1; nodes 0 and 1 are kept
+ * as real nodes.  Returns the number of nodes. */
+static int random_ttsp(int target, size_t *m, uint32_t *from, uint32_t *to)
+{
+    int n = 2;
+    *m = 1;
+    from[0] = 0;
+    to[0] = 1;
+    while (n < target) {
+        size_t e = rnd() % *m;
+        if (rnd_int(0, 2) == 0 && *m < 200) { /* parallel copy */
+            from[*m] = from[e];
+            to[*m] = to[e];
+            (*m)++;
+        } else { /* series: u -> x -> v */
+            uint32_t x = (uint32_t)n++;
+            from[*m] = x;
+            to[*m] = to[e];
+            to[e] = x;
+            (*m)++;
+        }
+    }
+    return n;
+}
+
+Test(antichain, random_dags_match_brute_force)
+{
+    rng_state = 0x9e3779b97f4a7c15u;
+    int flow_seen = 0, sp_seen = 0;
+    for (int it = 0; it < 600; it++) {
+        int n = rnd_int(1, 12);
+        uint32_t from[200], to[200];
+        int64_t w[MAXN];
+        size_t m = random_dag(n, rnd_int(0, 70), from, to);
+        for (int i = 0; i < n; i++)
+            w[i] = rnd_int(0, 6);
+        int64_t expect = brute_antichain(n, w, m, from, to), k = -1;
+        mmm_k_method meth;
+        mmm_error err;
+        cr_assert_eq(mmm_max_antichain(&k, &meth, (size_t)n, w, m, from, to,
+                                       &err),
+                     0, "%s", err.message);
+        cr_assert_eq(k, expect, "iteration %d: K %lld, brute force %lld", it,
+                     (long long)k, (long long)expect);
+        cr_assert_eq(flow_only(n, w, m, from, to), expect, "iteration %d", it);
+        flow_seen += meth == MMM_K_FLOW;
+        sp_seen += meth == MMM_K_SERIES_PARALLEL;
+    }
+    cr_assert(flow_seen > 50 && sp_seen > 50, "flow %d, sp %d", flow_seen,
+              sp_seen);
+}
+
+Test(antichain, series_parallel_dags_take_the_composition)
+{
+    rng_state = 12345;
+    for (int it = 0; it < 400; it++) {
+        uint32_t from[256], to[256];
+        size_t m;
+        int n = random_ttsp(rnd_int(2, 14), &m, from, to);
+        int64_t w[MAXN];
+        for (int i = 0; i < n; i++)
+            w[i] = rnd_int(0, 9);
+        int64_t expect = brute_antichain(n, w, m, from, to), k = -1;
+        mmm_k_method meth = MMM_K_NONE;
+        mmm_error err;
+        cr_assert_eq(mmm_max_antichain(&k, &meth, (size_t)n, w, m, from, to,
+                                       &err),
+                     0);
+        cr_assert_eq(meth, MMM_K_SERIES_PARALLEL, "iteration %d", it);
+        cr_assert_eq(k, expect, "iteration %d: %lld vs %lld", it,
+                     (long long)k, (long long)expect);
+        /* The flow agrees on the same graphs. */
+        cr_assert_eq(flow_only(n, w, m, from, to), expect);
+    }
+}
+
+Test(antichain, hand_examples)
+{
+    /* The N graph a -> c, b -> c, b -> d (dags/not_series_parallel.xml). */
+    uint32_t nf[] = {0, 1, 1}, nt[] = {2, 2, 3};
+    int64_t nw[] = {5, 1, 1, 5}, k;
+    mmm_k_method meth;
+    cr_assert_eq(mmm_max_antichain(&k, &meth, 4, nw, 3, nf, nt, NULL), 0);
+    cr_assert_eq(k, 10);
+    cr_assert_eq(meth, MMM_K_FLOW);
+    /* Diamond: the two middle kernels. */
+    uint32_t df[] = {0, 0, 1, 2}, dt[] = {1, 2, 3, 3};
+    int64_t dw[] = {1, 2, 3, 1};
+    cr_assert_eq(mmm_max_antichain(&k, &meth, 4, dw, 4, df, dt, NULL), 0);
+    cr_assert_eq(k, 5);
+    cr_assert_eq(meth, MMM_K_SERIES_PARALLEL);
+    /* No edges: everything; no nodes: 0. */
+    cr_assert_eq(mmm_max_antichain(&k, &meth, 4, dw, 0, NULL, NULL, NULL), 0);
+    cr_assert_eq(k, 7);
+    cr_assert_eq(mmm_max_antichain(&k, &meth, 0, NULL, 0, NULL, NULL, NULL),
+                 0);
+    cr_assert_eq(k, 0);
+    /* A zero-weight kernel still orders its neighbours: a -> z -> b. */
+    uint32_t zf[] = {0, 1}, zt[] = {1, 2};
+    int64_t zw[] = {3, 0, 4};
+    cr_assert_eq(mmm_max_antichain(&k, NULL, 3, zw, 2, zf, zt, NULL), 0);
+    cr_assert_eq(k, 4);
+}
+
+Test(antichain, bad_arguments)
+{
+    uint32_t f[] = {0, 1}, t[] = {1, 0};
+    int64_t w[] = {1, 1}, k;
+    mmm_error err;
+    cr_assert_eq(mmm_max_antichain(&k, NULL, 2, w, 2, f, t, &err), MMM_EINVAL);
+    cr_assert(strstr(err.message, "cycle"));
+    uint32_t f2[] = {0}, t2[] = {5};
+    cr_assert_eq(mmm_max_antichain(&k, NULL, 2, w, 1, f2, t2, &err),
+                 MMM_EINVAL);
+    int64_t neg[] = {1, -1};
+    cr_assert_eq(mmm_max_antichain(&k, NULL, 2, neg, 0, NULL, NULL, &err),
+                 MMM_EINVAL);
+    int64_t big[] = {INT64_MAX, 1};
+    cr_assert_eq(mmm_max_antichain(&k, NULL, 2, big, 0, NULL, NULL, &err),
+                 MMM_EOVERFLOW);
+}
+
+/* ------------- programs: expanded thread-block DAG brute force ------------- */
+
+typedef struct gen_kernel {
+    int repeat;     /* 0..3 */
+    int indexed;    /* the counts use the index i */
+    int nclasses;
+    int a[3], b[3]; /* count of class c in launch j: max(0, a + b*j) or a */
+} gen_kernel;
+
+static int64_t gen_count(const gen_kernel *g, int c, int j)
+{
+    if (!g->indexed)
+        return g->a[c];
+    int64_t v = g->a[c] + (int64_t)g->b[c] * j;
+    return v > 0 ? v : 0;
+}
+
+/* Build the program; kernels are declared in a shuffled order and some
+ * edges name kernels declared later. */
+static mmm_program *build_program(int nk, const gen_kernel *g, size_t m,
+                                  const uint32_t *from, const uint32_t *to)
+{
+    mmm_program *p = NULL;
+    mmm_error err;
+    cr_assert_eq(mmm_program_new(&p, "gen.xml", NULL, &err), 0);
+    cr_assert_eq(mmm_program_add_param(p, "U", "3", NULL, NULL, 2, &err), 0);
+    size_t half = m / 2;
+    char a[16], b[16];
+    for (size_t e = 0; e < half; e++) { /* forward references */
+        snprintf(a, sizeof a, "k%u", from[e]);
+        snprintf(b, sizeof b, "k%u", to[e]);
+        cr_assert_eq(mmm_program_add_edge(p, a, b, 3, &err), 0);
+    }
+    for (int k = 0; k < nk; k++) {
+        char id[16], rep[16], cnt[3][48];
+        snprintf(id, sizeof id, "k%d", k);
+        snprintf(rep, sizeof rep, "%d", g[k].repeat);
+        mmm_kernel_spec s;
+        memset(&s, 0, sizeof s);
+        s.id = id;
+        s.line = 10 + k;
+        s.repeat = rep;
+        s.index = g[k].indexed ? "i" : NULL;
+        cr_assert_eq(mmm_program_add_kernel(p, &s, NULL, &err), 0, "%s",
+                     err.message);
+        for (int c = 0; c < g[k].nclasses; c++) {
+            if (g[k].indexed)
+                snprintf(cnt[c], sizeof cnt[c], "max(0, %d + %d*i)",
+                         g[k].a[c], g[k].b[c]);
+            else
+                snprintf(cnt[c], sizeof cnt[c], "%d", g[k].a[c]);
+            mmm_class_spec cs = {100 + k, cnt[c], "2", "1", "1", "0",
+                                 NULL, NULL, MMM_ACCESS_COALESCED};
+            cr_assert_eq(mmm_program_add_class(p, (size_t)k, &cs, &err), 0,
+                         "%s", err.message);
+        }
+    }
+    for (size_t e = half; e < m; e++) {
+        snprintf(a, sizeof a, "k%u", from[e]);
+        snprintf(b, sizeof b, "k%u", to[e]);
+        cr_assert_eq(mmm_program_add_edge(p, a, b, 4, &err), 0);
+    }
+    cr_assert_eq(mmm_program_finalize(p, &err), 0, "%s", err.message);
+    return p;
+}
+
+/* Expand: one node per launch (a kernel with repeat 0 keeps one empty
+ * node that passes its dependencies), a chain inside each kernel, each
+ * kernel edge from the last launch to the first. */
+typedef struct expanded {
+    int n;
+    int64_t w[MAXN];
+    uint32_t from[400], to[400];
+    size_t m;
+} expanded;
+
+static void expand(expanded *x, int nk, const gen_kernel *g, size_t m,
+                   const uint32_t *from, const uint32_t *to)
+{
+    int first[16], last[16];
+    x->n = 0;
+    x->m = 0;
+    for (int k = 0; k < nk; k++) {
+        int copies = g[k].repeat ? g[k].repeat : 1;
+        first[k] = x->n;
+        for (int j = 1; j <= copies; j++) {
+            int64_t blocks = 0;
+            for (int c = 0; c < g[k].nclasses && g[k].repeat; c++)
+                blocks += gen_count(&g[k], c, j);
+            if (j > 1) {
+                x->from[x->m] = (uint32_t)(x->n - 1);
+                x->to[x->m++] = (uint32_t)x->n;
+            }
+            x->w[x->n++] = blocks;
+        }
+        last[k] = x->n - 1;
+    }
+    for (size_t e = 0; e < m; e++) {
+        x->from[x->m] = (uint32_t)last[from[e]];
+        x->to[x->m++] = (uint32_t)first[to[e]];
+    }
+}
+
+/* Longest path of the expanded DAG counting launches with blocks. */
+static int64_t expanded_L(const expanded *x)
+{
+    int64_t d[MAXN], best = 0;
+    /* Launch numbers follow kernels, not a topological order: relax n
+     * times (Bellman-Ford style), fine for 40 nodes. */
+    for (int i = 0; i < x->n; i++)
+        d[i] = x->w[i] > 0;
+    for (int r = 0; r < x->n; r++)
+        for (size_t e = 0; e < x->m; e++) {
+            int64_t c = d[x->from[e]] + (x->w[x->to[e]] > 0);
+            if (c > d[x->to[e]])
+                d[x->to[e]] = c;
+        }
+    for (int i = 0; i < x->n; i++)
+        if (d[i] > best)
+            best = d[i];
+    return best;
+}
+
+static void check_program(int nk, const gen_kernel *g, size_t m,
+                          const uint32_t *from, const uint32_t *to,
+                          int *flow_seen, int *sp_seen)
+{
+    mmm_program *p = build_program(nk, g, m, from, to);
+    mmm_instance *inst = NULL;
+    mmm_metrics met;
+    mmm_error err;
+    expanded x;
+    cr_assert_eq(mmm_instance_new(&inst, p, &err), 0);
+    cr_assert_eq(mmm_instance_eval(inst, NULL, 0, &err), 0, "%s", err.message);
+    cr_assert_eq(mmm_metrics_compute(&met, inst, 0, &err), 0);
+    expand(&x, nk, g, m, from, to);
+    int64_t N = 0;
+    for (int i = 0; i < x.n; i++)
+        N += x.w[i];
+    cr_assert_eq(met.N, N);
+    cr_assert_eq(met.L, expanded_L(&x));
+    int64_t expect = brute_antichain(x.n, x.w, x.m, x.from, x.to);
+    cr_assert_eq(met.K, expect, "K %lld, brute force %lld (%d kernels)",
+                 (long long)met.K, (long long)expect, nk);
+    *flow_seen += met.k_method == MMM_K_FLOW;
+    *sp_seen += met.k_method == MMM_K_SERIES_PARALLEL;
+    mmm_metrics_dispose(&met);
+    mmm_instance_free(inst);
+    mmm_program_free(p);
+}
+
+static void random_kernels(int nk, gen_kernel *g)
+{
+    for (int k = 0; k < nk; k++) {
+        g[k].repeat = rnd_int(0, 9) == 0 ? 0 : rnd_int(1, 3);
+        g[k].indexed = rnd_int(0, 1);
+        g[k].nclasses = rnd_int(1, 3);
+        for (int c = 0; c < 3; c++) {
+            g[k].a[c] = rnd_int(0, 4);
+            g[k].b[c] = rnd_int(-2, 2);
+        }
+    }
+}
+
+Test(antichain, programs_with_repeats_and_classes)
+{
+    rng_state = 777;
+    int flow_seen = 0, sp_seen = 0;
+    for (int it = 0; it < 300; it++) {
+        gen_kernel g[16];
+        uint32_t from[256], to[256];
+        size_t m;
+        int nk;
+        if (it % 2) {
+            nk = rnd_int(1, 12);
+            m = random_dag(nk, rnd_int(5, 60), from, to);
+        } else {
+            nk = random_ttsp(rnd_int(2, 12), &m, from, to);
+        }
+        random_kernels(nk, g);
+        check_program(nk, g, m, from, to, &flow_seen, &sp_seen);
+    }
+    cr_assert(flow_seen > 30 && sp_seen > 30, "flow %d, sp %d", flow_seen,
+              sp_seen);
+}
+
+/* --------------------------- large graphs --------------------------- */
+
+Test(antichain, large_graphs_need_no_recursion, .timeout = 120)
+{
+    enum { N = 100000 };
+    int64_t *w = malloc(N * sizeof *w);
+    uint32_t *from = malloc(3 * N * sizeof *from);
+    uint32_t *to = malloc(3 * N * sizeof *to);
+    int64_t k;
+    mmm_k_method meth;
+    mmm_error err;
+    cr_assert(w && from && to);
+    rng_state = 4242;
+    /* A chain of 10^5 kernels: K = the largest weight, by both methods. */
+    int64_t maxw = 0;
+    for (uint32_t v = 0; v < N; v++) {
+        w[v] = rnd_int(1, 50);
+        maxw = w[v] > maxw ? w[v] : maxw;
+        if (v + 1 < N) {
+            from[v] = v;
+            to[v] = v + 1;
+        }
+    }
+    cr_assert_eq(mmm_max_antichain(&k, &meth, N, w, N - 1, from, to, &err),
+                 0);
+    cr_assert_eq(k, maxw);
+    cr_assert_eq(meth, MMM_K_SERIES_PARALLEL);
+    {
+        uint32_t *ss = malloc((N + 1) * sizeof *ss);
+        uint32_t *succ = malloc(N * sizeof *succ);
+        for (uint32_t v = 0; v <= N; v++)
+            ss[v] = v < N ? v : N - 1;
+        for (uint32_t v = 0; v + 1 < N; v++)
+            succ[v] = v + 1;
+        cr_assert_eq(mmm__antichain_flow(&k, N, w, ss, succ, &err), 0);
+        cr_assert_eq(k, maxw);
+        free(ss);
+        free(succ);
+    }
+    /* Fork-join: 0 -> v -> N-1 for every middle v: K = the middle sum. */
+    int64_t mid = 0;
+    size_t m = 0;
+    for (uint32_t v = 1; v + 1 < N; v++) {
+        from[m] = 0, to[m++] = v;
+        from[m] = v, to[m++] = N - 1;
+        mid += w[v];
+    }
+    cr_assert_eq(mmm_max_antichain(&k, &meth, N, w, m, from, to, &err), 0);
+    cr_assert_eq(k, mid);
+    cr_assert_eq(meth, MMM_K_SERIES_PARALLEL);
+    /* A random DAG: 3 predecessors among the 1000 kernels before. */
+    m = 0;
+    for (uint32_t v = 1; v < N; v++)
+        for (int e = 0; e < 3; e++) {
+            uint32_t lo = v > 1000 ? v - 1000 : 0;
+            from[m] = lo + (uint32_t)(rnd() % (v - lo));
+            to[m++] = v;
+        }
+    cr_assert_eq(mmm_max_antichain(&k, &meth, N, w, m, from, to, &err), 0);
+    cr_assert_eq(meth, MMM_K_FLOW);
+    /* Sinks are pairwise incomparable: K is at least their weight. */
+    {
+        char *has_succ = calloc(N, 1);
+        int64_t sinks = 0;
+        for (size_t e = 0; e < m; e++)
+            has_succ[from[e]] = 1;
+        for (uint32_t v = 0; v < N; v++)
+            if (!has_succ[v])
+                sinks += w[v];
+        cr_assert_geq(k, sinks);
+        free(has_succ);
+    }
+    free(w);
+    free(from);
+    free(to);
+}
