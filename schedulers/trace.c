@@ -137,6 +137,17 @@ static int64_t count_events(const mmm_sim_result *r)
     return n;
 }
 
+/* SMs 0 .. n-1 appear in the records: only they get a name. */
+static int64_t used_sms(const mmm_sim_result *r)
+{
+    int64_t n = 0;
+    size_t i;
+    for (i = 0; i < r->nrecords; i++)
+        if (r->records[i].sm_first + r->records[i].sm_count > n)
+            n = r->records[i].sm_first + r->records[i].sm_count;
+    return n;
+}
+
 static void write_trace(FILE *f, const mmm_sim_result *r,
                         const mmm_program *prog, double mmm_bound)
 {
@@ -169,7 +180,7 @@ static void write_trace(FILE *f, const mmm_sim_result *r,
                "\"args\":{\"name\":");
     put_string(f, title);
     fputs("}}", f);
-    for (sm = 0; detailed && sm < r->p && sm < MAX_NAMED_SMS; sm++) {
+    for (sm = 0; detailed && sm < used_sms(r) && sm < MAX_NAMED_SMS; sm++) {
         char name[32];
         snprintf(name, sizeof name, "SM %lld", (long long)sm);
         put_meta(f, "thread_name", 1, sm, "name", name, 0);
