@@ -181,14 +181,19 @@ static int check_range(inst_impl *in, size_t i, mmm_error *err)
             return param_error(p, pa, r, hi ? "maximum" : "minimum", &sub,
                                err);
         int c = compare(v, bound);
-        if (hi ? c > 0 : c < 0)
-            return mmm_error_set(err, MMM_EINFEASIBLE, p->file, pa->line,
-                                 "parameter '%s' = %s is %s its %s %s = %s",
-                                 pa->name, fmt(v, a, sizeof a),
-                                 hi ? "above" : "below",
-                                 hi ? "maximum" : "minimum",
-                                 hi ? pa->max_text : pa->min_text,
-                                 fmt(bound, b, sizeof b));
+        if (!(hi ? c > 0 : c < 0))
+            continue;
+        /* "its maximum floor(Z/7) = 6", or "its minimum 1" for a number */
+        const char *text = hi ? pa->max_text : pa->min_text;
+        char shown[sizeof b + 8] = "";
+        fmt(bound, b, sizeof b);
+        if (strcmp(text, b) != 0)
+            snprintf(shown, sizeof shown, " = %s", b);
+        return mmm_error_set(err, MMM_EINFEASIBLE, p->file, pa->line,
+                             "parameter '%s' = %s is %s its %s %s%s",
+                             pa->name, fmt(v, a, sizeof a),
+                             hi ? "above" : "below",
+                             hi ? "maximum" : "minimum", text, shown);
     }
     return 0;
 }

@@ -1,0 +1,386 @@
+/* test_eval.c: parameters, ranges, constraints, counts and the per-kernel
+ * aggregates (src/eval.c), each against a value computed by hand. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "mmm/mmm.h"
+
+typedef struct fixture {
+    mmm_program *p;
+    mmm_instance *inst;
+    mmm_error err;
+} fixture;
+
+static void param(mmm_program *p, const char *name, const char *value,
+                  const char *lo, const char *hi, long line)
+{
+    mmm_error err;
+    cr_assert_eq(mmm_program_add_param(p, name, value, lo, hi, line, &err), 0,
+                 "%s", err.message);
+}
+
+static void kernel(mmm_program *p, const char *id, const char *repeat,
+                   const char *index, const char *blocks, const char *work,
+                   const char *span, const char *reads, const char *writes,
+                   long line)
+{
+    mmm_error err;
+    mmm_kernel_spec s;
+    memset(&s, 0, sizeof s);
+    s.id = id;
+    s.line = line;
+    s.repeat = repeat;
+    s.index = index;
+    s.blocks = blocks;
+    s.work = work;
+    s.span = span;
+    s.reads = reads;
+    s.writes = writes;
+    cr_assert_eq(mmm_program_add_kernel(p, &s, NULL, &err), 0, "%s",
+                 err.message);
+}
+
+static mmm_program *start(void)
+{
+    mmm_program *p = NULL;
+    mmm_error err;
+    cr_assert_eq(mmm_program_new(&p, "e.xml", NULL, &err), 0);
+    return p;
+}
+
+/* Finalize and evaluate; returns the status of the evaluation. */
+static int finish(fixture *f, mmm_program *p, const mmm_override *ov,
+                  size_t nov)
+{
+    f->p = p;
+    cr_assert_eq(mmm_program_finalize(p, &f->err), 0, "%s", f->err.message);
+    cr_assert_eq(mmm_instance_new(&f->inst, p, &f->err), 0);
+    return mmm_instance_eval(f->inst, ov, nov, &f->err);
+}
+
+static void done(fixture *f)
+{
+    mmm_instance_free(f->inst);
+    mmm_program_free(f->p);
+}
+
+static double val(const fixture *f, const char *name)
+{
+    int s = mmm_program_find_param(f->p, name);
+    cr_assert_geq(s, 0);
+    return f->inst->values[s].d;
+}
+
+Test(eval, defaults_in_order_and_overrides)
+{
+    fixture f;
+    mmm_program *p = start();
+    param(p, "Z", "48", NULL, NULL, 1);
+    param(p, "l", "Z/2", NULL, NULL, 2);
+    param(p, "s", "floor(Z/7)", NULL, NULL, 3);
+    cr_assert_eq(finish(&f, p, NULL, 0), 0);
+    cr_assert_float_eq(val(&f, "l"), 24, 0);
+    cr_assert_float_eq(val(&f, "s"), 6, 0);
+    mmm_override ov = {0, mmm_value_int(100)};
+    cr_assert_eq(mmm_instance_eval(f.inst, &ov, 1, &f.err), 0);
+    cr_assert_float_eq(val(&f, "l"), 50, 0);
+    cr_assert_float_eq(val(&f, "s"), 14, 0);
+    /* the instance is reusable: back to the defaults */
+    cr_assert_eq(mmm_instance_eval(f.inst, NULL, 0, &f.err), 0);
+    cr_assert_float_eq(val(&f, "l"), 24, 0);
+    mmm_override bad = {7, mmm_value_int(1)};
+    cr_assert_eq(mmm_instance_eval(f.inst, &bad, 1, &f.err), MMM_EINVAL);
+    done(&f);
+}
+
+Test(eval, machine_value_wins_over_default_override_over_both)
+{
+    fixture f;
+    mmm_program *p = start();
+    mmm_error err;
+    cr_assert_eq(mmm_program_add_machine_param(p, "Z", mmm_value_int(96),
+                                               &err),
+                 0);
+    param(p, "Z", "48", "7", NULL, 2);
+    param(p, "l", "Z/2", NULL, NULL, 3);
+    cr_assert_eq(finish(&f, p, NULL, 0), 0);
+    cr_assert_float_eq(val(&f, "l"), 48, 0);
+    mmm_override ov = {0, mmm_value_int(10)};
+    cr_assert_eq(mmm_instance_eval(f.inst, &ov, 1, &f.err), 0);
+    cr_assert_float_eq(val(&f, "l"), 5, 0);
+    /* the program's range applies to the machine value */
+    ov.value = mmm_value_int(3);
+    cr_assert_eq(mmm_instance_eval(f.inst, &ov, 1, &f.err), MMM_EINFEASIBLE);
+    cr_assert_eq(f.err.line, 2);
+    done(&f);
+}
+
+Test(eval, ranges)
+{
+    fixture f;
+    mmm_program *p = start();
+    param(p, "Z", "48", NULL, NULL, 1);
+    param(p, "s", "20", "1", "floor(Z/7)", 4);
+    cr_assert_eq(finish(&f, p, NULL, 0), MMM_EINFEASIBLE);
+    cr_assert_eq(f.err.line, 4);
+    cr_assert_str_eq(f.err.file, "e.xml");
+    cr_assert_str_eq(f.err.message,
+                     "parameter 's' = 20 is above its maximum floor(Z/7) = 6");
+    mmm_override ov = {1, mmm_value_int(0)};
+    cr_assert_eq(mmm_instance_eval(f.inst, &ov, 1, &f.err), MMM_EINFEASIBLE);
+    cr_assert_str_eq(f.err.message,
+                     "parameter 's' = 0 is below its minimum 1");
+    ov.value = mmm_value_int(6); /* the boundary is allowed, exactly */
+    cr_assert_eq(mmm_instance_eval(f.inst, &ov, 1, &f.err), 0);
+    ov.value = mmm_value_ratio(13, 2);
+    cr_assert_eq(mmm_instance_eval(f.inst, &ov, 1, &f.err), MMM_EINFEASIBLE);
+    done(&f);
+}
+
+Test(eval, constraint_violation_quotes_values)
+{
+    fixture f;
+    mmm_program *p = start();
+    mmm_error err;
+    param(p, "Z", "48", NULL, NULL, 1);
+    param(p, "n", "5", NULL, NULL, 2);
+    param(p, "s", "20", NULL, NULL, 3);
+    cr_assert_eq(mmm_program_add_constraint(p, "7*s <= Z", 9, &err), 0);
+    cr_assert_eq(finish(&f, p, NULL, 0), MMM_EINFEASIBLE);
+    cr_assert_eq(f.err.line, 9);
+    cr_assert_str_eq(f.err.message,
+                     "constraint '7*s <= Z' is violated (Z = 48, s = 20)");
+    mmm_override ov = {2, mmm_value_int(6)};
+    cr_assert_eq(mmm_instance_eval(f.inst, &ov, 1, &f.err), 0);
+    done(&f);
+}
+
+Test(eval, counts_must_be_exact_non_negative_integers)
+{
+    fixture f;
+    mmm_program *p = start();
+    param(p, "m", "25", NULL, NULL, 1);
+    kernel(p, "step", NULL, NULL, "m/2", "1", "1", "0", "0", 6);
+    cr_assert_eq(finish(&f, p, NULL, 0), MMM_EINFEASIBLE);
+    cr_assert_eq(f.err.line, 6);
+    cr_assert(strstr(f.err.message, "blocks of kernel 'step'"), "%s",
+              f.err.message);
+    cr_assert(strstr(f.err.message, "ceil"), "%s", f.err.message);
+    mmm_override ov = {0, mmm_value_int(-4)};
+    cr_assert_eq(mmm_instance_eval(f.inst, &ov, 1, &f.err), MMM_EINFEASIBLE);
+    cr_assert(strstr(f.err.message, "negative"), "%s", f.err.message);
+    ov.value = mmm_value_int(0);
+    cr_assert_eq(mmm_instance_eval(f.inst, &ov, 1, &f.err), 0);
+    cr_assert_eq(f.inst->kernels[0].N, 0);
+    done(&f);
+}
+
+Test(eval, domain_errors_name_kernel_and_attribute)
+{
+    fixture f;
+    mmm_program *p = start();
+    param(p, "s", "0", NULL, NULL, 1);
+    kernel(p, "k", NULL, NULL, "4", "1/s", "1", "0", "0", 3);
+    cr_assert_eq(finish(&f, p, NULL, 0), MMM_EDOMAIN);
+    cr_assert_eq(f.err.line, 3);
+    cr_assert(strstr(f.err.message, "work of kernel 'k'"), "%s",
+              f.err.message);
+    done(&f);
+}
+
+Test(eval, negative_costs_are_refused)
+{
+    fixture f;
+    mmm_program *p = start();
+    kernel(p, "k", NULL, NULL, "4", "1", "-1", "0", "0", 3);
+    cr_assert_eq(finish(&f, p, NULL, 0), MMM_EINFEASIBLE);
+    cr_assert(strstr(f.err.message, "span of kernel 'k'"), "%s",
+              f.err.message);
+    done(&f);
+}
+
+Test(eval, repeat_without_index_is_constant_time)
+{
+    fixture f;
+    mmm_program *p = start();
+    param(p, "U", "10", NULL, NULL, 1);
+    param(p, "r", "2^40", NULL, NULL, 2);
+    kernel(p, "step", "r", NULL, "3", "5", "2", "1", "1", 4);
+    cr_assert_eq(finish(&f, p, NULL, 0), 0, "%s", f.err.message);
+    const mmm_kernel_val *k = &f.inst->kernels[0];
+    int64_t r = (int64_t)1 << 40;
+    cr_assert_eq(k->repeat, r);
+    cr_assert_eq(k->blocks, 3);
+    cr_assert_eq(k->N, 3 * r);
+    cr_assert_eq(k->L, r);
+    cr_assert_eq(k->K, 3);
+    cr_assert_float_eq(k->W, 15.0 * (double)r, 0);
+    cr_assert_float_eq(k->S, 2.0 * (double)r, 0);
+    cr_assert_float_eq(k->O, 3.0 * 20 * (double)r, 0);
+    cr_assert_float_eq(k->C, 2 + 20, 0);
+    cr_assert(!k->varies);
+    done(&f);
+}
+
+Test(eval, n_overflow_names_the_kernel)
+{
+    fixture f;
+    mmm_program *p = start();
+    kernel(p, "step", "2^40", NULL, "2^30", "1", "1", "0", "0", 4);
+    cr_assert_eq(finish(&f, p, NULL, 0), MMM_EOVERFLOW);
+    cr_assert_str_eq(f.err.message,
+                     "N of kernel 'step' (repeat × blocks) overflows 64 bits");
+    cr_assert_eq(f.err.line, 4);
+    done(&f);
+}
+
+Test(eval, index_dependent_launches)
+{
+    fixture f;
+    mmm_program *p = start();
+    param(p, "U", "1", NULL, NULL, 1);
+    /* launch i has 2^i blocks of span i, work 3 and r + w = 1 */
+    kernel(p, "add", "10", "i", "2^i", "3", "i", "1", "0", 2);
+    cr_assert_eq(finish(&f, p, NULL, 0), 0, "%s", f.err.message);
+    const mmm_kernel_val *k = &f.inst->kernels[0];
+    cr_assert(k->varies);
+    cr_assert_eq(k->repeat, 10);
+    cr_assert_eq(k->N, (1 << 11) - 2); /* 2 + 4 + ... + 1024 */
+    cr_assert_eq(k->blocks, 1024);
+    cr_assert_eq(k->K, 1024);
+    cr_assert_eq(k->L, 10);
+    cr_assert_float_eq(k->S, 55, 0);
+    cr_assert_float_eq(k->W, 3.0 * 2046, 0);
+    cr_assert_float_eq(k->O, 2046, 0);
+    cr_assert_float_eq(k->C, 10 + 1, 0);
+    /* the first launch is in classes[], any launch through eval_copy */
+    cr_assert_eq(f.inst->classes[0].count, 2);
+    mmm_class_val cv;
+    cr_assert_eq(mmm_instance_eval_copy(f.inst, 0, 7, &cv, &f.err), 0);
+    cr_assert_eq(cv.count, 128);
+    cr_assert_float_eq(cv.span, 7, 0);
+    cr_assert_eq(mmm_instance_eval_copy(f.inst, 0, 11, &cv, &f.err),
+                 MMM_EINVAL);
+    done(&f);
+}
+
+Test(eval, launches_without_blocks_pass_through)
+{
+    fixture f;
+    mmm_program *p = start();
+    /* blocks 4, 3, 2, 1, 0, 0, 0, 0 */
+    kernel(p, "k", "8", "i", "max(0, 5 - i)", "1", "i", "0", "0", 2);
+    cr_assert_eq(finish(&f, p, NULL, 0), 0);
+    const mmm_kernel_val *k = &f.inst->kernels[0];
+    cr_assert_eq(k->N, 10);
+    cr_assert_eq(k->L, 4);
+    cr_assert_float_eq(k->S, 1 + 2 + 3 + 4, 0); /* empty launches: no span */
+    done(&f);
+}
+
+Test(eval, index_repeat_limit)
+{
+    mmm_limits lim = MMM_LIMITS_INIT;
+    lim.max_index_repeat = 100;
+    mmm_program *p = NULL;
+    fixture f;
+    mmm_error err;
+    cr_assert_eq(mmm_program_new(&p, "e.xml", &lim, &err), 0);
+    kernel(p, "k", "101", "i", "i", "1", "1", "0", "0", 2);
+    cr_assert_eq(finish(&f, p, NULL, 0), MMM_ELIMIT);
+    cr_assert(strstr(f.err.message, "--max-index-repeat"), "%s",
+              f.err.message);
+    done(&f);
+}
+
+Test(eval, classes_of_a_kernel)
+{
+    fixture f;
+    mmm_program *p = start();
+    mmm_error err;
+    param(p, "U", "5", NULL, NULL, 1);
+    mmm_kernel_spec s;
+    memset(&s, 0, sizeof s);
+    s.id = "k";
+    s.line = 2;
+    s.repeat = "3";
+    s.threads = "32";
+    cr_assert_eq(mmm_program_add_kernel(p, &s, NULL, &err), 0);
+    mmm_class_spec a = {3, "2", "10", "4", "1", "1", NULL, NULL,
+                        MMM_ACCESS_COALESCED};
+    mmm_class_spec b = {4, "3", "7", "6", "0", "0", "64", "2",
+                        MMM_ACCESS_IRREGULAR};
+    mmm_class_spec c = {5, "0", "99", "99", "9", "9", NULL, NULL,
+                        MMM_ACCESS_COALESCED};
+    cr_assert_eq(mmm_program_add_class(p, 0, &a, &err), 0);
+    cr_assert_eq(mmm_program_add_class(p, 0, &b, &err), 0);
+    cr_assert_eq(mmm_program_add_class(p, 0, &c, &err), 0);
+    cr_assert_eq(finish(&f, p, NULL, 0), 0, "%s", f.err.message);
+    const mmm_kernel_val *k = &f.inst->kernels[0];
+    cr_assert_eq(k->blocks, 5);
+    cr_assert_eq(k->N, 15);
+    cr_assert_eq(k->L, 3);
+    cr_assert_float_eq(k->W, 3 * (2 * 10 + 3 * 7), 0);
+    cr_assert_float_eq(k->S, 3 * 6, 0);        /* the empty class is out */
+    cr_assert_float_eq(k->O, 3 * (2 * 10), 0); /* (1+1)*5 per block */
+    cr_assert_float_eq(k->C, 4 + 10, 0);       /* max(4+10, 6+0) */
+    const mmm_class_val *cv = &f.inst->classes[0];
+    cr_assert_eq(cv[0].threads, 32);
+    cr_assert_eq(cv[1].threads, 64);
+    cr_assert_float_eq(cv[1].shared, 2, 0);
+    cr_assert_eq(cv[1].access, MMM_ACCESS_IRREGULAR);
+    cr_assert_float_eq(cv[0].overhead, 10, 0);
+    cr_assert_float_eq(cv[0].cost, 14, 0);
+    done(&f);
+}
+
+Test(eval, U_and_p)
+{
+    fixture f;
+    mmm_program *p = start();
+    kernel(p, "k", NULL, NULL, "1", "1", "1", "2", "0", 3);
+    cr_assert_eq(finish(&f, p, NULL, 0), MMM_EINPUT);
+    cr_assert(strstr(f.err.message, "no parameter U"), "%s", f.err.message);
+    cr_assert_eq(f.err.line, 3);
+    done(&f);
+
+    p = start();
+    kernel(p, "k", NULL, NULL, "1", "1", "1", "0", "0", 3);
+    cr_assert_eq(finish(&f, p, NULL, 0), 0);
+    cr_assert_float_eq(f.inst->U, 0, 0);
+    cr_assert(!f.inst->has_p);
+    mmm_instance_set_p(f.inst, 16);
+    cr_assert_eq(mmm_instance_eval(f.inst, NULL, 0, &f.err), 0);
+    cr_assert(f.inst->has_p);
+    cr_assert_eq(f.inst->p, 16);
+    done(&f);
+
+    p = start();
+    param(p, "p", "14", NULL, NULL, 1);
+    kernel(p, "k", NULL, NULL, "1", "1", "1", "0", "0", 3);
+    cr_assert_eq(finish(&f, p, NULL, 0), 0);
+    cr_assert(f.inst->has_p);
+    cr_assert_eq(f.inst->p, 14);
+    mmm_override ov = {0, mmm_value_ratio(5, 2)};
+    cr_assert_eq(mmm_instance_eval(f.inst, &ov, 1, &f.err), MMM_EINFEASIBLE);
+    cr_assert(strstr(f.err.message, "positive integer"));
+    done(&f);
+}
+
+Test(eval, repeat_zero_contributes_nothing)
+{
+    fixture f;
+    mmm_program *p = start();
+    param(p, "m", "4", NULL, NULL, 1);
+    param(p, "s", "4", NULL, NULL, 2);
+    kernel(p, "add", "log2(m/s)", "i", "m/s/2^i", "1", "1", "0", "0", 3);
+    cr_assert_eq(finish(&f, p, NULL, 0), 0, "%s", f.err.message);
+    const mmm_kernel_val *k = &f.inst->kernels[0];
+    cr_assert_eq(k->repeat, 0);
+    cr_assert_eq(k->N, 0);
+    cr_assert_eq(k->L, 0);
+    cr_assert_float_eq(k->W, 0, 0);
+    done(&f);
+}

@@ -1,0 +1,413 @@
+/* test_program.c: the program builder (src/program.c): ids, parameters,
+ * expressions, edges, cycles, limits, the topological order and CSR. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mmm/mmm.h"
+#include "program_internal.h"
+
+static mmm_program *new_program(const mmm_limits *lim)
+{
+    mmm_program *p = NULL;
+    mmm_error err;
+    cr_assert_eq(mmm_program_new(&p, "t.xml", lim, &err), 0);
+    return p;
+}
+
+static int add_kernel(mmm_program *p, const char *id, const char *blocks,
+                      long line, mmm_error *err)
+{
+    mmm_kernel_spec s;
+    memset(&s, 0, sizeof s);
+    s.id = id;
+    s.line = line;
+    s.blocks = blocks;
+    s.work = "1";
+    s.span = "1";
+    s.reads = "0";
+    s.writes = "0";
+    return mmm_program_add_kernel(p, &s, NULL, err);
+}
+
+static void ok_kernel(mmm_program *p, const char *id)
+{
+    mmm_error err;
+    cr_assert_eq(add_kernel(p, id, "1", 5, &err), 0, "%s", err.message);
+}
+
+static void ok_edge(mmm_program *p, const char *a, const char *b, long line)
+{
+    mmm_error err;
+    cr_assert_eq(mmm_program_add_edge(p, a, b, line, &err), 0, "%s",
+                 err.message);
+}
+
+Test(program, limits_defaults)
+{
+    mmm_limits in = MMM_LIMITS_INIT;
+    in.max_kernels = 7;
+    mmm_limits l = mmm_limits_effective(&in);
+    cr_assert_eq(l.max_kernels, 7);
+    cr_assert_eq(l.max_edges, 50000000);
+    cr_assert_eq(l.max_params, 10000);
+    cr_assert_eq(l.max_expr_length, 4096);
+    cr_assert_eq(l.max_depth, 64);
+    cr_assert_eq(l.max_index_repeat, 10000000);
+    cr_assert_eq(l.max_file_bytes, (uint64_t)1 << 30);
+}
+
+Test(program, duplicate_kernel_id)
+{
+    mmm_program *p = new_program(NULL);
+    mmm_error err;
+    ok_kernel(p, "a");
+    cr_assert_eq(add_kernel(p, "a", "1", 9, &err), MMM_EINPUT);
+    cr_assert_eq(err.line, 9);
+    cr_assert_str_eq(err.file, "t.xml");
+    cr_assert(strstr(err.message, "duplicate kernel id 'a'"), "%s",
+              err.message);
+    mmm_program_free(p);
+}
+
+Test(program, unknown_parameter_has_file_and_line)
+{
+    mmm_program *p = new_program(NULL);
+    mmm_error err;
+    cr_assert_eq(mmm_program_add_param(p, "n", "8", NULL, NULL, 2, &err), 0);
+    cr_assert_eq(add_kernel(p, "a", "n + x", 7, &err), MMM_EINPUT);
+    cr_assert_eq(err.line, 7);
+    cr_assert_str_eq(err.file, "t.xml");
+    cr_assert_str_eq(err.message, "unknown parameter 'x'");
+    /* a parameter may only use the ones declared before it */
+    cr_assert_eq(mmm_program_add_param(p, "m", "k", NULL, NULL, 3, &err),
+                 MMM_EINPUT);
+    cr_assert_eq(err.line, 3);
+    cr_assert_str_eq(err.message, "unknown parameter 'k'");
+    cr_assert_eq(mmm_program_add_constraint(p, "z > 1", 4, &err), MMM_EINPUT);
+    cr_assert_eq(err.line, 4);
+    mmm_program_free(p);
+}
+
+Test(program, duplicate_and_bad_parameters)
+{
+    mmm_program *p = new_program(NULL);
+    mmm_error err;
+    cr_assert_eq(mmm_program_add_param(p, "n", "8", NULL, NULL, 2, &err), 0);
+    cr_assert_eq(mmm_program_add_param(p, "n", "9", NULL, NULL, 3, &err),
+                 MMM_EINPUT);
+    cr_assert(strstr(err.message, "duplicate parameter 'n'"));
+    cr_assert_eq(err.line, 3);
+    cr_assert_eq(mmm_program_add_param(p, "2x", "9", NULL, NULL, 4, &err),
+                 MMM_EINPUT);
+    cr_assert_eq(mmm_program_add_param(p, "s", "1", "0", "n/", 5, &err),
+                 MMM_EPARSE);
+    cr_assert_eq(err.line, 5);
+    cr_assert_eq(mmm_program_find_param(p, "n"), 0);
+    cr_assert_eq(mmm_program_find_param(p, "s"), -1);
+    mmm_program_free(p);
+}
+
+Test(program, cycle_names_its_kernels)
+{
+    mmm_program *p = new_program(NULL);
+    mmm_error err;
+    ok_kernel(p, "a");
+    ok_kernel(p, "b");
+    ok_kernel(p, "c");
+    ok_kernel(p, "d");
+    ok_edge(p, "d", "a", 10);
+    ok_edge(p, "a", "b", 11);
+    ok_edge(p, "b", "c", 12);
+    ok_edge(p, "c", "a", 13);
+    cr_assert_eq(mmm_program_finalize(p, &err), MMM_ECYCLE);
+    const char *ok[] = {"cycle: a -> b -> c -> a", "cycle: b -> c -> a -> b",
+                        "cycle: c -> a -> b -> c"};
+    const long lines[] = {11, 12, 13};
+    int found = -1;
+    for (int i = 0; i < 3; i++)
+        if (!strcmp(err.message, ok[i]))
+            found = i;
+    cr_assert_neq(found, -1, "%s", err.message);
+    cr_assert_eq(err.line, lines[found]);
+    mmm_program_free(p);
+}
+
+Test(program, self_loop_and_dangling_edge)
+{
+    mmm_program *p = new_program(NULL);
+    mmm_error err;
+    ok_kernel(p, "a");
+    cr_assert_eq(mmm_program_add_edge(p, "a", "a", 4, &err), MMM_ECYCLE);
+    cr_assert_str_eq(err.message,
+                     "cycle: a -> a (an edge from a kernel to itself)");
+    cr_assert_eq(err.line, 4);
+    ok_edge(p, "a", "zz", 6); /* may be declared later... */
+    cr_assert_eq(mmm_program_finalize(p, &err), MMM_EINPUT);
+    cr_assert_eq(err.line, 6);
+    cr_assert_str_eq(err.message, "edge to unknown kernel 'zz'");
+    mmm_program_free(p);
+
+    /* a self loop through names not declared yet */
+    p = new_program(NULL);
+    ok_edge(p, "x", "y", 3);
+    ok_edge(p, "y", "y2", 4);
+    ok_kernel(p, "x");
+    ok_kernel(p, "y");
+    ok_kernel(p, "y2");
+    cr_assert_eq(mmm_program_finalize(p, &err), 0);
+    cr_assert_eq(p->nedges, 2);
+    cr_assert_eq(p->edges[0].from, 0);
+    cr_assert_eq(p->edges[0].to, 1);
+    mmm_program_free(p);
+}
+
+Test(program, builder_refuses_after_finalize)
+{
+    mmm_program *p = new_program(NULL);
+    mmm_error err;
+    ok_kernel(p, "a");
+    cr_assert_eq(mmm_program_finalize(p, &err), 0);
+    cr_assert(p->finalized);
+    cr_assert_eq(add_kernel(p, "b", "1", 3, &err), MMM_EINVAL);
+    cr_assert_eq(mmm_program_add_edge(p, "a", "b", 3, &err), MMM_EINVAL);
+    cr_assert_eq(mmm_program_finalize(p, &err), MMM_EINVAL);
+    mmm_program_free(p);
+}
+
+Test(program, kernel_needs_blocks)
+{
+    mmm_program *p = new_program(NULL);
+    mmm_error err;
+    mmm_kernel_spec s;
+    memset(&s, 0, sizeof s);
+    s.id = "k";
+    s.line = 8;
+    cr_assert_eq(mmm_program_add_kernel(p, &s, NULL, &err), 0);
+    cr_assert_eq(mmm_program_finalize(p, &err), MMM_EINPUT);
+    cr_assert_eq(err.line, 8);
+    cr_assert(strstr(err.message, "kernel 'k' has no blocks"));
+    mmm_program_free(p);
+
+    p = new_program(NULL);
+    s.blocks = "2";
+    s.work = "1";
+    cr_assert_eq(mmm_program_add_kernel(p, &s, NULL, &err), MMM_EINPUT);
+    cr_assert(strstr(err.message, "lacks attribute 'span'"), "%s",
+              err.message);
+    mmm_program_free(p);
+}
+
+Test(program, classes_and_index)
+{
+    mmm_program *p = new_program(NULL);
+    mmm_error err;
+    size_t idx = 99;
+    cr_assert_eq(mmm_program_add_param(p, "m", "16", NULL, NULL, 2, &err), 0);
+    cr_assert_eq(mmm_program_add_param(p, "s", "2", NULL, NULL, 3, &err), 0);
+    ok_kernel(p, "mul");
+    mmm_kernel_spec s;
+    memset(&s, 0, sizeof s);
+    s.id = "add";
+    s.line = 5;
+    s.repeat = "log2(m/s)";
+    s.index = "i";
+    cr_assert_eq(mmm_program_add_kernel(p, &s, &idx, &err), 0);
+    cr_assert_eq(idx, 1);
+    mmm_class_spec c1 = {6, "m/s/2^i", "s", "1", "3*s", "0", NULL, NULL,
+                         MMM_ACCESS_COALESCED};
+    mmm_class_spec c2 = {7, "1", "2", "2", "1", "1", "64", "4",
+                         MMM_ACCESS_IRREGULAR};
+    cr_assert_eq(mmm_program_add_class(p, 1, &c1, &err), 0, "%s",
+                 err.message);
+    cr_assert_eq(mmm_program_add_class(p, 1, &c2, &err), 0);
+    cr_assert_eq(mmm_program_add_class(p, 0, &c2, &err), MMM_EINVAL);
+    /* params after an indexed kernel would collide with its slot */
+    cr_assert_eq(mmm_program_add_param(p, "z", "1", NULL, NULL, 9, &err),
+                 MMM_EINPUT);
+    cr_assert_eq(mmm_program_finalize(p, &err), 0);
+    const mmm_kernel *k = &p->kernels[1];
+    cr_assert_eq(k->index_slot, 2);
+    cr_assert_eq(p->nslots, 3);
+    cr_assert(k->uses_index);
+    cr_assert(!p->kernels[0].uses_index);
+    cr_assert_eq(k->nclasses, 2);
+    cr_assert_eq(k->first_class, 1);
+    cr_assert_eq(p->classes[2].access, MMM_ACCESS_IRREGULAR);
+    cr_assert_not_null(p->classes[2].threads);
+    cr_assert_eq(mmm_program_find_kernel(p, "add"), 1);
+    cr_assert_eq(mmm_program_find_kernel(p, "nope"), -1);
+    mmm_program_free(p);
+}
+
+Test(program, repeat_cannot_use_its_index)
+{
+    mmm_program *p = new_program(NULL);
+    mmm_error err;
+    mmm_kernel_spec s;
+    memset(&s, 0, sizeof s);
+    s.id = "k";
+    s.line = 4;
+    s.repeat = "i + 1";
+    s.index = "i";
+    s.blocks = "i";
+    s.work = s.span = s.reads = s.writes = "1";
+    cr_assert_eq(mmm_program_add_kernel(p, &s, NULL, &err), MMM_EINPUT);
+    cr_assert(strstr(err.message, "unknown parameter 'i'"));
+    cr_assert(strstr(err.message, "own index"), "%s", err.message);
+    cr_assert_eq(err.line, 4);
+    /* an index may not hide a parameter */
+    cr_assert_eq(mmm_program_add_param(p, "n", "1", NULL, NULL, 2, &err), 0);
+    s.repeat = "3";
+    s.index = "n";
+    cr_assert_eq(mmm_program_add_kernel(p, &s, NULL, &err), MMM_EINPUT);
+    mmm_program_free(p);
+}
+
+Test(program, identical_texts_share_one_expression)
+{
+    mmm_program *p = new_program(NULL);
+    mmm_error err;
+    char id[16];
+    for (int i = 0; i < 1000; i++) {
+        snprintf(id, sizeof id, "k%d", i);
+        cr_assert_eq(add_kernel(p, id, "4", i + 1, &err), 0);
+    }
+    cr_assert_eq(mmm_program_finalize(p, &err), 0);
+    for (int i = 1; i < 1000; i++)
+        cr_assert_eq(p->classes[i].count, p->classes[0].count);
+    cr_assert_lt(p->priv->nexprs, 10);
+    mmm_program_free(p);
+}
+
+Test(program, limits_name_their_flag)
+{
+    mmm_limits lim = MMM_LIMITS_INIT;
+    lim.max_kernels = 2;
+    lim.max_edges = 1;
+    lim.max_params = 1;
+    lim.max_expr_length = 10;
+    mmm_program *p = new_program(&lim);
+    mmm_error err;
+    ok_kernel(p, "a");
+    ok_kernel(p, "b");
+    cr_assert_eq(add_kernel(p, "c", "1", 3, &err), MMM_ELIMIT);
+    cr_assert(strstr(err.message, "--max-kernels"), "%s", err.message);
+    ok_edge(p, "a", "b", 4);
+    cr_assert_eq(mmm_program_add_edge(p, "b", "a", 5, &err), MMM_ELIMIT);
+    cr_assert(strstr(err.message, "--max-edges"));
+    cr_assert_eq(mmm_program_add_param(p, "x", "1", NULL, NULL, 1, &err), 0);
+    cr_assert_eq(mmm_program_add_param(p, "y", "1", NULL, NULL, 2, &err),
+                 MMM_ELIMIT);
+    cr_assert(strstr(err.message, "--max-params"));
+    cr_assert_eq(mmm_program_add_constraint(p, "x + x + x + x > 1", 6, &err),
+                 MMM_ELIMIT);
+    cr_assert_eq(err.line, 6);
+    mmm_program_free(p);
+}
+
+Test(program, machine_parameters)
+{
+    mmm_program *p = new_program(NULL);
+    mmm_error err;
+    cr_assert_eq(mmm_program_add_machine_param(p, "Z", mmm_value_int(48),
+                                               &err),
+                 0);
+    cr_assert_eq(mmm_program_add_machine_param(p, "U",
+                                               mmm_value_ratio(5, 2), &err),
+                 0);
+    /* the program may redeclare a machine parameter once */
+    cr_assert_eq(mmm_program_add_param(p, "Z", "12288", "7", NULL, 3, &err),
+                 0);
+    cr_assert_eq(mmm_program_add_param(p, "Z", "1", NULL, NULL, 4, &err),
+                 MMM_EINPUT);
+    cr_assert_eq(p->nparams, 2);
+    cr_assert(p->params[0].from_machine);
+    cr_assert_eq(p->params[0].line, 3);
+    cr_assert_not_null(p->params[0].min);
+    mmm_value v;
+    cr_assert_eq(mmm_expr_eval(p->params[1].value, NULL, 0, &v, &err), 0);
+    cr_assert(v.exact && v.num == 5 && v.den == 2);
+    mmm_program_free(p);
+}
+
+/* A random DAG declared in a shuffled order with duplicate edges: the
+ * topological order respects every edge and the CSR has no duplicates. */
+Test(program, topological_order_and_csr)
+{
+    enum { N = 300 };
+    mmm_program *p = new_program(NULL);
+    mmm_error err;
+    int perm[N];
+    char a[16], b[16];
+    uint64_t st = 99;
+    for (int i = 0; i < N; i++)
+        perm[i] = i;
+    for (int i = N - 1; i > 0; i--) {
+        st = st * 6364136223846793005u + 1442695040888963407u;
+        int j = (int)((st >> 33) % (uint64_t)(i + 1)), t = perm[i];
+        perm[i] = perm[j];
+        perm[j] = t;
+    }
+    /* rank perm[i] = i: edges go from lower to higher rank */
+    for (int i = 0; i < N; i++) {
+        snprintf(a, sizeof a, "n%d", i);
+        ok_kernel(p, a);
+    }
+    size_t added = 0;
+    for (int i = 0; i < N; i++)
+        for (int d = 1; d <= 4 && i + d < N; d++) {
+            snprintf(a, sizeof a, "n%d", perm[i]);
+            snprintf(b, sizeof b, "n%d", perm[i + d]);
+            ok_edge(p, a, b, 1);
+            added++;
+            if (d == 1) {
+                ok_edge(p, a, b, 2); /* duplicate */
+                added++;
+            }
+        }
+    cr_assert_eq(mmm_program_finalize(p, &err), 0);
+    cr_assert_eq(p->nedges, added);
+    int pos[N];
+    for (int i = 0; i < N; i++)
+        pos[p->topo[i]] = i;
+    size_t csr_edges = 0;
+    for (uint32_t u = 0; u < N; u++)
+        for (uint32_t j = p->succ_start[u]; j < p->succ_start[u + 1]; j++) {
+            uint32_t v = p->succ[j];
+            cr_assert_lt(pos[u], pos[v]);
+            if (j > p->succ_start[u])
+                cr_assert_gt(v, p->succ[j - 1]); /* sorted, no duplicate */
+            csr_edges++;
+        }
+    cr_assert_eq(csr_edges, added - (N - 1));
+    cr_assert_eq(p->pred_start[N], csr_edges);
+    for (size_t e = 0; e < p->nedges; e++)
+        cr_assert_lt(pos[p->edges[e].from], pos[p->edges[e].to]);
+    mmm_program_free(p);
+}
+
+/* A 10^5-kernel chain finalizes (Kahn, cycle search and the series-parallel
+ * plan are iterative) and a long cycle is reported without recursion. */
+Test(program, long_chain_and_long_cycle)
+{
+    enum { N = 100000 };
+    mmm_program *p = new_program(NULL);
+    mmm_error err;
+    char a[16], b[16];
+    for (int i = 0; i < N; i++) {
+        snprintf(a, sizeof a, "k%d", i);
+        ok_kernel(p, a);
+        if (i) {
+            snprintf(b, sizeof b, "k%d", i - 1);
+            ok_edge(p, b, a, i);
+        }
+    }
+    ok_edge(p, "k99999", "k0", 777);
+    cr_assert_eq(mmm_program_finalize(p, &err), MMM_ECYCLE);
+    cr_assert(strstr(err.message, "(100000 kernels in all)"), "%s",
+              err.message);
+    cr_assert_lt(strlen(err.message), sizeof err.message);
+    mmm_program_free(p);
+}
