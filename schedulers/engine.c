@@ -510,7 +510,7 @@ static int64_t rounds_before(double tmax, double c, double h, int64_t q)
 {
     double x;
     int64_t qt;
-    if (h == INFINITY)
+    if (h == HUGE_VAL)
         return q;
     if (tmax >= h)
         return 0;
@@ -527,7 +527,7 @@ static void wave_jump(sim *s)
 {
     uint32_t g;
     cstate *cs;
-    double tmax = -INFINITY, h = INFINITY;
+    double tmax = -HUGE_VAL, h = HUGE_VAL;
     int64_t q;
     size_t i;
 
@@ -611,7 +611,7 @@ static int sim_init(sim *s, mmm_sim_result *res, const mmm_instance *inst,
     res->nkernels = nk;
     for (i = 0; i < nk; i++) {
         s->ks[i].npred = prog->pred_start[i + 1] - prog->pred_start[i];
-        res->kernels[i].first_start = INFINITY;
+        res->kernels[i].first_start = HUGE_VAL;
     }
     rng = opt->seed;
     for (i = 0; i < nc; i++) {
@@ -703,7 +703,7 @@ static void finish_result(sim *s)
     r->blocks = s->prep.blocks;
     r->launches = s->prep.launches;
     for (k = 0; k < r->nkernels; k++)
-        if (r->kernels[k].first_start == INFINITY)
+        if (r->kernels[k].first_start == HUGE_VAL)
             r->kernels[k].first_start = r->kernels[k].last_end;
 }
 
