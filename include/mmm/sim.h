@@ -62,7 +62,10 @@ typedef struct mmm_sim_group {
                                 from the seed */
 } mmm_sim_group;
 
-/** Priority of a group: higher goes first.  Must be a pure function. */
+/** Priority of a group: higher goes first.  Must be a pure function, and
+ *  must order the classes of one launch the same way for every launch of a
+ *  repeat chain (the built-ins do): identical launches that run alone are
+ *  skipped in closed form, each as the one before. */
 typedef double (*mmm_sim_priority_fn)(const mmm_sim_group *g);
 
 /** A scheduling policy.  Users may define their own. */
