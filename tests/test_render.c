@@ -522,6 +522,57 @@ Test(render, block_level_refuses_above_max_nodes)
     unload(&l);
 }
 
+/* A complete DAG on 60 kernels (1770 edges): few nodes but a layout of
+ * 60 + sum over i < j of (j - i - 1) = 34280 nodes with its long edges:
+ * refused as a picture (bounded layout time), fine as DOT. */
+Test(render, dense_kernel_dag_is_refused_as_a_picture)
+{
+    enum { K = 60 };
+    mmm_program *prog = NULL;
+    mmm_instance *inst = NULL;
+    mmm_metrics m;
+    mmm_render_options o = MMM_RENDER_OPTIONS_INIT;
+    mmm_error err;
+    char *out = NULL;
+    size_t n, i, j;
+    memset(&m, 0, sizeof m);
+    cr_assert_eq(mmm_program_new(&prog, "dense.xml", NULL, &err), 0);
+    cr_assert_eq(mmm_program_set_name(prog, "dense", 1, &err), 0);
+    for (i = 0; i < K; i++) {
+        mmm_kernel_spec ks;
+        char id[16];
+        memset(&ks, 0, sizeof ks);
+        snprintf(id, sizeof id, "k%zu", i);
+        ks.id = id;
+        ks.line = 2;
+        ks.blocks = "1";
+        ks.work = "1";
+        ks.span = "1";
+        ks.reads = "0";
+        ks.writes = "0";
+        cr_assert_eq(mmm_program_add_kernel(prog, &ks, NULL, &err), 0, "%s", err.message);
+    }
+    for (i = 0; i < K; i++)
+        for (j = i + 1; j < K; j++) {
+            char a[16], b[16];
+            snprintf(a, sizeof a, "k%zu", i);
+            snprintf(b, sizeof b, "k%zu", j);
+            cr_assert_eq(mmm_program_add_edge(prog, a, b, 3, &err), 0);
+        }
+    cr_assert_eq(mmm_program_finalize(prog, &err), 0, "%s", err.message);
+    cr_assert_eq(mmm_instance_new(&inst, prog, &err), 0);
+    cr_assert_eq(mmm_instance_eval(inst, NULL, 0, &err), 0, "%s", err.message);
+    cr_assert_eq(mmm_metrics_compute(&m, inst, 0, &err), 0);
+    cr_assert_eq(mmm_render_memory(&out, &n, inst, &m, &o, &err), MMM_ELIMIT);
+    cr_assert(strstr(err.message, "about 34280 nodes"), "%s", err.message);
+    o.format = MMM_RENDER_DOT;
+    cr_assert_eq(mmm_render_memory(&out, &n, inst, &m, &o, &err), 0);
+    free(out);
+    mmm_metrics_dispose(&m);
+    mmm_instance_free(inst);
+    mmm_program_free(prog);
+}
+
 /* ------------------------------------------------------------------ */
 /* Pictures                                                            */
 

@@ -471,9 +471,11 @@ static void plan_dispose(block_plan *bp)
 static int limit_error(render_ctx *c, const char *what, double n, size_t max)
 {
     return mmm_error_set(c->err, MMM_ELIMIT, c->inst->program->file, 0,
-                         "%s level would draw %.0f %s, more than --max-nodes %zu; "
-                         "draw the kernel level or raise --max-nodes",
-                         level_names[c->opt->level], n, what, max);
+                         "%s level would draw %.0f %s, more than --max-nodes %zu; %s",
+                         level_names[c->opt->level], n, what, max,
+                         c->opt->level == MMM_LEVEL_BLOCK
+                             ? "draw the kernel level or raise --max-nodes"
+                             : "raise --max-nodes (the layout may then take long)");
 }
 
 /* Launches drawn for kernel k: its repeat, or one empty launch for a
@@ -809,6 +811,66 @@ done:
     return rc;
 }
 
+/* The size of dot's layout problem at kernel level: the kernels plus the
+ * virtual nodes it threads along every edge that skips ranks, estimated
+ * with longest-path ranks (dot's own ranking has no more).  Crossing
+ * minimization and placement grow with it much faster than linearly. */
+static double layout_size(const mmm_program *p, uint32_t *ranks, mmm_error *err, int *rc)
+{
+    uint32_t *rank = calloc(p->nkernels ? p->nkernels : 1, sizeof *rank);
+    double size = (double)p->nkernels;
+    size_t i;
+    uint32_t j;
+    *rc = 0;
+    if (!rank) {
+        *rc = mmm_error_set(err, MMM_ENOMEM, NULL, 0, "out of memory");
+        return 0;
+    }
+    for (i = 0; i < p->nkernels; i++) {
+        uint32_t u = p->topo[i];
+        for (j = p->succ_start[u]; j < p->succ_start[u + 1]; j++)
+            if (rank[p->succ[j]] < rank[u] + 1)
+                rank[p->succ[j]] = rank[u] + 1;
+    }
+    *ranks = 0;
+    for (i = 0; i < p->nkernels; i++)
+        if (rank[i] + 1 > *ranks)
+            *ranks = rank[i] + 1;
+    for (i = 0; i < p->nedges; i++)
+        size += (double)(rank[p->edges[i].to] - rank[p->edges[i].from] - 1);
+    free(rank);
+    return size;
+}
+
+/* Bound the layout effort of large pictures: refuse a kernel DAG whose
+ * layout is far larger than its nodes (a dense DAG is unreadable anyway),
+ * and limit dot's iterations above a few hundred nodes. */
+static int layout_budget(render_ctx *c, size_t max_nodes)
+{
+    const mmm_program *p = c->inst->program;
+    double size;
+    uint32_t ranks;
+    int rc;
+    if (c->full || c->opt->level != MMM_LEVEL_KERNEL)
+        return 0;
+    size = layout_size(p, &ranks, c->err, &rc);
+    if (rc < 0)
+        return rc;
+    if (size > 5.0 * (double)max_nodes)
+        return mmm_error_set(c->err, MMM_ELIMIT, p->file, 0,
+                             "the kernel DAG is too dense to draw: %zu kernels and %zu edges "
+                             "across %u ranks make a layout of about %.0f nodes, more than "
+                             "5 x --max-nodes %zu; write --format dot, or raise --max-nodes",
+                             p->nkernels, p->nedges, (unsigned)ranks, size, max_nodes);
+    if (size > 400) {
+        set(c->g, "mclimit", "0.3");
+        set(c->g, "nslimit", "2");
+        set(c->g, "nslimit1", "2");
+        set(c->g, "searchsize", "10");
+    }
+    return 0;
+}
+
 static int build_graph(render_ctx *c)
 {
     const mmm_program *p = c->inst->program;
@@ -823,6 +885,8 @@ static int build_graph(render_ctx *c)
     if ((rc = paths_init(c)) < 0)
         return rc;
     graph_attrs(c);
+    if ((rc = layout_budget(c, max_nodes)) < 0)
+        return rc;
     rc = c->opt->level == MMM_LEVEL_BLOCK ? build_blocks(c, max_nodes) : build_kernels(c);
     if (rc < 0)
         return rc;
