@@ -156,7 +156,7 @@ static void write_trace(FILE *f, const mmm_sim_result *r,
     char title[512];
     int64_t sm;
 
-    fputs("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"program\":", f);
+    fputs("{\"otherData\":{\"program\":", f);
     put_string(f, prog->name ? prog->name : "");
     fputs(",\"policy\":", f);
     put_string(f, r->policy ? r->policy->name : "");
