@@ -7,6 +7,7 @@
  * kernel that reads its index is evaluated launch by launch.  The value of
  * each distinct index-free expression is memoized for one evaluation, so a
  * million kernels sharing blocks="4" evaluate "4" once. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -373,6 +374,18 @@ static int class_cost(const mmm_program *p, size_t k,
     return 0;
 }
 
+/* W, S, O and C are doubles: a sum or product past DBL_MAX would become inf
+ * and be printed as a number; refuse it like a 64-bit count overflow. */
+static int check_finite(const mmm_program *p, const mmm_kernel *kr, long line,
+                        const char *what, double v, mmm_error *err)
+{
+    if (isfinite(v))
+        return 0;
+    return mmm_error_set(err, MMM_EOVERFLOW, p->file, line,
+                         "%s of kernel '%s' overflows (more than 1.8e308)",
+                         what, kr->id);
+}
+
 /* Evaluate the classes of launch `copy` of kernel k into cv[]. */
 static int eval_classes(inst_impl *in, size_t k, int64_t copy, int use_memo,
                         mmm_class_val *cv, mmm_error *err)
@@ -418,6 +431,11 @@ static int eval_classes(inst_impl *in, size_t k, int64_t copy, int use_memo,
                                  kr->id);
         o->overhead = (o->reads + o->writes) * in->pub.U;
         o->cost = o->span + o->overhead;
+        if ((r = check_finite(p, kr, bc->line, "O(B) = (reads + writes)·U",
+                              o->overhead, err)) < 0 ||
+            (r = check_finite(p, kr, bc->line, "S(B) + O(B)", o->cost,
+                              err)) < 0)
+            return r;
     }
     return 0;
 }
@@ -449,6 +467,10 @@ static int sum_launch(const mmm_program *p, size_t k,
         if (o->cost > l->C)
             l->C = o->cost;
     }
+    int r;
+    if ((r = check_finite(p, kr, kr->line, "W (blocks × work)", l->W, err)) < 0 ||
+        (r = check_finite(p, kr, kr->line, "O (blocks × O(B))", l->O, err)) < 0)
+        return r;
     return 0;
 }
 
@@ -476,6 +498,12 @@ static int eval_uniform(inst_impl *in, size_t k, mmm_kernel_val *kv,
     kv->S = (double)rep * l.S;
     kv->O = (double)rep * l.O;
     kv->C = l.C;
+    if ((r = check_finite(p, kr, kr->line, "W (repeat × blocks × work)", kv->W,
+                          err)) < 0 ||
+        (r = check_finite(p, kr, kr->line, "S (repeat × span)", kv->S, err)) < 0 ||
+        (r = check_finite(p, kr, kr->line, "O (repeat × blocks × O(B))", kv->O,
+                          err)) < 0)
+        return r;
     return 0;
 }
 
@@ -517,6 +545,14 @@ static int eval_varying(inst_impl *in, size_t k, mmm_kernel_val *kv,
             kv->C = l.C;
     }
     kv->K = kv->blocks;
+    int r;
+    if ((r = check_finite(p, kr, kr->line, "W (sum over launches)", kv->W,
+                          err)) < 0 ||
+        (r = check_finite(p, kr, kr->line, "S (sum over launches)", kv->S,
+                          err)) < 0 ||
+        (r = check_finite(p, kr, kr->line, "O (sum over launches)", kv->O,
+                          err)) < 0)
+        return r;
     return 0;
 }
 

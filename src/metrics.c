@@ -2,6 +2,7 @@
  * K), its critical paths and the Graham–Brent bounds.  Everything works on
  * the kernel DAG: S and L are longest paths (one pass in topological
  * order), K is the largest weighted antichain (antichain.c). */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,6 +12,17 @@
 static int nomem(mmm_error *err)
 {
     return mmm_error_set(err, MMM_ENOMEM, NULL, 0, "out of memory");
+}
+
+/* The measures are doubles: a sum past DBL_MAX would be inf, printed as a
+ * number; refuse it like a 64-bit count overflow. */
+static int check_finite(const mmm_instance *inst, const char *what, double v,
+                        mmm_error *err)
+{
+    if (isfinite(v))
+        return 0;
+    return mmm_error_set(err, MMM_EOVERFLOW, inst->program->file, 0,
+                         "%s overflows (more than 1.8e308)", what);
 }
 
 void mmm_metrics_dispose(mmm_metrics *m)
@@ -39,6 +51,11 @@ static int sum_kernels(mmm_metrics *m, const mmm_instance *inst,
                                  "N (the number of thread blocks of the "
                                  "program) overflows 64 bits");
     }
+    int r;
+    if ((r = check_finite(inst, "W (the work of the program)", m->W, err)) < 0 ||
+        (r = check_finite(inst, "O (the overhead of the program)", m->O,
+                          err)) < 0)
+        return r;
     return 0;
 }
 
@@ -100,6 +117,10 @@ static int longest_paths(mmm_metrics *m, const mmm_instance *inst,
         if (endl == UINT32_MAX || dl[v] > m->L)
             m->L = dl[v], endl = v;
     }
+    if (!isfinite(m->S)) {
+        r = check_finite(inst, "S (the span of the program)", m->S, err);
+        goto done;
+    }
     if (paths && (make_path(&m->span_path, &m->span_path_len, bs, ends) < 0 ||
                   make_path(&m->l_path, &m->l_path_len, bl, endl) < 0))
         r = nomem(err);
@@ -154,5 +175,14 @@ int mmm_metrics_compute(mmm_metrics *out, const mmm_instance *inst,
     if (out->K > 0)
         out->corollary =
             ((double)out->N / (double)out->K + (double)out->L) * out->C;
+    if ((r = check_finite(inst, "W/S (the parallelism)", out->parallelism,
+                          err)) < 0 ||
+        (r = check_finite(inst, "the Graham-Brent bound (N/p + L)·C",
+                          out->graham_brent, err)) < 0 ||
+        (r = check_finite(inst, "the corollary bound (N/K + L)·C",
+                          out->corollary, err)) < 0) {
+        mmm_metrics_dispose(out);
+        return r;
+    }
     return 0;
 }
