@@ -287,6 +287,15 @@ static int eval_machine(inst_impl *in, mmm_error *err)
     mmm_instance *inst = &in->pub;
     const mmm_program *p = inst->program;
     inst->U = in->u_slot >= 0 ? inst->values[in->u_slot].d : 0.0;
+    if (inst->U < 0) {
+        /* A negative U would make O(B) negative and every bound wrong. */
+        char unum[64];
+        return mmm_error_set(err, MMM_EINFEASIBLE, p->file,
+                             p->params[in->u_slot].line,
+                             "parameter 'U' = %s must not be negative (the "
+                             "cycles to move one word)",
+                             fmt(inst->values[in->u_slot], unum, sizeof unum));
+    }
     if (in->p_slot < 0)
         return 0;
     const mmm_param *pa = &p->params[in->p_slot];
