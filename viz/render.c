@@ -309,6 +309,7 @@ static int graph_title(render_ctx *c)
     lg.level = c->opt->level;
     lg.scale = c->opt->color == MMM_COLOR_NONE ? NULL : &c->scale;
     lg.l_path_differs = c->l_differs;
+    lg.has_paths = c->m->span_path_len > 0;
     c->t.len = 0;
     mmm_label_title(&c->t, c->inst, c->m, &lg);
     return set_html(c, c->g, "label");
@@ -556,7 +557,9 @@ static int launch_cluster(render_ctx *c, block_plan *bp, size_t i)
         return mmm_error_set(c->err, MMM_ENOMEM, NULL, 0, "out of memory");
     c->t.len = 0;
     mmm_text_put_escaped(&c->t, kern->id);
-    if (kv->repeat != 1)
+    if (L->copy == 0)
+        mmm_text_put(&c->t, " \xc3\x97" "0");
+    else if (kv->repeat != 1)
         mmm_text_printf(&c->t, " #%lld/%lld", (long long)L->copy, (long long)kv->repeat);
     mmm_text_printf(&c->t, "  (%lld block%s)", (long long)L->blocks, L->blocks == 1 ? "" : "s");
     if (c->t.oom)
@@ -599,6 +602,8 @@ static int block_node(render_ctx *c, launch *L, size_t j, const mmm_class_val *c
         set(n, "shape", "plaintext");
         set(n, "label", "no blocks");
         set(n, "fontsize", "9");
+        set(n, "fontname", MMM_FONT);
+        set(n, "fontcolor", "#6a6a6a");
         return 0;
     }
     set(n, "kind", "block");

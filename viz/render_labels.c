@@ -182,12 +182,13 @@ static void put_scale(mmm_text *t, const mmm_legend *lg)
 
 static void put_legend(mmm_text *t, const mmm_legend *lg)
 {
-    if (lg->scale && lg->color != MMM_COLOR_NONE) {
+    if (lg->scale && lg->scale->any && lg->color != MMM_COLOR_NONE) {
         put_scale(t, lg);
         mmm_text_put(t, NBSP NBSP NBSP NBSP " ");
     }
-    mmm_text_put(t, "<FONT COLOR=\"" MMM_SPAN_PATH_COLOR "\">" HEAVY_LINE "</FONT>" NBSP
-                    "critical path (span S)");
+    if (lg->has_paths)
+        mmm_text_put(t, "<FONT COLOR=\"" MMM_SPAN_PATH_COLOR "\">" HEAVY_LINE "</FONT>" NBSP
+                        "critical path (span S)");
     if (lg->l_path_differs)
         mmm_text_put(t, NBSP NBSP NBSP NBSP " <FONT COLOR=\"" MMM_L_PATH_COLOR "\">"
                         DASHED_LINE "</FONT>" NBSP "longest block path (L)");

@@ -16,6 +16,7 @@ typedef struct mmm_legend {
     mmm_render_level level;
     const mmm_scale *scale;   /* NULL when color is none */
     int l_path_differs;       /* the L path is drawn in its own style */
+    int has_paths;            /* the program has a kernel (a critical path) */
 } mmm_legend;
 
 /* Styles of the critical paths (shared by the nodes, edges and legend). */
