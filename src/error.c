@@ -28,6 +28,16 @@ void mmm_error_clear(mmm_error *err)
     }
 }
 
+/* A message cut by its buffer (a huge id or name in it) ends with "..."
+ * at a UTF-8 character boundary, so that it stays valid text. */
+static void mark_truncated(char *msg, size_t size)
+{
+    size_t n = size - 4; /* room for "..." and the NUL */
+    while (n > 0 && ((unsigned char)msg[n] & 0xC0) == 0x80)
+        n--; /* msg[n] would be a continuation byte: cut before its lead */
+    memcpy(msg + n, "...", 4);
+}
+
 int mmm_error_set(mmm_error *err, int code, const char *file, long line,
                   const char *fmt, ...)
 {
@@ -37,8 +47,10 @@ int mmm_error_set(mmm_error *err, int code, const char *file, long line,
         err->line = line;
         snprintf(err->file, sizeof err->file, "%s", file ? file : "");
         va_start(ap, fmt);
-        vsnprintf(err->message, sizeof err->message, fmt, ap);
+        int n = vsnprintf(err->message, sizeof err->message, fmt, ap);
         va_end(ap);
+        if (n >= (int)sizeof err->message)
+            mark_truncated(err->message, sizeof err->message);
     }
     return code;
 }

@@ -1139,6 +1139,25 @@ static int put(char *buf, size_t cap, size_t *len, const char *s)
     return 1;
 }
 
+/* Append a kernel id, shortened to about 60 bytes (at a UTF-8 character
+ * boundary) so that a huge id cannot push the whole cycle out of the
+ * message. */
+static void put_id(char *buf, size_t cap, size_t *len, const char *id)
+{
+    char s[72];
+    size_t l = strlen(id);
+    if (l < 64) {
+        put(buf, cap, len, id);
+        return;
+    }
+    l = 60;
+    while (l > 0 && ((unsigned char)id[l] & 0xC0) == 0x80)
+        l--;
+    memcpy(s, id, l);
+    memcpy(s + l, "...", 4);
+    put(buf, cap, len, s);
+}
+
 /* Report one cycle among the kernels Kahn could not order (indeg[v] > 0).
  * Every such kernel has a predecessor among them, so walking predecessors
  * must revisit a kernel: the walk from there is a cycle, reversed. */
@@ -1170,13 +1189,13 @@ static int report_cycle(mmm_program *p, const uint32_t *indeg,
     char msg[900];
     size_t ml = 0;
     put(msg, sizeof msg, &ml, "cycle: ");
-    put(msg, sizeof msg, &ml, pv->kernels[walk[b]].id);
+    put_id(msg, sizeof msg, &ml, pv->kernels[walk[b]].id);
     uint32_t shown = 1;
     for (uint32_t i = len - 1; i > b; i--, shown++) {
         if (ml > 600) /* room for the closing part */
             break;
         put(msg, sizeof msg, &ml, " -> ");
-        put(msg, sizeof msg, &ml, pv->kernels[walk[i]].id);
+        put_id(msg, sizeof msg, &ml, pv->kernels[walk[i]].id);
     }
     if (shown < cnt) {
         char more[64];
@@ -1184,7 +1203,7 @@ static int report_cycle(mmm_program *p, const uint32_t *indeg,
         put(msg, sizeof msg, &ml, more);
     }
     put(msg, sizeof msg, &ml, " -> ");
-    put(msg, sizeof msg, &ml, pv->kernels[walk[b]].id);
+    put_id(msg, sizeof msg, &ml, pv->kernels[walk[b]].id);
     /* The line of the cycle's first edge. */
     uint32_t a = walk[b], c = cnt > 1 ? walk[len - 1] : walk[b];
     long line = 0;
