@@ -221,7 +221,6 @@ static int sp_alloc(sp_state *s, size_t n, size_t ne)
 static int sp_run(sp_state *s, size_t n, const uint32_t *ss,
                   const uint32_t *succ)
 {
-    size_t m = ss[n];
     uint32_t e = 0;
     for (uint32_t u = 0; u < n; u++)
         for (uint32_t j = ss[u]; j < ss[u + 1]; j++)
@@ -234,7 +233,6 @@ static int sp_run(sp_state *s, size_t n, const uint32_t *ss,
     }
     s->nalive = e;
     s->plan->nvals = e;
-    (void)m;
     int r;
     for (uint32_t v = 0; v < n; v++)
         if ((r = push_work(s, v)) < 0)
@@ -264,9 +262,15 @@ int mmm__sp_plan_build(mmm_sp_plan *plan, size_t n, const uint32_t *ss,
         return 0;
     }
     size_t ne = ss[n] + 2 * n;
-    if (n > UINT32_MAX - 3 || ne >= UINT32_MAX / 2) {
+    if (n > UINT32_MAX - 3 || ne >= UINT32_MAX / 2)
         return 0; /* too large for 32-bit edge ids: the flow will do */
-    }
+    /* A simple two-terminal series-parallel graph on N nodes has at most
+     * 2N - 3 edges (its treewidth is 2): a denser DAG fails for sure. */
+    size_t ends = 0;
+    for (size_t v = 0; v < n; v++)
+        ends += ss[v] == ss[v + 1];
+    if (ss[n] + ends + 1 > 2 * (n + 2) - 3)
+        return 0;
     sp_state s;
     memset(&s, 0, sizeof s);
     s.plan = plan;
@@ -334,23 +338,38 @@ int mmm__sp_plan_eval(int64_t *out, const mmm_sp_plan *plan,
  *   T -> out(v)        rt[v]     (what v may still end)
  *   out(u) -> in(x)    unbounded (DAG edge u -> x; f[e] is its flow)
  *   out(v) -> in(v)    pf[v]     (undoing pass-through flow)
+ *   in(v) -> S         rs[v]     (what v may still start)
  *   in(v) -> out(v)    unbounded (passing through v once more)
  *   in(x) -> out(u)    f[e]      (undoing flow on u -> x)
- *   in(v) -> S         rs[v]     (what v may still start)
  * The arcs of out(v) are numbered: succ 0..d+-1, then the reverse pass;
- * those of in(v): the pass 0, preds 1..d-, then S. */
+ * those of in(v): S 0, the pass 1, preds 2..d-+1.
+ *
+ * Each phase of Dinic labels the nodes by a bidirectional breadth-first
+ * search: from T (distance from T) and from S (distance to S), always
+ * growing the smaller frontier, until the two meet on a shortest path.
+ * When the work left is local (late phases: a few chains to reroute in one
+ * region of a large DAG) the side that starts there stays small, so a
+ * phase costs what that region costs, not the whole graph.  All per-node
+ * marks are stamped with the phase number: nothing is cleared. */
 
 #define INF INT64_MAX
 #define TO_S (UINT32_MAX - 1) /* distinct from NONE */
+#define FROM_T (UINT32_MAX - 2)
 
 typedef struct flow_state {
     size_t n;
     const uint32_t *ss, *succ;
     uint32_t *ps, *ptail, *pedge; /* predecessors with their edge index */
     int64_t *f, *pf, *rt, *rs;
-    int32_t *level;
-    uint32_t *it, *queue, *stk;
-    int32_t dS;
+    int32_t *dt, *ds;             /* distance from T, to S */
+    uint32_t *st_t, *st_s;        /* phase stamps of dt, ds */
+    uint32_t *st_v, *st_dead;     /* visited (it valid), dead end */
+    uint32_t *it, *qf, *qb, *stk;
+    uint32_t *ends, *starts;      /* v with rt > 0, x with rs > 0 */
+    size_t nends, nstarts;
+    uint32_t stamp;
+    int32_t D;                    /* length of a shortest path T -> S */
+    size_t nt, ns;                /* nodes labeled from T, from S */
 } flow_state;
 
 static uint32_t arc_count(const flow_state *s, uint32_t u)
@@ -375,16 +394,16 @@ static uint32_t arc(const flow_state *s, uint32_t u, uint32_t k, int64_t *cap)
         return u + 1;
     }
     if (k == 0) {
+        *cap = s->rs[v];
+        return TO_S;
+    }
+    if (k == 1) {
         *cap = INF;
         return u - 1;
     }
-    uint32_t d = s->ps[v + 1] - s->ps[v];
-    if (k <= d) {
-        *cap = s->f[s->pedge[s->ps[v] + k - 1]];
-        return 2 * s->ptail[s->ps[v] + k - 1];
-    }
-    *cap = s->rs[v];
-    return TO_S;
+    uint32_t j = s->ps[v] + k - 2;
+    *cap = s->f[s->pedge[j]];
+    return 2 * s->ptail[j];
 }
 
 static void arc_push(flow_state *s, uint32_t u, uint32_t k, int64_t b)
@@ -396,61 +415,197 @@ static void arc_push(flow_state *s, uint32_t u, uint32_t k, int64_t b)
             s->f[s->ss[v] + k] += b;
         else
             s->pf[v] -= b;
-        return;
-    }
-    uint32_t d = s->ps[v + 1] - s->ps[v];
-    if (k == 0)
-        s->pf[v] += b;
-    else if (k <= d)
-        s->f[s->pedge[s->ps[v] + k - 1]] -= b;
-    else
+    } else if (k == 0) {
         s->rs[v] -= b;
+    } else if (k == 1) {
+        s->pf[v] += b;
+    } else {
+        s->f[s->pedge[s->ps[v] + k - 2]] -= b;
+    }
 }
 
-/* Level graph from T; returns 1 when S is reachable. */
-static int flow_bfs(flow_state *s)
+/* The residual arcs into y, numbered: into in(v): preds 0..d--1, then the
+ * reverse pass; into out(v): from T 0, the pass 1, succs 2..d++1. */
+static uint32_t rarc_count(const flow_state *s, uint32_t y)
 {
-    size_t n = s->n, qt = 0;
-    for (size_t i = 0; i < 2 * n; i++)
-        s->level[i] = -1;
-    s->dS = INT32_MAX;
-    for (uint32_t v = 0; v < n; v++)
-        if (s->rt[v] > 0) {
-            s->level[2 * v] = 1;
-            s->queue[qt++] = 2 * v;
+    uint32_t v = y >> 1;
+    if (y & 1)
+        return s->ps[v + 1] - s->ps[v] + 1;
+    return s->ss[v + 1] - s->ss[v] + 2;
+}
+
+/* Source and residual capacity of arc k into y. */
+static uint32_t rarc(const flow_state *s, uint32_t y, uint32_t k,
+                     int64_t *cap)
+{
+    uint32_t v = y >> 1;
+    if (y & 1) {
+        uint32_t d = s->ps[v + 1] - s->ps[v];
+        if (k < d) {
+            *cap = INF;
+            return 2 * s->ptail[s->ps[v] + k];
         }
-    for (size_t qh = 0; qh < qt; qh++) {
-        uint32_t u = s->queue[qh];
-        int32_t lu = s->level[u];
-        if (lu + 1 >= s->dS)
-            break; /* nothing deeper lies on a shortest path */
-        uint32_t na = arc_count(s, u);
+        *cap = s->pf[v];
+        return y - 1;
+    }
+    if (k == 0) {
+        *cap = s->rt[v];
+        return FROM_T;
+    }
+    if (k == 1) {
+        *cap = INF;
+        return y + 1;
+    }
+    uint32_t j = s->ss[v] + k - 2;
+    *cap = s->f[j];
+    return 2 * s->succ[j] + 1;
+}
+
+static void rarc_push(flow_state *s, uint32_t y, uint32_t k, int64_t b)
+{
+    uint32_t v = y >> 1;
+    if (y & 1) {
+        uint32_t d = s->ps[v + 1] - s->ps[v];
+        if (k < d)
+            s->f[s->pedge[s->ps[v] + k]] += b;
+        else
+            s->pf[v] -= b;
+    } else if (k == 0) {
+        s->rt[v] -= b;
+    } else if (k == 1) {
+        s->pf[v] += b;
+    } else {
+        s->f[s->ss[v] + k - 2] -= b;
+    }
+}
+
+/* Record a meeting of the two searches at node w. */
+static void meet(const flow_state *s, uint32_t w, int32_t *best)
+{
+    if (s->st_t[w] == s->stamp && s->st_s[w] == s->stamp &&
+        s->dt[w] + s->ds[w] < *best)
+        *best = s->dt[w] + s->ds[w];
+}
+
+static void label_t(flow_state *s, uint32_t w, int32_t d, size_t *qt,
+                    int32_t *best)
+{
+    if (s->st_t[w] == s->stamp)
+        return;
+    s->st_t[w] = s->stamp;
+    s->dt[w] = d;
+    s->qf[(*qt)++] = w;
+    meet(s, w, best);
+}
+
+static void label_s(flow_state *s, uint32_t w, int32_t d, size_t *qt,
+                    int32_t *best)
+{
+    if (s->st_s[w] == s->stamp)
+        return;
+    s->st_s[w] = s->stamp;
+    s->ds[w] = d;
+    s->qb[(*qt)++] = w;
+    meet(s, w, best);
+}
+
+/* Expand one level from T: the nodes qf[*h..*t), all at distance d. */
+static void grow_t(flow_state *s, size_t *h, size_t *t, int32_t d,
+                   int32_t *best)
+{
+    size_t end = *t;
+    for (; *h < end; (*h)++) {
+        uint32_t u = s->qf[*h], na = arc_count(s, u);
         for (uint32_t k = 0; k < na; k++) {
             int64_t cap;
-            uint32_t t = arc(s, u, k, &cap);
-            if (cap <= 0 || t == TO_S || s->level[t] >= 0)
-                continue;
-            s->level[t] = lu + 1;
-            s->queue[qt++] = t;
-            if ((t & 1) && s->rs[t >> 1] > 0 && lu + 2 < s->dS)
-                s->dS = lu + 2;
+            uint32_t w = arc(s, u, k, &cap);
+            if (cap > 0 && w != TO_S)
+                label_t(s, w, d + 1, t, best);
         }
     }
-    return s->dS != INT32_MAX;
+}
+
+/* Expand one level towards S: the residual arcs into qb[*h..*t). */
+static void grow_s(flow_state *s, size_t *h, size_t *t, int32_t d,
+                   int32_t *best)
+{
+    size_t end = *t;
+    for (; *h < end; (*h)++) {
+        uint32_t y = s->qb[*h], v = y >> 1;
+        if (y & 1) { /* into in(v): out(u) for each pred u, out(v) */
+            for (uint32_t j = s->ps[v]; j < s->ps[v + 1]; j++)
+                label_s(s, 2 * s->ptail[j], d + 1, t, best);
+            if (s->pf[v] > 0)
+                label_s(s, y - 1, d + 1, t, best);
+        } else { /* into out(v): in(v), in(x) for succ x carrying flow */
+            label_s(s, y + 1, d + 1, t, best);
+            for (uint32_t j = s->ss[v]; j < s->ss[v + 1]; j++)
+                if (s->f[j] > 0)
+                    label_s(s, 2 * s->succ[j] + 1, d + 1, t, best);
+        }
+    }
+}
+
+/* Drop the ends and starts that are used up. */
+static void compact_lists(flow_state *s)
+{
+    size_t w = 0;
+    for (size_t i = 0; i < s->nends; i++)
+        if (s->rt[s->ends[i]] > 0)
+            s->ends[w++] = s->ends[i];
+    s->nends = w;
+    w = 0;
+    for (size_t i = 0; i < s->nstarts; i++)
+        if (s->rs[s->starts[i]] > 0)
+            s->starts[w++] = s->starts[i];
+    s->nstarts = w;
+}
+
+/* Label the nodes of a new phase; returns 1 when S is reachable. */
+static int flow_levels(flow_state *s)
+{
+    size_t fh = 0, ft = 0, bh = 0, bt = 0;
+    int32_t a = 1, b = 1, best = INT32_MAX;
+    compact_lists(s);
+    s->stamp++;
+    for (size_t i = 0; i < s->nends; i++)
+        label_t(s, 2 * s->ends[i], 1, &ft, &best);
+    for (size_t i = 0; i < s->nstarts; i++)
+        label_s(s, 2 * s->starts[i] + 1, 1, &bt, &best);
+    while (best > a + b && fh < ft && bh < bt) {
+        if (ft - fh <= bt - bh)
+            grow_t(s, &fh, &ft, a++, &best);
+        else
+            grow_s(s, &bh, &bt, b++, &best);
+    }
+    s->D = best;
+    s->nt = ft;
+    s->ns = bt;
+    return best != INT32_MAX;
+}
+
+/* Level of node v in this phase (-1: not on a shortest path). */
+static int32_t level(const flow_state *s, uint32_t v)
+{
+    if (s->st_t[v] == s->stamp)
+        return s->dt[v];
+    if (s->st_s[v] == s->stamp)
+        return s->D - s->ds[v];
+    return -1;
 }
 
 /* The first admissible arc of u from it[u] on; its target or NONE. */
-static uint32_t flow_advance(flow_state *s, uint32_t u)
+static uint32_t flow_advance(flow_state *s, uint32_t u, int32_t lu)
 {
     uint32_t na = arc_count(s, u);
-    int32_t lu = s->level[u];
     for (uint32_t k = s->it[u]; k < na; k++) {
         int64_t cap;
         uint32_t t = arc(s, u, k, &cap);
         if (cap <= 0)
             continue;
-        if (t == TO_S ? lu + 1 == s->dS
-                      : s->level[t] == lu + 1 && lu + 1 < s->dS) {
+        if (t == TO_S ? lu + 1 == s->D
+                      : lu + 1 < s->D && s->st_dead[t] != s->stamp &&
+                            level(s, t) == lu + 1) {
             s->it[u] = k;
             return t;
         }
@@ -484,39 +639,124 @@ static size_t flow_augment(flow_state *s, size_t top, int64_t *total)
     return top; /* not reached: some arc saturated */
 }
 
-/* One blocking flow on the level graph, one path at a time, iterative. */
+static void visit(flow_state *s, uint32_t u)
+{
+    if (s->st_v[u] != s->stamp) {
+        s->st_v[u] = s->stamp;
+        s->it[u] = 0;
+    }
+}
+
+/* One blocking flow on the level graph, one path at a time, iterative:
+ * a depth-first search with current-arc pointers from each end. */
 static void flow_phase(flow_state *s, int64_t *total)
 {
-    size_t n = s->n, top = 0;
-    uint32_t tcur = 0;
-    memset(s->it, 0, 2 * n * sizeof *s->it);
-    for (;;) {
-        if (top == 0) {
-            while (tcur < n && (s->rt[tcur] == 0 || s->level[2 * tcur] != 1))
-                tcur++;
-            if (tcur == n)
-                return;
-            s->stk[top++] = 2 * tcur;
-        }
-        uint32_t u = s->stk[top - 1];
-        uint32_t t = flow_advance(s, u);
-        if (t == NONE) {
-            s->level[u] = -1; /* dead end: prune it for this phase */
-            if (--top == 0)
-                tcur++;
-            else
-                s->it[s->stk[top - 1]]++;
-        } else if (t == TO_S) {
-            top = flow_augment(s, top, total);
-        } else {
-            s->stk[top++] = t;
+    for (size_t e = 0; e < s->nends; e++) {
+        uint32_t r = 2 * s->ends[e];
+        size_t top = 0;
+        while (s->rt[r >> 1] > 0 && s->st_dead[r] != s->stamp) {
+            if (top == 0) {
+                visit(s, r);
+                s->stk[top++] = r;
+            }
+            uint32_t u = s->stk[top - 1];
+            uint32_t t = flow_advance(s, u, level(s, u));
+            if (t == NONE) {
+                s->st_dead[u] = s->stamp; /* prune it for this phase */
+                if (--top > 0)
+                    s->it[s->stk[top - 1]]++;
+            } else if (t == TO_S) {
+                top = flow_augment(s, top, total);
+            } else {
+                visit(s, t);
+                s->stk[top++] = t;
+            }
         }
     }
 }
 
-/* Greedy start: join a chain ending at u to one starting at a direct
- * successor x, as much as both allow. */
-static void flow_greedy(flow_state *s, int64_t *total)
+/* The same from S backwards, along the arcs into each node: used when
+ * the search from S labeled more nodes than the one from T, since every
+ * step into a node labeled from T is then sure to lead to T. */
+static uint32_t flow_advance_rev(flow_state *s, uint32_t y, int32_t ly)
+{
+    uint32_t na = rarc_count(s, y);
+    for (uint32_t k = s->it[y]; k < na; k++) {
+        int64_t cap;
+        uint32_t z = rarc(s, y, k, &cap);
+        if (cap <= 0)
+            continue;
+        if (z == FROM_T ? ly == 1
+                        : ly > 1 && s->st_dead[z] != s->stamp &&
+                              level(s, z) == ly - 1) {
+            s->it[y] = k;
+            return z;
+        }
+    }
+    s->it[y] = na;
+    return NONE;
+}
+
+static size_t flow_augment_rev(flow_state *s, size_t top, int64_t *total)
+{
+    uint32_t x0 = s->stk[0] >> 1;
+    int64_t b = s->rs[x0], cap;
+    for (size_t i = 0; i < top; i++) {
+        rarc(s, s->stk[i], s->it[s->stk[i]], &cap);
+        if (cap < b)
+            b = cap;
+    }
+    s->rs[x0] -= b;
+    for (size_t i = 0; i < top; i++)
+        rarc_push(s, s->stk[i], s->it[s->stk[i]], b);
+    *total += b;
+    if (s->rs[x0] == 0)
+        return 0;
+    for (size_t i = 0; i < top; i++) {
+        rarc(s, s->stk[i], s->it[s->stk[i]], &cap);
+        if (cap == 0)
+            return i + 1;
+    }
+    return top;
+}
+
+static void flow_phase_rev(flow_state *s, int64_t *total)
+{
+    for (size_t e = 0; e < s->nstarts; e++) {
+        uint32_t r = 2 * s->starts[e] + 1;
+        size_t top = 0;
+        if (level(s, r) != s->D - 1)
+            continue;
+        while (s->rs[r >> 1] > 0 && s->st_dead[r] != s->stamp) {
+            if (top == 0) {
+                visit(s, r);
+                s->stk[top++] = r;
+            }
+            uint32_t y = s->stk[top - 1];
+            uint32_t z = flow_advance_rev(s, y, level(s, y));
+            if (z == NONE) {
+                s->st_dead[y] = s->stamp;
+                if (--top > 0)
+                    s->it[s->stk[top - 1]]++;
+            } else if (z == FROM_T) {
+                top = flow_augment_rev(s, top, total);
+            } else {
+                visit(s, z);
+                s->stk[top++] = z;
+            }
+        }
+    }
+}
+
+/* Greedy start, three passes.  (1) A chain ending at u continues into a
+ * direct successor x that still starts chains.  (2) For each x still
+ * starting chains, in index order, a bounded breadth-first search among
+ * its ancestors finds chains that can continue to x through the kernels
+ * between (pass-through flow).  (3) The same from each u that still ends
+ * chains, in reverse index order, among its descendants. */
+#define GREEDY_BUDGET 64
+
+static void flow_greedy_direct(flow_state *s, int64_t *total)
 {
     for (uint32_t u = 0; u < s->n; u++)
         for (uint32_t j = s->ss[u]; j < s->ss[u + 1] && s->rt[u] > 0; j++) {
@@ -531,16 +771,103 @@ static void flow_greedy(flow_state *s, int64_t *total)
         }
 }
 
+/* Tail of the edge at successor position j. */
+static uint32_t edge_tail(const flow_state *s, uint32_t j)
+{
+    uint32_t lo = 0, hi = (uint32_t)s->n;
+    while (hi - lo > 1) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (s->ss[mid] <= j)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Move d units from the end of u to the start of x along the search tree
+ * (par[] holds edge positions, towards x when up, towards u when not). */
+static void route(flow_state *s, const uint32_t *par, uint32_t from,
+                  uint32_t to, int up, int64_t d)
+{
+    s->rt[up ? from : to] -= d;
+    s->rs[up ? to : from] -= d;
+    for (uint32_t z = from;;) {
+        uint32_t j = par[z];
+        s->f[j] += d;
+        z = up ? s->succ[j] : edge_tail(s, j);
+        if (z == to)
+            return;
+        s->pf[z] += d;
+    }
+}
+
+/* Pass (2) when up is 1 (x needs starts, search ancestors), pass (3) when
+ * up is 0 (u has ends, search descendants). */
+static void flow_greedy_search(flow_state *s, int64_t *total, int up,
+                               uint32_t *mark, uint32_t *par, uint32_t *q)
+{
+    uint32_t stamp = 0;
+    for (size_t i = 0; i < s->n; i++) {
+        uint32_t r = up ? (uint32_t)i : (uint32_t)(s->n - 1 - i);
+        int64_t *need = up ? &s->rs[r] : &s->rt[r];
+        if (*need == 0)
+            continue;
+        size_t qh = 0, qt = 0;
+        mark[r] = ++stamp;
+        q[qt++] = r;
+        while (qh < qt && *need > 0) {
+            uint32_t y = q[qh++];
+            uint32_t b = up ? s->ps[y] : s->ss[y];
+            uint32_t e = up ? s->ps[y + 1] : s->ss[y + 1];
+            for (uint32_t j = b; j < e && *need > 0; j++) {
+                uint32_t z = up ? s->ptail[j] : s->succ[j];
+                if (mark[z] == stamp)
+                    continue;
+                mark[z] = stamp;
+                par[z] = up ? s->pedge[j] : j;
+                int64_t have = up ? s->rt[z] : s->rs[z];
+                if (have > 0) {
+                    int64_t d = have < *need ? have : *need;
+                    route(s, par, z, r, up, d);
+                    *total += d;
+                }
+                if (qt < GREEDY_BUDGET)
+                    q[qt++] = z;
+            }
+        }
+    }
+}
+
+static int flow_greedy(flow_state *s, int64_t *total)
+{
+    flow_greedy_direct(s, total);
+    uint32_t *mark = calloc(s->n, sizeof *mark);
+    uint32_t *par = malloc(s->n * sizeof *par);
+    uint32_t *q = malloc(GREEDY_BUDGET * sizeof *q);
+    if (!mark || !par || !q) {
+        free(mark), free(par), free(q);
+        return MMM_ENOMEM;
+    }
+    flow_greedy_search(s, total, 1, mark, par, q);
+    memset(mark, 0, s->n * sizeof *mark);
+    flow_greedy_search(s, total, 0, mark, par, q);
+    free(mark), free(par), free(q);
+    return 0;
+}
+
 static void flow_free(flow_state *s)
 {
     free(s->ps), free(s->ptail), free(s->pedge);
     free(s->f), free(s->pf), free(s->rt), free(s->rs);
-    free(s->level), free(s->it), free(s->queue), free(s->stk);
+    free(s->dt), free(s->ds), free(s->st_t), free(s->st_s);
+    free(s->st_v), free(s->st_dead), free(s->it);
+    free(s->qf), free(s->qb), free(s->stk), free(s->ends), free(s->starts);
 }
 
 static int flow_alloc(flow_state *s, size_t n, size_t m)
 {
-    size_t m1 = m ? m : 1;
+    size_t m1 = m ? m : 1, n2 = 2 * n;
     s->ps = calloc(n + 1, sizeof *s->ps);
     s->ptail = malloc(m1 * sizeof *s->ptail);
     s->pedge = malloc(m1 * sizeof *s->pedge);
@@ -548,12 +875,22 @@ static int flow_alloc(flow_state *s, size_t n, size_t m)
     s->pf = calloc(n, sizeof *s->pf);
     s->rt = malloc(n * sizeof *s->rt);
     s->rs = malloc(n * sizeof *s->rs);
-    s->level = malloc(2 * n * sizeof *s->level);
-    s->it = malloc(2 * n * sizeof *s->it);
-    s->queue = malloc(2 * n * sizeof *s->queue);
-    s->stk = malloc((2 * n + 1) * sizeof *s->stk);
+    s->dt = malloc(n2 * sizeof *s->dt);
+    s->ds = malloc(n2 * sizeof *s->ds);
+    s->st_t = calloc(n2, sizeof *s->st_t);
+    s->st_s = calloc(n2, sizeof *s->st_s);
+    s->st_v = calloc(n2, sizeof *s->st_v);
+    s->st_dead = calloc(n2, sizeof *s->st_dead);
+    s->it = malloc(n2 * sizeof *s->it);
+    s->qf = malloc(n2 * sizeof *s->qf);
+    s->qb = malloc(n2 * sizeof *s->qb);
+    s->stk = malloc((n2 + 1) * sizeof *s->stk);
+    s->ends = malloc(n * sizeof *s->ends);
+    s->starts = malloc(n * sizeof *s->starts);
     if (!s->ps || !s->ptail || !s->pedge || !s->f || !s->pf || !s->rt ||
-        !s->rs || !s->level || !s->it || !s->queue || !s->stk)
+        !s->rs || !s->dt || !s->ds || !s->st_t || !s->st_s || !s->st_v ||
+        !s->st_dead || !s->it || !s->qf || !s->qb || !s->stk || !s->ends ||
+        !s->starts)
         return MMM_ENOMEM;
     return 0;
 }
@@ -592,9 +929,23 @@ int mmm__antichain_flow(int64_t *out, size_t n, const int64_t *w,
         s.rt[v] = s.rs[v] = w[v];
         sum += w[v];
     }
-    flow_greedy(&s, &flow);
-    while (flow_bfs(&s))
-        flow_phase(&s, &flow);
+    if (flow_greedy(&s, &flow) < 0) {
+        flow_free(&s);
+        return nomem(err);
+    }
+    for (uint32_t v = 0; v < n; v++) {
+        if (s.rt[v] > 0)
+            s.ends[s.nends++] = v;
+        if (s.rs[v] > 0)
+            s.starts[s.nstarts++] = v;
+    }
+    while (flow_levels(&s)) {
+        /* Start from the side that labeled fewer nodes (see above). */
+        if (s.nt <= s.ns)
+            flow_phase(&s, &flow);
+        else
+            flow_phase_rev(&s, &flow);
+    }
     *out = sum - flow;
     flow_free(&s);
     return 0;

@@ -755,7 +755,7 @@ int mmm_program_add_constraint(mmm_program *p, const char *test_text,
 /* Compile the texts of a class in the scope of its kernel. */
 static int compile_class(mmm_program *p, uint32_t eid[MMM_CX_N],
                          const mmm_class_spec *cs, const mmm_kernel *k,
-                         const char *where, int minimal, mmm_error *err)
+                         const char *id, int minimal, mmm_error *err)
 {
     static const char *const names[] = {"count", "work", "span", "reads",
                                         "writes"};
@@ -766,7 +766,8 @@ static int compile_class(mmm_program *p, uint32_t eid[MMM_CX_N],
     for (int i = 0; i < 5; i++) {
         if (!req[i])
             return mmm_error_set(err, MMM_EINPUT, p->file, cs->line,
-                                 "%s lacks attribute '%s'", where,
+                                 "%skernel '%s' lacks attribute '%s'",
+                                 minimal ? "" : "<blocks> of ", id,
                                  i == 0 && minimal ? "blocks" : names[i]);
         if ((r = compile(p, &eid[MMM_CX_COUNT + i], req[i], &sc, cs->line,
                          err)) < 0)
@@ -910,9 +911,8 @@ int mmm_program_add_kernel(mmm_program *p, const mmm_kernel_spec *spec,
     mmm_class_spec cs = {spec->line, spec->blocks, spec->work, spec->span,
                          spec->reads, spec->writes, NULL, spec->shared,
                          spec->access};
-    char where[160];
-    snprintf(where, sizeof where, "kernel '%.100s'", spec->id);
-    if (spec->blocks && (r = compile_class(p, ceid, &cs, &k, where, 1, err)) < 0)
+    if (spec->blocks &&
+        (r = compile_class(p, ceid, &cs, &k, spec->id, 1, err)) < 0)
         return r;
 
     if ((r = grow_kernels(p, err)) < 0)
@@ -966,10 +966,8 @@ int mmm_program_add_class(mmm_program *p, size_t kernel,
                              "kernel '%s' has both a blocks attribute and "
                              "<blocks> children",
                              k->id);
-    char where[160];
-    snprintf(where, sizeof where, "<blocks> of kernel '%.100s'", k->id);
     uint32_t eid[MMM_CX_N];
-    if ((r = compile_class(p, eid, spec, k, where, 0, err)) < 0)
+    if ((r = compile_class(p, eid, spec, k, k->id, 0, err)) < 0)
         return r;
     return append_class(p, kernel, eid, spec, err);
 }
