@@ -115,12 +115,12 @@ static int key_equal(const char *key, const char *s, size_t len)
     return strncmp(key, s, len) == 0 && key[len] == '\0';
 }
 
-static long idtab_find(const mmm_idtab *t, const char *s, size_t len)
+static long idtab_find_h(const mmm_idtab *t, const char *s, size_t len,
+                         uint32_t h)
 {
     if (!t->cap)
         return -1;
     size_t mask = t->cap - 1;
-    uint32_t h = (uint32_t)hash_mem(s, len);
     for (size_t i = h & mask;; i = (i + 1) & mask) {
         const mmm_idslot *sl = &t->slots[i];
         if (!sl->key)
@@ -128,6 +128,11 @@ static long idtab_find(const mmm_idtab *t, const char *s, size_t len)
         if (sl->hash == h && key_equal(sl->key, s, len))
             return (long)sl->idx;
     }
+}
+
+static long idtab_find(const mmm_idtab *t, const char *s, size_t len)
+{
+    return idtab_find_h(t, s, len, (uint32_t)hash_mem(s, len));
 }
 
 static void idtab_place(mmm_idslot *slots, size_t cap, mmm_idslot v)
@@ -138,8 +143,10 @@ static void idtab_place(mmm_idslot *slots, size_t cap, mmm_idslot v)
     slots[i] = v;
 }
 
-/* Insert key (absent, stable: arena memory) for idx.  Load <= 1/2. */
-static int idtab_insert(mmm_idtab *t, const char *key, uint32_t idx)
+/* Insert key (absent, stable: arena memory, hash h) for idx.  The load
+ * stays at most 1/2. */
+static int idtab_insert_h(mmm_idtab *t, const char *key, uint32_t idx,
+                          uint32_t h)
 {
     if ((t->count + 1) * 2 > t->cap) {
         size_t cap = t->cap ? t->cap * 2 : 64;
@@ -153,10 +160,15 @@ static int idtab_insert(mmm_idtab *t, const char *key, uint32_t idx)
         t->slots = slots;
         t->cap = cap;
     }
-    mmm_idslot v = {key, (uint32_t)hash_mem(key, strlen(key)), idx};
+    mmm_idslot v = {key, h, idx};
     idtab_place(t->slots, t->cap, v);
     t->count++;
     return 0;
+}
+
+static int idtab_insert(mmm_idtab *t, const char *key, uint32_t idx)
+{
+    return idtab_insert_h(t, key, idx, (uint32_t)hash_mem(key, strlen(key)));
 }
 
 /* ------------------------------------------------------------------ */
@@ -823,13 +835,15 @@ static int append_class(mmm_program *p, size_t kernel,
 }
 
 static int check_new_kernel(mmm_program *p, const mmm_kernel_spec *s,
-                            mmm_error *err)
+                            uint32_t *hash, mmm_error *err)
 {
     struct mmm_program_priv *pv = p->priv;
     if (!s->id || !*s->id)
         return mmm_error_set(err, MMM_EINPUT, p->file, s->line,
                              "a kernel needs a non-empty id");
-    long old = mmm_program_find_kernel(p, s->id);
+    size_t len = strlen(s->id);
+    *hash = (uint32_t)hash_mem(s->id, len);
+    long old = idtab_find_h(&pv->kernel_tab, s->id, len, *hash);
     if (old >= 0)
         return mmm_error_set(err, MMM_EINPUT, p->file, s->line,
                              "duplicate kernel id '%s' (first at line %ld)",
@@ -887,7 +901,8 @@ int mmm_program_add_kernel(mmm_program *p, const mmm_kernel_spec *spec,
         return r;
     if (!spec)
         return mmm_error_set(err, MMM_EINVAL, p->file, 0, "no kernel spec");
-    if ((r = check_new_kernel(p, spec, err)) < 0)
+    uint32_t hash = 0;
+    if ((r = check_new_kernel(p, spec, &hash, err)) < 0)
         return r;
     struct mmm_program_priv *pv = p->priv;
     mmm_kernel k;
@@ -931,7 +946,8 @@ int mmm_program_add_kernel(mmm_program *p, const mmm_kernel_spec *spec,
     pv->kernel_minimal[idx] = spec->blocks != NULL;
     p->nkernels = idx + 1;
     sync_views(p);
-    if (idtab_insert(&pv->kernel_tab, pv->kernels[idx].id, (uint32_t)idx) < 0) {
+    if (idtab_insert_h(&pv->kernel_tab, pv->kernels[idx].id, (uint32_t)idx,
+                       hash) < 0) {
         p->nkernels = idx;
         return nomem(err);
     }
