@@ -706,6 +706,58 @@ Test(render, fill_follows_the_chosen_measure)
     unload(&l);
 }
 
+/* Ids may hold any non-blank character: XML and DOT quoting, and
+ * Graphviz's own escapes (\N would print the node name). */
+Test(render, hostile_ids_are_drawn_as_written)
+{
+    static const char text[] =
+        "<program name=\"h&lt;&quot;\\N\">\n"
+        "  <param name=\"U\" value=\"1\"/>\n"
+        "  <kernel id=\"a\\N&quot;&lt;&amp;&gt;'\" blocks=\"2\" work=\"1\" span=\"1\" "
+        "reads=\"1\" writes=\"0\"/>\n"
+        "  <kernel id=\"node\" blocks=\"1\" work=\"1\" span=\"1\" reads=\"1\" writes=\"0\"/>\n"
+        "  <kernel id=\"-x--y\" blocks=\"1\" work=\"1\" span=\"1\" reads=\"1\" writes=\"0\"/>\n"
+        "  <edge from=\"a\\N&quot;&lt;&amp;&gt;'\" to=\"node\"/>\n"
+        "  <edge from=\"node\" to=\"-x--y\"/>\n"
+        "</program>\n";
+    mmm_load_options lo = MMM_LOAD_OPTIONS_INIT;
+    mmm_error err;
+    loaded l;
+    char *svg, *dot, *bsvg, dir[256], file[300];
+    Agraph_t *g;
+    memset(&l, 0, sizeof l);
+    cr_assert_eq(mmm_program_load_memory(&l.prog, text, strlen(text), "hostile.xml", &lo, &err),
+                 0, "%s", err.message);
+    cr_assert_eq(mmm_instance_new(&l.inst, l.prog, &err), 0);
+    cr_assert_eq(mmm_instance_eval(l.inst, NULL, 0, &err), 0, "%s", err.message);
+    cr_assert_eq(mmm_metrics_compute(&l.m, l.inst, 0, &err), 0);
+    svg = render(&l, MMM_RENDER_SVG, MMM_LEVEL_KERNEL, NULL);
+    bsvg = render(&l, MMM_RENDER_SVG, MMM_LEVEL_BLOCK, NULL);
+    dot = render(&l, MMM_RENDER_DOT, MMM_LEVEL_KERNEL, NULL);
+    cr_assert(strstr(svg, ">a\\N&quot;&lt;&amp;&gt;&#39;</text>"), "the id is not drawn as is");
+    cr_assert(strstr(bsvg, ">a\\N&quot;&lt;&amp;&gt;&#39; &#160;(2 blocks)</text>"));
+    cr_assert(strstr(svg, "<title>&#45;x&#45;&#45;y</title>"));
+    g = agmemread(dot);
+    cr_assert_not_null(g);
+    cr_assert_not_null(agnode(g, "a\\N\"<&>'", 0));
+    cr_assert_not_null(agnode(g, "node", 0));
+    cr_assert_eq(agnedges(g), 2);
+    agclose(g);
+    if (run("command -v xmllint >/dev/null 2>&1") == 0) {
+        make_tmpdir(dir, sizeof dir);
+        snprintf(file, sizeof file, "%s/a.svg", dir);
+        write_file(file, svg);
+        cr_assert_eq(run("xmllint --noout --nonet '%s'", file), 0);
+        write_file(file, bsvg);
+        cr_assert_eq(run("xmllint --noout --nonet '%s'", file), 0);
+        rmtree(dir);
+    }
+    free(svg);
+    free(bsvg);
+    free(dot);
+    unload(&l);
+}
+
 /* ------------------------------------------------------------------ */
 /* Atomic output and the command line                                  */
 

@@ -175,6 +175,21 @@ typedef struct render_ctx {
     mmm_error *err;
 } render_ctx;
 
+/* Append s to a plain (non-HTML) label or tooltip: Graphviz reads escape
+ * sequences there (\N is the node name, \l a line break...).  A doubled
+ * backslash prints as one in a label, but tooltips unescape differently,
+ * so there a backslash becomes U+29F5 (reverse solidus operator). */
+static void put_plain(mmm_text *t, const char *s, int tooltip)
+{
+    const char *b;
+    while ((b = strchr(s, '\\'))) {
+        mmm_text_putn(t, s, (size_t)(b - s));
+        mmm_text_put(t, tooltip ? "\xe2\xa7\xb5" : "\\\\");
+        s = b + 1;
+    }
+    mmm_text_put(t, s);
+}
+
 static void set(void *obj, const char *name, const char *value)
 {
     agsafeset(obj, gvs(name), gvs(value), gvs(""));
@@ -372,7 +387,8 @@ static int kernel_node(render_ctx *c, size_t k, Agnode_t **out)
     set_int(n, "span_path", c->on_span[k]);
     set_int(n, "l_path", c->on_l[k]);
     c->t.len = 0;
-    mmm_text_printf(&c->t, "%s: W=", kern->id);
+    put_plain(&c->t, kern->id, 1);
+    mmm_text_put(&c->t, ": W=");
     {
         char a[64], b[64], d[64], e[64];
         mmm_text_printf(&c->t, "%s S=%s O=%s S(B)+O(B)=%s", mmm_fmt_exact(kv->W, a, sizeof a),
@@ -556,7 +572,7 @@ static int launch_cluster(render_ctx *c, block_plan *bp, size_t i)
     if (!L->cluster)
         return mmm_error_set(c->err, MMM_ENOMEM, NULL, 0, "out of memory");
     c->t.len = 0;
-    mmm_text_put_escaped(&c->t, kern->id);
+    put_plain(&c->t, kern->id, 0);
     if (L->copy == 0)
         mmm_text_put(&c->t, " \xc3\x97" "0");
     else if (kv->repeat != 1)
@@ -631,8 +647,8 @@ static int block_node(render_ctx *c, launch *L, size_t j, const mmm_class_val *c
     {
         char a[64], b[64], d[64];
         c->t.len = 0;
-        mmm_text_printf(&c->t, "%s #%lld block %zu: W(B)=%s S(B)=%s O(B)=%s",
-                        c->inst->program->kernels[L->kernel].id, (long long)L->copy, j,
+        put_plain(&c->t, c->inst->program->kernels[L->kernel].id, 1);
+        mmm_text_printf(&c->t, " #%lld block %zu: W(B)=%s S(B)=%s O(B)=%s", (long long)L->copy, j,
                         mmm_fmt_exact(cv->work, a, sizeof a),
                         mmm_fmt_exact(cv->span, b, sizeof b),
                         mmm_fmt_exact(cv->overhead, d, sizeof d));

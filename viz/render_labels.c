@@ -113,7 +113,7 @@ static void put_params(mmm_text *t, const mmm_instance *inst)
         } else if (on_line > 0) {
             mmm_text_put(t, "," NBSP NBSP " ");
         }
-        mmm_text_put_escaped(t, p->params[i].name);
+        mmm_text_put_gv_html(t, p->params[i].name);
         mmm_value_format(inst->values[i], 0, v, sizeof v);
         mmm_text_printf(t, NBSP "=" NBSP "%s", v);
         on_line++;
@@ -200,7 +200,7 @@ void mmm_label_title(mmm_text *t, const mmm_instance *inst,
     const mmm_program *p = inst->program;
     mmm_text_put(t, "<TABLE BORDER=\"0\" CELLBORDER=\"0\" CELLSPACING=\"0\" "
                     "CELLPADDING=\"2\"><TR><TD ALIGN=\"LEFT\"><FONT POINT-SIZE=\"16\"><B>");
-    mmm_text_put_escaped(t, p->name && *p->name ? p->name : "program");
+    mmm_text_put_gv_html(t, p->name && *p->name ? p->name : "program");
     mmm_text_put(t, "</B></FONT>");
     if (lg->level == MMM_LEVEL_BLOCK)
         mmm_text_put(t, NBSP NBSP "thread blocks");
@@ -273,7 +273,7 @@ int mmm_label_kernel(mmm_text *t, const mmm_instance *inst, size_t k,
 
     mmm_text_put(t, "<TABLE BORDER=\"0\" CELLBORDER=\"0\" CELLSPACING=\"0\" "
                     "CELLPADDING=\"1\"><TR><TD COLSPAN=\"2\"><FONT POINT-SIZE=\"14\"><B>");
-    mmm_text_put_escaped(t, kern->id);
+    mmm_text_put_gv_html(t, kern->id);
     if (kv->repeat != 1) /* in the same bold span as the id: see SUB_P */
         mmm_text_printf(t, " " TIMES "%lld", (long long)kv->repeat);
     mmm_text_put(t, "</B></FONT></TD></TR><TR><TD COLSPAN=\"2\">");

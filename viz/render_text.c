@@ -107,6 +107,21 @@ void mmm_text_put_escaped(mmm_text *t, const char *s)
     mmm_text_putn(t, run, (size_t)(s - run));
 }
 
+void mmm_text_put_gv_html(mmm_text *t, const char *s)
+{
+    char one[2] = {0, 0};
+    for (; *s; s++) {
+        if (*s == '\\') {
+            mmm_text_put(t, "\\\\");
+        } else if (strchr("&<>\"'", *s)) {
+            one[0] = *s;
+            mmm_text_put_escaped(t, one);
+        } else {
+            mmm_text_putn(t, s, 1);
+        }
+    }
+}
+
 char *mmm_text_take(mmm_text *t)
 {
     char *s;

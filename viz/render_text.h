@@ -27,6 +27,10 @@ void mmm_text_printf(mmm_text *t, const char *fmt, ...)
 /* Append s with & < > " ' escaped: valid in HTML text, in attribute
  * values and in Graphviz HTML-like labels. */
 void mmm_text_put_escaped(mmm_text *t, const char *s);
+/* The same for the text of a Graphviz HTML-like label: Graphviz also
+ * expands escape sequences there (\N is the node name), so backslashes are
+ * doubled. */
+void mmm_text_put_gv_html(mmm_text *t, const char *s);
 /* Take the string (never NULL unless oom); the buffer is reset. */
 char *mmm_text_take(mmm_text *t);
 

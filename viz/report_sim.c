@@ -15,6 +15,9 @@
 /* Launches simulated one by one before a policy gives up: the report
  * must stay quick on programs whose launches all differ. */
 #define REPORT_MAX_LAUNCHES 1000000
+/* Above this many kernels and edges only the critical-path policy is
+ * simulated (each policy costs about as much as the analysis). */
+#define ALL_POLICIES_MAX 100000
 
 static int put_gantt(mmm_text *t, const mmm_instance *inst, const mmm_metrics *m,
                      const mmm_sim_policy *best, mmm_error *err)
@@ -92,10 +95,16 @@ int mmm_report_simulation(mmm_text *t, const mmm_instance *inst,
     }
     mmm_text_printf(t, "<section id=\"simulation\">\n<h2>Greedy schedules on p = %lld SMs</h2>\n",
                     (long long)inst->p);
+    if (inst->program->nkernels + inst->program->nedges > ALL_POLICIES_MAX)
+        mmm_report_note(t, "A large program: only the critical-path policy is simulated "
+                           "here (mmm simulate --policy all runs them all).");
     for (i = 0; i < np; i++) {
         mmm_sim_options so = MMM_SIM_OPTIONS_INIT;
         so.p = inst->p;
         so.policy = mmm_sim_policy_at(i);
+        if (inst->program->nkernels + inst->program->nedges > ALL_POLICIES_MAX &&
+            strcmp(so.policy->name, "critical-path") != 0)
+            continue;
         so.seed = 1;
         so.max_launches = REPORT_MAX_LAUNCHES;
         mmm_error_clear(&e);

@@ -17,6 +17,11 @@
  * geometric when the range spans decades): a report stays quick. */
 #define FULL_SWEEP_MAX 20000
 #define SAMPLE_POINTS 2000
+/* Each point evaluates the whole program (about 1 µs per kernel, edge and
+ * block class): points x program size is kept under this, a few seconds
+ * per sweep; fewer than MIN_POINTS points is no sweep at all. */
+#define SWEEP_BUDGET 5e6
+#define MIN_POINTS 20
 
 enum { CURVE_O, CURVE_W, CURVE_S, CURVE_GB, CURVE_COR, NCURVES };
 
@@ -59,7 +64,7 @@ static size_t default_sweeps(const mmm_program *p, int *slots, size_t max)
 
 /* For a long integer range: about SAMPLE_POINTS integers from..to,
  * geometric when the range spans more than three decades. */
-static mmm_value *sample_range(const mmm_sweep_range *r, size_t *n_out)
+static mmm_value *sample_range(const mmm_sweep_range *r, size_t want, size_t *n_out)
 {
     double lo = r->from.d, hi = r->to.d;
     mmm_value *v;
@@ -67,11 +72,13 @@ static mmm_value *sample_range(const mmm_sweep_range *r, size_t *n_out)
     int geometric = lo > 0 && hi / lo > 1000;
     if (!r->from.exact || !r->to.exact || r->from.den != 1 || r->to.den != 1 || hi < lo)
         return NULL;
-    v = malloc(SAMPLE_POINTS * sizeof *v);
+    if (want < 2)
+        want = 2;
+    v = malloc(want * sizeof *v);
     if (!v)
         return NULL;
-    for (i = 0; i < SAMPLE_POINTS; i++) {
-        double f = (double)i / (SAMPLE_POINTS - 1);
+    for (i = 0; i < want; i++) {
+        double f = (double)i / (double)(want - 1);
         double x = geometric ? lo * pow(hi / lo, f) : lo + (hi - lo) * f;
         int64_t k = (int64_t)llround(x);
         if (k < r->from.num)
@@ -222,11 +229,15 @@ static int sweep_one(mmm_text *t, mmm_instance *si, const mmm_instance *inst, in
     mmm_sweep_result res;
     mmm_value *sample = NULL;
     sweep_state st;
-    uint64_t npoints = 0;
+    uint64_t npoints = 0, max_points;
     mmm_error e;
     int rc;
     size_t i;
+    double size = (double)(si->program->nkernels + si->program->nedges +
+                           si->program->nclasses) + 1.0;
 
+    max_points = SWEEP_BUDGET / size < FULL_SWEEP_MAX ? (uint64_t)(SWEEP_BUDGET / size)
+                                                      : FULL_SWEEP_MAX;
     spec.naxes = 1;
     spec.axes[0].slot = slot;
     spec.objective = MMM_OBJECTIVE_OVERHEAD;
@@ -243,11 +254,15 @@ static int sweep_one(mmm_text *t, mmm_instance *si, const mmm_instance *inst, in
         mmm_report_note(t, "No sweep: %s.", e.message);
         return rc == MMM_ENOMEM ? (*err = e, rc) : 0;
     }
-    if (npoints > FULL_SWEEP_MAX) {
+    if (npoints > max_points) {
         size_t n = 0;
-        if (!(sample = sample_range(&res.axes[0], &n))) {
-            mmm_report_note(t, "No sweep: %llu values is too many for a report "
-                               "(mmm optimize sweeps them all).", (unsigned long long)npoints);
+        if (max_points < MIN_POINTS ||
+            !(sample = sample_range(&res.axes[0],
+                                    max_points < SAMPLE_POINTS ? max_points : SAMPLE_POINTS,
+                                    &n))) {
+            mmm_report_note(t, "No sweep: %llu values of a program of this size are too "
+                               "many for a report (mmm optimize sweeps them all).",
+                            (unsigned long long)npoints);
             return 0;
         }
         spec.axes[0].values = sample;

@@ -21,7 +21,7 @@ static const char render_help[] =
     "  --level LEVEL        kernel (default) or block: every thread block, each\n"
     "                       launch a cluster of its blocks\n"
     "  --color MEASURE      fill by overhead (default), work, span, cost or none\n"
-    "  --max-nodes N        refuse to draw more nodes (default 2000)\n"
+    "  --max-nodes N        refuse to draw more nodes (default 2000, at most 10^6)\n"
     "  --dpi N              resolution of a PNG (default 144)\n";
 
 /* The common options' help without its --format line (ours differs). */
@@ -83,8 +83,8 @@ static int render_option(render_args *a, int argc, char **argv, int *i)
             return cli_usage("render", "--color is overhead, work, span, cost or none, "
                                        "not '%s'", v), -1;
     } else if (!missing && (v = option_value("--max-nodes", argc, argv, i, &missing))) {
-        if (cli_parse_int64(v, &n) < 0 || n < 1)
-            return cli_usage("render", "--max-nodes needs a number >= 1"), -1;
+        if (cli_parse_int64(v, &n) < 0 || n < 1 || n > 1000000)
+            return cli_usage("render", "--max-nodes needs a number from 1 to 1000000"), -1;
         a->opt.max_nodes = (size_t)n;
     } else if (!missing && (v = option_value("--dpi", argc, argv, i, &missing))) {
         if (cli_parse_int64(v, &n) < 0 || n < 10 || n > 2400)

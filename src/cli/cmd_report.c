@@ -79,8 +79,8 @@ static int report_option(report_args *a, int argc, char **argv, int *i)
             return cli_usage("report", "--color is overhead, work, span, cost or none, "
                                        "not '%s'", v), -1;
     } else if (!missing && (v = option_value("--max-nodes", argc, argv, i, &missing))) {
-        if (cli_parse_int64(v, &n) < 0 || n < 1)
-            return cli_usage("report", "--max-nodes needs a number >= 1"), -1;
+        if (cli_parse_int64(v, &n) < 0 || n < 1 || n > 1000000)
+            return cli_usage("report", "--max-nodes needs a number from 1 to 1000000"), -1;
         a->opt.max_nodes = (size_t)n;
     } else if (!missing && (v = option_value("--sweep", argc, argv, i, &missing))) {
         if (a->nsweep == MMM_REPORT_MAX_SWEEPS)
