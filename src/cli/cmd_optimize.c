@@ -1418,7 +1418,8 @@ static int run(const opt_args *o, mmm_program *prog, mmm_instance *inst,
         print_summary(&s, &res, spec, inst, &m);
         rc = print_table(&s, &res);
     }
-    if (rc == CLI_OK && o->plot)
+    /* No plot when the command fails: an error never replaces an old file. */
+    if (rc == CLI_OK && o->plot && res.has_best)
         rc = write_plot(&s, &res, inst, spec);
     if (rc == CLI_OK && !res.has_best) {
         char at[128];
