@@ -6,7 +6,8 @@
 #   - the DOM after loading holds the inline SVG of the DAG with every kernel;
 #   - a screenshot shows the DAG: pixels of the critical-path blue and of the
 #     node fill palette are there (counted with python3, no packages).
-# Exit status: 0 pass, 1 fail, 77 skipped (no Chromium or no python3).
+# Exit status: 0 pass, 1 fail, 77 skipped (no Chromium).  Without python3
+# the screenshot is only checked for size.
 set -u
 
 MMM=${1:?usage: report_chromium.sh MMM_BIN DAG_FILE}
@@ -21,10 +22,6 @@ for b in chromium chromium-browser google-chrome; do
 done
 if [ -z "$BROWSER" ]; then
     echo "report_chromium: SKIP: no chromium (apt-get install -y chromium)" >&2
-    exit 77
-fi
-if ! command -v python3 >/dev/null 2>&1; then
-    echo "report_chromium: SKIP: no python3 to read the screenshot" >&2
     exit 77
 fi
 
@@ -63,6 +60,14 @@ run_browser --window-size=1100,1100 --screenshot="$WORK/shot.png" \
     fail "chromium --screenshot failed: $(tail -3 "$WORK/shot.log")"
 [ -s "$WORK/shot.png" ] || fail "no screenshot"
 
+if ! command -v python3 >/dev/null 2>&1; then
+    # Without python3 the pixels cannot be counted: a blank 1100x1100
+    # screenshot compresses to a few kilobytes, the report to far more.
+    size=$(wc -c <"$WORK/shot.png")
+    [ "$size" -gt 30000 ] || fail "the screenshot is nearly blank ($size bytes)"
+    echo "report_chromium: OK ($BROWSER, $DAG; no python3: screenshot size only)"
+    exit 0
+fi
 python3 - "$WORK/shot.png" <<'EOF' || fail "the screenshot does not show the DAG"
 import struct, sys, zlib
 

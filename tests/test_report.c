@@ -305,6 +305,6 @@ Test(report, loads_in_headless_chromium, .timeout = 400)
     int rc = run("sh '%s/tests/report_chromium.sh' '%s' '%s/poly_mul.xml'", MMM_SOURCE_DIR,
                  MMM_BIN, MMM_DAGS_DIR);
     if (rc == 77)
-        cr_skip_test("no chromium or python3: apt-get install -y chromium");
+        cr_skip_test("no chromium: apt-get install -y chromium");
     cr_assert_eq(rc, 0, "tests/report_chromium.sh failed (%d)", rc);
 }
