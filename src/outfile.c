@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -107,4 +108,52 @@ int mmm_write_file_atomic(const char *path, const void *data, size_t len,
         return mmm_error_set(err, MMM_EIO, path, 0, "cannot write '%s'", path);
     }
     return mmm_outfile_commit(&of, err);
+}
+
+/* The expected end of each format checked, after trailing white space for
+ * the text ones. */
+static const struct {
+    const char *ext, *tail;
+    size_t len;
+    int text;
+} file_ends[] = {
+    {".svg", "</svg>", 6, 1},
+    {".pdf", "%%EOF", 5, 1},
+    {".png", "IEND\xAE\x42\x60\x82", 8, 0},
+};
+
+int mmm_outfile_check_complete(const mmm_outfile *of, mmm_error *err)
+{
+    size_t n = of->path ? strlen(of->path) : 0, k, got;
+    unsigned char buf[64];
+    FILE *f;
+    long size;
+    for (k = 0; k < sizeof file_ends / sizeof file_ends[0]; k++)
+        if (n >= 4 && !strcasecmp(of->path + n - 4, file_ends[k].ext))
+            break;
+    if (k == sizeof file_ends / sizeof file_ends[0] || !of->tmp_path)
+        return MMM_OK;
+    f = fopen(of->tmp_path, "rb");
+    if (!f || fseek(f, 0, SEEK_END) != 0 || (size = ftell(f)) < 0 ||
+        fseek(f, size > (long)sizeof buf ? size - (long)sizeof buf : 0,
+              SEEK_SET) != 0) {
+        if (f)
+            fclose(f);
+        return mmm_error_set(err, MMM_EIO, of->path, 0, "cannot write '%s'",
+                             of->path);
+    }
+    got = fread(buf, 1, sizeof buf, f);
+    fclose(f);
+    while (file_ends[k].text && got > 0 &&
+           (buf[got - 1] == '\n' || buf[got - 1] == '\r' ||
+            buf[got - 1] == ' ' || buf[got - 1] == '\t'))
+        got--;
+    if (got < file_ends[k].len ||
+        memcmp(buf + got - file_ends[k].len, file_ends[k].tail,
+               file_ends[k].len) != 0)
+        return mmm_error_set(err, MMM_EIO, of->path, 0,
+                             "cannot write '%s': the file came out "
+                             "incomplete (disk full or file size limit?)",
+                             of->path);
+    return MMM_OK;
 }

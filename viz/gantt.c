@@ -463,7 +463,9 @@ static int write_png(const char *path, const gd_list *d, mmm_error *err)
      * reopen it so that the commit syncs and renames it. */
     fclose(of.fp);
     of.fp = NULL;
-    if ((rc = gd_write_png(of.tmp_path, d, err)) < 0) {
+    if ((rc = gd_write_png(of.tmp_path, d, err)) < 0 ||
+        /* PLplot reports no write error: check the file is complete */
+        (rc = mmm_outfile_check_complete(&of, err)) < 0) {
         mmm_outfile_abort(&of);
         return rc;
     }

@@ -576,6 +576,12 @@ int mmm_plot_write(const mmm_plot *plot, const char *path, mmm_error *err)
     fclose(of.fp);
     of.fp = NULL;
     draw(plot, dev, of.tmp_path);
+    /* PLplot reports no write error: a full disk or a file-size limit
+     * would leave a truncated file, so check that it ends as it should. */
+    if ((rc = mmm_outfile_check_complete(&of, err)) < 0) {
+        mmm_outfile_abort(&of);
+        return rc;
+    }
     /* Reopen so that the commit flushes it to disk (fsync) and checks it. */
     of.fp = fopen(of.tmp_path, "ab");
     if (!of.fp || fseek(of.fp, 0, SEEK_END) != 0 || ftell(of.fp) <= 0) {

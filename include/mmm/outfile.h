@@ -36,6 +36,13 @@ int mmm_outfile_commit(mmm_outfile *of, mmm_error *err);
 /** Remove the temporary; the target is untouched.  Safe on a zeroed or
  *  already committed struct. */
 void mmm_outfile_abort(mmm_outfile *of);
+/** For a temporary written by a library that reports no write error
+ *  (PLplot and cairo write by file name): check that it ends as a
+ *  complete file of the target's format (.svg "</svg>", .png the IEND
+ *  chunk, .pdf "%%EOF"), so that a full disk or a file-size limit cannot
+ *  commit a truncated file.  MMM_EIO when it does not; other extensions
+ *  are not checked.  Call before mmm_outfile_commit (of.fp closed). */
+int mmm_outfile_check_complete(const mmm_outfile *of, mmm_error *err);
 /** Convenience: write len bytes atomically to path. */
 int mmm_write_file_atomic(const char *path, const void *data, size_t len,
                           mmm_error *err);
