@@ -748,12 +748,11 @@ static void flow_phase_rev(flow_state *s, int64_t *total)
     }
 }
 
-/* Greedy start, three passes.  (1) A chain ending at u continues into a
- * direct successor x that still starts chains.  (2) For each x still
- * starting chains, in index order, a bounded breadth-first search among
- * its ancestors finds chains that can continue to x through the kernels
- * between (pass-through flow).  (3) The same from each u that still ends
- * chains, in reverse index order, among its descendants. */
+/* Greedy start, two passes.  (1) A chain ending at u continues into a
+ * direct successor x that still starts chains.  (2) For each u that still
+ * ends chains, in reverse index order, a bounded breadth-first search among
+ * its descendants finds kernels that still start chains, and the chain
+ * goes on to them through the kernels between (pass-through flow). */
 #define GREEDY_BUDGET 64
 
 static void flow_greedy_direct(flow_state *s, int64_t *total)
@@ -771,69 +770,41 @@ static void flow_greedy_direct(flow_state *s, int64_t *total)
         }
 }
 
-/* Tail of the edge at successor position j. */
-static uint32_t edge_tail(const flow_state *s, uint32_t j)
-{
-    uint32_t lo = 0, hi = (uint32_t)s->n;
-    while (hi - lo > 1) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (s->ss[mid] <= j)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
-/* Move d units from the end of u to the start of x along the search tree
- * (par[] holds edge positions, towards x when up, towards u when not). */
-static void route(flow_state *s, const uint32_t *par, uint32_t from,
-                  uint32_t to, int up, int64_t d)
-{
-    s->rt[up ? from : to] -= d;
-    s->rs[up ? to : from] -= d;
-    for (uint32_t z = from;;) {
-        uint32_t j = par[z];
-        s->f[j] += d;
-        z = up ? s->succ[j] : edge_tail(s, j);
-        if (z == to)
-            return;
-        s->pf[z] += d;
-    }
-}
-
-/* Pass (2) when up is 1 (x needs starts, search ancestors), pass (3) when
- * up is 0 (u has ends, search descendants). */
-static void flow_greedy_search(flow_state *s, int64_t *total, int up,
-                               uint32_t *mark, uint32_t *par, uint32_t *q)
+/* Pass (2); from[x] and via[x] are the node and edge position x was
+ * reached by. */
+static void flow_greedy_descend(flow_state *s, int64_t *total, uint32_t *mark,
+                                uint32_t *from, uint32_t *via, uint32_t *q)
 {
     uint32_t stamp = 0;
-    for (size_t i = 0; i < s->n; i++) {
-        uint32_t r = up ? (uint32_t)i : (uint32_t)(s->n - 1 - i);
-        int64_t *need = up ? &s->rs[r] : &s->rt[r];
-        if (*need == 0)
+    for (uint32_t u = (uint32_t)s->n; u-- > 0;) {
+        if (s->rt[u] == 0)
             continue;
         size_t qh = 0, qt = 0;
-        mark[r] = ++stamp;
-        q[qt++] = r;
-        while (qh < qt && *need > 0) {
+        mark[u] = ++stamp;
+        q[qt++] = u;
+        while (qh < qt && s->rt[u] > 0) {
             uint32_t y = q[qh++];
-            uint32_t b = up ? s->ps[y] : s->ss[y];
-            uint32_t e = up ? s->ps[y + 1] : s->ss[y + 1];
-            for (uint32_t j = b; j < e && *need > 0; j++) {
-                uint32_t z = up ? s->ptail[j] : s->succ[j];
-                if (mark[z] == stamp)
+            for (uint32_t j = s->ss[y]; j < s->ss[y + 1] && s->rt[u] > 0;
+                 j++) {
+                uint32_t x = s->succ[j];
+                if (mark[x] == stamp)
                     continue;
-                mark[z] = stamp;
-                par[z] = up ? s->pedge[j] : j;
-                int64_t have = up ? s->rt[z] : s->rs[z];
-                if (have > 0) {
-                    int64_t d = have < *need ? have : *need;
-                    route(s, par, z, r, up, d);
+                mark[x] = stamp;
+                from[x] = y;
+                via[x] = j;
+                if (s->rs[x] > 0) {
+                    int64_t d = s->rt[u] < s->rs[x] ? s->rt[u] : s->rs[x];
+                    s->rt[u] -= d;
+                    s->rs[x] -= d;
                     *total += d;
+                    for (uint32_t z = x; z != u; z = from[z]) {
+                        s->f[via[z]] += d;
+                        if (from[z] != u)
+                            s->pf[from[z]] += d;
+                    }
                 }
                 if (qt < GREEDY_BUDGET)
-                    q[qt++] = z;
+                    q[qt++] = x;
             }
         }
     }
@@ -843,16 +814,15 @@ static int flow_greedy(flow_state *s, int64_t *total)
 {
     flow_greedy_direct(s, total);
     uint32_t *mark = calloc(s->n, sizeof *mark);
-    uint32_t *par = malloc(s->n * sizeof *par);
+    uint32_t *from = malloc(s->n * sizeof *from);
+    uint32_t *via = malloc(s->n * sizeof *via);
     uint32_t *q = malloc(GREEDY_BUDGET * sizeof *q);
-    if (!mark || !par || !q) {
-        free(mark), free(par), free(q);
+    if (!mark || !from || !via || !q) {
+        free(mark), free(from), free(via), free(q);
         return MMM_ENOMEM;
     }
-    flow_greedy_search(s, total, 1, mark, par, q);
-    memset(mark, 0, s->n * sizeof *mark);
-    flow_greedy_search(s, total, 0, mark, par, q);
-    free(mark), free(par), free(q);
+    flow_greedy_descend(s, total, mark, from, via, q);
+    free(mark), free(from), free(via), free(q);
     return 0;
 }
 
