@@ -9,7 +9,8 @@
  *
  * Limits in the child: RLIMIT_CPU (a loop dies of SIGXCPU), a wall-clock
  * alarm (a child blocked on I/O dies of SIGALRM: alarms survive exec),
- * RLIMIT_FSIZE (no runaway output) and, except under AddressSanitizer,
+ * RLIMIT_FSIZE (no runaway output; with SIGXFSZ ignored, a way to make
+ * writes fail even for root) and, except under AddressSanitizer,
  * RLIMIT_AS.  ASan reserves terabytes of shadow address space at start-up,
  * so an address-space limit (or RLIMIT_DATA, which counts the same private
  * mappings) would kill every run before main: under ASan the memory bound
@@ -51,11 +52,14 @@ typedef struct mmm_run_limits {
     unsigned cpu_s;        /**< RLIMIT_CPU, seconds */
     unsigned wall_s;       /**< alarm, seconds */
     unsigned long as_mb;   /**< RLIMIT_AS in MiB (ignored under ASan) */
-    unsigned long fsize_mb;/**< RLIMIT_FSIZE in MiB */
+    unsigned long long fsize; /**< RLIMIT_FSIZE in bytes */
+    int ignore_xfsz;       /**< SIGXFSZ ignored (inherited through exec):
+                                a write past fsize fails with EFBIG instead
+                                of killing the child */
 } mmm_run_limits;
 
-/* 1 GiB of address space, 60 s of CPU, 120 s of wall time. */
-static const mmm_run_limits MMM_RUN_LIMITS_DEFAULT = {60, 120, 1024, 256};
+/* 1 GiB of address space, 60 s of CPU, 120 s of wall time, 256 MiB files. */
+static const mmm_run_limits MMM_RUN_LIMITS_DEFAULT = {60, 120, 1024, 256ull << 20, 0};
 
 typedef struct mmm_run_result {
     int exited;        /**< exited normally (status valid) */
@@ -145,7 +149,9 @@ static inline int mmm_run_fd(mmm_run_result *r, const char *const *args,
         dup2(out, 1);
         dup2(err, 2);
         mmm_run_limit(RLIMIT_CPU, lim->cpu_s);
-        mmm_run_limit(RLIMIT_FSIZE, (rlim_t)lim->fsize_mb << 20);
+        mmm_run_limit(RLIMIT_FSIZE, (rlim_t)lim->fsize);
+        if (lim->ignore_xfsz)
+            signal(SIGXFSZ, SIG_IGN);
         mmm_run_limit(RLIMIT_CORE, 0);
         if (!MMM_RUN_ASAN)
             mmm_run_limit(RLIMIT_AS, (rlim_t)lim->as_mb << 20);
