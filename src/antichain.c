@@ -50,22 +50,19 @@ typedef struct sp_state {
 
 static size_t pair_hash(uint32_t a, uint32_t b, size_t mask)
 {
-    uint64_t h = ((uint64_t)a << 32 | b) * 0x9e3779b97f4a7c15u;
-    return (size_t)(h >> 17) & mask;
+    uint64_t h = (uint64_t)a << 32 | b; /* splitmix64's finalizer */
+    h ^= h >> 30;
+    h *= 0xbf58476d1ce4e5b9u;
+    h ^= h >> 27;
+    h *= 0x94d049bb133111ebu;
+    h ^= h >> 31;
+    return (size_t)h & mask;
 }
 
-static uint32_t pair_find(const sp_state *s, uint32_t a, uint32_t b)
-{
-    size_t mask = s->cap - 1;
-    for (size_t i = pair_hash(a, b, mask);; i = (i + 1) & mask) {
-        uint32_t e = s->slots[i];
-        if (!e)
-            return NONE;
-        if (s->tail[e - 1] == a && s->head[e - 1] == b)
-            return e - 1;
-    }
-}
-
+/* The table is never pruned: an edge that dies or changes ends leaves a
+ * stale slot, which can never match a query, since a slot matches only
+ * when its edge's current ends are the ones asked for.  So it has room for
+ * every insertion: the first edges and one per series reduction. */
 static void pair_insert(sp_state *s, uint32_t e)
 {
     size_t mask = s->cap - 1;
@@ -75,24 +72,20 @@ static void pair_insert(sp_state *s, uint32_t e)
     s->slots[i] = e + 1;
 }
 
-/* Remove edge e (with its current tail and head) from the table:
- * linear probing with backward-shift deletion, so no tombstones. */
-static void pair_remove(sp_state *s, uint32_t e)
+/* The live edge a -> b other than e, or NONE after inserting e (a -> b). */
+static uint32_t pair_find_or_insert(sp_state *s, uint32_t a, uint32_t b,
+                                    uint32_t e)
 {
     size_t mask = s->cap - 1;
-    size_t i = pair_hash(s->tail[e], s->head[e], mask);
-    while (s->slots[i] != e + 1)
-        i = (i + 1) & mask;
-    for (size_t j = (i + 1) & mask; s->slots[j]; j = (j + 1) & mask) {
-        uint32_t f = s->slots[j] - 1;
-        size_t home = pair_hash(s->tail[f], s->head[f], mask);
-        /* f may fill the hole at i when home is not in (i, j]. */
-        if (((j - home) & mask) >= ((j - i) & mask)) {
-            s->slots[i] = s->slots[j];
-            i = j;
+    for (size_t i = pair_hash(a, b, mask);; i = (i + 1) & mask) {
+        uint32_t f = s->slots[i];
+        if (!f) {
+            s->slots[i] = e + 1;
+            return NONE;
         }
+        if (f - 1 != e && s->tail[f - 1] == a && s->head[f - 1] == b)
+            return f - 1;
     }
-    s->slots[i] = 0;
 }
 
 static int push_work(sp_state *s, uint32_t v)
@@ -161,8 +154,6 @@ static int reduce_series(sp_state *s, uint32_t x)
     int r;
     if ((r = add_op(s, e1, e2, x)) < 0)
         return r;
-    pair_remove(s, e1);
-    pair_remove(s, e2);
     s->tail[e2] = NONE;
     s->nalive--;
     s->indeg[x] = s->outdeg[x] = 0;
@@ -170,11 +161,9 @@ static int reduce_series(sp_state *s, uint32_t x)
     s->head[e1] = b;
     s->inext[e1] = s->ihead[b];
     s->ihead[b] = e1;
-    uint32_t e3 = pair_find(s, a, b);
-    if (e3 == NONE) {
-        pair_insert(s, e1);
+    uint32_t e3 = pair_find_or_insert(s, a, b, e1);
+    if (e3 == NONE)
         return 0;
-    }
     if ((r = add_op(s, e3, e1, NONE)) < 0)
         return r;
     s->tail[e1] = NONE;
@@ -199,7 +188,7 @@ static int sp_alloc(sp_state *s, size_t n, size_t ne)
     s->src = (uint32_t)n;
     s->snk = (uint32_t)n + 1;
     s->cap = 64;
-    while (s->cap < 2 * ne)
+    while (s->cap < 2 * (ne + n))
         s->cap *= 2;
     s->tail = malloc(ne * sizeof *s->tail);
     s->head = malloc(ne * sizeof *s->head);
