@@ -152,13 +152,22 @@ static int v_dbl(mmm_value *r, double d)
     return F_OK;
 }
 
+/* num/den as a double: in long double both operands are exact (64-bit
+ * significands on x86-64, more elsewhere) and only the last rounding errs,
+ * where (double)num / (double)den rounds them first (the literal
+ * 0.45454545454545453 came out one ulp off; found by fuzz_expr). */
+static double div_nearest(long double num, long double den)
+{
+    return (double)(num / den);
+}
+
 /* The value (neg ? -1 : 1) * un / ud with gcd(un, ud) = 1, ud != 0: exact
  * when it fits in int64 (a numerator of -2^63 included), else inexact. */
 static mmm_value v_fit(int neg, uint64_t un, uint64_t ud)
 {
     mmm_value v;
     if (ud > (uint64_t)INT64_MAX || un > (uint64_t)INT64_MAX + (uint64_t)neg) {
-        double d = (double)un / (double)ud;
+        double d = div_nearest((long double)un, (long double)ud);
         return v_inexact(neg ? -d : d);
     }
     if (un == 0)
@@ -166,7 +175,8 @@ static mmm_value v_fit(int neg, uint64_t un, uint64_t ud)
     v.exact = 1;
     v.num = neg ? -(int64_t)(un - 1) - 1 : (int64_t)un;
     v.den = (int64_t)ud;
-    v.d = ud == 1 ? (double)v.num : (double)v.num / (double)v.den;
+    v.d = ud == 1 ? (double)v.num
+                  : div_nearest((long double)v.num, (long double)v.den);
     return v;
 }
 
@@ -186,7 +196,7 @@ static mmm_value v_rat(int64_t num, int64_t den)
     v.exact = 1;
     v.num = num;
     v.den = den;
-    v.d = (double)num / (double)den;
+    v.d = div_nearest((long double)num, (long double)den);
     return v;
 }
 
