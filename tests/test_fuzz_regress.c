@@ -1,0 +1,106 @@
+/* test_fuzz_regress.c: every input under tests/data/fuzz/HARNESS/ (crash
+ * regressions: inputs that once made a harness abort or a sanitizer
+ * report) is run again through that libFuzzer harness, compiled in here
+ * with its entry point renamed.  A harness aborts on a broken invariant, so
+ * a regression shows as a crashed test; under ASan+UBSan (the CI leg) the
+ * sanitizers check these inputs too. */
+#include <criterion/criterion.h>
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define LLVMFuzzerTestOneInput fuzz_expr_one
+#include "../fuzz/fuzz_expr.c"
+#undef LLVMFuzzerTestOneInput
+#define LLVMFuzzerTestOneInput fuzz_load_one
+#include "../fuzz/fuzz_load.c"
+#undef LLVMFuzzerTestOneInput
+#define LLVMFuzzerTestOneInput fuzz_analyze_one
+#include "../fuzz/fuzz_analyze.c"
+#undef LLVMFuzzerTestOneInput
+
+typedef int (*harness_fn)(const uint8_t *data, size_t size);
+
+static unsigned char *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    unsigned char *buf;
+    long n;
+    cr_assert(f != NULL, "cannot open %s", path);
+    fseek(f, 0, SEEK_END);
+    n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    buf = malloc((size_t)n + 1);
+    cr_assert(buf != NULL);
+    cr_assert_eq(fread(buf, 1, (size_t)n, f), (size_t)n);
+    fclose(f);
+    *len = (size_t)n;
+    return buf;
+}
+
+/* Run every file of dir through h; returns how many. */
+static size_t replay(const char *dir, harness_fn h)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    size_t n = 0;
+    cr_assert(d != NULL, "cannot open %s", dir);
+    while ((e = readdir(d))) {
+        char path[1024];
+        size_t len;
+        unsigned char *data;
+        if (e->d_name[0] == '.')
+            continue;
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        data = slurp(path, &len);
+        cr_log_info("%s", path);
+        h(data, len);
+        free(data);
+        n++;
+    }
+    closedir(d);
+    return n;
+}
+
+Test(fuzz_regress, expr)
+{
+    cr_expect_geq(replay(MMM_TEST_DATA "/fuzz/fuzz_expr", fuzz_expr_one), 1);
+}
+
+Test(fuzz_regress, load)
+{
+    replay(MMM_TEST_DATA "/fuzz/fuzz_load", fuzz_load_one);
+}
+
+Test(fuzz_regress, analyze)
+{
+    cr_expect_geq(replay(MMM_TEST_DATA "/fuzz/fuzz_analyze", fuzz_analyze_one), 1);
+}
+
+/* The hostile corpus goes through the loader and analyze harnesses too. */
+Test(fuzz_regress, hostile_files)
+{
+    replay(MMM_TEST_DATA "/hostile", fuzz_load_one);
+    replay(MMM_TEST_DATA "/hostile", fuzz_analyze_one);
+}
+
+/* The first fuzz_expr finding, directly: a 17-digit decimal literal gets
+ * the double nearest to it (it used to be one ulp off). */
+Test(fuzz_regress, decimal_literal_nearest_double)
+{
+    static const char *lits[] = {"0.45454545454545453", "0.33333333333333331",
+                                 "0.1", "123456789.123456789",
+                                 "0.000000001234567890123"};
+    for (size_t i = 0; i < sizeof lits / sizeof lits[0]; i++) {
+        mmm_expr_limits lim = {4096, 64};
+        mmm_expr *e = NULL;
+        mmm_value v;
+        mmm_error err;
+        cr_assert_eq(mmm_expr_parse(&e, lits[i], resolve, NULL, &lim, &err), 0);
+        cr_assert_eq(mmm_expr_eval(e, NULL, 0, &v, &err), 0);
+        cr_expect_eq(v.d, strtod(lits[i], NULL), "%s: %.17g", lits[i], v.d);
+        mmm_expr_free(e);
+    }
+}
