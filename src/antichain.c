@@ -861,6 +861,9 @@ int mmm__antichain_flow(int64_t *out, size_t n, const int64_t *w,
     *out = 0;
     if (n == 0)
         return 0;
+    if (n > ((size_t)1 << 30)) /* levels are int32: 2n + 1 must fit */
+        return mmm_error_set(err, MMM_ELIMIT, NULL, 0,
+                             "too many kernels for the antichain flow");
     size_t m = ss[n];
     flow_state s;
     memset(&s, 0, sizeof s);

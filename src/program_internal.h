@@ -157,7 +157,8 @@ int mmm__sp_plan_eval(int64_t *out, const mmm_sp_plan *plan,
 
 /* Largest weighted antichain by minimum flow with lower bounds (Dilworth),
  * on a DAG in CSR form (duplicates allowed).  The weights must be >= 0 and
- * their sum must fit in int64.  Returns 0 or MMM_ENOMEM. */
+ * their sum must fit in int64.  Returns 0, MMM_ENOMEM or MMM_ELIMIT (more
+ * than 2^30 nodes). */
 int mmm__antichain_flow(int64_t *out, size_t n, const int64_t *weight,
                         const uint32_t *succ_start, const uint32_t *succ,
                         mmm_error *err);
