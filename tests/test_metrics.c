@@ -271,3 +271,32 @@ Test(metrics, huge_repeat_is_exact)
     cr_assert_eq(r.m.K, 5);
     finish(&r);
 }
+
+/* The series-parallel plan is computed once per program and replayed for
+ * each evaluation: K follows the parameters. */
+Test(metrics, k_follows_parameters_on_one_program)
+{
+    const char *params[] = {"b", "2", NULL};
+    kdef k[] = {{"s", NULL, "1", "1", "1", "0", "0"},
+                {"x", NULL, "b", "1", "1", "0", "0"},
+                {"y", NULL, "3*b", "1", "1", "0", "0"},
+                {"z", "4", "b + 1", "1", "1", "0", "0"},
+                {"t", NULL, "1", "1", "1", "0", "0"}};
+    const char *edges[] = {"s>x", "s>y", "s>z", "x>t", "y>t", "z>t", NULL};
+    run r;
+    build(&r, params, k, 5, edges, 0);
+    cr_assert_eq(r.m.K, 2 + 6 + 3);
+    cr_assert_eq(r.m.k_method, MMM_K_SERIES_PARALLEL);
+    for (int64_t b = 0; b < 6; b++) {
+        mmm_override ov = {0, mmm_value_int(b)};
+        mmm_metrics m;
+        cr_assert_eq(mmm_instance_eval(r.inst, &ov, 1, &r.err), 0);
+        cr_assert_eq(mmm_metrics_compute(&m, r.inst, 0, &r.err), 0);
+        /* x, y and one launch of z side by side, or s, or t */
+        int64_t mid = b + 3 * b + (b + 1);
+        cr_assert_eq(m.K, mid > 1 ? mid : 1, "b = %lld", (long long)b);
+        cr_assert_eq(m.N, 2 + b + 3 * b + 4 * (b + 1));
+        mmm_metrics_dispose(&m);
+    }
+    finish(&r);
+}
