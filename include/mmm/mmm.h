@@ -7,6 +7,11 @@
  *   mmm/eval.h     binding parameters, evaluated kernels
  *   mmm/metrics.h  W, S, O, N, L, C, K and the Graham–Brent bounds
  *   mmm/outfile.h  atomic output files
+ *   mmm/tmm.h      the TMM and the balance principle
+ *   mmm/optimize.h parameter sweeps and the overhead-minimizing choice
+ *   mmm/sim.h      greedy schedules of the thread blocks on p SMs
+ *   mmm/plot.h, mmm/gantt.h, mmm/render.h, mmm/report.h
+ *                  drawings (PLplot, Graphviz) and the HTML report
  *   mmm/tmm.h      the TMM and balance-principle models
  */
 #ifndef MMM_H
@@ -21,5 +26,11 @@
 #include "mmm/metrics.h"
 #include "mmm/outfile.h"
 #include "mmm/tmm.h"
+#include "mmm/optimize.h"
+#include "mmm/sim.h"
+#include "mmm/plot.h"
+#include "mmm/gantt.h"
+#include "mmm/render.h"
+#include "mmm/report.h"
 
 #endif
