@@ -62,12 +62,15 @@ static void print_text(const mmm_instance *inst, const mmm_metrics *m,
     printf("     parallelism W/S           %s\n",
            cli_fmt_num(m->parallelism, a, sizeof a));
     printf("\nbounds\n");
-    if (m->has_p)
-        printf("  Graham-Brent (N/p + L)C, p = %lld   %s\n", (long long)m->p,
+    if (m->has_p) {
+        char pv[48];
+        snprintf(pv, sizeof pv, "p = %lld", (long long)m->p);
+        printf("  Graham-Brent  (N/p + L)C  %-12s %s\n", pv,
                cli_fmt_num(m->graham_brent, a, sizeof a));
-    else
-        printf("  Graham-Brent (N/p + L)C        (p unknown: use -p P)\n");
-    printf("  corollary    (N/K + L)C        %s\n",
+    } else {
+        printf("  Graham-Brent  (N/p + L)C  p unknown (use -p P)\n");
+    }
+    printf("  corollary     (N/K + L)C  %-12s %s\n", "",
            cli_fmt_num(m->corollary, a, sizeof a));
     printf("\ncritical path (span S)  ");
     print_path(inst, m->span_path, m->span_path_len);

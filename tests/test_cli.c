@@ -1,0 +1,214 @@
+/* test_cli.c: the built `mmm` binary: exit codes, usage, JSON keys and
+ * values, CSV, and the FILE:LINE: error: messages of `mmm analyze`.
+ * Expected numbers are the hand computations written in dags/diamond.xml
+ * and dags/not_series_parallel.xml, not earlier output of the tool. */
+#define _DEFAULT_SOURCE
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mmm_run.h"
+
+#define DIAMOND MMM_DAGS_DIR "/diamond.xml"
+
+static mmm_run_result run(const char *const *args)
+{
+    mmm_run_result r;
+    memset(&r, 0, sizeof r);
+    cr_assert(mmm_run(&r, args, NULL, &MMM_RUN_LIMITS_DEFAULT) == 0);
+    cr_assert(r.exited, "mmm died of signal %d; stderr: %s", r.signal, r.err);
+    return r;
+}
+
+/* The value of "key": NUMBER found after the first occurrence of `within`
+ * (a key that opens an object, e.g. "\"metrics\""); NAN when absent. */
+static double json_num(const char *json, const char *within, const char *key)
+{
+    char pat[128];
+    const char *p = within ? strstr(json, within) : json;
+    if (!p)
+        return NAN;
+    snprintf(pat, sizeof pat, "\"%s\": ", key);
+    p = strstr(p, pat);
+    return p ? strtod(p + strlen(pat), NULL) : NAN;
+}
+
+Test(cli, usage_and_help_exit_codes)
+{
+    const char *none[] = {NULL};
+    const char *help[] = {"--help", NULL};
+    const char *unknown[] = {"analyse", DIAMOND, NULL};
+    const char *ahelp[] = {"analyze", "--help", NULL};
+    const char *nofile[] = {"analyze", NULL};
+    const char *badopt[] = {"analyze", DIAMOND, "--frobnicate", NULL};
+    const char *badp[] = {"analyze", DIAMOND, "-p", "0", NULL};
+    const char *badfmt[] = {"analyze", DIAMOND, "--format", "xml", NULL};
+    const char *two[] = {"analyze", DIAMOND, DIAMOND, NULL};
+    const char *badD[] = {"analyze", DIAMOND, "-D", "U", NULL};
+    mmm_run_result r;
+
+    r = run(none);
+    cr_expect_eq(r.status, 2);
+    cr_expect(strstr(r.err, "usage: mmm COMMAND"));
+    mmm_run_dispose(&r);
+    r = run(help);
+    cr_expect_eq(r.status, 0);
+    cr_expect(strstr(r.out, "analyze") && strstr(r.out, "simulate") && strstr(r.out, "render"));
+    mmm_run_dispose(&r);
+    r = run(unknown);
+    cr_expect_eq(r.status, 2);
+    cr_expect(strstr(r.err, "unknown command 'analyse'"));
+    mmm_run_dispose(&r);
+    r = run(ahelp);
+    cr_expect_eq(r.status, 0);
+    cr_expect(strstr(r.out, "usage: mmm analyze FILE") && strstr(r.out, "--machine"));
+    mmm_run_dispose(&r);
+    {
+        const char *const *cases[] = {nofile, badopt, badp, badfmt, two, badD};
+        size_t i;
+        for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+            r = run(cases[i]);
+            cr_expect_eq(r.status, 2, "case %zu: status %d, stderr %s", i, r.status, r.err);
+            cr_expect(strstr(r.err, "Try 'mmm analyze --help'"), "case %zu: %s", i, r.err);
+            cr_expect_eq(r.out_len, 0u, "case %zu printed on stdout", i);
+            mmm_run_dispose(&r);
+        }
+    }
+}
+
+Test(cli, analyze_json_keys_and_hand_values)
+{
+    const char *args[] = {"analyze", DIAMOND, "--format", "json", NULL};
+    static const char *keys[] = {"\"program\"", "\"params\"", "\"metrics\"", "\"bounds\"",
+                                 "\"kernels\"", "\"graham_brent\"", "\"corollary\"",
+                                 "\"critical_path\"", "\"repeat\"", "\"blocks\""};
+    mmm_run_result r = run(args);
+    size_t i;
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    for (i = 0; i < sizeof keys / sizeof keys[0]; i++)
+        cr_expect(strstr(r.out, keys[i]), "missing key %s", keys[i]);
+    /* dags/diamond.xml, computed by hand in its comment. */
+    cr_expect_eq(json_num(r.out, "\"metrics\"", "W"), 104);
+    cr_expect_eq(json_num(r.out, "\"metrics\"", "S"), 16);
+    cr_expect_eq(json_num(r.out, "\"metrics\"", "O"), 230);
+    cr_expect_eq(json_num(r.out, "\"metrics\"", "N"), 11);
+    cr_expect_eq(json_num(r.out, "\"metrics\"", "L"), 3);
+    cr_expect_eq(json_num(r.out, "\"metrics\"", "C"), 55);
+    cr_expect_eq(json_num(r.out, "\"metrics\"", "K"), 8);
+    cr_expect_eq(json_num(r.out, "\"bounds\"", "graham_brent"), 467.5);
+    cr_expect_eq(json_num(r.out, "\"bounds\"", "corollary"), 240.625);
+    cr_expect(strstr(r.out, "\"program\": \"diamond\""));
+    cr_expect(strstr(r.out, "\"span\": [\n      \"a\",\n      \"c\",\n      \"d\"\n    ]"),
+              "span path a c d: %s", r.out);
+    mmm_run_dispose(&r);
+}
+
+Test(cli, analyze_json_is_valid_json)
+{
+    const char *args[] = {"analyze", MMM_DAGS_DIR "/poly_mul.xml", "--format", "json", NULL};
+    char path[] = "/tmp/mmm-cli-XXXXXX";
+    char cmd[512];
+    mmm_run_result r = run(args);
+    int fd, rc;
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    if (system("python3 -c 'pass' >/dev/null 2>&1") != 0)
+        cr_skip_test("python3 is not installed");
+    fd = mkstemp(path);
+    cr_assert(fd >= 0);
+    cr_assert_eq(write(fd, r.out, r.out_len), (ssize_t)r.out_len);
+    close(fd);
+    snprintf(cmd, sizeof cmd,
+             "python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); "
+             "assert set(\"WSONLCK\") <= set(d[\"metrics\"]); "
+             "assert \"corollary\" in d[\"bounds\"] and \"graham_brent\" in d[\"bounds\"]; "
+             "assert all(set([\"id\",\"repeat\",\"blocks\",\"W\",\"S\",\"O\"]) <= set(k) for k in d[\"kernels\"]); "
+             "assert d[\"program\"] == \"poly_mul\"' %s",
+             path);
+    rc = system(cmd);
+    unlink(path);
+    cr_expect_eq(rc, 0, "python3 rejected the JSON");
+    mmm_run_dispose(&r);
+}
+
+Test(cli, minus_p_overrides_the_parameter)
+{
+    const char *args[] = {"analyze", DIAMOND, "--format", "json", "-p", "3", NULL};
+    mmm_run_result r = run(args);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    /* (11/3 + 3)·55 */
+    cr_expect(fabs(json_num(r.out, "\"bounds\"", "graham_brent") - (11.0 / 3 + 3) * 55) < 1e-9);
+    cr_expect_eq(json_num(r.out, "\"bounds\"", "p"), 3);
+    mmm_run_dispose(&r);
+}
+
+Test(cli, analyze_csv_one_row_per_kernel)
+{
+    const char *args[] = {"analyze", DIAMOND, "--format", "csv", NULL};
+    mmm_run_result r = run(args);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_expect(!strncmp(r.out, "id,repeat,blocks,N,L,K,W,S,O,C\n", 31), "%s", r.out);
+    cr_expect_eq(mmm_run_lines(r.out), 5u);
+    cr_expect(strstr(r.out, "\nc,1,5,5,1,5,50,7,50,17\n"), "%s", r.out);
+    mmm_run_dispose(&r);
+}
+
+Test(cli, analyze_text_summary)
+{
+    const char *args[] = {"analyze", MMM_DAGS_DIR "/not_series_parallel.xml", NULL};
+    mmm_run_result r = run(args);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    /* K of the N graph is 10 by minimum flow (hand computation in the file). */
+    cr_expect(strstr(r.out, "K  largest antichain         10  (minimum flow)"), "%s", r.out);
+    cr_expect(strstr(r.out, "critical path (span S)"));
+    mmm_run_dispose(&r);
+}
+
+static void expect_error(const char *xml, const char *fragment)
+{
+    char path[] = "/tmp/mmm-cli-XXXXXX";
+    char want[256];
+    int fd = mkstemp(path);
+    const char *args[] = {"analyze", path, NULL};
+    mmm_run_result r;
+    cr_assert(fd >= 0);
+    cr_assert_eq(write(fd, xml, strlen(xml)), (ssize_t)strlen(xml));
+    close(fd);
+    r = run(args);
+    snprintf(want, sizeof want, "%s:%s", path, fragment);
+    cr_expect_eq(r.status, 1, "status %d for %s", r.status, fragment);
+    cr_expect(!strncmp(r.err, want, strlen(want)), "want '%s', got '%s'", want, r.err);
+    cr_expect_eq(mmm_run_lines(r.err), 1u, "one line: %s", r.err);
+    cr_expect_eq(r.out_len, 0u);
+    mmm_run_dispose(&r);
+    unlink(path);
+}
+
+Test(cli, analyze_errors_are_file_line_error)
+{
+    expect_error("<program name=\"x\">\n<kernel id=\"a\" blocks=\"1\" work=\"1\" span=\"1\" "
+                 "reads=\"0\" writes=\"0\"/>\n<edge from=\"a\" to=\"b\"/>\n</program>\n",
+                 "3: error: edge to unknown kernel 'b'");
+    expect_error("<program name=\"x\">\n<kernel id=\"a\" blocks=\"2.5\" work=\"1\" span=\"1\" "
+                 "reads=\"0\" writes=\"0\"/>\n</program>\n",
+                 "2: error: ");
+    expect_error("<program name=\"x\">\n\n<kernel id=\"a\" blocks=\"n\" work=\"1\" span=\"1\" "
+                 "reads=\"0\" writes=\"0\"/>\n</program>\n",
+                 "3: error: ");
+    expect_error("<program name=\"x\">\n<kernel id=\"a\" blocks=\"1\" work=\"1\"", "");
+}
+
+Test(cli, missing_file_and_unknown_parameter)
+{
+    const char *missing[] = {"analyze", "/nonexistent/dag.xml", NULL};
+    const char *undeclared[] = {"analyze", DIAMOND, "-D", "zz=3", NULL};
+    mmm_run_result r = run(missing);
+    cr_expect_eq(r.status, 1);
+    cr_expect(strstr(r.err, "/nonexistent/dag.xml: error: cannot open"), "%s", r.err);
+    mmm_run_dispose(&r);
+    r = run(undeclared);
+    cr_expect_eq(r.status, 1);
+    cr_expect(strstr(r.err, "error: -D zz: the file declares no parameter 'zz'"), "%s", r.err);
+    mmm_run_dispose(&r);
+}
