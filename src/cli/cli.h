@@ -37,6 +37,13 @@ void cli_common_init(cli_common *c, const char *cmd);
  * -1 after printing a usage error. */
 int cli_common_option(cli_common *c, int argc, char **argv, int *i);
 
+/* The argument of option `name` at argv[*i], written "--opt ARG" or
+ * "--opt=ARG" (advancing *i past ARG in the first form).  Returns NULL when
+ * argv[*i] is not that option, or when it has no argument: then *missing
+ * is set to 1. */
+const char *cli_option_value(const char *name, int argc, char **argv, int *i,
+                             int *missing);
+
 /* Help text for the common options (for each command's --help). */
 extern const char cli_common_help[];
 

@@ -61,24 +61,21 @@ void cli_print_error(const mmm_error *err)
     fprintf(stderr, "%s\n", mmm_error_format(err, buf, sizeof buf));
 }
 
-/* Value of an option that takes an argument: "--opt ARG" or "--opt=ARG". */
-static const char *opt_arg(const char *name, int argc, char **argv, int *i,
-                           int *matched)
+const char *cli_option_value(const char *name, int argc, char **argv, int *i,
+                             int *missing)
 {
     size_t n = strlen(name);
     const char *a = argv[*i];
-    *matched = 0;
     if (strncmp(a, name, n) != 0)
         return NULL;
-    if (a[n] == '=') {
-        *matched = 1;
+    if (a[n] == '=')
         return a + n + 1;
-    }
     if (a[n] != '\0')
         return NULL;
-    *matched = 1;
-    if (*i + 1 >= argc)
+    if (*i + 1 >= argc) {
+        *missing = 1;
         return NULL;
+    }
     return argv[++*i];
 }
 
@@ -89,10 +86,10 @@ static int limit_option(cli_common *c, int argc, char **argv, int *i)
                                   "--max-expr-length", "--max-index-repeat"};
     size_t k;
     for (k = 0; k < sizeof names / sizeof names[0]; k++) {
-        int matched;
+        int missing = 0;
         int64_t v;
-        const char *arg = opt_arg(names[k], argc, argv, i, &matched);
-        if (!matched)
+        const char *arg = cli_option_value(names[k], argc, argv, i, &missing);
+        if (!arg && !missing)
             continue;
         if (!arg || cli_parse_int64(arg, &v) < 0 || v <= 0) {
             cli_usage(c->cmd, "%s needs a positive integer", names[k]);
@@ -115,7 +112,7 @@ int cli_common_option(cli_common *c, int argc, char **argv, int *i)
 {
     const char *a = argv[*i];
     const char *arg;
-    int matched;
+    int missing = 0;
 
     if (!strncmp(a, "-D", 2)) {
         const char *def = a[2] ? a + 2 : (*i + 1 < argc ? argv[++*i] : NULL);
@@ -133,8 +130,8 @@ int cli_common_option(cli_common *c, int argc, char **argv, int *i)
         c->ndefs++;
         return 1;
     }
-    arg = opt_arg("--machine", argc, argv, i, &matched);
-    if (matched) {
+    arg = cli_option_value("--machine", argc, argv, i, &missing);
+    if (arg || missing) {
         if (!arg)
             return cli_usage(c->cmd, "--machine needs a FILE"), -1;
         c->machine_path = arg;
@@ -147,8 +144,8 @@ int cli_common_option(cli_common *c, int argc, char **argv, int *i)
         c->has_p = 1;
         return 1;
     }
-    arg = opt_arg("--format", argc, argv, i, &matched);
-    if (matched) {
+    arg = cli_option_value("--format", argc, argv, i, &missing);
+    if (arg || missing) {
         if (arg && !strcmp(arg, "text"))
             c->format = CLI_TEXT;
         else if (arg && !strcmp(arg, "json"))

@@ -68,26 +68,6 @@ typedef struct opt_args {
     int64_t max_rows;
 } opt_args;
 
-/* "--opt VALUE" or "--opt=VALUE": returns the value, NULL when argv[*i] is
- * not this option; *missing when the value is missing. */
-static const char *take(const char *name, int argc, char **argv, int *i,
-                        int *missing)
-{
-    size_t n = strlen(name);
-    const char *a = argv[*i];
-    if (strncmp(a, name, n) != 0)
-        return NULL;
-    if (a[n] == '=')
-        return a + n + 1;
-    if (a[n] != '\0')
-        return NULL;
-    if (*i + 1 >= argc) {
-        *missing = 1;
-        return NULL;
-    }
-    return argv[++*i];
-}
-
 /* A range option (--from/--to/--step/--values) of the last --param. */
 static int range_option(opt_args *o, int argc, char **argv, int *i)
 {
@@ -95,7 +75,7 @@ static int range_option(opt_args *o, int argc, char **argv, int *i)
     size_t k;
     for (k = 0; k < 4; k++) {
         int missing = 0;
-        const char *v = take(names[k], argc, argv, i, &missing);
+        const char *v = cli_option_value(names[k], argc, argv, i, &missing);
         axis_opt *ax;
         if (!v && !missing)
             continue;
@@ -117,7 +97,7 @@ static int count_option(const char *name, int argc, char **argv, int *i,
                         int64_t *out)
 {
     int missing = 0;
-    const char *v = take(name, argc, argv, i, &missing);
+    const char *v = cli_option_value(name, argc, argv, i, &missing);
     if (!v && !missing)
         return 0;
     if (!v || cli_parse_int64(v, out) < 0 || *out < 0)
@@ -155,22 +135,22 @@ static int parse_args(opt_args *o, int argc, char **argv)
                 return CLI_USAGE;
             continue;
         }
-        if ((v = take("--param", argc, argv, &i, &missing)) || missing) {
+        if ((v = cli_option_value("--param", argc, argv, &i, &missing)) || missing) {
             if (!v)
                 return cli_usage("optimize", "--param needs a NAME");
             if (o->naxes == MMM_SWEEP_MAX_AXES)
                 return cli_usage("optimize", "at most %d --param options",
                                  MMM_SWEEP_MAX_AXES);
             o->axes[o->naxes++].name = v;
-        } else if ((v = take("--objective", argc, argv, &i, &missing)) || missing) {
+        } else if ((v = cli_option_value("--objective", argc, argv, &i, &missing)) || missing) {
             o->objective = v;
             if (!v)
                 return cli_usage("optimize", "--objective needs a value");
-        } else if ((v = take("--baseline", argc, argv, &i, &missing)) || missing) {
+        } else if ((v = cli_option_value("--baseline", argc, argv, &i, &missing)) || missing) {
             o->baseline = v;
             if (!v)
                 return cli_usage("optimize", "--baseline needs a value");
-        } else if ((v = take("--plot", argc, argv, &i, &missing)) || missing) {
+        } else if ((v = cli_option_value("--plot", argc, argv, &i, &missing)) || missing) {
             o->plot = v;
             if (!v)
                 return cli_usage("optimize", "--plot needs a file name");

@@ -44,25 +44,6 @@ typedef struct render_args {
     mmm_render_options opt;
 } render_args;
 
-/* The argument of option argv[*i] ("--opt ARG" or "--opt=ARG"), or NULL
- * when argv[*i] is not that option.  *missing is set when it has none. */
-static const char *option_value(const char *name, int argc, char **argv, int *i,
-                                int *missing)
-{
-    size_t n = strlen(name);
-    if (strncmp(argv[*i], name, n) != 0)
-        return NULL;
-    if (argv[*i][n] == '=')
-        return argv[*i] + n + 1;
-    if (argv[*i][n] != '\0')
-        return NULL;
-    if (*i + 1 >= argc) {
-        *missing = 1;
-        return NULL;
-    }
-    return argv[++*i];
-}
-
 /* Returns 1 when argv[*i] was one of ours, 0 when not, -1 on a usage error
  * (already printed). */
 static int render_option(render_args *a, int argc, char **argv, int *i)
@@ -70,23 +51,23 @@ static int render_option(render_args *a, int argc, char **argv, int *i)
     int missing = 0;
     const char *v;
     int64_t n;
-    if ((v = option_value("-o", argc, argv, i, &missing)) ||
-        (!missing && (v = option_value("--output", argc, argv, i, &missing)))) {
+    if ((v = cli_option_value("-o", argc, argv, i, &missing)) ||
+        (!missing && (v = cli_option_value("--output", argc, argv, i, &missing)))) {
         a->out = v;
-    } else if (!missing && (v = option_value("--format", argc, argv, i, &missing))) {
+    } else if (!missing && (v = cli_option_value("--format", argc, argv, i, &missing))) {
         a->format = v;
-    } else if (!missing && (v = option_value("--level", argc, argv, i, &missing))) {
+    } else if (!missing && (v = cli_option_value("--level", argc, argv, i, &missing))) {
         if (mmm_render_level_parse(&a->opt.level, v) < 0)
             return cli_usage("render", "--level is kernel or block, not '%s'", v), -1;
-    } else if (!missing && (v = option_value("--color", argc, argv, i, &missing))) {
+    } else if (!missing && (v = cli_option_value("--color", argc, argv, i, &missing))) {
         if (mmm_render_color_parse(&a->opt.color, v) < 0)
             return cli_usage("render", "--color is overhead, work, span, cost or none, "
                                        "not '%s'", v), -1;
-    } else if (!missing && (v = option_value("--max-nodes", argc, argv, i, &missing))) {
+    } else if (!missing && (v = cli_option_value("--max-nodes", argc, argv, i, &missing))) {
         if (cli_parse_int64(v, &n) < 0 || n < 1 || n > 1000000)
             return cli_usage("render", "--max-nodes needs a number from 1 to 1000000"), -1;
         a->opt.max_nodes = (size_t)n;
-    } else if (!missing && (v = option_value("--dpi", argc, argv, i, &missing))) {
+    } else if (!missing && (v = cli_option_value("--dpi", argc, argv, i, &missing))) {
         if (cli_parse_int64(v, &n) < 0 || n < 10 || n > 2400)
             return cli_usage("render", "--dpi needs a number from 10 to 2400"), -1;
         a->opt.dpi = (double)n;

@@ -44,23 +44,6 @@ typedef struct report_args {
     mmm_report_options opt;
 } report_args;
 
-static const char *option_value(const char *name, int argc, char **argv, int *i,
-                                int *missing)
-{
-    size_t n = strlen(name);
-    if (strncmp(argv[*i], name, n) != 0)
-        return NULL;
-    if (argv[*i][n] == '=')
-        return argv[*i] + n + 1;
-    if (argv[*i][n] != '\0')
-        return NULL;
-    if (*i + 1 >= argc) {
-        *missing = 1;
-        return NULL;
-    }
-    return argv[++*i];
-}
-
 /* 1: consumed, 0: not ours, -1: usage error printed. */
 static int report_option(report_args *a, int argc, char **argv, int *i)
 {
@@ -71,22 +54,22 @@ static int report_option(report_args *a, int argc, char **argv, int *i)
         a->opt.no_sweep = 1;
     } else if (!strcmp(argv[*i], "--no-simulation")) {
         a->opt.no_simulation = 1;
-    } else if ((v = option_value("-o", argc, argv, i, &missing)) ||
-               (!missing && (v = option_value("--output", argc, argv, i, &missing)))) {
+    } else if ((v = cli_option_value("-o", argc, argv, i, &missing)) ||
+               (!missing && (v = cli_option_value("--output", argc, argv, i, &missing)))) {
         a->out = v;
-    } else if (!missing && (v = option_value("--color", argc, argv, i, &missing))) {
+    } else if (!missing && (v = cli_option_value("--color", argc, argv, i, &missing))) {
         if (mmm_render_color_parse(&a->opt.color, v) < 0)
             return cli_usage("report", "--color is overhead, work, span, cost or none, "
                                        "not '%s'", v), -1;
-    } else if (!missing && (v = option_value("--max-nodes", argc, argv, i, &missing))) {
+    } else if (!missing && (v = cli_option_value("--max-nodes", argc, argv, i, &missing))) {
         if (cli_parse_int64(v, &n) < 0 || n < 1 || n > 1000000)
             return cli_usage("report", "--max-nodes needs a number from 1 to 1000000"), -1;
         a->opt.max_nodes = (size_t)n;
-    } else if (!missing && (v = option_value("--sweep", argc, argv, i, &missing))) {
+    } else if (!missing && (v = cli_option_value("--sweep", argc, argv, i, &missing))) {
         if (a->nsweep == MMM_REPORT_MAX_SWEEPS)
             return cli_usage("report", "at most %d --sweep", MMM_REPORT_MAX_SWEEPS), -1;
         a->sweep[a->nsweep++] = v;
-    } else if (!missing && (v = option_value("--format", argc, argv, i, &missing))) {
+    } else if (!missing && (v = cli_option_value("--format", argc, argv, i, &missing))) {
         return cli_usage("report", "the report is HTML: no --format"), -1;
     } else if (missing) {
         return cli_usage("report", "option '%s' needs a value", argv[*i]), -1;
