@@ -7,6 +7,7 @@
 #   FUZZ_CPU=1 fuzz/run.sh 1200 fuzz_load   SECONDS are CPU seconds of the
 #                                           fuzzer (a campaign on a shared
 #                                           machine); default: wall seconds
+#   FUZZ_ARGS="-use_value_profile=1" ...    more libFuzzer options
 #
 # Crashes, leaks, timeouts and out-of-memory inputs are written to
 # fuzz/artifacts/; keep each one as a regression file under tests/data/fuzz/.
@@ -50,6 +51,8 @@ for h in "${harnesses[@]}"; do
     find dags tests/data -name '*.xml' -size -64k -exec cp {} "$corpus"/ \; 2>/dev/null
     dict=fuzz/xml.dict
   fi
+  # crash regressions of this harness seed it too
+  [ -d "tests/data/fuzz/$h" ] && find "tests/data/fuzz/$h" -type f ! -name '.*' -exec cp {} "$corpus"/ \;
   before=$(ls fuzz/artifacts | wc -l)
   log=build-fuzz/logs/$h.log
   wall=$secs; [ -n "${FUZZ_CPU:-}" ] && wall=$((secs * 50))
@@ -58,7 +61,7 @@ for h in "${harnesses[@]}"; do
   ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
     "build-fuzz/fuzz/$h" -max_total_time="$wall" -rss_limit_mb=2048 -timeout=10 \
       -dict="$dict" -artifact_prefix=fuzz/artifacts/ -print_final_stats=1 \
-      "$corpus" >"$log" 2>&1 &
+      ${FUZZ_ARGS:-} "$corpus" >"$log" 2>&1 &
   pid=$!
   cpu=0
   while kill -0 "$pid" 2>/dev/null; do
@@ -72,7 +75,7 @@ for h in "${harnesses[@]}"; do
   done
   wait "$pid"; rc=$?
   end=$(date +%s)
-  grep -E "^(#[0-9]+.*(DONE|INITED)|stat::|==.*ERROR|SUMMARY|.*artifact|.*run interrupted)" "$log" | tail -14
+  grep -aE "^(#[0-9]+.*(DONE|INITED)|stat::|==.*ERROR|SUMMARY|.*artifact|.*run interrupted)" "$log" | tail -14
   echo "   exit $rc, ${cpu}s CPU, $((end - start))s wall, corpus now $(ls "$corpus" | wc -l) files"
   after=$(ls fuzz/artifacts | wc -l)
   # 0: time is up; 72: interrupted by us (CPU mode).  Anything else, or a
