@@ -159,6 +159,8 @@ typedef struct source {
     const char *mem;
     size_t len, pos;
     uint64_t count, max;
+    int cr_mode;  /* 0 not yet known, 1 fold CRs (fold_cr), -1 UTF-16 */
+    int after_cr; /* the last byte passed on was a CR made LF */
 } source;
 
 /* The machine being loaded (mmm_machine.priv points here). */
@@ -421,6 +423,34 @@ static int schema_locator(void *ctx, const char **file, unsigned long *line)
 /* ------------------------------------------------------------------ */
 /* Input                                                               */
 
+/* libxml2 counts lines on LF alone, so a file with classic Mac line ends
+ * (a lone CR) had every error at line 1.  XML reads CR LF and a lone CR as
+ * one LF (XML 1.0, section 2.11): do it here and the lines come out right.
+ * UTF-16 input (a NUL or a UTF-16 byte order mark in its first two bytes)
+ * is left alone, where a byte 0x0D may be half a character.  Returns the
+ * new length (shorter by the LFs of CR LF pairs). */
+static int fold_cr(source *s, char *buf, int n)
+{
+    const unsigned char *u = (const unsigned char *)buf;
+    int o = 0;
+    if (s->cr_mode == 0 && n > 0)
+        s->cr_mode = (u[0] == 0xFE || u[0] == 0xFF || u[0] == 0 ||
+                      (n > 1 && u[1] == 0)) ? -1 : 1;
+    if (s->cr_mode < 0 || n <= 0 ||
+        (!s->after_cr && !memchr(buf, '\r', (size_t)n)))
+        return n;
+    for (int i = 0; i < n; i++) {
+        char c = buf[i];
+        if (c == '\n' && s->after_cr) {
+            s->after_cr = 0;
+            continue;
+        }
+        s->after_cr = c == '\r';
+        buf[o++] = s->after_cr ? '\n' : c;
+    }
+    return o;
+}
+
 static int read_source(void *ctx, char *buf, int len)
 {
     loader *ld = ctx;
@@ -428,6 +458,7 @@ static int read_source(void *ctx, char *buf, int len)
     ssize_t n;
     if (ld->halted || len <= 0)
         return 0;
+again:
     if (s->fd >= 0) {
         do
             n = read(s->fd, buf, (size_t)len);
@@ -450,6 +481,8 @@ static int read_source(void *ctx, char *buf, int len)
              (unsigned long long)s->max);
         return -1;
     }
+    if (n > 0 && (n = fold_cr(s, buf, (int)n)) == 0)
+        goto again; /* the chunk was the LF of a CR LF: 0 would mean EOF */
     return (int)n;
 }
 
