@@ -222,6 +222,7 @@ static hostile_case cases[] = {
     {"non_utf8_surrogate.xml", "", 2, "char 0xD800 out of allowed range"},
     {"nul_byte.xml", "", 2, "char 0x0 out of allowed range"},
     {"bom_crlf.xml", "", -1, ""},
+    {"line_ends_cr_only.xml", "", 5, "duplicate kernel id 'a' (first at line 4)"},
     {"empty.xml", "", 1, "document is empty"},
     {"only_whitespace.xml", "", 4, "start tag expected, '<' not found"},
     {"truncated.xml", "", 4, "specification mandates value for attribute"},
@@ -644,6 +645,39 @@ Test(hostile, pipe_over_the_limit)
     close(fds[0]);
     waitpid(w, NULL, 0);
     expect_refusal(&r, "/dev/stdin", 0, "file too big: over the limit of 1000000 bytes", 10);
+    mmm_run_dispose(&r);
+}
+
+/* CR LF split between two reads of a pipe, and lone CRs: one line end
+ * each, so the lines in messages are right. */
+Test(hostile, pipe_line_ends_split)
+{
+    static const char *parts[] = {
+        "<program name=\"t\">\r", "\n<param name=\"U\" value=\"1\"/>\r", "\n",
+        "<kernel id=\"a\" blocks=\"1\" work=\"1\" span=\"1\" reads=\"1\" writes=\"1\"/>\r",
+        "\r<kernel id=\"a\" blocks=\"1\" work=\"1\" span=\"1\" reads=\"1\" writes=\"1\"/>\r\n</program>\r\n"};
+    int fds[2];
+    mmm_run_result r;
+    cr_assert_eq(pipe(fds), 0);
+    pid_t w = fork();
+    cr_assert(w >= 0);
+    if (w == 0) {
+        close(fds[0]);
+        signal(SIGPIPE, SIG_IGN);
+        for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
+            if (write(fds[1], parts[i], strlen(parts[i])) < 0)
+                _exit(0);
+            usleep(100000); /* one read each */
+        }
+        _exit(0);
+    }
+    close(fds[1]);
+    const char *argv[] = {"analyze", "/dev/stdin", NULL};
+    cr_assert_eq(mmm_run_fd(&r, argv, fds[0], &MMM_RUN_LIMITS_DEFAULT), 0);
+    close(fds[0]);
+    waitpid(w, NULL, 0);
+    /* lines: program, param, kernel, (empty), kernel */
+    expect_refusal(&r, "/dev/stdin", 5, "duplicate kernel id 'a' (first at line 3)", 10);
     mmm_run_dispose(&r);
 }
 
