@@ -114,11 +114,19 @@ static void print_csv(const mmm_instance *inst)
     for (i = 0; i < prog->nkernels; i++) {
         const mmm_kernel_val *k = &inst->kernels[i];
         const char *id = prog->kernels[i].id;
-        /* ids are XML NCName-like, but quote defensively. */
-        if (strpbrk(id, ",\"\n"))
-            printf("\"%s\"", id);
-        else
+        /* ids may hold any character but white space: quote (RFC 4180,
+         * a quote doubled) when one would break the row. */
+        if (strpbrk(id, ",\"\n\r")) {
+            putchar('"');
+            for (const char *q = id; *q; q++) {
+                if (*q == '"')
+                    putchar('"');
+                putchar(*q);
+            }
+            putchar('"');
+        } else {
             printf("%s", id);
+        }
         printf(",%lld,%lld,%lld,%lld,%lld,%.17g,%.17g,%.17g,%.17g\n",
                (long long)k->repeat, (long long)k->blocks, (long long)k->N,
                (long long)k->L, (long long)k->K, k->W, k->S, k->O, k->C);

@@ -410,12 +410,20 @@ void cli_models_json(json_writer *w, const cli_models *m,
 /* ------------------------------------------------------------------ */
 /* CSV                                                                */
 
+/* RFC 4180: quoted when needed, a quote doubled. */
 static void csv_id(FILE *f, const char *id)
 {
-    if (strpbrk(id, ",\"\n"))
-        fprintf(f, "\"%s\"", id);
-    else
+    if (!strpbrk(id, ",\"\n\r")) {
         fputs(id, f);
+        return;
+    }
+    fputc('"', f);
+    for (; *id; id++) {
+        if (*id == '"')
+            fputc('"', f);
+        fputc(*id, f);
+    }
+    fputc('"', f);
 }
 
 void cli_models_csv(FILE *f, const cli_models *m, const mmm_instance *inst)
