@@ -145,6 +145,8 @@ static double json_number(const char *json, const char *key)
     return strtod(p + strlen(pat), NULL);
 }
 
+static char *read_text(const char *path);
+
 /* ------------------------------------------------------------------ */
 /* The committed files                                                 */
 
@@ -230,6 +232,7 @@ static hostile_case cases[] = {
     {"binary.xml", "", 1, "document is empty"},
     {"long_ids_cycle.xml", "", 6, "cycle: axxxxxxxxx"},
     {"duplicate_attribute.xml", "", 4, "attribute blocks redefined"},
+    {"csv_injection_ids.xml", "", -1, ""},
 };
 
 ParameterizedTestParameters(hostile, files)
@@ -309,6 +312,110 @@ Test(hostile, accepted_files_exact)
     cr_expect_eq(json_number(r.out, "L"), 5000);
     cr_expect_eq(json_number(r.out, "K"), 5000);
     mmm_run_dispose(&r);
+}
+
+/* Decode the JSON string that starts at s (after its opening quote). */
+static void json_string(char *out, size_t size, const char *s)
+{
+    size_t n = 0;
+    for (; *s && *s != '"' && n + 1 < size; s++) {
+        if (*s == '\\') {
+            s++;
+            if (*s == 'u') {
+                out[n++] = (char)strtol((char[]){s[1], s[2], s[3], s[4], 0}, NULL, 16);
+                s += 4;
+                continue;
+            }
+            out[n++] = *s == 'n' ? '\n' : *s == 't' ? '\t' : *s == 'r' ? '\r' : *s;
+        } else {
+            out[n++] = *s;
+        }
+    }
+    out[n] = '\0';
+}
+
+/* Split one CSV row (RFC 4180) into fields; returns how many. */
+static size_t csv_row(char fields[][128], size_t max, const char **p)
+{
+    size_t n = 0, k = 0;
+    const char *s = *p;
+    int quoted = 0;
+    for (; *s; s++) {
+        if (quoted) {
+            if (*s == '"' && s[1] == '"')
+                fields[n][k++] = *s++;
+            else if (*s == '"')
+                quoted = 0;
+            else
+                fields[n][k++] = *s;
+        } else if (*s == '"') {
+            quoted = 1;
+        } else if (*s == ',' || *s == '\n') {
+            fields[n][k] = '\0';
+            n++, k = 0;
+            if (*s == '\n' || n == max) {
+                s++;
+                break;
+            }
+        } else {
+            fields[n][k++] = *s;
+        }
+        if (k >= 127)
+            k = 126;
+    }
+    *p = s;
+    return n;
+}
+
+/* Ids full of markup, quotes and backslashes: CSV quoted RFC 4180-style,
+ * JSON escaped, nothing executable in the HTML report or the SVG. */
+Test(hostile, output_escaping)
+{
+    static const char id[] = "k<script>alert(3)</script>\"'\\&{}|";
+    const char *path = HOSTILE "csv_injection_ids.xml";
+    const char *models[] = {"--format csv",
+                            "--format csv --model all --machine " MMM_DAGS_DIR "/machines/gtx480.xml"};
+    char fields[40][128], dir[64], args[256], buf[256];
+    mmm_run_result r;
+    for (int m = 0; m < 2; m++) {
+        const char *p;
+        size_t nh, nr;
+        run_cmd(&r, "analyze", path, models[m], 10);
+        expect_success(&r, path, 10);
+        p = r.out;
+        nh = csv_row(fields, 40, &p);
+        nr = csv_row(fields, 40, &p);
+        cr_expect_eq(nr, nh, "%s: %zu fields for %zu columns", models[m], nr, nh);
+        cr_expect_str_eq(fields[0], id, "%s", models[m]);
+        mmm_run_dispose(&r);
+    }
+    run_cmd(&r, "analyze", path, "--format json", 10);
+    expect_success(&r, path, 10);
+    const char *q = strstr(r.out, "\"id\": \"");
+    cr_assert(q != NULL);
+    json_string(buf, sizeof buf, q + 7);
+    cr_expect_str_eq(buf, id);
+    mmm_run_dispose(&r);
+
+    make_tmpdir(dir, sizeof dir);
+    snprintf(args, sizeof args, "-o %s/r.html", dir);
+    run_cmd(&r, "report", path, args, 30);
+    expect_success(&r, path, 30);
+    mmm_run_dispose(&r);
+    snprintf(args, sizeof args, "%s/r.html", dir);
+    char *html = read_text(args);
+    cr_expect(strstr(html, "<script") == NULL, "a <script> in the report");
+    cr_expect(strstr(html, "<img") == NULL, "an <img> in the report");
+    free(html);
+    snprintf(args, sizeof args, "-o %s/r.svg", dir);
+    run_cmd(&r, "render", path, args, 10);
+    expect_success(&r, path, 10);
+    mmm_run_dispose(&r);
+    snprintf(args, sizeof args, "%s/r.svg", dir);
+    char *svg = read_text(args);
+    cr_expect(strstr(svg, "<script") == NULL, "a <script> in the SVG");
+    free(svg);
+    remove_tmpdir(dir);
 }
 
 /* A hostile machine file is refused the same way. */
