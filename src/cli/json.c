@@ -7,22 +7,90 @@
 
 #include "cli.h"
 
+/* Output goes through a small buffer that each public call fills and hands
+ * to fwrite once, so that after each call the FILE holds exactly what it
+ * held when every character went through fputc (an error message printed
+ * after a partial document still follows all of it).  cli_json_analysis
+ * fills a large buffer with many kernels at a time: its 10^6 kernel
+ * objects would otherwise cost more than the analysis itself. */
+typedef struct jbuf {
+    FILE *f;
+    char *s;
+    size_t len, cap;
+} jbuf;
+
+static void jb_init(jbuf *b, FILE *f, char *s, size_t cap)
+{
+    b->f = f;
+    b->s = s;
+    b->len = 0;
+    b->cap = cap;
+}
+
+static void jb_flush(jbuf *b)
+{
+    if (b->len)
+        fwrite(b->s, 1, b->len, b->f);
+    b->len = 0;
+}
+
+static void jb_put(jbuf *b, const char *s, size_t n)
+{
+    if (n > b->cap - b->len) {
+        jb_flush(b);
+        if (n > b->cap) { /* a huge string: straight through */
+            fwrite(s, 1, n, b->f);
+            return;
+        }
+    }
+    memcpy(b->s + b->len, s, n);
+    b->len += n;
+}
+
+static void jb_puts(jbuf *b, const char *s)
+{
+    jb_put(b, s, strlen(s));
+}
+
+static void jb_putc(jbuf *b, char c)
+{
+    if (b->len == b->cap)
+        jb_flush(b);
+    b->s[b->len++] = c;
+}
+
+/* The decimal digits of v, as "%lld" writes them. */
+static void jb_int(jbuf *b, int64_t v)
+{
+    char d[24], *p = d + sizeof d;
+    uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+    do
+        *--p = (char)('0' + u % 10);
+    while ((u /= 10) != 0);
+    if (v < 0)
+        *--p = '-';
+    jb_put(b, p, (size_t)(d + sizeof d - p));
+}
+
 void json_init(json_writer *w, FILE *f)
 {
     memset(w, 0, sizeof *w);
     w->f = f;
 }
 
-static void indent(json_writer *w)
+static void indent(json_writer *w, jbuf *b)
 {
-    int i;
-    fputc('\n', w->f);
-    for (i = 0; i < w->depth; i++)
-        fputs("  ", w->f);
+    static const char spaces[] = "                                "
+                                 "                                "
+                                 "                                "
+                                 "                                ";
+    size_t n = 2 * (size_t)w->depth; /* depth <= 63 */
+    jb_putc(b, '\n');
+    jb_put(b, spaces, n < sizeof spaces ? n : sizeof spaces - 1);
 }
 
 /* Separator and indentation before a value or a key. */
-static void before_value(json_writer *w)
+static void before_value(json_writer *w, jbuf *b)
 {
     if (w->after_key) {
         w->after_key = 0;
@@ -30,95 +98,126 @@ static void before_value(json_writer *w)
     }
     if (w->depth > 0) {
         if (w->need_comma[w->depth])
-            fputc(',', w->f);
-        indent(w);
+            jb_putc(b, ',');
+        indent(w, b);
         w->need_comma[w->depth] = 1;
     }
 }
 
-static void open_(json_writer *w, char c)
+static void open_(json_writer *w, jbuf *b, char c)
 {
-    before_value(w);
-    fputc(c, w->f);
+    before_value(w, b);
+    jb_putc(b, c);
     if (w->depth < 63)
         w->depth++;
     w->need_comma[w->depth] = 0;
 }
 
-static void close_(json_writer *w, char c)
+static void close_(json_writer *w, jbuf *b, char c)
 {
     int had = w->need_comma[w->depth];
     if (w->depth > 0)
         w->depth--;
     if (had)
-        indent(w);
-    fputc(c, w->f);
+        indent(w, b);
+    jb_putc(b, c);
 }
 
-void json_begin_object(json_writer *w) { open_(w, '{'); }
-void json_end_object(json_writer *w) { close_(w, '}'); }
-void json_begin_array(json_writer *w) { open_(w, '['); }
-void json_end_array(json_writer *w) { close_(w, ']'); }
-
-static void put_string(FILE *f, const char *s)
+static void put_string(jbuf *b, const char *s)
 {
     const unsigned char *p = (const unsigned char *)(s ? s : "");
-    fputc('"', f);
-    for (; *p; p++) {
+    jb_putc(b, '"');
+    for (;;) {
+        const unsigned char *run = p;
+        while (*p >= 0x20 && *p != '"' && *p != '\\')
+            p++;
+        jb_put(b, (const char *)run, (size_t)(p - run));
         switch (*p) {
-        case '"': fputs("\\\"", f); break;
-        case '\\': fputs("\\\\", f); break;
-        case '\n': fputs("\\n", f); break;
-        case '\r': fputs("\\r", f); break;
-        case '\t': fputs("\\t", f); break;
-        default:
-            if (*p < 0x20)
-                fprintf(f, "\\u%04x", *p);
-            else
-                fputc(*p, f);
+        case '\0': jb_putc(b, '"'); return;
+        case '"': jb_put(b, "\\\"", 2); break;
+        case '\\': jb_put(b, "\\\\", 2); break;
+        case '\n': jb_put(b, "\\n", 2); break;
+        case '\r': jb_put(b, "\\r", 2); break;
+        case '\t': jb_put(b, "\\t", 2); break;
+        default: {
+            char u[8];
+            snprintf(u, sizeof u, "\\u%04x", *p);
+            jb_puts(b, u);
         }
+        }
+        p++;
     }
-    fputc('"', f);
 }
 
-void json_key(json_writer *w, const char *key)
+static void key_(json_writer *w, jbuf *b, const char *key)
 {
-    before_value(w);
-    put_string(w->f, key);
-    fputs(": ", w->f);
+    before_value(w, b);
+    put_string(b, key);
+    jb_put(b, ": ", 2);
     w->after_key = 1;
 }
 
-void json_string(json_writer *w, const char *s)
+static void string_(json_writer *w, jbuf *b, const char *s)
 {
-    before_value(w);
-    put_string(w->f, s);
+    before_value(w, b);
+    put_string(b, s);
 }
 
-void json_double(json_writer *w, double v)
+static void double_(json_writer *w, jbuf *b, double v)
 {
     char buf[64];
-    before_value(w);
+    before_value(w, b);
     if (!isfinite(v)) {
-        fputs("null", w->f);
+        jb_put(b, "null", 4);
         return;
     }
     if (v == floor(v) && fabs(v) < 9007199254740992.0) {
-        fprintf(w->f, "%.0f", v);
+        /* "%.0f": the integer's digits, and "-0" for minus zero */
+        if (v == 0 && signbit(v))
+            jb_put(b, "-0", 2);
+        else
+            jb_int(b, (int64_t)v);
         return;
     }
     /* Shortest of %.15g / %.17g that reads back exactly. */
     snprintf(buf, sizeof buf, "%.15g", v);
     if (strtod(buf, NULL) != v)
         snprintf(buf, sizeof buf, "%.17g", v);
-    fputs(buf, w->f);
+    jb_puts(b, buf);
 }
 
-void json_int(json_writer *w, int64_t v)
+static void int_(json_writer *w, jbuf *b, int64_t v)
 {
-    before_value(w);
-    fprintf(w->f, "%lld", (long long)v);
+    before_value(w, b);
+    jb_int(b, v);
 }
+
+static void bool_(json_writer *w, jbuf *b, int v)
+{
+    before_value(w, b);
+    jb_puts(b, v ? "true" : "false");
+}
+
+/* The public calls: one small buffer each, written at once. */
+#define SMALL 256
+#define ONE_CALL(w, call)                                                     \
+    do {                                                                      \
+        char s_[SMALL];                                                       \
+        jbuf b_;                                                              \
+        jb_init(&b_, (w)->f, s_, sizeof s_);                                  \
+        call;                                                                 \
+        jb_flush(&b_);                                                        \
+    } while (0)
+
+void json_begin_object(json_writer *w) { ONE_CALL(w, open_(w, &b_, '{')); }
+void json_end_object(json_writer *w) { ONE_CALL(w, close_(w, &b_, '}')); }
+void json_begin_array(json_writer *w) { ONE_CALL(w, open_(w, &b_, '[')); }
+void json_end_array(json_writer *w) { ONE_CALL(w, close_(w, &b_, ']')); }
+void json_key(json_writer *w, const char *key) { ONE_CALL(w, key_(w, &b_, key)); }
+void json_string(json_writer *w, const char *s) { ONE_CALL(w, string_(w, &b_, s)); }
+void json_double(json_writer *w, double v) { ONE_CALL(w, double_(w, &b_, v)); }
+void json_int(json_writer *w, int64_t v) { ONE_CALL(w, int_(w, &b_, v)); }
+void json_bool(json_writer *w, int v) { ONE_CALL(w, bool_(w, &b_, v)); }
 
 void json_value(json_writer *w, mmm_value v)
 {
@@ -128,16 +227,9 @@ void json_value(json_writer *w, mmm_value v)
         json_double(w, v.d);
 }
 
-void json_bool(json_writer *w, int v)
-{
-    before_value(w);
-    fputs(v ? "true" : "false", w->f);
-}
-
 void json_null(json_writer *w)
 {
-    before_value(w);
-    fputs("null", w->f);
+    ONE_CALL(w, (before_value(w, &b_), jb_put(&b_, "null", 4)));
 }
 
 void json_finish(json_writer *w)
@@ -187,14 +279,48 @@ void cli_json_bounds(json_writer *w, const mmm_metrics *m)
     json_end_object(w);
 }
 
+#define BIG 32768 /* bytes of output gathered before each fwrite */
+
 static void json_path(json_writer *w, const mmm_program *prog,
                       const uint32_t *path, size_t len)
 {
-    size_t i;
-    json_begin_array(w);
-    for (i = 0; i < len; i++)
-        json_string(w, prog->kernels[path[i]].id);
-    json_end_array(w);
+    char s[BIG];
+    jbuf b;
+    jb_init(&b, w->f, s, sizeof s);
+    open_(w, &b, '[');
+    for (size_t i = 0; i < len; i++)
+        string_(w, &b, prog->kernels[path[i]].id);
+    close_(w, &b, ']');
+    jb_flush(&b);
+}
+
+/* The per-kernel objects of cli_json_analysis. */
+static void json_kernels(json_writer *w, const mmm_instance *inst)
+{
+    const mmm_program *prog = inst->program;
+    char s[BIG];
+    jbuf b;
+    jb_init(&b, w->f, s, sizeof s);
+    open_(w, &b, '[');
+    for (size_t i = 0; i < prog->nkernels; i++) {
+        const mmm_kernel_val *k = &inst->kernels[i];
+        open_(w, &b, '{');
+        key_(w, &b, "id"); string_(w, &b, prog->kernels[i].id);
+        key_(w, &b, "repeat"); int_(w, &b, k->repeat);
+        key_(w, &b, "blocks"); int_(w, &b, k->blocks);
+        key_(w, &b, "varies"); bool_(w, &b, k->varies);
+        key_(w, &b, "N"); int_(w, &b, k->N);
+        key_(w, &b, "L"); int_(w, &b, k->L);
+        key_(w, &b, "K"); int_(w, &b, k->K);
+        key_(w, &b, "W"); double_(w, &b, k->W);
+        key_(w, &b, "S"); double_(w, &b, k->S);
+        key_(w, &b, "O"); double_(w, &b, k->O);
+        key_(w, &b, "C"); double_(w, &b, k->C);
+        key_(w, &b, "line"); int_(w, &b, prog->kernels[i].line);
+        close_(w, &b, '}');
+    }
+    close_(w, &b, ']');
+    jb_flush(&b);
 }
 
 void cli_json_analysis(json_writer *w, const mmm_instance *inst,
@@ -220,23 +346,5 @@ void cli_json_analysis(json_writer *w, const mmm_instance *inst,
     json_key(w, "L"); json_path(w, prog, m->l_path, m->l_path_len);
     json_end_object(w);
     json_key(w, "kernels");
-    json_begin_array(w);
-    for (i = 0; i < prog->nkernels; i++) {
-        const mmm_kernel_val *k = &inst->kernels[i];
-        json_begin_object(w);
-        json_key(w, "id"); json_string(w, prog->kernels[i].id);
-        json_key(w, "repeat"); json_int(w, k->repeat);
-        json_key(w, "blocks"); json_int(w, k->blocks);
-        json_key(w, "varies"); json_bool(w, k->varies);
-        json_key(w, "N"); json_int(w, k->N);
-        json_key(w, "L"); json_int(w, k->L);
-        json_key(w, "K"); json_int(w, k->K);
-        json_key(w, "W"); json_double(w, k->W);
-        json_key(w, "S"); json_double(w, k->S);
-        json_key(w, "O"); json_double(w, k->O);
-        json_key(w, "C"); json_double(w, k->C);
-        json_key(w, "line"); json_int(w, prog->kernels[i].line);
-        json_end_object(w);
-    }
-    json_end_array(w);
+    json_kernels(w, inst);
 }
