@@ -190,15 +190,15 @@ static int sp_alloc(sp_state *s, size_t n, size_t ne)
     s->cap = 64;
     while (s->cap < 2 * (ne + n))
         s->cap *= 2;
-    s->tail = malloc(ne * sizeof *s->tail);
-    s->head = malloc(ne * sizeof *s->head);
-    s->onext = malloc(ne * sizeof *s->onext);
-    s->inext = malloc(ne * sizeof *s->inext);
-    s->ohead = malloc(s->nn * sizeof *s->ohead);
-    s->ihead = malloc(s->nn * sizeof *s->ihead);
-    s->outdeg = calloc(s->nn, sizeof *s->outdeg);
-    s->indeg = calloc(s->nn, sizeof *s->indeg);
-    s->slots = calloc(s->cap, sizeof *s->slots);
+    s->tail = mmm__big_malloc(ne * sizeof *s->tail);
+    s->head = mmm__big_malloc(ne * sizeof *s->head);
+    s->onext = mmm__big_malloc(ne * sizeof *s->onext);
+    s->inext = mmm__big_malloc(ne * sizeof *s->inext);
+    s->ohead = mmm__big_malloc(s->nn * sizeof *s->ohead);
+    s->ihead = mmm__big_malloc(s->nn * sizeof *s->ihead);
+    s->outdeg = mmm__big_calloc(s->nn, sizeof *s->outdeg);
+    s->indeg = mmm__big_calloc(s->nn, sizeof *s->indeg);
+    s->slots = mmm__big_calloc(s->cap, sizeof *s->slots);
     if (!s->tail || !s->head || !s->onext || !s->inext || !s->ohead ||
         !s->ihead || !s->outdeg || !s->indeg || !s->slots)
         return MMM_ENOMEM;
@@ -298,7 +298,7 @@ int mmm__sp_plan_eval(int64_t *out, const mmm_sp_plan *plan,
     *out = 0;
     if (plan->final_edge == NONE)
         return 0;
-    int64_t *val = calloc(plan->nvals ? plan->nvals : 1, sizeof *val);
+    int64_t *val = mmm__big_calloc(plan->nvals ? plan->nvals : 1, sizeof *val);
     if (!val)
         return nomem(err);
     for (size_t i = 0; i < plan->nops; i++) {
@@ -802,9 +802,9 @@ static void flow_greedy_descend(flow_state *s, int64_t *total, uint32_t *mark,
 static int flow_greedy(flow_state *s, int64_t *total)
 {
     flow_greedy_direct(s, total);
-    uint32_t *mark = calloc(s->n, sizeof *mark);
-    uint32_t *from = malloc(s->n * sizeof *from);
-    uint32_t *via = malloc(s->n * sizeof *via);
+    uint32_t *mark = mmm__big_calloc(s->n, sizeof *mark);
+    uint32_t *from = mmm__big_malloc(s->n * sizeof *from);
+    uint32_t *via = mmm__big_malloc(s->n * sizeof *via);
     uint32_t *q = malloc(GREEDY_BUDGET * sizeof *q);
     if (!mark || !from || !via || !q) {
         free(mark), free(from), free(via), free(q);
@@ -827,25 +827,25 @@ static void flow_free(flow_state *s)
 static int flow_alloc(flow_state *s, size_t n, size_t m)
 {
     size_t m1 = m ? m : 1, n2 = 2 * n;
-    s->ps = calloc(n + 1, sizeof *s->ps);
-    s->ptail = malloc(m1 * sizeof *s->ptail);
-    s->pedge = malloc(m1 * sizeof *s->pedge);
-    s->f = calloc(m1, sizeof *s->f);
-    s->pf = calloc(n, sizeof *s->pf);
-    s->rt = malloc(n * sizeof *s->rt);
-    s->rs = malloc(n * sizeof *s->rs);
-    s->dt = malloc(n2 * sizeof *s->dt);
-    s->ds = malloc(n2 * sizeof *s->ds);
-    s->st_t = calloc(n2, sizeof *s->st_t);
-    s->st_s = calloc(n2, sizeof *s->st_s);
-    s->st_v = calloc(n2, sizeof *s->st_v);
-    s->st_dead = calloc(n2, sizeof *s->st_dead);
-    s->it = malloc(n2 * sizeof *s->it);
-    s->qf = malloc(n2 * sizeof *s->qf);
-    s->qb = malloc(n2 * sizeof *s->qb);
-    s->stk = malloc((n2 + 1) * sizeof *s->stk);
-    s->ends = malloc(n * sizeof *s->ends);
-    s->starts = malloc(n * sizeof *s->starts);
+    s->ps = mmm__big_calloc(n + 1, sizeof *s->ps);
+    s->ptail = mmm__big_malloc(m1 * sizeof *s->ptail);
+    s->pedge = mmm__big_malloc(m1 * sizeof *s->pedge);
+    s->f = mmm__big_calloc(m1, sizeof *s->f);
+    s->pf = mmm__big_calloc(n, sizeof *s->pf);
+    s->rt = mmm__big_malloc(n * sizeof *s->rt);
+    s->rs = mmm__big_malloc(n * sizeof *s->rs);
+    s->dt = mmm__big_malloc(n2 * sizeof *s->dt);
+    s->ds = mmm__big_malloc(n2 * sizeof *s->ds);
+    s->st_t = mmm__big_calloc(n2, sizeof *s->st_t);
+    s->st_s = mmm__big_calloc(n2, sizeof *s->st_s);
+    s->st_v = mmm__big_calloc(n2, sizeof *s->st_v);
+    s->st_dead = mmm__big_calloc(n2, sizeof *s->st_dead);
+    s->it = mmm__big_malloc(n2 * sizeof *s->it);
+    s->qf = mmm__big_malloc(n2 * sizeof *s->qf);
+    s->qb = mmm__big_malloc(n2 * sizeof *s->qb);
+    s->stk = mmm__big_malloc((n2 + 1) * sizeof *s->stk);
+    s->ends = mmm__big_malloc(n * sizeof *s->ends);
+    s->starts = mmm__big_malloc(n * sizeof *s->starts);
     if (!s->ps || !s->ptail || !s->pedge || !s->f || !s->pf || !s->rt ||
         !s->rs || !s->dt || !s->ds || !s->st_t || !s->st_s || !s->st_v ||
         !s->st_dead || !s->it || !s->qf || !s->qb || !s->stk || !s->ends ||

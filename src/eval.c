@@ -54,9 +54,9 @@ int mmm_instance_new(mmm_instance **out, const mmm_program *p,
     in->pub.nvalues = p->nslots;
     in->pub.values = calloc(p->nslots ? p->nslots : 1, sizeof(mmm_value));
     in->pub.nkernels = p->nkernels;
-    in->pub.kernels = calloc(p->nkernels ? p->nkernels : 1,
+    in->pub.kernels = mmm__big_calloc(p->nkernels ? p->nkernels : 1,
                              sizeof(mmm_kernel_val));
-    in->pub.classes = calloc(p->nclasses ? p->nclasses : 1,
+    in->pub.classes = mmm__big_calloc(p->nclasses ? p->nclasses : 1,
                              sizeof(mmm_class_val));
     in->memo = calloc(ne, sizeof *in->memo);
     in->memo_rc = calloc(ne, sizeof *in->memo_rc);

@@ -87,10 +87,10 @@ static int longest_paths(mmm_metrics *m, const mmm_instance *inst,
     if (n == 0)
         return 0;
     int paths = !(flags & MMM_METRICS_NO_PATHS);
-    double *ds = malloc(n * sizeof *ds);
-    int64_t *dl = malloc(n * sizeof *dl);
-    uint32_t *bs = paths ? malloc(n * sizeof *bs) : NULL;
-    uint32_t *bl = paths ? malloc(n * sizeof *bl) : NULL;
+    double *ds = mmm__big_malloc(n * sizeof *ds);
+    int64_t *dl = mmm__big_malloc(n * sizeof *dl);
+    uint32_t *bs = paths ? mmm__big_malloc(n * sizeof *bs) : NULL;
+    uint32_t *bl = paths ? mmm__big_malloc(n * sizeof *bl) : NULL;
     int r = 0;
     if (!ds || !dl || (paths && (!bs || !bl))) {
         r = nomem(err);
@@ -134,7 +134,7 @@ static int compute_k(mmm_metrics *m, const mmm_instance *inst,
 {
     const mmm_program *p = inst->program;
     size_t n = p->nkernels;
-    int64_t *w = malloc((n ? n : 1) * sizeof *w);
+    int64_t *w = mmm__big_malloc((n ? n : 1) * sizeof *w);
     if (!w)
         return nomem(err);
     /* Each weight is at most the kernel's N, so Σw <= N fits. */

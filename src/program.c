@@ -150,7 +150,7 @@ static int idtab_insert_h(mmm_idtab *t, const char *key, uint32_t idx,
 {
     if ((t->count + 1) * 2 > t->cap) {
         size_t cap = t->cap ? t->cap * 2 : 64;
-        mmm_idslot *slots = calloc(cap, sizeof *slots);
+        mmm_idslot *slots = mmm__big_calloc(cap, sizeof *slots);
         if (!slots)
             return MMM_ENOMEM;
         for (size_t i = 0; i < t->cap; i++)
@@ -183,7 +183,7 @@ static int grow(void *arr, size_t *cap, size_t count, size_t elem)
     size_t ncap = *cap ? *cap * 2 : 16;
     if (ncap > SIZE_MAX / elem)
         return MMM_ENOMEM;
-    void *n = realloc(*pa, ncap * elem);
+    void *n = mmm__big_realloc(*pa, count * elem, ncap * elem);
     if (!n)
         return MMM_ENOMEM;
     *pa = n;
@@ -805,7 +805,9 @@ static int append_class(mmm_program *p, size_t kernel,
     if (grow(&pv->classes, &cap, p->nclasses, sizeof *pv->classes) < 0)
         return nomem(err);
     if (cap != pv->classes_cap) {
-        void *n = realloc(pv->class_eid, cap * sizeof *pv->class_eid);
+        void *n = mmm__big_realloc(pv->class_eid,
+                                   p->nclasses * sizeof *pv->class_eid,
+                                   cap * sizeof *pv->class_eid);
         if (!n) {
             sync_views(p);
             return nomem(err);
@@ -879,12 +881,14 @@ static int grow_kernels(mmm_program *p, mmm_error *err)
     if (grow(&pv->kernels, &cap, p->nkernels, sizeof *pv->kernels) < 0)
         return nomem(err);
     if (cap != pv->kernels_cap) {
-        void *n = realloc(pv->kernel_eid, cap * sizeof *pv->kernel_eid);
+        void *n = mmm__big_realloc(pv->kernel_eid,
+                                   p->nkernels * sizeof *pv->kernel_eid,
+                                   cap * sizeof *pv->kernel_eid);
         sync_views(p);
         if (!n)
             return nomem(err);
         pv->kernel_eid = n;
-        uint8_t *km = realloc(pv->kernel_minimal, cap);
+        uint8_t *km = mmm__big_realloc(pv->kernel_minimal, p->nkernels, cap);
         if (!km)
             return nomem(err);
         pv->kernel_minimal = km;
@@ -1084,11 +1088,11 @@ static int build_csr(mmm_program *p, mmm_error *err)
 {
     struct mmm_program_priv *pv = p->priv;
     size_t n = p->nkernels, m = p->nedges;
-    uint32_t *ss = calloc(n + 1, sizeof *ss);
-    uint32_t *ps = calloc(n + 1, sizeof *ps);
-    uint32_t *succ = malloc((m ? m : 1) * sizeof *succ);
-    uint32_t *pred = malloc((m ? m : 1) * sizeof *pred);
-    uint32_t *cur = malloc((n ? n : 1) * sizeof *cur);
+    uint32_t *ss = mmm__big_calloc(n + 1, sizeof *ss);
+    uint32_t *ps = mmm__big_calloc(n + 1, sizeof *ps);
+    uint32_t *succ = mmm__big_malloc((m ? m : 1) * sizeof *succ);
+    uint32_t *pred = mmm__big_malloc((m ? m : 1) * sizeof *pred);
+    uint32_t *cur = mmm__big_malloc((n ? n : 1) * sizeof *cur);
     if (!ss || !ps || !succ || !pred || !cur) {
         free(ss), free(ps), free(succ), free(pred), free(cur);
         return nomem(err);
@@ -1234,8 +1238,8 @@ static int build_topo(mmm_program *p, mmm_error *err)
 {
     struct mmm_program_priv *pv = p->priv;
     size_t n = p->nkernels;
-    uint32_t *indeg = malloc((n ? n : 1) * sizeof *indeg);
-    uint32_t *topo = malloc((n ? n : 1) * sizeof *topo);
+    uint32_t *indeg = mmm__big_malloc((n ? n : 1) * sizeof *indeg);
+    uint32_t *topo = mmm__big_malloc((n ? n : 1) * sizeof *topo);
     if (!indeg || !topo) {
         free(indeg), free(topo);
         return nomem(err);

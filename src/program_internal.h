@@ -141,6 +141,15 @@ mmm__expr_entry(const mmm_program *p, uint32_t id)
 }
 
 /* ------------------------------------------------------------------ */
+/* Large arrays (bigalloc.c): malloc/calloc/realloc that ask for
+ * transparent huge pages when the block is large (first-touch page faults
+ * are a large part of the cost of a 10^6-kernel program).  Free with
+ * free(). */
+void *mmm__big_malloc(size_t bytes);
+void *mmm__big_calloc(size_t n, size_t size);
+void *mmm__big_realloc(void *p, size_t old_bytes, size_t bytes);
+
+/* ------------------------------------------------------------------ */
 /* Antichains (antichain.c).                                           */
 
 /* Build the series-parallel plan of the DAG given in CSR form (n nodes,
