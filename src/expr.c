@@ -152,16 +152,16 @@ static int v_dbl(mmm_value *r, double d)
     return F_OK;
 }
 
-/* num/den as the nearest double.  When both are exact doubles (below
- * 2^53) one IEEE division rounds once.  Past 2^53, (double)num rounds
+/* num/den as the nearest double.  When both are exact doubles one IEEE
+ * division rounds once.  Past 2^53, (double)num rounds
  * before dividing (the literal 0.45454545454545453 came out one ulp off;
  * found by fuzz_expr): divide in long double, where both are exact (64-bit
  * significands on x86-64), so that only the final roundings err. */
 static double div_nearest(long double num, long double den)
 {
-    const long double exact = 9007199254740992.0L; /* 2^53 */
-    if (num <= exact && num >= -exact && den <= exact)
-        return (double)num / (double)den;
+    double n = (double)num, d = (double)den;
+    if ((long double)n == num && (long double)d == den)
+        return n / d; /* both exact doubles (10^17 is one): one rounding */
     return (double)(num / den);
 }
 
@@ -1218,9 +1218,10 @@ static int parse_number(parser *p)
         uint64_t t = 1;
         u_pow(&t, 10, (uint64_t)-scale);
         v = v_parts(0, m, t);
-        if (m > (1ull << 53) && v.exact) {
+        if (v.exact) {
             /* exact value kept; its double is strtod's, correctly rounded
-             * (t <= 10^18 is an exact double, m is not) */
+             * (num/den in doubles can round twice: 233/7000 printed as
+             * 0.03328571428571429 read back one ulp off; fuzz_expr) */
             mmm_value near;
             int rc = number_double(p, start, p->pos, &near);
             if (rc)
