@@ -92,7 +92,8 @@ Test(fuzz_regress, decimal_literal_nearest_double)
 {
     static const char *lits[] = {"0.45454545454545453", "0.33333333333333331",
                                  "0.1", "123456789.123456789",
-                                 "0.000000001234567890123", "2448.743404481271"};
+                                 "0.000000001234567890123", "2448.743404481271",
+                                 "0.03328571428571429"};
     for (size_t i = 0; i < sizeof lits / sizeof lits[0]; i++) {
         mmm_expr_limits lim = {4096, 64};
         mmm_expr *e = NULL;
