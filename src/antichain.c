@@ -177,9 +177,11 @@ static int reduce_series(sp_state *s, uint32_t x)
 
 static void sp_free(sp_state *s)
 {
-    free(s->tail), free(s->head), free(s->onext), free(s->inext);
-    free(s->ohead), free(s->ihead), free(s->outdeg), free(s->indeg);
-    free(s->slots), free(s->work);
+    mmm__big_free(s->tail), mmm__big_free(s->head);
+    mmm__big_free(s->onext), mmm__big_free(s->inext);
+    mmm__big_free(s->ohead), mmm__big_free(s->ihead);
+    mmm__big_free(s->outdeg), mmm__big_free(s->indeg);
+    mmm__big_free(s->slots), free(s->work);
 }
 
 static int sp_alloc(sp_state *s, size_t n, size_t ne)
@@ -315,7 +317,7 @@ int mmm__sp_plan_eval(int64_t *out, const mmm_sp_plan *plan,
         }
     }
     *out = val[plan->final_edge];
-    free(val);
+    mmm__big_free(val);
     return 0;
 }
 
@@ -807,21 +809,24 @@ static int flow_greedy(flow_state *s, int64_t *total)
     uint32_t *via = mmm__big_malloc(s->n * sizeof *via);
     uint32_t *q = malloc(GREEDY_BUDGET * sizeof *q);
     if (!mark || !from || !via || !q) {
-        free(mark), free(from), free(via), free(q);
+        mmm__big_free(mark), mmm__big_free(from), mmm__big_free(via);
+        free(q);
         return MMM_ENOMEM;
     }
     flow_greedy_descend(s, total, mark, from, via, q);
-    free(mark), free(from), free(via), free(q);
+    mmm__big_free(mark), mmm__big_free(from), mmm__big_free(via);
+    free(q);
     return 0;
 }
 
 static void flow_free(flow_state *s)
 {
-    free(s->ps), free(s->ptail), free(s->pedge);
-    free(s->f), free(s->pf), free(s->rt), free(s->rs);
-    free(s->dt), free(s->ds), free(s->st_t), free(s->st_s);
-    free(s->st_v), free(s->st_dead), free(s->it);
-    free(s->qf), free(s->qb), free(s->stk), free(s->ends), free(s->starts);
+    void *arrays[] = {s->ps,   s->ptail, s->pedge,   s->f,    s->pf,
+                      s->rt,   s->rs,    s->dt,      s->ds,   s->st_t,
+                      s->st_s, s->st_v,  s->st_dead, s->it,   s->qf,
+                      s->qb,   s->stk,   s->ends,    s->starts};
+    for (size_t i = 0; i < sizeof arrays / sizeof *arrays; i++)
+        mmm__big_free(arrays[i]);
 }
 
 static int flow_alloc(flow_state *s, size_t n, size_t m)

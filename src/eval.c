@@ -85,8 +85,8 @@ void mmm_instance_free(mmm_instance *inst)
         return;
     inst_impl *in = (inst_impl *)inst;
     free(inst->values);
-    free(inst->kernels);
-    free(inst->classes);
+    mmm__big_free(inst->kernels);
+    mmm__big_free(inst->classes);
     free(in->memo);
     free(in->memo_rc);
     free(in->memo_gen);

@@ -125,7 +125,8 @@ static int longest_paths(mmm_metrics *m, const mmm_instance *inst,
                   make_path(&m->l_path, &m->l_path_len, bl, endl) < 0))
         r = nomem(err);
 done:
-    free(ds), free(dl), free(bs), free(bl);
+    mmm__big_free(ds), mmm__big_free(dl);
+    mmm__big_free(bs), mmm__big_free(bl);
     return r;
 }
 
@@ -148,7 +149,7 @@ static int compute_k(mmm_metrics *m, const mmm_instance *inst,
         m->k_method = MMM_K_FLOW;
         r = mmm__antichain_flow(&m->K, n, w, p->succ_start, p->succ, err);
     }
-    free(w);
+    mmm__big_free(w);
     return r;
 }
 

@@ -156,7 +156,7 @@ static int idtab_insert_h(mmm_idtab *t, const char *key, uint32_t idx,
         for (size_t i = 0; i < t->cap; i++)
             if (t->slots[i].key)
                 idtab_place(slots, cap, t->slots[i]);
-        free(t->slots);
+        mmm__big_free(t->slots);
         t->slots = slots;
         t->cap = cap;
     }
@@ -174,8 +174,11 @@ static int idtab_insert(mmm_idtab *t, const char *key, uint32_t idx)
 /* ------------------------------------------------------------------ */
 /* Growing arrays                                                      */
 
-/* Make room for one more element of size elem in *arr (capacity *cap). */
-static int grow(void *arr, size_t *cap, size_t count, size_t elem)
+/* Make room for one more element of size elem in *arr (capacity *cap):
+ * with realloc (grow) or, for the arrays that grow with the kernels and
+ * edges, with mmm__big_realloc (grow_big). */
+static int grow_with(void *arr, size_t *cap, size_t count, size_t elem,
+                     int big)
 {
     void **pa = arr;
     if (count < *cap)
@@ -183,12 +186,23 @@ static int grow(void *arr, size_t *cap, size_t count, size_t elem)
     size_t ncap = *cap ? *cap * 2 : 16;
     if (ncap > SIZE_MAX / elem)
         return MMM_ENOMEM;
-    void *n = mmm__big_realloc(*pa, count * elem, ncap * elem);
+    void *n = big ? mmm__big_realloc(*pa, count * elem, ncap * elem)
+                  : realloc(*pa, ncap * elem);
     if (!n)
         return MMM_ENOMEM;
     *pa = n;
     *cap = ncap;
     return 0;
+}
+
+static int grow(void *arr, size_t *cap, size_t count, size_t elem)
+{
+    return grow_with(arr, cap, count, elem, 0);
+}
+
+static int grow_big(void *arr, size_t *cap, size_t count, size_t elem)
+{
+    return grow_with(arr, cap, count, elem, 1);
 }
 
 static int nomem(mmm_error *err)
@@ -477,22 +491,22 @@ void mmm_program_free(mmm_program *p)
         free(pv->expr_slots);
         free(pv->params);
         free(pv->constraints);
-        free(pv->kernels);
-        free(pv->classes);
-        free(pv->edges);
+        mmm__big_free(pv->kernels);
+        mmm__big_free(pv->classes);
+        mmm__big_free(pv->edges);
         free(pv->machine_value);
         free(pv->declared_by_prog);
-        free(pv->kernel_eid);
-        free(pv->kernel_minimal);
-        free(pv->class_eid);
-        free(pv->param_tab.slots);
-        free(pv->kernel_tab.slots);
+        mmm__big_free(pv->kernel_eid);
+        mmm__big_free(pv->kernel_minimal);
+        mmm__big_free(pv->class_eid);
+        mmm__big_free(pv->param_tab.slots);
+        mmm__big_free(pv->kernel_tab.slots);
         free(pv->pending);
-        free(pv->succ_start);
-        free(pv->succ);
-        free(pv->pred_start);
-        free(pv->pred);
-        free(pv->topo);
+        mmm__big_free(pv->succ_start);
+        mmm__big_free(pv->succ);
+        mmm__big_free(pv->pred_start);
+        mmm__big_free(pv->pred);
+        mmm__big_free(pv->topo);
         mmm__sp_plan_dispose(&pv->sp);
         arena_free(&pv->arena);
         free(pv);
@@ -802,7 +816,7 @@ static int append_class(mmm_program *p, size_t kernel,
     if (p->nclasses >= UINT32_MAX - 1)
         return mmm_error_set(err, MMM_ELIMIT, p->file, cs->line,
                              "too many block classes");
-    if (grow(&pv->classes, &cap, p->nclasses, sizeof *pv->classes) < 0)
+    if (grow_big(&pv->classes, &cap, p->nclasses, sizeof *pv->classes) < 0)
         return nomem(err);
     if (cap != pv->classes_cap) {
         void *n = mmm__big_realloc(pv->class_eid,
@@ -878,7 +892,7 @@ static int grow_kernels(mmm_program *p, mmm_error *err)
 {
     struct mmm_program_priv *pv = p->priv;
     size_t cap = pv->kernels_cap;
-    if (grow(&pv->kernels, &cap, p->nkernels, sizeof *pv->kernels) < 0)
+    if (grow_big(&pv->kernels, &cap, p->nkernels, sizeof *pv->kernels) < 0)
         return nomem(err);
     if (cap != pv->kernels_cap) {
         void *n = mmm__big_realloc(pv->kernel_eid,
@@ -1033,7 +1047,7 @@ int mmm_program_add_edge(mmm_program *p, const char *from, const char *to,
         if ((f < 0 && !pe->from) || (t < 0 && !pe->to))
             return nomem(err);
     }
-    if (grow(&pv->edges, &pv->edges_cap, p->nedges, sizeof *pv->edges) < 0)
+    if (grow_big(&pv->edges, &pv->edges_cap, p->nedges, sizeof *pv->edges) < 0)
         return nomem(err);
     if (f < 0 || t < 0)
         pv->npending++;
@@ -1094,7 +1108,8 @@ static int build_csr(mmm_program *p, mmm_error *err)
     uint32_t *pred = mmm__big_malloc((m ? m : 1) * sizeof *pred);
     uint32_t *cur = mmm__big_malloc((n ? n : 1) * sizeof *cur);
     if (!ss || !ps || !succ || !pred || !cur) {
-        free(ss), free(ps), free(succ), free(pred), free(cur);
+        mmm__big_free(ss), mmm__big_free(ps), mmm__big_free(succ);
+        mmm__big_free(pred), mmm__big_free(cur);
         return nomem(err);
     }
     /* Pass 1: predecessors in edge order (duplicates included). */
@@ -1130,10 +1145,12 @@ static int build_csr(mmm_program *p, mmm_error *err)
     for (size_t u = 0; u < n; u++)
         for (uint32_t j = ss[u]; j < ss[u + 1]; j++)
             pred[cur[succ[j]]++] = (uint32_t)u;
-    free(cur);
+    mmm__big_free(cur);
     if (w < m && w > 0) { /* give back what duplicates took */
-        uint32_t *s2 = realloc(succ, w * sizeof *succ);
-        uint32_t *p2 = realloc(pred, w * sizeof *pred);
+        uint32_t *s2 = mmm__big_realloc(succ, w * sizeof *succ,
+                                        w * sizeof *succ);
+        uint32_t *p2 = mmm__big_realloc(pred, w * sizeof *pred,
+                                        w * sizeof *pred);
         if (s2)
             succ = s2;
         if (p2)
@@ -1241,7 +1258,7 @@ static int build_topo(mmm_program *p, mmm_error *err)
     uint32_t *indeg = mmm__big_malloc((n ? n : 1) * sizeof *indeg);
     uint32_t *topo = mmm__big_malloc((n ? n : 1) * sizeof *topo);
     if (!indeg || !topo) {
-        free(indeg), free(topo);
+        mmm__big_free(indeg), mmm__big_free(topo);
         return nomem(err);
     }
     size_t tail = 0;
@@ -1259,9 +1276,9 @@ static int build_topo(mmm_program *p, mmm_error *err)
     int r = 0;
     if (tail < n)
         r = report_cycle(p, indeg, err);
-    free(indeg);
+    mmm__big_free(indeg);
     if (r < 0) {
-        free(topo);
+        mmm__big_free(topo);
         return r;
     }
     pv->topo = topo;

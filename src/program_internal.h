@@ -141,13 +141,15 @@ mmm__expr_entry(const mmm_program *p, uint32_t id)
 }
 
 /* ------------------------------------------------------------------ */
-/* Large arrays (bigalloc.c): malloc/calloc/realloc that ask for
- * transparent huge pages when the block is large (first-touch page faults
- * are a large part of the cost of a 10^6-kernel program).  Free with
- * free(). */
+/* Large arrays (bigalloc.c): from 1 MiB on, a mapping of their own with
+ * transparent huge pages, grown by mremap without copying (first-touch
+ * page faults and copies are a large part of the cost of a 10^6-kernel
+ * program).  old_bytes: the contents to keep when the block moves.  A
+ * block from these must be freed with mmm__big_free. */
 void *mmm__big_malloc(size_t bytes);
 void *mmm__big_calloc(size_t n, size_t size);
 void *mmm__big_realloc(void *p, size_t old_bytes, size_t bytes);
+void mmm__big_free(void *p);
 
 /* ------------------------------------------------------------------ */
 /* Antichains (antichain.c).                                           */
