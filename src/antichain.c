@@ -350,12 +350,14 @@ int mmm__sp_plan_eval(int64_t *out, const mmm_sp_plan *plan,
 typedef struct flow_state {
     size_t n;
     const uint32_t *ss, *succ;
-    uint32_t *ps, *ptail, *pedge; /* predecessors with their edge index */
+    const uint32_t *ps, *ptail;   /* predecessor lists */
+    uint32_t *own_ps, *own_ptail; /* ... when built here */
+    uint32_t *pedge;              /* position in succ of each pred entry */
     int64_t *f, *pf, *rt, *rs;
     int32_t *dt, *ds;             /* distance from T, to S */
     uint32_t *st_t, *st_s;        /* phase stamps of dt, ds */
     uint32_t *st_v, *st_dead;     /* visited (it valid), dead end */
-    uint32_t *it, *qf, *qb, *stk;
+    uint32_t *it, *qf, *qb, *stk; /* stk shares qf (see flow_alloc) */
     uint32_t *ends, *starts;      /* v with rt > 0, x with rs > 0 */
     size_t nends, nstarts;
     uint32_t stamp;
@@ -762,9 +764,10 @@ static void flow_greedy_direct(flow_state *s, int64_t *total)
 }
 
 /* Pass (2); from[x] and via[x] are the node and edge position x was
- * reached by. */
-static void flow_greedy_descend(flow_state *s, int64_t *total, uint32_t *mark,
-                                uint32_t *from, uint32_t *via, uint32_t *q)
+ * reached by.  Returns the last stamp used in mark[]. */
+static uint32_t flow_greedy_descend(flow_state *s, int64_t *total,
+                                    uint32_t *mark, uint32_t *from,
+                                    uint32_t *via, uint32_t *q)
 {
     uint32_t stamp = 0;
     for (uint32_t u = (uint32_t)s->n; u-- > 0;) {
@@ -799,41 +802,67 @@ static void flow_greedy_descend(flow_state *s, int64_t *total, uint32_t *mark,
             }
         }
     }
+    return stamp;
 }
 
-static int flow_greedy(flow_state *s, int64_t *total)
+/* The greedy passes run before the phases and borrow their arrays, so as
+ * not to raise the peak memory: st_dead (zero) as marks, whose stamps the
+ * phases then start above, it and qb as from and via (the phases write
+ * them before reading).  Stamps stay below 2^32: at most n <= 2^30 here,
+ * at most one per distinct path length D <= 2n + 1 in the phases. */
+static void flow_greedy(flow_state *s, int64_t *total)
 {
+    uint32_t q[GREEDY_BUDGET];
     flow_greedy_direct(s, total);
-    uint32_t *mark = mmm__big_calloc(s->n, sizeof *mark);
-    uint32_t *from = mmm__big_malloc(s->n * sizeof *from);
-    uint32_t *via = mmm__big_malloc(s->n * sizeof *via);
-    uint32_t *q = malloc(GREEDY_BUDGET * sizeof *q);
-    if (!mark || !from || !via || !q) {
-        mmm__big_free(mark), mmm__big_free(from), mmm__big_free(via);
-        free(q);
-        return MMM_ENOMEM;
-    }
-    flow_greedy_descend(s, total, mark, from, via, q);
-    mmm__big_free(mark), mmm__big_free(from), mmm__big_free(via);
-    free(q);
-    return 0;
+    s->stamp = flow_greedy_descend(s, total, s->st_dead, s->it, s->qb, q);
 }
 
 static void flow_free(flow_state *s)
 {
-    void *arrays[] = {s->ps,   s->ptail, s->pedge,   s->f,    s->pf,
-                      s->rt,   s->rs,    s->dt,      s->ds,   s->st_t,
-                      s->st_s, s->st_v,  s->st_dead, s->it,   s->qf,
-                      s->qb,   s->stk,   s->ends,    s->starts};
+    void *arrays[] = {s->own_ps, s->own_ptail, s->pedge,   s->f,
+                      s->pf,     s->rt,        s->rs,      s->dt,
+                      s->ds,     s->st_t,      s->st_s,    s->st_v,
+                      s->st_dead, s->it,       s->qf,      s->qb,
+                      s->ends,   s->starts};
     for (size_t i = 0; i < sizeof arrays / sizeof *arrays; i++)
         mmm__big_free(arrays[i]);
+}
+
+/* Predecessor lists of the CSR (duplicates kept), in s->own_*. */
+static int flow_preds(flow_state *s)
+{
+    size_t n = s->n, m = s->ss[n];
+    uint32_t *ps = mmm__big_calloc(n + 1, sizeof *ps);
+    uint32_t *pt = mmm__big_malloc((m ? m : 1) * sizeof *pt);
+    s->own_ps = ps, s->own_ptail = pt;
+    s->ps = ps, s->ptail = pt;
+    if (!ps || !pt)
+        return MMM_ENOMEM;
+    for (size_t j = 0; j < m; j++)
+        ps[s->succ[j] + 1]++;
+    for (size_t v = 0; v < n; v++)
+        ps[v + 1] += ps[v];
+    memcpy(s->it, ps, n * sizeof *s->it); /* it[] as a scratch cursor */
+    for (uint32_t u = 0; u < n; u++)
+        for (uint32_t j = s->ss[u]; j < s->ss[u + 1]; j++)
+            pt[s->it[s->succ[j]]++] = u;
+    return 0;
+}
+
+/* pedge: for each predecessor entry u of x, the position of x in u's
+ * successor list (where the flow on u -> x is kept).  The predecessor
+ * lists are in increasing u, like the walk below. */
+static void flow_pedges(flow_state *s)
+{
+    memcpy(s->it, s->ps, s->n * sizeof *s->it); /* scratch cursor */
+    for (uint32_t u = 0; u < s->n; u++)
+        for (uint32_t j = s->ss[u]; j < s->ss[u + 1]; j++)
+            s->pedge[s->it[s->succ[j]]++] = j;
 }
 
 static int flow_alloc(flow_state *s, size_t n, size_t m)
 {
     size_t m1 = m ? m : 1, n2 = 2 * n;
-    s->ps = mmm__big_calloc(n + 1, sizeof *s->ps);
-    s->ptail = mmm__big_malloc(m1 * sizeof *s->ptail);
     s->pedge = mmm__big_malloc(m1 * sizeof *s->pedge);
     s->f = mmm__big_calloc(m1, sizeof *s->f);
     s->pf = mmm__big_calloc(n, sizeof *s->pf);
@@ -846,22 +875,24 @@ static int flow_alloc(flow_state *s, size_t n, size_t m)
     s->st_v = mmm__big_calloc(n2, sizeof *s->st_v);
     s->st_dead = mmm__big_calloc(n2, sizeof *s->st_dead);
     s->it = mmm__big_malloc(n2 * sizeof *s->it);
-    s->qf = mmm__big_malloc(n2 * sizeof *s->qf);
+    /* The path stack of a phase (at most 2n nodes and S) reuses the queue
+     * of the labeling, which is done by then. */
+    s->qf = mmm__big_malloc((n2 + 1) * sizeof *s->qf);
+    s->stk = s->qf;
     s->qb = mmm__big_malloc(n2 * sizeof *s->qb);
-    s->stk = mmm__big_malloc((n2 + 1) * sizeof *s->stk);
     s->ends = mmm__big_malloc(n * sizeof *s->ends);
     s->starts = mmm__big_malloc(n * sizeof *s->starts);
-    if (!s->ps || !s->ptail || !s->pedge || !s->f || !s->pf || !s->rt ||
-        !s->rs || !s->dt || !s->ds || !s->st_t || !s->st_s || !s->st_v ||
-        !s->st_dead || !s->it || !s->qf || !s->qb || !s->stk || !s->ends ||
-        !s->starts)
+    if (!s->pedge || !s->f || !s->pf || !s->rt || !s->rs || !s->dt ||
+        !s->ds || !s->st_t || !s->st_s || !s->st_v || !s->st_dead || !s->it ||
+        !s->qf || !s->qb || !s->ends || !s->starts)
         return MMM_ENOMEM;
     return 0;
 }
 
-int mmm__antichain_flow(int64_t *out, size_t n, const int64_t *w,
-                        const uint32_t *ss, const uint32_t *succ,
-                        mmm_error *err)
+int mmm__antichain_flow_preds(int64_t *out, size_t n, const int64_t *w,
+                              const uint32_t *ss, const uint32_t *succ,
+                              const uint32_t *ps, const uint32_t *pred,
+                              mmm_error *err)
 {
     *out = 0;
     if (n == 0)
@@ -869,37 +900,24 @@ int mmm__antichain_flow(int64_t *out, size_t n, const int64_t *w,
     if (n > ((size_t)1 << 30)) /* levels are int32: 2n + 1 must fit */
         return mmm_error_set(err, MMM_ELIMIT, NULL, 0,
                              "too many kernels for the antichain flow");
-    size_t m = ss[n];
     flow_state s;
     memset(&s, 0, sizeof s);
     s.n = n;
     s.ss = ss;
     s.succ = succ;
-    if (flow_alloc(&s, n, m) < 0) {
+    s.ps = ps;
+    s.ptail = pred;
+    if (flow_alloc(&s, n, ss[n]) < 0 || (!ps && flow_preds(&s) < 0)) {
         flow_free(&s);
         return nomem(err);
     }
-    /* Predecessor lists that remember the edge index. */
-    for (size_t j = 0; j < m; j++)
-        s.ps[succ[j] + 1]++;
-    for (size_t v = 0; v < n; v++)
-        s.ps[v + 1] += s.ps[v];
-    memcpy(s.it, s.ps, n * sizeof *s.it); /* it[] as a scratch cursor */
-    for (uint32_t u = 0; u < n; u++)
-        for (uint32_t j = ss[u]; j < ss[u + 1]; j++) {
-            uint32_t k = s.it[succ[j]]++;
-            s.ptail[k] = u;
-            s.pedge[k] = j;
-        }
+    flow_pedges(&s);
     int64_t sum = 0, flow = 0;
     for (size_t v = 0; v < n; v++) {
         s.rt[v] = s.rs[v] = w[v];
         sum += w[v];
     }
-    if (flow_greedy(&s, &flow) < 0) {
-        flow_free(&s);
-        return nomem(err);
-    }
+    flow_greedy(&s, &flow);
     for (uint32_t v = 0; v < n; v++) {
         if (s.rt[v] > 0)
             s.ends[s.nends++] = v;
@@ -916,6 +934,13 @@ int mmm__antichain_flow(int64_t *out, size_t n, const int64_t *w,
     *out = sum - flow;
     flow_free(&s);
     return 0;
+}
+
+int mmm__antichain_flow(int64_t *out, size_t n, const int64_t *w,
+                        const uint32_t *ss, const uint32_t *succ,
+                        mmm_error *err)
+{
+    return mmm__antichain_flow_preds(out, n, w, ss, succ, NULL, NULL, err);
 }
 
 /* ------------------------------------------------------------------ */

@@ -147,7 +147,8 @@ static int compute_k(mmm_metrics *m, const mmm_instance *inst,
         r = mmm__sp_plan_eval(&m->K, &p->priv->sp, w, err);
     } else {
         m->k_method = MMM_K_FLOW;
-        r = mmm__antichain_flow(&m->K, n, w, p->succ_start, p->succ, err);
+        r = mmm__antichain_flow_preds(&m->K, n, w, p->succ_start, p->succ,
+                                      p->pred_start, p->pred, err);
     }
     mmm__big_free(w);
     return r;

@@ -173,5 +173,12 @@ int mmm__sp_plan_eval(int64_t *out, const mmm_sp_plan *plan,
 int mmm__antichain_flow(int64_t *out, size_t n, const int64_t *weight,
                         const uint32_t *succ_start, const uint32_t *succ,
                         mmm_error *err);
+/* The same with the predecessor lists of that CSR given (pred_start, pred:
+ * for each node its predecessors in increasing order, one per edge), as
+ * mmm_program_finalize builds them; the flow then does not build its own. */
+int mmm__antichain_flow_preds(int64_t *out, size_t n, const int64_t *weight,
+                              const uint32_t *succ_start, const uint32_t *succ,
+                              const uint32_t *pred_start, const uint32_t *pred,
+                              mmm_error *err);
 
 #endif
