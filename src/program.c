@@ -115,38 +115,54 @@ static int key_equal(const char *key, const char *s, size_t len)
     return strncmp(key, s, len) == 0 && key[len] == '\0';
 }
 
-static long idtab_find_h(const mmm_idtab *t, const char *s, size_t len,
-                         uint32_t h)
+/* The string of entry idx of a table: the kernel's id, the parameter's
+ * name. */
+typedef const char *(*key_fn)(const struct mmm_program_priv *pv,
+                              uint32_t idx);
+
+static const char *kernel_id(const struct mmm_program_priv *pv, uint32_t idx)
+{
+    return pv->kernels[idx].id;
+}
+
+static const char *param_name(const struct mmm_program_priv *pv, uint32_t idx)
+{
+    return pv->params[idx].name;
+}
+
+static long idtab_find_h(const struct mmm_program_priv *pv,
+                         const mmm_idtab *t, key_fn key, const char *s,
+                         size_t len, uint32_t h)
 {
     if (!t->cap)
         return -1;
     size_t mask = t->cap - 1;
     for (size_t i = h & mask;; i = (i + 1) & mask) {
         const mmm_idslot *sl = &t->slots[i];
-        if (!sl->key)
+        if (!sl->idx1)
             return -1;
-        if (sl->hash == h && key_equal(sl->key, s, len))
-            return (long)sl->idx;
+        if (sl->hash == h && key_equal(key(pv, sl->idx1 - 1), s, len))
+            return (long)sl->idx1 - 1;
     }
 }
 
-static long idtab_find(const mmm_idtab *t, const char *s, size_t len)
+static long idtab_find(const struct mmm_program_priv *pv, const mmm_idtab *t,
+                       key_fn key, const char *s, size_t len)
 {
-    return idtab_find_h(t, s, len, (uint32_t)hash_mem(s, len));
+    return idtab_find_h(pv, t, key, s, len, (uint32_t)hash_mem(s, len));
 }
 
 static void idtab_place(mmm_idslot *slots, size_t cap, mmm_idslot v)
 {
     size_t i = v.hash & (cap - 1);
-    while (slots[i].key)
+    while (slots[i].idx1)
         i = (i + 1) & (cap - 1);
     slots[i] = v;
 }
 
-/* Insert key (absent, stable: arena memory, hash h) for idx.  The load
+/* Insert idx, whose string (absent from the table) hashes to h.  The load
  * stays at most 1/2. */
-static int idtab_insert_h(mmm_idtab *t, const char *key, uint32_t idx,
-                          uint32_t h)
+static int idtab_insert_h(mmm_idtab *t, uint32_t idx, uint32_t h)
 {
     if ((t->count + 1) * 2 > t->cap) {
         size_t cap = t->cap ? t->cap * 2 : 64;
@@ -154,13 +170,13 @@ static int idtab_insert_h(mmm_idtab *t, const char *key, uint32_t idx,
         if (!slots)
             return MMM_ENOMEM;
         for (size_t i = 0; i < t->cap; i++)
-            if (t->slots[i].key)
+            if (t->slots[i].idx1)
                 idtab_place(slots, cap, t->slots[i]);
         mmm__big_free(t->slots);
         t->slots = slots;
         t->cap = cap;
     }
-    mmm_idslot v = {key, h, idx};
+    mmm_idslot v = {h, idx + 1};
     idtab_place(t->slots, t->cap, v);
     t->count++;
     return 0;
@@ -168,7 +184,7 @@ static int idtab_insert_h(mmm_idtab *t, const char *key, uint32_t idx,
 
 static int idtab_insert(mmm_idtab *t, const char *key, uint32_t idx)
 {
-    return idtab_insert_h(t, key, idx, (uint32_t)hash_mem(key, strlen(key)));
+    return idtab_insert_h(t, idx, (uint32_t)hash_mem(key, strlen(key)));
 }
 
 /* ------------------------------------------------------------------ */
@@ -281,7 +297,8 @@ static int resolve(const char *name, size_t len, void *payload)
     resolve_ctx *c = payload;
     if (c->index && key_equal(c->index, name, len))
         return c->index_slot;
-    long slot = idtab_find(&c->priv->param_tab, name, len);
+    long slot = idtab_find(c->priv, &c->priv->param_tab, param_name, name,
+                           len);
     if (slot >= 0 && (size_t)slot < c->limit)
         return (int)slot;
     if (c->hidden_index && key_equal(c->hidden_index, name, len))
@@ -545,14 +562,16 @@ int mmm_program_find_param(const mmm_program *p, const char *name)
 {
     if (!p || !name)
         return -1;
-    return (int)idtab_find(&p->priv->param_tab, name, strlen(name));
+    return (int)idtab_find(p->priv, &p->priv->param_tab, param_name, name,
+                           strlen(name));
 }
 
 long mmm_program_find_kernel(const mmm_program *p, const char *id)
 {
     if (!p || !id)
         return -1;
-    return idtab_find(&p->priv->kernel_tab, id, strlen(id));
+    return idtab_find(p->priv, &p->priv->kernel_tab, kernel_id, id,
+                      strlen(id));
 }
 
 /* ------------------------------------------------------------------ */
@@ -859,7 +878,8 @@ static int check_new_kernel(mmm_program *p, const mmm_kernel_spec *s,
                              "a kernel needs a non-empty id");
     size_t len = strlen(s->id);
     *hash = (uint32_t)hash_mem(s->id, len);
-    long old = idtab_find_h(&pv->kernel_tab, s->id, len, *hash);
+    long old = idtab_find_h(pv, &pv->kernel_tab, kernel_id, s->id, len,
+                            *hash);
     if (old >= 0)
         return mmm_error_set(err, MMM_EINPUT, p->file, s->line,
                              "duplicate kernel id '%s' (first at line %ld)",
@@ -964,8 +984,7 @@ int mmm_program_add_kernel(mmm_program *p, const mmm_kernel_spec *spec,
     pv->kernel_minimal[idx] = spec->blocks != NULL;
     p->nkernels = idx + 1;
     sync_views(p);
-    if (idtab_insert_h(&pv->kernel_tab, pv->kernels[idx].id, (uint32_t)idx,
-                       hash) < 0) {
+    if (idtab_insert_h(&pv->kernel_tab, (uint32_t)idx, hash) < 0) {
         p->nkernels = idx;
         return nomem(err);
     }

@@ -22,15 +22,15 @@ typedef struct mmm_arena {
 } mmm_arena;
 
 /* ------------------------------------------------------------------ */
-/* Open-addressing table from a string (kernel id, parameter name; the
- * string lives in the arena) to an index.  An empty slot has key NULL; the
- * hash is kept so that most probes do not touch the string.  No
- * deletion. */
+/* Open-addressing table from a string (kernel id, parameter name) to the
+ * index of its kernel or parameter, whose record holds the string.  A slot
+ * is 8 bytes (the 10^6 ids of a big program take 16 MB): the hash, so
+ * that most probes do not touch the string, and the index + 1 (0: an
+ * empty slot).  No deletion. */
 
 typedef struct mmm_idslot {
-    const char *key;
     uint32_t hash;
-    uint32_t idx;
+    uint32_t idx1;
 } mmm_idslot;
 typedef struct mmm_idtab {
     mmm_idslot *slots;
