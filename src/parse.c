@@ -158,6 +158,8 @@ typedef struct source {
     int fd; /* -1 for memory */
     const char *mem;
     size_t len, pos;
+    char *rbuf; /* reads from fd, served to libxml2 (which asks for 4000 */
+    size_t rlen, rpos; /* bytes at a time: a syscall each) */
     uint64_t count, max;
     int cr_mode;  /* 0 not yet known, 1 fold CRs (fold_cr), -1 UTF-16 */
     int after_cr; /* the last byte passed on was a CR made LF */
@@ -451,6 +453,34 @@ static int fold_cr(source *s, char *buf, int n)
     return o;
 }
 
+#define RBUF_SIZE ((size_t)1 << 18)
+
+/* Up to len bytes from the descriptor, through s->rbuf when it could be
+ * allocated; -1 on a read error (errno set). */
+static ssize_t read_fd(source *s, char *buf, size_t len)
+{
+    ssize_t n;
+    if (!s->rbuf) {
+        do
+            n = read(s->fd, buf, len);
+        while (n < 0 && errno == EINTR);
+        return n;
+    }
+    if (s->rpos == s->rlen) {
+        do
+            n = read(s->fd, s->rbuf, RBUF_SIZE);
+        while (n < 0 && errno == EINTR);
+        if (n <= 0)
+            return n;
+        s->rlen = (size_t)n;
+        s->rpos = 0;
+    }
+    size_t k = s->rlen - s->rpos < len ? s->rlen - s->rpos : len;
+    memcpy(buf, s->rbuf + s->rpos, k);
+    s->rpos += k;
+    return (ssize_t)k;
+}
+
 static int read_source(void *ctx, char *buf, int len)
 {
     loader *ld = ctx;
@@ -460,9 +490,7 @@ static int read_source(void *ctx, char *buf, int len)
         return 0;
 again:
     if (s->fd >= 0) {
-        do
-            n = read(s->fd, buf, (size_t)len);
-        while (n < 0 && errno == EINTR);
+        n = read_fd(s, buf, (size_t)len);
         if (n < 0) {
             fail(ld, MMM_EIO, CLASS_OTHER, 0, "cannot read: %s",
                  strerror(errno));
@@ -516,6 +544,7 @@ static int open_file(source *s, const char *path, uint64_t max,
                              (unsigned long long)st.st_size,
                              (unsigned long long)max);
     }
+    s->rbuf = malloc(RBUF_SIZE); /* without it, plain reads */
     return 0;
 }
 
@@ -1172,6 +1201,7 @@ static void schema_second_opinion(loader *first, const char *path,
     xmlSchemaFree(schema);
     if (src.fd >= 0)
         close(src.fd);
+    free(src.rbuf);
 }
 
 static void loader_dispose(loader *ld)
@@ -1207,6 +1237,7 @@ static int load(loader *ld, const char *path, const char *mem, size_t len,
     run_parse(ld, &src, NULL);
     if (src.fd >= 0)
         close(src.fd);
+    free(src.rbuf);
     if (ld->have_err && ld->err_class == CLASS_SCHEMA && !skip_schema)
         schema_second_opinion(ld, path, mem, len);
     guard_end(&g);

@@ -124,6 +124,10 @@ struct mmm_program_priv {
     uint32_t *expr_slots;
     size_t expr_slots_cap;
 
+    /* The kernels (index + 1, 0: none) that the last edge came from and
+     * went to: files list edges grouped by source or by target. */
+    uint32_t last_from, last_to;
+
     /* Edges whose ids were unknown when added: resolved by finalize. */
     struct mmm_pending_edge *pending;
     size_t npending, pending_cap;
