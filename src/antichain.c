@@ -341,11 +341,27 @@ int mmm__sp_plan_eval(int64_t *out, const mmm_sp_plan *plan,
  * When the work left is local (late phases: a few chains to reroute in one
  * region of a large DAG) the side that starts there stays small, so a
  * phase costs what that region costs, not the whole graph.  All per-node
- * marks are stamped with the phase number: nothing is cleared. */
+ * marks are stamped with the phase number: nothing is cleared.  The marks
+ * of a node are kept together (label, walk), and those of out(v) and in(v)
+ * side by side: a phase touches one cache line per node, not one per
+ * array. */
 
 #define INF INT64_MAX
 #define TO_S (UINT32_MAX - 1) /* distinct from NONE */
 #define FROM_T (UINT32_MAX - 2)
+
+/* The labels of a node in the current phase. */
+typedef struct flow_label {
+    uint32_t st_t, st_s; /* phase stamps of dt, ds */
+    int32_t dt, ds;      /* distance from T, to S */
+} flow_label;
+
+/* The depth-first search of a phase at a node. */
+typedef struct flow_walk {
+    uint32_t st_v;    /* stamp: visited (it is valid) */
+    uint32_t st_dead; /* stamp: a dead end */
+    uint32_t it;      /* current arc */
+} flow_walk;
 
 typedef struct flow_state {
     size_t n;
@@ -354,10 +370,9 @@ typedef struct flow_state {
     uint32_t *own_ps, *own_ptail; /* ... when built here */
     uint32_t *pedge;              /* position in succ of each pred entry */
     int64_t *f, *pf, *rt, *rs;
-    int32_t *dt, *ds;             /* distance from T, to S */
-    uint32_t *st_t, *st_s;        /* phase stamps of dt, ds */
-    uint32_t *st_v, *st_dead;     /* visited (it valid), dead end */
-    uint32_t *it, *qf, *qb, *stk; /* stk shares qf (see flow_alloc) */
+    flow_label *lab;              /* by node */
+    flow_walk *wk;                /* by node */
+    uint32_t *qf, *qb, *stk;      /* stk shares qf (see flow_alloc) */
     uint32_t *ends, *starts;      /* v with rt > 0, x with rs > 0 */
     size_t nends, nstarts;
     uint32_t stamp;
@@ -475,18 +490,19 @@ static void rarc_push(flow_state *s, uint32_t y, uint32_t k, int64_t b)
 /* Record a meeting of the two searches at node w. */
 static void meet(const flow_state *s, uint32_t w, int32_t *best)
 {
-    if (s->st_t[w] == s->stamp && s->st_s[w] == s->stamp &&
-        s->dt[w] + s->ds[w] < *best)
-        *best = s->dt[w] + s->ds[w];
+    const flow_label *l = &s->lab[w];
+    if (l->st_t == s->stamp && l->st_s == s->stamp && l->dt + l->ds < *best)
+        *best = l->dt + l->ds;
 }
 
 static void label_t(flow_state *s, uint32_t w, int32_t d, size_t *qt,
                     int32_t *best)
 {
-    if (s->st_t[w] == s->stamp)
+    flow_label *l = &s->lab[w];
+    if (l->st_t == s->stamp)
         return;
-    s->st_t[w] = s->stamp;
-    s->dt[w] = d;
+    l->st_t = s->stamp;
+    l->dt = d;
     s->qf[(*qt)++] = w;
     meet(s, w, best);
 }
@@ -494,10 +510,11 @@ static void label_t(flow_state *s, uint32_t w, int32_t d, size_t *qt,
 static void label_s(flow_state *s, uint32_t w, int32_t d, size_t *qt,
                     int32_t *best)
 {
-    if (s->st_s[w] == s->stamp)
+    flow_label *l = &s->lab[w];
+    if (l->st_s == s->stamp)
         return;
-    s->st_s[w] = s->stamp;
-    s->ds[w] = d;
+    l->st_s = s->stamp;
+    l->ds = d;
     s->qb[(*qt)++] = w;
     meet(s, w, best);
 }
@@ -580,10 +597,11 @@ static int flow_levels(flow_state *s)
 /* Level of node v in this phase (-1: not on a shortest path). */
 static int32_t level(const flow_state *s, uint32_t v)
 {
-    if (s->st_t[v] == s->stamp)
-        return s->dt[v];
-    if (s->st_s[v] == s->stamp)
-        return s->D - s->ds[v];
+    const flow_label *l = &s->lab[v];
+    if (l->st_t == s->stamp)
+        return l->dt;
+    if (l->st_s == s->stamp)
+        return s->D - l->ds;
     return -1;
 }
 
@@ -591,19 +609,19 @@ static int32_t level(const flow_state *s, uint32_t v)
 static uint32_t flow_advance(flow_state *s, uint32_t u, int32_t lu)
 {
     uint32_t na = arc_count(s, u);
-    for (uint32_t k = s->it[u]; k < na; k++) {
+    for (uint32_t k = s->wk[u].it; k < na; k++) {
         int64_t cap;
         uint32_t t = arc(s, u, k, &cap);
         if (cap <= 0)
             continue;
         if (t == TO_S ? lu + 1 == s->D
-                      : lu + 1 < s->D && s->st_dead[t] != s->stamp &&
+                      : lu + 1 < s->D && s->wk[t].st_dead != s->stamp &&
                             level(s, t) == lu + 1) {
-            s->it[u] = k;
+            s->wk[u].it = k;
             return t;
         }
     }
-    s->it[u] = na;
+    s->wk[u].it = na;
     return NONE;
 }
 
@@ -614,18 +632,18 @@ static size_t flow_augment(flow_state *s, size_t top, int64_t *total)
     uint32_t v0 = s->stk[0] >> 1;
     int64_t b = s->rt[v0], cap;
     for (size_t i = 0; i < top; i++) {
-        arc(s, s->stk[i], s->it[s->stk[i]], &cap);
+        arc(s, s->stk[i], s->wk[s->stk[i]].it, &cap);
         if (cap < b)
             b = cap;
     }
     s->rt[v0] -= b;
     for (size_t i = 0; i < top; i++)
-        arc_push(s, s->stk[i], s->it[s->stk[i]], b);
+        arc_push(s, s->stk[i], s->wk[s->stk[i]].it, b);
     *total += b;
     if (s->rt[v0] == 0)
         return 0;
     for (size_t i = 0; i < top; i++) {
-        arc(s, s->stk[i], s->it[s->stk[i]], &cap);
+        arc(s, s->stk[i], s->wk[s->stk[i]].it, &cap);
         if (cap == 0)
             return i + 1;
     }
@@ -634,9 +652,9 @@ static size_t flow_augment(flow_state *s, size_t top, int64_t *total)
 
 static void visit(flow_state *s, uint32_t u)
 {
-    if (s->st_v[u] != s->stamp) {
-        s->st_v[u] = s->stamp;
-        s->it[u] = 0;
+    if (s->wk[u].st_v != s->stamp) {
+        s->wk[u].st_v = s->stamp;
+        s->wk[u].it = 0;
     }
 }
 
@@ -647,7 +665,7 @@ static void flow_phase(flow_state *s, int64_t *total)
     for (size_t e = 0; e < s->nends; e++) {
         uint32_t r = 2 * s->ends[e];
         size_t top = 0;
-        while (s->rt[r >> 1] > 0 && s->st_dead[r] != s->stamp) {
+        while (s->rt[r >> 1] > 0 && s->wk[r].st_dead != s->stamp) {
             if (top == 0) {
                 visit(s, r);
                 s->stk[top++] = r;
@@ -655,9 +673,9 @@ static void flow_phase(flow_state *s, int64_t *total)
             uint32_t u = s->stk[top - 1];
             uint32_t t = flow_advance(s, u, level(s, u));
             if (t == NONE) {
-                s->st_dead[u] = s->stamp; /* prune it for this phase */
+                s->wk[u].st_dead = s->stamp; /* prune it for this phase */
                 if (--top > 0)
-                    s->it[s->stk[top - 1]]++;
+                    s->wk[s->stk[top - 1]].it++;
             } else if (t == TO_S) {
                 top = flow_augment(s, top, total);
             } else {
@@ -674,19 +692,19 @@ static void flow_phase(flow_state *s, int64_t *total)
 static uint32_t flow_advance_rev(flow_state *s, uint32_t y, int32_t ly)
 {
     uint32_t na = rarc_count(s, y);
-    for (uint32_t k = s->it[y]; k < na; k++) {
+    for (uint32_t k = s->wk[y].it; k < na; k++) {
         int64_t cap;
         uint32_t z = rarc(s, y, k, &cap);
         if (cap <= 0)
             continue;
         if (z == FROM_T ? ly == 1
-                        : ly > 1 && s->st_dead[z] != s->stamp &&
+                        : ly > 1 && s->wk[z].st_dead != s->stamp &&
                               level(s, z) == ly - 1) {
-            s->it[y] = k;
+            s->wk[y].it = k;
             return z;
         }
     }
-    s->it[y] = na;
+    s->wk[y].it = na;
     return NONE;
 }
 
@@ -695,18 +713,18 @@ static size_t flow_augment_rev(flow_state *s, size_t top, int64_t *total)
     uint32_t x0 = s->stk[0] >> 1;
     int64_t b = s->rs[x0], cap;
     for (size_t i = 0; i < top; i++) {
-        rarc(s, s->stk[i], s->it[s->stk[i]], &cap);
+        rarc(s, s->stk[i], s->wk[s->stk[i]].it, &cap);
         if (cap < b)
             b = cap;
     }
     s->rs[x0] -= b;
     for (size_t i = 0; i < top; i++)
-        rarc_push(s, s->stk[i], s->it[s->stk[i]], b);
+        rarc_push(s, s->stk[i], s->wk[s->stk[i]].it, b);
     *total += b;
     if (s->rs[x0] == 0)
         return 0;
     for (size_t i = 0; i < top; i++) {
-        rarc(s, s->stk[i], s->it[s->stk[i]], &cap);
+        rarc(s, s->stk[i], s->wk[s->stk[i]].it, &cap);
         if (cap == 0)
             return i + 1;
     }
@@ -720,7 +738,7 @@ static void flow_phase_rev(flow_state *s, int64_t *total)
         size_t top = 0;
         if (level(s, r) != s->D - 1)
             continue;
-        while (s->rs[r >> 1] > 0 && s->st_dead[r] != s->stamp) {
+        while (s->rs[r >> 1] > 0 && s->wk[r].st_dead != s->stamp) {
             if (top == 0) {
                 visit(s, r);
                 s->stk[top++] = r;
@@ -728,9 +746,9 @@ static void flow_phase_rev(flow_state *s, int64_t *total)
             uint32_t y = s->stk[top - 1];
             uint32_t z = flow_advance_rev(s, y, level(s, y));
             if (z == NONE) {
-                s->st_dead[y] = s->stamp;
+                s->wk[y].st_dead = s->stamp;
                 if (--top > 0)
-                    s->it[s->stk[top - 1]]++;
+                    s->wk[s->stk[top - 1]].it++;
             } else if (z == FROM_T) {
                 top = flow_augment_rev(s, top, total);
             } else {
@@ -763,11 +781,10 @@ static void flow_greedy_direct(flow_state *s, int64_t *total)
         }
 }
 
-/* Pass (2); from[x] and via[x] are the node and edge position x was
- * reached by.  Returns the last stamp used in mark[]. */
-static uint32_t flow_greedy_descend(flow_state *s, int64_t *total,
-                                    uint32_t *mark, uint32_t *from,
-                                    uint32_t *via, uint32_t *q)
+/* Pass (2); mark[] (zero at first) stamps the nodes seen from u, from[x]
+ * and via[x] are the node and edge position x was reached by. */
+static void flow_greedy_descend(flow_state *s, int64_t *total, uint32_t *mark,
+                                uint32_t *from, uint32_t *via, uint32_t *q)
 {
     uint32_t stamp = 0;
     for (uint32_t u = (uint32_t)s->n; u-- > 0;) {
@@ -802,28 +819,24 @@ static uint32_t flow_greedy_descend(flow_state *s, int64_t *total,
             }
         }
     }
-    return stamp;
 }
 
-/* The greedy passes run before the phases and borrow their arrays, so as
- * not to raise the peak memory: st_dead (zero) as marks, whose stamps the
- * phases then start above, it and qb as from and via (the phases write
- * them before reading).  Stamps stay below 2^32: at most n <= 2^30 here,
- * at most one per distinct path length D <= 2n + 1 in the phases. */
+/* The greedy passes run before the phases and borrow their queues, so as
+ * not to raise the peak memory: qb (zeroed) holds the marks and from, qf
+ * holds via. */
 static void flow_greedy(flow_state *s, int64_t *total)
 {
     uint32_t q[GREEDY_BUDGET];
     flow_greedy_direct(s, total);
-    s->stamp = flow_greedy_descend(s, total, s->st_dead, s->it, s->qb, q);
+    flow_greedy_descend(s, total, s->qb, s->qb + s->n, s->qf, q);
 }
 
 static void flow_free(flow_state *s)
 {
-    void *arrays[] = {s->own_ps, s->own_ptail, s->pedge,   s->f,
-                      s->pf,     s->rt,        s->rs,      s->dt,
-                      s->ds,     s->st_t,      s->st_s,    s->st_v,
-                      s->st_dead, s->it,       s->qf,      s->qb,
-                      s->ends,   s->starts};
+    void *arrays[] = {s->own_ps, s->own_ptail, s->pedge, s->f,
+                      s->pf,     s->rt,        s->rs,    s->lab,
+                      s->wk,     s->qf,        s->qb,    s->ends,
+                      s->starts};
     for (size_t i = 0; i < sizeof arrays / sizeof *arrays; i++)
         mmm__big_free(arrays[i]);
 }
@@ -842,10 +855,11 @@ static int flow_preds(flow_state *s)
         ps[s->succ[j] + 1]++;
     for (size_t v = 0; v < n; v++)
         ps[v + 1] += ps[v];
-    memcpy(s->it, ps, n * sizeof *s->it); /* it[] as a scratch cursor */
+    uint32_t *cur = s->qf; /* a scratch cursor */
+    memcpy(cur, ps, n * sizeof *cur);
     for (uint32_t u = 0; u < n; u++)
         for (uint32_t j = s->ss[u]; j < s->ss[u + 1]; j++)
-            pt[s->it[s->succ[j]]++] = u;
+            pt[cur[s->succ[j]]++] = u;
     return 0;
 }
 
@@ -854,10 +868,11 @@ static int flow_preds(flow_state *s)
  * lists are in increasing u, like the walk below. */
 static void flow_pedges(flow_state *s)
 {
-    memcpy(s->it, s->ps, s->n * sizeof *s->it); /* scratch cursor */
+    uint32_t *cur = s->qf; /* a scratch cursor */
+    memcpy(cur, s->ps, s->n * sizeof *cur);
     for (uint32_t u = 0; u < s->n; u++)
         for (uint32_t j = s->ss[u]; j < s->ss[u + 1]; j++)
-            s->pedge[s->it[s->succ[j]]++] = j;
+            s->pedge[cur[s->succ[j]]++] = j;
 }
 
 static int flow_alloc(flow_state *s, size_t n, size_t m)
@@ -868,23 +883,17 @@ static int flow_alloc(flow_state *s, size_t n, size_t m)
     s->pf = mmm__big_calloc(n, sizeof *s->pf);
     s->rt = mmm__big_malloc(n * sizeof *s->rt);
     s->rs = mmm__big_malloc(n * sizeof *s->rs);
-    s->dt = mmm__big_malloc(n2 * sizeof *s->dt);
-    s->ds = mmm__big_malloc(n2 * sizeof *s->ds);
-    s->st_t = mmm__big_calloc(n2, sizeof *s->st_t);
-    s->st_s = mmm__big_calloc(n2, sizeof *s->st_s);
-    s->st_v = mmm__big_calloc(n2, sizeof *s->st_v);
-    s->st_dead = mmm__big_calloc(n2, sizeof *s->st_dead);
-    s->it = mmm__big_malloc(n2 * sizeof *s->it);
+    s->lab = mmm__big_calloc(n2, sizeof *s->lab);
+    s->wk = mmm__big_calloc(n2, sizeof *s->wk);
     /* The path stack of a phase (at most 2n nodes and S) reuses the queue
      * of the labeling, which is done by then. */
     s->qf = mmm__big_malloc((n2 + 1) * sizeof *s->qf);
     s->stk = s->qf;
-    s->qb = mmm__big_malloc(n2 * sizeof *s->qb);
+    s->qb = mmm__big_calloc(n2, sizeof *s->qb); /* zero: see flow_greedy */
     s->ends = mmm__big_malloc(n * sizeof *s->ends);
     s->starts = mmm__big_malloc(n * sizeof *s->starts);
-    if (!s->pedge || !s->f || !s->pf || !s->rt || !s->rs || !s->dt ||
-        !s->ds || !s->st_t || !s->st_s || !s->st_v || !s->st_dead || !s->it ||
-        !s->qf || !s->qb || !s->ends || !s->starts)
+    if (!s->pedge || !s->f || !s->pf || !s->rt || !s->rs || !s->lab ||
+        !s->wk || !s->qf || !s->qb || !s->ends || !s->starts)
         return MMM_ENOMEM;
     return 0;
 }
