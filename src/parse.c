@@ -188,6 +188,11 @@ typedef struct loader {
 
     size_t depth;
     unsigned char stack[STACK_MAX];
+    /* libxml2 hands names over interned in the parser's dictionary (one
+     * pointer per distinct name), so once a name has matched, the next
+     * ones are recognized by their pointer, without strcmp. */
+    const xmlChar *elem_name[E_COUNT];
+    const xmlChar *attr_name[E_COUNT][MAX_ATTRS];
     char *scratch; /* attribute values of the current element */
     size_t scratch_cap;
     char *text; /* <description> text */
@@ -572,12 +577,19 @@ static int is_id(const char *s)
     return 1;
 }
 
-static int find_attr(const elem_def *d, const xmlChar *name)
+static int find_attr(loader *ld, enum elem kind, const xmlChar *name)
 {
+    const elem_def *d = &defs[kind];
+    const xmlChar **known = ld->attr_name[kind];
+    for (int i = 0; d->attrs[i]; i++)
+        if (known[i] == name)
+            return i;
     for (int i = 0; d->attrs[i]; i++)
         if (d->attrs[i][0] == (char)name[0] &&
-            !strcmp(d->attrs[i], (const char *)name))
+            !strcmp(d->attrs[i], (const char *)name)) {
+            known[i] = name;
             return i;
+        }
     return -1;
 }
 
@@ -620,9 +632,10 @@ static void bad_attr_value(loader *ld, const elem_def *d, int i,
 
 /* Check the attributes of an element against its definition and copy
  * them: vals[i] is attrs[i]'s value or NULL.  Returns 0 or -1 (failed). */
-static int collect(loader *ld, const elem_def *d, int nattr,
+static int collect(loader *ld, enum elem kind, int nattr,
                    const xmlChar **at, long line, const char **vals)
 {
+    const elem_def *d = &defs[kind];
     int slot[MAX_ATTRS + 2]; /* known ones, each once, + the two xsi: */
     size_t need = 0;
     unsigned seen = 0;
@@ -637,7 +650,7 @@ static int collect(loader *ld, const elem_def *d, int nattr,
             return -1;
         }
         if (!a[2])
-            k = find_attr(d, a[0]);
+            k = find_attr(ld, kind, a[0]);
         else if (!strcmp((const char *)a[2], XSI_NS) &&
                  (!strcmp((const char *)a[0], "schemaLocation") ||
                   !strcmp((const char *)a[0], "noNamespaceSchemaLocation")))
@@ -713,16 +726,22 @@ static enum elem root_kind(const loader *ld)
 
 /* The kind of element `name` under parent (E_NONE at the root), or E_NONE
  * when it is not allowed there. */
-static enum elem child_kind(const loader *ld, enum elem parent,
-                            const char *name)
+static enum elem child_kind(loader *ld, enum elem parent,
+                            const xmlChar *name)
 {
     if (parent == E_NONE) {
         enum elem r = root_kind(ld);
-        return !strcmp(name, defs[r].name) ? r : E_NONE;
+        return !strcmp((const char *)name, defs[r].name) ? r : E_NONE;
     }
-    for (const unsigned char *c = defs[parent].children; *c != E_NONE; c++)
-        if (!strcmp(defs[*c].name, name))
-            return (enum elem) * c;
+    const unsigned char *c;
+    for (c = defs[parent].children; *c != E_NONE; c++)
+        if (ld->elem_name[*c] == name)
+            return (enum elem)*c;
+    for (c = defs[parent].children; *c != E_NONE; c++)
+        if (!strcmp(defs[*c].name, (const char *)name)) {
+            ld->elem_name[*c] = name;
+            return (enum elem)*c;
+        }
     return E_NONE;
 }
 
@@ -995,13 +1014,13 @@ static void on_start(void *ud, const xmlChar *local, const xmlChar *prefix,
                                  : E_NONE;
     enum elem kind = (uri || ld->depth >= STACK_MAX)
                          ? E_NONE
-                         : child_kind(ld, parent, (const char *)local);
+                         : child_kind(ld, parent, local);
     if (kind == E_NONE) {
         unexpected_element(ld, parent, local, prefix, line);
         return;
     }
     ld->stack[ld->depth++] = (unsigned char)kind;
-    if (collect(ld, &defs[kind], nattr, attrs, line, vals) < 0)
+    if (collect(ld, kind, nattr, attrs, line, vals) < 0)
         return;
     if (ld->mode == MODE_PROGRAM)
         program_element(ld, kind, vals, line);
@@ -1121,6 +1140,9 @@ static void run_parse(loader *ld, source *src, xmlSchemaValidCtxtPtr vctxt)
     }
     c->_private = ld;
     ld->ctxt = c;
+    /* a new dictionary: names interned by another parse mean nothing */
+    memset(ld->elem_name, 0, sizeof ld->elem_name);
+    memset(ld->attr_name, 0, sizeof ld->attr_name);
     xmlCtxtUseOptions(c, PARSE_OPTIONS);
     if (vctxt) {
         xmlSchemaValidateSetLocator(vctxt, schema_locator, ld);
