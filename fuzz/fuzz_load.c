@@ -22,21 +22,15 @@ static const char program[] =
 
 static char machine_path[64];
 
-static void remove_machine_file(void)
-{
-    unlink(machine_path);
-}
-
-/* The input as a file: one temporary per process, rewritten each time. */
+/* The input as a file (removed after each use: libFuzzer may end with
+ * _Exit, which runs no atexit handler). */
 static const char *as_file(const uint8_t *data, size_t size)
 {
     const char *path = machine_path;
     FILE *f;
-    if (!machine_path[0]) {
+    if (!machine_path[0])
         snprintf(machine_path, sizeof machine_path,
                  "/tmp/fuzz_load_machine_%ld.xml", (long)getpid());
-        atexit(remove_machine_file);
-    }
     if (!(f = fopen(path, "wb")))
         return NULL;
     if (size && fwrite(data, 1, size, f) != size) {
@@ -54,7 +48,10 @@ static void machine(const uint8_t *data, size_t size, const mmm_limits *lim)
     mmm_program *prog = NULL;
     mmm_error err;
     const char *path = as_file(data, size);
-    if (!path || mmm_machine_load_file(&m, path, lim, &err) < 0)
+    int r = path ? mmm_machine_load_file(&m, path, lim, &err) : -1;
+    if (path)
+        unlink(path);
+    if (r < 0)
         return;
     opt.limits = *lim;
     opt.machine = m;
