@@ -927,10 +927,15 @@ int mmm__antichain_flow_preds(int64_t *out, size_t n, const int64_t *w,
         sum += w[v];
     }
     flow_greedy(&s, &flow);
+    /* A sink can end chains but pass none on (out(v) has no arc left but
+     * the reverse pass, and nothing ever flows through a sink), a source
+     * likewise can only start them: neither can be on an augmenting path,
+     * so the phases leave them out (in a random DAG they are most of the
+     * ends left after the greedy). */
     for (uint32_t v = 0; v < n; v++) {
-        if (s.rt[v] > 0)
+        if (s.rt[v] > 0 && ss[v] != ss[v + 1])
             s.ends[s.nends++] = v;
-        if (s.rs[v] > 0)
+        if (s.rs[v] > 0 && s.ps[v] != s.ps[v + 1])
             s.starts[s.nstarts++] = v;
     }
     while (flow_levels(&s)) {
