@@ -411,3 +411,48 @@ Test(program, long_chain_and_long_cycle)
     cr_assert_lt(strlen(err.message), sizeof err.message);
     mmm_program_free(p);
 }
+
+/* Kernel ids that differ only in a trailing number share table lines (see
+ * kernel_hash in src/program.c): every id of several numbered families,
+ * with leading zeros, numbers of 9 and more digits, all-digit ids and ids
+ * without a number, is found at its own index, a near-miss is not found,
+ * and a second declaration of any of them is a duplicate. */
+Test(program, numbered_ids_found_and_duplicates_caught)
+{
+    static const char *const fam[] = {"k", "load", "k0", "x_", ""};
+    enum { PER = 3000, NF = sizeof fam / sizeof *fam };
+    mmm_program *p = new_program(NULL);
+    mmm_error err;
+    char id[64];
+    size_t n = 0;
+    for (int f = 0; f < NF; f++)
+        for (int i = 0; i < PER; i++) {
+            snprintf(id, sizeof id, "%s%d", fam[f], i);
+            if (mmm_program_find_kernel(p, id) >= 0)
+                continue; /* "k0" + "5" is "k05", not "k5": distinct */
+            ok_kernel(p, id);
+            n++;
+        }
+    /* leading zeros, long numbers, no number: distinct ids */
+    static const char *const odd[] = {"k007", "k0007", "k1234567890",
+                                      "k01234567890", "k99999999999999999999",
+                                      "plain", "plain_", "9x"};
+    for (size_t i = 0; i < sizeof odd / sizeof *odd; i++) {
+        ok_kernel(p, odd[i]);
+        n++;
+    }
+    cr_assert_eq(p->nkernels, n);
+    for (size_t k = 0; k < p->nkernels; k++)
+        cr_assert_eq(mmm_program_find_kernel(p, p->kernels[k].id), (long)k,
+                     "%s", p->kernels[k].id);
+    cr_assert_eq(mmm_program_find_kernel(p, "k3000"), -1);
+    cr_assert_eq(mmm_program_find_kernel(p, "k00007"), -1);
+    cr_assert_eq(mmm_program_find_kernel(p, "load"), -1);
+    cr_assert_eq(mmm_program_find_kernel(p, "k1234567891"), -1);
+    for (size_t k = 0; k < p->nkernels; k += 97)
+        cr_assert_eq(add_kernel(p, p->kernels[k].id, "1", 9, &err),
+                     MMM_EINPUT, "%s", p->kernels[k].id);
+    cr_assert_eq(add_kernel(p, "k7", "1", 9, &err), MMM_EINPUT);
+    cr_assert(strstr(err.message, "duplicate kernel id 'k7'"));
+    mmm_program_free(p);
+}
