@@ -102,6 +102,12 @@ Test(cli, analyze_json_keys_and_hand_values)
     cr_expect(strstr(r.out, "\"program\": \"diamond\""));
     cr_expect(strstr(r.out, "\"span\": [\n      \"a\",\n      \"c\",\n      \"d\"\n    ]"),
               "span path a c d: %s", r.out);
+    /* one kernel per line (10^6 kernels stay greppable and half the size) */
+    cr_expect(strstr(r.out, "\n    {\"id\": \"b\", \"repeat\": 1, \"blocks\": 3, "
+                            "\"varies\": false, \"N\": 3, \"L\": 1, \"K\": 3, "
+                            "\"W\": 18, \"S\": 2, \"O\": 90, \"C\": 32, "
+                            "\"line\": 30},\n"),
+              "kernel b on one line: %s", r.out);
     mmm_run_dispose(&r);
 }
 

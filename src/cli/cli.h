@@ -77,6 +77,7 @@ typedef struct json_writer {
     FILE *f;
     int depth;
     int need_comma[64];
+    unsigned char flat[64]; /* the container at this depth is on one line */
     int after_key;
 } json_writer;
 
@@ -84,6 +85,9 @@ void json_init(json_writer *w, FILE *f);
 void json_begin_object(json_writer *w);
 void json_end_object(json_writer *w);
 void json_begin_array(json_writer *w);
+/* An object written on one line ({"a": 1, "b": [2, 3]}), with whatever it
+ * holds: for the many small records of a long array. */
+void json_begin_object_flat(json_writer *w);
 void json_end_array(json_writer *w);
 void json_key(json_writer *w, const char *key);
 void json_string(json_writer *w, const char *s);

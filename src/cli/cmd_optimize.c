@@ -454,7 +454,7 @@ static void json_row(sink *s, const mmm_sweep_point *pt, const mmm_error *why)
     json_writer *w = s->jw;
     size_t a;
     int ok = pt->status == 0;
-    json_begin_object(w);
+    json_begin_object_flat(w); /* one point per line */
     json_key(w, "params");
     json_begin_object(w);
     for (a = 0; a < s->plan->naxes; a++) {

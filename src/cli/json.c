@@ -97,25 +97,38 @@ static void before_value(json_writer *w, jbuf *b)
         return;
     }
     if (w->depth > 0) {
-        if (w->need_comma[w->depth])
-            jb_putc(b, ',');
-        indent(w, b);
+        if (w->flat[w->depth]) {
+            if (w->need_comma[w->depth])
+                jb_put(b, ", ", 2);
+        } else {
+            if (w->need_comma[w->depth])
+                jb_putc(b, ',');
+            indent(w, b);
+        }
         w->need_comma[w->depth] = 1;
     }
 }
 
-static void open_(json_writer *w, jbuf *b, char c)
+/* Open a container; flat: on one line (what it holds is flat too). */
+static void open_with(json_writer *w, jbuf *b, char c, int flat)
 {
     before_value(w, b);
     jb_putc(b, c);
+    int outer = w->flat[w->depth];
     if (w->depth < 63)
         w->depth++;
     w->need_comma[w->depth] = 0;
+    w->flat[w->depth] = (unsigned char)(flat || outer);
+}
+
+static void open_(json_writer *w, jbuf *b, char c)
+{
+    open_with(w, b, c, 0);
 }
 
 static void close_(json_writer *w, jbuf *b, char c)
 {
-    int had = w->need_comma[w->depth];
+    int had = w->need_comma[w->depth] && !w->flat[w->depth];
     if (w->depth > 0)
         w->depth--;
     if (had)
@@ -212,6 +225,10 @@ static void bool_(json_writer *w, jbuf *b, int v)
 void json_begin_object(json_writer *w) { ONE_CALL(w, open_(w, &b_, '{')); }
 void json_end_object(json_writer *w) { ONE_CALL(w, close_(w, &b_, '}')); }
 void json_begin_array(json_writer *w) { ONE_CALL(w, open_(w, &b_, '[')); }
+void json_begin_object_flat(json_writer *w)
+{
+    ONE_CALL(w, open_with(w, &b_, '{', 1));
+}
 void json_end_array(json_writer *w) { ONE_CALL(w, close_(w, &b_, ']')); }
 void json_key(json_writer *w, const char *key) { ONE_CALL(w, key_(w, &b_, key)); }
 void json_string(json_writer *w, const char *s) { ONE_CALL(w, string_(w, &b_, s)); }
@@ -304,7 +321,7 @@ static void json_kernels(json_writer *w, const mmm_instance *inst)
     open_(w, &b, '[');
     for (size_t i = 0; i < prog->nkernels; i++) {
         const mmm_kernel_val *k = &inst->kernels[i];
-        open_(w, &b, '{');
+        open_with(w, &b, '{', 1); /* one kernel per line */
         key_(w, &b, "id"); string_(w, &b, prog->kernels[i].id);
         key_(w, &b, "repeat"); int_(w, &b, k->repeat);
         key_(w, &b, "blocks"); int_(w, &b, k->blocks);

@@ -307,7 +307,7 @@ static void tmm_json(json_writer *w, const mmm_tmm *t, const mmm_instance *inst)
     json_key(w, "kernels");
     json_begin_array(w);
     for (i = 0; i < t->nkernels; i++) {
-        json_begin_object(w);
+        json_begin_object_flat(w);
         json_key(w, "id"); json_string(w, prog->kernels[i].id);
         json_key(w, "repeat"); json_int(w, inst->kernels[i].repeat);
         tmm_cost_json(w, &t->kernels[i]);
@@ -388,7 +388,7 @@ static void balance_json(json_writer *w, const mmm_balance *b,
     json_key(w, "kernels");
     json_begin_array(w);
     for (i = 0; i < b->nkernels; i++) {
-        json_begin_object(w);
+        json_begin_object_flat(w);
         json_key(w, "id"); json_string(w, inst->program->kernels[i].id);
         json_key(w, "repeat"); json_int(w, inst->kernels[i].repeat);
         balance_cost_json(w, &b->kernels[i]);
