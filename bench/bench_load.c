@@ -3,7 +3,10 @@
  * process: loading (parse + validate + finalize), evaluation, the measures
  * without K, and K (the antichain).  For bench/bench_analyze.sh.
  *
- *   bench_load FILE
+ *   bench_load FILE [auto|off|on]
+ *
+ * The second argument sets mmm_load_options.threads (default auto: the
+ * program is built in a second thread while libxml2 parses).
  *
  * Prints one line per phase as soon as it ends ("load 1.234 s"), so that a
  * run killed during a slow phase still tells the earlier ones, then
@@ -11,6 +14,7 @@
  */
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/resource.h>
 #include <time.h>
 
@@ -54,8 +58,8 @@ static void phase(const char *name, double t0)
 
 int main(int argc, char **argv)
 {
-    if (argc != 2) {
-        fprintf(stderr, "usage: bench_load FILE\n");
+    if (argc < 2 || argc > 3) {
+        fprintf(stderr, "usage: bench_load FILE [auto|off|on]\n");
         return 2;
     }
     mmm_program *prog = NULL;
@@ -63,6 +67,10 @@ int main(int argc, char **argv)
     mmm_metrics met = {0};
     mmm_error err;
     mmm_load_options opt = MMM_LOAD_OPTIONS_INIT;
+    if (argc == 3)
+        opt.threads = !strcmp(argv[2], "off") ? MMM_THREADS_OFF
+                      : !strcmp(argv[2], "on") ? MMM_THREADS_ON
+                                               : MMM_THREADS_AUTO;
     char line[2048];
     int status = 1;
     mmm_error_clear(&err);

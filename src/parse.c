@@ -37,6 +37,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -46,6 +47,7 @@
 #include <libxml/xmlschemas.h>
 
 #include "mmm/program.h"
+#include "pipe.h"
 
 /* Generated from dags/mmm.xsd by cmake/embed.cmake. */
 const char *mmm_schema_text_(void);
@@ -56,6 +58,9 @@ const char *mmm_schema_text(void)
 }
 
 #define XSI_NS "http://www.w3.org/2001/XMLSchema-instance"
+/* Inputs from this size on are built in a second thread (MMM_THREADS_AUTO):
+ * below it, the thread costs more than it saves. */
+#define PIPE_MIN_BYTES ((uint64_t)1 << 20)
 #define PARSE_OPTIONS (XML_PARSE_NONET | XML_PARSE_IGNORE_ENC)
 
 /* ------------------------------------------------------------------ */
@@ -90,6 +95,7 @@ enum {
 enum { ED_FROM, ED_TO };
 enum { MP_NAME, MP_VALUE };
 #define MAX_ATTRS 11
+_Static_assert(MAX_ATTRS <= 16, "a record's mask has 16 bits");
 #define BIT(i) (1u << (i))
 
 static const char *const program_attrs[] = {"name", NULL};
@@ -176,6 +182,22 @@ typedef struct machine_impl {
 
 #define STACK_MAX 8 /* deeper elements are always refused (unknown) */
 
+/* The side of a program load that builds the program from the records of
+ * the parse (see "Records" below): it may run in a thread of its own, so
+ * it shares nothing with the parsing side but the file name. */
+typedef struct builder {
+    _Alignas(64) const char *file; /* lines of its own: see pipe.c */
+    mmm_program *prog;
+    size_t kernel;       /* index of the open <kernel> */
+    long kernel_line;
+    int kernel_minimal;  /* it has a blocks attribute */
+    size_t kernel_nclasses;
+    char *kernel_shared; /* defaults for its <blocks> children */
+    int kernel_access;   /* -1: not given */
+    mmm_error err;       /* the first error */
+    int have_err;
+} builder;
+
 typedef struct loader {
     enum mode mode;
     const char *file; /* name used in messages */
@@ -199,14 +221,9 @@ typedef struct loader {
     size_t text_len, text_cap;
     long description_line;
 
-    /* MODE_PROGRAM */
-    mmm_program *prog;
-    size_t kernel;       /* index of the open <kernel> */
-    long kernel_line;
-    int kernel_minimal;  /* it has a blocks attribute */
-    size_t kernel_nclasses;
-    char *kernel_shared; /* defaults for its <blocks> children */
-    int kernel_access;   /* -1: not given */
+    /* MODE_PROGRAM: each element becomes a record for the builder */
+    builder bld;
+    mmm_pipe *pipe;
 
     /* MODE_MACHINE */
     machine_impl *mach;
@@ -258,12 +275,30 @@ static void fail(loader *ld, int code, int cls, long line, const char *fmt,
     va_end(ap);
 }
 
-/* An error from the builder or the expression parser: keep its message,
- * fill in file and line when it has none. */
-static void fail_with(loader *ld, const mmm_error *e, long line)
+/* The builder's errors (its own, or the program builder's and the
+ * expression parser's, whose message is kept and whose file and line are
+ * filled in when missing): the first one is kept, and the pipe stops. */
+#if defined(__GNUC__)
+__attribute__((format(printf, 4, 5)))
+#endif
+static void bfail(builder *b, int code, long line, const char *fmt, ...)
 {
-    fail(ld, e->code < 0 ? e->code : MMM_EINPUT, CLASS_OTHER,
-         e->line > 0 ? e->line : line, "%s", e->message);
+    if (b->have_err)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    b->have_err = 1;
+    b->err.code = code;
+    b->err.line = line;
+    snprintf(b->err.file, sizeof b->err.file, "%s", b->file);
+    vsnprintf(b->err.message, sizeof b->err.message, fmt, ap);
+    va_end(ap);
+}
+
+static void bfail_with(builder *b, const mmm_error *e, long line)
+{
+    bfail(b, e->code < 0 ? e->code : MMM_EINPUT,
+          e->line > 0 ? e->line : line, "%s", e->message);
 }
 
 /* libxml2 messages: one line, no trailing newline or period, sentences
@@ -793,7 +828,7 @@ static void start_description(loader *ld, long line)
     ld->text_len = 0;
 }
 
-static void start_kernel(loader *ld, const char **v, long line)
+static void start_kernel(builder *b, const char **v, long line)
 {
     mmm_kernel_spec ks;
     mmm_error e;
@@ -808,30 +843,30 @@ static void start_kernel(loader *ld, const char **v, long line)
     ks.span = v[KE_SPAN];
     ks.reads = v[KE_READS];
     ks.writes = v[KE_WRITES];
-    ld->kernel_minimal = v[KE_BLOCKS] != NULL;
-    ld->kernel_line = line;
-    ld->kernel_nclasses = 0;
-    free(ld->kernel_shared);
-    ld->kernel_shared = NULL;
-    ld->kernel_access = -1;
-    if (ld->kernel_minimal) {
+    b->kernel_minimal = v[KE_BLOCKS] != NULL;
+    b->kernel_line = line;
+    b->kernel_nclasses = 0;
+    free(b->kernel_shared);
+    b->kernel_shared = NULL;
+    b->kernel_access = -1;
+    if (b->kernel_minimal) {
         ks.shared = v[KE_SHARED];
         ks.access = access_of(v[KE_ACCESS], MMM_ACCESS_COALESCED);
     } else {
         /* Several kinds of block: shared and access are their defaults. */
-        if (v[KE_SHARED] && !(ld->kernel_shared = strdup(v[KE_SHARED]))) {
-            fail(ld, MMM_ENOMEM, CLASS_OTHER, line, "out of memory");
+        if (v[KE_SHARED] && !(b->kernel_shared = strdup(v[KE_SHARED]))) {
+            bfail(b, MMM_ENOMEM, line, "out of memory");
             return;
         }
         if (v[KE_ACCESS])
-            ld->kernel_access = (int)access_of(v[KE_ACCESS], 0);
+            b->kernel_access = (int)access_of(v[KE_ACCESS], 0);
     }
     mmm_error_clear(&e);
-    if (mmm_program_add_kernel(ld->prog, &ks, &ld->kernel, &e) < 0)
-        fail_with(ld, &e, line);
+    if (mmm_program_add_kernel(b->prog, &ks, &b->kernel, &e) < 0)
+        bfail_with(b, &e, line);
 }
 
-static void start_blocks(loader *ld, const char **v, long line)
+static void start_blocks(builder *b, const char **v, long line)
 {
     mmm_class_spec cs;
     mmm_error e;
@@ -843,29 +878,29 @@ static void start_blocks(loader *ld, const char **v, long line)
     cs.reads = v[BL_READS];
     cs.writes = v[BL_WRITES];
     cs.threads = v[BL_THREADS];
-    cs.shared = v[BL_SHARED] ? v[BL_SHARED] : ld->kernel_shared;
-    cs.access = access_of(v[BL_ACCESS], ld->kernel_access < 0
+    cs.shared = v[BL_SHARED] ? v[BL_SHARED] : b->kernel_shared;
+    cs.access = access_of(v[BL_ACCESS], b->kernel_access < 0
                                             ? MMM_ACCESS_COALESCED
-                                            : (mmm_access)ld->kernel_access);
+                                            : (mmm_access)b->kernel_access);
     mmm_error_clear(&e);
-    if (mmm_program_add_class(ld->prog, ld->kernel, &cs, &e) < 0)
-        fail_with(ld, &e, line);
+    if (mmm_program_add_class(b->prog, b->kernel, &cs, &e) < 0)
+        bfail_with(b, &e, line);
     else
-        ld->kernel_nclasses++;
+        b->kernel_nclasses++;
 }
 
-static void end_kernel(loader *ld)
+static void end_kernel(builder *b)
 {
-    if (!ld->kernel_minimal && ld->kernel_nclasses == 0)
-        fail(ld, MMM_EINPUT, CLASS_OTHER, ld->kernel_line,
+    if (!b->kernel_minimal && b->kernel_nclasses == 0)
+        bfail(b, MMM_EINPUT, b->kernel_line,
              "kernel '%s' has no blocks (give blocks=... or <blocks> "
              "children)",
-             ld->prog->kernels[ld->kernel].id);
-    free(ld->kernel_shared);
-    ld->kernel_shared = NULL;
+             b->prog->kernels[b->kernel].id);
+    free(b->kernel_shared);
+    b->kernel_shared = NULL;
 }
 
-static void program_element(loader *ld, enum elem kind, const char **v,
+static void program_element(builder *b, enum elem kind, const char **v,
                             long line)
 {
     mmm_error e;
@@ -873,32 +908,120 @@ static void program_element(loader *ld, enum elem kind, const char **v,
     mmm_error_clear(&e);
     switch (kind) {
     case E_PROGRAM:
-        r = mmm_program_set_name(ld->prog, v[PR_NAME], line, &e);
-        break;
-    case E_DESCRIPTION:
-        start_description(ld, line);
+        r = mmm_program_set_name(b->prog, v[PR_NAME], line, &e);
         break;
     case E_PARAM:
-        r = mmm_program_add_param(ld->prog, v[PA_NAME], v[PA_VALUE],
+        r = mmm_program_add_param(b->prog, v[PA_NAME], v[PA_VALUE],
                                   v[PA_MIN], v[PA_MAX], line, &e);
         break;
     case E_CONSTRAINT:
-        r = mmm_program_add_constraint(ld->prog, v[CO_TEST], line, &e);
+        r = mmm_program_add_constraint(b->prog, v[CO_TEST], line, &e);
         break;
     case E_KERNEL:
-        start_kernel(ld, v, line);
+        start_kernel(b, v, line);
         break;
     case E_BLOCKS:
-        start_blocks(ld, v, line);
+        start_blocks(b, v, line);
         break;
     case E_EDGE:
-        r = mmm_program_add_edge(ld->prog, v[ED_FROM], v[ED_TO], line, &e);
+        r = mmm_program_add_edge(b->prog, v[ED_FROM], v[ED_TO], line, &e);
         break;
     default:
         break;
     }
     if (r < 0)
-        fail_with(ld, &e, line);
+        bfail_with(b, &e, line);
+}
+
+/* ------------------------------------------------------------------ */
+/* Records: what the parse hands the builder through the pipe           */
+
+/* Record kinds: an element kind (its start tag, with its attributes), or
+ * one of these. */
+enum { R_END_KERNEL = E_COUNT, R_DESCRIPTION };
+
+/* A record: this header, then the present values in attribute order,
+ * each with its terminating NUL.  Records are packed (no alignment): the
+ * header is copied out with memcpy.  16 bytes of header keep an edge's
+ * record near 32 bytes: the records of a big file cross from one core to
+ * the other, and their volume matters. */
+typedef struct record {
+    uint32_t size;  /* bytes, with the strings */
+    uint16_t kind;
+    uint16_t mask;  /* bit i: value i is present */
+    int64_t line;
+} record;
+
+/* Queue a record of nvals values (NULL: absent) for the builder. */
+static void emit(loader *ld, int kind, const char *const *v, size_t nvals,
+                 long line)
+{
+    size_t len[MAX_ATTRS], size = sizeof(record);
+    record r;
+    memset(&r, 0, sizeof r);
+    for (size_t i = 0; i < nvals; i++) {
+        len[i] = v[i] ? strlen(v[i]) + 1 : 0;
+        size += len[i];
+        if (v[i])
+            r.mask |= (uint16_t)BIT(i);
+    }
+    char *at = size <= UINT32_MAX ? mmm__pipe_reserve(ld->pipe, size) : NULL;
+    if (!at) {
+        fail(ld, MMM_ENOMEM, CLASS_OTHER, line, "out of memory");
+        return;
+    }
+    r.size = (uint32_t)size;
+    r.kind = (uint16_t)kind;
+    r.line = line;
+    memcpy(at, &r, sizeof r);
+    char *p = at + sizeof r;
+    for (size_t i = 0; i < nvals; i++)
+        if (v[i]) {
+            memcpy(p, v[i], len[i]);
+            p += len[i];
+        }
+    mmm__pipe_commit(ld->pipe, size);
+}
+
+/* The pipe's consumer: build from a chunk of records, in order.  Returns
+ * non-zero (stop) at the first error. */
+static int build_records(void *ctx, char *data, size_t len)
+{
+    builder *b = ctx;
+    size_t pos = 0;
+    while (pos < len && !b->have_err) {
+        record r;
+        const char *v[MAX_ATTRS];
+        memcpy(&r, data + pos, sizeof r);
+        const char *p = data + pos + sizeof r;
+        for (size_t i = 0; i < MAX_ATTRS; i++) {
+            v[i] = NULL;
+            if (r.mask & BIT(i)) {
+                v[i] = p;
+                p += strlen(p) + 1;
+            }
+        }
+        if (r.kind == R_END_KERNEL) {
+            end_kernel(b);
+        } else if (r.kind == R_DESCRIPTION) {
+            mmm_error e;
+            mmm_error_clear(&e);
+            if (mmm_program_set_description(b->prog, v[0], &e) < 0)
+                bfail_with(b, &e, (long)r.line);
+        } else {
+            program_element(b, (enum elem)r.kind, v, (long)r.line);
+        }
+        pos += r.size;
+    }
+    return b->have_err;
+}
+
+static size_t nattrs(enum elem kind)
+{
+    size_t n = 0;
+    while (defs[kind].attrs[n])
+        n++;
+    return n;
 }
 
 /* ------------------------------------------------------------------ */
@@ -998,6 +1121,10 @@ static void on_start(void *ud, const xmlChar *local, const xmlChar *prefix,
     (void)ndefaulted;
     if (ld->halted)
         return;
+    if (ld->pipe && mmm__pipe_stopped(ld->pipe)) { /* the builder failed */
+        halt(ld);
+        return;
+    }
     long line = tag_line(ld->ctxt);
     if (ld->mode == MODE_SCHEMA) { /* pass 2: the validator does the work */
         if (line > ld->target_line)
@@ -1022,10 +1149,12 @@ static void on_start(void *ud, const xmlChar *local, const xmlChar *prefix,
     ld->stack[ld->depth++] = (unsigned char)kind;
     if (collect(ld, kind, nattr, attrs, line, vals) < 0)
         return;
-    if (ld->mode == MODE_PROGRAM)
-        program_element(ld, kind, vals, line);
-    else
+    if (ld->mode != MODE_PROGRAM)
         machine_element(ld, kind, vals, line);
+    else if (kind == E_DESCRIPTION)
+        start_description(ld, line);
+    else
+        emit(ld, kind, vals, nattrs(kind), line);
 }
 
 static void on_end(void *ud, const xmlChar *local, const xmlChar *prefix,
@@ -1038,14 +1167,13 @@ static void on_end(void *ud, const xmlChar *local, const xmlChar *prefix,
     if (ld->halted || ld->mode == MODE_SCHEMA || ld->depth == 0)
         return;
     enum elem kind = (enum elem)ld->stack[--ld->depth];
+    if (ld->mode != MODE_PROGRAM)
+        return;
     if (kind == E_KERNEL) {
-        end_kernel(ld);
-    } else if (kind == E_DESCRIPTION && ld->mode == MODE_PROGRAM) {
-        mmm_error e;
-        mmm_error_clear(&e);
-        if (mmm_program_set_description(ld->prog,
-                                        ld->text_len ? ld->text : "", &e) < 0)
-            fail_with(ld, &e, ld->description_line);
+        emit(ld, R_END_KERNEL, NULL, 0, 0);
+    } else if (kind == E_DESCRIPTION) {
+        const char *text = ld->text_len ? ld->text : "";
+        emit(ld, R_DESCRIPTION, &text, 1, ld->description_line);
     }
 }
 
@@ -1230,20 +1358,25 @@ static void loader_dispose(loader *ld)
 {
     free(ld->scratch);
     free(ld->text);
-    free(ld->kernel_shared);
+    free(ld->bld.kernel_shared);
 }
 
 /* Run pass 1 over path (or mem), then pass 2 when pass 1 stopped on a
  * schema-class error.  Returns 0 or the error code (err filled). */
 static int load(loader *ld, const char *path, const char *mem, size_t len,
-                int skip_schema, mmm_error *err)
+                int skip_schema, int threads, mmm_error *err)
 {
     source src;
     handler_guard g;
+    uint64_t bytes = len;
     if (path) {
         int r = open_file(&src, path, ld->lim.max_file_bytes, err);
         if (r < 0)
             return r;
+        struct stat st;
+        bytes = fstat(src.fd, &st) == 0 && S_ISREG(st.st_mode)
+                    ? (uint64_t)st.st_size
+                    : 0;
     } else {
         memset(&src, 0, sizeof src);
         src.fd = -1;
@@ -1255,11 +1388,35 @@ static int load(loader *ld, const char *path, const char *mem, size_t len,
                                  "file too big: %zu bytes (limit %llu)", len,
                                  (unsigned long long)src.max);
     }
+    if (ld->mode == MODE_PROGRAM) {
+        /* A second thread builds while libxml2 parses, for big inputs. */
+        int threaded = threads == MMM_THREADS_ON ||
+                       (threads == MMM_THREADS_AUTO &&
+                        bytes >= PIPE_MIN_BYTES && mmm__pipe_cpus_available());
+        if (!(ld->pipe = mmm__pipe_open(threaded, build_records, &ld->bld))) {
+            if (src.fd >= 0)
+                close(src.fd);
+            free(src.rbuf);
+            return mmm_error_set(err, MMM_ENOMEM, ld->file, 0,
+                                 "out of memory");
+        }
+    }
     guard_begin(&g, ld);
     run_parse(ld, &src, NULL);
     if (src.fd >= 0)
         close(src.fd);
     free(src.rbuf);
+    if (ld->pipe) {
+        /* The builder's records all come before the point where the parse
+         * stopped, so its error, if any, is the first one. */
+        mmm__pipe_close(ld->pipe);
+        ld->pipe = NULL;
+        if (ld->bld.have_err) {
+            ld->have_err = 1;
+            ld->err_class = CLASS_OTHER;
+            ld->err = ld->bld.err;
+        }
+    }
     if (ld->have_err && ld->err_class == CLASS_SCHEMA && !skip_schema)
         schema_second_opinion(ld, path, mem, len);
     guard_end(&g);
@@ -1290,30 +1447,31 @@ static int load_program(mmm_program **out, const char *path,
     ld.mode = MODE_PROGRAM;
     ld.file = name;
     ld.lim = mmm_limits_effective(&opt->limits);
-    ld.kernel_access = -1;
-    if ((r = mmm_program_new(&ld.prog, name, &opt->limits, err)) < 0)
+    ld.bld.file = name;
+    ld.bld.kernel_access = -1;
+    if ((r = mmm_program_new(&ld.bld.prog, name, &opt->limits, err)) < 0)
         return r;
     if (opt->machine) {
         const mmm_machine *m = opt->machine;
         for (size_t i = 0; i < m->nparams; i++)
             if ((r = mmm_program_add_machine_param(
-                     ld.prog, m->params[i].name, m->params[i].value, err)) <
-                0) {
-                mmm_program_free(ld.prog);
+                     ld.bld.prog, m->params[i].name, m->params[i].value,
+                     err)) < 0) {
+                mmm_program_free(ld.bld.prog);
                 return r;
             }
     }
-    r = load(&ld, path, mem, len, opt->skip_schema, err);
+    r = load(&ld, path, mem, len, opt->skip_schema, opt->threads, err);
     loader_dispose(&ld);
-    if (r == 0 && (r = mmm_program_finalize(ld.prog, err)) < 0 && err) {
+    if (r == 0 && (r = mmm_program_finalize(ld.bld.prog, err)) < 0 && err) {
         if (!err->file[0])
             snprintf(err->file, sizeof err->file, "%s", name);
     }
     if (r < 0) {
-        mmm_program_free(ld.prog);
+        mmm_program_free(ld.bld.prog);
         return r;
     }
-    *out = ld.prog;
+    *out = ld.bld.prog;
     return 0;
 }
 
@@ -1374,7 +1532,7 @@ int mmm_machine_load_file(mmm_machine **out, const char *path,
     ld.file = path;
     ld.lim = mmm_limits_effective(limits);
     ld.mach = m;
-    r = load(&ld, path, NULL, 0, 0, err);
+    r = load(&ld, path, NULL, 0, 0, MMM_THREADS_OFF, err);
     loader_dispose(&ld);
     if (r < 0) {
         mmm_machine_free(&m->pub);

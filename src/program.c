@@ -498,14 +498,27 @@ static void sync_views(mmm_program *p)
     p->nslots = p->nparams + pv->nindexed;
 }
 
+/* Zeroed memory of whole 64-byte lines (freed with free). */
+static void *calloc_lines(size_t size)
+{
+    size = (size + 63) & ~(size_t)63;
+    void *m = aligned_alloc(64, size);
+    if (m)
+        memset(m, 0, size);
+    return m;
+}
+
 int mmm_program_new(mmm_program **out, const char *file,
                     const mmm_limits *limits, mmm_error *err)
 {
     if (!out)
         return mmm_error_set(err, MMM_EINVAL, NULL, 0, "no output pointer");
     *out = NULL;
-    mmm_program *p = calloc(1, sizeof *p);
-    struct mmm_program_priv *pv = calloc(1, sizeof *pv);
+    /* Cache lines of their own: the loader may build in a second thread
+     * (src/pipe.c), and a line shared with the parser's data would bounce
+     * between the two cores at every element. */
+    mmm_program *p = calloc_lines(sizeof *p);
+    struct mmm_program_priv *pv = calloc_lines(sizeof *pv);
     if (!p || !pv) {
         free(p);
         free(pv);

@@ -181,18 +181,23 @@ static void check_bad_program(const char *path)
     char *buf = slurp(path, &len);
     expect x;
     read_expect(&x, path, buf);
-    for (int skip = 0; skip <= 1; skip++) {
+    /* skip: 0 with the XSD, 1 without; threads: the builder inline, or in
+     * a second thread (the errors must not depend on it). */
+    for (int mode = 0; mode < 4; mode++) {
+        int skip = mode & 1, threaded = mode >> 1;
         mmm_load_options opt = MMM_LOAD_OPTIONS_INIT;
         mmm_program *prog = NULL;
         mmm_error err;
         char what[4200];
         opt.limits = x.limits;
         opt.skip_schema = skip;
+        opt.threads = threaded ? MMM_THREADS_ON : MMM_THREADS_OFF;
         const char *frag = skip ? x.own : x.message;
 
         mmm_error_clear(&err);
         int rc = mmm_program_load_file(&prog, path, &opt, &err);
-        snprintf(what, sizeof what, "%s%s", path, skip ? " (no XSD)" : "");
+        snprintf(what, sizeof what, "%s%s%s", path, skip ? " (no XSD)" : "",
+                 threaded ? " (threaded)" : "");
         check_error(what, &x, rc, &err, path, frag);
         cr_expect_null(prog, "%s: program returned on error", what);
         mmm_program_free(prog);
@@ -200,8 +205,8 @@ static void check_bad_program(const char *path)
         mmm_error_clear(&err);
         prog = NULL;
         rc = mmm_program_load_memory(&prog, buf, len, "mem.xml", &opt, &err);
-        snprintf(what, sizeof what, "%s from memory%s", path,
-                 skip ? " (no XSD)" : "");
+        snprintf(what, sizeof what, "%s from memory%s%s", path,
+                 skip ? " (no XSD)" : "", threaded ? " (threaded)" : "");
         check_error(what, &x, rc, &err, "mem.xml", frag);
         cr_expect_null(prog);
         mmm_program_free(prog);
@@ -569,6 +574,194 @@ Test(parse, big_line_numbers)
     cr_assert_eq(rc, 0, "%s", err.message);
     cr_expect_eq(p->kernels[p->nkernels - 1].line, nlines - 1);
     mmm_program_free(p);
+    free(buf);
+}
+
+/* A program loaded with the builder in a second thread is the same as one
+ * loaded inline: kernels (ids, lines, classes), edges (ends, lines),
+ * parameters, name and description. */
+static void expect_same_program(const char *what, const mmm_program *a,
+                                const mmm_program *b)
+{
+    cr_assert_eq(a->nkernels, b->nkernels, "%s", what);
+    cr_assert_eq(a->nedges, b->nedges, "%s", what);
+    cr_assert_eq(a->nclasses, b->nclasses, "%s", what);
+    cr_assert_eq(a->nparams, b->nparams, "%s", what);
+    cr_expect_str_eq(a->name, b->name, "%s", what);
+    cr_expect_str_eq(a->description, b->description, "%s", what);
+    for (size_t i = 0; i < a->nparams; i++)
+        cr_expect_str_eq(a->params[i].name, b->params[i].name, "%s", what);
+    for (size_t i = 0; i < a->nkernels; i++) {
+        cr_expect_str_eq(a->kernels[i].id, b->kernels[i].id, "%s", what);
+        cr_expect_eq(a->kernels[i].line, b->kernels[i].line, "%s", what);
+        cr_expect_eq(a->kernels[i].nclasses, b->kernels[i].nclasses, "%s",
+                     what);
+    }
+    for (size_t i = 0; i < a->nclasses; i++)
+        cr_expect_eq(a->classes[i].line, b->classes[i].line, "%s", what);
+    for (size_t i = 0; i < a->nedges; i++) {
+        cr_expect_eq(a->edges[i].from, b->edges[i].from, "%s", what);
+        cr_expect_eq(a->edges[i].to, b->edges[i].to, "%s", what);
+        cr_expect_eq(a->edges[i].line, b->edges[i].line, "%s", what);
+    }
+}
+
+static void check_threads_same(const char *path)
+{
+    mmm_load_options off = MMM_LOAD_OPTIONS_INIT, on = MMM_LOAD_OPTIONS_INIT;
+    mmm_program *a = NULL, *b = NULL;
+    mmm_error err;
+    off.threads = MMM_THREADS_OFF;
+    on.threads = MMM_THREADS_ON;
+    size_t len;
+    char *buf = slurp(path, &len);
+    int is_program = strstr(buf, "<program") != NULL;
+    free(buf);
+    if (!is_program)
+        return;
+    cr_assert_eq(mmm_program_load_file(&a, path, &off, &err), 0, "%s: %s",
+                 path, err.message);
+    cr_assert_eq(mmm_program_load_file(&b, path, &on, &err), 0, "%s: %s",
+                 path, err.message);
+    expect_same_program(path, a, b);
+    mmm_program_free(a);
+    mmm_program_free(b);
+}
+
+Test(parse, threaded_load_builds_the_same_program)
+{
+    cr_expect_geq(walk(DATA "/good", check_threads_same), 2);
+    walk(MMM_DAGS_DIR, check_threads_same);
+}
+
+/* A file of n kernels (chained by edges), with text spliced in after
+ * kernel number `at` (0: none). */
+static char *chain_file(long n, long at, const char *splice, size_t *len)
+{
+    size_t cap = (size_t)n * 160 + 4096, k = 0;
+    char *buf = malloc(cap);
+    cr_assert_not_null(buf);
+    k += (size_t)sprintf(buf + k, "<program name=\"chain\">\n"
+                                  "  <description>a chain</description>\n");
+    for (long i = 1; i <= n; i++) {
+        k += (size_t)sprintf(buf + k,
+                             "  <kernel id=\"k%ld\" blocks=\"%ld\" "
+                             "work=\"1\" span=\"1\" reads=\"1\" "
+                             "writes=\"1\"/>\n",
+                             i, 1 + i % 7);
+        if (i > 1)
+            k += (size_t)sprintf(buf + k,
+                                 "  <edge from=\"k%ld\" to=\"k%ld\"/>\n",
+                                 i - 1, i);
+        if (i == at)
+            k += (size_t)sprintf(buf + k, "%s", splice);
+    }
+    k += (size_t)sprintf(buf + k, "</program>\n");
+    *len = k;
+    return buf;
+}
+
+/* Errors from either side of a threaded load (the parse, the builder)
+ * come out as they do inline: the first in the file wins, with its line,
+ * wherever it lies among thousands of chunks' worth of records. */
+Test(parse, threaded_load_reports_the_first_error)
+{
+    const long n = 30000; /* 2 lines per kernel: about 4 MB */
+    struct {
+        long at;          /* kernel after which the text goes */
+        const char *text; /* one line */
+        int code;
+        const char *msg;
+    } cases[] = {
+        {10, "  <edge from=\"k1\" to=\"nowhere\"/>\n", MMM_EINPUT,
+         "nowhere"},
+        {29000, "  <kernel id=\"k5\" blocks=\"1\" work=\"1\" span=\"1\" "
+                "reads=\"1\" writes=\"1\"/>\n",
+         MMM_EINPUT, "duplicate kernel id 'k5'"},
+        {15000, "  <kernel id=\"bad\" blocks=\"x\" work=\"1\" span=\"1\" "
+                "reads=\"1\" writes=\"1\"/>\n",
+         MMM_EINPUT, "unknown parameter 'x'"},
+        {20000, "  <kernel id=\"z\" bogus=\"1\"/>\n", MMM_EINPUT,
+         "bogus"},
+        {25000, "  <edge from=\"k1\" to=\"k2\"\n", MMM_EPARSE, ""},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        size_t len;
+        char *buf = chain_file(n, cases[c].at, cases[c].text, &len);
+        long line = 2 + 2 * cases[c].at; /* kernel `at` and its edge */
+        for (int t = 0; t < 2; t++) {
+            mmm_load_options opt = MMM_LOAD_OPTIONS_INIT;
+            mmm_program *p = NULL;
+            mmm_error err;
+            opt.threads = t ? MMM_THREADS_ON : MMM_THREADS_OFF;
+            int rc = mmm_program_load_memory(&p, buf, len, "c.xml", &opt,
+                                             &err);
+            cr_expect_eq(rc, cases[c].code, "case %zu threads %d: %d %s", c,
+                         t, rc, err.message);
+            cr_expect_null(p);
+            if (cases[c].code == MMM_EINPUT)
+                cr_expect_eq(err.line, line, "case %zu threads %d: line %ld "
+                             "(%s)", c, t, err.line, err.message);
+            cr_expect_not_null(strstr(err.message, cases[c].msg),
+                               "case %zu threads %d: %s", c, t, err.message);
+        }
+        free(buf);
+    }
+    /* Two errors: a builder error before a parse error wins, and a parse
+     * error before a builder error wins. */
+    size_t len;
+    char splice[256];
+    const char *dup = "  <kernel id=\"k5\" blocks=\"1\" work=\"1\" "
+                      "span=\"1\" reads=\"1\" writes=\"1\"/>\n";
+    const char *bogus = "  <kernel id=\"z\" bogus=\"1\"/>\n";
+    snprintf(splice, sizeof splice, "%s%s", dup, bogus);
+    char *buf = chain_file(n, 100, splice, &len);
+    for (int t = 0; t < 2; t++) {
+        mmm_load_options opt = MMM_LOAD_OPTIONS_INIT;
+        mmm_program *p = NULL;
+        mmm_error err;
+        opt.threads = t ? MMM_THREADS_ON : MMM_THREADS_OFF;
+        cr_expect_eq(mmm_program_load_memory(&p, buf, len, "c.xml", &opt,
+                                             &err),
+                     MMM_EINPUT);
+        cr_expect_eq(err.line, 202, "threads %d: %ld %s", t, err.line,
+                     err.message);
+        cr_expect_not_null(strstr(err.message, "duplicate"), "%s",
+                           err.message);
+    }
+    free(buf);
+    snprintf(splice, sizeof splice, "%s%s", bogus, dup);
+    buf = chain_file(n, 100, splice, &len);
+    for (int t = 0; t < 2; t++) {
+        mmm_load_options opt = MMM_LOAD_OPTIONS_INIT;
+        mmm_program *p = NULL;
+        mmm_error err;
+        opt.threads = t ? MMM_THREADS_ON : MMM_THREADS_OFF;
+        cr_expect_eq(mmm_program_load_memory(&p, buf, len, "c.xml", &opt,
+                                             &err),
+                     MMM_EINPUT);
+        cr_expect_eq(err.line, 202, "threads %d: %ld %s", t, err.line,
+                     err.message);
+        cr_expect_not_null(strstr(err.message, "bogus"), "%s", err.message);
+    }
+    free(buf);
+    /* And a valid one: the same program either way. */
+    buf = chain_file(n, 0, "", &len);
+    mmm_program *a = NULL, *b = NULL;
+    mmm_load_options off = MMM_LOAD_OPTIONS_INIT, on = MMM_LOAD_OPTIONS_INIT;
+    mmm_error err;
+    off.threads = MMM_THREADS_OFF;
+    on.threads = MMM_THREADS_ON;
+    cr_assert_eq(mmm_program_load_memory(&a, buf, len, "c.xml", &off, &err),
+                 0, "%s", err.message);
+    cr_assert_eq(mmm_program_load_memory(&b, buf, len, "c.xml", &on, &err), 0,
+                 "%s", err.message);
+    cr_expect_eq(a->nkernels, (size_t)n);
+    cr_expect_eq(a->nedges, (size_t)n - 1);
+    cr_expect_str_eq(b->description, "a chain");
+    expect_same_program("chain", a, b);
+    mmm_program_free(a);
+    mmm_program_free(b);
     free(buf);
 }
 

@@ -244,13 +244,22 @@ void mmm_machine_free(mmm_machine *m);
 /* ------------------------------------------------------------------ */
 /* Loading DAG files (libxml2, validated against the built-in XSD)      */
 
+/** Whether a load builds the program in a second thread while libxml2
+ *  parses (the results and errors are the same either way). */
+typedef enum mmm_threads {
+    MMM_THREADS_AUTO = 0, /**< for inputs of 1 MiB and more, with 2+ CPUs */
+    MMM_THREADS_OFF,      /**< one thread */
+    MMM_THREADS_ON        /**< two threads, whatever the input */
+} mmm_threads;
+
 typedef struct mmm_load_options {
     mmm_limits limits;
     const mmm_machine *machine; /**< its params are declared first; NULL */
     int skip_schema;            /**< 1: do not validate against the XSD */
+    mmm_threads threads;        /**< default MMM_THREADS_AUTO */
 } mmm_load_options;
 
-#define MMM_LOAD_OPTIONS_INIT {MMM_LIMITS_INIT, NULL, 0}
+#define MMM_LOAD_OPTIONS_INIT {MMM_LIMITS_INIT, NULL, 0, MMM_THREADS_AUTO}
 
 /** Parse, validate and finalize a DAG file.  Errors carry file and line. */
 int mmm_program_load_file(mmm_program **out, const char *path,
