@@ -62,7 +62,7 @@ build_helper() { # NAME: bench/NAME.c -> $OUT/NAME; prints its path or nothing
     # shellcheck disable=SC2046  # word splitting of the flags is wanted
     if cc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -I"$ROOT/include" \
         "$ROOT/bench/$1.c" "$BUILD/libmmm.a" $(pkg-config --libs "$libs") \
-        -lm -o "$OUT/$1"; then
+        -lm -lpthread -o "$OUT/$1"; then
         echo "$OUT/$1"
     else
         echo "bench/$1.c did not build: its in-process timing is skipped" >&2
