@@ -138,6 +138,24 @@ Test(cli, analyze_json_is_valid_json)
     mmm_run_dispose(&r);
 }
 
+/* --threads: the same output loaded in one thread or two; a bad value is
+ * a usage error. */
+Test(cli, threads_option)
+{
+    const char *one[] = {"analyze", DIAMOND, "--format", "json", "--threads", "1", NULL};
+    const char *two[] = {"analyze", DIAMOND, "--format", "json", "--threads=2", NULL};
+    const char *bad[] = {"analyze", DIAMOND, "--threads", "3", NULL};
+    mmm_run_result a = run(one), b = run(two), c = run(bad);
+    cr_assert_eq(a.status, 0, "%s", a.err);
+    cr_assert_eq(b.status, 0, "%s", b.err);
+    cr_expect_str_eq(a.out, b.out);
+    cr_expect_eq(c.status, 2);
+    cr_expect(strstr(c.err, "--threads needs 1, 2 or auto"), "%s", c.err);
+    mmm_run_dispose(&a);
+    mmm_run_dispose(&b);
+    mmm_run_dispose(&c);
+}
+
 Test(cli, minus_p_overrides_the_parameter)
 {
     const char *args[] = {"analyze", DIAMOND, "--format", "json", "-p", "3", NULL};

@@ -17,7 +17,7 @@ enum cli_format { CLI_TEXT = 0, CLI_JSON, CLI_CSV };
 /* Options every command that reads a program understands:
  *   -D NAME=VALUE  --machine FILE  -p P  --format text|json|csv
  *   --max-file-bytes N --max-kernels N --max-edges N --max-params N
- *   --max-expr-length N --max-index-repeat N */
+ *   --max-expr-length N --max-index-repeat N --threads 1|2|auto */
 typedef struct cli_common {
     const char *cmd;                 /* "analyze", ... for messages */
     const char *machine_path;
@@ -28,6 +28,7 @@ typedef struct cli_common {
     const char *def_name[CLI_MAX_DEFS];
     const char *def_value[CLI_MAX_DEFS];
     mmm_limits limits;
+    mmm_threads threads;             /* how the program is loaded */
 } cli_common;
 
 void cli_common_init(cli_common *c, const char *cmd);

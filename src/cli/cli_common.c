@@ -21,7 +21,10 @@ const char cli_common_help[] =
     "  --max-params N       refuse more parameters (default 10000)\n"
     "  --max-expr-length N  refuse longer expressions (default 4096 characters)\n"
     "  --max-index-repeat N refuse longer repeats that use their index\n"
-    "                       (default 10000000)\n";
+    "                       (default 10000000)\n"
+    "  --threads 1|2|auto   load in one thread, or parse and build in two\n"
+    "                       (default auto: two for files of 1 MiB and more on\n"
+    "                       a machine with 2+ CPUs; the result is the same)\n";
 
 void cli_common_init(cli_common *c, const char *cmd)
 {
@@ -113,6 +116,21 @@ int cli_common_option(cli_common *c, int argc, char **argv, int *i)
     const char *a = argv[*i];
     const char *arg;
     int missing = 0;
+
+    if ((arg = cli_option_value("--threads", argc, argv, i, &missing)) ||
+        missing) {
+        if (arg && !strcmp(arg, "1"))
+            c->threads = MMM_THREADS_OFF;
+        else if (arg && !strcmp(arg, "2"))
+            c->threads = MMM_THREADS_ON;
+        else if (arg && !strcmp(arg, "auto"))
+            c->threads = MMM_THREADS_AUTO;
+        else {
+            cli_usage(c->cmd, "--threads needs 1, 2 or auto");
+            return -1;
+        }
+        return 1;
+    }
 
     if (!strncmp(a, "-D", 2)) {
         const char *def = a[2] ? a + 2 : (*i + 1 < argc ? argv[++*i] : NULL);
@@ -227,6 +245,7 @@ int cli_load(const cli_common *c, const char *path, int lenient,
     *prog = NULL;
     *inst = NULL;
     opt.limits = c->limits;
+    opt.threads = c->threads;
     if (c->machine_path) {
         if (mmm_machine_load_file(&machine, c->machine_path, &c->limits, &err) < 0) {
             cli_print_error(&err);

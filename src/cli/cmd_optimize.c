@@ -263,6 +263,7 @@ static int load(const opt_args *o, mmm_program **prog, mmm_instance **inst,
     *prog = NULL;
     *inst = NULL;
     lo.limits = o->c.limits;
+    lo.threads = o->c.threads;
     if (o->c.machine_path) {
         if (mmm_machine_load_file(&machine, o->c.machine_path, &o->c.limits,
                                   &err) < 0) {
