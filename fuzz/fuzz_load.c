@@ -71,6 +71,34 @@ static int looks_like_machine(const uint8_t *data, size_t size)
     return 0;
 }
 
+/* The loader with the builder in a second thread must give what the
+ * loader gives inline: the same status, the same error (code, line,
+ * message), the same counts. */
+static void same_threaded(const uint8_t *data, size_t size,
+                          const mmm_load_options *inline_opt, int r1,
+                          const mmm_error *e1, const mmm_program *p1)
+{
+    mmm_load_options opt = *inline_opt;
+    mmm_program *p2 = NULL;
+    mmm_error e2;
+    opt.threads = MMM_THREADS_ON;
+    int r2 = mmm_program_load_memory(&p2, (const char *)data, size,
+                                     "fuzz.xml", &opt, &e2);
+    if (r1 != r2 ||
+        (r1 < 0 && (e1->code != e2.code || e1->line != e2.line ||
+                    strcmp(e1->message, e2.message) != 0)) ||
+        (r1 == 0 && (p1->nkernels != p2->nkernels ||
+                     p1->nedges != p2->nedges ||
+                     p1->nclasses != p2->nclasses))) {
+        fprintf(stderr, "threaded load differs: %d line %ld '%s' vs %d line "
+                        "%ld '%s'\n",
+                r1, r1 < 0 ? e1->line : 0L, r1 < 0 ? e1->message : "", r2,
+                r2 < 0 ? e2.line : 0L, r2 < 0 ? e2.message : "");
+        abort();
+    }
+    mmm_program_free(p2);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     mmm_load_options opt = MMM_LOAD_OPTIONS_INIT;
@@ -80,9 +108,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     opt.limits.max_kernels = 1000;
     opt.limits.max_edges = 5000;
     opt.limits.max_params = 200;
-    if (mmm_program_load_memory(&prog, (const char *)data, size, "fuzz.xml",
-                                &opt, &err) == 0)
-        mmm_program_free(prog);
+    opt.threads = MMM_THREADS_OFF;
+    int r = mmm_program_load_memory(&prog, (const char *)data, size,
+                                    "fuzz.xml", &opt, &err);
+    same_threaded(data, size, &opt, r, &err, prog);
+    mmm_program_free(prog);
     if (looks_like_machine(data, size))
         machine(data, size, &opt.limits);
     return 0;

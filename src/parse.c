@@ -1393,7 +1393,10 @@ static int load(loader *ld, const char *path, const char *mem, size_t len,
         int threaded = threads == MMM_THREADS_ON ||
                        (threads == MMM_THREADS_AUTO &&
                         bytes >= PIPE_MIN_BYTES && mmm__pipe_cpus_available());
-        if (!(ld->pipe = mmm__pipe_open(threaded, build_records, &ld->bld))) {
+        size_t hint = bytes == 0 || bytes > SIZE_MAX ? SIZE_MAX /* unknown */
+                                                     : (size_t)bytes;
+        if (!(ld->pipe = mmm__pipe_open(threaded, hint, build_records,
+                                        &ld->bld))) {
             if (src.fd >= 0)
                 close(src.fd);
             free(src.rbuf);

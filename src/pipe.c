@@ -26,7 +26,8 @@ struct mmm_pipe {
     atomic_int stopped;
     int threaded;
 
-    chunk ring[NCHUNK];
+    chunk ring[NCHUNK];   /* allocated when first used */
+    size_t chunk_cap;     /* capacity of a new chunk */
 
     /* The producer's fields and the consumer's lie on separate cache
      * lines (so does the builder in parse.c): a line written by one thread
@@ -82,7 +83,8 @@ int mmm__pipe_cpus_available(void)
 #endif
 }
 
-mmm_pipe *mmm__pipe_open(int threaded, mmm_pipe_consume_fn fn, void *ctx)
+mmm_pipe *mmm__pipe_open(int threaded, size_t size_hint,
+                         mmm_pipe_consume_fn fn, void *ctx)
 {
     mmm_pipe *p = aligned_alloc(64, (sizeof *p + 63) & ~(size_t)63);
     if (!p)
@@ -91,15 +93,12 @@ mmm_pipe *mmm__pipe_open(int threaded, mmm_pipe_consume_fn fn, void *ctx)
     p->fn = fn;
     p->ctx = ctx;
     atomic_init(&p->stopped, 0);
-    size_t n = threaded ? NCHUNK : 1;
-    for (size_t i = 0; i < n; i++) {
-        p->ring[i].cap = CHUNK;
-        if (!(p->ring[i].data = malloc(CHUNK))) {
-            for (size_t j = 0; j < i; j++)
-                free(p->ring[j].data);
-            free(p);
-            return NULL;
-        }
+    p->chunk_cap = size_hint < 4096 ? 4096 : size_hint > CHUNK ? CHUNK
+                                                                : size_hint;
+    p->ring[0].cap = p->chunk_cap;
+    if (!(p->ring[0].data = malloc(p->chunk_cap))) {
+        free(p);
+        return NULL;
     }
     p->cur = &p->ring[0];
     p->next_free = 1;
@@ -118,21 +117,18 @@ mmm_pipe *mmm__pipe_open(int threaded, mmm_pipe_consume_fn fn, void *ctx)
             }
             pthread_mutex_destroy(&p->mu);
         }
-        /* No thread: consume inline, with the first chunk only. */
-        for (size_t i = 1; i < NCHUNK; i++) {
-            free(p->ring[i].data);
-            p->ring[i].data = NULL;
-        }
+        /* No thread: consume inline. */
     }
     return p;
 }
 
-/* Hand the current chunk over and take a free one. */
-static void hand_over(mmm_pipe *p)
+/* Hand the current chunk over and take a free one (allocated now when it
+ * never was: a small input needs only one).  -1 when out of memory. */
+static int hand_over(mmm_pipe *p)
 {
     if (!p->threaded) {
         consume(p, p->cur);
-        return;
+        return 0;
     }
     pthread_mutex_lock(&p->mu);
     p->nfull++;
@@ -142,13 +138,19 @@ static void hand_over(mmm_pipe *p)
     pthread_mutex_unlock(&p->mu);
     p->cur = &p->ring[p->next_free];
     p->next_free = (p->next_free + 1) % NCHUNK;
+    if (!p->cur->data) {
+        if (!(p->cur->data = malloc(p->chunk_cap)))
+            return -1;
+        p->cur->cap = p->chunk_cap;
+    }
+    return 0;
 }
 
 char *mmm__pipe_reserve(mmm_pipe *p, size_t n)
 {
     if (n > p->cur->cap - p->cur->len) {
-        if (p->cur->len)
-            hand_over(p);
+        if (p->cur->len && hand_over(p) < 0)
+            return NULL;
         if (n > p->cur->cap) { /* a huge record: a chunk of its own size */
             char *d = realloc(p->cur->data, n);
             if (!d)

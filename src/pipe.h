@@ -21,9 +21,11 @@ typedef struct mmm_pipe mmm_pipe;
 typedef int (*mmm_pipe_consume_fn)(void *ctx, char *data, size_t len);
 
 /* A pipe whose consumer runs in a thread of its own when threaded is
- * non-zero (and a thread can be started), else inline.  Returns NULL when
- * out of memory. */
-mmm_pipe *mmm__pipe_open(int threaded, mmm_pipe_consume_fn fn, void *ctx);
+ * non-zero (and a thread can be started), else inline.  size_hint: about
+ * how many bytes will pass (chunks are no larger, so a small input costs
+ * little).  Returns NULL when out of memory. */
+mmm_pipe *mmm__pipe_open(int threaded, size_t size_hint,
+                         mmm_pipe_consume_fn fn, void *ctx);
 
 /* Room for n bytes at the end of the current chunk, not aligned (a full
  * chunk is handed to the consumer first; a record larger than a chunk gets
