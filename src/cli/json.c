@@ -311,32 +311,76 @@ static void json_path(json_writer *w, const mmm_program *prog,
     jb_flush(&b);
 }
 
-/* The per-kernel objects of cli_json_analysis. */
+/* A number as double_ writes it, without the separator logic. */
+static void jb_num(jbuf *b, double v)
+{
+    if (isfinite(v) && v == floor(v) && fabs(v) < 9007199254740992.0 &&
+        !(v == 0 && signbit(v)))
+        jb_int(b, (int64_t)v); /* the common case: an integer */
+    else {
+        json_writer w = {0};
+        double_(&w, b, v);
+    }
+}
+
+#define LIT(b, s) jb_put(b, s, sizeof s - 1)
+
+/* The per-kernel objects of cli_json_analysis, one per line, written from
+ * fixed fragments: 10^6 of them are most of a big analysis's output. */
 static void json_kernels(json_writer *w, const mmm_instance *inst)
 {
     const mmm_program *prog = inst->program;
     char s[BIG];
     jbuf b;
     jb_init(&b, w->f, s, sizeof s);
-    open_(w, &b, '[');
+    /* ",\n" + the items' indentation + "{\"id\": " */
+    char head[2 * 64 + 16];
+    size_t nsp = 2 * (size_t)(w->depth + 1), hl = 0;
+    if (nsp > 2 * 63)
+        nsp = 2 * 63;
+    head[hl++] = ',';
+    head[hl++] = '\n';
+    memset(head + hl, ' ', nsp);
+    hl += nsp;
+    memcpy(head + hl, "{\"id\": ", 7);
+    hl += 7;
+    before_value(w, &b);
+    jb_putc(&b, '[');
     for (size_t i = 0; i < prog->nkernels; i++) {
         const mmm_kernel_val *k = &inst->kernels[i];
-        open_with(w, &b, '{', 1); /* one kernel per line */
-        key_(w, &b, "id"); string_(w, &b, prog->kernels[i].id);
-        key_(w, &b, "repeat"); int_(w, &b, k->repeat);
-        key_(w, &b, "blocks"); int_(w, &b, k->blocks);
-        key_(w, &b, "varies"); bool_(w, &b, k->varies);
-        key_(w, &b, "N"); int_(w, &b, k->N);
-        key_(w, &b, "L"); int_(w, &b, k->L);
-        key_(w, &b, "K"); int_(w, &b, k->K);
-        key_(w, &b, "W"); double_(w, &b, k->W);
-        key_(w, &b, "S"); double_(w, &b, k->S);
-        key_(w, &b, "O"); double_(w, &b, k->O);
-        key_(w, &b, "C"); double_(w, &b, k->C);
-        key_(w, &b, "line"); int_(w, &b, prog->kernels[i].line);
-        close_(w, &b, '}');
+        if (i)
+            jb_put(&b, head, hl);
+        else
+            jb_put(&b, head + 1, hl - 1);
+        put_string(&b, prog->kernels[i].id);
+        LIT(&b, ", \"repeat\": ");
+        jb_int(&b, k->repeat);
+        LIT(&b, ", \"blocks\": ");
+        jb_int(&b, k->blocks);
+        if (k->varies)
+            LIT(&b, ", \"varies\": true, \"N\": ");
+        else
+            LIT(&b, ", \"varies\": false, \"N\": ");
+        jb_int(&b, k->N);
+        LIT(&b, ", \"L\": ");
+        jb_int(&b, k->L);
+        LIT(&b, ", \"K\": ");
+        jb_int(&b, k->K);
+        LIT(&b, ", \"W\": ");
+        jb_num(&b, k->W);
+        LIT(&b, ", \"S\": ");
+        jb_num(&b, k->S);
+        LIT(&b, ", \"O\": ");
+        jb_num(&b, k->O);
+        LIT(&b, ", \"C\": ");
+        jb_num(&b, k->C);
+        LIT(&b, ", \"line\": ");
+        jb_int(&b, prog->kernels[i].line);
+        jb_putc(&b, '}');
     }
-    close_(w, &b, ']');
+    if (prog->nkernels)
+        indent(w, &b); /* the closing bracket at the array's own depth */
+    jb_putc(&b, ']');
     jb_flush(&b);
 }
 
