@@ -24,6 +24,14 @@
  *   calls before it reads any declaration of the internal subset, so no
  *   entity is ever declared (let alone expanded) and nothing external is
  *   loaded (no XML_PARSE_NOENT, no DTDLOAD, NONET set, HUGE not set).
+ * - Each element of a program, once checked, becomes a record that the
+ *   builder side (struct builder: start_kernel, program_element, ...) turns
+ *   into calls of src/program.c.  The records go through a pipe
+ *   (src/pipe.c) that hands them over in chunks, either inline or to a
+ *   second thread that builds while libxml2 goes on parsing (big inputs,
+ *   see mmm_load_options.threads); the builder shares nothing else with the
+ *   parsing side, and its error, when it has one, is the first of the file
+ *   (its records all precede the point where the parse stopped).
  * - Errors: the first one wins (libxml2's through structured handlers, so
  *   that libxml2 never prints); once one is recorded, SAX events are
  *   disabled and the read callback reports end of input, so the parser
