@@ -1,6 +1,7 @@
 /* error.c: status strings and the error record. */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "mmm/error.h"
@@ -28,30 +29,69 @@ void mmm_error_clear(mmm_error *err)
     }
 }
 
-/* A message cut by its buffer (a huge id or name in it) ends with "..."
- * at a UTF-8 character boundary, so that it stays valid text. */
+/* Where a cut may go at or before byte n of s: not before a UTF-8
+ * continuation byte. */
+static size_t char_start(const char *s, size_t n)
+{
+    while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80)
+        n--;
+    return n;
+}
+
+/* A message cut by its buffer without the whole text at hand (out of
+ * memory): its start, then "...". */
 static void mark_truncated(char *msg, size_t size)
 {
-    size_t n = size - 4; /* room for "..." and the NUL */
-    while (n > 0 && ((unsigned char)msg[n] & 0xC0) == 0x80)
-        n--; /* msg[n] would be a continuation byte: cut before its lead */
+    size_t n = char_start(msg, size - 4); /* room for "..." and the NUL */
     memcpy(msg + n, "...", 4);
+}
+
+/* Fit text (len bytes) into msg[size]: its first third, "...", and as
+ * much of its end as fits, so that the reason at the end of a message
+ * about a huge id survives. */
+static void elide_middle(char *msg, size_t size, const char *text, size_t len)
+{
+    /* len >= size, so the tail starts after the head */
+    size_t head = char_start(text, (size - 4) / 3);
+    size_t tail = len - (size - 4 - head); /* room for "..." and the NUL */
+    while (tail < len && ((unsigned char)text[tail] & 0xC0) == 0x80)
+        tail++; /* not inside a character: at the next one */
+    memcpy(msg, text, head);
+    memcpy(msg + head, "...", 3);
+    memcpy(msg + head + 3, text + tail, len - tail);
+    msg[head + 3 + (len - tail)] = '\0';
+}
+
+int mmm_error_vset(mmm_error *err, int code, const char *file, long line,
+                   const char *fmt, va_list ap)
+{
+    if (!err)
+        return code;
+    va_list again;
+    err->code = code;
+    err->line = line;
+    snprintf(err->file, sizeof err->file, "%s", file ? file : "");
+    va_copy(again, ap);
+    int n = vsnprintf(err->message, sizeof err->message, fmt, ap);
+    if (n >= (int)sizeof err->message) {
+        char *all = malloc((size_t)n + 1);
+        if (all && vsnprintf(all, (size_t)n + 1, fmt, again) == n)
+            elide_middle(err->message, sizeof err->message, all, (size_t)n);
+        else
+            mark_truncated(err->message, sizeof err->message);
+        free(all);
+    }
+    va_end(again);
+    return code;
 }
 
 int mmm_error_set(mmm_error *err, int code, const char *file, long line,
                   const char *fmt, ...)
 {
-    if (err) {
-        va_list ap;
-        err->code = code;
-        err->line = line;
-        snprintf(err->file, sizeof err->file, "%s", file ? file : "");
-        va_start(ap, fmt);
-        int n = vsnprintf(err->message, sizeof err->message, fmt, ap);
-        va_end(ap);
-        if (n >= (int)sizeof err->message)
-            mark_truncated(err->message, sizeof err->message);
-    }
+    va_list ap;
+    va_start(ap, fmt);
+    mmm_error_vset(err, code, file, line, fmt, ap);
+    va_end(ap);
     return code;
 }
 

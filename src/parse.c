@@ -263,10 +263,7 @@ static void vfail(loader *ld, int code, int cls, long line, const char *fmt,
     if (!ld->have_err) {
         ld->have_err = 1;
         ld->err_class = cls;
-        ld->err.code = code;
-        ld->err.line = line;
-        snprintf(ld->err.file, sizeof ld->err.file, "%s", ld->file);
-        vsnprintf(ld->err.message, sizeof ld->err.message, fmt, ap);
+        mmm_error_vset(&ld->err, code, ld->file, line, fmt, ap);
     }
     halt(ld);
 }
@@ -296,10 +293,7 @@ static void bfail(builder *b, int code, long line, const char *fmt, ...)
     va_list ap;
     va_start(ap, fmt);
     b->have_err = 1;
-    b->err.code = code;
-    b->err.line = line;
-    snprintf(b->err.file, sizeof b->err.file, "%s", b->file);
-    vsnprintf(b->err.message, sizeof b->err.message, fmt, ap);
+    mmm_error_vset(&b->err, code, b->file, line, fmt, ap);
     va_end(ap);
 }
 

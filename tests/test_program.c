@@ -456,3 +456,77 @@ Test(program, numbered_ids_found_and_duplicates_caught)
     cr_assert(strstr(err.message, "duplicate kernel id 'k7'"));
     mmm_program_free(p);
 }
+
+/* Bytes [0, n) are whole UTF-8 characters. */
+static int valid_utf8(const char *s)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    while (*p) {
+        int k = *p < 0x80 ? 0 : (*p & 0xE0) == 0xC0 ? 1 : (*p & 0xF0) == 0xE0 ? 2
+                : (*p & 0xF8) == 0xF0 ? 3 : -1;
+        if (k < 0)
+            return 0;
+        p++;
+        while (k-- > 0)
+            if ((*p++ & 0xC0) != 0x80)
+                return 0;
+    }
+    return 1;
+}
+
+/* A message too long for the record keeps its start and its end (the
+ * reason), with "..." in the middle, cut between UTF-8 characters. */
+Test(program, long_messages_keep_their_reason)
+{
+    mmm_error err;
+    size_t n = 3000;
+    char *ascii = malloc(n + 1), *utf = malloc(2 * n + 1);
+    cr_assert(ascii && utf);
+    memset(ascii, 'y', n);
+    ascii[n] = '\0';
+    for (size_t i = 0; i < n; i++)
+        memcpy(utf + 2 * i, "\xc3\xa9", 2); /* é */
+    utf[2 * n] = '\0';
+    const char *ids[] = {ascii, utf, utf + 1 /* starts mid-character */};
+    for (size_t k = 0; k < 3; k++) {
+        cr_assert_eq(mmm_error_set(&err, MMM_EINPUT, "f.xml", 3,
+                                   "kernel '%s' reads or writes global "
+                                   "memory but no parameter U is declared",
+                                   ids[k]),
+                     MMM_EINPUT);
+        size_t len = strlen(err.message);
+        const char *end = "' reads or writes global memory but no parameter "
+                          "U is declared";
+        cr_assert_lt(len, sizeof err.message);
+        cr_expect_gt(len, sizeof err.message - 8, "%zu", len);
+        cr_expect_eq(strncmp(err.message, "kernel '", 8), 0, "%s", err.message);
+        cr_expect(strstr(err.message, "..."), "%s", err.message);
+        cr_expect_str_eq(err.message + len - strlen(end), end);
+        if (k < 2)
+            cr_expect(valid_utf8(err.message), "case %zu", k);
+        cr_expect_eq(err.line, 3);
+        cr_expect_str_eq(err.file, "f.xml");
+    }
+    /* Through the loader: a 3000-character id in a program without U. */
+    char *xml = malloc(n + 256);
+    cr_assert_not_null(xml);
+    int len = sprintf(xml, "<program name=\"p\">\n<kernel id=\"%s\" blocks=\"1\" "
+                           "work=\"1\" span=\"1\" reads=\"1\" writes=\"1\"/>\n"
+                           "</program>\n", ascii);
+    mmm_program *p = NULL;
+    mmm_instance *inst = NULL;
+    int rc = mmm_program_load_memory(&p, xml, (size_t)len, "long.xml", NULL,
+                                     &err);
+    if (rc == 0) {
+        cr_assert_eq(mmm_instance_new(&inst, p, &err), 0);
+        rc = mmm_instance_eval(inst, NULL, 0, &err);
+        mmm_instance_free(inst);
+        mmm_program_free(p);
+    }
+    cr_expect_lt(rc, 0);
+    cr_expect(strstr(err.message, "no parameter U is declared"), "%s",
+              err.message);
+    free(xml);
+    free(ascii);
+    free(utf);
+}

@@ -9,6 +9,7 @@
 #ifndef MMM_ERROR_H
 #define MMM_ERROR_H
 
+#include <stdarg.h>
 #include <stddef.h>
 
 #ifdef __cplusplus
@@ -52,12 +53,22 @@ void mmm_error_clear(mmm_error *err);
 /**
  * Fill err (if not NULL) and return code, so that callers can write
  * `return mmm_error_set(err, MMM_EINPUT, file, line, "unknown kernel '%s'", id);`
- * file may be NULL.  The message is truncated to fit.
+ * file may be NULL.  A message too long for the record (a huge id in it)
+ * loses its middle, marked "...", at UTF-8 character boundaries: its
+ * start and its end (usually the reason) are kept.
  */
 int mmm_error_set(mmm_error *err, int code, const char *file, long line,
                   const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 5, 6)))
+#endif
+    ;
+
+/** The same with a va_list. */
+int mmm_error_vset(mmm_error *err, int code, const char *file, long line,
+                   const char *fmt, va_list ap)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 5, 0)))
 #endif
     ;
 
