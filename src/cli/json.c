@@ -176,10 +176,12 @@ static void string_(json_writer *w, jbuf *b, const char *s)
     put_string(b, s);
 }
 
-static void double_(json_writer *w, jbuf *b, double v)
+/* A double as a JSON number: an integer's digits when it is one (below
+ * 2^53), else the shortest of %.15g / %.17g that reads back exactly;
+ * non-finite values as null. */
+static void jb_double(jbuf *b, double v)
 {
     char buf[64];
-    before_value(w, b);
     if (!isfinite(v)) {
         jb_put(b, "null", 4);
         return;
@@ -192,11 +194,16 @@ static void double_(json_writer *w, jbuf *b, double v)
             jb_int(b, (int64_t)v);
         return;
     }
-    /* Shortest of %.15g / %.17g that reads back exactly. */
     snprintf(buf, sizeof buf, "%.15g", v);
     if (strtod(buf, NULL) != v)
         snprintf(buf, sizeof buf, "%.17g", v);
     jb_puts(b, buf);
+}
+
+static void double_(json_writer *w, jbuf *b, double v)
+{
+    before_value(w, b);
+    jb_double(b, v);
 }
 
 static void int_(json_writer *w, jbuf *b, int64_t v)
@@ -311,18 +318,6 @@ static void json_path(json_writer *w, const mmm_program *prog,
     jb_flush(&b);
 }
 
-/* A number as double_ writes it, without the separator logic. */
-static void jb_num(jbuf *b, double v)
-{
-    if (isfinite(v) && v == floor(v) && fabs(v) < 9007199254740992.0 &&
-        !(v == 0 && signbit(v)))
-        jb_int(b, (int64_t)v); /* the common case: an integer */
-    else {
-        json_writer w = {0};
-        double_(&w, b, v);
-    }
-}
-
 #define LIT(b, s) jb_put(b, s, sizeof s - 1)
 
 /* The per-kernel objects of cli_json_analysis, one per line, written from
@@ -367,13 +362,13 @@ static void json_kernels(json_writer *w, const mmm_instance *inst)
         LIT(&b, ", \"K\": ");
         jb_int(&b, k->K);
         LIT(&b, ", \"W\": ");
-        jb_num(&b, k->W);
+        jb_double(&b, k->W);
         LIT(&b, ", \"S\": ");
-        jb_num(&b, k->S);
+        jb_double(&b, k->S);
         LIT(&b, ", \"O\": ");
-        jb_num(&b, k->O);
+        jb_double(&b, k->O);
         LIT(&b, ", \"C\": ");
-        jb_num(&b, k->C);
+        jb_double(&b, k->C);
         LIT(&b, ", \"line\": ");
         jb_int(&b, prog->kernels[i].line);
         jb_putc(&b, '}');
