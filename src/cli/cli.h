@@ -48,6 +48,10 @@ const char *cli_option_value(const char *name, int argc, char **argv, int *i,
 /* Help text for the common options (for each command's --help). */
 extern const char cli_common_help[];
 
+/* Print cli_common_help on stdout without the line of `option` (for a
+ * command whose own option of that name means something else). */
+void cli_print_common_help_except(const char *option);
+
 /* Load FILE with the machine file, apply -D and -p, evaluate.  When
  * lenient, a -D name the file does not declare is skipped with a note on
  * stderr (compare); otherwise it is an error.  Prints errors; returns

@@ -26,6 +26,20 @@ const char cli_common_help[] =
     "                       (default auto: two for files of 1 MiB and more on\n"
     "                       a machine with 2+ CPUs; the result is the same)\n";
 
+void cli_print_common_help_except(const char *option)
+{
+    size_t olen = strlen(option);
+    const char *s = cli_common_help;
+    while (*s) {
+        const char *nl = strchr(s, '\n');
+        size_t n = nl ? (size_t)(nl - s + 1) : strlen(s);
+        if (!(strncmp(s, "  ", 2) == 0 && strncmp(s + 2, option, olen) == 0 &&
+              s[2 + olen] == ' '))
+            fwrite(s, 1, n, stdout);
+        s += n;
+    }
+}
+
 void cli_common_init(cli_common *c, const char *cmd)
 {
     memset(c, 0, sizeof *c);

@@ -24,19 +24,6 @@ static const char render_help[] =
     "  --max-nodes N        refuse to draw more nodes (default 2000, at most 10^6)\n"
     "  --dpi N              resolution of a PNG (default 144)\n";
 
-/* The common options' help without its --format line (ours differs). */
-static void print_common_help(void)
-{
-    const char *s = cli_common_help;
-    while (*s) {
-        const char *nl = strchr(s, '\n');
-        size_t n = nl ? (size_t)(nl - s + 1) : strlen(s);
-        if (strncmp(s, "  --format", 10) != 0)
-            fwrite(s, 1, n, stdout);
-        s += n;
-    }
-}
-
 typedef struct render_args {
     const char *file;
     const char *out;
@@ -124,7 +111,7 @@ int cmd_render(int argc, char **argv)
         int r;
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             printf("%s", render_help);
-            print_common_help();
+            cli_print_common_help_except("--format");
             return CLI_OK;
         }
         if ((r = render_option(&a, argc, argv, &i)) < 0)

@@ -24,18 +24,6 @@ static const char report_help[] =
     "  --no-sweep           leave the sweeps out\n"
     "  --no-simulation      leave the schedules out\n";
 
-static void print_common_help(void)
-{
-    const char *s = cli_common_help;
-    while (*s) {
-        const char *nl = strchr(s, '\n');
-        size_t n = nl ? (size_t)(nl - s + 1) : strlen(s);
-        if (strncmp(s, "  --format", 10) != 0)
-            fwrite(s, 1, n, stdout);
-        s += n;
-    }
-}
-
 typedef struct report_args {
     const char *file;
     const char *out;
@@ -86,7 +74,7 @@ static int parse_args(report_args *a, cli_common *c, int argc, char **argv)
         int r;
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             printf("%s", report_help);
-            print_common_help();
+            cli_print_common_help_except("--format");
             return -1;
         }
         if ((r = report_option(a, argc, argv, &i)) < 0)
