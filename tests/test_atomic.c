@@ -21,6 +21,7 @@
 #include <sys/stat.h>
 
 #include "mmm_run.h"
+#include "tmpdir.h"
 
 #define DIAMOND MMM_DAGS_DIR "/diamond.xml"
 #define BAD_LOAD MMM_TEST_DATA "/hostile/non_utf8_latin1.xml"
@@ -54,34 +55,6 @@ static writer writers[] = {
 
 /* ------------------------------------------------------------------ */
 /* Helpers                                                             */
-
-static void make_tmpdir(char *dir, size_t size)
-{
-    snprintf(dir, size, "/tmp/mmm_atomic_XXXXXX");
-    cr_assert(mkdtemp(dir) != NULL);
-}
-
-static void remove_tree(const char *dir)
-{
-    DIR *d = opendir(dir);
-    struct dirent *e;
-    char path[4096];
-    if (!d)
-        return;
-    while ((e = readdir(d)))
-        if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
-            struct stat st;
-            snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-            if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-                chmod(path, 0700);
-                remove_tree(path);
-            } else {
-                unlink(path);
-            }
-        }
-    closedir(d);
-    rmdir(dir);
-}
 
 static void write_file(const char *path, const char *text)
 {
@@ -203,7 +176,7 @@ ParameterizedTest(writer *w, atomic, writers)
     size_t len = 0;
     mode_t mask = umask(022);
 
-    make_tmpdir(dir, sizeof dir);
+    mmm_tmpdir_make(dir, sizeof dir, "mmm_atomic");
     snprintf(out, sizeof out, "%s/%s", dir, w->name);
 
     /* 1. success */
@@ -252,7 +225,7 @@ ParameterizedTest(writer *w, atomic, writers)
     mmm_run_dispose(&r);
     expect_untouched(dir, w, "crash", 1);
 
-    remove_tree(dir);
+    mmm_tmpdir_remove(dir);
     umask(mask);
 }
 
@@ -262,7 +235,7 @@ ParameterizedTest(writer *w, atomic, target_is_directory)
     char dir[64], out[1024], inner[1100], rest[4096];
     mmm_run_result r;
     struct stat st;
-    make_tmpdir(dir, sizeof dir);
+    mmm_tmpdir_make(dir, sizeof dir, "mmm_atomic");
     snprintf(out, sizeof out, "%s/%s", dir, w->name);
     cr_assert_eq(mkdir(out, 0755), 0);
     snprintf(inner, sizeof inner, "%s/keep", out);
@@ -275,7 +248,7 @@ ParameterizedTest(writer *w, atomic, target_is_directory)
     cr_expect_str_eq(rest, "keep,");
     others(rest, sizeof rest, dir, w->name);
     cr_expect_str_empty(rest, "%s %s: left behind: %s", w->cmd, w->name, rest);
-    remove_tree(dir);
+    mmm_tmpdir_remove(dir);
 }
 
 /* The folder does not exist, or may not be written. */
@@ -283,7 +256,7 @@ ParameterizedTest(writer *w, atomic, unwritable_folder)
 {
     char dir[64], out[1024];
     mmm_run_result r;
-    make_tmpdir(dir, sizeof dir);
+    mmm_tmpdir_make(dir, sizeof dir, "mmm_atomic");
     snprintf(out, sizeof out, "%s/missing/%s", dir, w->name);
     run_writer(&r, w, DIAMOND, out, &MMM_RUN_LIMITS_DEFAULT);
     expect_failed(&r, w, "missing folder");
@@ -301,5 +274,5 @@ ParameterizedTest(writer *w, atomic, unwritable_folder)
         cr_assert_eq(chmod(dir, 0700), 0);
         expect_untouched(dir, w, "read-only folder", 0);
     }
-    remove_tree(dir);
+    mmm_tmpdir_remove(dir);
 }

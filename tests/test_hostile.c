@@ -26,6 +26,7 @@
 
 #include "mmm/mmm.h"
 #include "mmm_run.h"
+#include "tmpdir.h"
 
 #define HOSTILE MMM_TEST_DATA "/hostile/"
 
@@ -100,29 +101,6 @@ static void expect_success(const mmm_run_result *r, const char *path,
     cr_expect_lt(r->wall, max_wall, "%s: took %.2f s", path, r->wall);
     cr_expect_lt(r->maxrss_kb, RSS_LIMIT_KB, "%s: peak RSS %ld KiB", path,
                  r->maxrss_kb);
-}
-
-/* A fresh temporary folder, and its removal (files only). */
-static void make_tmpdir(char *dir, size_t size)
-{
-    snprintf(dir, size, "/tmp/mmm_hostile_XXXXXX");
-    cr_assert(mkdtemp(dir) != NULL);
-}
-
-static void remove_tmpdir(const char *dir)
-{
-    DIR *d = opendir(dir);
-    struct dirent *e;
-    char path[4096];
-    if (!d)
-        return;
-    while ((e = readdir(d)))
-        if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
-            snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-            unlink(path);
-        }
-    closedir(d);
-    rmdir(dir);
 }
 
 static FILE *create(char *path, size_t size, const char *dir, const char *name)
@@ -397,7 +375,7 @@ Test(hostile, output_escaping)
     cr_expect_str_eq(buf, id);
     mmm_run_dispose(&r);
 
-    make_tmpdir(dir, sizeof dir);
+    mmm_tmpdir_make(dir, sizeof dir, "mmm_hostile");
     snprintf(args, sizeof args, "-o %s/r.html", dir);
     run_cmd(&r, "report", path, args, 30);
     expect_success(&r, path, 30);
@@ -415,7 +393,7 @@ Test(hostile, output_escaping)
     char *svg = read_text(args);
     cr_expect(strstr(svg, "<script") == NULL, "a <script> in the SVG");
     free(svg);
-    remove_tmpdir(dir);
+    mmm_tmpdir_remove(dir);
 }
 
 /* A hostile machine file is refused the same way. */
@@ -443,7 +421,7 @@ Test(hostile, every_command)
     static const char *frags[] = {DOCTYPE, UTF8, "W (blocks × work)",
                                   "more than 10000000 launches", "cycle: "};
     char dir[64], args[6][256];
-    make_tmpdir(dir, sizeof dir);
+    mmm_tmpdir_make(dir, sizeof dir, "mmm_hostile");
     snprintf(args[0], 256, "%s", "");
     snprintf(args[1], 256, "-p 2");
     snprintf(args[2], 256, "-p 2 --gantt %s/g.svg --trace %s/t.json", dir, dir);
@@ -485,7 +463,7 @@ Test(hostile, every_command)
     while ((e = readdir(d)))
         cr_expect(e->d_name[0] == '.', "%s/%s was written", dir, e->d_name);
     closedir(d);
-    remove_tmpdir(dir);
+    mmm_tmpdir_remove(dir);
 }
 
 /* ------------------------------------------------------------------ */
@@ -512,7 +490,7 @@ Test(hostile, no_network)
 {
     char dir[64], path[1024];
     int port, s = listen_local(&port);
-    make_tmpdir(dir, sizeof dir);
+    mmm_tmpdir_make(dir, sizeof dir, "mmm_hostile");
     struct {
         const char *name, *fmt;
         long line;
@@ -537,7 +515,7 @@ Test(hostile, no_network)
     }
     cr_expect_lt(accept(s, NULL, NULL), 0, "mmm connected to the network");
     close(s);
-    remove_tmpdir(dir);
+    mmm_tmpdir_remove(dir);
 }
 
 /* ------------------------------------------------------------------ */
@@ -549,7 +527,7 @@ Test(hostile, nesting_1e5)
     char dir[64], path[1024];
     mmm_run_result r;
     const int n = 100000;
-    make_tmpdir(dir, sizeof dir);
+    mmm_tmpdir_make(dir, sizeof dir, "mmm_hostile");
     FILE *f = create(path, sizeof path, dir, "nest1.xml");
     fputs("<program name=\"x\">", f);
     for (int i = 0; i < n; i++)
@@ -573,7 +551,7 @@ Test(hostile, nesting_1e5)
     run_cmd(&r, "analyze", path, NULL, 20);
     expect_refusal(&r, path, 2, "element 'x': this element is not expected", 20);
     mmm_run_dispose(&r);
-    remove_tmpdir(dir);
+    mmm_tmpdir_remove(dir);
 }
 
 static void write_params(const char *path, int n)
@@ -593,7 +571,7 @@ Test(hostile, params_1e6)
 {
     char dir[64], path[1024];
     mmm_run_result r;
-    make_tmpdir(dir, sizeof dir);
+    mmm_tmpdir_make(dir, sizeof dir, "mmm_hostile");
     snprintf(path, sizeof path, "%s/params.xml", dir);
     write_params(path, 1000000);
     run_cmd(&r, "analyze", path, NULL, 20);
@@ -604,7 +582,7 @@ Test(hostile, params_1e6)
     run_cmd(&r, "analyze", path, "--max-params 100000 --format csv", 60);
     expect_success(&r, path, 60);
     mmm_run_dispose(&r);
-    remove_tmpdir(dir);
+    mmm_tmpdir_remove(dir);
 }
 
 static void write_expr(const char *path, const char *head, const char *term,
@@ -633,7 +611,7 @@ Test(hostile, expression_1e6_terms)
 {
     char dir[64], path[1024];
     mmm_run_result r;
-    make_tmpdir(dir, sizeof dir);
+    mmm_tmpdir_make(dir, sizeof dir, "mmm_hostile");
     snprintf(path, sizeof path, "%s/expr.xml", dir);
     write_expr(path, "", "1", "+", "", 1000000);
     run_cmd(&r, "analyze", path, NULL, 20);
@@ -643,7 +621,7 @@ Test(hostile, expression_1e6_terms)
     expect_success(&r, path, 30);
     cr_expect_eq(json_number(r.out, "W"), 1000000);
     mmm_run_dispose(&r);
-    remove_tmpdir(dir);
+    mmm_tmpdir_remove(dir);
 }
 
 /* 10^5 nested parentheses, with the length limit raised: the depth limit
@@ -652,13 +630,13 @@ Test(hostile, parentheses_1e5)
 {
     char dir[64], path[1024];
     mmm_run_result r;
-    make_tmpdir(dir, sizeof dir);
+    mmm_tmpdir_make(dir, sizeof dir, "mmm_hostile");
     snprintf(path, sizeof path, "%s/parens.xml", dir);
     write_expr(path, "(", "", "", ")", 100000);
     run_cmd(&r, "analyze", path, "--max-expr-length 1000000", 20);
     expect_refusal(&r, path, 3, DEEP, 20);
     mmm_run_dispose(&r);
-    remove_tmpdir(dir);
+    mmm_tmpdir_remove(dir);
 }
 
 /* A cycle through 10^5 kernels: found, and named in one bounded line. */
@@ -667,7 +645,7 @@ Test(hostile, cycle_1e5)
     char dir[64], path[1024];
     mmm_run_result r;
     const int n = 100000;
-    make_tmpdir(dir, sizeof dir);
+    mmm_tmpdir_make(dir, sizeof dir, "mmm_hostile");
     FILE *f = create(path, sizeof path, dir, "cycle.xml");
     fputs("<program name=\"x\">\n", f);
     for (int i = 0; i < n; i++)
@@ -683,7 +661,7 @@ Test(hostile, cycle_1e5)
     cr_expect(strstr(r.err, "(100000 kernels in all) -> k0\n") != NULL, "%s", r.err);
     cr_expect_lt(r.err_len, 1200);
     mmm_run_dispose(&r);
-    remove_tmpdir(dir);
+    mmm_tmpdir_remove(dir);
 }
 
 /* A 1 GiB file made of one huge attribute, written sparse: 20 MiB of
@@ -698,7 +676,7 @@ Test(hostile, one_gib_attribute)
     char *chunk = malloc(1 << 20);
     cr_assert(chunk != NULL);
     memset(chunk, 'a', 1 << 20);
-    make_tmpdir(dir, sizeof dir);
+    mmm_tmpdir_make(dir, sizeof dir, "mmm_hostile");
     FILE *f = create(path, sizeof path, dir, "huge.xml");
     fputs("<program name=\"", f);
     for (int i = 0; i < 20; i++)
@@ -721,7 +699,7 @@ Test(hostile, one_gib_attribute)
              (1ull << 30) + 1, (unsigned long long)mmm_limits_effective(NULL).max_file_bytes);
     expect_refusal(&r, path, 0, msg, 5);
     mmm_run_dispose(&r);
-    remove_tmpdir(dir);
+    mmm_tmpdir_remove(dir);
 }
 
 /* Through a pipe the size is unknown before reading: the bytes are counted
