@@ -19,66 +19,9 @@
 #include <sys/wait.h>
 
 #include "mmm/mmm.h"
+#include "model_run.h"
 
 #define REL_TOL 1e-12
-
-static int close_rel(double a, double b, double tol)
-{
-    double scale = fmax(fabs(a), fabs(b));
-    return fabs(a - b) <= tol * scale || scale == 0.0;
-}
-
-typedef struct run {
-    mmm_program *prog;
-    mmm_instance *inst;
-} run;
-
-static void run_open(run *r, const char *dag, const char *machine)
-{
-    char path[1024];
-    mmm_error err;
-    mmm_machine *m = NULL;
-    mmm_load_options opt = MMM_LOAD_OPTIONS_INIT;
-    memset(r, 0, sizeof *r);
-    mmm_error_clear(&err);
-    if (machine) {
-        snprintf(path, sizeof path, "%s/machines/%s", MMM_DAGS_DIR, machine);
-        cr_assert_eq(mmm_machine_load_file(&m, path, NULL, &err), 0, "%s", err.message);
-        opt.machine = m;
-    }
-    snprintf(path, sizeof path, "%s/%s", MMM_DAGS_DIR, dag);
-    cr_assert_eq(mmm_program_load_file(&r->prog, path, &opt, &err), 0, "%s: %s", path,
-                 err.message);
-    mmm_machine_free(m);
-    cr_assert_eq(mmm_instance_new(&r->inst, r->prog, &err), 0);
-}
-
-/* defs: "P=896 beta=288e9". */
-static void run_eval(run *r, const char *defs_in)
-{
-    char defs[512], *save = NULL, *tok;
-    mmm_override ov[32];
-    size_t nov = 0;
-    mmm_error err;
-    snprintf(defs, sizeof defs, "%s", defs_in);
-    for (tok = strtok_r(defs, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
-        char *eq = strchr(tok, '=');
-        cr_assert_not_null(eq);
-        *eq = '\0';
-        ov[nov].slot = mmm_program_find_param(r->prog, tok);
-        cr_assert_geq(ov[nov].slot, 0, "no parameter %s", tok);
-        ov[nov].value = mmm_value_double(strtod(eq + 1, NULL));
-        nov++;
-    }
-    cr_assert_eq(mmm_instance_eval(r->inst, ov, nov, &err), 0, "%s: %s", defs_in,
-                 err.message);
-}
-
-static void run_close(run *r)
-{
-    mmm_instance_free(r->inst);
-    mmm_program_free(r->prog);
-}
 
 static mmm_balance_machine machine_of(run *r)
 {
@@ -368,21 +311,6 @@ Test(balance, missing_parameters)
 
 /* ------------------------------------------------------------------ */
 /* The documented command (docs/tmm.md)                                */
-
-static int run_cmd(const char *args, char *out, size_t size)
-{
-    char cmd[2048];
-    FILE *p;
-    size_t len;
-    int status;
-    snprintf(cmd, sizeof cmd, "cd '%s' && '%s' %s 2>&1", MMM_SOURCE_DIR, MMM_BIN, args);
-    p = popen(cmd, "r");
-    cr_assert_not_null(p);
-    len = fread(out, 1, size - 1, p);
-    out[len] = '\0';
-    status = pclose(p);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
 
 static double json_number(const char *out, const char *key)
 {

@@ -26,17 +26,12 @@
 #include <sys/wait.h>
 
 #include "mmm/mmm.h"
+#include "model_run.h"
 
 #define REL_TOL 1e-12
 /* Hidden constants of the paper's O(): a claim "f = Θ(g)" passes when
  * f/g lies in [1/CONST_BAND, CONST_BAND]. */
 #define CONST_BAND 16.0
-
-static int close_rel(double a, double b, double tol)
-{
-    double scale = fmax(fabs(a), fabs(b));
-    return fabs(a - b) <= tol * scale || scale == 0.0;
-}
 
 static int within_band(double ratio)
 {
@@ -46,67 +41,7 @@ static int within_band(double ratio)
 static double lg_ceil(double n) { return ceil(log2(n)); }
 
 /* ------------------------------------------------------------------ */
-/* A loaded program, re-evaluated with overrides given as text.        */
-
-typedef struct run {
-    mmm_program *prog;
-    mmm_instance *inst;
-    char what[1400];
-} run;
-
-static void run_open(run *r, const char *dag, const char *machine)
-{
-    char path[1024];
-    mmm_error err;
-    mmm_machine *m = NULL;
-    mmm_load_options opt = MMM_LOAD_OPTIONS_INIT;
-    memset(r, 0, sizeof *r);
-    mmm_error_clear(&err);
-    if (machine) {
-        snprintf(path, sizeof path, "%s/machines/%s", MMM_DAGS_DIR, machine);
-        cr_assert_eq(mmm_machine_load_file(&m, path, NULL, &err), 0, "%s: %s",
-                     path, err.message);
-        opt.machine = m;
-    }
-    snprintf(path, sizeof path, "%s/%s", MMM_DAGS_DIR, dag);
-    cr_assert_eq(mmm_program_load_file(&r->prog, path, &opt, &err), 0,
-                 "%s:%ld: %s", path, err.line, err.message);
-    mmm_machine_free(m);
-    cr_assert_eq(mmm_instance_new(&r->inst, r->prog, &err), 0, "%s", err.message);
-    snprintf(r->what, sizeof r->what, "%s", dag);
-}
-
-/* defs: "n=4096 m=1e6 L=400" (values are numbers). */
-static void run_eval(run *r, const char *fmt, ...)
-{
-    char defs[1024], *save = NULL, *tok;
-    mmm_override ov[64];
-    size_t nov = 0;
-    mmm_error err;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(defs, sizeof defs, fmt, ap);
-    va_end(ap);
-    snprintf(r->what, sizeof r->what, "%s %s", r->prog->name, defs);
-    for (tok = strtok_r(defs, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
-        char *eq = strchr(tok, '=');
-        cr_assert_not_null(eq, "bad definition '%s'", tok);
-        *eq = '\0';
-        ov[nov].slot = mmm_program_find_param(r->prog, tok);
-        cr_assert_geq(ov[nov].slot, 0, "%s: no parameter %s", r->prog->name, tok);
-        ov[nov].value = mmm_value_double(strtod(eq + 1, NULL));
-        nov++;
-    }
-    mmm_error_clear(&err);
-    cr_assert_eq(mmm_instance_eval(r->inst, ov, nov, &err), 0, "%s: %s",
-                 r->what, err.message);
-}
-
-static void run_close(run *r)
-{
-    mmm_instance_free(r->inst);
-    mmm_program_free(r->prog);
-}
+/* A loaded program (run_open, run_eval: tests/helpers/model_run.h)    */
 
 static mmm_tmm_cost tmm_program(run *r)
 {
@@ -977,21 +912,6 @@ Test(tmm_paper, johnson_arrays_linear_in_edges)
 
 /* ------------------------------------------------------------------ */
 /* 4. The command line                                                 */
-
-static int run_cmd(const char *args, char *out, size_t size)
-{
-    char cmd[2048];
-    FILE *p;
-    size_t len;
-    int status;
-    snprintf(cmd, sizeof cmd, "cd '%s' && '%s' %s 2>&1", MMM_SOURCE_DIR, MMM_BIN, args);
-    p = popen(cmd, "r");
-    cr_assert_not_null(p);
-    len = fread(out, 1, size - 1, p);
-    out[len] = '\0';
-    status = pclose(p);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
 
 Test(tmm_cli, model_option_text_json_csv_and_errors)
 {
