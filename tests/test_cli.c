@@ -102,7 +102,9 @@ Test(cli, analyze_json_keys_and_hand_values)
     cr_expect(strstr(r.out, "\"program\": \"diamond\""));
     cr_expect(strstr(r.out, "\"span\": [\n      \"a\",\n      \"c\",\n      \"d\"\n    ]"),
               "span path a c d: %s", r.out);
-    /* one kernel per line (10^6 kernels stay greppable and half the size) */
+    /* one kernel per line (10^6 kernels stay greppable and half the size);
+     * b by hand from dags/diamond.xml: 3 blocks of W(B) 6, S(B) 2,
+     * r+w = 3 at U = 10: W 18, O 3·3·10 = 90, C 2 + 30 = 32 */
     cr_expect(strstr(r.out, "\n    {\"id\": \"b\", \"repeat\": 1, \"blocks\": 3, "
                             "\"varies\": false, \"N\": 3, \"L\": 1, \"K\": 3, "
                             "\"W\": 18, \"S\": 2, \"O\": 90, \"C\": 32, "
