@@ -1,0 +1,140 @@
+/**
+ * mmm/timemodel.h: the time model — predicted seconds of a program on a
+ * real GPU (docs/time.md has the formulas, units and names).
+ *
+ * Its machine constants are ordinary parameters (machine file, program
+ * <param>, -D), read by name:
+ *   hardware limits (never fitted): clock_hz, p, warp_size, sm_threads,
+ *     sm_blocks, block_threads, sm_shared_bytes, block_shared_bytes,
+ *     shared_reserved_bytes, shared_granule_bytes, sm_registers,
+ *     register_granule, register_partitions, word_bytes;
+ *   fitted (mmm fit) or measured: launch_s, launch_graph_s, op_cycles,
+ *     issue_per_cycle, sync_cycles, sync_cycles_per_warp,
+ *     mem_latency_cycles, bandwidth_bytes_per_cycle;
+ *   the launch mode: graph (0 stream, 1 CUDA graph replay).
+ * Results are doubles (seconds); occupancy, waves and launches are exact
+ * integers.
+ */
+#ifndef MMM_TIMEMODEL_H
+#define MMM_TIMEMODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mmm/error.h"
+#include "mmm/eval.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** The fitted constants, in the order mmm_time_const_name() names them. */
+enum {
+    MMM_TIME_LAUNCH = 0,      /**< launch_s, seconds */
+    MMM_TIME_LAUNCH_GRAPH,    /**< launch_graph_s, seconds */
+    MMM_TIME_OP,              /**< op_cycles, cycles */
+    MMM_TIME_ISSUE,           /**< issue_per_cycle, warp-instructions/cycle */
+    MMM_TIME_SYNC,            /**< sync_cycles, cycles */
+    MMM_TIME_SYNC_WARP,       /**< sync_cycles_per_warp, cycles/warp */
+    MMM_TIME_MEM_LATENCY,     /**< mem_latency_cycles, cycles */
+    MMM_TIME_BANDWIDTH,       /**< bandwidth_bytes_per_cycle, bytes/cycle */
+    MMM_TIME_NCONST
+};
+
+/** The time model's machine. */
+typedef struct mmm_time_machine {
+    /* hardware limits */
+    double clock_hz;
+    int64_t p, warp_size, sm_threads, sm_blocks, block_threads;
+    int64_t sm_shared_bytes, block_shared_bytes, shared_reserved_bytes,
+        shared_granule_bytes;
+    int64_t sm_registers, register_granule, register_partitions;
+    double word_bytes;
+    /* fitted constants, indexed by MMM_TIME_* */
+    double c[MMM_TIME_NCONST];
+    int graph; /**< 1: CUDA graph replay; 0: stream launches */
+} mmm_time_machine;
+
+/** Name, unit and meaning of fitted constant i (MMM_TIME_*). */
+const char *mmm_time_const_name(int i);
+const char *mmm_time_const_unit(int i);
+const char *mmm_time_const_meaning(int i);
+/** Index of a fitted constant by name, or -1. */
+int mmm_time_const_find(const char *name);
+/** Physical bounds of constant i (lower >= 0). */
+void mmm_time_const_bounds(int i, double *lo, double *hi);
+
+/** Which limit sets the resident blocks per SM. */
+typedef enum mmm_time_limit {
+    MMM_TIME_LIMIT_THREADS = 0,
+    MMM_TIME_LIMIT_BLOCKS,
+    MMM_TIME_LIMIT_SHARED,
+    MMM_TIME_LIMIT_REGISTERS
+} mmm_time_limit;
+
+/** What bounds a kernel's time. */
+typedef enum mmm_time_term {
+    MMM_TIME_TERM_LATENCY = 0,
+    MMM_TIME_TERM_ISSUE,
+    MMM_TIME_TERM_BANDWIDTH,
+    MMM_TIME_TERM_LAUNCH
+} mmm_time_term;
+
+/**
+ * Resident blocks per SM of a block of `threads` threads using
+ * `shared_bytes` of shared memory and `registers` per thread (0: not
+ * limited by registers).  Returns A >= 0 (0: cannot run) and says which
+ * limit binds (may be NULL).  Pure integer arithmetic.
+ */
+int64_t mmm_time_occupancy(const mmm_time_machine *m, int64_t threads,
+                           int64_t shared_bytes, int64_t registers,
+                           mmm_time_limit *limit);
+
+/** Read the machine from an evaluated instance's parameters.  A missing
+ *  required one, or a negative/zero value where that is impossible, is
+ *  MMM_EINPUT naming it.  When require_constants is 0 the fitted constants
+ *  may be missing (they are then 0). */
+int mmm_time_machine_get(mmm_time_machine *out, const mmm_instance *inst,
+                         int require_constants, mmm_error *err);
+
+/** One kernel (all its launches). */
+typedef struct mmm_time_kernel {
+    double seconds;      /**< all its launches, launch costs included */
+    double exec_seconds; /**< execution alone (no launch cost) */
+    int64_t launches;    /**< its repeat */
+    int64_t waves;       /**< of its largest launch */
+    int64_t resident;    /**< blocks per SM (smallest over launches) */
+    mmm_time_limit limit;/**< what sets resident */
+    mmm_time_term dominant;
+} mmm_time_kernel;
+
+typedef struct mmm_time {
+    mmm_time_machine machine;
+    double seconds;          /**< the program: longest path of kernels */
+    int64_t launches;        /**< all launches of the program */
+    mmm_time_term dominant;  /**< the term with the most seconds on the path */
+    size_t nkernels;
+    mmm_time_kernel *kernels; /**< by kernel index */
+    size_t path_len;
+    uint32_t *path;          /**< the longest path (kernel indices) */
+} mmm_time;
+
+/**
+ * Compute the time model of an evaluated instance with machine m (NULL:
+ * mmm_time_machine_get(inst, 1)).  Fails with MMM_EINPUT (a class moving
+ * data or working without threads, a block too large for the machine),
+ * MMM_ENOMEM.  out is zeroed first; mmm_time_dispose releases it.
+ */
+int mmm_time_compute(mmm_time *out, const mmm_instance *inst,
+                     const mmm_time_machine *m, mmm_error *err);
+void mmm_time_dispose(mmm_time *t);
+
+/** "latency", "issue", "bandwidth", "launch". */
+const char *mmm_time_term_name(mmm_time_term t);
+/** "threads", "blocks", "shared", "registers". */
+const char *mmm_time_limit_name(mmm_time_limit l);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
