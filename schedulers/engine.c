@@ -446,7 +446,7 @@ static int dispatch(sim *s)
                 return rc;
         } else {
             int64_t left = n, lo, got;
-            while (left > 0 && (got = sim_smset_take(&s->free_sms, left, &lo)) > 0) {
+            while (left > 0 && (got = mmm__sim_smset_take(&s->free_sms, left, &lo)) > 0) {
                 if ((rc = start_batch(s, c, got, lo)) < 0)
                     return rc;
                 left -= got;
@@ -481,7 +481,7 @@ static int complete_batch(sim *s, const batch *b)
         s->done[s->ndone++] = cs->kernel;
     if (s->track) {
         mmm_sim_record r;
-        if (sim_smset_put(&s->free_sms, b->sm_lo, b->sm_lo + b->nsm) < 0)
+        if (mmm__sim_smset_put(&s->free_sms, b->sm_lo, b->sm_lo + b->nsm) < 0)
             return oom(s);
         memset(&r, 0, sizeof r);
         r.start = b->start;
@@ -596,7 +596,7 @@ static int sim_init(sim *s, mmm_sim_result *res, const mmm_instance *inst,
     s->track = opt->record != 0;
     s->max_records = opt->max_records ? opt->max_records : DEFAULT_MAX_RECORDS;
     s->max_launches = opt->max_launches > 0 ? opt->max_launches : DEFAULT_MAX_LAUNCHES;
-    if ((rc = sim_prep_init(&s->prep, inst, err)) < 0)
+    if ((rc = mmm__sim_prep_init(&s->prep, inst, err)) < 0)
         return rc;
     s->ks = calloc(nk ? nk : 1, sizeof *s->ks);
     s->cs = calloc(nc ? nc : 1, sizeof *s->cs);
@@ -606,7 +606,7 @@ static int sim_init(sim *s, mmm_sim_result *res, const mmm_instance *inst,
     s->done = malloc((nk ? nk : 1) * sizeof *s->done);
     res->kernels = calloc(nk ? nk : 1, sizeof *res->kernels);
     if (!s->ks || !s->cs || !s->buf || !s->pool || !s->work || !s->done
-        || !res->kernels || sim_smset_init(&s->free_sms, s->p) < 0)
+        || !res->kernels || mmm__sim_smset_init(&s->free_sms, s->p) < 0)
         return oom(s);
     res->nkernels = nk;
     for (i = 0; i < nk; i++) {
@@ -634,7 +634,7 @@ static int sim_init(sim *s, mmm_sim_result *res, const mmm_instance *inst,
 
 static void sim_dispose(sim *s)
 {
-    sim_prep_dispose(&s->prep);
+    mmm__sim_prep_dispose(&s->prep);
     free(s->ks);
     free(s->cs);
     free(s->buf);
@@ -642,7 +642,7 @@ static void sim_dispose(sim *s)
     free(s->run);
     free(s->work);
     free(s->done);
-    sim_smset_dispose(&s->free_sms);
+    mmm__sim_smset_dispose(&s->free_sms);
 }
 
 /* One decision point at s->now. */

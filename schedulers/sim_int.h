@@ -21,8 +21,8 @@ typedef struct sim_prep {
     size_t max_classes; /* most classes of one kernel */
 } sim_prep;
 
-int sim_prep_init(sim_prep *s, const mmm_instance *inst, mmm_error *err);
-void sim_prep_dispose(sim_prep *s);
+int mmm__sim_prep_init(sim_prep *s, const mmm_instance *inst, mmm_error *err);
+void mmm__sim_prep_dispose(sim_prep *s);
 
 /* ---- Free SMs: a sorted set of disjoint, coalesced intervals ---- */
 typedef struct sim_smset {
@@ -30,13 +30,13 @@ typedef struct sim_smset {
     size_t n, cap;
 } sim_smset;
 
-int sim_smset_init(sim_smset *s, int64_t p);
-void sim_smset_dispose(sim_smset *s);
+int mmm__sim_smset_init(sim_smset *s, int64_t p);
+void mmm__sim_smset_dispose(sim_smset *s);
 /* Give back [lo, hi); merges with its neighbours.  0 or MMM_ENOMEM. */
-int sim_smset_put(sim_smset *s, int64_t lo, int64_t hi);
+int mmm__sim_smset_put(sim_smset *s, int64_t lo, int64_t hi);
 /* Take up to want SMs from the lowest interval: *lo_out is the first,
  * the return value the number taken (0 when empty). */
-int64_t sim_smset_take(sim_smset *s, int64_t want, int64_t *lo_out);
+int64_t mmm__sim_smset_take(sim_smset *s, int64_t want, int64_t *lo_out);
 
 /* ---- Splitmix64: the simulation's own random numbers ---- */
 static inline uint64_t sim_rng_next(uint64_t *state)

@@ -104,7 +104,7 @@ static void paths(sim_prep *s, const mmm_program *prog)
     }
 }
 
-int sim_prep_init(sim_prep *s, const mmm_instance *inst, mmm_error *err)
+int mmm__sim_prep_init(sim_prep *s, const mmm_instance *inst, mmm_error *err)
 {
     const mmm_program *prog = inst->program;
     size_t n = prog->nkernels, k;
@@ -122,37 +122,24 @@ int sim_prep_init(sim_prep *s, const mmm_instance *inst, mmm_error *err)
     buf = calloc(s->max_classes ? s->max_classes : 1, sizeof *buf);
     if (!s->cmax || !s->chain || !s->tail || !s->busy1 || !buf) {
         free(buf);
-        sim_prep_dispose(s);
+        mmm__sim_prep_dispose(s);
         return mmm_error_set(err, MMM_ENOMEM, NULL, 0, "out of memory");
     }
     rc = kernel_totals(s, inst, buf, err);
     free(buf);
     if (rc < 0) {
-        sim_prep_dispose(s);
+        mmm__sim_prep_dispose(s);
         return rc;
     }
     paths(s, prog);
     return MMM_OK;
 }
 
-void sim_prep_dispose(sim_prep *s)
+void mmm__sim_prep_dispose(sim_prep *s)
 {
     free(s->cmax);
     free(s->chain);
     free(s->tail);
     free(s->busy1);
     memset(s, 0, sizeof *s);
-}
-
-int mmm_sim_totals(double *total_out, double *critical_path_out,
-                   const mmm_instance *inst, mmm_error *err)
-{
-    sim_prep s;
-    int rc = sim_prep_init(&s, inst, err);
-    if (rc < 0)
-        return rc;
-    *total_out = s.total;
-    *critical_path_out = s.critical_path;
-    sim_prep_dispose(&s);
-    return MMM_OK;
 }

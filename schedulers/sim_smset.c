@@ -7,14 +7,14 @@
 
 #include "sim_int.h"
 
-int sim_smset_init(sim_smset *s, int64_t p)
+int mmm__sim_smset_init(sim_smset *s, int64_t p)
 {
     memset(s, 0, sizeof *s);
     s->cap = 16;
     s->lo = malloc(s->cap * sizeof *s->lo);
     s->hi = malloc(s->cap * sizeof *s->hi);
     if (!s->lo || !s->hi) {
-        sim_smset_dispose(s);
+        mmm__sim_smset_dispose(s);
         return MMM_ENOMEM;
     }
     if (p > 0) {
@@ -25,7 +25,7 @@ int sim_smset_init(sim_smset *s, int64_t p)
     return MMM_OK;
 }
 
-void sim_smset_dispose(sim_smset *s)
+void mmm__sim_smset_dispose(sim_smset *s)
 {
     free(s->lo);
     free(s->hi);
@@ -62,7 +62,7 @@ static size_t upper(const sim_smset *s, int64_t lo)
     return a;
 }
 
-int sim_smset_put(sim_smset *s, int64_t lo, int64_t hi)
+int mmm__sim_smset_put(sim_smset *s, int64_t lo, int64_t hi)
 {
     size_t i = upper(s, lo);
     int left = i > 0 && s->hi[i - 1] == lo;
@@ -88,7 +88,7 @@ int sim_smset_put(sim_smset *s, int64_t lo, int64_t hi)
     return MMM_OK;
 }
 
-int64_t sim_smset_take(sim_smset *s, int64_t want, int64_t *lo_out)
+int64_t mmm__sim_smset_take(sim_smset *s, int64_t want, int64_t *lo_out)
 {
     int64_t got;
     if (s->n == 0 || want <= 0)

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "mmm/outfile.h"
+#include "outfile.h"
 #include "mmm/program.h"
 #include "mmm/sim.h"
 
@@ -202,10 +202,10 @@ int mmm_sim_trace_write(const char *path, const mmm_sim_result *r,
                         const mmm_program *prog, double mmm_bound,
                         mmm_error *err)
 {
-    mmm_outfile of;
-    int rc = mmm_outfile_open(&of, path, err);
+    mmm__outfile of;
+    int rc = mmm__outfile_open(&of, path, err);
     if (rc < 0)
         return rc;
     write_trace(of.fp, r, prog, mmm_bound);
-    return mmm_outfile_commit(&of, err);
+    return mmm__outfile_commit(&of, err);
 }

@@ -1017,20 +1017,20 @@ static int edges_to_csr(uint32_t **ss_out, uint32_t **succ_out, size_t n,
     return 0;
 }
 
-int mmm_max_antichain(int64_t *out, mmm_k_method *method_out, size_t n,
-                      const int64_t *weight, size_t nedges,
-                      const uint32_t *from, const uint32_t *to,
-                      mmm_error *err)
+int mmm__max_antichain(int64_t *out, mmm_k_method *method_out, size_t n,
+                       const int64_t *weight, size_t nedges,
+                       const uint32_t *from, const uint32_t *to,
+                       mmm_error *err)
 {
     if (!out || (n && !weight) || (nedges && (!from || !to)))
         return mmm_error_set(err, MMM_EINVAL, NULL, 0,
-                             "mmm_max_antichain: missing argument");
+                             "mmm__max_antichain: missing argument");
     *out = 0;
     if (method_out)
         *method_out = MMM_K_SERIES_PARALLEL;
     if (n > UINT32_MAX - 3 || nedges > UINT32_MAX / 2)
         return mmm_error_set(err, MMM_ELIMIT, NULL, 0,
-                             "graph too large for mmm_max_antichain");
+                             "graph too large for mmm__max_antichain");
     int64_t sum = 0;
     for (size_t v = 0; v < n; v++) {
         if (weight[v] < 0)

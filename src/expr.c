@@ -870,12 +870,12 @@ int mmm_expr_is_constant(const mmm_expr *e)
     return !e || e->nslots == 0;
 }
 
-size_t mmm_expr_code_length_(const mmm_expr *e)
+size_t mmm__expr_code_length(const mmm_expr *e)
 {
     return e ? e->ncode : 0;
 }
 
-size_t mmm_expr_stack_need_(const mmm_expr *e)
+size_t mmm__expr_stack_need(const mmm_expr *e)
 {
     return e ? e->stack : 0;
 }

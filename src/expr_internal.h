@@ -13,8 +13,8 @@
 #define MMM_EXPR_MAX_DEPTH 256
 
 /** Number of instructions of the compiled code (after constant folding). */
-size_t mmm_expr_code_length_(const mmm_expr *e);
+size_t mmm__expr_code_length(const mmm_expr *e);
 /** Evaluation stack entries the expression needs (computed at parse). */
-size_t mmm_expr_stack_need_(const mmm_expr *e);
+size_t mmm__expr_stack_need(const mmm_expr *e);
 
 #endif

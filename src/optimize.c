@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "mmm/optimize.h"
+#include "optimize_internal.h"
 
 /* Relative tolerance under which two costs are the same (see the header). */
 #define COST_RTOL 1e-12
@@ -35,7 +36,7 @@ int mmm_objective_parse(mmm_objective *out, const char *name)
     return MMM_OK;
 }
 
-int mmm_cost_equal(double a, double b)
+int mmm__cost_equal(double a, double b)
 {
     if (a == b)
         return 1;
@@ -448,7 +449,7 @@ static int params_cmp(const mmm_sweep_point *a, const mmm_sweep_point *b,
 static int better(double ca, const mmm_sweep_point *a, double cb,
                   const mmm_sweep_point *b, size_t naxes)
 {
-    if (!mmm_cost_equal(ca, cb))
+    if (!mmm__cost_equal(ca, cb))
         return ca < cb;
     return params_cmp(a, b, naxes) < 0;
 }
@@ -485,7 +486,7 @@ static void summary_add(mmm_sweep_result *r, const mmm_sweep_point *pt,
 
 static int not_worse(double at_best, double at_base)
 {
-    return at_best <= at_base || mmm_cost_equal(at_best, at_base);
+    return at_best <= at_base || mmm__cost_equal(at_best, at_base);
 }
 
 static void summary_finish(mmm_sweep_result *r)

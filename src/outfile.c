@@ -7,9 +7,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "mmm/outfile.h"
+#include "outfile.h"
 
-int mmm_outfile_open(mmm_outfile *of, const char *path, mmm_error *err)
+int mmm__outfile_open(mmm__outfile *of, const char *path, mmm_error *err)
 {
     size_t n = strlen(path);
     int fd;
@@ -17,7 +17,7 @@ int mmm_outfile_open(mmm_outfile *of, const char *path, mmm_error *err)
     of->path = malloc(n + 1);
     of->tmp_path = malloc(n + 16);
     if (!of->path || !of->tmp_path) {
-        mmm_outfile_abort(of);
+        mmm__outfile_abort(of);
         return mmm_error_set(err, MMM_ENOMEM, path, 0, "out of memory");
     }
     memcpy(of->path, path, n + 1);
@@ -28,7 +28,7 @@ int mmm_outfile_open(mmm_outfile *of, const char *path, mmm_error *err)
         int e = errno;
         free(of->tmp_path);
         of->tmp_path = NULL;
-        mmm_outfile_abort(of);
+        mmm__outfile_abort(of);
         return mmm_error_set(err, MMM_EIO, path, 0, "cannot create '%s': %s",
                              path, strerror(e));
     }
@@ -42,14 +42,14 @@ int mmm_outfile_open(mmm_outfile *of, const char *path, mmm_error *err)
     if (!of->fp) {
         int e = errno;
         close(fd);
-        mmm_outfile_abort(of);
+        mmm__outfile_abort(of);
         return mmm_error_set(err, MMM_EIO, path, 0, "cannot write '%s': %s",
                              path, strerror(e));
     }
     return MMM_OK;
 }
 
-int mmm_outfile_commit(mmm_outfile *of, mmm_error *err)
+int mmm__outfile_commit(mmm__outfile *of, mmm_error *err)
 {
     int bad = 0, e = 0;
     if (!of->tmp_path)
@@ -72,7 +72,7 @@ int mmm_outfile_commit(mmm_outfile *of, mmm_error *err)
     if (bad) {
         int rc = mmm_error_set(err, MMM_EIO, of->path, 0, "cannot write '%s': %s",
                                of->path, strerror(e ? e : EIO));
-        mmm_outfile_abort(of);
+        mmm__outfile_abort(of);
         return rc;
     }
     free(of->tmp_path);
@@ -81,7 +81,7 @@ int mmm_outfile_commit(mmm_outfile *of, mmm_error *err)
     return MMM_OK;
 }
 
-void mmm_outfile_abort(mmm_outfile *of)
+void mmm__outfile_abort(mmm__outfile *of)
 {
     if (of->fp) {
         fclose(of->fp);
@@ -96,18 +96,18 @@ void mmm_outfile_abort(mmm_outfile *of)
     of->path = NULL;
 }
 
-int mmm_write_file_atomic(const char *path, const void *data, size_t len,
-                          mmm_error *err)
+int mmm__write_file_atomic(const char *path, const void *data, size_t len,
+                           mmm_error *err)
 {
-    mmm_outfile of;
-    int rc = mmm_outfile_open(&of, path, err);
+    mmm__outfile of;
+    int rc = mmm__outfile_open(&of, path, err);
     if (rc < 0)
         return rc;
     if (len && fwrite(data, 1, len, of.fp) != len) {
-        mmm_outfile_abort(&of);
+        mmm__outfile_abort(&of);
         return mmm_error_set(err, MMM_EIO, path, 0, "cannot write '%s'", path);
     }
-    return mmm_outfile_commit(&of, err);
+    return mmm__outfile_commit(&of, err);
 }
 
 /* The expected end of each format checked, after trailing white space for
@@ -122,7 +122,7 @@ static const struct {
     {".png", "IEND\xAE\x42\x60\x82", 8, 0},
 };
 
-int mmm_outfile_check_complete(const mmm_outfile *of, mmm_error *err)
+int mmm__outfile_check_complete(const mmm__outfile *of, mmm_error *err)
 {
     size_t n = of->path ? strlen(of->path) : 0, k, got;
     unsigned char buf[64];

@@ -58,11 +58,11 @@
 #include "pipe.h"
 
 /* Generated from dags/mmm.xsd by cmake/embed.cmake. */
-const char *mmm_schema_text_(void);
+const char *mmm__schema_text(void);
 
 const char *mmm_schema_text(void)
 {
-    return mmm_schema_text_();
+    return mmm__schema_text();
 }
 
 #define XSI_NS "http://www.w3.org/2001/XMLSchema-instance"

@@ -185,4 +185,15 @@ int mmm__antichain_flow_preds(int64_t *out, size_t n, const int64_t *weight,
                               const uint32_t *pred_start, const uint32_t *pred,
                               mmm_error *err);
 
+/**
+ * Largest weighted antichain of a DAG given by its edges (u -> v) and node
+ * weights.  Exposed for tests and for the flow fallback's reuse.  Uses the
+ * series-parallel composition when possible (*method_out, may be NULL,
+ * says which); overflow of the weight sum is MMM_EOVERFLOW.
+ */
+int mmm__max_antichain(int64_t *out, mmm_k_method *method_out, size_t n,
+                       const int64_t *weight, size_t nedges,
+                       const uint32_t *from, const uint32_t *to,
+                       mmm_error *err);
+
 #endif

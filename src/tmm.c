@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "mmm/tmm.h"
+#include "tmm_internal.h"
 
 /* ------------------------------------------------------------------ */
 /* Helpers                                                            */
@@ -116,8 +117,8 @@ int mmm_tmm_machine_get(mmm_tmm_machine *out, const mmm_instance *inst,
 /* ------------------------------------------------------------------ */
 /* One launch                                                         */
 
-double mmm_tmm_transactions(double count, double threads, double rw,
-                            double C, mmm_access access)
+double mmm__tmm_transactions(double count, double threads, double rw,
+                             double C, mmm_access access)
 {
     double words = threads * rw;
     if (count <= 0 || words <= 0)
@@ -127,8 +128,8 @@ double mmm_tmm_transactions(double count, double threads, double rw,
     return count * ceil_tolerant(words / C); /* C words per transaction */
 }
 
-double mmm_tmm_threads_per_core(const mmm_tmm_machine *m, double threads,
-                                double s, mmm_tmm_limit *limit)
+double mmm__tmm_threads_per_core(const mmm_tmm_machine *m, double threads,
+                                 double s, mmm_tmm_limit *limit)
 {
     mmm_tmm_limit lim = MMM_TMM_LIMIT_X;
     double t = m->X;
@@ -182,7 +183,7 @@ static int launch_eval(launch *o, const mmm_instance *inst, size_t k,
                                  "kernel '%s': the TMM counts memory transactions "
                                  "per thread and needs the threads per block "
                                  "(add threads=\"...\")", ker->id);
-        o->M += mmm_tmm_transactions(count, thr, rw, mc->C, c->access);
+        o->M += mmm__tmm_transactions(count, thr, rw, mc->C, c->access);
         o->words += count * thr * rw;
         o->threads += count * thr;
         shared += count * thr * c->shared;
@@ -191,9 +192,9 @@ static int launch_eval(launch *o, const mmm_instance *inst, size_t k,
         return 0;
     /* The launch's threads share the fast memory: its limit uses their
      * mean shared words per thread. */
-    o->T = mmm_tmm_threads_per_core(mc, o->threads,
-                                    o->threads > 0 ? shared / o->threads : 0,
-                                    &o->limit);
+    o->T = mmm__tmm_threads_per_core(mc, o->threads,
+                                     o->threads > 0 ? shared / o->threads : 0,
+                                     &o->limit);
     o->lat = o->M > 0 ? o->M * mc->L / (o->T * mc->P) : 0.0;
     return 0;
 }
@@ -432,7 +433,7 @@ void mmm_tmm_dispose(mmm_tmm *t)
 /* ------------------------------------------------------------------ */
 /* Balance principle                                                  */
 
-double mmm_balance_crossover(double b0, double gb, double i0, double gi)
+double mmm__balance_crossover(double b0, double gb, double i0, double gi)
 {
     if (gb == gi)
         return HUGE_VAL; /* parallel in log scale: they never cross */
@@ -476,10 +477,10 @@ static void projection(mmm_balance_machine *m, const double dbl[6])
     m->at_P = m->P * exp2(t / dbl[5]);
     m->at_balance_bytes = m->at_peak / m->at_beta;
     m->at_matmul = sqrt(m->at_Ztotal / m->at_P);
-    m->crossover = mmm_balance_crossover(m->balance_bytes, gb, m->matmul, gi);
+    m->crossover = mmm__balance_crossover(m->balance_bytes, gb, m->matmul, gi);
     m->crossover_irony =
-        mmm_balance_crossover(m->balance_bytes, gb, sqrt(2.0) * m->matmul, gi);
-    m->crossover_words = mmm_balance_crossover(m->balance, gb, m->matmul, gi);
+        mmm__balance_crossover(m->balance_bytes, gb, sqrt(2.0) * m->matmul, gi);
+    m->crossover_words = mmm__balance_crossover(m->balance, gb, m->matmul, gi);
 }
 
 int mmm_balance_machine_get(mmm_balance_machine *out,
@@ -527,8 +528,8 @@ int mmm_balance_machine_get(mmm_balance_machine *out,
     return 0;
 }
 
-void mmm_balance_eval(mmm_balance_cost *out, const mmm_balance_machine *m,
-                      double W, double D, double Q)
+void mmm__balance_eval(mmm_balance_cost *out, const mmm_balance_machine *m,
+                       double W, double D, double Q)
 {
     memset(out, 0, sizeof *out);
     out->W = W;
@@ -572,10 +573,10 @@ int mmm_balance_compute(mmm_balance *out, const mmm_instance *inst,
     }
     for (k = 0; k < traffic.nkernels; k++) {
         const mmm_tmm_cost *c = &traffic.kernels[k];
-        mmm_balance_eval(&out->kernels[k], &out->machine, c->T1, c->Tinf, c->M);
+        mmm__balance_eval(&out->kernels[k], &out->machine, c->T1, c->Tinf, c->M);
     }
-    mmm_balance_eval(&out->program, &out->machine, traffic.program.T1,
-                     traffic.program.Tinf, traffic.program.M);
+    mmm__balance_eval(&out->program, &out->machine, traffic.program.T1,
+                      traffic.program.Tinf, traffic.program.M);
     mmm_tmm_dispose(&traffic);
     return 0;
 }

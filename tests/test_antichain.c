@@ -165,8 +165,8 @@ Test(antichain, random_dags_match_brute_force)
         int64_t expect = brute_antichain(n, w, m, from, to), k = -1;
         mmm_k_method meth;
         mmm_error err;
-        cr_assert_eq(mmm_max_antichain(&k, &meth, (size_t)n, w, m, from, to,
-                                       &err),
+        cr_assert_eq(mmm__max_antichain(&k, &meth, (size_t)n, w, m, from, to,
+                                        &err),
                      0, "%s", err.message);
         cr_assert_eq(k, expect, "iteration %d: K %lld, brute force %lld", it,
                      (long long)k, (long long)expect);
@@ -191,8 +191,8 @@ Test(antichain, series_parallel_dags_take_the_composition)
         int64_t expect = brute_antichain(n, w, m, from, to), k = -1;
         mmm_k_method meth = MMM_K_NONE;
         mmm_error err;
-        cr_assert_eq(mmm_max_antichain(&k, &meth, (size_t)n, w, m, from, to,
-                                       &err),
+        cr_assert_eq(mmm__max_antichain(&k, &meth, (size_t)n, w, m, from, to,
+                                        &err),
                      0);
         cr_assert_eq(meth, MMM_K_SERIES_PARALLEL, "iteration %d", it);
         cr_assert_eq(k, expect, "iteration %d: %lld vs %lld", it,
@@ -208,25 +208,25 @@ Test(antichain, hand_examples)
     uint32_t nf[] = {0, 1, 1}, nt[] = {2, 2, 3};
     int64_t nw[] = {5, 1, 1, 5}, k;
     mmm_k_method meth;
-    cr_assert_eq(mmm_max_antichain(&k, &meth, 4, nw, 3, nf, nt, NULL), 0);
+    cr_assert_eq(mmm__max_antichain(&k, &meth, 4, nw, 3, nf, nt, NULL), 0);
     cr_assert_eq(k, 10);
     cr_assert_eq(meth, MMM_K_FLOW);
     /* Diamond: the two middle kernels. */
     uint32_t df[] = {0, 0, 1, 2}, dt[] = {1, 2, 3, 3};
     int64_t dw[] = {1, 2, 3, 1};
-    cr_assert_eq(mmm_max_antichain(&k, &meth, 4, dw, 4, df, dt, NULL), 0);
+    cr_assert_eq(mmm__max_antichain(&k, &meth, 4, dw, 4, df, dt, NULL), 0);
     cr_assert_eq(k, 5);
     cr_assert_eq(meth, MMM_K_SERIES_PARALLEL);
     /* No edges: everything; no nodes: 0. */
-    cr_assert_eq(mmm_max_antichain(&k, &meth, 4, dw, 0, NULL, NULL, NULL), 0);
+    cr_assert_eq(mmm__max_antichain(&k, &meth, 4, dw, 0, NULL, NULL, NULL), 0);
     cr_assert_eq(k, 7);
-    cr_assert_eq(mmm_max_antichain(&k, &meth, 0, NULL, 0, NULL, NULL, NULL),
+    cr_assert_eq(mmm__max_antichain(&k, &meth, 0, NULL, 0, NULL, NULL, NULL),
                  0);
     cr_assert_eq(k, 0);
     /* A zero-weight kernel still orders its neighbours: a -> z -> b. */
     uint32_t zf[] = {0, 1}, zt[] = {1, 2};
     int64_t zw[] = {3, 0, 4};
-    cr_assert_eq(mmm_max_antichain(&k, NULL, 3, zw, 2, zf, zt, NULL), 0);
+    cr_assert_eq(mmm__max_antichain(&k, NULL, 3, zw, 2, zf, zt, NULL), 0);
     cr_assert_eq(k, 4);
 }
 
@@ -235,16 +235,16 @@ Test(antichain, bad_arguments)
     uint32_t f[] = {0, 1}, t[] = {1, 0};
     int64_t w[] = {1, 1}, k;
     mmm_error err;
-    cr_assert_eq(mmm_max_antichain(&k, NULL, 2, w, 2, f, t, &err), MMM_EINVAL);
+    cr_assert_eq(mmm__max_antichain(&k, NULL, 2, w, 2, f, t, &err), MMM_EINVAL);
     cr_assert(strstr(err.message, "cycle"));
     uint32_t f2[] = {0}, t2[] = {5};
-    cr_assert_eq(mmm_max_antichain(&k, NULL, 2, w, 1, f2, t2, &err),
+    cr_assert_eq(mmm__max_antichain(&k, NULL, 2, w, 1, f2, t2, &err),
                  MMM_EINVAL);
     int64_t neg[] = {1, -1};
-    cr_assert_eq(mmm_max_antichain(&k, NULL, 2, neg, 0, NULL, NULL, &err),
+    cr_assert_eq(mmm__max_antichain(&k, NULL, 2, neg, 0, NULL, NULL, &err),
                  MMM_EINVAL);
     int64_t big[] = {INT64_MAX, 1};
-    cr_assert_eq(mmm_max_antichain(&k, NULL, 2, big, 0, NULL, NULL, &err),
+    cr_assert_eq(mmm__max_antichain(&k, NULL, 2, big, 0, NULL, NULL, &err),
                  MMM_EOVERFLOW);
 }
 
@@ -457,7 +457,7 @@ Test(antichain, large_graphs_need_no_recursion, .timeout = 120)
             to[v] = v + 1;
         }
     }
-    cr_assert_eq(mmm_max_antichain(&k, &meth, N, w, N - 1, from, to, &err),
+    cr_assert_eq(mmm__max_antichain(&k, &meth, N, w, N - 1, from, to, &err),
                  0);
     cr_assert_eq(k, maxw);
     cr_assert_eq(meth, MMM_K_SERIES_PARALLEL);
@@ -481,7 +481,7 @@ Test(antichain, large_graphs_need_no_recursion, .timeout = 120)
         from[m] = v, to[m++] = N - 1;
         mid += w[v];
     }
-    cr_assert_eq(mmm_max_antichain(&k, &meth, N, w, m, from, to, &err), 0);
+    cr_assert_eq(mmm__max_antichain(&k, &meth, N, w, m, from, to, &err), 0);
     cr_assert_eq(k, mid);
     cr_assert_eq(meth, MMM_K_SERIES_PARALLEL);
     /* A random DAG: 3 predecessors among the 1000 kernels before. */
@@ -492,7 +492,7 @@ Test(antichain, large_graphs_need_no_recursion, .timeout = 120)
             from[m] = lo + (uint32_t)(rnd() % (v - lo));
             to[m++] = v;
         }
-    cr_assert_eq(mmm_max_antichain(&k, &meth, N, w, m, from, to, &err), 0);
+    cr_assert_eq(mmm__max_antichain(&k, &meth, N, w, m, from, to, &err), 0);
     cr_assert_eq(meth, MMM_K_FLOW);
     /* Sinks are pairwise incomparable: K is at least their weight. */
     {

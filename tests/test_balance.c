@@ -20,6 +20,7 @@
 
 #include "mmm/mmm.h"
 #include "model_run.h"
+#include "tmm_internal.h"
 
 #define REL_TOL 1e-12
 
@@ -63,7 +64,7 @@ Test(balance, equation_3_is_t_mem_below_t_comp)
         m.word_bytes = 4;
         m.transaction_bytes = m.C * m.word_bytes;
         m.balance = m.P * m.C0 * m.word_bytes / m.beta;
-        mmm_balance_eval(&c, &m, v[5], v[6], v[7]);
+        mmm__balance_eval(&c, &m, v[5], v[6], v[7]);
         /* T_comp and T_mem as the paper writes them (Eqs. 1 and 2). */
         cr_expect(close_rel(c.T_comp, (v[6] + v[5] / v[0]) / v[1], REL_TOL));
         cr_expect(close_rel(c.T_mem, v[3] * v[6] + v[7] * m.transaction_bytes / v[2], REL_TOL));
@@ -93,23 +94,23 @@ Test(balance, factors_and_kungs_limit)
     m.word_bytes = 4;
     m.transaction_bytes = 128;
     m.balance = PC0 * 4 / BETA;
-    mmm_balance_eval(&c, &m, 1e12, 1e4, 1e9);
+    mmm__balance_eval(&c, &m, 1e12, 1e4, 1e9);
     cr_expect(close_rel(c.intensity, 1e12 / (1e9 * 32), REL_TOL));
     cr_expect(close_rel(c.little, 1 + ALPHA * BETA / 128 / (1e9 / 1e4), REL_TOL));
     cr_expect(close_rel(c.amdahl, 1 + 448 / (1e12 / 1e4), REL_TOL));
     cr_expect(close_rel(c.lhs, m.balance * c.little, REL_TOL));
     cr_expect(close_rel(c.rhs, c.intensity * c.amdahl, REL_TOL));
     m.alpha = 0;
-    mmm_balance_eval(&c, &m, 1e12, 0, 1e9);
+    mmm__balance_eval(&c, &m, 1e12, 0, 1e9);
     cr_expect_eq(c.little, 1);
     cr_expect_eq(c.amdahl, 1);
     cr_expect_eq(c.lhs, m.balance);
     cr_expect_eq(c.rhs, c.intensity);
     /* No traffic: infinite intensity, never memory-bound. */
-    mmm_balance_eval(&c, &m, 1e6, 10, 0);
+    mmm__balance_eval(&c, &m, 1e6, 10, 0);
     cr_expect(isinf(c.intensity));
     cr_expect_eq(c.memory_bound, 0);
-    mmm_balance_eval(&c, &m, 0, 0, 0);
+    mmm__balance_eval(&c, &m, 0, 0, 0);
     cr_expect_eq(c.memory_bound, 0);
     cr_expect_eq(c.ratio, 0);
 }
@@ -198,9 +199,9 @@ Test(balance, matrix_multiply_crossover)
     /* The year-by-year curve of Fig. 2 at 2020: B = 35.5 > I = 34.4. */
     cr_expect(close_rel(b0 * exp2(gb * 10), 35.49, 0.005));
     /* Parallel growth never crosses. */
-    cr_expect(isinf(mmm_balance_crossover(1, 0.2, 2, 0.2)));
-    cr_expect(close_rel(mmm_balance_crossover(1, 1, 8, 0), 3, REL_TOL));
-    cr_expect(close_rel(mmm_balance_crossover(8, 0, 1, 1), 3, REL_TOL));
+    cr_expect(isinf(mmm__balance_crossover(1, 0.2, 2, 0.2)));
+    cr_expect(close_rel(mmm__balance_crossover(1, 1, 8, 0), 3, REL_TOL));
+    cr_expect(close_rel(mmm__balance_crossover(8, 0, 1, 1), 3, REL_TOL));
     run_close(&r);
 }
 

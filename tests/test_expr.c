@@ -426,7 +426,7 @@ Test(expr, variable_slots)
     cr_assert(!mmm_expr_is_constant(e));
     cr_assert_eq(mmm_expr_max_slot(c), -1);
     cr_assert(mmm_expr_is_constant(c));
-    cr_assert_eq(mmm_expr_code_length_(c), 1, "constants are folded");
+    cr_assert_eq(mmm__expr_code_length(c), 1, "constants are folded");
 
     set_vars();
     vars[70] = mmm_value_int(100);
@@ -709,7 +709,7 @@ Test(expr, evaluation_stack_limit)
     char *ok = repeat_text("x+x*(", 127, "x", ")", 127);
     char *big = repeat_text("x+x*(", 128, "x", ")", 128);
     cr_assert_eq(parse_with(ok, 0, 0, &err, &e), 0, "%s", err.message);
-    cr_assert_eq(mmm_expr_stack_need_(e), 255);
+    cr_assert_eq(mmm__expr_stack_need(e), 255);
     set_vars();
     vars[3] = mmm_value_int(1);
     cr_assert_eq(mmm_expr_eval(e, vars, NVARS, &v, &err), 0);
@@ -740,7 +740,7 @@ Test(expr, long_expressions)
     /* a million constant terms fold into one constant */
     t = repeat_text("1+", 999999, "1", "", 0);
     cr_assert_eq(parse_with(t, 0, 0, &err, &e), 0, "%s", err.message);
-    cr_assert_eq(mmm_expr_code_length_(e), 1);
+    cr_assert_eq(mmm__expr_code_length(e), 1);
     cr_assert_eq(mmm_expr_eval(e, NULL, 0, &v, &err), 0);
     cr_assert(v.exact && v.num == 1000000);
     mmm_expr_free(e);
@@ -748,8 +748,8 @@ Test(expr, long_expressions)
     /* a hundred thousand variable terms: long code, stack of two */
     t = repeat_text("x+", 99999, "x", "", 0);
     cr_assert_eq(parse_with(t, 0, 0, &err, &e), 0, "%s", err.message);
-    cr_assert_eq(mmm_expr_stack_need_(e), 2);
-    cr_assert_eq(mmm_expr_code_length_(e), 199999);
+    cr_assert_eq(mmm__expr_stack_need(e), 2);
+    cr_assert_eq(mmm__expr_code_length(e), 199999);
     set_vars();
     cr_assert_eq(mmm_expr_eval(e, vars, NVARS, &v, &err), 0);
     cr_assert(v.exact && v.num == 300000);
@@ -764,7 +764,7 @@ Test(expr, long_expressions)
         t[l + 1] = '\0';
     }
     cr_assert_eq(parse_with(t, 0, 0, &err, &e), 0, "%s", err.message);
-    cr_assert_eq(mmm_expr_stack_need_(e), 2);
+    cr_assert_eq(mmm__expr_stack_need(e), 2);
     cr_assert_eq(mmm_expr_eval(e, vars, NVARS, &v, &err), 0);
     cr_assert(v.exact && v.num == -5);
     mmm_expr_free(e);

@@ -20,6 +20,7 @@
 
 #include "mmm/mmm.h"
 #include "mmm/optimize.h"
+#include "optimize_internal.h"
 #include "mmm/plot.h"
 
 #define REL_TOL 1e-12
@@ -450,10 +451,10 @@ Test(optimize, ties_go_to_the_smaller_value_whatever_the_order)
 
 Test(optimize, cost_equality_tolerance)
 {
-    cr_assert(mmm_cost_equal(1.0, 1.0 + 1e-15));
-    cr_assert(mmm_cost_equal(0.0, 0.0));
-    cr_assert_not(mmm_cost_equal(1.0, 1.0 + 1e-9));
-    cr_assert_not(mmm_cost_equal(NAN, NAN));
+    cr_assert(mmm__cost_equal(1.0, 1.0 + 1e-15));
+    cr_assert(mmm__cost_equal(0.0, 0.0));
+    cr_assert_not(mmm__cost_equal(1.0, 1.0 + 1e-9));
+    cr_assert_not(mmm__cost_equal(NAN, NAN));
 }
 
 Test(optimize, exact_rational_range)

@@ -27,6 +27,7 @@
 
 #include "mmm/mmm.h"
 #include "model_run.h"
+#include "tmm_internal.h"
 
 #define REL_TOL 1e-12
 /* Hidden constants of the paper's O(): a claim "f = Θ(g)" passes when
@@ -125,19 +126,19 @@ Test(tmm_model, transactions_and_thread_limits)
     mmm_tmm_machine m = {100, 8, 4, 64, 2, 6};
     mmm_tmm_limit lim;
     /* Coalesced: ceil(threads (r+w) / C) per block. */
-    cr_expect_eq(mmm_tmm_transactions(3, 10, 1, 4, MMM_ACCESS_COALESCED), 9); /* 3 ceil(10/4) */
-    cr_expect_eq(mmm_tmm_transactions(1, 256, 1.125 + 1, 32, MMM_ACCESS_COALESCED), 17);
-    cr_expect_eq(mmm_tmm_transactions(2, 10, 1.5, 4, MMM_ACCESS_IRREGULAR), 30);
-    cr_expect_eq(mmm_tmm_transactions(0, 10, 1, 4, MMM_ACCESS_COALESCED), 0);
-    cr_expect_eq(mmm_tmm_transactions(5, 10, 0, 4, MMM_ACCESS_IRREGULAR), 0);
+    cr_expect_eq(mmm__tmm_transactions(3, 10, 1, 4, MMM_ACCESS_COALESCED), 9); /* 3 ceil(10/4) */
+    cr_expect_eq(mmm__tmm_transactions(1, 256, 1.125 + 1, 32, MMM_ACCESS_COALESCED), 17);
+    cr_expect_eq(mmm__tmm_transactions(2, 10, 1.5, 4, MMM_ACCESS_IRREGULAR), 30);
+    cr_expect_eq(mmm__tmm_transactions(0, 10, 1, 4, MMM_ACCESS_COALESCED), 0);
+    cr_expect_eq(mmm__tmm_transactions(5, 10, 0, 4, MMM_ACCESS_IRREGULAR), 0);
     /* T = min(X, Z/(Q s), threads/P). */
-    cr_expect_eq(mmm_tmm_threads_per_core(&m, 1000, 0, &lim), 6);
+    cr_expect_eq(mmm__tmm_threads_per_core(&m, 1000, 0, &lim), 6);
     cr_expect_eq(lim, MMM_TMM_LIMIT_X);
-    cr_expect_eq(mmm_tmm_threads_per_core(&m, 1000, 8, &lim), 4); /* 64/(2 8) */
+    cr_expect_eq(mmm__tmm_threads_per_core(&m, 1000, 8, &lim), 4); /* 64/(2 8) */
     cr_expect_eq(lim, MMM_TMM_LIMIT_MEMORY);
-    cr_expect_eq(mmm_tmm_threads_per_core(&m, 20, 8, &lim), 2.5); /* 20/8 */
+    cr_expect_eq(mmm__tmm_threads_per_core(&m, 20, 8, &lim), 2.5); /* 20/8 */
     cr_expect_eq(lim, MMM_TMM_LIMIT_THREADS);
-    cr_expect_eq(mmm_tmm_threads_per_core(&m, 0, 8, &lim), 0);
+    cr_expect_eq(mmm__tmm_threads_per_core(&m, 0, 8, &lim), 0);
     cr_expect_eq(lim, MMM_TMM_LIMIT_NONE);
     cr_expect_str_eq(mmm_tmm_term_name(MMM_TMM_LATENCY), "latency");
     cr_expect_str_eq(mmm_tmm_limit_name(MMM_TMM_LIMIT_MEMORY), "memory");

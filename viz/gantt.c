@@ -9,7 +9,7 @@
 
 #include "gantt_draw.h"
 #include "mmm/gantt.h"
-#include "mmm/outfile.h"
+#include "outfile.h"
 
 #define WIDTH 1100.0
 #define LEFT 120.0      /* lane labels */
@@ -86,17 +86,17 @@ static void header(chart *c, const char *title, const char *note)
     char a[64];
     int i;
 
-    gd_text(&c->d, c->x0, 24, 16, GD_START, INK, 1, "%s", title);
-    gd_text(&c->d, c->x0, 43, 12, GD_START, MUTED, 0,
-            "utilization %.1f%%, idle %s SM time units, %lld blocks in %lld launches%s",
-            100.0 * r->utilization, fmt(r->idle, a, sizeof a),
-            (long long)r->blocks, (long long)r->launches, note);
+    mmm__gd_text(&c->d, c->x0, 24, 16, GD_START, INK, 1, "%s", title);
+    mmm__gd_text(&c->d, c->x0, 43, 12, GD_START, MUTED, 0,
+                 "utilization %.1f%%, idle %s SM time units, %lld blocks in %lld launches%s",
+                 100.0 * r->utilization, fmt(r->idle, a, sizeof a),
+                 (long long)r->blocks, (long long)r->launches, note);
     for (i = 0; i < 4; i++) {
         if (key[i].v < 0)
             continue;
-        gd_line(&c->d, x, 58, x + 22, 58, key[i].rgb, 2, key[i].dash);
-        gd_text(&c->d, x + 27, 62, 12, GD_START, INK, 0, "%s %s", key[i].name,
-                fmt(key[i].v, a, sizeof a));
+        mmm__gd_line(&c->d, x, 58, x + 22, 58, key[i].rgb, 2, key[i].dash);
+        mmm__gd_text(&c->d, x + 27, 62, 12, GD_START, INK, 0, "%s %s", key[i].name,
+                     fmt(key[i].v, a, sizeof a));
         x += 27 + 7.0 * (double)(strlen(key[i].name) + strlen(a) + 1) + 18;
     }
 }
@@ -116,9 +116,9 @@ static void grid(chart *c)
 {
     double step = nice_step(c->tmax), t;
     int i;
-    gd_rect(&c->d, c->x0, c->y0, c->x1 - c->x0, c->y1 - c->y0, 0xf6f6f6, 1.0, NULL);
+    mmm__gd_rect(&c->d, c->x0, c->y0, c->x1 - c->x0, c->y1 - c->y0, 0xf6f6f6, 1.0, NULL);
     for (i = 0, t = 0.0; t <= c->tmax * (1 + 1e-12) && i < 1000; t = ++i * step)
-        gd_line(&c->d, X(c, t), c->y0, X(c, t), c->y1, GRID, 0.5, 0);
+        mmm__gd_line(&c->d, X(c, t), c->y0, X(c, t), c->y1, GRID, 0.5, 0);
 }
 
 /* The time axis under the lanes; returns the y below it. */
@@ -129,21 +129,21 @@ static double time_axis(chart *c)
     int i;
     int e = axis_exponent(c->tmax);
     double unit = pow(10.0, e);
-    gd_line(&c->d, c->x0, y, c->x1, y, INK, 1, 0);
+    mmm__gd_line(&c->d, c->x0, y, c->x1, y, INK, 1, 0);
     for (i = 0, t = 0.0; t <= c->tmax * (1 + 1e-12) && i < 1000; t = ++i * step) {
         double x = X(c, t);
-        gd_line(&c->d, x, y, x, y + 5, INK, 1, 0);
+        mmm__gd_line(&c->d, x, y, x, y + 5, INK, 1, 0);
         if (e)
-            gd_text(&c->d, x, y + 18, 11, GD_MIDDLE, INK, 0, "%.4g", t / unit);
+            mmm__gd_text(&c->d, x, y + 18, 11, GD_MIDDLE, INK, 0, "%.4g", t / unit);
         else
-            gd_text(&c->d, x, y + 18, 11, GD_MIDDLE, INK, 0, "%s", fmt(t, a, sizeof a));
+            mmm__gd_text(&c->d, x, y + 18, 11, GD_MIDDLE, INK, 0, "%s", fmt(t, a, sizeof a));
     }
     if (e)
-        gd_text(&c->d, (c->x0 + c->x1) / 2, y + 36, 12, GD_MIDDLE, INK, 0,
-                "time \xc3\x97 10^%d (one block takes S(B) + O(B))", e);
+        mmm__gd_text(&c->d, (c->x0 + c->x1) / 2, y + 36, 12, GD_MIDDLE, INK, 0,
+                     "time \xc3\x97 10^%d (one block takes S(B) + O(B))", e);
     else
-        gd_text(&c->d, (c->x0 + c->x1) / 2, y + 36, 12, GD_MIDDLE, INK, 0,
-                "time (one block takes S(B) + O(B))");
+        mmm__gd_text(&c->d, (c->x0 + c->x1) / 2, y + 36, 12, GD_MIDDLE, INK, 0,
+                     "time (one block takes S(B) + O(B))");
     return y + 44;
 }
 
@@ -163,18 +163,18 @@ static void bound_lines(chart *c)
             continue;
         if (l[i].v > c->tmax) { /* off the chart: say where it is */
             char a[64];
-            gd_text(&c->d, c->x1, c->y1 + 38, 11, GD_END, l[i].rgb, 0,
-                    "%s bound %s off the chart \xe2\x86\x92", l[i].tag,
-                    fmt(l[i].v, a, sizeof a));
+            mmm__gd_text(&c->d, c->x1, c->y1 + 38, 11, GD_END, l[i].rgb, 0,
+                         "%s bound %s off the chart \xe2\x86\x92", l[i].tag,
+                         fmt(l[i].v, a, sizeof a));
             continue;
         }
         x = X(c, l[i].v);
-        gd_line(&c->d, x, c->y0 - 4, x, c->y1, l[i].rgb, 1.6, l[i].dash);
+        mmm__gd_line(&c->d, x, c->y0 - 4, x, c->y1, l[i].rgb, 1.6, l[i].dash);
         /* Tags of close lines go on separate levels. */
         level = x - last_x < 70 ? level + 1 : 0;
         last_x = x;
-        gd_text(&c->d, x, c->y0 - 6 - 11 * (level % 3), 10, GD_MIDDLE, l[i].rgb,
-                0, "%s", l[i].tag);
+        mmm__gd_text(&c->d, x, c->y0 - 6 - 11 * (level % 3), 10, GD_MIDDLE, l[i].rgb,
+                     0, "%s", l[i].tag);
     }
 }
 
@@ -186,8 +186,8 @@ static void lane_labels(chart *c, double lane_h)
     int64_t every = lane_h >= 10 ? 1 : (int64_t)ceil(10.0 / lane_h), i;
     double size = lane_h * 0.8 < 11 ? (lane_h * 0.8 < 8 ? 8 : lane_h * 0.8) : 11;
     for (i = 0; i < c->r->p; i += every)
-        gd_text(&c->d, c->x0 - 6, c->y0 + ((double)i + 0.5) * lane_h + size * 0.35,
-                size, GD_END, INK, 0, "SM %lld", (long long)i);
+        mmm__gd_text(&c->d, c->x0 - 6, c->y0 + ((double)i + 0.5) * lane_h + size * 0.35,
+                     size, GD_END, INK, 0, "SM %lld", (long long)i);
 }
 
 static void record_rects(chart *c, const mmm_sim_record *rec, double lane_h)
@@ -216,21 +216,21 @@ static void record_rects(chart *c, const mmm_sim_record *rec, double lane_h)
                  (long long)rec->waves, rec->waves == 1 ? "" : "s per SM");
     for (sm = rec->sm_first; sm < rec->sm_first + rec->sm_count; sm++) {
         double y = c->y0 + (double)sm * lane_h + gap / 2;
-        gd_rect(&c->d, x, y, w, lane_h - gap, kernel_colour(rec->kernel),
-                rec->kind == MMM_SIM_LAUNCHES ? 0.45 : 1.0, tip);
+        mmm__gd_rect(&c->d, x, y, w, lane_h - gap, kernel_colour(rec->kernel),
+                     rec->kind == MMM_SIM_LAUNCHES ? 0.45 : 1.0, tip);
         /* Wave boundaries, where they are visible. */
         if (rec->kind == MMM_SIM_BLOCKS && rec->waves > 1 && rec->waves <= 64
             && w / (double)rec->waves >= 4) {
             int64_t k;
             for (k = 1; k < rec->waves; k++) {
                 double xs = x + w * (double)k / (double)rec->waves;
-                gd_line(&c->d, xs, y, xs, y + lane_h - gap, 0xffffff, 1, 0);
+                mmm__gd_line(&c->d, xs, y, xs, y + lane_h - gap, 0xffffff, 1, 0);
             }
         }
     }
     if (rec->kind == MMM_SIM_LAUNCHES && w > 90)
-        gd_text(&c->d, x + w / 2, c->y0 + (double)c->r->p * lane_h / 2 + 4, 11,
-                GD_MIDDLE, INK, 0, "\xc3\x97%lld launches", (long long)rec->copies);
+        mmm__gd_text(&c->d, x + w / 2, c->y0 + (double)c->r->p * lane_h / 2 + 4, 11,
+                     GD_MIDDLE, INK, 0, "\xc3\x97%lld launches", (long long)rec->copies);
 }
 
 static double legend(chart *c, double y)
@@ -257,14 +257,14 @@ static double legend(chart *c, double y)
             x = c->x0;
             y += 18;
         }
-        gd_rect(&c->d, x, y - 10, 12, 12, kernel_colour((uint32_t)i), 1.0, id);
-        gd_text(&c->d, x + 17, y, 12, GD_START, INK, 0, "%.24s", id);
+        mmm__gd_rect(&c->d, x, y - 10, 12, 12, kernel_colour((uint32_t)i), 1.0, id);
+        mmm__gd_text(&c->d, x + 17, y, 12, GD_START, INK, 0, "%.24s", id);
         x += w;
         shown++;
     }
     if (total > shown)
-        gd_text(&c->d, c->x0, y += 18, 11, GD_START, MUTED, 0,
-                "and %zu more kernels (colours repeat every 20)", total - shown);
+        mmm__gd_text(&c->d, c->x0, y += 18, 11, GD_START, MUTED, 0,
+                     "and %zu more kernels (colours repeat every 20)", total - shown);
     free(seen);
     return y + 14;
 }
@@ -318,8 +318,8 @@ static void kernel_bar(chart *c, uint32_t k, double y, double h)
     snprintf(tip, sizeof tip, "%s: %s to %s, %lld blocks, %.1f SMs busy on average",
              c->prog->kernels[k].id, fmt(st->first_start, a, sizeof a),
              fmt(st->last_end, b, sizeof b), (long long)st->blocks, mean);
-    gd_rect(&c->d, x, y, w, h, kernel_colour(k), 0.25, tip);
-    gd_rect(&c->d, x, y + h * (1 - frac), w, h * frac, kernel_colour(k), 1.0, tip);
+    mmm__gd_rect(&c->d, x, y, w, h, kernel_colour(k), 0.25, tip);
+    mmm__gd_rect(&c->d, x, y + h * (1 - frac), w, h * frac, kernel_colour(k), 1.0, tip);
 }
 
 /* A row holding kernels ks[0..n): their union of intervals. */
@@ -337,7 +337,7 @@ static void group_row(chart *c, const uint32_t *ks, size_t n, double y,
         }
         {
             double x = X(c, lo), w = X(c, hi) - x;
-            gd_rect(&c->d, x, y, w < 0.6 ? 0.6 : w, h, rgb, 0.85, NULL);
+            mmm__gd_rect(&c->d, x, y, w < 0.6 ? 0.6 : w, h, rgb, 0.85, NULL);
         }
         if (i < n) {
             lo = st[ks[i]].first_start;
@@ -380,12 +380,12 @@ static void aggregated(chart *c)
         double y = c->y0 + (double)i * row_h;
         const char *first = c->prog->kernels[ks[a]].id;
         if (b - a == 1) {
-            gd_text(&c->d, c->x0 - 6, y + row_h / 2 + 4, 11, GD_END, INK, 0,
-                    "%.16s", first);
+            mmm__gd_text(&c->d, c->x0 - 6, y + row_h / 2 + 4, 11, GD_END, INK, 0,
+                         "%.16s", first);
             kernel_bar(c, ks[a], y + 1, row_h - 2);
         } else {
-            gd_text(&c->d, c->x0 - 6, y + row_h / 2 + 4, 10, GD_END, INK, 0,
-                    "%.9s\xe2\x80\xa6 (%zu)", first, b - a);
+            mmm__gd_text(&c->d, c->x0 - 6, y + row_h / 2 + 4, 10, GD_END, INK, 0,
+                         "%.9s\xe2\x80\xa6 (%zu)", first, b - a);
             group_row(c, ks + a, b - a, y + 1, row_h - 2, palette[i % 10]);
         }
     }
@@ -450,31 +450,31 @@ static int ends_with(const char *s, const char *suffix)
 
 int mmm_gantt_png_available(void)
 {
-    return gd_png_available();
+    return mmm__gd_png_available();
 }
 
 static int write_png(const char *path, const gd_list *d, mmm_error *err)
 {
-    mmm_outfile of;
-    int rc = mmm_outfile_open(&of, path, err);
+    mmm__outfile of;
+    int rc = mmm__outfile_open(&of, path, err);
     if (rc < 0)
         return rc;
     /* PLplot opens the file by name: let it write our temporary, then
      * reopen it so that the commit syncs and renames it. */
     fclose(of.fp);
     of.fp = NULL;
-    if ((rc = gd_write_png(of.tmp_path, d, err)) < 0 ||
+    if ((rc = mmm__gd_write_png(of.tmp_path, d, err)) < 0 ||
         /* PLplot reports no write error: check the file is complete */
-        (rc = mmm_outfile_check_complete(&of, err)) < 0) {
-        mmm_outfile_abort(&of);
+        (rc = mmm__outfile_check_complete(&of, err)) < 0) {
+        mmm__outfile_abort(&of);
         return rc;
     }
     of.fp = fopen(of.tmp_path, "ab");
     if (!of.fp || fseek(of.fp, 0, SEEK_END) != 0 || ftell(of.fp) <= 0) {
-        mmm_outfile_abort(&of);
+        mmm__outfile_abort(&of);
         return mmm_error_set(err, MMM_EIO, path, 0, "PLplot wrote no PNG");
     }
-    return mmm_outfile_commit(&of, err);
+    return mmm__outfile_commit(&of, err);
 }
 
 int mmm_gantt_write(const char *path, const mmm_sim_result *r,
@@ -495,20 +495,20 @@ int mmm_gantt_write(const char *path, const mmm_sim_result *r,
     c.r = r;
     c.prog = prog;
     c.mmm_bound = opt->mmm_bound;
-    gd_init(&c.d, WIDTH, 0);
+    mmm__gd_init(&c.d, WIDTH, 0);
     if ((rc = build(&c, opt)) < 0) {
-        gd_dispose(&c.d);
+        mmm__gd_dispose(&c.d);
         return mmm_error_set(err, rc, path, 0, "out of memory");
     }
     if (png) {
         rc = write_png(path, &c.d, err);
     } else {
-        mmm_outfile of;
-        if ((rc = mmm_outfile_open(&of, path, err)) == MMM_OK) {
-            gd_write_svg(of.fp, &c.d);
-            rc = mmm_outfile_commit(&of, err);
+        mmm__outfile of;
+        if ((rc = mmm__outfile_open(&of, path, err)) == MMM_OK) {
+            mmm__gd_write_svg(of.fp, &c.d);
+            rc = mmm__outfile_commit(&of, err);
         }
     }
-    gd_dispose(&c.d);
+    mmm__gd_dispose(&c.d);
     return rc;
 }

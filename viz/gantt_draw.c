@@ -11,14 +11,14 @@
 #include <plplot.h>
 #endif
 
-void gd_init(gd_list *d, double width, double height)
+void mmm__gd_init(gd_list *d, double width, double height)
 {
     memset(d, 0, sizeof *d);
     d->width = width;
     d->height = height;
 }
 
-void gd_dispose(gd_list *d)
+void mmm__gd_dispose(gd_list *d)
 {
     size_t i;
     for (i = 0; i < d->n; i++)
@@ -62,8 +62,8 @@ static char *dup(gd_list *d, const char *s)
     return t;
 }
 
-void gd_rect(gd_list *d, double x, double y, double w, double h,
-             uint32_t rgb, double alpha, const char *tooltip)
+void mmm__gd_rect(gd_list *d, double x, double y, double w, double h,
+                  uint32_t rgb, double alpha, const char *tooltip)
 {
     gd_item *it = add(d, GD_RECT);
     if (!it)
@@ -77,8 +77,8 @@ void gd_rect(gd_list *d, double x, double y, double w, double h,
     it->text = dup(d, tooltip);
 }
 
-void gd_line(gd_list *d, double x1, double y1, double x2, double y2,
-             uint32_t rgb, double width, int dash)
+void mmm__gd_line(gd_list *d, double x1, double y1, double x2, double y2,
+                  uint32_t rgb, double width, int dash)
 {
     gd_item *it = add(d, GD_LINE);
     if (!it)
@@ -92,8 +92,8 @@ void gd_line(gd_list *d, double x1, double y1, double x2, double y2,
     it->dash = dash;
 }
 
-void gd_text(gd_list *d, double x, double y, double size, int anchor,
-             uint32_t rgb, int bold, const char *fmt, ...)
+void mmm__gd_text(gd_list *d, double x, double y, double size, int anchor,
+                  uint32_t rgb, int bold, const char *fmt, ...)
 {
     char buf[512];
     va_list ap;
@@ -165,7 +165,7 @@ static void svg_item(FILE *f, const gd_item *it)
     }
 }
 
-void gd_write_svg(FILE *f, const gd_list *d)
+void mmm__gd_write_svg(FILE *f, const gd_list *d)
 {
     size_t i;
     fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
@@ -199,7 +199,7 @@ static int have_pngcairo(void)
     return 0;
 }
 
-int gd_png_available(void)
+int mmm__gd_png_available(void)
 {
     return have_pngcairo();
 }
@@ -263,7 +263,7 @@ static void pl_item(const gd_item *it, double h)
     }
 }
 
-int gd_write_png(const char *path, const gd_list *d, mmm_error *err)
+int mmm__gd_write_png(const char *path, const gd_list *d, mmm_error *err)
 {
     PLINT old, strm;
     size_t i;
@@ -291,12 +291,12 @@ int gd_write_png(const char *path, const gd_list *d, mmm_error *err)
 
 #else
 
-int gd_png_available(void)
+int mmm__gd_png_available(void)
 {
     return 0;
 }
 
-int gd_write_png(const char *path, const gd_list *d, mmm_error *err)
+int mmm__gd_write_png(const char *path, const gd_list *d, mmm_error *err)
 {
     (void)d;
     return mmm_error_set(err, MMM_EINVAL, path, 0,

@@ -33,24 +33,24 @@ typedef struct gd_list {
     int oom;            /* an allocation failed: the list is incomplete */
 } gd_list;
 
-void gd_init(gd_list *d, double width, double height);
-void gd_dispose(gd_list *d);
-void gd_rect(gd_list *d, double x, double y, double w, double h,
-             uint32_t rgb, double alpha, const char *tooltip);
-void gd_line(gd_list *d, double x1, double y1, double x2, double y2,
-             uint32_t rgb, double width, int dash);
-void gd_text(gd_list *d, double x, double y, double size, int anchor,
-             uint32_t rgb, int bold, const char *fmt, ...)
+void mmm__gd_init(gd_list *d, double width, double height);
+void mmm__gd_dispose(gd_list *d);
+void mmm__gd_rect(gd_list *d, double x, double y, double w, double h,
+                  uint32_t rgb, double alpha, const char *tooltip);
+void mmm__gd_line(gd_list *d, double x1, double y1, double x2, double y2,
+                  uint32_t rgb, double width, int dash);
+void mmm__gd_text(gd_list *d, double x, double y, double size, int anchor,
+                  uint32_t rgb, int bold, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 8, 9)))
 #endif
     ;
 
 /* Write the list as a standalone SVG document. */
-void gd_write_svg(FILE *f, const gd_list *d);
+void mmm__gd_write_svg(FILE *f, const gd_list *d);
 /* Draw the list into a PNG file through PLplot (path: a file PLplot
  * creates).  MMM_EINVAL without PLplot, MMM_EIO without its device. */
-int gd_write_png(const char *path, const gd_list *d, mmm_error *err);
-int gd_png_available(void);
+int mmm__gd_write_png(const char *path, const gd_list *d, mmm_error *err);
+int mmm__gd_png_available(void);
 
 #endif

@@ -1,13 +1,13 @@
 /* plot.c: line plots with PLplot (the only file that includes plplot.h),
  * and the streaming decimation of curves.  The figure is drawn into the
- * temporary file of an mmm_outfile, then committed. */
+ * temporary file of an mmm__outfile, then committed. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "mmm/outfile.h"
+#include "outfile.h"
 #include "mmm/plot.h"
 
 /* ------------------------------------------------------------------ */
@@ -546,7 +546,7 @@ int mmm_plot_write(const mmm_plot *plot, const char *path, mmm_error *err)
 {
     const char *ext = extension(path);
     const char *dev;
-    mmm_outfile of;
+    mmm__outfile of;
     int rc;
 
     if (!strcmp(ext, "svg"))
@@ -569,7 +569,7 @@ int mmm_plot_write(const mmm_plot *plot, const char *path, mmm_error *err)
                              "the PLplot device '%s' is not installed "
                              "(Debian: apt-get install plplot-driver-cairo)",
                              dev);
-    if ((rc = mmm_outfile_open(&of, path, err)) < 0)
+    if ((rc = mmm__outfile_open(&of, path, err)) < 0)
         return rc;
     /* PLplot opens the file by name: close our stream, let it write the
      * temporary, then rename it into place. */
@@ -578,18 +578,18 @@ int mmm_plot_write(const mmm_plot *plot, const char *path, mmm_error *err)
     draw(plot, dev, of.tmp_path);
     /* PLplot reports no write error: a full disk or a file-size limit
      * would leave a truncated file, so check that it ends as it should. */
-    if ((rc = mmm_outfile_check_complete(&of, err)) < 0) {
-        mmm_outfile_abort(&of);
+    if ((rc = mmm__outfile_check_complete(&of, err)) < 0) {
+        mmm__outfile_abort(&of);
         return rc;
     }
     /* Reopen so that the commit flushes it to disk (fsync) and checks it. */
     of.fp = fopen(of.tmp_path, "ab");
     if (!of.fp || fseek(of.fp, 0, SEEK_END) != 0 || ftell(of.fp) <= 0) {
-        mmm_outfile_abort(&of);
+        mmm__outfile_abort(&of);
         return mmm_error_set(err, MMM_EIO, path, 0,
                              "PLplot wrote nothing with the device '%s'", dev);
     }
-    return mmm_outfile_commit(&of, err);
+    return mmm__outfile_commit(&of, err);
 }
 
 #endif

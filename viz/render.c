@@ -14,7 +14,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "mmm/outfile.h"
+#include "outfile.h"
 #include "render_labels.h"
 #include "render_text.h"
 
@@ -183,11 +183,11 @@ static void put_plain(mmm_text *t, const char *s, int tooltip)
 {
     const char *b;
     while ((b = strchr(s, '\\'))) {
-        mmm_text_putn(t, s, (size_t)(b - s));
-        mmm_text_put(t, tooltip ? "\xe2\xa7\xb5" : "\\\\");
+        mmm__text_putn(t, s, (size_t)(b - s));
+        mmm__text_put(t, tooltip ? "\xe2\xa7\xb5" : "\\\\");
         s = b + 1;
     }
-    mmm_text_put(t, s);
+    mmm__text_put(t, s);
 }
 
 static void set(void *obj, const char *name, const char *value)
@@ -205,7 +205,7 @@ static void set_int(void *obj, const char *name, long long v)
 static void set_num(void *obj, const char *name, double v)
 {
     char b[64];
-    set(obj, name, mmm_fmt_exact(v, b, sizeof b));
+    set(obj, name, mmm__fmt_exact(v, b, sizeof b));
 }
 
 /* Set an HTML-like label (text of the scratch buffer). */
@@ -266,7 +266,7 @@ static void ctx_dispose(render_ctx *c)
     free(c->l_next);
     free(c->on_span);
     free(c->on_l);
-    mmm_text_dispose(&c->t);
+    mmm__text_dispose(&c->t);
     if (c->g)
         agclose(c->g);
 }
@@ -326,7 +326,7 @@ static int graph_title(render_ctx *c)
     lg.l_path_differs = c->l_differs;
     lg.has_paths = c->m->span_path_len > 0;
     c->t.len = 0;
-    mmm_label_title(&c->t, c->inst, c->m, &lg);
+    mmm__label_title(&c->t, c->inst, c->m, &lg);
     return set_html(c, c->g, "label");
 }
 
@@ -337,9 +337,9 @@ static void fill_style(render_ctx *c, void *obj, double v)
         return;
     }
     {
-        int cls = mmm_scale_class(&c->scale, v);
-        set(obj, "fillcolor", mmm_scale_fill[cls]);
-        set(obj, "fontcolor", mmm_scale_ink[cls]);
+        int cls = mmm__scale_class(&c->scale, v);
+        set(obj, "fillcolor", mmm__scale_fill[cls]);
+        set(obj, "fontcolor", mmm__scale_ink[cls]);
     }
 }
 
@@ -372,7 +372,7 @@ static int kernel_node(render_ctx *c, size_t k, Agnode_t **out)
         set(n, "penwidth", "2.5");
         set(n, "style", kv->repeat != 1 ? "filled,dashed" : "rounded,filled,dashed");
     }
-    fill_style(c, n, mmm_kernel_measure(kv, c->opt->color));
+    fill_style(c, n, mmm__kernel_measure(kv, c->opt->color));
     /* The measures as data. */
     set_int(n, "repeat", (long long)kv->repeat);
     set_int(n, "blocks", (long long)kv->blocks);
@@ -388,18 +388,18 @@ static int kernel_node(render_ctx *c, size_t k, Agnode_t **out)
     set_int(n, "l_path", c->on_l[k]);
     c->t.len = 0;
     put_plain(&c->t, kern->id, 1);
-    mmm_text_put(&c->t, ": W=");
+    mmm__text_put(&c->t, ": W=");
     {
         char a[64], b[64], d[64], e[64];
-        mmm_text_printf(&c->t, "%s S=%s O=%s S(B)+O(B)=%s", mmm_fmt_exact(kv->W, a, sizeof a),
-                        mmm_fmt_exact(kv->S, b, sizeof b), mmm_fmt_exact(kv->O, d, sizeof d),
-                        mmm_fmt_exact(kv->C, e, sizeof e));
+        mmm__text_printf(&c->t, "%s S=%s O=%s S(B)+O(B)=%s", mmm__fmt_exact(kv->W, a, sizeof a),
+                         mmm__fmt_exact(kv->S, b, sizeof b), mmm__fmt_exact(kv->O, d, sizeof d),
+                         mmm__fmt_exact(kv->C, e, sizeof e));
     }
     if (c->t.oom)
         return mmm_error_set(c->err, MMM_ENOMEM, NULL, 0, "out of memory");
     set(n, "tooltip", c->t.s);
     c->t.len = 0;
-    if ((rc = mmm_label_kernel(&c->t, c->inst, k, c->err)) < 0)
+    if ((rc = mmm__label_kernel(&c->t, c->inst, k, c->err)) < 0)
         return rc;
     return set_html(c, n, "label");
 }
@@ -432,8 +432,8 @@ static int build_kernels(render_ctx *c)
     int rc = 0;
 
     for (k = 0; k < p->nkernels; k++)
-        mmm_scale_add(&c->scale, mmm_kernel_measure(&c->inst->kernels[k], c->opt->color));
-    mmm_scale_finish(&c->scale);
+        mmm__scale_add(&c->scale, mmm__kernel_measure(&c->inst->kernels[k], c->opt->color));
+    mmm__scale_finish(&c->scale);
     nodes = calloc(p->nkernels ? p->nkernels : 1, sizeof *nodes);
     if (!nodes)
         return mmm_error_set(c->err, MMM_ENOMEM, NULL, 0, "out of memory");
@@ -546,18 +546,18 @@ static int scan_blocks(render_ctx *c, block_plan *bp, size_t max_nodes)
         L->blocks = 0;
         if (L->copy == 0)
             n = 0;
-        else if ((rc = mmm_launch_classes(bp->cls, &L->blocks, c->inst, L->kernel, L->copy,
-                                          c->err)) < 0)
+        else if ((rc = mmm__launch_classes(bp->cls, &L->blocks, c->inst, L->kernel, L->copy,
+                                           c->err)) < 0)
             return rc;
         for (cl = 0; cl < n; cl++)
             if (bp->cls[cl].count > 0)
-                mmm_scale_add(&c->scale, mmm_class_measure(&bp->cls[cl], c->opt->color));
+                mmm__scale_add(&c->scale, mmm__class_measure(&bp->cls[cl], c->opt->color));
         L->nnodes = L->blocks > 0 ? (size_t)L->blocks : 1;
         total += L->nnodes;
         if (total > max_nodes)
             return limit_error(c, "nodes", (double)total, max_nodes);
     }
-    mmm_scale_finish(&c->scale);
+    mmm__scale_finish(&c->scale);
     return 0;
 }
 
@@ -574,10 +574,10 @@ static int launch_cluster(render_ctx *c, block_plan *bp, size_t i)
     c->t.len = 0;
     put_plain(&c->t, kern->id, 0);
     if (L->copy == 0)
-        mmm_text_put(&c->t, " \xc3\x97" "0");
+        mmm__text_put(&c->t, " \xc3\x97" "0");
     else if (kv->repeat != 1)
-        mmm_text_printf(&c->t, " #%lld/%lld", (long long)L->copy, (long long)kv->repeat);
-    mmm_text_printf(&c->t, "  (%lld block%s)", (long long)L->blocks, L->blocks == 1 ? "" : "s");
+        mmm__text_printf(&c->t, " #%lld/%lld", (long long)L->copy, (long long)kv->repeat);
+    mmm__text_printf(&c->t, "  (%lld block%s)", (long long)L->blocks, L->blocks == 1 ? "" : "s");
     if (c->t.oom)
         return mmm_error_set(c->err, MMM_ENOMEM, NULL, 0, "out of memory");
     set(L->cluster, "label", c->t.s);
@@ -643,15 +643,15 @@ static int block_node(render_ctx *c, launch *L, size_t j, const mmm_class_val *c
     set(n, "penwidth", "0.6");
     set(n, "color", MMM_BORDER_COLOR);
     set_int(n, "label", (long long)j);
-    fill_style(c, n, mmm_class_measure(cv, c->opt->color));
+    fill_style(c, n, mmm__class_measure(cv, c->opt->color));
     {
         char a[64], b[64], d[64];
         c->t.len = 0;
         put_plain(&c->t, c->inst->program->kernels[L->kernel].id, 1);
-        mmm_text_printf(&c->t, " #%lld block %zu: W(B)=%s S(B)=%s O(B)=%s", (long long)L->copy, j,
-                        mmm_fmt_exact(cv->work, a, sizeof a),
-                        mmm_fmt_exact(cv->span, b, sizeof b),
-                        mmm_fmt_exact(cv->overhead, d, sizeof d));
+        mmm__text_printf(&c->t, " #%lld block %zu: W(B)=%s S(B)=%s O(B)=%s", (long long)L->copy, j,
+                         mmm__fmt_exact(cv->work, a, sizeof a),
+                         mmm__fmt_exact(cv->span, b, sizeof b),
+                         mmm__fmt_exact(cv->overhead, d, sizeof d));
         if (c->t.oom)
             return mmm_error_set(c->err, MMM_ENOMEM, NULL, 0, "out of memory");
         set(n, "tooltip", c->t.s);
@@ -700,8 +700,8 @@ static int launch_blocks(render_ctx *c, block_plan *bp, size_t i)
         return mmm_error_set(c->err, MMM_ENOMEM, NULL, 0, "out of memory");
     if (L->blocks == 0)
         return block_node(c, L, 0, NULL, -1);
-    if ((rc = mmm_launch_classes(bp->cls, &L->blocks, c->inst, L->kernel, L->copy,
-                                 c->err)) < 0)
+    if ((rc = mmm__launch_classes(bp->cls, &L->blocks, c->inst, L->kernel, L->copy,
+                                  c->err)) < 0)
         return rc;
     for (cl = 0; cl < ncls; cl++) {
         int64_t b;
@@ -902,7 +902,7 @@ static int build_graph(render_ctx *c)
     c->g = agopen(gvs(p->name && *p->name ? p->name : "program"), Agdirected, NULL);
     if (!c->g)
         return gv_fail(c->err, "cannot create a graph");
-    mmm_scale_init(&c->scale);
+    mmm__scale_init(&c->scale);
     if ((rc = paths_init(c)) < 0)
         return rc;
     graph_attrs(c);
@@ -999,7 +999,7 @@ int mmm_render_memory(char **out, size_t *len_out, const mmm_instance *inst,
     c.opt = opt;
     c.full = opt->format == MMM_RENDER_DOT;
     c.err = err;
-    mmm_text_init(&c.t);
+    mmm__text_init(&c.t);
     gv_message[0] = '\0';
     old = agseterrf(gv_sink);
     rc = build_graph(&c);
@@ -1018,7 +1018,7 @@ int mmm_render_file(const char *path, const mmm_instance *inst,
     size_t len = 0;
     int rc = mmm_render_memory(&data, &len, inst, m, opt, err);
     if (rc == 0)
-        rc = mmm_write_file_atomic(path, data, len, err);
+        rc = mmm__write_file_atomic(path, data, len, err);
     free(data);
     return rc;
 }

@@ -21,7 +21,7 @@
 #define BLOCK "\xe2\x96\x88"
 #define DASHED_LINE "\xe2\x95\x8d\xe2\x95\x8d\xe2\x95\x8d"
 
-double mmm_kernel_measure(const mmm_kernel_val *k, mmm_render_color c)
+double mmm__kernel_measure(const mmm_kernel_val *k, mmm_render_color c)
 {
     switch (c) {
     case MMM_COLOR_WORK: return k->W;
@@ -33,7 +33,7 @@ double mmm_kernel_measure(const mmm_kernel_val *k, mmm_render_color c)
     return 0;
 }
 
-double mmm_class_measure(const mmm_class_val *cv, mmm_render_color c)
+double mmm__class_measure(const mmm_class_val *cv, mmm_render_color c)
 {
     switch (c) {
     case MMM_COLOR_WORK: return cv->work;
@@ -45,7 +45,9 @@ double mmm_class_measure(const mmm_class_val *cv, mmm_render_color c)
     return 0;
 }
 
-const char *mmm_measure_caption(mmm_render_color c, mmm_render_level level)
+/* "overhead O(K)" / "O(B)"-style caption of the colour measure. */
+static const char *measure_caption(mmm_render_color c,
+                                   mmm_render_level level)
 {
     int b = level == MMM_LEVEL_BLOCK;
     switch (c) {
@@ -60,7 +62,7 @@ const char *mmm_measure_caption(mmm_render_color c, mmm_render_level level)
     return "";
 }
 
-char *mmm_fmt_exact(double v, char *buf, size_t size)
+char *mmm__fmt_exact(double v, char *buf, size_t size)
 {
     if (isfinite(v) && v == floor(v) && fabs(v) < 9.007199254740992e15) {
         snprintf(buf, size, "%.0f", v);
@@ -72,9 +74,9 @@ char *mmm_fmt_exact(double v, char *buf, size_t size)
     return buf;
 }
 
-int mmm_launch_classes(mmm_class_val *cls, int64_t *blocks_out,
-                       const mmm_instance *inst, size_t k, int64_t copy,
-                       mmm_error *err)
+int mmm__launch_classes(mmm_class_val *cls, int64_t *blocks_out,
+                        const mmm_instance *inst, size_t k, int64_t copy,
+                        mmm_error *err)
 {
     const mmm_kernel *kern = &inst->program->kernels[k];
     int64_t blocks = 0;
@@ -108,25 +110,25 @@ static void put_params(mmm_text *t, const mmm_instance *inst)
     for (i = 0; i < p->nparams && i < inst->nvalues; i++) {
         char v[64];
         if (on_line == 8) { /* keep the title narrow: 8 per line */
-            mmm_text_put(t, "<BR ALIGN=\"LEFT\"/>");
+            mmm__text_put(t, "<BR ALIGN=\"LEFT\"/>");
             on_line = 0;
         } else if (on_line > 0) {
-            mmm_text_put(t, "," NBSP NBSP " ");
+            mmm__text_put(t, "," NBSP NBSP " ");
         }
-        mmm_text_put_gv_html(t, p->params[i].name);
+        mmm__text_put_gv_html(t, p->params[i].name);
         mmm_value_format(inst->values[i], 0, v, sizeof v);
-        mmm_text_printf(t, NBSP "=" NBSP "%s", v);
+        mmm__text_printf(t, NBSP "=" NBSP "%s", v);
         on_line++;
     }
     if (p->nparams == 0)
-        mmm_text_put(t, "no parameters");
+        mmm__text_put(t, "no parameters");
 }
 
 static void put_measure(mmm_text *t, const char *name, double v, int last)
 {
     char b[64];
-    mmm_text_printf(t, "%s" NBSP "=" NBSP "%s%s", name, mmm_fmt_full(v, b, sizeof b),
-                    last ? "" : NBSP NBSP NBSP " ");
+    mmm__text_printf(t, "%s" NBSP "=" NBSP "%s%s", name, mmm__fmt_full(v, b, sizeof b),
+                     last ? "" : NBSP NBSP NBSP " ");
 }
 
 static void put_totals(mmm_text *t, const mmm_metrics *m)
@@ -139,19 +141,19 @@ static void put_totals(mmm_text *t, const mmm_metrics *m)
     put_measure(t, "L", (double)m->L, 0);
     put_measure(t, "C", m->C, 0);
     put_measure(t, "K", (double)m->K, 0);
-    mmm_text_printf(t, "W/S" NBSP "=" NBSP "%s" NEXT_ROW,
-                    mmm_fmt_full(m->parallelism, b, sizeof b));
+    mmm__text_printf(t, "W/S" NBSP "=" NBSP "%s" NEXT_ROW,
+                     mmm__fmt_full(m->parallelism, b, sizeof b));
     if (m->has_p)
-        mmm_text_printf(t, "Graham" "\xe2\x80\x93" "Brent, p" NBSP "=" NBSP "%lld:" NBSP
+        mmm__text_printf(t, "Graham" "\xe2\x80\x93" "Brent, p" NBSP "=" NBSP "%lld:" NBSP
                            "T" SUB_P NBSP LE NBSP "(N/p" NBSP "+" NBSP "L)" MIDDOT
                            "C" NBSP "=" NBSP "%s",
-                        (long long)m->p, mmm_fmt_full(m->graham_brent, b, sizeof b));
+                         (long long)m->p, mmm__fmt_full(m->graham_brent, b, sizeof b));
     else
-        mmm_text_put(t, "Graham" "\xe2\x80\x93" "Brent: p unknown (-p P)");
+        mmm__text_put(t, "Graham" "\xe2\x80\x93" "Brent: p unknown (-p P)");
     if (m->K > 0)
-        mmm_text_printf(t, NBSP NBSP NBSP NBSP " corollary:" NBSP "T" NBSP LE NBSP
+        mmm__text_printf(t, NBSP NBSP NBSP NBSP " corollary:" NBSP "T" NBSP LE NBSP
                            "(N/K" NBSP "+" NBSP "L)" MIDDOT "C" NBSP "=" NBSP "%s",
-                        mmm_fmt_full(m->corollary, b, sizeof b));
+                         mmm__fmt_full(m->corollary, b, sizeof b));
 }
 
 /* The colour scale as one line of text: full-block glyphs in the class
@@ -163,55 +165,55 @@ static void put_scale(mmm_text *t, const mmm_legend *lg)
     const mmm_scale *sc = lg->scale;
     char lo[64], hi[64];
     int c;
-    mmm_text_printf(t, "fill:" NBSP "%s%s" NBSP NBSP " ",
-                    mmm_measure_caption(lg->color, lg->level),
-                    sc->log ? " (log scale)" : "");
+    mmm__text_printf(t, "fill:" NBSP "%s%s" NBSP NBSP " ",
+                     measure_caption(lg->color, lg->level),
+                     sc->log ? " (log scale)" : "");
     if (!(sc->hi > sc->lo)) {
-        mmm_text_printf(t, "<FONT COLOR=\"%s\">" BLOCK BLOCK "</FONT>" NBSP "all" NBSP "%s",
-                        mmm_scale_fill[mmm_scale_class(sc, sc->hi)],
-                        mmm_fmt_compact(sc->hi, hi, sizeof hi));
+        mmm__text_printf(t, "<FONT COLOR=\"%s\">" BLOCK BLOCK "</FONT>" NBSP "all" NBSP "%s",
+                         mmm__scale_fill[mmm__scale_class(sc, sc->hi)],
+                         mmm__fmt_compact(sc->hi, hi, sizeof hi));
         return;
     }
-    mmm_fmt_compact(sc->log ? sc->lo_pos : sc->lo, lo, sizeof lo);
-    mmm_fmt_compact(sc->hi, hi, sizeof hi);
-    mmm_text_printf(t, "%s%s" NBSP, sc->log && sc->lo < sc->lo_pos ? LE : "", lo);
+    mmm__fmt_compact(sc->log ? sc->lo_pos : sc->lo, lo, sizeof lo);
+    mmm__fmt_compact(sc->hi, hi, sizeof hi);
+    mmm__text_printf(t, "%s%s" NBSP, sc->log && sc->lo < sc->lo_pos ? LE : "", lo);
     for (c = 0; c < MMM_SCALE_CLASSES; c++)
-        mmm_text_printf(t, "<FONT COLOR=\"%s\">" BLOCK "</FONT>", mmm_scale_fill[c]);
-    mmm_text_printf(t, NBSP "%s", hi);
+        mmm__text_printf(t, "<FONT COLOR=\"%s\">" BLOCK "</FONT>", mmm__scale_fill[c]);
+    mmm__text_printf(t, NBSP "%s", hi);
 }
 
 static void put_legend(mmm_text *t, const mmm_legend *lg)
 {
     if (lg->scale && lg->scale->any && lg->color != MMM_COLOR_NONE) {
         put_scale(t, lg);
-        mmm_text_put(t, NBSP NBSP NBSP NBSP " ");
+        mmm__text_put(t, NBSP NBSP NBSP NBSP " ");
     }
     if (lg->has_paths)
-        mmm_text_put(t, "<FONT COLOR=\"" MMM_SPAN_PATH_COLOR "\">" HEAVY_LINE "</FONT>" NBSP
+        mmm__text_put(t, "<FONT COLOR=\"" MMM_SPAN_PATH_COLOR "\">" HEAVY_LINE "</FONT>" NBSP
                         "critical path (span S)");
     if (lg->l_path_differs)
-        mmm_text_put(t, NBSP NBSP NBSP NBSP " <FONT COLOR=\"" MMM_L_PATH_COLOR "\">"
+        mmm__text_put(t, NBSP NBSP NBSP NBSP " <FONT COLOR=\"" MMM_L_PATH_COLOR "\">"
                         DASHED_LINE "</FONT>" NBSP "longest block path (L)");
 }
 
-void mmm_label_title(mmm_text *t, const mmm_instance *inst,
-                     const mmm_metrics *m, const mmm_legend *lg)
+void mmm__label_title(mmm_text *t, const mmm_instance *inst,
+                      const mmm_metrics *m, const mmm_legend *lg)
 {
     const mmm_program *p = inst->program;
-    mmm_text_put(t, "<TABLE BORDER=\"0\" CELLBORDER=\"0\" CELLSPACING=\"0\" "
+    mmm__text_put(t, "<TABLE BORDER=\"0\" CELLBORDER=\"0\" CELLSPACING=\"0\" "
                     "CELLPADDING=\"2\"><TR><TD ALIGN=\"LEFT\"><FONT POINT-SIZE=\"16\"><B>");
-    mmm_text_put_gv_html(t, p->name && *p->name ? p->name : "program");
-    mmm_text_put(t, "</B></FONT>");
+    mmm__text_put_gv_html(t, p->name && *p->name ? p->name : "program");
+    mmm__text_put(t, "</B></FONT>");
     if (lg->level == MMM_LEVEL_BLOCK)
-        mmm_text_put(t, NBSP NBSP "thread blocks");
-    mmm_text_put(t, "</TD></TR><TR><TD ALIGN=\"LEFT\" BALIGN=\"LEFT\">");
+        mmm__text_put(t, NBSP NBSP "thread blocks");
+    mmm__text_put(t, "</TD></TR><TR><TD ALIGN=\"LEFT\" BALIGN=\"LEFT\">");
     put_params(t, inst);
-    mmm_text_put(t, NEXT_ROW);
+    mmm__text_put(t, NEXT_ROW);
     put_totals(t, m);
-    mmm_text_put(t, NEXT_ROW);
+    mmm__text_put(t, NEXT_ROW);
     put_legend(t, lg);
     /* an empty row: room between the title and the drawing */
-    mmm_text_put(t, "</TD></TR><TR><TD HEIGHT=\"6\"></TD></TR></TABLE>");
+    mmm__text_put(t, "</TD></TR><TR><TD HEIGHT=\"6\"></TD></TR></TABLE>");
 }
 
 /* ------------------------------------------------------------------ */
@@ -232,26 +234,26 @@ static void put_blocks_line(mmm_text *t, const mmm_instance *inst, size_t k,
 {
     const mmm_kernel *kern = &inst->program->kernels[k];
     if (first != last)
-        mmm_text_printf(t, "%lld" NBSP ARROW NBSP "%lld blocks", (long long)first,
-                        (long long)last);
+        mmm__text_printf(t, "%lld" NBSP ARROW NBSP "%lld blocks", (long long)first,
+                         (long long)last);
     else
-        mmm_text_printf(t, "%lld block%s", (long long)first, first == 1 ? "" : "s");
+        mmm__text_printf(t, "%lld block%s", (long long)first, first == 1 ? "" : "s");
     if (threads > 0)
-        mmm_text_printf(t, " " TIMES " %lld thread%s", (long long)threads,
-                        threads == 1 ? "" : "s");
+        mmm__text_printf(t, " " TIMES " %lld thread%s", (long long)threads,
+                         threads == 1 ? "" : "s");
     if (kern->nclasses > 1)
-        mmm_text_printf(t, " (%u kinds)", (unsigned)kern->nclasses);
+        mmm__text_printf(t, " (%u kinds)", (unsigned)kern->nclasses);
 }
 
 static void put_cell(mmm_text *t, const char *name, double v)
 {
     char b[64];
-    mmm_text_printf(t, "<TD ALIGN=\"LEFT\">%s" NBSP "%s</TD>", name,
-                    mmm_fmt_compact(v, b, sizeof b));
+    mmm__text_printf(t, "<TD ALIGN=\"LEFT\">%s" NBSP "%s</TD>", name,
+                     mmm__fmt_compact(v, b, sizeof b));
 }
 
-int mmm_label_kernel(mmm_text *t, const mmm_instance *inst, size_t k,
-                     mmm_error *err)
+int mmm__label_kernel(mmm_text *t, const mmm_instance *inst, size_t k,
+                      mmm_error *err)
 {
     const mmm_kernel *kern = &inst->program->kernels[k];
     const mmm_kernel_val *kv = &inst->kernels[k];
@@ -262,29 +264,29 @@ int mmm_label_kernel(mmm_text *t, const mmm_instance *inst, size_t k,
     cls = calloc(kern->nclasses ? kern->nclasses : 1, sizeof *cls);
     if (!cls)
         return mmm_error_set(err, MMM_ENOMEM, NULL, 0, "out of memory");
-    if ((rc = mmm_launch_classes(cls, &first, inst, k, 1, err)) < 0)
+    if ((rc = mmm__launch_classes(cls, &first, inst, k, 1, err)) < 0)
         goto done;
     threads = common_threads(cls, kern->nclasses);
     if (kv->varies && kv->repeat > 1 &&
-        (rc = mmm_launch_classes(cls, &last, inst, k, kv->repeat, err)) < 0)
+        (rc = mmm__launch_classes(cls, &last, inst, k, kv->repeat, err)) < 0)
         goto done;
     if (!kv->varies)
         last = first;
 
-    mmm_text_put(t, "<TABLE BORDER=\"0\" CELLBORDER=\"0\" CELLSPACING=\"0\" "
+    mmm__text_put(t, "<TABLE BORDER=\"0\" CELLBORDER=\"0\" CELLSPACING=\"0\" "
                     "CELLPADDING=\"1\"><TR><TD COLSPAN=\"2\"><FONT POINT-SIZE=\"14\"><B>");
-    mmm_text_put_gv_html(t, kern->id);
+    mmm__text_put_gv_html(t, kern->id);
     if (kv->repeat != 1) /* in the same bold span as the id: see SUB_P */
-        mmm_text_printf(t, " " TIMES "%lld", (long long)kv->repeat);
-    mmm_text_put(t, "</B></FONT></TD></TR><TR><TD COLSPAN=\"2\">");
+        mmm__text_printf(t, " " TIMES "%lld", (long long)kv->repeat);
+    mmm__text_put(t, "</B></FONT></TD></TR><TR><TD COLSPAN=\"2\">");
     put_blocks_line(t, inst, k, first, last, threads);
-    mmm_text_put(t, "</TD></TR><TR>");
+    mmm__text_put(t, "</TD></TR><TR>");
     put_cell(t, "W", kv->W);
     put_cell(t, NBSP NBSP "S", kv->S);
-    mmm_text_put(t, "</TR><TR>");
+    mmm__text_put(t, "</TR><TR>");
     put_cell(t, "O", kv->O);
     put_cell(t, NBSP NBSP "S(B)+O(B)", kv->C);
-    mmm_text_put(t, "</TR></TABLE>");
+    mmm__text_put(t, "</TR></TABLE>");
 done:
     free(cls);
     return rc;

@@ -27,27 +27,25 @@ typedef struct mmm_legend {
 #define MMM_FONT "Helvetica"
 
 /* The value of the colour measure for kernel k, or for one block class. */
-double mmm_kernel_measure(const mmm_kernel_val *k, mmm_render_color c);
-double mmm_class_measure(const mmm_class_val *cv, mmm_render_color c);
-/* "overhead O(K)" / "O(B)"-style caption of the colour measure. */
-const char *mmm_measure_caption(mmm_render_color c, mmm_render_level level);
+double mmm__kernel_measure(const mmm_kernel_val *k, mmm_render_color c);
+double mmm__class_measure(const mmm_class_val *cv, mmm_render_color c);
 
 /* Graph title: name, parameters, totals, bounds, legend.  Appends to t. */
-void mmm_label_title(mmm_text *t, const mmm_instance *inst,
-                     const mmm_metrics *m, const mmm_legend *lg);
+void mmm__label_title(mmm_text *t, const mmm_instance *inst,
+                      const mmm_metrics *m, const mmm_legend *lg);
 
 /* Label of kernel k.  Evaluates its first and last launch when they
  * differ (mmm_instance_eval_copy).  Returns 0 or a negative status. */
-int mmm_label_kernel(mmm_text *t, const mmm_instance *inst, size_t k,
-                     mmm_error *err);
+int mmm__label_kernel(mmm_text *t, const mmm_instance *inst, size_t k,
+                      mmm_error *err);
 
 /* Blocks of launch `copy` of kernel k, summed over its classes; cls must
  * hold the kernel's nclasses values (filled).  Returns 0 or < 0. */
-int mmm_launch_classes(mmm_class_val *cls, int64_t *blocks_out,
-                       const mmm_instance *inst, size_t k, int64_t copy,
-                       mmm_error *err);
+int mmm__launch_classes(mmm_class_val *cls, int64_t *blocks_out,
+                        const mmm_instance *inst, size_t k, int64_t copy,
+                        mmm_error *err);
 
 /* Shortest "%.Ng" that reads back as v: exact data attributes. */
-char *mmm_fmt_exact(double v, char *buf, size_t size);
+char *mmm__fmt_exact(double v, char *buf, size_t size);
 
 #endif

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-void mmm_text_init(mmm_text *t)
+void mmm__text_init(mmm_text *t)
 {
     t->s = NULL;
     t->len = 0;
@@ -16,10 +16,10 @@ void mmm_text_init(mmm_text *t)
     t->oom = 0;
 }
 
-void mmm_text_dispose(mmm_text *t)
+void mmm__text_dispose(mmm_text *t)
 {
     free(t->s);
-    mmm_text_init(t);
+    mmm__text_init(t);
 }
 
 /* Make room for n more bytes plus the terminating NUL. */
@@ -49,7 +49,7 @@ static int text_reserve(mmm_text *t, size_t n)
     return 0;
 }
 
-void mmm_text_putn(mmm_text *t, const char *s, size_t n)
+void mmm__text_putn(mmm_text *t, const char *s, size_t n)
 {
     if (text_reserve(t, n) < 0)
         return;
@@ -58,12 +58,12 @@ void mmm_text_putn(mmm_text *t, const char *s, size_t n)
     t->s[t->len] = '\0';
 }
 
-void mmm_text_put(mmm_text *t, const char *s)
+void mmm__text_put(mmm_text *t, const char *s)
 {
-    mmm_text_putn(t, s, strlen(s));
+    mmm__text_putn(t, s, strlen(s));
 }
 
-void mmm_text_printf(mmm_text *t, const char *fmt, ...)
+void mmm__text_printf(mmm_text *t, const char *fmt, ...)
 {
     va_list ap;
     int n;
@@ -76,7 +76,7 @@ void mmm_text_printf(mmm_text *t, const char *fmt, ...)
         return;
     }
     if ((size_t)n < sizeof small) {
-        mmm_text_putn(t, small, (size_t)n);
+        mmm__text_putn(t, small, (size_t)n);
         return;
     }
     if (text_reserve(t, (size_t)n) < 0)
@@ -87,7 +87,7 @@ void mmm_text_printf(mmm_text *t, const char *fmt, ...)
     t->len += (size_t)n;
 }
 
-void mmm_text_put_escaped(mmm_text *t, const char *s)
+void mmm__text_put_escaped(mmm_text *t, const char *s)
 {
     const char *run = s;
     for (; *s; s++) {
@@ -100,33 +100,33 @@ void mmm_text_put_escaped(mmm_text *t, const char *s)
         case '\'': rep = "&#39;"; break;
         default: continue;
         }
-        mmm_text_putn(t, run, (size_t)(s - run));
-        mmm_text_put(t, rep);
+        mmm__text_putn(t, run, (size_t)(s - run));
+        mmm__text_put(t, rep);
         run = s + 1;
     }
-    mmm_text_putn(t, run, (size_t)(s - run));
+    mmm__text_putn(t, run, (size_t)(s - run));
 }
 
-void mmm_text_put_gv_html(mmm_text *t, const char *s)
+void mmm__text_put_gv_html(mmm_text *t, const char *s)
 {
     char one[2] = {0, 0};
     for (; *s; s++) {
         if (*s == '\\') {
-            mmm_text_put(t, "\\\\");
+            mmm__text_put(t, "\\\\");
         } else if (strchr("&<>\"'", *s)) {
             one[0] = *s;
-            mmm_text_put_escaped(t, one);
+            mmm__text_put_escaped(t, one);
         } else {
-            mmm_text_putn(t, s, 1);
+            mmm__text_putn(t, s, 1);
         }
     }
 }
 
-char *mmm_text_take(mmm_text *t)
+char *mmm__text_take(mmm_text *t)
 {
     char *s;
     if (t->oom) {
-        mmm_text_dispose(t);
+        mmm__text_dispose(t);
         return NULL;
     }
     if (!t->s && text_reserve(t, 0) < 0)
@@ -135,7 +135,7 @@ char *mmm_text_take(mmm_text *t)
         return NULL;
     t->s[t->len] = '\0';
     s = t->s;
-    mmm_text_init(t);
+    mmm__text_init(t);
     return s;
 }
 
@@ -216,12 +216,12 @@ static char *fmt_digits(double v, int digits, double exact_below, char *buf, siz
     return buf;
 }
 
-char *mmm_fmt_compact(double v, char *buf, size_t size)
+char *mmm__fmt_compact(double v, char *buf, size_t size)
 {
     return fmt_digits(v, 3, 1e6, buf, size);
 }
 
-char *mmm_fmt_full(double v, char *buf, size_t size)
+char *mmm__fmt_full(double v, char *buf, size_t size)
 {
     return fmt_digits(v, 6, 1e15, buf, size);
 }
@@ -229,22 +229,22 @@ char *mmm_fmt_full(double v, char *buf, size_t size)
 /* ------------------------------------------------------------------ */
 /* Colour scale                                                        */
 
-const char *const mmm_scale_fill[MMM_SCALE_CLASSES] = {
+const char *const mmm__scale_fill[MMM_SCALE_CLASSES] = {
     "#ffffcc", "#ffeda0", "#fed976", "#feb24c", "#fd8d3c",
     "#fc4e2a", "#e31a1c", "#bd0026", "#800026"};
 
 /* WCAG contrast: black text on the six lighter classes, white on the three
  * darker ones. */
-const char *const mmm_scale_ink[MMM_SCALE_CLASSES] = {
+const char *const mmm__scale_ink[MMM_SCALE_CLASSES] = {
     "#000000", "#000000", "#000000", "#000000", "#000000",
     "#000000", "#ffffff", "#ffffff", "#ffffff"};
 
-void mmm_scale_init(mmm_scale *sc)
+void mmm__scale_init(mmm_scale *sc)
 {
     memset(sc, 0, sizeof *sc);
 }
 
-void mmm_scale_add(mmm_scale *sc, double v)
+void mmm__scale_add(mmm_scale *sc, double v)
 {
     if (!isfinite(v))
         return;
@@ -260,13 +260,13 @@ void mmm_scale_add(mmm_scale *sc, double v)
         sc->lo_pos = v;
 }
 
-void mmm_scale_finish(mmm_scale *sc)
+void mmm__scale_finish(mmm_scale *sc)
 {
     sc->log = sc->any && sc->lo >= 0 && sc->lo_pos > 0 &&
               sc->hi / sc->lo_pos >= 100.0;
 }
 
-int mmm_scale_class(const mmm_scale *sc, double v)
+int mmm__scale_class(const mmm_scale *sc, double v)
 {
     double f;
     int c;
@@ -283,12 +283,4 @@ int mmm_scale_class(const mmm_scale *sc, double v)
         return 0;
     c = (int)(f * MMM_SCALE_CLASSES);
     return c >= MMM_SCALE_CLASSES ? MMM_SCALE_CLASSES - 1 : c;
-}
-
-double mmm_scale_edge(const mmm_scale *sc, int c)
-{
-    double f = (double)c / MMM_SCALE_CLASSES;
-    if (sc->log)
-        return sc->lo_pos * pow(sc->hi / sc->lo_pos, f);
-    return sc->lo + (sc->hi - sc->lo) * f;
 }

@@ -15,39 +15,39 @@ typedef struct mmm_text {
     int oom;
 } mmm_text;
 
-void mmm_text_init(mmm_text *t);
-void mmm_text_dispose(mmm_text *t);
-void mmm_text_put(mmm_text *t, const char *s);
-void mmm_text_putn(mmm_text *t, const char *s, size_t n);
-void mmm_text_printf(mmm_text *t, const char *fmt, ...)
+void mmm__text_init(mmm_text *t);
+void mmm__text_dispose(mmm_text *t);
+void mmm__text_put(mmm_text *t, const char *s);
+void mmm__text_putn(mmm_text *t, const char *s, size_t n);
+void mmm__text_printf(mmm_text *t, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
 /* Append s with & < > " ' escaped: valid in HTML text, in attribute
  * values and in Graphviz HTML-like labels. */
-void mmm_text_put_escaped(mmm_text *t, const char *s);
+void mmm__text_put_escaped(mmm_text *t, const char *s);
 /* The same for the text of a Graphviz HTML-like label: Graphviz also
  * expands escape sequences there (\N is the node name), so backslashes are
  * doubled. */
-void mmm_text_put_gv_html(mmm_text *t, const char *s);
+void mmm__text_put_gv_html(mmm_text *t, const char *s);
 /* Take the string (never NULL unless oom); the buffer is reset. */
-char *mmm_text_take(mmm_text *t);
+char *mmm__text_take(mmm_text *t);
 
 /* A measure for a person: integers below 10^6 exactly ("185088"), others
  * with 3 significant digits as "5.69·10⁸" (UTF-8 superscripts) or "0.25".
  * Non-finite values print as "inf"/"nan". */
-char *mmm_fmt_compact(double v, char *buf, size_t size);
+char *mmm__fmt_compact(double v, char *buf, size_t size);
 /* For totals: integers below 10^15 in full, others with 6 significant
  * digits ("589.333", "3.56342·10¹⁵"). */
-char *mmm_fmt_full(double v, char *buf, size_t size);
+char *mmm__fmt_full(double v, char *buf, size_t size);
 
 /* The sequential colour scale of the pictures: ColorBrewer YlOrRd, 9
  * classes (Cynthia Brewer, colorbrewer2.org; light = low). */
 #define MMM_SCALE_CLASSES 9
-extern const char *const mmm_scale_fill[MMM_SCALE_CLASSES];
+extern const char *const mmm__scale_fill[MMM_SCALE_CLASSES];
 /* Text colour readable on each class (black on light, white on dark). */
-extern const char *const mmm_scale_ink[MMM_SCALE_CLASSES];
+extern const char *const mmm__scale_ink[MMM_SCALE_CLASSES];
 
 /* Maps values in [lo, hi] to classes; logarithmic when the positive values
  * span two decades or more (zero and negative values take class 0). */
@@ -58,12 +58,10 @@ typedef struct mmm_scale {
     int any;           /* at least one value seen */
 } mmm_scale;
 
-void mmm_scale_init(mmm_scale *sc);
-void mmm_scale_add(mmm_scale *sc, double v);
+void mmm__scale_init(mmm_scale *sc);
+void mmm__scale_add(mmm_scale *sc, double v);
 /* Decide linear or logarithmic once every value was added. */
-void mmm_scale_finish(mmm_scale *sc);
-int mmm_scale_class(const mmm_scale *sc, double v);
-/* The lower edge of class c (0..MMM_SCALE_CLASSES), for legends. */
-double mmm_scale_edge(const mmm_scale *sc, int c);
+void mmm__scale_finish(mmm_scale *sc);
+int mmm__scale_class(const mmm_scale *sc, double v);
 
 #endif

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "mmm/mmm.h"
+#include "outfile.h"
 #include "render_labels.h"
 #include "report_int.h"
 
@@ -81,43 +82,43 @@ static void put_prefixed(mmm_text *t, const char *svg, const char *prefix)
         if (best > svg && best[0] == 'i' && (isalnum((unsigned char)best[-1]) ||
                                              best[-1] == '-' || best[-1] == '_' ||
                                              best[-1] == ':')) {
-            mmm_text_putn(t, p, (size_t)(best - p) + blen);
+            mmm__text_putn(t, p, (size_t)(best - p) + blen);
             p = best + blen;
             continue;
         }
-        mmm_text_putn(t, p, (size_t)(best - p) + blen);
-        mmm_text_put(t, prefix);
-        mmm_text_put(t, "-");
+        mmm__text_putn(t, p, (size_t)(best - p) + blen);
+        mmm__text_put(t, prefix);
+        mmm__text_put(t, "-");
         p = best + blen;
     }
-    mmm_text_put(t, p);
+    mmm__text_put(t, p);
 }
 
-void mmm_report_put_svg(mmm_text *t, const char *svg, const char *prefix)
+void mmm__report_put_svg(mmm_text *t, const char *svg, const char *prefix)
 {
     const char *start = svg ? strstr(svg, "<svg") : NULL;
     if (!start) {
-        mmm_report_note(t, "(the figure could not be embedded)");
+        mmm__report_note(t, "(the figure could not be embedded)");
         return;
     }
-    mmm_text_put(t, "<div class=\"figure\">\n");
+    mmm__text_put(t, "<div class=\"figure\">\n");
     put_prefixed(t, start, prefix);
-    mmm_text_put(t, "</div>\n");
+    mmm__text_put(t, "</div>\n");
 }
 
-void mmm_report_note(mmm_text *t, const char *fmt, ...)
+void mmm__report_note(mmm_text *t, const char *fmt, ...)
 {
     char buf[1536];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
-    mmm_text_put(t, "<p class=\"note\">");
-    mmm_text_put_escaped(t, buf);
-    mmm_text_put(t, "</p>\n");
+    mmm__text_put(t, "<p class=\"note\">");
+    mmm__text_put_escaped(t, buf);
+    mmm__text_put(t, "</p>\n");
 }
 
-int mmm_report_tmpdir(char *dir, size_t size, mmm_error *err)
+int mmm__report_tmpdir(char *dir, size_t size, mmm_error *err)
 {
     const char *base = getenv("TMPDIR");
     if (!base || !*base || strlen(base) > size - 24)
@@ -129,7 +130,7 @@ int mmm_report_tmpdir(char *dir, size_t size, mmm_error *err)
     return 0;
 }
 
-int mmm_report_slurp(char **out, const char *path, mmm_error *err)
+int mmm__report_slurp(char **out, const char *path, mmm_error *err)
 {
     FILE *f = fopen(path, "rb");
     mmm_text t;
@@ -138,12 +139,12 @@ int mmm_report_slurp(char **out, const char *path, mmm_error *err)
     *out = NULL;
     if (!f)
         return mmm_error_set(err, MMM_EIO, path, 0, "cannot read the figure");
-    mmm_text_init(&t);
+    mmm__text_init(&t);
     while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-        mmm_text_putn(&t, buf, n);
+        mmm__text_putn(&t, buf, n);
     fclose(f);
     remove(path);
-    *out = mmm_text_take(&t);
+    *out = mmm__text_take(&t);
     if (!*out)
         return mmm_error_set(err, MMM_ENOMEM, NULL, 0, "out of memory");
     return 0;
@@ -155,7 +156,7 @@ int mmm_report_slurp(char **out, const char *path, mmm_error *err)
 static void put_num_cell(mmm_text *t, double v)
 {
     char b[64];
-    mmm_text_printf(t, "<td class=\"n\">%s</td>", mmm_fmt_full(v, b, sizeof b));
+    mmm__text_printf(t, "<td class=\"n\">%s</td>", mmm__fmt_full(v, b, sizeof b));
 }
 
 static void put_header(mmm_text *t, const mmm_instance *inst,
@@ -163,35 +164,35 @@ static void put_header(mmm_text *t, const mmm_instance *inst,
 {
     const mmm_program *p = inst->program;
     const char *name = p->name && *p->name ? p->name : "program";
-    mmm_text_put(t, page_head);
-    mmm_text_put(t, "<title>");
-    mmm_text_put_escaped(t, name);
-    mmm_text_put(t, " " MIDDOT " mmm report</title>\n");
-    mmm_text_put(t, page_style);
-    mmm_text_put(t, "<header>\n<h1>");
-    mmm_text_put_escaped(t, name);
-    mmm_text_put(t, "</h1>\n");
+    mmm__text_put(t, page_head);
+    mmm__text_put(t, "<title>");
+    mmm__text_put_escaped(t, name);
+    mmm__text_put(t, " " MIDDOT " mmm report</title>\n");
+    mmm__text_put(t, page_style);
+    mmm__text_put(t, "<header>\n<h1>");
+    mmm__text_put_escaped(t, name);
+    mmm__text_put(t, "</h1>\n");
     if (p->description && *p->description) {
-        mmm_text_put(t, "<p class=\"desc\">");
-        mmm_text_put_escaped(t, p->description);
-        mmm_text_put(t, "</p>\n");
+        mmm__text_put(t, "<p class=\"desc\">");
+        mmm__text_put_escaped(t, p->description);
+        mmm__text_put(t, "</p>\n");
     }
-    mmm_text_put(t, "<p class=\"meta\">");
-    mmm_text_put_escaped(t, opt->source ? opt->source : p->file ? p->file : "");
-    mmm_text_printf(t, " " MIDDOT " %zu kernel%s, %zu edge%s " MIDDOT
+    mmm__text_put(t, "<p class=\"meta\">");
+    mmm__text_put_escaped(t, opt->source ? opt->source : p->file ? p->file : "");
+    mmm__text_printf(t, " " MIDDOT " %zu kernel%s, %zu edge%s " MIDDOT
                        " Many-core Machine Model</p>\n</header>\n",
-                    p->nkernels, p->nkernels == 1 ? "" : "s", p->nedges,
-                    p->nedges == 1 ? "" : "s");
+                     p->nkernels, p->nkernels == 1 ? "" : "s", p->nedges,
+                     p->nedges == 1 ? "" : "s");
 }
 
 static void card(mmm_text *t, const char *key, const char *title, double v)
 {
     char b[64];
-    mmm_text_put(t, "<div class=\"card\" title=\"");
-    mmm_text_put_escaped(t, title);
-    mmm_text_put(t, "\"><div class=\"k\">");
-    mmm_text_put(t, key);
-    mmm_text_printf(t, "</div><div class=\"v\">%s</div></div>\n", mmm_fmt_full(v, b, sizeof b));
+    mmm__text_put(t, "<div class=\"card\" title=\"");
+    mmm__text_put_escaped(t, title);
+    mmm__text_put(t, "\"><div class=\"k\">");
+    mmm__text_put(t, key);
+    mmm__text_printf(t, "</div><div class=\"v\">%s</div></div>\n", mmm__fmt_full(v, b, sizeof b));
 }
 
 static void put_path(mmm_text *t, const mmm_instance *inst, const uint32_t *path,
@@ -199,25 +200,25 @@ static void put_path(mmm_text *t, const mmm_instance *inst, const uint32_t *path
 {
     size_t i;
     if (len == 0) {
-        mmm_text_put(t, "(empty)");
+        mmm__text_put(t, "(empty)");
         return;
     }
     for (i = 0; i < len; i++) {
         const mmm_kernel_val *kv = &inst->kernels[path[i]];
         if (i)
-            mmm_text_put(t, " " RARROW " ");
-        mmm_text_put(t, "<code>");
-        mmm_text_put_escaped(t, inst->program->kernels[path[i]].id);
-        mmm_text_put(t, "</code>");
+            mmm__text_put(t, " " RARROW " ");
+        mmm__text_put(t, "<code>");
+        mmm__text_put_escaped(t, inst->program->kernels[path[i]].id);
+        mmm__text_put(t, "</code>");
         if (kv->repeat != 1)
-            mmm_text_printf(t, " " TIMES "%lld", (long long)kv->repeat);
+            mmm__text_printf(t, " " TIMES "%lld", (long long)kv->repeat);
     }
 }
 
 static void put_summary(mmm_text *t, const mmm_instance *inst, const mmm_metrics *m)
 {
     char b[64];
-    mmm_text_put(t, "<section id=\"summary\">\n<h2>Measures</h2>\n<div class=\"cards\">\n");
+    mmm__text_put(t, "<section id=\"summary\">\n<h2>Measures</h2>\n<div class=\"cards\">\n");
     card(t, "W " MIDDOT " work", "total local operations of all threads", m->W);
     card(t, "S " MIDDOT " span", "largest sum of S(K) over a kernel path", m->S);
     card(t, "O " MIDDOT " overhead", "sum of (r+w)U over all blocks", m->O);
@@ -227,33 +228,33 @@ static void put_summary(mmm_text *t, const mmm_instance *inst, const mmm_metrics
     card(t, "K " MIDDOT " antichain", "largest set of pairwise independent blocks",
          (double)m->K);
     card(t, "W/S " MIDDOT " parallelism", "work over span", m->parallelism);
-    mmm_text_put(t, "</div>\n<table>\n<tr><th>bound</th><th>formula</th><th class=\"n\">"
+    mmm__text_put(t, "</div>\n<table>\n<tr><th>bound</th><th>formula</th><th class=\"n\">"
                     "value</th></tr>\n");
     if (m->has_p)
-        mmm_text_printf(t, "<tr><td>Graham" "\xe2\x80\x93" "Brent, p = %lld</td><td>T<sub>p</sub> "
+        mmm__text_printf(t, "<tr><td>Graham" "\xe2\x80\x93" "Brent, p = %lld</td><td>T<sub>p</sub> "
                            LE " (N/p + L)" MIDDOT "C</td>", (long long)m->p);
     else
-        mmm_text_put(t, "<tr><td>Graham" "\xe2\x80\x93" "Brent</td><td>p is not known "
+        mmm__text_put(t, "<tr><td>Graham" "\xe2\x80\x93" "Brent</td><td>p is not known "
                         "(<code>-p P</code>)</td>");
     if (m->has_p)
         put_num_cell(t, m->graham_brent);
     else
-        mmm_text_put(t, "<td class=\"n\">" "\xe2\x80\x94" "</td>");
-    mmm_text_put(t, "</tr>\n<tr><td>corollary (any p)</td><td>T " LE " (N/K + L)" MIDDOT
+        mmm__text_put(t, "<td class=\"n\">" "\xe2\x80\x94" "</td>");
+    mmm__text_put(t, "</tr>\n<tr><td>corollary (any p)</td><td>T " LE " (N/K + L)" MIDDOT
                     "C</td>");
     if (m->K > 0)
         put_num_cell(t, m->corollary);
     else
-        mmm_text_put(t, "<td class=\"n\">" "\xe2\x80\x94" "</td>");
-    mmm_text_put(t, "</tr>\n</table>\n<p>Critical path (span S): ");
+        mmm__text_put(t, "<td class=\"n\">" "\xe2\x80\x94" "</td>");
+    mmm__text_put(t, "</tr>\n</table>\n<p>Critical path (span S): ");
     put_path(t, inst, m->span_path, m->span_path_len);
-    mmm_text_put(t, "<br>Longest block path (L): ");
+    mmm__text_put(t, "<br>Longest block path (L): ");
     put_path(t, inst, m->l_path, m->l_path_len);
-    mmm_text_printf(t, "</p>\n<p class=\"note\">K computed by %s. Costs are in machine "
+    mmm__text_printf(t, "</p>\n<p class=\"note\">K computed by %s. Costs are in machine "
                        "cycles; one global access costs U = %s.</p>\n</section>\n",
-                    m->k_method == MMM_K_FLOW ? "minimum flow (Dilworth)"
+                     m->k_method == MMM_K_FLOW ? "minimum flow (Dilworth)"
                                               : "series-parallel composition",
-                    mmm_fmt_full(inst->U, b, sizeof b));
+                     mmm__fmt_full(inst->U, b, sizeof b));
 }
 
 static int put_dag(mmm_text *t, const mmm_instance *inst, const mmm_metrics *m,
@@ -267,23 +268,23 @@ static int put_dag(mmm_text *t, const mmm_instance *inst, const mmm_metrics *m,
     ro.format = MMM_RENDER_SVG;
     ro.color = opt->color;
     ro.max_nodes = opt->max_nodes;
-    mmm_text_put(t, "<section id=\"dag\">\n<h2>Kernel DAG</h2>\n");
+    mmm__text_put(t, "<section id=\"dag\">\n<h2>Kernel DAG</h2>\n");
     mmm_error_clear(&e);
     rc = mmm_render_memory(&svg, &len, inst, m, &ro, &e);
     if (rc == MMM_ELIMIT) {
-        mmm_report_note(t, "%s", e.message);
+        mmm__report_note(t, "%s", e.message);
     } else if (rc < 0) {
         *err = e;
         return rc;
     } else {
-        mmm_report_put_svg(t, svg, "dag");
-        mmm_text_put(t, "<p class=\"note\">One node per kernel; a repeated kernel is drawn "
+        mmm__report_put_svg(t, svg, "dag");
+        mmm__text_put(t, "<p class=\"note\">One node per kernel; a repeated kernel is drawn "
                         "once with its number of launches (" TIMES "k) and a double border. "
                         "W, S, O are totals over all launches; S(B)+O(B) is the cost of "
                         "its most expensive block.</p>\n");
     }
     free(svg);
-    mmm_text_put(t, "</section>\n");
+    mmm__text_put(t, "</section>\n");
     return 0;
 }
 
@@ -300,42 +301,42 @@ static void put_params(mmm_text *t, const mmm_instance *inst, const mmm_report_o
 {
     const mmm_program *p = inst->program;
     size_t i;
-    mmm_text_put(t, "<section id=\"parameters\">\n<h2>Parameters</h2>\n");
+    mmm__text_put(t, "<section id=\"parameters\">\n<h2>Parameters</h2>\n");
     if (p->nparams == 0)
-        mmm_report_note(t, "The program declares no parameter.");
+        mmm__report_note(t, "The program declares no parameter.");
     else
-        mmm_text_put(t, "<table>\n<tr><th>name</th><th class=\"n\">value</th><th>declared"
+        mmm__text_put(t, "<table>\n<tr><th>name</th><th class=\"n\">value</th><th>declared"
                         "</th><th>range</th><th>from</th></tr>\n");
     for (i = 0; i < p->nparams && i < inst->nvalues; i++) {
         const mmm_param *pa = &p->params[i];
         char v[64];
-        mmm_text_put(t, "<tr><td><code>");
-        mmm_text_put_escaped(t, pa->name);
-        mmm_text_printf(t, "</code></td><td class=\"n\">%s</td><td><code>",
-                        mmm_value_format(inst->values[i], 0, v, sizeof v));
-        mmm_text_put_escaped(t, pa->value_text ? pa->value_text : "");
-        mmm_text_put(t, "</code></td><td><code>");
+        mmm__text_put(t, "<tr><td><code>");
+        mmm__text_put_escaped(t, pa->name);
+        mmm__text_printf(t, "</code></td><td class=\"n\">%s</td><td><code>",
+                         mmm_value_format(inst->values[i], 0, v, sizeof v));
+        mmm__text_put_escaped(t, pa->value_text ? pa->value_text : "");
+        mmm__text_put(t, "</code></td><td><code>");
         if (pa->min_text || pa->max_text) {
-            mmm_text_put_escaped(t, pa->min_text ? pa->min_text : "");
-            mmm_text_put(t, " .. ");
-            mmm_text_put_escaped(t, pa->max_text ? pa->max_text : "");
+            mmm__text_put_escaped(t, pa->min_text ? pa->min_text : "");
+            mmm__text_put(t, " .. ");
+            mmm__text_put_escaped(t, pa->max_text ? pa->max_text : "");
         }
-        mmm_text_printf(t, "</code></td><td>%s</td></tr>\n",
-                        overridden(opt, i) ? "-D" : pa->from_machine ? "machine file"
+        mmm__text_printf(t, "</code></td><td>%s</td></tr>\n",
+                         overridden(opt, i) ? "-D" : pa->from_machine ? "machine file"
                                                                       : "default");
     }
     if (p->nparams)
-        mmm_text_put(t, "</table>\n");
+        mmm__text_put(t, "</table>\n");
     if (p->nconstraints) {
-        mmm_text_put(t, "<p>Constraints, all satisfied:</p>\n<ul>\n");
+        mmm__text_put(t, "<p>Constraints, all satisfied:</p>\n<ul>\n");
         for (i = 0; i < p->nconstraints; i++) {
-            mmm_text_put(t, "<li><code>");
-            mmm_text_put_escaped(t, p->constraints[i].text);
-            mmm_text_put(t, "</code> " CHECK "</li>\n");
+            mmm__text_put(t, "<li><code>");
+            mmm__text_put_escaped(t, p->constraints[i].text);
+            mmm__text_put(t, "</code> " CHECK "</li>\n");
         }
-        mmm_text_put(t, "</ul>\n");
+        mmm__text_put(t, "</ul>\n");
     }
-    mmm_text_put(t, "</section>\n");
+    mmm__text_put(t, "</section>\n");
 }
 
 /* Blocks of the first and last launch ("8", or "2560 → 5"). */
@@ -346,16 +347,16 @@ static void put_blocks_cell(mmm_text *t, const mmm_instance *inst, size_t k)
     mmm_class_val *cls = NULL;
     if (kv->varies && kv->repeat > 1) {
         cls = calloc(inst->program->kernels[k].nclasses + 1, sizeof *cls);
-        if (!cls || mmm_launch_classes(cls, &first, inst, k, 1, NULL) < 0 ||
-            mmm_launch_classes(cls, &last, inst, k, kv->repeat, NULL) < 0)
+        if (!cls || mmm__launch_classes(cls, &first, inst, k, 1, NULL) < 0 ||
+            mmm__launch_classes(cls, &last, inst, k, kv->repeat, NULL) < 0)
             first = last = kv->blocks;
         free(cls);
     }
     if (first != last)
-        mmm_text_printf(t, "<td class=\"n\">%lld " RARROW " %lld</td>", (long long)first,
-                        (long long)last);
+        mmm__text_printf(t, "<td class=\"n\">%lld " RARROW " %lld</td>", (long long)first,
+                         (long long)last);
     else
-        mmm_text_printf(t, "<td class=\"n\">%lld</td>", (long long)first);
+        mmm__text_printf(t, "<td class=\"n\">%lld</td>", (long long)first);
 }
 
 static void put_kernel_row(mmm_text *t, const mmm_instance *inst, const mmm_metrics *m,
@@ -364,21 +365,21 @@ static void put_kernel_row(mmm_text *t, const mmm_instance *inst, const mmm_metr
     const mmm_kernel_val *kv = &inst->kernels[k];
     const mmm_class_val *c0 = &inst->classes[inst->program->kernels[k].first_class];
     (void)m;
-    mmm_text_printf(t, "<tr%s><td><code>", on_span[k] ? " class=\"span\""
+    mmm__text_printf(t, "<tr%s><td><code>", on_span[k] ? " class=\"span\""
                                            : on_l[k] ? " class=\"lpath\"" : "");
-    mmm_text_put_escaped(t, inst->program->kernels[k].id);
-    mmm_text_printf(t, "</code></td><td class=\"n\">%lld</td>", (long long)kv->repeat);
+    mmm__text_put_escaped(t, inst->program->kernels[k].id);
+    mmm__text_printf(t, "</code></td><td class=\"n\">%lld</td>", (long long)kv->repeat);
     put_blocks_cell(t, inst, k);
     if (c0->threads > 0 && inst->program->kernels[k].nclasses == 1)
-        mmm_text_printf(t, "<td class=\"n\">%lld</td>", (long long)c0->threads);
+        mmm__text_printf(t, "<td class=\"n\">%lld</td>", (long long)c0->threads);
     else
-        mmm_text_put(t, "<td class=\"n\"></td>");
+        mmm__text_put(t, "<td class=\"n\"></td>");
     put_num_cell(t, (double)kv->N);
     put_num_cell(t, kv->W);
     put_num_cell(t, kv->S);
     put_num_cell(t, kv->O);
     put_num_cell(t, kv->C);
-    mmm_text_printf(t, "<td>%s%s</td></tr>\n", on_span[k] ? "S " : "", on_l[k] ? "L" : "");
+    mmm__text_printf(t, "<td>%s%s</td></tr>\n", on_span[k] ? "S " : "", on_l[k] ? "L" : "");
 }
 
 static int put_kernels(mmm_text *t, const mmm_instance *inst, const mmm_metrics *m,
@@ -396,22 +397,22 @@ static int put_kernels(mmm_text *t, const mmm_instance *inst, const mmm_metrics 
         on_span[m->span_path[i]] = 1;
     for (i = 0; i < m->l_path_len; i++)
         on_l[m->l_path[i]] = 1;
-    mmm_text_put(t, "<section id=\"kernels\">\n<h2>Kernels</h2>\n<table>\n<tr><th>kernel</th>"
+    mmm__text_put(t, "<section id=\"kernels\">\n<h2>Kernels</h2>\n<table>\n<tr><th>kernel</th>"
                     "<th class=\"n\">launches</th><th class=\"n\">blocks per launch</th>"
                     "<th class=\"n\">threads</th><th class=\"n\">N</th><th class=\"n\">W</th>"
                     "<th class=\"n\">S</th><th class=\"n\">O</th>"
                     "<th class=\"n\">max S(B)+O(B)</th><th>on path</th></tr>\n");
     for (i = 0; i < p->nkernels && i < max_rows; i++)
         put_kernel_row(t, inst, m, p->topo[i], on_span, on_l);
-    mmm_text_put(t, "</table>\n");
+    mmm__text_put(t, "</table>\n");
     if (p->nkernels > max_rows)
-        mmm_report_note(t, "... and %zu more kernels (in topological order; "
+        mmm__report_note(t, "... and %zu more kernels (in topological order; "
                            "mmm analyze --max-rows 0 lists them all).",
                         p->nkernels - max_rows);
-    mmm_report_note(t, "In topological order. W, S, O and N are totals over all launches "
+    mmm__report_note(t, "In topological order. W, S, O and N are totals over all launches "
                        "of a kernel; S marks the critical path (span), L the longest "
                        "block path.");
-    mmm_text_put(t, "</section>\n");
+    mmm__text_put(t, "</section>\n");
     free(on_span);
     free(on_l);
     return 0;
@@ -419,7 +420,7 @@ static int put_kernels(mmm_text *t, const mmm_instance *inst, const mmm_metrics 
 
 static void put_footer(mmm_text *t)
 {
-    mmm_text_put(t, "<footer><p class=\"meta\">Generated by mmm " MMM_VERSION
+    mmm__text_put(t, "<footer><p class=\"meta\">Generated by mmm " MMM_VERSION
                     ". Measures of the Many-core Machine Model (Haque, Moreno Maza, Xie); "
                     "the bounds are Graham" "\xe2\x80\x93" "Brent's theorem applied to the "
                     "thread-block DAG.</p></footer>\n</main>\n</body>\n</html>\n");
@@ -438,7 +439,7 @@ int mmm_report_html(char **out, size_t *len_out, const mmm_instance *inst,
         opt = &defaults;
     *out = NULL;
     *len_out = 0;
-    mmm_text_init(&t);
+    mmm__text_init(&t);
     put_header(&t, inst, opt);
     put_summary(&t, inst, m);
     if ((rc = put_dag(&t, inst, m, opt, err)) < 0)
@@ -446,17 +447,17 @@ int mmm_report_html(char **out, size_t *len_out, const mmm_instance *inst,
     put_params(&t, inst, opt);
     if ((rc = put_kernels(&t, inst, m, opt, err)) < 0)
         goto fail;
-    if (!opt->no_sweep && (rc = mmm_report_sweeps(&t, inst, opt, err)) < 0)
+    if (!opt->no_sweep && (rc = mmm__report_sweeps(&t, inst, opt, err)) < 0)
         goto fail;
-    if (!opt->no_simulation && (rc = mmm_report_simulation(&t, inst, m, opt, err)) < 0)
+    if (!opt->no_simulation && (rc = mmm__report_simulation(&t, inst, m, opt, err)) < 0)
         goto fail;
     put_footer(&t);
     *len_out = t.len;
-    if (!(*out = mmm_text_take(&t)))
+    if (!(*out = mmm__text_take(&t)))
         return mmm_error_set(err, MMM_ENOMEM, NULL, 0, "out of memory");
     return 0;
 fail:
-    mmm_text_dispose(&t);
+    mmm__text_dispose(&t);
     return rc;
 }
 
@@ -468,7 +469,7 @@ int mmm_report_write(const char *path, const mmm_instance *inst,
     size_t len = 0;
     int rc = mmm_report_html(&html, &len, inst, m, opt, err);
     if (rc == 0)
-        rc = mmm_write_file_atomic(path, html, len, err);
+        rc = mmm__write_file_atomic(path, html, len, err);
     free(html);
     return rc;
 }

@@ -13,16 +13,16 @@
 /* Append an SVG document inline: everything before "<svg" (XML
  * declaration, DOCTYPE, comments) is dropped, and its ids are prefixed
  * with prefix (unique in the page). */
-void mmm_report_put_svg(mmm_text *t, const char *svg, const char *prefix);
+void mmm__report_put_svg(mmm_text *t, const char *svg, const char *prefix);
 
 /* A private temporary folder (mkdtemp) for figures drawn into files;
  * dir must hold 64 bytes.  Returns 0 or MMM_EIO. */
-int mmm_report_tmpdir(char *dir, size_t size, mmm_error *err);
+int mmm__report_tmpdir(char *dir, size_t size, mmm_error *err);
 /* Read a whole file (NUL-terminated) and remove it.  0 or < 0. */
-int mmm_report_slurp(char **out, const char *path, mmm_error *err);
+int mmm__report_slurp(char **out, const char *path, mmm_error *err);
 
 /* Escaped text in a paragraph of class "note". */
-void mmm_report_note(mmm_text *t, const char *fmt, ...)
+void mmm__report_note(mmm_text *t, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
 #endif
@@ -30,10 +30,10 @@ void mmm_report_note(mmm_text *t, const char *fmt, ...)
 
 /* The optional sections.  Failures of a sweep or a simulation become a
  * note in the page; only running out of memory is an error. */
-int mmm_report_sweeps(mmm_text *t, const mmm_instance *inst,
-                      const mmm_report_options *opt, mmm_error *err);
-int mmm_report_simulation(mmm_text *t, const mmm_instance *inst,
-                          const mmm_metrics *m, const mmm_report_options *opt,
-                          mmm_error *err);
+int mmm__report_sweeps(mmm_text *t, const mmm_instance *inst,
+                       const mmm_report_options *opt, mmm_error *err);
+int mmm__report_simulation(mmm_text *t, const mmm_instance *inst,
+                           const mmm_metrics *m, const mmm_report_options *opt,
+                           mmm_error *err);
 
 #endif

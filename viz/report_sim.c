@@ -38,11 +38,11 @@ static int put_gantt(mmm_text *t, const mmm_instance *inst, const mmm_metrics *m
     mmm_error_clear(&e);
     if ((rc = mmm_simulate(&res, inst, &so, &e)) < 0)
         goto out;
-    if ((rc = mmm_report_tmpdir(dir, sizeof dir, &e)) == 0) {
+    if ((rc = mmm__report_tmpdir(dir, sizeof dir, &e)) == 0) {
         snprintf(path, sizeof path, "%s/gantt.svg", dir);
         rc = mmm_gantt_write(path, &res, inst->program, &go, &e);
         if (rc == 0)
-            rc = mmm_report_slurp(&svg, path, &e);
+            rc = mmm__report_slurp(&svg, path, &e);
         remove(path);
         remove(dir);
     }
@@ -53,9 +53,9 @@ out:
         return rc;
     }
     if (rc < 0)
-        mmm_report_note(t, "(no Gantt chart: %s)", e.message);
+        mmm__report_note(t, "(no Gantt chart: %s)", e.message);
     else
-        mmm_report_put_svg(t, svg, "gantt");
+        mmm__report_put_svg(t, svg, "gantt");
     free(svg);
     return 0;
 }
@@ -63,19 +63,19 @@ out:
 static void put_policy_row(mmm_text *t, const mmm_sim_result *r, int best)
 {
     char a[64], b[64];
-    mmm_text_printf(t, "<tr><td><code>%s</code>%s</td><td class=\"n\">%s</td>"
+    mmm__text_printf(t, "<tr><td><code>%s</code>%s</td><td class=\"n\">%s</td>"
                        "<td class=\"n\">%s</td><td class=\"n\">%.1f%%</td></tr>\n",
-                    r->policy->name, best ? " (best)" : "",
-                    mmm_fmt_full(r->makespan, a, sizeof a),
-                    r->lower_bound > 0 ? mmm_fmt_compact(r->makespan / r->lower_bound, b,
-                                                         sizeof b)
+                     r->policy->name, best ? " (best)" : "",
+                     mmm__fmt_full(r->makespan, a, sizeof a),
+                     r->lower_bound > 0 ? mmm__fmt_compact(r->makespan / r->lower_bound, b,
+                                                           sizeof b)
                                        : "\xe2\x80\x94",
-                    100.0 * r->utilization);
+                     100.0 * r->utilization);
 }
 
-int mmm_report_simulation(mmm_text *t, const mmm_instance *inst,
-                          const mmm_metrics *m, const mmm_report_options *opt,
-                          mmm_error *err)
+int mmm__report_simulation(mmm_text *t, const mmm_instance *inst,
+                           const mmm_metrics *m, const mmm_report_options *opt,
+                           mmm_error *err)
 {
     size_t np = mmm_sim_policy_count(), i, best = 0;
     mmm_sim_result *res;
@@ -93,10 +93,10 @@ int mmm_report_simulation(mmm_text *t, const mmm_instance *inst,
         free(ok);
         return mmm_error_set(err, MMM_ENOMEM, NULL, 0, "out of memory");
     }
-    mmm_text_printf(t, "<section id=\"simulation\">\n<h2>Greedy schedules on p = %lld SMs</h2>\n",
-                    (long long)inst->p);
+    mmm__text_printf(t, "<section id=\"simulation\">\n<h2>Greedy schedules on p = %lld SMs</h2>\n",
+                     (long long)inst->p);
     if (inst->program->nkernels + inst->program->nedges > ALL_POLICIES_MAX)
-        mmm_report_note(t, "A large program: only the critical-path policy is simulated "
+        mmm__report_note(t, "A large program: only the critical-path policy is simulated "
                            "here (mmm simulate --policy all runs them all).");
     for (i = 0; i < np; i++) {
         mmm_sim_options so = MMM_SIM_OPTIONS_INIT;
@@ -114,7 +114,7 @@ int mmm_report_simulation(mmm_text *t, const mmm_instance *inst,
             goto done;
         }
         if (rc < 0) {
-            mmm_report_note(t, "Policy %s: %s.", so.policy->name, e.message);
+            mmm__report_note(t, "Policy %s: %s.", so.policy->name, e.message);
             rc = 0;
             continue;
         }
@@ -125,25 +125,25 @@ int mmm_report_simulation(mmm_text *t, const mmm_instance *inst,
     }
     if (!any)
         goto done;
-    mmm_text_put(t, "<p>An SM runs one block at a time for S(B) + O(B); a block is ready when "
+    mmm__text_put(t, "<p>An SM runs one block at a time for S(B) + O(B); a block is ready when "
                     "every block of the launches before it has finished. Every policy below "
                     "is greedy (no SM idles while a block is ready), so its makespan lies "
                     "between the lower bound and Graham's bound.</p>\n");
-    mmm_text_printf(t, "<table>\n<tr><th>lower bound max(&Sigma;/p, critical path)</th>"
+    mmm__text_printf(t, "<table>\n<tr><th>lower bound max(&Sigma;/p, critical path)</th>"
                        "<td class=\"n\">%s</td></tr>\n<tr><th>Graham: &Sigma;/p + (1 "
                        "&minus; 1/p)" MIDDOT "critical path</th><td class=\"n\">%s</td></tr>\n",
-                    mmm_fmt_full(res[best].lower_bound, a, sizeof a),
-                    mmm_fmt_full(res[best].graham, b, sizeof b));
+                     mmm__fmt_full(res[best].lower_bound, a, sizeof a),
+                     mmm__fmt_full(res[best].graham, b, sizeof b));
     if (m->has_p)
-        mmm_text_printf(t, "<tr><th>MMM: (N/p + L)" MIDDOT "C</th><td class=\"n\">%s</td>"
-                           "</tr>\n", mmm_fmt_full(m->graham_brent, c, sizeof c));
-    mmm_text_put(t, "</table>\n<table>\n<tr><th>policy</th><th class=\"n\">makespan</th>"
+        mmm__text_printf(t, "<tr><th>MMM: (N/p + L)" MIDDOT "C</th><td class=\"n\">%s</td>"
+                           "</tr>\n", mmm__fmt_full(m->graham_brent, c, sizeof c));
+    mmm__text_put(t, "</table>\n<table>\n<tr><th>policy</th><th class=\"n\">makespan</th>"
                     "<th class=\"n\">/ lower bound</th><th class=\"n\">utilization</th></tr>\n");
     for (i = 0; i < np; i++)
         if (ok[i])
             put_policy_row(t, &res[i], i == best);
-    mmm_text_put(t, "</table>\n");
-    mmm_report_note(t, "Gantt chart of the %s schedule: one lane per SM, blocks coloured by "
+    mmm__text_put(t, "</table>\n");
+    mmm__report_note(t, "Gantt chart of the %s schedule: one lane per SM, blocks coloured by "
                        "kernel; the vertical lines are the bounds.", res[best].policy->name);
     rc = put_gantt(t, inst, m, res[best].policy, err);
 done:
@@ -152,6 +152,6 @@ done:
             mmm_sim_result_dispose(&res[i]);
     free(res);
     free(ok);
-    mmm_text_put(t, "</section>\n");
+    mmm__text_put(t, "</section>\n");
     return rc;
 }

@@ -96,36 +96,36 @@ static void put_point_row(mmm_text *t, const char *what, const mmm_sweep_point *
                           int has_p)
 {
     char a[64], b[64], c[64], d[64], e[64], f[64];
-    mmm_text_printf(t, "<tr><td>%s</td><td class=\"n\">%s</td><td class=\"n\">%s</td>"
+    mmm__text_printf(t, "<tr><td>%s</td><td class=\"n\">%s</td><td class=\"n\">%s</td>"
                        "<td class=\"n\">%s</td><td class=\"n\">%s</td><td class=\"n\">%s</td>"
                        "<td class=\"n\">%s</td></tr>\n",
-                    what, mmm_value_format(pt->params[0], 0, a, sizeof a),
-                    mmm_fmt_full(pt->O, b, sizeof b), mmm_fmt_full(pt->W, c, sizeof c),
-                    mmm_fmt_full(pt->S, d, sizeof d),
-                    has_p && pt->has_p ? mmm_fmt_full(pt->graham_brent, e, sizeof e)
+                     what, mmm_value_format(pt->params[0], 0, a, sizeof a),
+                     mmm__fmt_full(pt->O, b, sizeof b), mmm__fmt_full(pt->W, c, sizeof c),
+                     mmm__fmt_full(pt->S, d, sizeof d),
+                     has_p && pt->has_p ? mmm__fmt_full(pt->graham_brent, e, sizeof e)
                                        : "\xe2\x80\x94",
-                    pt->K > 0 ? mmm_fmt_full(pt->corollary, f, sizeof f) : "\xe2\x80\x94");
+                     pt->K > 0 ? mmm__fmt_full(pt->corollary, f, sizeof f) : "\xe2\x80\x94");
 }
 
 static void put_table(mmm_text *t, const char *name, const mmm_sweep_result *res)
 {
     char a[64], b[64];
-    mmm_text_put(t, "<table>\n<tr><th></th><th class=\"n\">");
-    mmm_text_put_escaped(t, name);
-    mmm_text_put(t, "</th><th class=\"n\">O</th><th class=\"n\">W</th><th class=\"n\">S</th>"
+    mmm__text_put(t, "<table>\n<tr><th></th><th class=\"n\">");
+    mmm__text_put_escaped(t, name);
+    mmm__text_put(t, "</th><th class=\"n\">O</th><th class=\"n\">W</th><th class=\"n\">S</th>"
                     "<th class=\"n\">(N/p + L)" MIDDOT "C</th><th class=\"n\">(N/K + L)" MIDDOT
                     "C</th></tr>\n");
     put_point_row(t, "smallest overhead O", &res->min_overhead, res->has_p);
     if (res->has_p)
         put_point_row(t, "smallest Graham" "\xe2\x80\x93" "Brent bound", &res->min_bound, 1);
     put_point_row(t, "smallest corollary bound", &res->min_corollary, res->has_p);
-    mmm_text_put(t, "</table>\n");
-    mmm_report_note(t, "%llu values swept, %llu feasible. Over the feasible values W varies "
+    mmm__text_put(t, "</table>\n");
+    mmm__report_note(t, "%llu values swept, %llu feasible. Over the feasible values W varies "
                        "by a factor %s and S by a factor %s (the MMM recipe: minimize O "
                        "while W and S stay within a constant factor).",
-                    (unsigned long long)res->npoints, (unsigned long long)res->nfeasible,
-                    mmm_fmt_compact(res->W_factor, a, sizeof a),
-                    mmm_fmt_compact(res->S_factor, b, sizeof b));
+                     (unsigned long long)res->npoints, (unsigned long long)res->nfeasible,
+                     mmm__fmt_compact(res->W_factor, a, sizeof a),
+                     mmm__fmt_compact(res->S_factor, b, sizeof b));
 }
 
 static int put_plot(mmm_text *t, sweep_state *st, const char *name, const mmm_instance *inst,
@@ -174,11 +174,11 @@ static int put_plot(mmm_text *t, sweep_state *st, const char *name, const mmm_in
     plot.marks = mark;
     plot.nmarks = mark[0].x == mark[1].x ? 1 : 2;
     mmm_error_clear(&e);
-    if ((rc = mmm_report_tmpdir(dir, sizeof dir, &e)) == 0) {
+    if ((rc = mmm__report_tmpdir(dir, sizeof dir, &e)) == 0) {
         snprintf(path, sizeof path, "%s/sweep.svg", dir);
         rc = mmm_plot_write(&plot, path, &e);
         if (rc == 0)
-            rc = mmm_report_slurp(&svg, path, &e);
+            rc = mmm__report_slurp(&svg, path, &e);
         remove(path);
         remove(dir);
     }
@@ -187,11 +187,11 @@ static int put_plot(mmm_text *t, sweep_state *st, const char *name, const mmm_in
         return rc;
     }
     if (rc < 0)
-        mmm_report_note(t, "(no figure: %s)", e.message);
+        mmm__report_note(t, "(no figure: %s)", e.message);
     else {
         char prefix[32];
         snprintf(prefix, sizeof prefix, "sweep%d", slot);
-        mmm_report_put_svg(t, svg, prefix);
+        mmm__report_put_svg(t, svg, prefix);
     }
     free(svg);
     return 0;
@@ -245,13 +245,13 @@ static int sweep_one(mmm_text *t, mmm_instance *si, const mmm_instance *inst, in
     spec.nfixed = opt->noverrides;
     spec.has_p = inst->has_p;
     spec.p = inst->p;
-    mmm_text_put(t, "<h3>");
-    mmm_text_put_escaped(t, name);
-    mmm_text_put(t, "</h3>\n");
+    mmm__text_put(t, "<h3>");
+    mmm__text_put_escaped(t, name);
+    mmm__text_put(t, "</h3>\n");
     mmm_error_clear(&e);
     memset(&res, 0, sizeof res);
     if ((rc = mmm_sweep_resolve(&res, &npoints, si, &spec, &e)) < 0) {
-        mmm_report_note(t, "No sweep: %s.", e.message);
+        mmm__report_note(t, "No sweep: %s.", e.message);
         return rc == MMM_ENOMEM ? (*err = e, rc) : 0;
     }
     if (npoints > max_points) {
@@ -260,15 +260,15 @@ static int sweep_one(mmm_text *t, mmm_instance *si, const mmm_instance *inst, in
             !(sample = sample_range(&res.axes[0],
                                     max_points < SAMPLE_POINTS ? max_points : SAMPLE_POINTS,
                                     &n))) {
-            mmm_report_note(t, "No sweep: %llu values of a program of this size are too "
+            mmm__report_note(t, "No sweep: %llu values of a program of this size are too "
                                "many for a report (mmm optimize sweeps them all).",
-                            (unsigned long long)npoints);
+                             (unsigned long long)npoints);
             return 0;
         }
         spec.axes[0].values = sample;
         spec.axes[0].nvalues = n;
-        mmm_report_note(t, "%llu values in the range: %zu of them are swept.",
-                        (unsigned long long)npoints, n);
+        mmm__report_note(t, "%llu values in the range: %zu of them are swept.",
+                         (unsigned long long)npoints, n);
         npoints = n;
     }
     if ((rc = curves_init(&st, npoints)) < 0)
@@ -279,18 +279,18 @@ static int sweep_one(mmm_text *t, mmm_instance *si, const mmm_instance *inst, in
     if (rc == MMM_ENOMEM || st.oom) {
         rc = mmm_error_set(err, MMM_ENOMEM, NULL, 0, "out of memory");
     } else if (rc < 0) {
-        mmm_report_note(t, "The sweep failed: %s.", e.message);
+        mmm__report_note(t, "The sweep failed: %s.", e.message);
         rc = 0;
     } else if (!res.has_best) {
-        mmm_report_note(t, "No feasible value of %s in its range%s%s.", name,
-                        res.first_infeasible.code ? ": " : "",
-                        res.first_infeasible.code ? res.first_infeasible.message : "");
+        mmm__report_note(t, "No feasible value of %s in its range%s%s.", name,
+                         res.first_infeasible.code ? ": " : "",
+                         res.first_infeasible.code ? res.first_infeasible.message : "");
     } else {
         put_table(t, name, &res);
         if (mmm_plot_available())
             rc = put_plot(t, &st, name, inst, slot, &res, err);
         else
-            mmm_report_note(t, "(no figure: this build of mmm has no PLplot)");
+            mmm__report_note(t, "(no figure: this build of mmm has no PLplot)");
     }
     curves_dispose(&st);
 done:
@@ -298,8 +298,8 @@ done:
     return rc;
 }
 
-int mmm_report_sweeps(mmm_text *t, const mmm_instance *inst,
-                      const mmm_report_options *opt, mmm_error *err)
+int mmm__report_sweeps(mmm_text *t, const mmm_instance *inst,
+                       const mmm_report_options *opt, mmm_error *err)
 {
     const mmm_program *p = inst->program;
     int slots[MMM_REPORT_MAX_SWEEPS];
@@ -320,13 +320,13 @@ int mmm_report_sweeps(mmm_text *t, const mmm_instance *inst,
         return 0; /* no parameter with a range: no section */
     if ((rc = mmm_instance_new(&si, p, err)) < 0)
         return rc;
-    mmm_text_put(t, "<section id=\"sweeps\">\n<h2>Parameter sweeps</h2>\n");
-    mmm_report_note(t, "Each parameter declared with a range is swept over it, the other "
+    mmm__text_put(t, "<section id=\"sweeps\">\n<h2>Parameter sweeps</h2>\n");
+    mmm__report_note(t, "Each parameter declared with a range is swept over it, the other "
                        "parameters fixed; an infeasible value (a violated constraint, a "
                        "count that is not an integer) leaves a gap.");
     for (i = 0; i < n && rc == 0; i++)
         rc = sweep_one(t, si, inst, slots[i], opt, err);
-    mmm_text_put(t, "</section>\n");
+    mmm__text_put(t, "</section>\n");
     mmm_instance_free(si);
     return rc;
 }

@@ -31,7 +31,7 @@ typedef struct mmm_gantt_options {
 /**
  * Draw the schedule r of prog into path: SVG when path ends in .svg
  * (written directly), PNG when it ends in .png (through PLplot's pngcairo
- * device; MMM_EINVAL when this build has no PLplot).  Atomic (mmm_outfile).
+ * device; MMM_EINVAL when this build has no PLplot).  Atomic (mmm__outfile).
  */
 int mmm_gantt_write(const char *path, const mmm_sim_result *r,
                     const mmm_program *prog, const mmm_gantt_options *opt,

@@ -59,17 +59,6 @@ int mmm_metrics_compute(mmm_metrics *out, const mmm_instance *inst,
 /** Free the paths; the struct may be reused.  A zeroed struct is fine. */
 void mmm_metrics_dispose(mmm_metrics *m);
 
-/**
- * Largest weighted antichain of a DAG given by its edges (u -> v) and node
- * weights.  Exposed for tests and for the flow fallback's reuse.  Uses the
- * series-parallel composition when possible (*method_out, may be NULL,
- * says which); overflow of the weight sum is MMM_EOVERFLOW.
- */
-int mmm_max_antichain(int64_t *out, mmm_k_method *method_out, size_t n,
-                      const int64_t *weight, size_t nedges,
-                      const uint32_t *from, const uint32_t *to,
-                      mmm_error *err);
-
 #ifdef __cplusplus
 }
 #endif

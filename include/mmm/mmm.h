@@ -6,7 +6,6 @@
  *   mmm/program.h  the program model, its builder, DAG and machine files
  *   mmm/eval.h     binding parameters, evaluated kernels
  *   mmm/metrics.h  W, S, O, N, L, C, K and the Graham–Brent bounds
- *   mmm/outfile.h  atomic output files
  *   mmm/tmm.h      the TMM and the balance principle
  *   mmm/optimize.h parameter sweeps and the overhead-minimizing choice
  *   mmm/sim.h      greedy schedules of the thread blocks on p SMs
@@ -24,7 +23,6 @@
 #include "mmm/program.h"
 #include "mmm/eval.h"
 #include "mmm/metrics.h"
-#include "mmm/outfile.h"
 #include "mmm/tmm.h"
 #include "mmm/optimize.h"
 #include "mmm/sim.h"

@@ -199,9 +199,6 @@ int mmm_sweep_eval(mmm_metrics *out, mmm_instance *inst,
 /** The i-th value (0-based) of a resolved axis. */
 mmm_value mmm_sweep_range_value(const mmm_sweep_range *r, uint64_t i);
 
-/** 1 when a and b are equal up to the relative tolerance used for ties. */
-int mmm_cost_equal(double a, double b);
-
 #ifdef __cplusplus
 }
 #endif

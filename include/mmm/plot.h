@@ -119,7 +119,7 @@ typedef struct mmm_plot {
 int mmm_plot_available(void);
 
 /**
- * Draw the figure into path, atomically (mmm_outfile).  The format comes
+ * Draw the figure into path, atomically (mmm__outfile).  The format comes
  * from the extension: .svg, .png or .pdf.  MMM_EINVAL for another
  * extension, an empty figure, or a build without PLplot; MMM_EIO when the
  * PLplot device is not installed (the message names the Debian package)

@@ -175,11 +175,6 @@ int mmm_simulate(mmm_sim_result *out, const mmm_instance *inst,
                  const mmm_sim_options *opt, mmm_error *err);
 void mmm_sim_result_dispose(mmm_sim_result *r);
 
-/** The schedule-independent figures: Σ block costs and the critical path
- *  (longest path of the block DAG, weighted by S(B) + O(B)). */
-int mmm_sim_totals(double *total_out, double *critical_path_out,
-                   const mmm_instance *inst, mmm_error *err);
-
 /** Relative tolerance of mmm_sim_check (floating point sums). */
 #define MMM_SIM_REL_TOL 1e-9
 
@@ -195,7 +190,7 @@ int mmm_sim_check(const mmm_sim_result *r, double mmm_bound,
  * Write the Chrome trace-event JSON of a recorded simulation (Perfetto,
  * chrome://tracing): one complete event per SM of each record, SMs as
  * threads, 1 time unit = 1 µs.  Without records (or too many events),
- * one event per kernel.  Atomic (mmm_outfile).
+ * one event per kernel.  Atomic (mmm__outfile).
  */
 int mmm_sim_trace_write(const char *path, const mmm_sim_result *r,
                         const mmm_program *prog, double mmm_bound,

@@ -125,15 +125,6 @@ int mmm_tmm_machine_get(mmm_tmm_machine *out, const mmm_instance *inst,
 int mmm_tmm_compute(mmm_tmm *out, const mmm_instance *inst, mmm_error *err);
 void mmm_tmm_dispose(mmm_tmm *t);
 
-/** Per launch, exposed for tests: the transactions of `count` blocks of
- *  `threads` threads moving r + w words each. */
-double mmm_tmm_transactions(double count, double threads, double rw,
-                            double C, mmm_access access);
-/** Threads per core for a launch of `threads` threads whose mean shared
- *  words per thread is s; *limit (may be NULL) says which limit holds. */
-double mmm_tmm_threads_per_core(const mmm_tmm_machine *m, double threads,
-                                double s, mmm_tmm_limit *limit);
-
 /** "work", "span", "latency". */
 const char *mmm_tmm_term_name(mmm_tmm_term t);
 /** "none", "X", "memory", "threads". */
@@ -204,14 +195,6 @@ int mmm_balance_machine_get(mmm_balance_machine *out,
 int mmm_balance_compute(mmm_balance *out, const mmm_instance *inst,
                         mmm_error *err);
 void mmm_balance_dispose(mmm_balance *b);
-
-/** Balance of (W, D, Q) on machine m, exposed for tests. */
-void mmm_balance_eval(mmm_balance_cost *out, const mmm_balance_machine *m,
-                      double W, double D, double Q);
-
-/** Years until b0·2^(gb·t) reaches i0·2^(gi·t): log2(i0/b0)/(gb − gi);
- *  ±infinity when gb == gi (never / always). */
-double mmm_balance_crossover(double b0, double gb, double i0, double gi);
 
 #ifdef __cplusplus
 }
