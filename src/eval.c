@@ -316,7 +316,8 @@ static int eval_machine(inst_impl *in, mmm_error *err)
 /* Kernels                                                             */
 
 static const char *const class_attr[MMM_CX_N] = {
-    "blocks", "work", "span", "reads", "writes", "threads", "shared"};
+    "blocks", "work", "span", "reads", "writes", "threads", "shared",
+    "shared_bytes", "registers", "barriers", "rounds"};
 
 /* "blocks of kernel 'x'" (+ " (i = 3)" for an index-dependent launch). */
 static void describe(char *buf, size_t size, const mmm_program *p,
@@ -409,8 +410,10 @@ static int eval_classes(inst_impl *in, size_t k, int64_t copy, int use_memo,
         const mmm_block_class *bc = &p->classes[ci];
         const uint32_t *eid = pv->class_eid[ci];
         mmm_class_val *o = &cv[c];
-        double *cost[MMM_CX_N] = {NULL, &o->work, &o->span, &o->reads,
-                                  &o->writes, NULL, &o->shared};
+        double *cost[MMM_CX_N] = {NULL,        &o->work,   &o->span,
+                                  &o->reads,   &o->writes, NULL,
+                                  &o->shared,  NULL,       NULL,
+                                  &o->barriers, &o->rounds};
         mmm_value v;
         int r;
         memset(o, 0, sizeof *o);
@@ -428,7 +431,15 @@ static int eval_classes(inst_impl *in, size_t k, int64_t copy, int use_memo,
                 r = class_count(p, k, bc, a, copy, v, &o->count, err);
             else if (a == MMM_CX_THREADS)
                 r = class_count(p, k, bc, a, copy, v, &o->threads, err);
-            else
+            else if (a == MMM_CX_SHARED_BYTES) {
+                r = class_count(p, k, bc, a, copy, v, &o->shared_bytes, err);
+                o->has_shared_bytes = 1;
+            } else if (a == MMM_CX_REGISTERS)
+                r = class_count(p, k, bc, a, copy, v, &o->registers, err);
+            else if (a == MMM_CX_ROUNDS) {
+                r = class_cost(p, k, bc, a, copy, v, cost[a], err);
+                o->has_rounds = 1;
+            } else
                 r = class_cost(p, k, bc, a, copy, v, cost[a], err);
             if (r < 0)
                 return r;

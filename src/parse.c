@@ -94,15 +94,16 @@ enum { PA_NAME, PA_VALUE, PA_MIN, PA_MAX };
 enum { CO_TEST };
 enum {
     KE_ID, KE_BLOCKS, KE_THREADS, KE_WORK, KE_SPAN, KE_READS, KE_WRITES,
-    KE_REPEAT, KE_INDEX, KE_SHARED, KE_ACCESS
+    KE_REPEAT, KE_INDEX, KE_SHARED, KE_ACCESS, KE_SHARED_BYTES,
+    KE_REGISTERS, KE_BARRIERS, KE_ROUNDS
 };
 enum {
     BL_COUNT, BL_WORK, BL_SPAN, BL_READS, BL_WRITES, BL_THREADS, BL_SHARED,
-    BL_ACCESS
+    BL_ACCESS, BL_SHARED_BYTES, BL_REGISTERS, BL_BARRIERS, BL_ROUNDS
 };
 enum { ED_FROM, ED_TO };
 enum { MP_NAME, MP_VALUE };
-#define MAX_ATTRS 11
+#define MAX_ATTRS 15
 _Static_assert(MAX_ATTRS <= 16, "a record's mask has 16 bits");
 #define BIT(i) (1u << (i))
 
@@ -112,10 +113,11 @@ static const char *const param_attrs[] = {"name", "value", "min", "max",
 static const char *const constraint_attrs[] = {"test", NULL};
 static const char *const kernel_attrs[] = {
     "id", "blocks", "threads", "work", "span", "reads", "writes", "repeat",
-    "index", "shared", "access", NULL};
+    "index", "shared", "access", "shared_bytes", "registers", "barriers",
+    "rounds", NULL};
 static const char *const blocks_attrs[] = {
     "count", "work", "span", "reads", "writes", "threads", "shared",
-    "access", NULL};
+    "access", "shared_bytes", "registers", "barriers", "rounds", NULL};
 static const char *const edge_attrs[] = {"from", "to", NULL};
 static const char *const mparam_attrs[] = {"name", "value", NULL};
 static const char *const no_attrs[] = {NULL};
@@ -200,7 +202,9 @@ typedef struct builder {
     long kernel_line;
     int kernel_minimal;  /* it has a blocks attribute */
     size_t kernel_nclasses;
-    char *kernel_shared; /* defaults for its <blocks> children */
+    /* defaults for its <blocks> children: shared, shared_bytes, registers,
+     * barriers, rounds (KDEF_N texts, NULL when not given) */
+    char *kernel_def[5];
     int kernel_access;   /* -1: not given */
     mmm_error err;       /* the first error */
     int have_err;
@@ -830,6 +834,22 @@ static void start_description(loader *ld, long line)
     ld->text_len = 0;
 }
 
+/* The kernel attributes its <blocks> children inherit, in the order of
+ * builder.kernel_def, and the <blocks> attributes of the same names. */
+#define KDEF_N 5
+static const int kdef_ke[KDEF_N] = {KE_SHARED, KE_SHARED_BYTES, KE_REGISTERS,
+                                    KE_BARRIERS, KE_ROUNDS};
+static const int kdef_bl[KDEF_N] = {BL_SHARED, BL_SHARED_BYTES, BL_REGISTERS,
+                                    BL_BARRIERS, BL_ROUNDS};
+
+static void kernel_defs_free(builder *b)
+{
+    for (int i = 0; i < KDEF_N; i++) {
+        free(b->kernel_def[i]);
+        b->kernel_def[i] = NULL;
+    }
+}
+
 static void start_kernel(builder *b, const char **v, long line)
 {
     mmm_kernel_spec ks;
@@ -848,18 +868,24 @@ static void start_kernel(builder *b, const char **v, long line)
     b->kernel_minimal = v[KE_BLOCKS] != NULL;
     b->kernel_line = line;
     b->kernel_nclasses = 0;
-    free(b->kernel_shared);
-    b->kernel_shared = NULL;
+    kernel_defs_free(b);
     b->kernel_access = -1;
     if (b->kernel_minimal) {
         ks.shared = v[KE_SHARED];
         ks.access = access_of(v[KE_ACCESS], MMM_ACCESS_COALESCED);
+        ks.shared_bytes = v[KE_SHARED_BYTES];
+        ks.registers = v[KE_REGISTERS];
+        ks.barriers = v[KE_BARRIERS];
+        ks.rounds = v[KE_ROUNDS];
     } else {
-        /* Several kinds of block: shared and access are their defaults. */
-        if (v[KE_SHARED] && !(b->kernel_shared = strdup(v[KE_SHARED]))) {
-            bfail(b, MMM_ENOMEM, line, "out of memory");
-            return;
-        }
+        /* Several kinds of block: shared, access and the time model's
+         * attributes are their defaults. */
+        for (int i = 0; i < KDEF_N; i++)
+            if (v[kdef_ke[i]] &&
+                !(b->kernel_def[i] = strdup(v[kdef_ke[i]]))) {
+                bfail(b, MMM_ENOMEM, line, "out of memory");
+                return;
+            }
         if (v[KE_ACCESS])
             b->kernel_access = (int)access_of(v[KE_ACCESS], 0);
     }
@@ -880,7 +906,12 @@ static void start_blocks(builder *b, const char **v, long line)
     cs.reads = v[BL_READS];
     cs.writes = v[BL_WRITES];
     cs.threads = v[BL_THREADS];
-    cs.shared = v[BL_SHARED] ? v[BL_SHARED] : b->kernel_shared;
+    {
+        const char **dst[KDEF_N] = {&cs.shared, &cs.shared_bytes,
+                                    &cs.registers, &cs.barriers, &cs.rounds};
+        for (int i = 0; i < KDEF_N; i++)
+            *dst[i] = v[kdef_bl[i]] ? v[kdef_bl[i]] : b->kernel_def[i];
+    }
     cs.access = access_of(v[BL_ACCESS], b->kernel_access < 0
                                             ? MMM_ACCESS_COALESCED
                                             : (mmm_access)b->kernel_access);
@@ -898,8 +929,7 @@ static void end_kernel(builder *b)
              "kernel '%s' has no blocks (give blocks=... or <blocks> "
              "children)",
              b->prog->kernels[b->kernel].id);
-    free(b->kernel_shared);
-    b->kernel_shared = NULL;
+    kernel_defs_free(b);
 }
 
 static void program_element(builder *b, enum elem kind, const char **v,
@@ -1360,7 +1390,7 @@ static void loader_dispose(loader *ld)
 {
     free(ld->scratch);
     free(ld->text);
-    free(ld->bld.kernel_shared);
+    kernel_defs_free(&ld->bld);
 }
 
 /* Run pass 1 over path (or mem), then pass 2 when pass 1 stopped on a

@@ -863,6 +863,14 @@ static int compile_class(mmm_program *p, uint32_t eid[MMM_CX_N],
     if ((r = compile_opt(p, &eid[MMM_CX_THREADS], cs->threads, &sc, cs->line,
                          err)) < 0 ||
         (r = compile_opt(p, &eid[MMM_CX_SHARED], cs->shared, &sc, cs->line,
+                         err)) < 0 ||
+        (r = compile_opt(p, &eid[MMM_CX_SHARED_BYTES], cs->shared_bytes, &sc,
+                         cs->line, err)) < 0 ||
+        (r = compile_opt(p, &eid[MMM_CX_REGISTERS], cs->registers, &sc,
+                         cs->line, err)) < 0 ||
+        (r = compile_opt(p, &eid[MMM_CX_BARRIERS], cs->barriers, &sc,
+                         cs->line, err)) < 0 ||
+        (r = compile_opt(p, &eid[MMM_CX_ROUNDS], cs->rounds, &sc, cs->line,
                          err)) < 0)
         return r;
     return 0;
@@ -899,6 +907,10 @@ static int append_class(mmm_program *p, size_t kernel,
     c->writes = expr_of(p, eid[MMM_CX_WRITES]);
     c->threads = expr_of(p, eid[MMM_CX_THREADS]);
     c->shared = expr_of(p, eid[MMM_CX_SHARED]);
+    c->shared_bytes = expr_of(p, eid[MMM_CX_SHARED_BYTES]);
+    c->registers = expr_of(p, eid[MMM_CX_REGISTERS]);
+    c->barriers = expr_of(p, eid[MMM_CX_BARRIERS]);
+    c->rounds = expr_of(p, eid[MMM_CX_ROUNDS]);
     c->access = cs->access;
     memcpy(pv->class_eid[p->nclasses], eid, sizeof pv->class_eid[0]);
     mmm_kernel *k = &pv->kernels[kernel];
@@ -1003,9 +1015,13 @@ int mmm_program_add_kernel(mmm_program *p, const mmm_kernel_spec *spec,
         (r = compile_opt(p, &keid[MMM_KX_THREADS], spec->threads, &ks,
                          spec->line, err)) < 0)
         return r;
-    mmm_class_spec cs = {spec->line, spec->blocks, spec->work, spec->span,
-                         spec->reads, spec->writes, NULL, spec->shared,
-                         spec->access};
+    mmm_class_spec cs = {spec->line,         spec->blocks,
+                         spec->work,         spec->span,
+                         spec->reads,        spec->writes,
+                         NULL,               spec->shared,
+                         spec->access,       spec->shared_bytes,
+                         spec->registers,    spec->barriers,
+                         spec->rounds};
     if (spec->blocks &&
         (r = compile_class(p, ceid, &cs, &k, spec->id, 1, err)) < 0)
         return r;

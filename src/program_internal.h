@@ -66,6 +66,10 @@ enum {
     MMM_CX_WRITES,
     MMM_CX_THREADS,
     MMM_CX_SHARED,
+    MMM_CX_SHARED_BYTES, /* time model: bytes per block */
+    MMM_CX_REGISTERS,    /* time model: registers per thread */
+    MMM_CX_BARRIERS,     /* time model: barriers on a thread's path */
+    MMM_CX_ROUNDS,       /* time model: dependent global round trips */
     MMM_CX_N
 };
 

@@ -40,6 +40,13 @@ typedef struct mmm_class_val {
     double overhead;   /**< O(B) = (r + w)·U */
     double cost;       /**< S(B) + O(B) */
     mmm_access access;
+    /* Time model (docs/time.md): */
+    int64_t shared_bytes; /**< shared memory per block, bytes */
+    int has_shared_bytes; /**< shared_bytes was given */
+    int64_t registers;    /**< registers per thread, 0 when not given */
+    double barriers;      /**< barriers on a thread's path, 0 if not given */
+    double rounds;        /**< dependent global round trips */
+    int has_rounds;       /**< rounds was given (else it defaults to reads) */
 } mmm_class_val;
 
 /** A kernel (all its launches), evaluated. */

@@ -7,6 +7,7 @@
  *   mmm/eval.h     binding parameters, evaluated kernels
  *   mmm/metrics.h  W, S, O, N, L, C, K and the Graham–Brent bounds
  *   mmm/tmm.h      the TMM and the balance principle
+ *   mmm/timemodel.h  the time model: predicted seconds on a real GPU
  *   mmm/optimize.h parameter sweeps and the overhead-minimizing choice
  *   mmm/sim.h      greedy schedules of the thread blocks on p SMs
  *   mmm/plot.h, mmm/gantt.h, mmm/render.h, mmm/report.h
@@ -24,6 +25,7 @@
 #include "mmm/eval.h"
 #include "mmm/metrics.h"
 #include "mmm/tmm.h"
+#include "mmm/timemodel.h"
 #include "mmm/optimize.h"
 #include "mmm/sim.h"
 #include "mmm/plot.h"

@@ -87,6 +87,11 @@ typedef struct mmm_block_class {
     const mmm_expr *threads; /**< threads per block; NULL: the kernel's */
     const mmm_expr *shared;  /**< local (shared) words per thread; NULL = 0 */
     mmm_access access;       /**< default coalesced */
+    /* Time model (docs/time.md); NULL when not given. */
+    const mmm_expr *shared_bytes; /**< shared memory per block, bytes */
+    const mmm_expr *registers;    /**< registers per thread */
+    const mmm_expr *barriers;     /**< block-wide barriers on a thread's path */
+    const mmm_expr *rounds;       /**< dependent global round trips */
 } mmm_block_class;
 
 /** A kernel, or a chain of `repeat` identical launches of it. */
@@ -183,6 +188,8 @@ typedef struct mmm_class_spec {
     const char *threads;  /**< optional */
     const char *shared;   /**< optional */
     mmm_access access;
+    /* optional, time model (docs/time.md) */
+    const char *shared_bytes, *registers, *barriers, *rounds;
 } mmm_class_spec;
 
 /** Texts of a kernel.  When the kernel has <blocks> children, blocks/work/
@@ -197,6 +204,8 @@ typedef struct mmm_kernel_spec {
     const char *blocks, *work, *span, *reads, *writes;
     const char *shared;
     mmm_access access;
+    /* optional, time model (docs/time.md) */
+    const char *shared_bytes, *registers, *barriers, *rounds;
 } mmm_kernel_spec;
 
 /** Add a kernel; *index_out (may be NULL) receives its index. */

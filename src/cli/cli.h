@@ -29,6 +29,7 @@ typedef struct cli_common {
     const char *def_value[CLI_MAX_DEFS];
     mmm_limits limits;
     mmm_threads threads;             /* how the program is loaded */
+    int launch;                      /* --launch: CLI_LAUNCH_* (time model) */
 } cli_common;
 
 void cli_common_init(cli_common *c, const char *cmd);
@@ -119,7 +120,8 @@ char *cli_fmt_num(double v, char *buf, size_t size);
 
 /* ---- The other models of `analyze --model` (tmm_out.c, docs/tmm.md) ---- */
 enum { CLI_MODEL_MMM = 1u, CLI_MODEL_TMM = 2u, CLI_MODEL_BALANCE = 4u,
-       CLI_MODEL_ALL = 7u };
+       CLI_MODEL_ALL = 7u, /* "all": mmm, tmm, balance */
+       CLI_MODEL_TIME = 8u };
 /* "mmm", "tmm", "balance", "all" or a comma list ("tmm,balance") into
  * CLI_MODEL_* bits.  Returns 0, or -1 for anything else. */
 int cli_model_parse(const char *s, unsigned *out);
@@ -128,6 +130,8 @@ typedef struct cli_models {
     unsigned which;      /* CLI_MODEL_* bits */
     mmm_tmm tmm;         /* when which & CLI_MODEL_TMM */
     mmm_balance balance; /* when which & CLI_MODEL_BALANCE */
+    mmm_time time;       /* when which & CLI_MODEL_TIME */
+    int launch;          /* kept by compute: CLI_LAUNCH_* */
 } cli_models;
 
 /* Compute the TMM and/or the balance principle (as which says) for an
@@ -147,6 +151,33 @@ void cli_models_json(json_writer *w, const cli_models *m,
 /* CSV, one row per kernel: id,repeat, then the MMM columns (when which has
  * CLI_MODEL_MMM), the TMM ones and the balance ones. */
 void cli_models_csv(FILE *f, const cli_models *m, const mmm_instance *inst);
+
+/* Helpers of the per-kernel tables (tmm_out.c). */
+size_t cli_id_width(const mmm_program *prog);
+void cli_print_kernel_path(FILE *f, const mmm_instance *inst,
+                           const uint32_t *path, size_t len);
+int cli_rows_done(FILE *f, size_t i, size_t n, int64_t max_rows);
+
+/* ---- The time model (time_out.c, docs/time.md) ---- */
+/* Launch mode: from the parameter 'graph' (default stream), or forced by
+ * --launch stream|graph. */
+enum { CLI_LAUNCH_PARAM = 0, CLI_LAUNCH_STREAM = 1, CLI_LAUNCH_GRAPH = 2 };
+/* "stream" or "graph" into CLI_LAUNCH_*; -1 for anything else. */
+int cli_launch_parse(const char *s);
+/* mmm_time_compute with the machine of the instance's parameters and the
+ * launch mode. */
+int cli_time_compute(mmm_time *t, const mmm_instance *inst, int launch,
+                     mmm_error *err);
+void cli_time_text(FILE *f, const mmm_time *t, const mmm_instance *inst,
+                   int64_t max_rows);
+/* "time": {...} (a key and its object). */
+void cli_time_json(json_writer *w, const mmm_time *t,
+                   const mmm_instance *inst);
+/* CSV columns: the header when k == (size_t)-1, else kernel k's cells;
+ * each starts with a comma. */
+void cli_time_csv(FILE *f, const mmm_time *t, size_t k);
+/* Seconds in a readable unit ("1.234 ms"). */
+char *cli_fmt_seconds(double s, char *buf, size_t size);
 
 /* Subcommands. */
 int cmd_analyze(int argc, char **argv);

@@ -15,6 +15,8 @@ const char cli_common_help[] =
     "                       -D overrides them, they override the program's defaults\n"
     "  -p P                 number of SMs (overrides a parameter p)\n"
     "  --format FMT         text (default), json or csv\n"
+    "  --launch MODE        time model: stream (default) or graph launches\n"
+    "                       (overrides a parameter 'graph')\n"
     "  --max-file-bytes N   refuse larger files (default 1 GiB)\n"
     "  --max-kernels N      refuse more kernels (default 10000000)\n"
     "  --max-edges N        refuse more edges (default 50000000)\n"
@@ -160,6 +162,12 @@ int cli_common_option(cli_common *c, int argc, char **argv, int *i)
         c->def_name[c->ndefs] = def;     /* name ends at '=' */
         c->def_value[c->ndefs] = eq + 1;
         c->ndefs++;
+        return 1;
+    }
+    arg = cli_option_value("--launch", argc, argv, i, &missing);
+    if (arg || missing) {
+        if (!arg || (c->launch = cli_launch_parse(arg)) < 0)
+            return cli_usage(c->cmd, "--launch must be stream or graph"), -1;
         return 1;
     }
     arg = cli_option_value("--machine", argc, argv, i, &missing);

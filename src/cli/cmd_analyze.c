@@ -8,7 +8,7 @@
 static const char analyze_help[] =
     "usage: mmm analyze FILE [-D NAME=VALUE]... [--machine FILE] [-p P]\n"
     "                        [--format text|json|csv] [--max-rows N]\n"
-    "                        [--model mmm|tmm|balance|all]\n\n"
+    "                        [--model mmm|tmm|balance|time|all]\n\n"
     "Evaluate the program's parameters and compute the Many-core Machine Model\n"
     "measures: W (work), S (span), O (parallelism overhead, (r+w)U per block),\n"
     "N (thread blocks), L (blocks on the longest path), C (max S(B)+O(B)),\n"
@@ -17,9 +17,11 @@ static const char analyze_help[] =
     "options:\n"
     "  --max-rows N         text: show at most N kernels (default 200, 0 = all)\n"
     "  --model M            mmm (default), tmm (threaded many-core memory model),\n"
-    "                       balance (balance principle), all, or a comma list;\n"
-    "                       tmm and balance read their machine parameters from\n"
-    "                       --machine FILE (dags/machines/, docs/tmm.md)\n";
+    "                       balance (balance principle), time (predicted seconds\n"
+    "                       on a real GPU, docs/time.md), all (mmm, tmm and\n"
+    "                       balance), or a comma list; tmm, balance and time\n"
+    "                       read their machine parameters from --machine FILE\n"
+    "                       (dags/machines/, docs/tmm.md)\n";
 
 static void print_path(const mmm_instance *inst, const uint32_t *path,
                        size_t len)
@@ -165,7 +167,7 @@ int cmd_analyze(int argc, char **argv)
                 return cli_usage("analyze", "--max-rows needs a number >= 0");
         } else if (!strcmp(argv[i], "--model")) {
             if (i + 1 >= argc || cli_model_parse(argv[++i], &models) < 0)
-                return cli_usage("analyze", "--model must be mmm, tmm, balance or all");
+                return cli_usage("analyze", "--model must be mmm, tmm, balance, time or all");
         } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
             return cli_usage("analyze", "unknown option '%s'", argv[i]);
         } else if (file) {
@@ -185,6 +187,7 @@ int cmd_analyze(int argc, char **argv)
         rc = CLI_FAIL;
         goto done;
     }
+    extra.launch = c.launch;
     if ((rc = cli_models_compute(&extra, inst, models)) != CLI_OK)
         goto done;
     if (c.format == CLI_JSON) {

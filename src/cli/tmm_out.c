@@ -14,6 +14,7 @@ int cli_model_parse(const char *s, unsigned *out)
     } names[] = {{"mmm", CLI_MODEL_MMM},
                  {"tmm", CLI_MODEL_TMM},
                  {"balance", CLI_MODEL_BALANCE},
+                 {"time", CLI_MODEL_TIME},
                  {"all", CLI_MODEL_ALL}};
     unsigned bits = 0;
     const char *p = s;
@@ -42,12 +43,17 @@ int cli_models_compute(cli_models *m, const mmm_instance *inst,
                        unsigned which)
 {
     mmm_error err;
+    int launch = m->launch;
     memset(m, 0, sizeof *m);
     m->which = which;
+    m->launch = launch;
     if ((which & CLI_MODEL_TMM) && mmm_tmm_compute(&m->tmm, inst, &err) < 0)
         goto fail;
     if ((which & CLI_MODEL_BALANCE) &&
         mmm_balance_compute(&m->balance, inst, &err) < 0)
+        goto fail;
+    if ((which & CLI_MODEL_TIME) &&
+        cli_time_compute(&m->time, inst, m->launch, &err) < 0)
         goto fail;
     return CLI_OK;
 fail:
@@ -60,6 +66,7 @@ void cli_models_dispose(cli_models *m)
 {
     mmm_tmm_dispose(&m->tmm);
     mmm_balance_dispose(&m->balance);
+    mmm_time_dispose(&m->time);
 }
 
 /* ------------------------------------------------------------------ */
@@ -76,7 +83,7 @@ static const char *limit_words(mmm_tmm_limit l)
     return "no threads";
 }
 
-static size_t id_width(const mmm_program *prog)
+size_t cli_id_width(const mmm_program *prog)
 {
     size_t i, width = 6;
     for (i = 0; i < prog->nkernels; i++) {
@@ -87,7 +94,7 @@ static size_t id_width(const mmm_program *prog)
     return width;
 }
 
-static void print_path(FILE *f, const mmm_instance *inst, const uint32_t *path,
+void cli_print_kernel_path(FILE *f, const mmm_instance *inst, const uint32_t *path,
                        size_t len)
 {
     size_t i;
@@ -100,7 +107,7 @@ static void print_path(FILE *f, const mmm_instance *inst, const uint32_t *path,
 }
 
 /* 1 when the table must stop at row i (and says so). */
-static int rows_done(FILE *f, size_t i, size_t n, int64_t max_rows)
+int cli_rows_done(FILE *f, size_t i, size_t n, int64_t max_rows)
 {
     if (max_rows > 0 && (int64_t)i >= max_rows) {
         fprintf(f, "... %zu more kernels (--max-rows 0 shows all)\n", n - i);
@@ -116,7 +123,7 @@ static void tmm_text(FILE *f, const mmm_tmm *t, const mmm_instance *inst,
     const mmm_tmm_cost *c = &t->program;
     const mmm_tmm_machine *mc = &t->machine;
     char a[64], b[64], d[64], e[64], g[64], h[64];
-    size_t i, width = id_width(prog);
+    size_t i, width = cli_id_width(prog);
 
     fprintf(f, "\nTMM (threaded many-core memory model)\n");
     fprintf(f, "  machine  L=%s P=%s C=%s Z=%s Q=%s X=%s\n",
@@ -143,7 +150,7 @@ static void tmm_text(FILE *f, const mmm_tmm *t, const mmm_instance *inst,
             c->latency_term <= c->work_term ? "T >= T*, the PRAM range"
                                             : "T < T*, latency-bound");
     fprintf(f, "  critical path (T_P)  ");
-    print_path(f, inst, t->path, t->path_len);
+    cli_print_kernel_path(f, inst, t->path, t->path_len);
 
     fprintf(f, "\n%-*s %8s %12s %12s %12s %10s %12s %12s  %s\n", (int)width,
             "kernel", "repeat", "T1", "Tinf", "M", "T", "T_P", "T*", "dominant");
@@ -151,7 +158,7 @@ static void tmm_text(FILE *f, const mmm_tmm *t, const mmm_instance *inst,
         uint32_t k = prog->topo[i];
         const mmm_tmm_cost *kc = &t->kernels[k];
         char rep[32];
-        if (rows_done(f, i, prog->nkernels, max_rows))
+        if (cli_rows_done(f, i, prog->nkernels, max_rows))
             break;
         snprintf(rep, sizeof rep, "x%lld", (long long)inst->kernels[k].repeat);
         fprintf(f, "%-*.*s %8s %12s %12s %12s %10s %12s %12s  %s\n", (int)width,
@@ -212,7 +219,7 @@ static void balance_text(FILE *f, const mmm_balance *bal,
     const mmm_program *prog = inst->program;
     const mmm_balance_cost *c = &bal->program;
     char a[64], b[64], d[64], e[64], g[64], h[64];
-    size_t i, width = id_width(prog);
+    size_t i, width = cli_id_width(prog);
 
     fprintf(f, "\nbalance principle (Czechowski et al.)\n");
     balance_machine_text(f, &bal->machine);
@@ -232,7 +239,7 @@ static void balance_text(FILE *f, const mmm_balance *bal,
         uint32_t k = prog->topo[i];
         const mmm_balance_cost *kc = &bal->kernels[k];
         char rep[32];
-        if (rows_done(f, i, prog->nkernels, max_rows))
+        if (cli_rows_done(f, i, prog->nkernels, max_rows))
             break;
         snprintf(rep, sizeof rep, "x%lld", (long long)inst->kernels[k].repeat);
         fprintf(f, "%-*.*s %8s %12s %12s %12s %10s %10s %10s  %s\n", (int)width,
@@ -250,6 +257,8 @@ void cli_models_text(FILE *f, const cli_models *m, const mmm_instance *inst,
         tmm_text(f, &m->tmm, inst, max_rows);
     if (m->which & CLI_MODEL_BALANCE)
         balance_text(f, &m->balance, inst, max_rows);
+    if (m->which & CLI_MODEL_TIME)
+        cli_time_text(f, &m->time, inst, max_rows);
 }
 
 /* ------------------------------------------------------------------ */
@@ -405,6 +414,8 @@ void cli_models_json(json_writer *w, const cli_models *m,
         tmm_json(w, &m->tmm, inst);
     if (m->which & CLI_MODEL_BALANCE)
         balance_json(w, &m->balance, inst);
+    if (m->which & CLI_MODEL_TIME)
+        cli_time_json(w, &m->time, inst);
 }
 
 /* ------------------------------------------------------------------ */
@@ -437,6 +448,8 @@ void cli_models_csv(FILE *f, const cli_models *m, const mmm_instance *inst)
         fputs(",T1,Tinf,M,T,TP,TP_global,pram,Tstar,dominant", f);
     if (m->which & CLI_MODEL_BALANCE)
         fputs(",intensity,little,amdahl,T_comp,T_mem,bound", f);
+    if (m->which & CLI_MODEL_TIME)
+        cli_time_csv(f, &m->time, (size_t)-1);
     fputc('\n', f);
     for (i = 0; i < prog->nkernels; i++) {
         const mmm_kernel_val *k = &inst->kernels[i];
@@ -458,6 +471,8 @@ void cli_models_csv(FILE *f, const cli_models *m, const mmm_instance *inst)
                     c->little, c->amdahl, c->T_comp, c->T_mem,
                     c->memory_bound ? "memory" : "compute");
         }
+        if (m->which & CLI_MODEL_TIME)
+            cli_time_csv(f, &m->time, i);
         fputc('\n', f);
     }
 }

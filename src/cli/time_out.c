@@ -1,0 +1,146 @@
+/* time_out.c: the time model's section of `mmm analyze --model time` in
+ * text, JSON and CSV (docs/time.md). */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+int cli_launch_parse(const char *s)
+{
+    if (!strcmp(s, "stream"))
+        return CLI_LAUNCH_STREAM;
+    if (!strcmp(s, "graph"))
+        return CLI_LAUNCH_GRAPH;
+    return -1;
+}
+
+int cli_time_compute(mmm_time *t, const mmm_instance *inst, int launch,
+                     mmm_error *err)
+{
+    mmm_time_machine m;
+    int r = mmm_time_machine_get(&m, inst, 1, err);
+    if (r < 0)
+        return r;
+    if (launch == CLI_LAUNCH_STREAM)
+        m.graph = 0;
+    else if (launch == CLI_LAUNCH_GRAPH)
+        m.graph = 1;
+    return mmm_time_compute(t, inst, &m, err);
+}
+
+char *cli_fmt_seconds(double s, char *buf, size_t size)
+{
+    if (!isfinite(s))
+        snprintf(buf, size, "%g s", s);
+    else if (s >= 1 || s == 0)
+        snprintf(buf, size, "%.4g s", s);
+    else if (s >= 1e-3)
+        snprintf(buf, size, "%.4g ms", s * 1e3);
+    else if (s >= 1e-6)
+        snprintf(buf, size, "%.4g us", s * 1e6);
+    else
+        snprintf(buf, size, "%.4g ns", s * 1e9);
+    return buf;
+}
+
+void cli_time_text(FILE *f, const mmm_time *t, const mmm_instance *inst,
+                   int64_t max_rows)
+{
+    const mmm_program *prog = inst->program;
+    const mmm_time_machine *m = &t->machine;
+    char a[64], b[64];
+    size_t i, width = cli_id_width(prog);
+
+    fprintf(f, "\ntime model (predicted seconds, doubles; %s launches)\n",
+            m->graph ? "graph" : "stream");
+    fprintf(f, "  machine  p=%lld clock=%g Hz", (long long)m->p, m->clock_hz);
+    for (int c = 0; c < MMM_TIME_NCONST; c++)
+        fprintf(f, " %s=%g", mmm_time_const_name(c), m->c[c]);
+    fprintf(f, "\n  time     %s  (%.6g s)  dominant %s, %lld launches\n",
+            cli_fmt_seconds(t->seconds, a, sizeof a), t->seconds,
+            mmm_time_term_name(t->dominant), (long long)t->launches);
+    fprintf(f, "  critical path  ");
+    cli_print_kernel_path(f, inst, t->path, t->path_len);
+    fprintf(f, "\n%-*s %10s %12s %12s %8s %9s %-10s %-9s\n", (int)width,
+            "kernel", "launches", "seconds", "exec", "waves", "resident",
+            "(limit)", "dominant");
+    for (i = 0; i < prog->nkernels; i++) {
+        size_t k = prog->topo[i];
+        const mmm_time_kernel *tk = &t->kernels[k];
+        if (cli_rows_done(f, i, prog->nkernels, max_rows))
+            break;
+        fprintf(f, "%-*.*s %10lld %12s %12s %8lld %9lld %-10s %-9s\n",
+                (int)width, (int)width, prog->kernels[k].id,
+                (long long)tk->launches, cli_fmt_seconds(tk->seconds, a, sizeof a),
+                cli_fmt_seconds(tk->exec_seconds, b, sizeof b),
+                (long long)tk->waves, (long long)tk->resident,
+                mmm_time_limit_name(tk->limit),
+                mmm_time_term_name(tk->dominant));
+    }
+}
+
+void cli_time_json(json_writer *w, const mmm_time *t, const mmm_instance *inst)
+{
+    const mmm_program *prog = inst->program;
+    json_key(w, "time");
+    json_begin_object(w);
+    json_key(w, "seconds");
+    json_double(w, t->seconds);
+    json_key(w, "dominant");
+    json_string(w, mmm_time_term_name(t->dominant));
+    json_key(w, "launches");
+    json_int(w, t->launches);
+    json_key(w, "launch");
+    json_string(w, t->machine.graph ? "graph" : "stream");
+    json_key(w, "machine");
+    json_begin_object(w);
+    for (int c = 0; c < MMM_TIME_NCONST; c++) {
+        json_key(w, mmm_time_const_name(c));
+        json_double(w, t->machine.c[c]);
+    }
+    json_end_object(w);
+    json_key(w, "critical_path");
+    json_begin_array(w);
+    for (size_t i = 0; i < t->path_len; i++)
+        json_string(w, prog->kernels[t->path[i]].id);
+    json_end_array(w);
+    json_key(w, "kernels");
+    json_begin_array(w);
+    for (size_t k = 0; k < prog->nkernels; k++) {
+        const mmm_time_kernel *tk = &t->kernels[k];
+        json_begin_object_flat(w);
+        json_key(w, "id");
+        json_string(w, prog->kernels[k].id);
+        json_key(w, "seconds");
+        json_double(w, tk->seconds);
+        json_key(w, "exec_seconds");
+        json_double(w, tk->exec_seconds);
+        json_key(w, "launches");
+        json_int(w, tk->launches);
+        json_key(w, "waves");
+        json_int(w, tk->waves);
+        json_key(w, "resident");
+        json_int(w, tk->resident);
+        json_key(w, "limit");
+        json_string(w, mmm_time_limit_name(tk->limit));
+        json_key(w, "dominant");
+        json_string(w, mmm_time_term_name(tk->dominant));
+        json_end_object(w);
+    }
+    json_end_array(w);
+    json_end_object(w);
+}
+
+void cli_time_csv(FILE *f, const mmm_time *t, size_t k)
+{
+    if (k == (size_t)-1) {
+        fputs(",time_s,exec_s,launches,waves,resident,limit,time_dominant", f);
+        return;
+    }
+    const mmm_time_kernel *tk = &t->kernels[k];
+    fprintf(f, ",%.17g,%.17g,%lld,%lld,%lld,%s,%s", tk->seconds,
+            tk->exec_seconds, (long long)tk->launches, (long long)tk->waves,
+            (long long)tk->resident, mmm_time_limit_name(tk->limit),
+            mmm_time_term_name(tk->dominant));
+}

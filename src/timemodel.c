@@ -1,0 +1,513 @@
+/* timemodel.c: the time model (docs/time.md): occupancy, waves, launch
+ * costs, latency / issue / bandwidth per wave, the longest kernel path in
+ * seconds.  Seconds and cycles are doubles; occupancy, waves and launches
+ * are exact integers. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mmm/timemodel.h"
+
+static const struct {
+    const char *name, *unit, *meaning;
+    double lo, hi; /* physical bounds, for fitting */
+} consts[MMM_TIME_NCONST] = {
+    {"launch_s", "s", "host time to issue one launch into a stream", 0, 1e-3},
+    {"launch_graph_s", "s",
+     "GPU time between dependent launches (one replayed graph node)", 0,
+     1e-3},
+    {"op_cycles", "cycles",
+     "latency of one local operation on a thread's critical path", 0, 1e3},
+    {"issue_per_cycle", "warp-instructions/cycle",
+     "warp-instructions one SM issues per cycle", 0.01, 16},
+    {"sync_cycles", "cycles", "a block-wide barrier of a one-warp block", 0,
+     1e5},
+    {"sync_cycles_per_warp", "cycles/warp",
+     "what a barrier costs more per warp of the block", 0, 1e4},
+    {"mem_latency_cycles", "cycles",
+     "one dependent global-memory round trip", 0, 1e5},
+    {"bandwidth_bytes_per_cycle", "bytes/cycle",
+     "global-memory bandwidth of the whole GPU per SM cycle", 1, 1e5},
+};
+
+const char *mmm_time_const_name(int i)
+{
+    return i >= 0 && i < MMM_TIME_NCONST ? consts[i].name : "?";
+}
+
+const char *mmm_time_const_unit(int i)
+{
+    return i >= 0 && i < MMM_TIME_NCONST ? consts[i].unit : "?";
+}
+
+const char *mmm_time_const_meaning(int i)
+{
+    return i >= 0 && i < MMM_TIME_NCONST ? consts[i].meaning : "?";
+}
+
+int mmm_time_const_find(const char *name)
+{
+    for (int i = 0; i < MMM_TIME_NCONST; i++)
+        if (!strcmp(consts[i].name, name))
+            return i;
+    return -1;
+}
+
+void mmm_time_const_bounds(int i, double *lo, double *hi)
+{
+    *lo = i >= 0 && i < MMM_TIME_NCONST ? consts[i].lo : 0;
+    *hi = i >= 0 && i < MMM_TIME_NCONST ? consts[i].hi : 0;
+}
+
+const char *mmm_time_term_name(mmm_time_term t)
+{
+    switch (t) {
+    case MMM_TIME_TERM_LATENCY: return "latency";
+    case MMM_TIME_TERM_ISSUE: return "issue";
+    case MMM_TIME_TERM_BANDWIDTH: return "bandwidth";
+    case MMM_TIME_TERM_LAUNCH: return "launch";
+    }
+    return "?";
+}
+
+const char *mmm_time_limit_name(mmm_time_limit l)
+{
+    switch (l) {
+    case MMM_TIME_LIMIT_THREADS: return "threads";
+    case MMM_TIME_LIMIT_BLOCKS: return "blocks";
+    case MMM_TIME_LIMIT_SHARED: return "shared";
+    case MMM_TIME_LIMIT_REGISTERS: return "registers";
+    }
+    return "?";
+}
+
+static int64_t ceil_div(int64_t a, int64_t b)
+{
+    return a / b + (a % b != 0);
+}
+
+static int64_t round_up(int64_t a, int64_t unit)
+{
+    return unit > 1 ? ceil_div(a, unit) * unit : a;
+}
+
+int64_t mmm_time_occupancy(const mmm_time_machine *m, int64_t threads,
+                           int64_t shared_bytes, int64_t registers,
+                           mmm_time_limit *limit)
+{
+    mmm_time_limit lim = MMM_TIME_LIMIT_THREADS;
+    if (threads <= 0 || m->warp_size <= 0) {
+        if (limit)
+            *limit = lim;
+        return 0;
+    }
+    int64_t wb = ceil_div(threads, m->warp_size);
+    int64_t a = m->sm_threads / (wb * m->warp_size);
+    if (m->sm_blocks < a) {
+        a = m->sm_blocks;
+        lim = MMM_TIME_LIMIT_BLOCKS;
+    }
+    int64_t sh = round_up(shared_bytes + m->shared_reserved_bytes,
+                          m->shared_granule_bytes);
+    if (sh > 0 && m->sm_shared_bytes / sh < a) {
+        a = m->sm_shared_bytes / sh;
+        lim = MMM_TIME_LIMIT_SHARED;
+    }
+    if (registers > 0) {
+        int64_t parts = m->register_partitions > 0 ? m->register_partitions
+                                                   : 1;
+        int64_t rw = round_up(registers * m->warp_size, m->register_granule);
+        int64_t warps = (m->sm_registers / parts / rw) * parts;
+        if (warps / wb < a) {
+            a = warps / wb;
+            lim = MMM_TIME_LIMIT_REGISTERS;
+        }
+    }
+    if (limit)
+        *limit = lim;
+    return a < 0 ? 0 : a;
+}
+
+/* ------------------------------------------------------------------ */
+/* The machine                                                         */
+
+static int find_value(const mmm_instance *inst, const char *name,
+                      mmm_value *v, long *line)
+{
+    int slot = mmm_program_find_param(inst->program, name);
+    if (slot < 0)
+        return 0;
+    *v = inst->values[slot];
+    *line = inst->program->params[slot].line;
+    return 1;
+}
+
+static int missing(const mmm_instance *inst, const char *name,
+                   const char *what, mmm_error *err)
+{
+    return mmm_error_set(err, MMM_EINPUT, inst->program->file, 0,
+                         "the time model needs the machine parameter '%s' "
+                         "(%s): give a machine file (--machine FILE) or "
+                         "declare it",
+                         name, what);
+}
+
+/* An integer hardware limit: required (def < 0) or defaulted; >= min. */
+static int get_int(const mmm_instance *inst, const char *name,
+                   const char *what, int64_t def, int64_t min, int64_t *out,
+                   mmm_error *err)
+{
+    mmm_value v;
+    long line = 0;
+    if (!find_value(inst, name, &v, &line)) {
+        if (def < 0)
+            return missing(inst, name, what, err);
+        *out = def;
+        return 0;
+    }
+    if (!v.exact || v.den != 1 || v.num < min)
+        return mmm_error_set(err, MMM_EINPUT, inst->program->file, line,
+                             "machine parameter '%s' (%s) must be an integer "
+                             ">= %lld, not %g",
+                             name, what, (long long)min, v.d);
+    *out = v.num;
+    return 0;
+}
+
+static int get_real(const mmm_instance *inst, const char *name,
+                    const char *what, int required, double min_excl,
+                    double *out, mmm_error *err)
+{
+    mmm_value v;
+    long line = 0;
+    if (!find_value(inst, name, &v, &line)) {
+        if (required)
+            return missing(inst, name, what, err);
+        return 0;
+    }
+    if (!isfinite(v.d) || v.d < 0 || (min_excl >= 0 && v.d <= min_excl))
+        return mmm_error_set(err, MMM_EINPUT, inst->program->file, line,
+                             "machine parameter '%s' (%s) must be %s, not "
+                             "%g",
+                             name, what,
+                             min_excl >= 0 ? "positive" : "non-negative",
+                             v.d);
+    *out = v.d;
+    return 0;
+}
+
+int mmm_time_machine_get(mmm_time_machine *m, const mmm_instance *inst,
+                         int require_constants, mmm_error *err)
+{
+    int r;
+    memset(m, 0, sizeof *m);
+    m->word_bytes = 4;
+    if ((r = get_real(inst, "clock_hz", "SM clock, Hz", 1, 0, &m->clock_hz,
+                      err)) < 0 ||
+        (r = get_int(inst, "p", "streaming multiprocessors", -1, 1, &m->p,
+                     err)) < 0 ||
+        (r = get_int(inst, "warp_size", "threads per warp", 32, 1,
+                     &m->warp_size, err)) < 0 ||
+        (r = get_int(inst, "sm_threads", "most threads resident per SM", -1,
+                     1, &m->sm_threads, err)) < 0 ||
+        (r = get_int(inst, "sm_blocks", "most blocks resident per SM", -1, 1,
+                     &m->sm_blocks, err)) < 0 ||
+        (r = get_int(inst, "block_threads", "most threads per block", 1024,
+                     1, &m->block_threads, err)) < 0 ||
+        (r = get_int(inst, "sm_shared_bytes", "shared memory per SM, bytes",
+                     -1, 0, &m->sm_shared_bytes, err)) < 0 ||
+        (r = get_int(inst, "block_shared_bytes",
+                     "most shared memory per block, bytes", m->sm_shared_bytes,
+                     0, &m->block_shared_bytes, err)) < 0 ||
+        (r = get_int(inst, "shared_reserved_bytes",
+                     "shared memory reserved per block, bytes", 0, 0,
+                     &m->shared_reserved_bytes, err)) < 0 ||
+        (r = get_int(inst, "shared_granule_bytes",
+                     "shared memory allocation unit, bytes", 1, 1,
+                     &m->shared_granule_bytes, err)) < 0 ||
+        (r = get_int(inst, "sm_registers", "registers per SM", -1, 1,
+                     &m->sm_registers, err)) < 0 ||
+        (r = get_int(inst, "register_granule",
+                     "register allocation unit per warp", 1, 1,
+                     &m->register_granule, err)) < 0 ||
+        (r = get_int(inst, "register_partitions",
+                     "register-file sub-partitions per SM", 1, 1,
+                     &m->register_partitions, err)) < 0 ||
+        (r = get_real(inst, "word_bytes", "bytes per word", 0, 0,
+                      &m->word_bytes, err)) < 0)
+        return r;
+    for (int i = 0; i < MMM_TIME_NCONST; i++) {
+        double lo, hi;
+        mmm_time_const_bounds(i, &lo, &hi);
+        char what[160];
+        snprintf(what, sizeof what, "%s, %s", consts[i].meaning,
+                 consts[i].unit);
+        if ((r = get_real(inst, consts[i].name, what, require_constants,
+                          lo > 0 ? 0 : -1, &m->c[i], err)) < 0)
+            return r;
+    }
+    int64_t g = 0;
+    if ((r = get_int(inst, "graph", "launch mode: 0 stream, 1 graph", 0, 0,
+                     &g, err)) < 0)
+        return r;
+    if (g > 1)
+        return mmm_error_set(err, MMM_EINPUT, inst->program->file, 0,
+                             "parameter 'graph' (launch mode) must be 0 "
+                             "(stream) or 1 (graph)");
+    m->graph = (int)g;
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* One launch                                                          */
+
+typedef struct launch_cost {
+    double seconds;       /* launch cost included */
+    double exec;          /* execution alone */
+    int64_t waves, resident;
+    mmm_time_limit limit;
+    mmm_time_term term;
+} launch_cost;
+
+static double safe_div(double a, double b)
+{
+    return b > 0 ? a / b : (a > 0 ? HUGE_VAL : 0);
+}
+
+static int launch(const mmm_time_machine *m, const mmm_program *prog,
+                  const mmm_kernel *kr, const mmm_class_val *cv, size_t nc,
+                  launch_cost *out, mmm_error *err)
+{
+    int64_t N = 0, A = INT64_MAX;
+    double lat = 0, issue = 0, bytes = 0;
+    mmm_time_limit lim = MMM_TIME_LIMIT_THREADS;
+    memset(out, 0, sizeof *out);
+    for (size_t c = 0; c < nc; c++) {
+        const mmm_class_val *v = &cv[c];
+        long line = prog->classes[kr->first_class + c].line;
+        if (v->count <= 0)
+            continue;
+        int64_t T = v->threads;
+        if (T <= 0)
+            return mmm_error_set(err, MMM_EINPUT, prog->file, line,
+                                 "kernel '%s': the time model needs the "
+                                 "threads per block (threads=...)",
+                                 kr->id);
+        if (T > m->block_threads)
+            return mmm_error_set(err, MMM_EINPUT, prog->file, line,
+                                 "kernel '%s': %lld threads per block, more "
+                                 "than the machine's block_threads = %lld",
+                                 kr->id, (long long)T,
+                                 (long long)m->block_threads);
+        double shd = v->has_shared_bytes
+                         ? (double)v->shared_bytes
+                         : ceil(v->shared * (double)T * m->word_bytes);
+        if (shd > (double)m->block_shared_bytes)
+            return mmm_error_set(err, MMM_EINPUT, prog->file, line,
+                                 "kernel '%s': %.0f bytes of shared memory "
+                                 "per block, more than the machine's "
+                                 "block_shared_bytes = %lld",
+                                 kr->id, shd,
+                                 (long long)m->block_shared_bytes);
+        mmm_time_limit l;
+        int64_t a = mmm_time_occupancy(m, T, (int64_t)shd, v->registers, &l);
+        if (a <= 0)
+            return mmm_error_set(err, MMM_EINPUT, prog->file, line,
+                                 "kernel '%s': a block of %lld threads "
+                                 "cannot be resident on an SM (limited by "
+                                 "%s)",
+                                 kr->id, (long long)T,
+                                 mmm_time_limit_name(l));
+        if (a < A) {
+            A = a;
+            lim = l;
+        }
+        int64_t wb = ceil_div(T, m->warp_size);
+        double rounds = v->has_rounds ? v->rounds : v->reads;
+        double cl = m->c[MMM_TIME_OP] * v->span +
+                    m->c[MMM_TIME_MEM_LATENCY] * rounds +
+                    v->barriers * (m->c[MMM_TIME_SYNC] +
+                                   m->c[MMM_TIME_SYNC_WARP] * (double)wb);
+        if (cl > lat)
+            lat = cl;
+        issue += (double)v->count * (double)wb * v->work / (double)T;
+        bytes += (double)v->count * (double)T * (v->reads + v->writes) *
+                 m->word_bytes;
+        N += v->count;
+    }
+    if (N == 0)
+        return 0; /* nothing launched */
+    double ipb = issue / (double)N, bpb = bytes / (double)N;
+    double ipc = m->c[MMM_TIME_ISSUE], bw = m->c[MMM_TIME_BANDWIDTH];
+    int64_t slots = A * m->p;
+    int64_t nf = N / slots, rem = N % slots;
+    double cyc = 0, best = -1;
+    mmm_time_term term = MMM_TIME_TERM_LATENCY;
+    for (int w = 0; w < 2; w++) {
+        int64_t n = w == 0 ? (nf > 0 ? slots : 0) : rem;
+        int64_t times = w == 0 ? nf : 1;
+        if (n == 0 || times == 0)
+            continue;
+        double a = (double)ceil_div(n, m->p);
+        double ci = safe_div(a * ipb, ipc), cb = safe_div((double)n * bpb, bw);
+        double cw = lat;
+        mmm_time_term t = MMM_TIME_TERM_LATENCY;
+        if (ci > cw) {
+            cw = ci;
+            t = MMM_TIME_TERM_ISSUE;
+        }
+        if (cb > cw) {
+            cw = cb;
+            t = MMM_TIME_TERM_BANDWIDTH;
+        }
+        if (cw * (double)times > best) {
+            best = cw * (double)times;
+            term = t;
+        }
+        cyc += cw * (double)times;
+    }
+    out->exec = cyc / m->clock_hz;
+    out->waves = nf + (rem > 0);
+    out->resident = A;
+    out->limit = lim;
+    out->term = term;
+    double gpu = m->c[MMM_TIME_LAUNCH_GRAPH] + out->exec;
+    if (!m->graph && m->c[MMM_TIME_LAUNCH] > gpu) {
+        out->seconds = m->c[MMM_TIME_LAUNCH];
+        out->term = MMM_TIME_TERM_LAUNCH;
+    } else {
+        out->seconds = gpu;
+        if (m->c[MMM_TIME_LAUNCH_GRAPH] > out->exec)
+            out->term = MMM_TIME_TERM_LAUNCH;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* The program                                                         */
+
+void mmm_time_dispose(mmm_time *t)
+{
+    if (!t)
+        return;
+    free(t->kernels);
+    free(t->path);
+    memset(t, 0, sizeof *t);
+}
+
+int mmm_time_compute(mmm_time *out, const mmm_instance *inst,
+                     const mmm_time_machine *mach, mmm_error *err)
+{
+    const mmm_program *prog = inst->program;
+    size_t nk = prog->nkernels, maxc = 1;
+    double *dist = NULL, (*term_s)[4] = NULL;
+    long *from = NULL;
+    mmm_class_val *cv = NULL;
+    int r = 0;
+
+    memset(out, 0, sizeof *out);
+    if (mach)
+        out->machine = *mach;
+    else if ((r = mmm_time_machine_get(&out->machine, inst, 1, err)) < 0)
+        return r;
+    const mmm_time_machine *m = &out->machine;
+    for (size_t k = 0; k < nk; k++)
+        if (prog->kernels[k].nclasses > maxc)
+            maxc = prog->kernels[k].nclasses;
+    out->nkernels = nk;
+    out->kernels = calloc(nk ? nk : 1, sizeof *out->kernels);
+    dist = calloc(nk ? nk : 1, sizeof *dist);
+    from = malloc((nk ? nk : 1) * sizeof *from);
+    term_s = calloc(nk ? nk : 1, sizeof *term_s);
+    cv = malloc(maxc * sizeof *cv);
+    if (!out->kernels || !dist || !from || !term_s || !cv) {
+        r = mmm_error_set(err, MMM_ENOMEM, prog->file, 0, "out of memory");
+        goto fail;
+    }
+    for (size_t k = 0; k < nk; k++) {
+        const mmm_kernel *kr = &prog->kernels[k];
+        const mmm_kernel_val *kv = &inst->kernels[k];
+        mmm_time_kernel *tk = &out->kernels[k];
+        int64_t copies = kv->varies ? kv->repeat : (kv->repeat > 0 ? 1 : 0);
+        double mult = kv->varies ? 1.0 : (double)kv->repeat;
+        tk->launches = kv->repeat;
+        tk->resident = 0;
+        for (int64_t j = 1; j <= copies; j++) {
+            launch_cost lc;
+            if ((r = mmm_instance_eval_copy(inst, k, j, cv, err)) < 0 ||
+                (r = launch(m, prog, kr, cv, kr->nclasses, &lc, err)) < 0)
+                goto fail;
+            tk->seconds += mult * lc.seconds;
+            tk->exec_seconds += mult * lc.exec;
+            term_s[k][lc.term] += mult * lc.seconds;
+            if (lc.waves > tk->waves)
+                tk->waves = lc.waves;
+            if (lc.resident > 0 &&
+                (tk->resident == 0 || lc.resident < tk->resident)) {
+                tk->resident = lc.resident;
+                tk->limit = lc.limit;
+            }
+        }
+        int best = 0;
+        for (int t = 1; t < 4; t++)
+            if (term_s[k][t] > term_s[k][best])
+                best = t;
+        tk->dominant = (mmm_time_term)best;
+        out->launches += kv->repeat;
+    }
+    /* Longest path in topological order. */
+    long end = -1;
+    for (size_t i = 0; i < nk; i++) {
+        uint32_t k = prog->topo[i];
+        double best = 0;
+        from[k] = -1;
+        for (uint32_t e = prog->pred_start[k]; e < prog->pred_start[k + 1];
+             e++) {
+            uint32_t q = prog->pred[e];
+            if (from[k] < 0 || dist[q] > best) {
+                best = dist[q];
+                from[k] = (long)q;
+            }
+        }
+        dist[k] = best + out->kernels[k].seconds;
+        if (end < 0 || dist[k] > dist[end])
+            end = (long)k;
+    }
+    if (end >= 0) {
+        double on_path[4] = {0, 0, 0, 0};
+        size_t len = 0;
+        for (long k = end; k >= 0; k = from[k])
+            len++;
+        out->path = malloc(len * sizeof *out->path);
+        if (!out->path) {
+            r = mmm_error_set(err, MMM_ENOMEM, prog->file, 0,
+                              "out of memory");
+            goto fail;
+        }
+        out->path_len = len;
+        for (long k = end; k >= 0; k = from[k]) {
+            out->path[--len] = (uint32_t)k;
+            for (int t = 0; t < 4; t++)
+                on_path[t] += term_s[k][t];
+        }
+        out->seconds = dist[end];
+        int best = 0;
+        for (int t = 1; t < 4; t++)
+            if (on_path[t] > on_path[best])
+                best = t;
+        out->dominant = (mmm_time_term)best;
+    }
+    free(dist);
+    free(from);
+    free(term_s);
+    free(cv);
+    return 0;
+fail:
+    free(dist);
+    free(from);
+    free(term_s);
+    free(cv);
+    mmm_time_dispose(out);
+    return r;
+}

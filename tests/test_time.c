@@ -1,0 +1,276 @@
+/* test_time.c: the time model (docs/time.md): occupancy against
+ * hand-computed cases (threads-, blocks-, shared- and register-limited,
+ * after the CUDA occupancy calculator's rules), one launch's waves and
+ * terms computed by hand, the launch modes, the longest path, the errors. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "mmm/mmm.h"
+
+/* The H100 limits of dags/machines/h100.xml, set by hand. */
+static mmm_time_machine h100(void)
+{
+    mmm_time_machine m;
+    memset(&m, 0, sizeof m);
+    m.clock_hz = 1.98e9;
+    m.p = 132;
+    m.warp_size = 32;
+    m.sm_threads = 2048;
+    m.sm_blocks = 32;
+    m.block_threads = 1024;
+    m.sm_shared_bytes = 233472;
+    m.block_shared_bytes = 49152;
+    m.shared_reserved_bytes = 1024;
+    m.shared_granule_bytes = 128;
+    m.sm_registers = 65536;
+    m.register_granule = 256;
+    m.register_partitions = 4;
+    m.word_bytes = 4;
+    return m;
+}
+
+static void occ(int64_t T, int64_t sh, int64_t regs, int64_t want,
+                mmm_time_limit want_lim)
+{
+    mmm_time_machine m = h100();
+    mmm_time_limit lim;
+    int64_t a = mmm_time_occupancy(&m, T, sh, regs, &lim);
+    cr_expect_eq(a, want, "T=%lld shared=%lld regs=%lld: A=%lld, want %lld",
+                 (long long)T, (long long)sh, (long long)regs, (long long)a,
+                 (long long)want);
+    cr_expect_eq(lim, want_lim, "T=%lld shared=%lld regs=%lld: limit %s",
+                 (long long)T, (long long)sh, (long long)regs,
+                 mmm_time_limit_name(lim));
+}
+
+Test(time, occupancy_threads)
+{
+    occ(256, 0, 0, 8, MMM_TIME_LIMIT_THREADS);   /* 2048/256 */
+    occ(1024, 0, 0, 2, MMM_TIME_LIMIT_THREADS);  /* 2048/1024 */
+    occ(96, 0, 0, 21, MMM_TIME_LIMIT_THREADS);   /* floor(2048/96) */
+    occ(100, 0, 0, 16, MMM_TIME_LIMIT_THREADS);  /* 4 warps: 2048/128 */
+    occ(256, 0, 32, 8, MMM_TIME_LIMIT_THREADS);  /* 32 regs: 64 warps fit */
+}
+
+Test(time, occupancy_blocks)
+{
+    occ(32, 0, 0, 32, MMM_TIME_LIMIT_BLOCKS);    /* 64 > 32 blocks */
+    occ(1, 0, 12, 32, MMM_TIME_LIMIT_BLOCKS);    /* <<<1,1>>> */
+}
+
+Test(time, occupancy_shared)
+{
+    /* s = 32 multiplication block: 33020 B + 1024 reserved = 34044,
+     * rounded to 128: 34048; 233472/34048 = 6.86 -> 6 < 8 */
+    occ(256, 33020, 32, 6, MMM_TIME_LIMIT_SHARED);
+    /* division, s = 64: 1816 + 1024 = 2840 -> 2944; 233472/2944 = 79 ->
+     * threads (32) and blocks (32) bind first */
+    occ(64, 1816, 28, 32, MMM_TIME_LIMIT_THREADS);
+    /* 7192 + 1024 = 8216 -> 8320; 233472/8320 = 28.06 -> 28 < 32 */
+    occ(64, 7192, 0, 28, MMM_TIME_LIMIT_SHARED);
+    /* a block using 48 KiB: 49152 + 1024 = 50176; 233472/50176 = 4.65 */
+    occ(128, 49152, 0, 4, MMM_TIME_LIMIT_SHARED);
+}
+
+Test(time, occupancy_registers)
+{
+    /* 71 regs: 71*32 = 2272 -> 2304 per warp; 16384/2304 = 7 warps per
+     * sub-partition, 28 per SM; 8 warps per block: 3 blocks */
+    occ(256, 16508, 71, 3, MMM_TIME_LIMIT_REGISTERS);
+    /* 64 regs, 256 threads: 2048 per warp, 8 per sub-partition, 32 per SM,
+     * 4 blocks (the notes' worked example; 50 % occupancy) */
+    occ(256, 0, 64, 4, MMM_TIME_LIMIT_REGISTERS);
+    /* 40 regs: 1280 per warp, 12 per sub-partition, 48 per SM: 6 blocks */
+    occ(256, 0, 40, 6, MMM_TIME_LIMIT_REGISTERS);
+    /* 255 regs, 1024 threads: 8160 -> 8192; 2 warps per sub-partition, 8
+     * per SM < 32 warps of one block: cannot run */
+    occ(1024, 0, 255, 0, MMM_TIME_LIMIT_REGISTERS);
+}
+
+/* A program with its own small machine: p = 2 SMs of 512 threads and 4
+ * blocks, 1 MHz clock. */
+static const char small[] =
+    "<program name='t'>\n"
+    "<param name='U' value='1'/>\n"
+    "<param name='clock_hz' value='1e6'/>\n"
+    "<param name='p' value='2'/>\n"
+    "<param name='sm_threads' value='512'/>\n"
+    "<param name='sm_blocks' value='4'/>\n"
+    "<param name='sm_shared_bytes' value='65536'/>\n"
+    "<param name='sm_registers' value='65536'/>\n"
+    "<param name='launch_s' value='1e-3'/>\n"
+    "<param name='launch_graph_s' value='1e-4'/>\n"
+    "<param name='op_cycles' value='2'/>\n"
+    "<param name='issue_per_cycle' value='1'/>\n"
+    "<param name='sync_cycles' value='10'/>\n"
+    "<param name='sync_cycles_per_warp' value='5'/>\n"
+    "<param name='mem_latency_cycles' value='100'/>\n"
+    "<param name='bandwidth_bytes_per_cycle' value='100'/>\n"
+    "<param name='graph' value='0'/>\n"
+    "<param name='N' value='10'/>\n"
+    "<kernel id='a' blocks='N' threads='128' work='128*50' span='100'\n"
+    "        reads='2' writes='1' rounds='1' barriers='2'/>\n"
+    "<kernel id='b' repeat='3' blocks='1' threads='1' work='1' span='1'\n"
+    "        reads='0' writes='0'/>\n"
+    "<kernel id='c' blocks='1' threads='1' work='1' span='1' reads='0'\n"
+    "        writes='0'/>\n"
+    "<edge from='a' to='b'/>\n"
+    "</program>\n";
+
+static void load_small(mmm_program **p, mmm_instance **inst)
+{
+    mmm_error err;
+    cr_assert_eq(mmm_program_load_memory(p, small, strlen(small), "small.xml",
+                                         NULL, &err),
+                 0, "%s", err.message);
+    cr_assert_eq(mmm_instance_new(inst, *p, &err), 0);
+}
+
+static void eval_small(mmm_program *p, mmm_instance *inst, const char *name,
+                       double v)
+{
+    mmm_error err;
+    mmm_override ov = {mmm_program_find_param(p, name),
+                       mmm_value_double(v)};
+    cr_assert_eq(mmm_instance_eval(inst, name ? &ov : NULL, name ? 1 : 0,
+                                   &err),
+                 0, "%s", err.message);
+}
+
+Test(time, one_launch_by_hand)
+{
+    mmm_program *p;
+    mmm_instance *inst;
+    mmm_time t;
+    mmm_error err;
+    load_small(&p, &inst);
+    eval_small(p, inst, NULL, 0);
+    cr_assert_eq(mmm_time_compute(&t, inst, NULL, &err), 0, "%s",
+                 err.message);
+    /* Kernel a: 128 threads = 4 warps; A = 512/128 = 4 blocks per SM, 8
+     * slots; 10 blocks: one full wave of 8 and one of 2.
+     *   C_lat   = 2*100 + 100*1 + 2*(10 + 5*4) = 360
+     *   issue per block = 4 warps * 6400/128 = 200 warp-instructions
+     *   full wave: a = 4 per SM: 800 cycles; bytes 8*128*3*4 = 12288:
+     *     122.88 cycles -> 800 (issue)
+     *   last wave: a = 1: 200; bytes 2*1536/100 = 30.72 -> 360 (latency)
+     *   exec = 1160 cycles / 1e6 Hz = 1.16e-3 s
+     *   stream: max(1e-3, 1e-4 + 1.16e-3) = 1.26e-3 s */
+    const mmm_time_kernel *a = &t.kernels[0];
+    cr_expect_eq(a->resident, 4);
+    cr_expect_eq(a->waves, 2);
+    cr_expect_eq(a->limit, MMM_TIME_LIMIT_THREADS);
+    cr_expect(fabs(a->exec_seconds - 1.16e-3) < 1e-15, "%.17g",
+              a->exec_seconds);
+    cr_expect(fabs(a->seconds - 1.26e-3) < 1e-15, "%.17g", a->seconds);
+    cr_expect_eq(a->dominant, MMM_TIME_TERM_ISSUE);
+    /* Kernel b: 3 launches of one thread: C_lat = 2 cycles = 2e-6 s;
+     * stream: max(1e-3, 1e-4 + 2e-6) = 1e-3 each, launch-bound. */
+    const mmm_time_kernel *b = &t.kernels[1];
+    cr_expect_eq(b->launches, 3);
+    cr_expect(fabs(b->seconds - 3e-3) < 1e-15, "%.17g", b->seconds);
+    cr_expect_eq(b->dominant, MMM_TIME_TERM_LAUNCH);
+    /* The program: the path a -> b (4.26e-3) beats c alone (1e-3). */
+    cr_expect(fabs(t.seconds - 4.26e-3) < 1e-15, "%.17g", t.seconds);
+    cr_expect_eq(t.path_len, 2);
+    cr_expect_eq(t.launches, 5);
+    cr_expect_eq(t.dominant, MMM_TIME_TERM_LAUNCH);
+    mmm_time_dispose(&t);
+
+    /* Graph replay: a costs 1e-4 + 1.16e-3, each b 1e-4 + 2e-6. */
+    eval_small(p, inst, "graph", 1);
+    cr_assert_eq(mmm_time_compute(&t, inst, NULL, &err), 0, "%s",
+                 err.message);
+    cr_expect(fabs(t.kernels[0].seconds - 1.26e-3) < 1e-15);
+    cr_expect(fabs(t.kernels[1].seconds - 3 * 1.02e-4) < 1e-15, "%.17g",
+              t.kernels[1].seconds);
+    cr_expect(fabs(t.seconds - (1.26e-3 + 3.06e-4)) < 1e-15);
+    mmm_time_dispose(&t);
+
+    /* 16 blocks: two full waves of 8 -> 2 * 800 cycles. */
+    eval_small(p, inst, "N", 16);
+    cr_assert_eq(mmm_time_compute(&t, inst, NULL, &err), 0);
+    cr_expect(fabs(t.kernels[0].exec_seconds - 1.6e-3) < 1e-15, "%.17g",
+              t.kernels[0].exec_seconds);
+    mmm_time_dispose(&t);
+    mmm_instance_free(inst);
+    mmm_program_free(p);
+}
+
+static void expect_error(const char *what, const char *edit_from,
+                         const char *edit_to, const char *needle, long line)
+{
+    char buf[4096];
+    const char *at = strstr(small, edit_from);
+    cr_assert_not_null(at, "%s", edit_from);
+    snprintf(buf, sizeof buf, "%.*s%s%s", (int)(at - small), small, edit_to,
+             at + strlen(edit_from));
+    mmm_program *p;
+    mmm_instance *inst;
+    mmm_error err;
+    mmm_time t;
+    cr_assert_eq(mmm_program_load_memory(&p, buf, strlen(buf), "e.xml", NULL,
+                                         &err),
+                 0, "%s: %s", what, err.message);
+    cr_assert_eq(mmm_instance_new(&inst, p, &err), 0);
+    cr_assert_eq(mmm_instance_eval(inst, NULL, 0, &err), 0, "%s", err.message);
+    cr_expect_lt(mmm_time_compute(&t, inst, NULL, &err), 0, "%s", what);
+    cr_expect_not_null(strstr(err.message, needle), "%s: '%s'", what,
+                       err.message);
+    cr_expect_eq(err.line, line, "%s: line %ld", what, err.line);
+    mmm_instance_free(inst);
+    mmm_program_free(p);
+}
+
+Test(time, errors)
+{
+    expect_error("too many threads", "threads='128'", "threads='2048'",
+                 "more than the machine's block_threads = 1024", 19);
+    expect_error("too much shared", "threads='128'",
+                 "threads='128' shared_bytes='70000'",
+                 "70000 bytes of shared memory", 19);
+    expect_error("no room for registers", "threads='128'",
+                 "threads='128' registers='600'",
+                 "cannot be resident on an SM (limited by registers)", 19);
+    expect_error("no threads", "threads='128'", "",
+                 "needs the threads per block", 19);
+    expect_error("missing constant", "<param name='op_cycles' value='2'/>",
+                 "", "needs the machine parameter 'op_cycles'", 0);
+    expect_error("bad graph", "name='graph' value='0'",
+                 "name='graph' value='2'", "must be 0 (stream) or 1", 0);
+    expect_error("fractional limit", "name='sm_blocks' value='4'",
+                 "name='sm_blocks' value='4.5'", "must be an integer", 6);
+}
+
+/* The bundled programs with the fitted H100 load and predict. */
+Test(time, attributes_validated)
+{
+    static const char bad[] =
+        "<program name='t'><param name='U' value='1'/>\n"
+        "<kernel id='a' blocks='1' threads='1' work='1' span='1' reads='0'\n"
+        "        writes='0' registrs='4'/></program>\n";
+    mmm_program *p = NULL;
+    mmm_error err;
+    cr_expect_lt(mmm_program_load_memory(&p, bad, strlen(bad), "b.xml", NULL,
+                                         &err),
+                 0);
+    cr_expect_eq(err.line, 2);
+    cr_expect_not_null(strstr(err.message, "registrs"), "%s", err.message);
+    static const char neg[] =
+        "<program name='t'><param name='U' value='1'/>\n"
+        "<kernel id='a' blocks='1' threads='1' work='1' span='1' reads='0'\n"
+        "        writes='0' registers='-4'/></program>\n";
+    mmm_instance *inst;
+    cr_assert_eq(mmm_program_load_memory(&p, neg, strlen(neg), "n.xml", NULL,
+                                         &err),
+                 0, "%s", err.message);
+    cr_assert_eq(mmm_instance_new(&inst, p, &err), 0);
+    cr_expect_lt(mmm_instance_eval(inst, NULL, 0, &err), 0);
+    cr_expect_eq(err.line, 2);
+    cr_expect_not_null(strstr(err.message, "registers of kernel 'a'"), "%s",
+                       err.message);
+    mmm_instance_free(inst);
+    mmm_program_free(p);
+}
