@@ -451,6 +451,8 @@ int mmm_report_html(char **out, size_t *len_out, const mmm_instance *inst,
         goto fail;
     if (!opt->no_simulation && (rc = mmm__report_simulation(&t, inst, m, opt, err)) < 0)
         goto fail;
+    if (!opt->no_simulation && (rc = mmm__report_scaling(&t, inst, opt, err)) < 0)
+        goto fail;
     put_footer(&t);
     *len_out = t.len;
     if (!(*out = mmm__text_take(&t)))

@@ -21,6 +21,14 @@ int mmm__report_tmpdir(char *dir, size_t size, mmm_error *err);
 /* Read a whole file (NUL-terminated) and remove it.  0 or < 0. */
 int mmm__report_slurp(char **out, const char *path, mmm_error *err);
 
+/* Draw a figure into a private temporary SVG file with draw(path, arg,
+ * err) and append it inline (ids prefixed with prefix); a failure other
+ * than MMM_ENOMEM becomes a note in the page.  0 or MMM_ENOMEM. */
+typedef int (*mmm__report_draw_fn)(const char *path, const void *arg,
+                                  mmm_error *err);
+int mmm__report_figure(mmm_text *t, mmm__report_draw_fn draw, const void *arg,
+                      const char *prefix, mmm_error *err);
+
 /* Escaped text in a paragraph of class "note". */
 void mmm__report_note(mmm_text *t, const char *fmt, ...)
 #if defined(__GNUC__)
@@ -35,5 +43,8 @@ int mmm__report_sweeps(mmm_text *t, const mmm_instance *inst,
 int mmm__report_simulation(mmm_text *t, const mmm_instance *inst,
                            const mmm_metrics *m, const mmm_report_options *opt,
                            mmm_error *err);
+/* The sweep over p (report_scale.c). */
+int mmm__report_scaling(mmm_text *t, const mmm_instance *inst,
+                        const mmm_report_options *opt, mmm_error *err);
 
 #endif

@@ -10,6 +10,7 @@
  *   mmm/timemodel.h  the time model: predicted seconds on a real GPU
  *   mmm/optimize.h parameter sweeps and the overhead-minimizing choice
  *   mmm/sim.h      greedy schedules of the thread blocks on p SMs
+ *   mmm/scale.h    speedup over p: bounds and schedules for each p
  *   mmm/plot.h, mmm/gantt.h, mmm/render.h, mmm/report.h
  *                  drawings (PLplot, Graphviz) and the HTML report
  *   mmm/tmm.h      the TMM and balance-principle models
@@ -28,6 +29,7 @@
 #include "mmm/timemodel.h"
 #include "mmm/optimize.h"
 #include "mmm/sim.h"
+#include "mmm/scale.h"
 #include "mmm/plot.h"
 #include "mmm/gantt.h"
 #include "mmm/render.h"

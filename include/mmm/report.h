@@ -6,7 +6,9 @@
  * of each parameter declared with a range (mmm/optimize.h, plotted with
  * mmm/plot.h when PLplot is built in) and, when p is known, the simulated
  * greedy schedules of every policy with the Gantt chart of the best one
- * (mmm/sim.h, mmm/gantt.h).  It fetches nothing: no scripts, no external
+ * (mmm/sim.h, mmm/gantt.h), and the speedup over p (mmm/scale.h: the
+ * bounds, the fifo makespan and the speedup range for p = 1, 2, 4, ...,
+ * with Cilkview's picture).  It fetches nothing: no scripts, no external
  * styles, fonts or images, and a Content-Security-Policy that forbids them.
  *
  *   mmm_report_options o = MMM_REPORT_OPTIONS_INIT;
@@ -40,7 +42,8 @@ typedef struct mmm_report_options {
     const char *const *sweep;
     size_t nsweep;
     int no_sweep;             /**< leave the sweep section out */
-    int no_simulation;        /**< leave the simulation section out */
+    int no_simulation;        /**< leave the simulation and speedup
+                                   sections out */
     const char *source;       /**< file name shown; NULL: program->file */
 } mmm_report_options;
 

@@ -77,6 +77,10 @@ int cli_usage(const char *cmd, const char *fmt, ...)
 
 /* Parse a non-negative/positive integer option argument strictly. */
 int cli_parse_int64(const char *s, int64_t *out);
+/* Parse a non-negative integer (no sign) strictly; 0 or -1. */
+int cli_parse_u64(const char *s, uint64_t *out);
+/* 1 when s ends with suffix. */
+int cli_has_suffix(const char *s, const char *suffix);
 
 /* ---- JSON writer (RFC 8259, numbers as JSON numbers) ---- */
 typedef struct json_writer {
@@ -117,6 +121,22 @@ void cli_json_bounds(json_writer *w, const mmm_metrics *m);
 /* Human formatting of a count or cost: exact integers as integers, others
  * with 6 significant digits, thousands not separated (scripts parse it). */
 char *cli_fmt_num(double v, char *buf, size_t size);
+
+/* ---- Text tables: each column as wide as its widest cell ---- */
+typedef struct cli_table {
+    size_t ncols;
+    size_t n, cap;   /* cells so far, row by row */
+    char **cells;
+} cli_table;
+
+void cli_table_init(cli_table *t, size_t ncols);
+/* Append the next cell (copied; rows fill left to right).  0 or -1. */
+int cli_table_add(cli_table *t, const char *cell);
+/* Print every row after indent; columns whose bit is set in left_aligned
+ * are aligned left, the others (numbers) right; two spaces between. */
+void cli_table_print(const cli_table *t, FILE *f, const char *indent,
+                     unsigned long left_aligned);
+void cli_table_dispose(cli_table *t);
 
 /* ---- The other models of `analyze --model` (tmm_out.c, docs/tmm.md) ---- */
 enum { CLI_MODEL_MMM = 1u, CLI_MODEL_TMM = 2u, CLI_MODEL_BALANCE = 4u,
@@ -186,5 +206,6 @@ int cmd_compare(int argc, char **argv);
 int cmd_simulate(int argc, char **argv);
 int cmd_render(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_scale(int argc, char **argv);
 
 #endif

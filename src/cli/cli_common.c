@@ -63,6 +63,26 @@ int cli_parse_int64(const char *s, int64_t *out)
     return 0;
 }
 
+int cli_parse_u64(const char *s, uint64_t *out)
+{
+    char *end;
+    unsigned long long v;
+    if (!s || !*s || *s == '-')
+        return -1;
+    errno = 0;
+    v = strtoull(s, &end, 10);
+    if (errno || *end)
+        return -1;
+    *out = (uint64_t)v;
+    return 0;
+}
+
+int cli_has_suffix(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
 int cli_usage(const char *cmd, const char *fmt, ...)
 {
     va_list ap;

@@ -8,10 +8,11 @@
 
 #include "cli.h"
 #include "mmm/gantt.h"
+#include "mmm/scale.h"
 #include "mmm/sim.h"
 
 static const char simulate_help[] =
-    "usage: mmm simulate FILE [-p P] [--policy NAME|all] [--seed N]\n"
+    "usage: mmm simulate FILE [-p P|LIST] [--policy NAME|all] [--seed N]\n"
     "                         [--gantt OUT.svg|OUT.png] [--trace OUT.json]\n"
     "                         [-D NAME=VALUE]... [--machine FILE] [--format text|json|csv]\n\n"
     "Simulate a greedy schedule of the program's thread blocks on p identical SMs:\n"
@@ -22,6 +23,8 @@ static const char simulate_help[] =
     "and the MMM bound (N/p + L)C.  A makespan outside its bounds is reported as\n"
     "an internal error (exit 1).\n\n"
     "options:\n"
+    "  -p P|LIST            number of SMs, or a list (1,2,4 or 1..8: one table\n"
+    "                       per p; JSON: {\"program\", \"runs\": [...]})\n"
     "  --policy NAME        which ready block goes first (default fifo); 'all' runs\n"
     "                       every policy into one table:\n";
 
@@ -43,6 +46,8 @@ typedef struct sim_args {
     const char *trace;
     uint64_t seed;
     int64_t max_launches;
+    int64_t *plist; /* -p LIST (malloc'ed), NULL for one p or none */
+    size_t np;
 } sim_args;
 
 static void print_help(void)
@@ -55,25 +60,20 @@ static void print_help(void)
     printf("%s%s", simulate_help2, cli_common_help);
 }
 
-static int parse_u64(const char *s, uint64_t *out)
-{
-    char *end;
-    unsigned long long v;
-    if (!s || !*s || *s == '-')
-        return -1;
-    errno = 0;
-    v = strtoull(s, &end, 10);
-    if (errno || *end)
-        return -1;
-    *out = (uint64_t)v;
-    return 0;
-}
-
 /* Options of simulate itself; 1 consumed, 0 not ours, -1 usage error. */
 static int own_option(sim_args *a, int argc, char **argv, int *i)
 {
     const char *o = argv[*i];
     const char *v = *i + 1 < argc ? argv[*i + 1] : NULL;
+    if (!strcmp(o, "-p") && v && strpbrk(v, ",.")) {
+        mmm_error err;
+        free(a->plist);
+        a->plist = NULL;
+        if (mmm_speedup_parse_p(&a->plist, &a->np, v, &err) < 0)
+            return cli_usage("simulate", "-p: %s", err.message), -1;
+        ++*i;
+        return 1;
+    }
     if (!strcmp(o, "--policy") || !strcmp(o, "--gantt") || !strcmp(o, "--trace")
         || !strcmp(o, "--seed") || !strcmp(o, "--max-launches")) {
         if (!v)
@@ -89,18 +89,12 @@ static int own_option(sim_args *a, int argc, char **argv, int *i)
     else if (!strcmp(o, "--trace"))
         a->trace = v;
     else if (!strcmp(o, "--seed")) {
-        if (parse_u64(v, &a->seed) < 0)
+        if (cli_parse_u64(v, &a->seed) < 0)
             return cli_usage("simulate", "--seed needs a non-negative integer"), -1;
     } else if (cli_parse_int64(v, &a->max_launches) < 0 || a->max_launches <= 0) {
         return cli_usage("simulate", "--max-launches needs a positive integer"), -1;
     }
     return 1;
-}
-
-static int has_suffix(const char *s, const char *suffix)
-{
-    size_t n = strlen(s), m = strlen(suffix);
-    return n >= m && strcmp(s + n - m, suffix) == 0;
 }
 
 static int parse_args(sim_args *a, int argc, char **argv)
@@ -116,11 +110,17 @@ static int parse_args(sim_args *a, int argc, char **argv)
             print_help();
             return -1;
         }
-        if ((r = cli_common_option(&a->c, argc, argv, &i)) < 0)
+        /* Before the common options: -p may be a list here. */
+        if ((r = own_option(a, argc, argv, &i)) < 0)
             return CLI_USAGE;
         if (r > 0)
             continue;
-        if ((r = own_option(a, argc, argv, &i)) < 0)
+        if (!strncmp(argv[i], "-p", 2)) {
+            free(a->plist); /* a later -p P wins over a list */
+            a->plist = NULL;
+            a->np = 0;
+        }
+        if ((r = cli_common_option(&a->c, argc, argv, &i)) < 0)
             return CLI_USAGE;
         if (r > 0)
             continue;
@@ -134,9 +134,16 @@ static int parse_args(sim_args *a, int argc, char **argv)
         return cli_usage("simulate", "missing FILE");
     if (strcmp(a->policy, "all") && !mmm_sim_policy_find(a->policy))
         return cli_usage("simulate", "unknown policy '%s' (see --help)", a->policy);
-    if (a->gantt && !has_suffix(a->gantt, ".svg") && !has_suffix(a->gantt, ".png"))
+    if (a->plist && a->np == 1) {
+        a->c.has_p = 1;
+        a->c.p = a->plist[0];
+    } else if (a->plist && (a->gantt || a->trace)) {
+        return cli_usage("simulate", "%s draws one schedule: give one p, not a list",
+                         a->gantt ? "--gantt" : "--trace");
+    }
+    if (a->gantt && !cli_has_suffix(a->gantt, ".svg") && !cli_has_suffix(a->gantt, ".png"))
         return cli_usage("simulate", "--gantt writes .svg or .png files, not '%s'", a->gantt);
-    if (a->gantt && has_suffix(a->gantt, ".png") && !mmm_gantt_png_available())
+    if (a->gantt && cli_has_suffix(a->gantt, ".png") && !mmm_gantt_png_available())
         return cli_usage("simulate", "this build draws no PNG (no PLplot): use .svg");
     return 0;
 }
@@ -207,10 +214,12 @@ static void print_json(const mmm_program *prog, const mmm_sim_result *runs,
     json_finish(&w);
 }
 
-static void print_csv(const mmm_sim_result *runs, size_t nruns, double mmm_bound)
+static void print_csv(const mmm_sim_result *runs, size_t nruns, double mmm_bound,
+                      int header)
 {
     size_t i;
-    printf("policy,p,seed,makespan,utilization,idle,lower_bound,graham,"
+    if (header)
+        printf("policy,p,seed,makespan,utilization,idle,lower_bound,graham,"
            "graham_brent,total_block_time,critical_path\n");
     for (i = 0; i < nruns; i++) {
         const mmm_sim_result *r = &runs[i];
@@ -238,11 +247,14 @@ static void print_bounds(const mmm_sim_result *r, double mmm_bound)
 
 static void print_text(const mmm_program *prog, const char *file,
                        const mmm_sim_result *runs, size_t nruns, int all,
-                       size_t best, double mmm_bound)
+                       size_t best, double mmm_bound, int first)
 {
     char a[64], b[64];
     size_t i;
-    printf("program  %s  (%s)\n", prog->name, file);
+    if (first)
+        printf("program  %s  (%s)\n", prog->name, file);
+    else
+        printf("\n");
     if (!all) {
         const mmm_sim_result *r = &runs[0];
         printf("policy   %s", r->policy->name);
@@ -338,67 +350,123 @@ static int simulate_all(const sim_args *a, const mmm_instance *inst,
     return rc;
 }
 
-int cmd_simulate(int argc, char **argv)
+/* Evaluate the program at p (a -p list): -D, the machine and p, as
+ * cli_load does. */
+static int eval_at(sim_args *a, const mmm_program *prog, mmm_instance *inst,
+                   int64_t p)
 {
-    sim_args a;
-    mmm_program *prog = NULL;
-    mmm_instance *inst = NULL;
+    mmm_override ov[CLI_MAX_DEFS + 1];
+    size_t nov = 0;
+    mmm_error err;
+    a->c.has_p = 1;
+    a->c.p = p;
+    if (cli_overrides(&a->c, prog, 0, ov, &nov) != CLI_OK)
+        return CLI_FAIL;
+    if (mmm_instance_eval(inst, ov, nov, &err) < 0) {
+        cli_print_error(&err);
+        return CLI_FAIL;
+    }
+    mmm_instance_set_p(inst, p);
+    return CLI_OK;
+}
+
+/* Simulate at the instance's p and print; for a -p list, k is the index of
+ * this p and w the JSON writer of the whole list. */
+static int simulate_at(sim_args *a, const mmm_program *prog,
+                       const mmm_instance *inst, size_t k, json_writer *w)
+{
+    mmm_sim_result runs[MAX_RUNS], drawn;
     mmm_metrics m;
     mmm_error err;
-    mmm_sim_result runs[MAX_RUNS], drawn;
     size_t nruns = 0, best = 0, i;
-    int rc, all;
+    int rc, all = strcmp(a->policy, "all") == 0;
 
     memset(&m, 0, sizeof m);
     memset(&drawn, 0, sizeof drawn);
-    if ((rc = parse_args(&a, argc, argv)) != 0)
-        return rc < 0 ? CLI_OK : rc;
-    all = strcmp(a.policy, "all") == 0;
-    if (mmm_sim_policy_count() > MAX_RUNS)
-        return CLI_FAIL;
-    if ((rc = cli_load(&a.c, a.file, 0, &prog, &inst)) != CLI_OK)
-        return rc;
-    if (!inst->has_p) {
-        rc = cli_usage("simulate", "the number of SMs is unknown: give -p P "
-                       "(or declare a parameter p)");
-        goto done;
-    }
     if (mmm_metrics_compute(&m, inst, MMM_METRICS_NO_K | MMM_METRICS_NO_PATHS,
                             &err) < 0) {
         cli_print_error(&err);
-        rc = CLI_FAIL;
-        goto done;
+        return CLI_FAIL;
     }
-    rc = simulate_all(&a, inst, runs, &nruns, &best, m.graham_brent,
-                      a.gantt || a.trace);
+    rc = simulate_all(a, inst, runs, &nruns, &best, m.graham_brent,
+                      a->gantt || a->trace);
     if (nruns == 0)
         goto done;
-    if (a.c.format == CLI_JSON)
+    if (a->c.format == CLI_JSON && a->plist && a->np > 1)
+        for (i = 0; i < nruns; i++)
+            json_run(w, &runs[i], m.graham_brent);
+    else if (a->c.format == CLI_JSON)
         print_json(prog, runs, nruns, all, m.graham_brent);
-    else if (a.c.format == CLI_CSV)
-        print_csv(runs, nruns, m.graham_brent);
+    else if (a->c.format == CLI_CSV)
+        print_csv(runs, nruns, m.graham_brent, k == 0);
     else
-        print_text(prog, a.file, runs, nruns, all, best, m.graham_brent);
-    if (rc == CLI_OK && (a.gantt || a.trace)) {
+        print_text(prog, a->file, runs, nruns, all, best, m.graham_brent, k == 0);
+    if (rc == CLI_OK && (a->gantt || a->trace)) {
         /* --policy all ran without records: run the best one again (the
          * simulation is deterministic) to draw it. */
         const mmm_sim_result *r = &runs[best];
         if (all) {
-            rc = run_one(&drawn, inst, &a, runs[best].policy, 1);
+            rc = run_one(&drawn, inst, a, runs[best].policy, 1);
             r = &drawn;
         }
         if (rc == CLI_OK)
-            rc = write_pictures(&a, prog, r, m.graham_brent);
-    }
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-        fprintf(stderr, "mmm simulate: error writing the output\n");
-        rc = CLI_FAIL;
+            rc = write_pictures(a, prog, r, m.graham_brent);
     }
 done:
     for (i = 0; i < nruns; i++)
         mmm_sim_result_dispose(&runs[i]);
     mmm_sim_result_dispose(&drawn);
     mmm_metrics_dispose(&m);
+    return rc;
+}
+
+int cmd_simulate(int argc, char **argv)
+{
+    sim_args a;
+    mmm_program *prog = NULL;
+    mmm_instance *inst = NULL;
+    json_writer w;
+    int rc, list;
+    size_t k;
+
+    if ((rc = parse_args(&a, argc, argv)) != 0) {
+        free(a.plist);
+        return rc < 0 ? CLI_OK : rc;
+    }
+    list = a.plist && a.np > 1;
+    rc = mmm_sim_policy_count() > MAX_RUNS ? CLI_FAIL
+                                           : cli_load(&a.c, a.file, 0, &prog, &inst);
+    if (rc != CLI_OK)
+        goto done;
+    if (!list && !inst->has_p) {
+        rc = cli_usage("simulate", "the number of SMs is unknown: give -p P "
+                       "(or declare a parameter p)");
+        goto done;
+    }
+    if (list && a.c.format == CLI_JSON) {
+        json_init(&w, stdout);
+        json_begin_object(&w);
+        json_key(&w, "program");
+        json_string(&w, prog->name);
+        json_key(&w, "runs");
+        json_begin_array(&w);
+    }
+    for (k = 0; k < (list ? a.np : 1) && rc == CLI_OK; k++) {
+        if (list && (rc = eval_at(&a, prog, inst, a.plist[k])) != CLI_OK)
+            break;
+        rc = simulate_at(&a, prog, inst, k, &w);
+    }
+    if (list && a.c.format == CLI_JSON) {
+        json_end_array(&w);
+        json_end_object(&w);
+        json_finish(&w);
+    }
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "mmm simulate: error writing the output\n");
+        rc = CLI_FAIL;
+    }
+done:
+    free(a.plist);
     mmm_instance_free(inst);
     mmm_program_free(prog);
     return rc;

@@ -13,6 +13,7 @@ static const struct {
     {"optimize", cmd_optimize, "choose program parameters minimizing overhead or a bound"},
     {"compare", cmd_compare, "two programs side by side, with the ratio of their bounds"},
     {"simulate", cmd_simulate, "greedy schedules of the thread blocks on p SMs"},
+    {"scale", cmd_scale, "speedup over p: bounds and simulated makespans per p"},
     {"render", cmd_render, "draw the annotated DAG (svg, png, pdf, dot)"},
     {"report", cmd_report, "one self-contained HTML page about a program"},
 };

@@ -25,4 +25,5 @@ done
 "$MMM" render dags/poly_div_opt.xml -D n=2^12 -D m=2^10 -D s=128 --level block \
     -o "$HERE/poly_div_opt_blocks.png"
 "$MMM" render dags/poly_mul.xml --color cost -o "$HERE/poly_mul_cost.png"
+"$MMM" scale dags/fork_join.xml --p 1..16 --policy all --plot "$HERE/fork_join_speedup.png" >/dev/null
 ls -l "$HERE"

@@ -1,0 +1,133 @@
+/**
+ * mmm/scale.h: speedup over the number of SMs p (`mmm scale`), in the
+ * manner of Cilkview (He, Leiserson, Leiserson, "The Cilkview Scalability
+ * Analyzer", SPAA 2010), for the two-level model.
+ *
+ * For each p of a list, one row: the lower bound max(T1/p, critical
+ * path), Graham's bound T1/p + (1 - 1/p)·critical path, the Graham–Brent
+ * bound (N/p + L)·C, the corollary (N/K + L)·C (which holds only when
+ * p >= K: otherwise the row has none), the makespan of a greedy schedule
+ * under one or more policies (mmm/sim.h) and the speedup range
+ * T1/Graham <= T1/T_p <= T1/lower bound.  T1 is the sum of the block
+ * costs S(B) + O(B): the makespan on one SM.  The critical path is the
+ * longest block path weighted by the same costs.
+ *
+ * When the program declares a parameter p, each row evaluates the program
+ * again with that p (its kernels may depend on it); otherwise the program
+ * is evaluated once and only the schedules and bounds change with p.
+ *
+ *   mmm_speedup_options o = MMM_SPEEDUP_OPTIONS_INIT;
+ *   mmm_speedup s;
+ *   if (mmm_speedup_compute(&s, inst, ov, nov, &o, &err) < 0) ...
+ *   for (i = 0; i < s.nrows; i++) ... s.rows[i].p, s.rows[i].speedup_max ...
+ *   mmm_speedup_dispose(&s);
+ */
+#ifndef MMM_SCALE_H
+#define MMM_SCALE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mmm/error.h"
+#include "mmm/eval.h"
+#include "mmm/sim.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Most rows of a sweep (a list or a range A..B longer than this is
+ *  refused with MMM_ELIMIT). */
+#define MMM_SPEEDUP_MAX_ROWS 100000
+
+typedef struct mmm_speedup_options {
+    const int64_t *p;     /**< the p of the rows (each > 0); NULL: the
+                               default list (mmm_speedup_default_p) */
+    size_t np;
+    const mmm_sim_policy *const *policies; /**< NULL: fifo only */
+    size_t npolicies;
+    uint64_t seed;        /**< for the random policy */
+    int64_t max_launches; /**< per simulation; 0: the simulator's default */
+} mmm_speedup_options;
+
+#define MMM_SPEEDUP_OPTIONS_INIT {NULL, 0, NULL, 0, 1, 0}
+
+typedef struct mmm_speedup_row {
+    int64_t p;
+    double lower_bound;   /**< max(T1/p, critical path) */
+    double graham;        /**< T1/p + (1 - 1/p)·critical path */
+    double graham_brent;  /**< (N/p + L)·C */
+    int has_corollary;    /**< p >= K (and K > 0) */
+    double corollary;     /**< (N/K + L)·C when has_corollary, else 0 */
+    double *makespan;     /**< one per policy (points into the result) */
+    double speedup_min;   /**< T1 / graham */
+    double speedup_max;   /**< T1 / lower_bound */
+    double T1;            /**< T1 of this row (differs from the header's
+                               only when the program declares p) */
+} mmm_speedup_row;
+
+typedef struct mmm_speedup {
+    /* The program as evaluated (at the instance's p, if any). */
+    double W, S, parallelism;  /**< parallelism = W/S */
+    double T1;                 /**< Σ over the blocks of S(B) + O(B) */
+    double critical_path;      /**< longest block path, by cost */
+    int64_t N, L, K;
+    double C;
+    int has_p;                 /**< the instance's own p (the machine's) */
+    int64_t p;
+    int p_dependent;           /**< the program declares p: each row was
+                                    evaluated with its own p */
+    size_t npolicies;
+    const mmm_sim_policy **policies;
+    size_t nrows;
+    mmm_speedup_row *rows;       /**< by increasing p as given */
+    double *makespans_;        /**< storage of the rows' makespans */
+} mmm_speedup;
+
+/**
+ * The default list of p: 1, 2, 4, ... up to the first power of two past
+ * the parallelism (the larger of W/S and T1 / critical path, but at most
+ * N, at least 1), plus p_machine when positive, in increasing order
+ * without repetition.  *out is malloc'ed.  0 or MMM_ENOMEM.
+ */
+int mmm_speedup_default_p(int64_t **out, size_t *n, double parallelism,
+                        int64_t N, int64_t p_machine, mmm_error *err);
+
+/**
+ * Parse a list of p: comma-separated items, each a positive integer or a
+ * range A..B (every integer from A to B), spaces allowed around items.
+ * *out is malloc'ed (sorted, without repetition).  MMM_EINVAL with a
+ * message saying what is wrong, MMM_ELIMIT past MMM_SPEEDUP_MAX_ROWS values,
+ * MMM_ENOMEM.
+ */
+int mmm_speedup_parse_p(int64_t **out, size_t *n, const char *text,
+                      mmm_error *err);
+
+/**
+ * Compute the sweep.  inst is an instance of a program evaluated with the
+ * overrides ov[0..nov) (they are reused when the program declares p; an
+ * override of p among them is replaced by each row's p).  inst is not
+ * modified.  Errors: those of mmm_instance_eval, mmm_metrics_compute and
+ * mmm_simulate (an infeasible p for a p-dependent program included),
+ * MMM_EINVAL for a p <= 0.  *out is filled (and must be disposed) only on
+ * success.
+ */
+int mmm_speedup_compute(mmm_speedup *out, const mmm_instance *inst,
+                      const mmm_override *ov, size_t nov,
+                      const mmm_speedup_options *opt, mmm_error *err);
+void mmm_speedup_dispose(mmm_speedup *s);
+
+/**
+ * Cilkview's picture: speedup against p on log axes, with the band of the
+ * speedup range (T1/Graham .. T1/lower bound), the simulated speedup of
+ * each policy and the line of perfect speedup; K and the instance's p
+ * marked.  The format comes from the extension (.svg, .png, .pdf);
+ * atomic.  Needs PLplot (mmm/plot.h).
+ */
+int mmm_speedup_plot_write(const mmm_speedup *s, const char *program_name,
+                         const char *path, mmm_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,299 @@
+/* test_scale.c: the sweep over p (mmm/scale.h, `mmm scale`) and
+ * `mmm simulate -p LIST`, against closed forms.
+ *
+ * The fan program: kernel a of b identical blocks of cost c (no memory
+ * accesses, so O(B) = 0 and the cost is S(B)), then kernel z of one block
+ * of cost d.  By hand: T1 = b·c + d, critical path = c + d, N = b + 1,
+ * L = 2, C = max(c, d), K = b.  A greedy schedule on p SMs runs a in
+ * ceil(b/p) waves, then z: makespan = ceil(b/p)·c + d for every policy. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "mmm/mmm.h"
+#include "mmm/scale.h"
+
+static mmm_program *load(const char *xml)
+{
+    mmm_program *prog = NULL;
+    mmm_error err;
+    mmm_load_options opt = MMM_LOAD_OPTIONS_INIT;
+    int rc = mmm_program_load_memory(&prog, xml, strlen(xml), "test.xml", &opt, &err);
+    cr_assert_eq(rc, 0, "load: %s (line %ld)", err.message, err.line);
+    return prog;
+}
+
+static mmm_instance *evaluate(const mmm_program *prog)
+{
+    mmm_instance *inst = NULL;
+    mmm_error err;
+    cr_assert_eq(mmm_instance_new(&inst, prog, &err), 0, "%s", err.message);
+    cr_assert_eq(mmm_instance_eval(inst, NULL, 0, &err), 0, "eval: %s", err.message);
+    return inst;
+}
+
+static char *fan_xml(long b, long c, long d, int with_p)
+{
+    static char xml[1024];
+    snprintf(xml, sizeof xml,
+             "<program name=\"fan\">%s"
+             "<kernel id=\"a\" blocks=\"%ld\" work=\"%ld\" span=\"%ld\" reads=\"0\" writes=\"0\"/>"
+             "<kernel id=\"z\" blocks=\"1\" work=\"%ld\" span=\"%ld\" reads=\"0\" writes=\"0\"/>"
+             "<edge from=\"a\" to=\"z\"/></program>",
+             with_p ? "<param name=\"p\" value=\"3\"/>" : "", b, c, c, d, d);
+    return xml;
+}
+
+static void close_to(double got, double want, const char *what, int64_t p)
+{
+    cr_assert(fabs(got - want) <= 1e-9 * fmax(1, fabs(want)),
+              "%s at p = %lld: %.17g, expected %.17g", what, (long long)p, got, want);
+}
+
+Test(scale, fan_rows_match_closed_forms)
+{
+    const long b = 10, c = 3, d = 5;
+    mmm_program *prog = load(fan_xml(b, c, d, 0));
+    mmm_instance *inst = evaluate(prog);
+    const mmm_sim_policy *pol[2] = {&mmm_sim_policy_fifo, &mmm_sim_policy_lifo};
+    int64_t ps[] = {1, 2, 3, 4, 7, 9, 10, 11, 64};
+    mmm_speedup_options o = MMM_SPEEDUP_OPTIONS_INIT;
+    mmm_speedup s;
+    mmm_error err;
+    size_t i, j;
+    o.p = ps;
+    o.np = sizeof ps / sizeof ps[0];
+    o.policies = pol;
+    o.npolicies = 2;
+    cr_assert_eq(mmm_speedup_compute(&s, inst, NULL, 0, &o, &err), 0, "%s", err.message);
+    cr_assert_eq(s.T1, (double)(b * c + d));
+    cr_assert_eq(s.critical_path, (double)(c + d));
+    cr_assert_eq(s.K, b);
+    cr_assert_eq(s.N, b + 1);
+    cr_assert_eq(s.L, 2);
+    cr_assert_eq(s.p_dependent, 0);
+    cr_assert_eq(s.nrows, o.np);
+    for (i = 0; i < s.nrows; i++) {
+        const mmm_speedup_row *r = &s.rows[i];
+        double p = (double)ps[i], T1 = (double)(b * c + d), cp = (double)(c + d);
+        double lb = fmax(T1 / p, cp), gr = T1 / p + (1 - 1 / p) * cp;
+        cr_assert_eq(r->p, ps[i]);
+        close_to(r->lower_bound, lb, "lower bound", r->p);
+        close_to(r->graham, gr, "Graham", r->p);
+        close_to(r->graham_brent, ((double)(b + 1) / p + 2) * (double)(c > d ? c : d),
+                 "Graham-Brent", r->p);
+        cr_assert_eq(r->has_corollary, ps[i] >= b, "corollary held at p = %lld",
+                     (long long)r->p);
+        if (r->has_corollary)
+            close_to(r->corollary, ((double)(b + 1) / (double)b + 2) * (double)(c > d ? c : d),
+                     "corollary", r->p);
+        for (j = 0; j < 2; j++)
+            cr_assert_eq(r->makespan[j], (double)(((b + ps[i] - 1) / ps[i]) * c + d),
+                         "makespan %s at p = %lld", pol[j]->name, (long long)r->p);
+        close_to(r->speedup_min, T1 / gr, "speedup min", r->p);
+        close_to(r->speedup_max, T1 / lb, "speedup max", r->p);
+        cr_assert(r->speedup_min <= T1 / r->makespan[0] + 1e-12);
+        cr_assert(T1 / r->makespan[0] <= r->speedup_max + 1e-12);
+    }
+    mmm_speedup_dispose(&s);
+    mmm_instance_free(inst);
+    mmm_program_free(prog);
+}
+
+/* A program that declares p is evaluated again for each row: its blocks
+ * here are 4p, so T1 = 4p·c + d and the makespan is 4c + d for every p. */
+Test(scale, p_dependent_program)
+{
+    static const char xml[] =
+        "<program name=\"pdep\"><param name=\"p\" value=\"2\"/>"
+        "<kernel id=\"a\" blocks=\"4*p\" work=\"3\" span=\"3\" reads=\"0\" writes=\"0\"/>"
+        "<kernel id=\"z\" blocks=\"1\" work=\"5\" span=\"5\" reads=\"0\" writes=\"0\"/>"
+        "<edge from=\"a\" to=\"z\"/></program>";
+    mmm_program *prog = load(xml);
+    mmm_instance *inst = evaluate(prog);
+    int64_t ps[] = {1, 5, 16};
+    mmm_speedup_options o = MMM_SPEEDUP_OPTIONS_INIT;
+    mmm_speedup s;
+    mmm_error err;
+    size_t i;
+    o.p = ps;
+    o.np = 3;
+    cr_assert_eq(mmm_speedup_compute(&s, inst, NULL, 0, &o, &err), 0, "%s", err.message);
+    cr_assert_eq(s.p_dependent, 1);
+    cr_assert_eq(s.T1, 4.0 * 2 * 3 + 5); /* the instance's own p = 2 */
+    for (i = 0; i < 3; i++) {
+        cr_assert_eq(s.rows[i].T1, 4.0 * (double)ps[i] * 3 + 5);
+        cr_assert_eq(s.rows[i].makespan[0], 4.0 * 3 + 5);
+    }
+    mmm_speedup_dispose(&s);
+    mmm_instance_free(inst);
+    mmm_program_free(prog);
+}
+
+Test(scale, default_list)
+{
+    int64_t *v = NULL;
+    size_t n = 0;
+    mmm_error err;
+    /* Parallelism 5: powers of two up to 16 (the first >= 2 * 5), and the
+     * machine's 14 in its place. */
+    static const int64_t want[] = {1, 2, 4, 8, 14, 16};
+    size_t i;
+    cr_assert_eq(mmm_speedup_default_p(&v, &n, 5.0, 1000, 14, &err), 0);
+    cr_assert_eq(n, 6);
+    for (i = 0; i < n; i++)
+        cr_assert_eq(v[i], want[i], "%zu: %lld", i, (long long)v[i]);
+    free(v);
+    /* At most N: parallelism 1000 with 3 blocks stops at 8. */
+    cr_assert_eq(mmm_speedup_default_p(&v, &n, 1000.0, 3, 0, &err), 0);
+    cr_assert_eq(n, 4);
+    cr_assert_eq(v[3], 8);
+    free(v);
+}
+
+Test(scale, parse_list)
+{
+    int64_t *v = NULL;
+    size_t n = 0;
+    mmm_error err;
+    static const int64_t want[] = {1, 3, 4, 5, 8};
+    size_t i;
+    cr_assert_eq(mmm_speedup_parse_p(&v, &n, "8, 3..5,1,4", &err), 0, "%s", err.message);
+    cr_assert_eq(n, 5);
+    for (i = 0; i < n; i++)
+        cr_assert_eq(v[i], want[i]);
+    free(v);
+    cr_assert_eq(mmm_speedup_parse_p(&v, &n, "5..3", &err), MMM_EINVAL);
+    cr_assert(strstr(err.message, "smaller end first") != NULL, "%s", err.message);
+    cr_assert_eq(mmm_speedup_parse_p(&v, &n, "0", &err), MMM_EINVAL);
+    cr_assert_eq(mmm_speedup_parse_p(&v, &n, "1,,2", &err), MMM_EINVAL);
+    cr_assert_eq(mmm_speedup_parse_p(&v, &n, "2x", &err), MMM_EINVAL);
+    cr_assert_eq(mmm_speedup_parse_p(&v, &n, "1..1000000", &err), MMM_ELIMIT);
+}
+
+/* ------------------------------------------------------------------ */
+/* The command line                                                   */
+
+static int sh(const char *cmd)
+{
+    int st = system(cmd);
+    cr_assert(st != -1);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static void write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+Test(scale_cli, json_keys_and_values)
+{
+    char dir[] = "/tmp/mmm_scaleXXXXXX", cmd[4096], file[1100];
+    cr_assert_not_null(mkdtemp(dir));
+    snprintf(file, sizeof file, "%s/fan.xml", dir);
+    write_file(file, fan_xml(10, 3, 5, 0));
+    /* Every key of the contract; corollary null exactly where p < K = 10;
+     * the makespan ceil(10/p)*3 + 5 computed by python. */
+    snprintf(cmd, sizeof cmd,
+             "%s scale %s --p 1..4,10,12 --format json > %s/o.json && "
+             "python3 -c \"import json,sys,math; d=json.load(open('%s/o.json'));"
+             "ok=all(k in d for k in ('program','T1','critical_path','parallelism','K','rows'));"
+             "ok=ok and d['T1']==35 and d['critical_path']==8 and d['K']==10;"
+             "ok=ok and [r['p'] for r in d['rows']]==[1,2,3,4,10,12];"
+             "ok=ok and all(set(r)=={'p','lower_bound','graham','graham_brent','corollary',"
+             "'makespan','speedup_min','speedup_max'} for r in d['rows']);"
+             "ok=ok and all((r['corollary'] is None)==(r['p']<10) for r in d['rows']);"
+             "ok=ok and all(r['makespan']==math.ceil(10/r['p'])*3+5 for r in d['rows']);"
+             "ok=ok and all(abs(r['speedup_max']-35/max(35/r['p'],8))<1e-12 for r in d['rows']);"
+             "sys.exit(0 if ok else 1)\"",
+             MMM_BIN, file, dir, dir);
+    cr_assert_eq(sh(cmd), 0, "%s", cmd);
+    /* --policy all: makespan is an object keyed by every policy. */
+    snprintf(cmd, sizeof cmd,
+             "%s scale %s -p 2 --policy all --format json > %s/a.json && "
+             "python3 -c \"import json,sys; d=json.load(open('%s/a.json'));"
+             "m=d['rows'][0]['makespan']; sys.exit(0 if len(m)==%zu and "
+             "all(v==20 for v in m.values()) and 'critical-path' in m else 1)\"",
+             MMM_BIN, file, dir, dir, mmm_sim_policy_count());
+    cr_assert_eq(sh(cmd), 0, "%s", cmd);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    cr_assert_eq(sh(cmd), 0);
+}
+
+Test(scale_cli, text_csv_plot_and_usage)
+{
+    char dir[] = "/tmp/mmm_scaleXXXXXX", cmd[4096], file[1100];
+    cr_assert_not_null(mkdtemp(dir));
+    snprintf(file, sizeof file, "%s/fan.xml", dir);
+    write_file(file, fan_xml(10, 3, 5, 0));
+    /* The text marks the rows without a corollary and says why. */
+    snprintf(cmd, sizeof cmd,
+             "%s scale %s -p 2,10 > %s/t.txt && grep -q 'p < K = 10, where the corollary "
+             "does not hold' %s/t.txt && grep -Eq '^ +2 +17.5 .* - +20 ' %s/t.txt",
+             MMM_BIN, file, dir, dir, dir);
+    cr_assert_eq(sh(cmd), 0, "%s", cmd);
+    snprintf(cmd, sizeof cmd,
+             "%s scale %s -p 4 --format csv | head -1 | grep -qx "
+             "'p,lower_bound,graham,graham_brent,corollary,makespan,speedup_min,speedup_max'",
+             MMM_BIN, file);
+    cr_assert_eq(sh(cmd), 0, "%s", cmd);
+    if (mmm_plot_available()) {
+        snprintf(cmd, sizeof cmd, "%s scale %s --plot %s/s.svg > /dev/null && "
+                 "xmllint --noout %s/s.svg", MMM_BIN, file, dir, dir);
+        cr_assert_eq(sh(cmd), 0, "%s", cmd);
+    }
+    snprintf(cmd, sizeof cmd, "%s scale %s --p 3..1 2> %s/e.txt", MMM_BIN, file, dir);
+    cr_assert_eq(sh(cmd), 2);
+    snprintf(cmd, sizeof cmd, "%s scale %s --plot x.gif 2> /dev/null", MMM_BIN, file);
+    cr_assert_eq(sh(cmd), 2);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    cr_assert_eq(sh(cmd), 0);
+}
+
+Test(scale_cli, simulate_p_list)
+{
+    char dir[] = "/tmp/mmm_scaleXXXXXX", cmd[4096], file[1100];
+    cr_assert_not_null(mkdtemp(dir));
+    snprintf(file, sizeof file, "%s/fan.xml", dir);
+    write_file(file, fan_xml(10, 3, 5, 1));
+    /* One run per p, each with makespan ceil(10/p)*3 + 5. */
+    snprintf(cmd, sizeof cmd,
+             "%s simulate %s -p 1,2,4 --format json > %s/s.json && "
+             "python3 -c \"import json,sys,math; d=json.load(open('%s/s.json'));"
+             "r=d['runs']; sys.exit(0 if d['program']=='fan' and [x['p'] for x in r]==[1,2,4] "
+             "and all(x['makespan']==math.ceil(10/x['p'])*3+5 for x in r) else 1)\"",
+             MMM_BIN, file, dir, dir);
+    cr_assert_eq(sh(cmd), 0, "%s", cmd);
+    snprintf(cmd, sizeof cmd,
+             "test $(%s simulate %s -p 1..3 --format csv | wc -l) = 4", MMM_BIN, file);
+    cr_assert_eq(sh(cmd), 0, "%s", cmd);
+    snprintf(cmd, sizeof cmd, "%s simulate %s -p 1,2 --gantt %s/g.svg 2>/dev/null",
+             MMM_BIN, file, dir);
+    cr_assert_eq(sh(cmd), 2);
+    snprintf(cmd, sizeof cmd, "test ! -e %s/g.svg && rm -rf %s", dir, dir);
+    cr_assert_eq(sh(cmd), 0);
+}
+
+/* The report shows the same sweep: the fan's row at p = 2 (makespan
+ * ceil(10/2)*3 + 5 = 20) and the rows where the corollary does not hold. */
+Test(scale_cli, report_section)
+{
+    char dir[] = "/tmp/mmm_scaleXXXXXX", cmd[4096], file[1100];
+    cr_assert_not_null(mkdtemp(dir));
+    snprintf(file, sizeof file, "%s/fan.xml", dir);
+    write_file(file, fan_xml(10, 3, 5, 1));
+    snprintf(cmd, sizeof cmd,
+             "%s report %s -o %s/r.html && grep -q '<section id=\"speedup\">' %s/r.html && "
+             "grep -q '<tr><td class=\"n\">2</td><td class=\"n\">17.5</td><td class=\"n\">21.5</td>"
+             "<td class=\"n\">37.5</td><td class=\"n\">\xe2\x80\x94 (p &lt; K)</td>"
+             "<td class=\"n\">20</td>' %s/r.html && rm -rf %s",
+             MMM_BIN, file, dir, dir, dir, dir);
+    cr_assert_eq(sh(cmd), 0, "%s", cmd);
+}

@@ -1,0 +1,124 @@
+/* report_scale.c: the report's speedup section: the sweep over p of
+ * mmm/scale.h (bounds, the fifo makespan, the speedup range) as a table
+ * and Cilkview's picture. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mmm/plot.h"
+#include "mmm/scale.h"
+#include "report_int.h"
+
+#define DASH "\xe2\x80\x94"
+#define GE "\xe2\x89\xa5"
+#define MIDDOT "\xc2\xb7"
+
+/* Launches simulated one by one per p before giving up (the report stays
+ * quick on programs whose launches all differ). */
+#define SCALE_MAX_LAUNCHES 1000000
+/* Above this many kernels and edges the section is left out (each p
+ * costs a simulation). */
+#define SCALE_MAX_SIZE 100000
+
+int mmm__report_figure(mmm_text *t, mmm__report_draw_fn draw, const void *arg,
+                      const char *prefix, mmm_error *err)
+{
+    char dir[96], path[128];
+    char *svg = NULL;
+    mmm_error e;
+    int rc;
+    mmm_error_clear(&e);
+    if ((rc = mmm__report_tmpdir(dir, sizeof dir, &e)) == 0) {
+        snprintf(path, sizeof path, "%s/figure.svg", dir);
+        rc = draw(path, arg, &e);
+        if (rc == 0)
+            rc = mmm__report_slurp(&svg, path, &e);
+        remove(path);
+        remove(dir);
+    }
+    if (rc == MMM_ENOMEM) {
+        *err = e;
+        return rc;
+    }
+    if (rc < 0)
+        mmm__report_note(t, "(no figure: %s)", e.message);
+    else
+        mmm__report_put_svg(t, svg, prefix);
+    free(svg);
+    return 0;
+}
+
+typedef struct speedup_fig {
+    const mmm_speedup *s;
+    const char *name;
+} speedup_fig;
+
+static int draw_speedup(const char *path, const void *arg, mmm_error *err)
+{
+    const speedup_fig *f = arg;
+    return mmm_speedup_plot_write(f->s, f->name, path, err);
+}
+
+int mmm__report_scaling(mmm_text *t, const mmm_instance *inst,
+                       const mmm_report_options *opt, mmm_error *err)
+{
+    mmm_speedup_options so = MMM_SPEEDUP_OPTIONS_INIT;
+    mmm_speedup s;
+    mmm_error e;
+    char a[64], b[64], c[64], d[64], f[64];
+    size_t i;
+    int rc;
+    if (inst->program->nkernels + inst->program->nedges > SCALE_MAX_SIZE)
+        return 0;
+    so.max_launches = SCALE_MAX_LAUNCHES;
+    mmm_error_clear(&e);
+    rc = mmm_speedup_compute(&s, inst, opt->overrides, opt->noverrides, &so, &e);
+    mmm__text_put(t, "<section id=\"speedup\">\n<h2>Speedup over p</h2>\n");
+    if (rc == MMM_ENOMEM) {
+        *err = e;
+        mmm__text_put(t, "</section>\n");
+        return rc;
+    }
+    if (rc < 0) {
+        mmm__report_note(t, "(no sweep over p: %s)", e.message);
+        mmm__text_put(t, "</section>\n");
+        return 0;
+    }
+    mmm__text_printf(t, "<p>T1 = %s (the sum of the block costs S(B) + O(B): the makespan on "
+                       "one SM), critical path = %s (the longest block path by the same "
+                       "costs), K = %lld. The corollary (N/K + L)" MIDDOT "C holds only for "
+                       "p " GE " K. Every greedy schedule's speedup T1/makespan lies in the "
+                       "range T1/Graham .. T1/lower bound.%s</p>\n",
+                    mmm__fmt_full(s.T1, a, sizeof a),
+                    mmm__fmt_full(s.critical_path, b, sizeof b), (long long)s.K,
+                    s.p_dependent ? " The program declares p: each row evaluates it with "
+                                    "that p." : "");
+    mmm__text_put(t, "<table>\n<tr><th class=\"n\">p</th><th class=\"n\">lower bound</th>"
+                    "<th class=\"n\">Graham</th><th class=\"n\">(N/p + L)" MIDDOT "C</th>"
+                    "<th class=\"n\">corollary (p " GE " K)</th><th class=\"n\">makespan "
+                    "(fifo)</th><th class=\"n\">speedup range</th></tr>\n");
+    for (i = 0; i < s.nrows; i++) {
+        const mmm_speedup_row *r = &s.rows[i];
+        mmm__text_printf(t, "<tr><td class=\"n\">%lld</td><td class=\"n\">%s</td>"
+                           "<td class=\"n\">%s</td><td class=\"n\">%s</td>",
+                        (long long)r->p, mmm__fmt_full(r->lower_bound, a, sizeof a),
+                        mmm__fmt_full(r->graham, b, sizeof b),
+                        mmm__fmt_full(r->graham_brent, c, sizeof c));
+        mmm__text_printf(t, "<td class=\"n\">%s</td><td class=\"n\">%s</td>"
+                           "<td class=\"n\">%.4g .. %.4g</td></tr>\n",
+                        r->has_corollary ? mmm__fmt_full(r->corollary, d, sizeof d)
+                                         : DASH " (p &lt; K)",
+                        mmm__fmt_full(r->makespan[0], f, sizeof f), r->speedup_min,
+                        r->speedup_max);
+    }
+    mmm__text_put(t, "</table>\n");
+    if (mmm_plot_available()) {
+        speedup_fig fig;
+        fig.s = &s;
+        fig.name = inst->program->name;
+        rc = mmm__report_figure(t, draw_speedup, &fig, "speedup", err);
+    }
+    mmm_speedup_dispose(&s);
+    mmm__text_put(t, "</section>\n");
+    return rc;
+}
