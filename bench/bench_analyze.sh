@@ -1,5 +1,5 @@
 #!/bin/sh
-# bench/bench_analyze.sh: the performance targets of issue 2, measured in one
+# bench/bench_analyze.sh: the performance targets of the analysis, measured in one
 # run and printed as ratios with PASS/FAIL.
 #
 #   bench/bench_analyze.sh [all|big|n]

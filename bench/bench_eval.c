@@ -1,6 +1,6 @@
 /*
  * bench_eval.c: time mmm_instance_eval + mmm_metrics_compute in process, for
- * one program at two values of one parameter (issue 2: poly_div_opt with
+ * one program at two values of one parameter (poly_div_opt with
  * n = 2^40 must cost no more than with n = 2^12; blocks and identical repeats
  * are never expanded, so the cost must not depend on n).
  *

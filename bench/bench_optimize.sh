@@ -1,5 +1,5 @@
 #!/bin/sh
-# bench/bench_optimize.sh: the performance target of issue 3, measured in
+# bench/bench_optimize.sh: the performance target of the optimizer, measured in
 # one run: a sweep of 10^6 parameter values finishes in about a second,
 # each point costing O(kernel groups) (one evaluation of the program, no
 # reload, no expansion of repeats).

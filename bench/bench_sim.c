@@ -1,5 +1,5 @@
 /*
- * bench_sim.c: time mmm_simulate in process (issue 4), apart from loading
+ * bench_sim.c: time mmm_simulate in process, apart from loading
  * the file.
  *
  *   bench_sim FILE P [REPS]

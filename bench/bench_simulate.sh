@@ -1,5 +1,5 @@
 #!/bin/sh
-# bench/bench_simulate.sh: the performance targets of issue 4 (`mmm
+# bench/bench_simulate.sh: the performance targets of the simulator (`mmm
 # simulate`), measured in one run, printed with PASS/FAIL.
 #
 #   bench/bench_simulate.sh [all|chain|dag]

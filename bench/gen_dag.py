@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generate an explicit kernel DAG in the mmm file format (DESIGN §2).
+"""Generate an explicit kernel DAG in the mmm file format (docs/format.md).
 
 Kernels k0 .. k(N-1), each with its own small block count and costs; E
 distinct edges u -> v with u < v (so the graph is acyclic), v's

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generate the inputs of bench/bench_simulate.sh (issue 4, `mmm simulate`).
+"""Generate the inputs of bench/bench_simulate.sh (`mmm simulate`).
 
 chain: K kernels in a chain (explicit <edge>s), each with B blocks of one
        kind; kernel k costs span 3 + k mod 7 and k mod 3 + 1 global words

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Measurements for bench/bench_analyze.sh (issue 2's performance targets).
+"""Measurements for bench/bench_analyze.sh (the analysis' performance targets).
 
   measure.py big --mmm BIN --dag FILE --expect FILE.json [--reps R]
       xmllint --stream --noout FILE vs mmm analyze --format json FILE:

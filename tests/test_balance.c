@@ -1,6 +1,6 @@
 /*
  * test_balance.c: the balance principle (src/tmm.c) against the paper
- * (seed 004, Czechowski et al.; digest notes/seed-004-balance.md §5):
+ * (Czechowski et al. 2011, Czechowski et al.):
  * Eq. (3) is T_mem <= T_comp, Eq. (4) its limit, the Fermi figures and the
  * ten-year projection of Table 1 from dags/machines/tesla_c2050.xml, the
  * matrix-multiply crossover ("in as few as ten years"), the scaling claims
@@ -136,14 +136,14 @@ Test(balance, fermi_figures_of_table_1)
     cr_expect(close_rel(m.littles, ALPHA * BETA / 128, REL_TOL));
     cr_expect(close_rel(m.littles, 391.3, 0.001), "alpha beta/L = %g", m.littles);
     cr_expect(m.matmul_ok);
-    /* Eq. (6): log2(Z/p) = 10.56 at t = 0 (digest §3.4). */
+    /* Eq. (6): log2(Z/p) = 10.56 at t = 0. */
     cr_expect(close_rel(m.sort, log2(ZW / 448), REL_TOL));
     cr_expect(close_rel(m.sort, 10.56, 0.001));
     run_close(&r);
 }
 
 /* C5: the 10-year column of Table 1.  The paper's doubling times are
- * rounded (digest §3.1): the column is met within 3%, except Z (83 MB;
+ * rounded: the column is met within 3%, except Z (83 MB;
  * 2.0 years gives 86.4 MB, 4.1%) and the derived rows. */
 Test(balance, ten_year_projection_of_table_1)
 {
@@ -190,7 +190,7 @@ Test(balance, matrix_multiply_crossover)
     cr_expect(m.has_year0 && fabs(m.year0 + m.crossover - 2019.8) < 0.05);
     /* At t*, both sides of Eq. (5) are equal. */
     cr_expect(close_rel(b0 * exp2(gb * m.crossover), i0 * exp2(gi * m.crossover), 1e-12));
-    /* The other readings (digest §3.3): Irony's sqrt(2) kept, or both
+    /* The other readings: Irony's sqrt(2) kept, or both
      * sides per word. */
     cr_expect(close_rel(m.crossover_irony, log2(sqrt(2.0) * i0 / b0) / (gb - gi), REL_TOL));
     cr_expect(fabs(m.crossover_irony - 11.8) < 0.05, "%g", m.crossover_irony);

@@ -3,7 +3,7 @@
  * against closed forms of the MMM slides (Haque, Moreno Maza, Xie 2014)
  * and brute force coded here, never against the tool's own output.
  *
- * The closed forms with ceilings are the per-block model of DESIGN §4; the
+ * The closed forms with ceilings are the per-block model of docs/polynomial.md; the
  * slides' forms assume exact divisions and are checked where they hold, or
  * through the exact rounding factor where they cannot (multiplication).
  */
@@ -287,7 +287,7 @@ Test(optimize, no_feasible_point_is_not_an_error)
 }
 
 /* ------------------------------------------------------------------ */
-/* Multiplication.  Per DESIGN §4, with B_s = ceil((n+s-1)/(sl)) blocks per
+/* Multiplication.  With B_s = ceil((n+s-1)/(sl)) blocks per
  * row of M:
  *   O_s = B_s U (5ms + 2m - 3s^2)/s      (slides (3): B_s = (n+s-1)/(sl))
  *   N_s/K_s = (2m - s)/m,  L_s = log2(m/s) + 1

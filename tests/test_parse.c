@@ -250,7 +250,7 @@ Test(parse, bad_machines, .init = cr_redirect_stderr)
 }
 
 /* ------------------------------------------------------------------ */
-/* The minimal form of DESIGN §2                                       */
+/* The minimal form of docs/format.md                                       */
 
 /* Values of the parameters, each from the ones before it. */
 static void param_values(const mmm_program *p, mmm_value *vars)

@@ -4,7 +4,7 @@
  * independently of the tool.
  *
  * Two kinds of expected values:
- *  - "DAG" forms: the per-block model of DESIGN §4 with every ceiling of the
+ *  - "DAG" forms: the per-block model of docs/polynomial.md with every ceiling of the
  *    block and launch counts written out; they hold at every point.
  *  - "slide" forms: the slides' formulas verbatim; they assume the divisions
  *    are exact, so they are checked at points where they are.
@@ -162,7 +162,7 @@ static void check(const mmm_metrics *m, const expect *e, const char *where)
               e->cor);
 }
 
-/* The two bounds from N, L, C, K and p (DESIGN §1). */
+/* The two bounds from N, L, C, K and p (docs/model.md). */
 static void bounds(expect *e, int64_t p)
 {
     e->gb = ((double)e->N / (double)p + (double)e->L) * e->C;

@@ -6,7 +6,7 @@
  *    limits, the kernel DAG's longest path, launches that differ).
  * 2. The bundled APSP programs (dags/apsp/) against the closed forms of
  *    their DAGs, coded here from the file comments.
- * 3. The TMM paper's analyses (seed 000, digest notes/seed-000-tmm.md §5):
+ * 3. The TMM paper's analyses (Ma, Agrawal, Chamberlain 2014,):
  *    the orders of T1, T∞, M (growth exponents between n and 2n), the
  *    thresholds T* and the latency thresholds under which each algorithm
  *    runs in its PRAM time (their exponents in X, Z, C), and the orderings
@@ -218,7 +218,7 @@ Test(tmm_model, diamond_by_hand)
     run_close(&r);
 }
 
-/* K1, K2, K3, K4 of the digest, on random machines and the diamond. */
+/* Eq. (1)-(3) and the PRAM limit of the TMM paper, on random machines and the diamond. */
 Test(tmm_model, equations_2_and_3_and_the_pram_limit)
 {
     static const char *names[] = {"L", "P", "C", "Z", "Q", "X"};
@@ -474,7 +474,7 @@ Test(tmm_apsp, threads_per_core_of_dp)
 /* log2 of f(2n)/f(n): the local growth exponent. */
 static double growth(double a, double b) { return log2(b / a); }
 
-/* Orders of T1, T∞, M (digest §2): exponents between n and 2n agree with
+/* Orders of T1, T∞, M: exponents between n and 2n agree with
  * the paper's order functions evaluated the same way, within 0.05. */
 Test(tmm_paper, orders_of_work_span_and_transactions)
 {
