@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "mmm/mmm.h"
+#include "mmm/import.h"
 
 enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2 };
 
@@ -17,7 +18,9 @@ enum cli_format { CLI_TEXT = 0, CLI_JSON, CLI_CSV };
 /* Options every command that reads a program understands:
  *   -D NAME=VALUE  --machine FILE  -p P  --format text|json|csv
  *   --max-file-bytes N --max-kernels N --max-edges N --max-params N
- *   --max-expr-length N --max-index-repeat N --threads 1|2|auto */
+ *   --max-expr-length N --max-index-repeat N --threads 1|2|auto
+ *   --input-format F --time-unit U --negative-cost error|zero
+ *   --cost-attr NAME --costs FILE */
 typedef struct cli_common {
     const char *cmd;                 /* "analyze", ... for messages */
     const char *machine_path;
@@ -30,6 +33,12 @@ typedef struct cli_common {
     mmm_limits limits;
     mmm_threads threads;             /* how the program is loaded */
     int launch;                      /* --launch: CLI_LAUNCH_* (time model) */
+    /* task-graph formats (mmm/import.h) */
+    mmm_input_format input_format;   /* --input-format; 0: by content */
+    mmm_time_unit time_unit;         /* --time-unit */
+    int negative_zero;               /* --negative-cost zero */
+    const char *cost_attr;           /* --cost-attr (DOT) */
+    const char *costs_path;          /* --costs (CUDA graph DOT) */
 } cli_common;
 
 void cli_common_init(cli_common *c, const char *cmd);
@@ -59,6 +68,18 @@ void cli_print_common_help_except(const char *option);
  * CLI_OK or CLI_FAIL.  On success the caller owns *prog and *inst. */
 int cli_load(const cli_common *c, const char *path, int lenient,
              mmm_program **prog, mmm_instance **inst);
+/* The same, with what the reader reported in *rep (may be NULL). */
+int cli_load_report(const cli_common *c, const char *path, int lenient,
+                    mmm_program **prog, mmm_instance **inst,
+                    mmm_import_report *rep);
+
+/* Read the program in FILE, in whatever format it is (mmm/import.h), with
+ * the machine's parameters (machine may be NULL).  Prints the error, the
+ * reader's warnings and notes on stderr; returns CLI_OK or CLI_FAIL.
+ * rep (may be NULL) receives what the reader reported. */
+int cli_read_program(const cli_common *c, const char *path,
+                     const mmm_machine *machine, mmm_program **prog,
+                     mmm_import_report *rep);
 
 /* Build the override list for -D/-p against prog (exposed for commands that
  * re-evaluate, e.g. optimize).  *nov receives the count; ov must hold
@@ -207,5 +228,6 @@ int cmd_simulate(int argc, char **argv);
 int cmd_render(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_scale(int argc, char **argv);
+int cmd_convert(int argc, char **argv);
 
 #endif

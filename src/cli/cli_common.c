@@ -7,6 +7,9 @@
 #include <string.h>
 
 #include "cli.h"
+#ifdef MMM_HAVE_DOT
+#include "mmm/import_dot.h"
+#endif
 
 const char cli_common_help[] =
     "  -D NAME=VALUE        override a parameter (VALUE is a constant expression,\n"
@@ -26,7 +29,17 @@ const char cli_common_help[] =
     "                       (default 10000000)\n"
     "  --threads 1|2|auto   load in one thread, or parse and build in two\n"
     "                       (default auto: two for files of 1 MiB and more on\n"
-    "                       a machine with 2+ CPUs; the result is the same)\n";
+    "                       a machine with 2+ CPUs; the result is the same)\n"
+    "  --input-format F     auto (default: told by the content), mmm, stg,\n"
+    "                       wfcommons, dax, dot or cuda-dot\n"
+    "  --time-unit U        task graphs: costs in seconds become integers in U\n"
+    "                       (s, ms, us or ns; default us), rounded to nearest\n"
+    "  --negative-cost M    error (default) or zero: read a negative task cost\n"
+    "                       as 0, with a warning\n"
+    "  --cost-attr NAME     DOT task graphs: the node attribute holding the\n"
+    "                       cost (default size)\n"
+    "  --costs FILE         CUDA graph DOT: kernel costs, CSV lines\n"
+    "                       name,work,span,reads,writes (per thread)\n";
 
 void cli_print_common_help_except(const char *option)
 {
@@ -168,6 +181,55 @@ int cli_common_option(cli_common *c, int argc, char **argv, int *i)
         return 1;
     }
 
+    if ((arg = cli_option_value("--input-format", argc, argv, i, &missing)) ||
+        missing) {
+        static const char *names[] = {"auto", "mmm", "stg", "wfcommons",
+                                      "dax", "dot", "cuda-dot"};
+        size_t k;
+        for (k = 0; arg && k < sizeof names / sizeof names[0]; k++)
+            if (!strcmp(arg, names[k])) {
+                c->input_format = (mmm_input_format)k;
+                return 1;
+            }
+        cli_usage(c->cmd, "--input-format needs auto, mmm, stg, wfcommons, "
+                          "dax, dot or cuda-dot");
+        return -1;
+    }
+    if ((arg = cli_option_value("--time-unit", argc, argv, i, &missing)) ||
+        missing) {
+        if (!arg || mmm_time_unit_parse(arg, &c->time_unit) < 0) {
+            cli_usage(c->cmd, "--time-unit needs s, ms, us or ns");
+            return -1;
+        }
+        return 1;
+    }
+    if ((arg = cli_option_value("--negative-cost", argc, argv, i, &missing)) ||
+        missing) {
+        if (arg && !strcmp(arg, "zero"))
+            c->negative_zero = 1;
+        else if (arg && !strcmp(arg, "error"))
+            c->negative_zero = 0;
+        else {
+            cli_usage(c->cmd, "--negative-cost needs error or zero");
+            return -1;
+        }
+        return 1;
+    }
+    if ((arg = cli_option_value("--cost-attr", argc, argv, i, &missing)) ||
+        missing) {
+        if (!arg || !*arg)
+            return cli_usage(c->cmd, "--cost-attr needs an attribute NAME"), -1;
+        c->cost_attr = arg;
+        return 1;
+    }
+    if ((arg = cli_option_value("--costs", argc, argv, i, &missing)) ||
+        missing) {
+        if (!arg || !*arg)
+            return cli_usage(c->cmd, "--costs needs a FILE"), -1;
+        c->costs_path = arg;
+        return 1;
+    }
+
     if (!strncmp(a, "-D", 2)) {
         const char *def = a[2] ? a + 2 : (*i + 1 < argc ? argv[++*i] : NULL);
         const char *eq;
@@ -274,10 +336,49 @@ int cli_overrides(const cli_common *c, const mmm_program *prog, int lenient,
     return CLI_OK;
 }
 
+int cli_read_program(const cli_common *c, const char *path,
+                     const mmm_machine *machine, mmm_program **prog,
+                     mmm_import_report *rep_out)
+{
+    mmm_import_options io = MMM_IMPORT_OPTIONS_INIT;
+    mmm_import_report own, *rep = rep_out ? rep_out : &own;
+    mmm_error err;
+    io.load.limits = c->limits;
+    io.load.threads = c->threads;
+    io.load.machine = machine;
+    io.format = c->input_format;
+    io.time_unit = c->time_unit;
+    io.negative_to_zero = c->negative_zero;
+    io.cost_attr = c->cost_attr;
+    io.costs_file = c->costs_path;
+#ifdef MMM_HAVE_DOT
+    io.dot_reader = mmm_dot_read;
+    io.cuda_dot_reader = mmm_cuda_dot_read;
+#endif
+    if (mmm_program_read_file(prog, path, &io, rep, &err) < 0) {
+        cli_print_error(&err);
+        return CLI_FAIL;
+    }
+    if (rep->nwarnings == 1)
+        fprintf(stderr, "%s: warning: %s\n", path, rep->warning);
+    else if (rep->nwarnings > 1)
+        fprintf(stderr, "%s: warning: %s (and %zu more warnings)\n", path,
+                rep->warning, rep->nwarnings - 1);
+    if (rep->note[0])
+        fprintf(stderr, "%s: note: %s\n", path, rep->note);
+    return CLI_OK;
+}
+
 int cli_load(const cli_common *c, const char *path, int lenient,
              mmm_program **prog, mmm_instance **inst)
 {
-    mmm_load_options opt = MMM_LOAD_OPTIONS_INIT;
+    return cli_load_report(c, path, lenient, prog, inst, NULL);
+}
+
+int cli_load_report(const cli_common *c, const char *path, int lenient,
+                    mmm_program **prog, mmm_instance **inst,
+                    mmm_import_report *rep)
+{
     mmm_machine *machine = NULL;
     mmm_override ov[CLI_MAX_DEFS + 1];
     size_t nov = 0;
@@ -286,19 +387,13 @@ int cli_load(const cli_common *c, const char *path, int lenient,
 
     *prog = NULL;
     *inst = NULL;
-    opt.limits = c->limits;
-    opt.threads = c->threads;
-    if (c->machine_path) {
-        if (mmm_machine_load_file(&machine, c->machine_path, &c->limits, &err) < 0) {
-            cli_print_error(&err);
-            return CLI_FAIL;
-        }
-        opt.machine = machine;
-    }
-    if (mmm_program_load_file(prog, path, &opt, &err) < 0) {
+    if (c->machine_path &&
+        mmm_machine_load_file(&machine, c->machine_path, &c->limits, &err) < 0) {
         cli_print_error(&err);
-        goto done;
+        return CLI_FAIL;
     }
+    if (cli_read_program(c, path, machine, prog, rep) != CLI_OK)
+        goto done;
     if (cli_overrides(c, *prog, lenient, ov, &nov) != CLI_OK)
         goto done;
     if (mmm_instance_new(inst, *prog, &err) < 0) {

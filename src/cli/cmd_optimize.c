@@ -255,25 +255,20 @@ static int parse_list(const char *what, const char *text, mmm_value **out,
 static int load(const opt_args *o, mmm_program **prog, mmm_instance **inst,
                 mmm_override *ov, size_t *nov)
 {
-    mmm_load_options lo = MMM_LOAD_OPTIONS_INIT;
     mmm_machine *machine = NULL;
     mmm_error err;
     int rc = CLI_FAIL;
 
     *prog = NULL;
     *inst = NULL;
-    lo.limits = o->c.limits;
-    lo.threads = o->c.threads;
-    if (o->c.machine_path) {
-        if (mmm_machine_load_file(&machine, o->c.machine_path, &o->c.limits,
-                                  &err) < 0) {
-            cli_print_error(&err);
-            return CLI_FAIL;
-        }
-        lo.machine = machine;
-    }
-    if (mmm_program_load_file(prog, o->file, &lo, &err) < 0)
+    if (o->c.machine_path &&
+        mmm_machine_load_file(&machine, o->c.machine_path, &o->c.limits,
+                              &err) < 0) {
         cli_print_error(&err);
+        return CLI_FAIL;
+    }
+    if (cli_read_program(&o->c, o->file, machine, prog, NULL) != CLI_OK)
+        ;
     else if (cli_overrides(&o->c, *prog, 0, ov, nov) != CLI_OK)
         ;
     else if (mmm_instance_new(inst, *prog, &err) < 0)

@@ -16,6 +16,7 @@ static const struct {
     {"scale", cmd_scale, "speedup over p: bounds and simulated makespans per p"},
     {"render", cmd_render, "draw the annotated DAG (svg, png, pdf, dot)"},
     {"report", cmd_report, "one self-contained HTML page about a program"},
+    {"convert", cmd_convert, "write a task graph (STG, WfCommons, DAX, DOT) as mmm XML"},
 };
 
 static void usage(FILE *f)

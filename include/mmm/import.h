@@ -1,0 +1,169 @@
+/**
+ * mmm/import.h: reading task graphs of other tools as programs.
+ *
+ * mmm_program_read_file reads a program from mmm's XML or from a task-graph
+ * format, told apart by the file's content (the extension only breaks a
+ * tie): Kasahara's Standard Task Graph (STG), WfCommons JSON, Pegasus DAX,
+ * DOT task graphs and CUDA graph DOT (cudaGraphDebugDotPrint).  Each task of
+ * a task-graph format becomes a kernel of one block whose work and span are
+ * the task's cost, with no memory traffic; docs/formats.md has the details.
+ *
+ *   mmm_import_options io = MMM_IMPORT_OPTIONS_INIT;
+ *   mmm_import_report rep;
+ *   io.dot_reader = mmm_dot_read;            (mmm/import_dot.h, when built)
+ *   if (mmm_program_read_file(&prog, "montage.json", &io, &rep, &err) < 0)
+ *       ... err.file, err.line, err.message ...
+ *   ... rep.warning, rep.note ...
+ *
+ * The DOT readers need Graphviz's cgraph; they live in a module of their
+ * own (mmm/import_dot.h) and are handed to the dispatcher through the
+ * options, so that the core library does not depend on Graphviz.
+ * Readers of new formats use mmm_taskgraph, a builder of task graphs on
+ * top of the program builder.
+ */
+#ifndef MMM_IMPORT_H
+#define MMM_IMPORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mmm/error.h"
+#include "mmm/program.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum mmm_input_format {
+    MMM_INPUT_UNKNOWN = 0, /**< detect from the content */
+    MMM_INPUT_MMM,         /**< mmm's XML (<program>) */
+    MMM_INPUT_STG,         /**< Standard Task Graph */
+    MMM_INPUT_WFCOMMONS,   /**< WfCommons JSON (WfFormat) */
+    MMM_INPUT_DAX,         /**< Pegasus DAX 2.x/3.x (<adag>) */
+    MMM_INPUT_DOT,         /**< a DOT task graph */
+    MMM_INPUT_CUDA_DOT     /**< cudaGraphDebugDotPrint output */
+} mmm_input_format;
+
+/** "mmm", "stg", "wfcommons", "dax", "dot", "cuda-dot" ("unknown"). */
+const char *mmm_input_format_name(mmm_input_format f);
+/** The format of a file's first bytes (len of them; the first 64 KiB are
+ *  enough), with path's extension breaking a tie (path may be NULL). */
+mmm_input_format mmm_input_detect(const char *buf, size_t len,
+                                  const char *path);
+
+/** Unit of the integers that costs given in seconds become. */
+typedef enum mmm_time_unit {
+    MMM_TIME_US = 0, /**< microseconds (default) */
+    MMM_TIME_S,
+    MMM_TIME_MS,
+    MMM_TIME_NS
+} mmm_time_unit;
+
+/** "s", "ms", "us", "ns" into *out; -1 for anything else. */
+int mmm_time_unit_parse(const char *s, mmm_time_unit *out);
+
+struct mmm_import_options;
+struct mmm_import_report;
+
+/** A reader of one format from memory (name is used in messages). */
+typedef int (*mmm_import_reader)(mmm_program **out, const char *buf,
+                                 size_t len, const char *name,
+                                 const struct mmm_import_options *opt,
+                                 struct mmm_import_report *rep,
+                                 mmm_error *err);
+
+typedef struct mmm_import_options {
+    mmm_load_options load;     /**< limits, machine file, XML options */
+    mmm_input_format format;   /**< MMM_INPUT_UNKNOWN: detect */
+    mmm_time_unit time_unit;   /**< for costs in seconds */
+    int negative_to_zero;      /**< 1: a negative cost becomes 0 with a
+                                    warning; 0: it is an error */
+    const char *cost_attr;     /**< DOT: the cost attribute, NULL = "size" */
+    const char *costs_file;    /**< CUDA graph DOT: CSV name,work,span,
+                                    reads,writes (per thread); NULL: the
+                                    placeholder costs */
+    mmm_import_reader dot_reader;      /**< NULL: DOT is refused */
+    mmm_import_reader cuda_dot_reader; /**< NULL: CUDA DOT is refused */
+} mmm_import_options;
+
+#define MMM_IMPORT_OPTIONS_INIT                                               \
+    {MMM_LOAD_OPTIONS_INIT, MMM_INPUT_UNKNOWN, MMM_TIME_US, 0, NULL, NULL,    \
+     NULL, NULL}
+
+/** What a read noticed besides errors (for the caller to show). */
+typedef struct mmm_import_report {
+    mmm_input_format format;   /**< the format read */
+    size_t ntasks, nedges;     /**< tasks and distinct edges (task graphs) */
+    size_t nwarnings;          /**< e.g. negative costs clamped */
+    char warning[512];         /**< the first warning, "" when none */
+    char note[512];            /**< e.g. placeholder costs, "" when none */
+} mmm_import_report;
+
+/** Read a program from path in any supported format (see above).  rep may
+ *  be NULL.  Errors carry file and line where the format has lines. */
+int mmm_program_read_file(mmm_program **out, const char *path,
+                          const mmm_import_options *opt,
+                          mmm_import_report *rep, mmm_error *err);
+/** The same from memory; name is used in messages and breaks a tie of the
+ *  detection by its extension. */
+int mmm_program_read_memory(mmm_program **out, const char *buf, size_t len,
+                            const char *name, const mmm_import_options *opt,
+                            mmm_import_report *rep, mmm_error *err);
+
+/* ------------------------------------------------------------------ */
+/* The task-graph builder used by the readers                          */
+
+typedef struct mmm_taskgraph mmm_taskgraph;
+
+/** Costs given in seconds are scaled to opt->time_unit; unitless ones are
+ *  kept.  Both are rounded to the nearest integer. */
+enum { MMM_COST_UNITLESS = 0, MMM_COST_SECONDS = 1 };
+
+/** A new task graph whose program is called name (file in messages).  The
+ *  machine parameters of opt->load.machine are declared. */
+int mmm_taskgraph_new(mmm_taskgraph **out, const char *file,
+                      const char *name, const mmm_import_options *opt,
+                      mmm_import_report *rep, mmm_error *err);
+void mmm_taskgraph_free(mmm_taskgraph *g);
+/** The program being built (to add kernels of richer formats). */
+mmm_program *mmm_taskgraph_program(mmm_taskgraph *g);
+
+/** A task: a kernel of one block, work = span = cost.  line 0 when the
+ *  format has no lines.  A negative, infinite or too large cost is an
+ *  error naming the task (a negative one a warning with negative_to_zero). */
+int mmm_taskgraph_add_task(mmm_taskgraph *g, const char *id, double cost,
+                           int unit, long line, mmm_error *err);
+/** The integer cost that add_task would give (same checks); for readers
+ *  that build richer kernels. */
+int mmm_taskgraph_cost(mmm_taskgraph *g, const char *id, double cost,
+                       int unit, long line, int64_t *out, mmm_error *err);
+/** A dependency from -> to between tasks added already.  A second copy of
+ *  an edge is dropped; a self-loop is an error naming the task; an unknown
+ *  task is an error naming both. */
+int mmm_taskgraph_add_edge(mmm_taskgraph *g, const char *from,
+                           const char *to, long line, mmm_error *err);
+/** A warning (the first one is kept in the report, all are counted). */
+void mmm_taskgraph_warn(mmm_taskgraph *g, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+/** A note for the report (replaces an earlier one). */
+void mmm_taskgraph_note(mmm_taskgraph *g, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+/** Finalize (a cycle is an error naming it) and hand the program over;
+ *  the builder is freed either way. */
+int mmm_taskgraph_finish(mmm_taskgraph *g, mmm_program **out,
+                         mmm_error *err);
+
+/** Kernel ids have no white space: a copy of s with each white-space
+ *  character replaced by '_' (malloc'ed; NULL when out of memory). */
+char *mmm_taskgraph_id(const char *s);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,29 @@
+/* import_internal.h: the readers of task-graph formats in the core library
+ * and the file reading they share with the dispatcher (src/import.c). */
+#ifndef MMM_IMPORT_INTERNAL_H
+#define MMM_IMPORT_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mmm/import.h"
+
+/* Standard Task Graph (import_stg.c). */
+int mmm__read_stg(mmm_program **out, const char *buf, size_t len,
+                  const char *name, const mmm_import_options *opt,
+                  mmm_import_report *rep, mmm_error *err);
+/* WfCommons JSON (import_wfcommons.c, jansson). */
+int mmm__read_wfcommons(mmm_program **out, const char *buf, size_t len,
+                        const char *name, const mmm_import_options *opt,
+                        mmm_import_report *rep, mmm_error *err);
+/* Pegasus DAX (parse_dax.c, libxml2, beside the XML loader). */
+int mmm__read_dax(mmm_program **out, const char *buf, size_t len,
+                  const char *name, const mmm_import_options *opt,
+                  mmm_import_report *rep, mmm_error *err);
+
+/* The whole file, NUL-terminated (*len excludes the NUL), at most max
+ * bytes. */
+int mmm__read_whole_file(const char *path, uint64_t max, char **out,
+                         size_t *len, mmm_error *err);
+
+#endif
