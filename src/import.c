@@ -247,7 +247,8 @@ int mmm__read_whole_file(const char *path, uint64_t max, char **out,
                 free(buf);
                 close(fd);
                 return mmm_error_set(err, MMM_ELIMIT, path, 0,
-                                     "file too big: more than %llu bytes",
+                                     "file too big: over the limit of %llu "
+                                     "bytes",
                                      (unsigned long long)max);
             }
             if (!(nb = realloc(buf, cap * 2))) {
@@ -370,6 +371,24 @@ int mmm_program_read_file(mmm_program **out, const char *path,
         rep = &own;
     memset(rep, 0, sizeof *rep);
     f = opt->format;
+    {
+        /* A pipe (or a terminal) can be read once only: all of it, then
+         * the format is told from memory. */
+        struct stat st;
+        if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) &&
+            !S_ISDIR(st.st_mode)) {
+            lim = mmm_limits_effective(&opt->load.limits);
+            if ((r = mmm__read_whole_file(path, lim.max_file_bytes, &buf,
+                                          &len, err)) < 0)
+                return r;
+            if (!f)
+                f = mmm_input_detect(buf, len, path);
+            rep->format = f;
+            r = dispatch(out, f, buf, len, path, opt, rep, err);
+            free(buf);
+            return r;
+        }
+    }
     if (!f) {
         char *head = malloc(HEAD_BYTES);
         size_t got = 0;

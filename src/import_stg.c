@@ -51,6 +51,13 @@ static int next(scan *s, const char **tok, size_t *n, long *line)
     return 1;
 }
 
+/* The line where the file ends (not the empty one after its last '\n'). */
+static long last_line(const scan *s)
+{
+    return s->p == s->end && s->line > 1 && s->end[-1] == '\n' ? s->line - 1
+                                                                 : s->line;
+}
+
 /* A token as a C string (NULL when longer than the buffer). */
 static const char *text_of(const char *tok, size_t n, char *buf, size_t size)
 {
@@ -71,7 +78,7 @@ static int integer(scan *s, const char *what, long long max, long long *out,
     char buf[32], *e;
     long long v;
     if (!next(s, &tok, &n, &line))
-        return mmm_error_set(err, MMM_EPARSE, s->file, s->line,
+        return mmm_error_set(err, MMM_EPARSE, s->file, last_line(s),
                              "the file ends where %s was expected", what);
     if (line_out)
         *line_out = line;
@@ -140,7 +147,7 @@ int mmm__read_stg(mmm_program **out, const char *buf, size_t len,
             goto done;
         }
         if (!next(&s, &tok, &n, &line)) {
-            r = mmm_error_set(err, MMM_EPARSE, name, s.line,
+            r = mmm_error_set(err, MMM_EPARSE, name, last_line(&s),
                               "the file ends in task %lld: its cost, the "
                               "number of its predecessors and their numbers "
                               "are expected",

@@ -66,9 +66,13 @@ static void quiet(void *ctx, const char *msg, ...)
     (void)msg;
 }
 
+/* The line of the current node (the parser's own line runs ahead). */
 static long line_now(dax *d)
 {
-    int l = xmlTextReaderGetParserLineNumber(d->rd);
+    xmlNodePtr n = xmlTextReaderCurrentNode(d->rd);
+    long l = n ? xmlGetLineNo(n) : 0;
+    if (l <= 0)
+        l = xmlTextReaderGetParserLineNumber(d->rd);
     return l > 0 ? l : 0;
 }
 
@@ -210,6 +214,9 @@ static int element(dax *d, const char *name, int depth, int empty,
         }
         return 0;
     }
+    if (!strcmp(name, "parent") && (depth != 2 || !d->child))
+        return mmm_error_set(err, MMM_EINPUT, d->file, line_now(d),
+                             "a <parent> must be inside a <child ref=\"...\">");
     if (depth == 2 && d->child && !strcmp(name, "parent"))
         return parent(d, err);
     return 0;

@@ -9,10 +9,13 @@
 static char first_msg[512];
 static int have_msg;
 
+/* cgraph hands a message over in pieces ("Error", ": ", the text): they
+ * are joined, up to the first line's end. */
 static int catch_msg(char *msg)
 {
-    if (!have_msg && msg) {
-        snprintf(first_msg, sizeof first_msg, "%s", msg);
+    size_t n = strlen(first_msg);
+    if (msg && !strchr(first_msg, '\n')) {
+        snprintf(first_msg + n, sizeof first_msg - n, "%s", msg);
         have_msg = 1;
     }
     return 0;
@@ -25,8 +28,12 @@ static long tidy(char *msg)
     long line = 0;
     char *p, *q;
     size_t n;
+    if ((p = strchr(msg, '\n')))
+        *p = '\0';
     if (!strncmp(msg, "Error: ", 7))
         memmove(msg, msg + 7, strlen(msg + 7) + 1);
+    else if (!strncmp(msg, "Warning: ", 9))
+        memmove(msg, msg + 9, strlen(msg + 9) + 1);
     if ((p = strstr(msg, " in line "))) {
         line = strtol(p + 9, &q, 10);
         memmove(p, q, strlen(q) + 1);

@@ -152,8 +152,8 @@ static int costs_load(costs *c, const char *path, const mmm_limits *lim,
             errno = 0;
             v[i] = strtod(f[i + 1], &e);
             if (e == f[i + 1] || *e || v[i] < 0 || v[i] != v[i]) {
-                if (c->n == 0 && i == 0 && !header_seen++)
-                    goto header; /* a header line */
+                if (!header_seen && i == 0 && e == f[1])
+                    goto header; /* a header line: name,work,... */
                 r = mmm_error_set(err, MMM_EPARSE, path, ln,
                                   "'%.40s': work, span, reads and writes "
                                   "are non-negative numbers",
@@ -185,10 +185,12 @@ static int costs_load(costs *c, const char *path, const mmm_limits *lim,
         c->rows[c->n].reads = v[2];
         c->rows[c->n].writes = v[3];
         c->n++;
-    header:;
+    header:
+        header_seen = 1;
     }
     free(text);
-    qsort(c->rows, c->n, sizeof *c->rows, row_cmp);
+    if (c->n)
+        qsort(c->rows, c->n, sizeof *c->rows, row_cmp);
     for (size_t i = 1; i < c->n; i++)
         if (!strcmp(c->rows[i].name, c->rows[i - 1].name)) {
             r = mmm_error_set(err, MMM_EPARSE, path, 0,
