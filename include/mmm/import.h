@@ -26,9 +26,11 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "mmm/error.h"
 #include "mmm/program.h"
+#include "mmm/eval.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -109,6 +111,21 @@ int mmm_program_read_file(mmm_program **out, const char *path,
 int mmm_program_read_memory(mmm_program **out, const char *buf, size_t len,
                             const char *name, const mmm_import_options *opt,
                             mmm_import_report *rep, mmm_error *err);
+
+/* ------------------------------------------------------------------ */
+/* Writing mmm's XML (mmm convert)                                      */
+
+/** Write an evaluated program as mmm's XML: its parameters and
+ *  constraints as their texts, each kernel with its evaluated values (a
+ *  kernel that uses its index cannot be written: MMM_EINVAL), its edges.
+ *  comment (may be NULL) goes into an XML comment at the head ("--" is
+ *  written "- -"). */
+int mmm_program_write_xml(FILE *f, const mmm_instance *inst,
+                          const char *comment, mmm_error *err);
+/** The same into path, replaced atomically (an existing file stays as it
+ *  was on any error). */
+int mmm_program_save_xml(const char *path, const mmm_instance *inst,
+                         const char *comment, mmm_error *err);
 
 /* ------------------------------------------------------------------ */
 /* The task-graph builder used by the readers                          */

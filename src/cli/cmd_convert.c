@@ -2,7 +2,6 @@
  * format (a task graph: STG, WfCommons, DAX, DOT, CUDA graph DOT) written
  * as mmm's XML, with a comment saying where it came from, so that it can
  * be edited and parametrized.  Kernel values are written evaluated. */
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,174 +19,29 @@ static const char convert_help[] =
     "\n"
     "  -o, --output OUT     file to write (atomically; '-' writes to stdout)\n";
 
-/* XML attribute/text escaping. */
-static void xml_text(FILE *f, const char *s)
+/* The comment at the head of the file: where it came from. */
+static void comment_of(char *buf, size_t size, const char *in,
+                       const mmm_import_report *rep, const char *unit)
 {
-    for (; *s; s++) {
-        switch (*s) {
-        case '&': fputs("&amp;", f); break;
-        case '<': fputs("&lt;", f); break;
-        case '>': fputs("&gt;", f); break;
-        case '"': fputs("&quot;", f); break;
-        case '\n': fputs("&#10;", f); break;
-        case '\t': fputs("&#9;", f); break;
-        case '\r': fputs("&#13;", f); break;
-        default:
-            if ((unsigned char)*s < 0x20)
-                fputc('?', f); /* not allowed in XML 1.0 */
-            else
-                fputc(*s, f);
-        }
-    }
-}
-
-/* A comment may not hold "--": those become "- -". */
-static void xml_comment_text(FILE *f, const char *s)
-{
-    for (; *s; s++) {
-        fputc((unsigned char)*s < 0x20 ? '?' : *s, f);
-        if (*s == '-' && s[1] == '-')
-            fputc(' ', f);
-    }
-    if (s[-1] == '-')
-        fputc(' ', f);
-}
-
-static void num(FILE *f, double v)
-{
-    if (v == floor(v) && fabs(v) < 9007199254740992.0)
-        fprintf(f, "%.0f", v);
-    else
-        fprintf(f, "%.17g", v);
-}
-
-static void write_class(FILE *f, const mmm_class_val *c)
-{
-    fputs(" work=\"", f);
-    num(f, c->work);
-    fputs("\" span=\"", f);
-    num(f, c->span);
-    fputs("\" reads=\"", f);
-    num(f, c->reads);
-    fputs("\" writes=\"", f);
-    num(f, c->writes);
-    fputc('"', f);
-    if (c->shared != 0) {
-        fputs(" shared=\"", f);
-        num(f, c->shared);
-        fputc('"', f);
-    }
-    if (c->access == MMM_ACCESS_IRREGULAR)
-        fputs(" access=\"irregular\"", f);
-}
-
-typedef struct convert_units {
-    const char *time_unit; /* of the costs given in seconds */
-} convert_units;
-
-static int write_xml(FILE *f, const char *in, const mmm_import_report *rep,
-                     const mmm_instance *inst, const convert_units *u)
-{
-    const mmm_program *p = inst->program;
-    size_t k, i;
-    fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!--\n  Converted by mmm "
-          MMM_VERSION " from ",
-          f);
-    xml_comment_text(f, in);
-    fprintf(f, "\n  (%s", mmm_input_format_name(rep->format));
-    if (rep->format != MMM_INPUT_MMM)
-        fprintf(f, ": %zu tasks, %zu distinct edges", rep->ntasks,
-                rep->nedges);
-    fputs(").\n", f);
-    if (rep->format == MMM_INPUT_WFCOMMONS || rep->format == MMM_INPUT_DAX)
-        fprintf(f, "  Runtimes in seconds written as integers in %s.\n",
-                u->time_unit);
-    if (rep->format != MMM_INPUT_MMM && rep->format != MMM_INPUT_CUDA_DOT)
-        fputs("  Each task is a kernel of one block: work = span = its cost, "
-              "no memory traffic.\n",
-              f);
-    if (rep->note[0]) {
-        fputs("  Note: ", f);
-        xml_comment_text(f, rep->note);
-        fputc('\n', f);
-    }
-    fputs("-->\n<program name=\"", f);
-    xml_text(f, p->name ? p->name : "");
-    fputs("\">\n", f);
-    if (p->description && *p->description) {
-        fputs("  <description>", f);
-        xml_text(f, p->description);
-        fputs("</description>\n", f);
-    }
-    for (i = 0; i < p->nparams; i++) {
-        const mmm_param *pa = &p->params[i];
-        if (pa->from_machine)
-            continue;
-        fputs("  <param name=\"", f);
-        xml_text(f, pa->name);
-        fputs("\" value=\"", f);
-        xml_text(f, pa->value_text ? pa->value_text : "0");
-        fputc('"', f);
-        if (pa->min_text) {
-            fputs(" min=\"", f);
-            xml_text(f, pa->min_text);
-            fputc('"', f);
-        }
-        if (pa->max_text) {
-            fputs(" max=\"", f);
-            xml_text(f, pa->max_text);
-            fputc('"', f);
-        }
-        fputs("/>\n", f);
-    }
-    for (i = 0; i < p->nconstraints; i++) {
-        fputs("  <constraint test=\"", f);
-        xml_text(f, p->constraints[i].text);
-        fputs("\"/>\n", f);
-    }
-    for (k = 0; k < p->nkernels; k++) {
-        const mmm_kernel *ke = &p->kernels[k];
-        const mmm_kernel_val *kv = &inst->kernels[k];
-        const mmm_class_val *c = &inst->classes[ke->first_class];
-        if (ke->uses_index) {
-            fprintf(stderr,
-                    "%s: error: kernel '%s' uses its index '%s': convert "
-                    "writes evaluated values and cannot write it\n",
-                    in, ke->id, ke->index);
-            return -1;
-        }
-        fputs("  <kernel id=\"", f);
-        xml_text(f, ke->id);
-        fputc('"', f);
-        if (kv->repeat != 1)
-            fprintf(f, " repeat=\"%lld\"", (long long)kv->repeat);
-        if (ke->nclasses == 1) {
-            fprintf(f, " blocks=\"%lld\"", (long long)c->count);
-            if (c->threads)
-                fprintf(f, " threads=\"%lld\"", (long long)c->threads);
-            write_class(f, c);
-            fputs("/>\n", f);
-            continue;
-        }
-        fputs(">\n", f);
-        for (i = 0; i < ke->nclasses; i++) {
-            fprintf(f, "    <blocks count=\"%lld\"", (long long)c[i].count);
-            if (c[i].threads)
-                fprintf(f, " threads=\"%lld\"", (long long)c[i].threads);
-            write_class(f, &c[i]);
-            fputs("/>\n", f);
-        }
-        fputs("  </kernel>\n", f);
-    }
-    for (i = 0; i < p->nedges; i++) {
-        fputs("  <edge from=\"", f);
-        xml_text(f, p->kernels[p->edges[i].from].id);
-        fputs("\" to=\"", f);
-        xml_text(f, p->kernels[p->edges[i].to].id);
-        fputs("\"/>\n", f);
-    }
-    fputs("</program>\n", f);
-    return 0;
+    size_t n = 0;
+    n += (size_t)snprintf(buf + n, size - n, "  Converted by mmm " MMM_VERSION
+                          " from %s\n  (%s", in,
+                          mmm_input_format_name(rep->format));
+    if (n < size && rep->format != MMM_INPUT_MMM)
+        n += (size_t)snprintf(buf + n, size - n, ": %zu tasks, %zu distinct edges",
+                              rep->ntasks, rep->nedges);
+    if (n < size)
+        n += (size_t)snprintf(buf + n, size - n, ").");
+    if (n < size && (rep->format == MMM_INPUT_WFCOMMONS || rep->format == MMM_INPUT_DAX))
+        n += (size_t)snprintf(buf + n, size - n,
+                              "\n  Runtimes in seconds written as integers in %s.",
+                              unit);
+    if (n < size && rep->format != MMM_INPUT_MMM && rep->format != MMM_INPUT_CUDA_DOT)
+        n += (size_t)snprintf(buf + n, size - n,
+                              "\n  Each task is a kernel of one block: work = span = "
+                              "its cost, no memory traffic.");
+    if (n < size && rep->note[0])
+        snprintf(buf + n, size - n, "\n  Note: %s", rep->note);
 }
 
 int cmd_convert(int argc, char **argv)
@@ -198,10 +52,11 @@ int cmd_convert(int argc, char **argv)
     mmm_program *prog = NULL;
     mmm_instance *inst = NULL;
     mmm_import_report rep;
-    convert_units u;
     mmm_error err;
+    char comment[2048];
     int i, rc;
 
+    mmm_error_clear(&err);
     cli_common_init(&c, "convert");
     for (i = 1; i < argc; i++) {
         int r, missing = 0;
@@ -237,23 +92,13 @@ int cmd_convert(int argc, char **argv)
     memset(&rep, 0, sizeof rep);
     if ((rc = cli_load_report(&c, file, 0, &prog, &inst, &rep)) != CLI_OK)
         return rc;
-    u.time_unit = units[(unsigned)c.time_unit < 4 ? (unsigned)c.time_unit : 0];
-    if (!strcmp(out, "-")) {
-        rc = write_xml(stdout, file, &rep, inst, &u) < 0 || fflush(stdout)
-                 ? CLI_FAIL
-                 : CLI_OK;
-    } else {
-        mmm_outfile of;
-        if (mmm_outfile_open(&of, out, &err) < 0) {
-            cli_print_error(&err);
-            rc = CLI_FAIL;
-        } else if (write_xml(of.fp, file, &rep, inst, &u) < 0) {
-            mmm_outfile_abort(&of);
-            rc = CLI_FAIL;
-        } else if (mmm_outfile_commit(&of, &err) < 0) {
-            cli_print_error(&err);
-            rc = CLI_FAIL;
-        }
+    comment_of(comment, sizeof comment, file, &rep,
+               units[(unsigned)c.time_unit < 4 ? (unsigned)c.time_unit : 0]);
+    if (!strcmp(out, "-") ? mmm_program_write_xml(stdout, inst, comment, &err) < 0 ||
+                                fflush(stdout) != 0
+                          : mmm_program_save_xml(out, inst, comment, &err) < 0) {
+        cli_print_error(&err);
+        rc = CLI_FAIL;
     }
     mmm_instance_free(inst);
     mmm_program_free(prog);
