@@ -7,7 +7,7 @@ cd "$(dirname "$0")"
 
 # Build and run-time dependencies.  Keep in step with .ci/run and README.
 PACKAGES=(cmake make gcc pkg-config libxml2-dev libxml2-utils libgraphviz-dev
-          graphviz libcriterion-dev libplplot-dev plplot-driver-cairo python3)
+          graphviz libjansson-dev libcriterion-dev libplplot-dev plplot-driver-cairo python3)
 
 if [ "${1:-}" != "--no-install" ]; then
   missing=()

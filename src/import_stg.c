@@ -2,7 +2,8 @@
  *
  *   N                       the number of tasks, without the two dummies
  *   id cost npred pred...   N + 2 records: the entry dummy 0, tasks 1..N,
- *                           the exit dummy N + 1
+ *                           the exit dummy N + 1 (N records are accepted
+ *                           too: some copies of the set count the dummies)
  *   # ...                   comments, to the end of the line
  *
  * Every record becomes a task (the dummies too, with their cost, usually
@@ -132,6 +133,14 @@ int mmm__read_stg(mmm_program **out, const char *buf, size_t len,
     }
     for (i = 0; i < ntasks + 2; i++) {
         long long id, np = 0, j;
+        const char *save_p = s.p;
+        long save_line = s.line;
+        /* N records (the count includes the dummies, as some copies of
+         * the set write it) or N + 2 */
+        if (i == ntasks && !next(&s, &tok, &n, &line))
+            break;
+        s.p = save_p;
+        s.line = save_line;
         double cost;
         char ibuf[32], cbuf[64], *e;
         const char *t;
@@ -200,7 +209,8 @@ int mmm__read_stg(mmm_program **out, const char *buf, size_t len,
         prev_id = id;
         prev_np = np;
     }
-    pstart[ntasks + 2] = npreds;
+    pstart[i] = npreds;
+    ntasks = i - 2; /* the tasks read, without the dummies */
     if (next(&s, &tok, &n, &line)) {
         r = mmm_error_set(err, MMM_EPARSE, name, line,
                           "more than the %lld tasks announced (with the two "

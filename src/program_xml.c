@@ -34,7 +34,7 @@ static void xml_text(FILE *f, const char *s)
 static void xml_comment_text(FILE *f, const char *s)
 {
     for (; *s; s++) {
-        fputc((unsigned char)*s < 0x20 ? '?' : *s, f);
+        fputc((unsigned char)*s < 0x20 && *s != '\n' ? '?' : *s, f);
         if (*s == '-' && s[1] == '-')
             fputc(' ', f);
     }
