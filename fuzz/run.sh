@@ -17,7 +17,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 secs=${1:-60}; shift || true
-harnesses=("$@"); [ ${#harnesses[@]} -gt 0 ] || harnesses=(fuzz_expr fuzz_load fuzz_analyze)
+harnesses=("$@"); [ ${#harnesses[@]} -gt 0 ] || harnesses=(fuzz_expr fuzz_load fuzz_analyze fuzz_import)
 
 set -e
 CC=clang cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMMM_FUZZ=ON \
@@ -47,6 +47,14 @@ for h in "${harnesses[@]}"; do
   mkdir -p "$corpus"
   if [ "$h" = fuzz_expr ]; then
     seed_expr "$corpus"; dict=fuzz/expr.dict
+  elif [ "$h" = fuzz_import ]; then
+    # the task graphs of tests/data/import/, each behind a format byte 0
+    # (told by the content)
+    find tests/data/import -type f -size -64k ! -name README ! -name '*.cu' \
+        ! -name '*.md' | while IFS= read -r f; do
+      { printf '\0'; cat "$f"; } > "$corpus/seed-$(basename "$f")"
+    done
+    dict=fuzz/import.dict
   else
     find dags tests/data -name '*.xml' -size -64k -exec cp {} "$corpus"/ \; 2>/dev/null
     dict=fuzz/xml.dict
