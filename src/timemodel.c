@@ -11,25 +11,33 @@
 
 static const struct {
     const char *name, *unit, *meaning;
-    double lo, hi; /* physical bounds, for fitting */
+    double lo, hi;  /* physical bounds, for fitting */
+    double start;   /* a typical value: the fit's start when none is given */
 } consts[MMM_TIME_NCONST] = {
-    {"launch_s", "s", "host time to issue one launch into a stream", 0, 1e-3},
+    {"launch_s", "s", "host time to issue one launch into a stream", 1e-8,
+     1e-3, 3e-6},
     {"launch_graph_s", "s",
-     "GPU time between dependent launches (one replayed graph node)", 0,
-     1e-3},
+     "GPU time between dependent launches (one replayed graph node)", 1e-8,
+     1e-3, 1e-6},
     {"op_cycles", "cycles",
-     "latency of one local operation on a thread's critical path", 0, 1e3},
+     "latency of one local operation on a thread's critical path", 0.1, 1e3,
+     4},
     {"issue_per_cycle", "warp-instructions/cycle",
-     "warp-instructions one SM issues per cycle", 0.01, 16},
-    {"sync_cycles", "cycles", "a block-wide barrier of a one-warp block", 0,
-     1e5},
+     "warp-instructions one SM issues per cycle", 0.1, 8, 2},
+    {"sync_cycles", "cycles", "a block-wide barrier of a one-warp block", 1,
+     1e5, 100},
     {"sync_cycles_per_warp", "cycles/warp",
-     "what a barrier costs more per warp of the block", 0, 1e4},
+     "what a barrier costs more per warp of the block", 0.01, 1e4, 10},
     {"mem_latency_cycles", "cycles",
-     "one dependent global-memory round trip", 0, 1e5},
+     "one dependent global-memory round trip", 10, 1e5, 600},
     {"bandwidth_bytes_per_cycle", "bytes/cycle",
-     "global-memory bandwidth of the whole GPU per SM cycle", 1, 1e5},
+     "global-memory bandwidth of the whole GPU per SM cycle", 1, 1e5, 1500},
 };
+
+double mmm_time_const_start(int i)
+{
+    return i >= 0 && i < MMM_TIME_NCONST ? consts[i].start : 0;
+}
 
 const char *mmm_time_const_name(int i)
 {

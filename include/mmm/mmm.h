@@ -8,6 +8,7 @@
  *   mmm/metrics.h  W, S, O, N, L, C, K and the Graham–Brent bounds
  *   mmm/tmm.h      the TMM and the balance principle
  *   mmm/timemodel.h  the time model: predicted seconds on a real GPU
+ *   mmm/fit.h      measured runs (CSV) and the fit of its constants
  *   mmm/optimize.h parameter sweeps and the overhead-minimizing choice
  *   mmm/sim.h      greedy schedules of the thread blocks on p SMs
  *   mmm/scale.h    speedup over p: bounds and schedules for each p
@@ -27,6 +28,7 @@
 #include "mmm/metrics.h"
 #include "mmm/tmm.h"
 #include "mmm/timemodel.h"
+#include "mmm/fit.h"
 #include "mmm/optimize.h"
 #include "mmm/sim.h"
 #include "mmm/scale.h"

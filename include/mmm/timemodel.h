@@ -61,8 +61,10 @@ const char *mmm_time_const_unit(int i);
 const char *mmm_time_const_meaning(int i);
 /** Index of a fitted constant by name, or -1. */
 int mmm_time_const_find(const char *name);
-/** Physical bounds of constant i (lower >= 0). */
+/** Physical bounds of constant i (0 < lower < upper). */
 void mmm_time_const_bounds(int i, double *lo, double *hi);
+/** A typical value of constant i (where a fit starts when it has none). */
+double mmm_time_const_start(int i);
 
 /** Which limit sets the resident blocks per SM. */
 typedef enum mmm_time_limit {

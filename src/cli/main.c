@@ -17,6 +17,7 @@ static const struct {
     {"render", cmd_render, "draw the annotated DAG (svg, png, pdf, dot)"},
     {"report", cmd_report, "one self-contained HTML page about a program"},
     {"convert", cmd_convert, "write a task graph (STG, WfCommons, DAX, DOT) as mmm XML"},
+    {"fit", cmd_fit, "fit the time model's constants to measured runs"},
 };
 
 static void usage(FILE *f)

@@ -1,0 +1,121 @@
+/**
+ * mmm/fit.h: measured runs (a CSV file) and the fit of the time model's
+ * constants to them (docs/time.md, section "Fitting").
+ *
+ * A runs file: a header line, then one row per timed run.  Columns:
+ *   program                  the <program name> the row ran (required)
+ *   time_ms | time_s | time_us   the measured time (exactly one of them)
+ *   launch                   optional: stream or graph (else the reader's
+ *                            default launch mode)
+ *   any other                a parameter of the program when it declares
+ *                            one of that name (a blank cell keeps the
+ *                            default), otherwise ignored
+ * Fields are separated by commas, may be quoted ("a,b", "" for a quote);
+ * CRLF line ends are fine.  Every error is FILE:LINE.
+ */
+#ifndef MMM_FIT_H
+#define MMM_FIT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mmm/error.h"
+#include "mmm/eval.h"
+#include "mmm/timemodel.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct mmm_run_row {
+    long line;
+    const char *program;
+    double seconds;      /**< measured, > 0 */
+    int graph;           /**< 1: graph replay, 0: stream */
+    const char **cells;  /**< one per column ("" when blank) */
+} mmm_run_row;
+
+typedef struct mmm_runs {
+    const char *file;
+    size_t ncols;
+    const char **columns;   /**< header names */
+    int program_col, time_col, launch_col; /**< -1 when absent */
+    size_t nrows;
+    mmm_run_row *rows;
+    void *priv;
+} mmm_runs;
+
+/** Read a runs file; graph_default is the launch mode of rows without a
+ *  launch column (0 stream, 1 graph).  Limits: 64 MiB, 1,000,000 rows,
+ *  256 columns. */
+int mmm_runs_read_file(mmm_runs **out, const char *path, int graph_default,
+                       mmm_error *err);
+/** The same from memory; name is used in messages. */
+int mmm_runs_read_memory(mmm_runs **out, const char *buf, size_t len,
+                         const char *name, int graph_default,
+                         mmm_error *err);
+void mmm_runs_free(mmm_runs *r);
+
+/**
+ * The overrides of row `row` for program p: every column naming a
+ * parameter of p with a non-blank cell.  ov must hold r->ncols entries.
+ * A cell that is not a number is MMM_EINPUT at the row's line.
+ */
+int mmm_runs_overrides(const mmm_runs *r, size_t row, const mmm_program *p,
+                       mmm_override *ov, size_t *nov, mmm_error *err);
+
+/* ------------------------------------------------------------------ */
+/* The fit                                                            */
+
+/** One sample: an evaluated instance, its launch mode, its measure. */
+typedef struct mmm_fit_sample {
+    const mmm_instance *inst;
+    int graph;
+    double seconds;
+} mmm_fit_sample;
+
+typedef struct mmm_fit_options {
+    int fit[MMM_TIME_NCONST];  /**< 1: fit constant i; 0: keep it */
+    int max_iter;              /**< per start; 0: 100 */
+} mmm_fit_options;
+
+typedef struct mmm_fit_result {
+    double cost;               /**< Σ (ln predicted − ln measured)² */
+    int iterations;
+    double median_rel_error, max_rel_error; /**< |pred − meas| / meas */
+    double *predicted;         /**< per sample, seconds (caller frees with
+                                    mmm_fit_result_dispose) */
+} mmm_fit_result;
+
+/**
+ * Fit the constants marked in opt->fit, starting from m's values (zero or
+ * out-of-bounds starts are moved inside the bounds of
+ * mmm_time_const_bounds), to minimize Σ (ln t̂ − ln t)² by a projected
+ * Levenberg–Marquardt iteration in log space (each constant in its box).
+ * m receives the fitted constants.  Errors: a sample the model cannot
+ * predict (its message), MMM_ENOMEM, MMM_EINVAL (no samples).
+ */
+int mmm_time_fit(mmm_time_machine *m, const mmm_fit_sample *s, size_t n,
+                 const mmm_fit_options *opt, mmm_fit_result *res,
+                 mmm_error *err);
+void mmm_fit_result_dispose(mmm_fit_result *res);
+
+/** Predicted seconds of one evaluated instance with machine m in launch
+ *  mode graph. */
+int mmm_time_predict(const mmm_time_machine *m, const mmm_instance *inst,
+                     int graph, double *seconds, mmm_error *err);
+
+/**
+ * Write a machine file (atomically): the parameters of `base` (may be
+ * NULL) in order, with each fitted constant's value replaced or added,
+ * each with a comment giving its unit and meaning.  name is the
+ * <machine name>.  note (may be NULL) becomes a leading comment.
+ */
+int mmm_time_machine_write(const char *path, const char *name,
+                           const mmm_machine *base, const mmm_time_machine *m,
+                           const char *note, mmm_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

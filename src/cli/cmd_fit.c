@@ -1,0 +1,399 @@
+/* cmd_fit.c: `mmm fit --data RUNS.csv PROGRAM.xml...`: fit the time
+ * model's constants to measured runs (docs/time.md). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const char fit_help[] =
+    "usage: mmm fit --data RUNS.csv [--data RUNS2.csv]... PROGRAM.xml...\n"
+    "               [--machine BASE.xml] [-o FITTED.xml] [--format text|json]\n"
+    "               [--launch stream|graph] [--fit NAME,...] [--fix NAME,...]\n\n"
+    "Fit the time model's constants (docs/time.md) to measured runs of one or\n"
+    "more programs at once: least squares on the logarithm of the times, each\n"
+    "constant kept in its physical bounds.  Prints every constant with its\n"
+    "value and unit, every run's measured and predicted time and relative\n"
+    "error, and the median and largest error.\n\n"
+    "RUNS.csv: a header; a 'program' column (the <program name>); one column\n"
+    "per parameter (a blank cell keeps the default; columns that name no\n"
+    "parameter are ignored); the time in 'time_ms', 'time_s' or 'time_us';\n"
+    "optionally 'launch' (stream or graph).\n\n"
+    "options:\n"
+    "  --data FILE          a runs file (repeatable)\n"
+    "  --launch MODE        launch mode of the rows of the --data files that\n"
+    "                       follow (stream, the default, or graph) when they\n"
+    "                       have no launch column\n"
+    "  --machine FILE       the base machine: hardware limits, starting values\n"
+    "                       and the constants that are not fitted\n"
+    "  -o FILE              write the fitted machine file (atomically): the\n"
+    "                       base machine with the fitted constants\n"
+    "  --fit NAMES          fit only these constants (comma list)\n"
+    "  --fix NAMES          keep these constants at the base machine's values\n"
+    "  --name TEXT          the <machine name> of the written file\n"
+    "  -D NAME=VALUE        override a parameter of every program\n"
+    "  --format FMT         text (default) or json\n"
+    "constants: launch_s, launch_graph_s, op_cycles, issue_per_cycle,\n"
+    "sync_cycles, sync_cycles_per_warp, mem_latency_cycles,\n"
+    "bandwidth_bytes_per_cycle\n";
+
+#define FIT_MAX_FILES 64
+
+typedef struct fit_run {
+    const mmm_runs *runs;
+    size_t row;
+    size_t prog;
+    mmm_instance *inst;
+} fit_run;
+
+static int names_mark(const char *list, int *mark, int value)
+{
+    char buf[512];
+    if (strlen(list) >= sizeof buf)
+        return -1;
+    strcpy(buf, list);
+    for (char *save = NULL, *t = strtok_r(buf, ",", &save); t;
+         t = strtok_r(NULL, ",", &save)) {
+        int c = mmm_time_const_find(t);
+        if (c < 0)
+            return -1;
+        mark[c] = value;
+    }
+    return 0;
+}
+
+static void print_params(FILE *f, const mmm_runs *r, size_t row,
+                         const mmm_program *p, json_writer *w)
+{
+    const mmm_run_row *rw = &r->rows[row];
+    int first = 1;
+    if (w)
+        json_begin_object(w);
+    for (size_t c = 0; c < r->ncols; c++) {
+        if ((int)c == r->program_col || (int)c == r->time_col ||
+            (int)c == r->launch_col || !*rw->cells[c] ||
+            mmm_program_find_param(p, r->columns[c]) < 0)
+            continue;
+        if (w) {
+            json_key(w, r->columns[c]);
+            json_double(w, strtod(rw->cells[c], NULL));
+        } else {
+            fprintf(f, "%s%s=%s", first ? "" : " ", r->columns[c],
+                    rw->cells[c]);
+        }
+        first = 0;
+    }
+    if (w)
+        json_end_object(w);
+}
+
+int cmd_fit(int argc, char **argv)
+{
+    cli_common c;
+    const char *data[FIT_MAX_FILES], *progs[FIT_MAX_FILES];
+    int data_graph[FIT_MAX_FILES];
+    size_t ndata = 0, nprogs = 0, nruns = 0, i;
+    const char *out = NULL, *name = NULL;
+    int graph = 0, fit[MMM_TIME_NCONST], rc = CLI_FAIL;
+    mmm_machine *base = NULL;
+    mmm_program *prog[FIT_MAX_FILES] = {0};
+    mmm_runs *runs[FIT_MAX_FILES] = {0};
+    fit_run *fr = NULL;
+    mmm_fit_sample *smp = NULL;
+    mmm_override *ov = NULL;
+    mmm_fit_result res;
+    mmm_error err;
+
+    memset(&res, 0, sizeof res);
+    for (i = 0; i < MMM_TIME_NCONST; i++)
+        fit[i] = 1;
+    cli_common_init(&c, "fit");
+    for (int a = 1; a < argc; a++) {
+        const char *v;
+        int missing = 0;
+        if (!strcmp(argv[a], "--help") || !strcmp(argv[a], "-h")) {
+            printf("%s", fit_help);
+            return CLI_OK;
+        }
+        if ((v = cli_option_value("--launch", argc, argv, &a, &missing)) ||
+            missing) {
+            int l = v ? cli_launch_parse(v) : -1;
+            if (l < 0)
+                return cli_usage("fit", "--launch must be stream or graph");
+            graph = l == CLI_LAUNCH_GRAPH;
+            continue;
+        }
+        if ((v = cli_option_value("--data", argc, argv, &a, &missing)) ||
+            missing) {
+            if (!v)
+                return cli_usage("fit", "--data needs a FILE");
+            if (ndata >= FIT_MAX_FILES)
+                return cli_usage("fit", "at most %d --data files",
+                                 FIT_MAX_FILES);
+            data_graph[ndata] = graph;
+            data[ndata++] = v;
+            continue;
+        }
+        if ((v = cli_option_value("--fit", argc, argv, &a, &missing)) ||
+            missing) {
+            int only[MMM_TIME_NCONST] = {0};
+            if (!v || names_mark(v, only, 1) < 0)
+                return cli_usage("fit", "--fit needs constant names (see "
+                                        "--help)");
+            memcpy(fit, only, sizeof fit);
+            continue;
+        }
+        if ((v = cli_option_value("--fix", argc, argv, &a, &missing)) ||
+            missing) {
+            if (!v || names_mark(v, fit, 0) < 0)
+                return cli_usage("fit", "--fix needs constant names (see "
+                                        "--help)");
+            continue;
+        }
+        if ((v = cli_option_value("--name", argc, argv, &a, &missing)) ||
+            missing) {
+            if (!v)
+                return cli_usage("fit", "--name needs a TEXT");
+            name = v;
+            continue;
+        }
+        if (!strcmp(argv[a], "-o")) {
+            if (a + 1 >= argc)
+                return cli_usage("fit", "-o needs a FILE");
+            out = argv[++a];
+            continue;
+        }
+        int r = cli_common_option(&c, argc, argv, &a);
+        if (r < 0)
+            return CLI_USAGE;
+        if (r > 0)
+            continue;
+        if (argv[a][0] == '-' && argv[a][1] != '\0')
+            return cli_usage("fit", "unknown option '%s'", argv[a]);
+        if (nprogs >= FIT_MAX_FILES)
+            return cli_usage("fit", "at most %d programs", FIT_MAX_FILES);
+        progs[nprogs++] = argv[a];
+    }
+    if (!ndata)
+        return cli_usage("fit", "missing --data RUNS.csv");
+    if (!nprogs)
+        return cli_usage("fit", "missing PROGRAM.xml");
+    if (c.format == CLI_CSV)
+        return cli_usage("fit", "--format must be text or json");
+    if (out && !c.machine_path)
+        return cli_usage("fit", "-o needs --machine BASE.xml (the hardware "
+                                "limits the written file keeps)");
+
+    mmm_error_clear(&err);
+    if (c.machine_path &&
+        mmm_machine_load_file(&base, c.machine_path, &c.limits, &err) < 0)
+        goto fail_err;
+    for (i = 0; i < nprogs; i++) {
+        mmm_load_options lo = MMM_LOAD_OPTIONS_INIT;
+        lo.limits = c.limits;
+        lo.machine = base;
+        lo.threads = c.threads;
+        if (mmm_program_load_file(&prog[i], progs[i], &lo, &err) < 0)
+            goto fail_err;
+        for (size_t j = 0; j < i; j++)
+            if (!strcmp(prog[j]->name, prog[i]->name)) {
+                fprintf(stderr, "%s:%ld: error: program name '%s' also in "
+                                "%s (runs name their program)\n",
+                        progs[i], prog[i]->line, prog[i]->name, progs[j]);
+                goto done;
+            }
+    }
+    size_t maxcols = 0;
+    for (i = 0; i < ndata; i++) {
+        if (mmm_runs_read_file(&runs[i], data[i], data_graph[i], &err) < 0)
+            goto fail_err;
+        nruns += runs[i]->nrows;
+        if (runs[i]->ncols > maxcols)
+            maxcols = runs[i]->ncols;
+    }
+    fr = calloc(nruns, sizeof *fr);
+    smp = calloc(nruns, sizeof *smp);
+    ov = malloc((maxcols + CLI_MAX_DEFS + 2) * sizeof *ov);
+    if (!fr || !smp || !ov) {
+        fprintf(stderr, "mmm fit: out of memory\n");
+        goto done;
+    }
+    size_t k = 0;
+    for (i = 0; i < ndata; i++)
+        for (size_t row = 0; row < runs[i]->nrows; row++, k++) {
+            const mmm_run_row *rw = &runs[i]->rows[row];
+            size_t p, nov = 0, ndef = 0;
+            for (p = 0; p < nprogs; p++)
+                if (!strcmp(prog[p]->name, rw->program))
+                    break;
+            if (p == nprogs) {
+                fprintf(stderr, "%s:%ld: error: program '%s' is not one of "
+                                "the programs given (",
+                        data[i], rw->line, rw->program);
+                for (size_t q = 0; q < nprogs; q++)
+                    fprintf(stderr, "%s%s", q ? ", " : "", prog[q]->name);
+                fprintf(stderr, ")\n");
+                goto done;
+            }
+            fr[k].runs = runs[i];
+            fr[k].row = row;
+            fr[k].prog = p;
+            if (cli_overrides(&c, prog[p], 1, ov, &ndef) != CLI_OK)
+                goto done;
+            if (mmm_runs_overrides(runs[i], row, prog[p], ov + ndef, &nov,
+                                   &err) < 0)
+                goto fail_err;
+            if (mmm_instance_new(&fr[k].inst, prog[p], &err) < 0)
+                goto fail_err;
+            if (mmm_instance_eval(fr[k].inst, ov, ndef + nov, &err) < 0) {
+                mmm_error e2 = err;
+                mmm_error_set(&err, e2.code, data[i], rw->line,
+                              "%s (program %s, %s:%ld)", e2.message,
+                              prog[p]->name, e2.file, e2.line);
+                goto fail_err;
+            }
+            smp[k].inst = fr[k].inst;
+            smp[k].graph = rw->graph;
+            smp[k].seconds = rw->seconds;
+        }
+
+    mmm_time_machine m;
+    if (mmm_time_machine_get(&m, fr[0].inst, 0, &err) < 0)
+        goto fail_err;
+    mmm_fit_options fo;
+    memset(&fo, 0, sizeof fo);
+    memcpy(fo.fit, fit, sizeof fit);
+    if (mmm_time_fit(&m, smp, nruns, &fo, &res, &err) < 0) {
+        /* name the run the model could not predict */
+        goto fail_err;
+    }
+    if (out) {
+        char note[512];
+        snprintf(note, sizeof note,
+                 "Written by mmm fit: the time model's constants (docs/time.md) "
+                 "fitted to %zu measured runs (median relative error %.3g, "
+                 "largest %.3g); the other parameters are those of %s.",
+                 nruns, res.median_rel_error, res.max_rel_error,
+                 c.machine_path);
+        if (mmm_time_machine_write(out, name, base, &m, note, &err) < 0)
+            goto fail_err;
+    }
+
+    if (c.format == CLI_JSON) {
+        json_writer w;
+        json_init(&w, stdout);
+        json_begin_object(&w);
+        json_key(&w, "constants");
+        json_begin_object(&w);
+        for (int q = 0; q < MMM_TIME_NCONST; q++) {
+            json_key(&w, mmm_time_const_name(q));
+            json_double(&w, m.c[q]);
+        }
+        json_end_object(&w);
+        json_key(&w, "units");
+        json_begin_object(&w);
+        for (int q = 0; q < MMM_TIME_NCONST; q++) {
+            json_key(&w, mmm_time_const_name(q));
+            json_string(&w, mmm_time_const_unit(q));
+        }
+        json_end_object(&w);
+        json_key(&w, "fitted");
+        json_begin_array(&w);
+        for (int q = 0; q < MMM_TIME_NCONST; q++)
+            if (fit[q])
+                json_string(&w, mmm_time_const_name(q));
+        json_end_array(&w);
+        json_key(&w, "rows");
+        json_begin_array(&w);
+        for (k = 0; k < nruns; k++) {
+            const mmm_run_row *rw = &fr[k].runs->rows[fr[k].row];
+            json_begin_object_flat(&w);
+            json_key(&w, "program");
+            json_string(&w, rw->program);
+            json_key(&w, "params");
+            print_params(NULL, fr[k].runs, fr[k].row, prog[fr[k].prog], &w);
+            json_key(&w, "launch");
+            json_string(&w, rw->graph ? "graph" : "stream");
+            json_key(&w, "file");
+            json_string(&w, fr[k].runs->file);
+            json_key(&w, "line");
+            json_int(&w, rw->line);
+            json_key(&w, "measured_s");
+            json_double(&w, rw->seconds);
+            json_key(&w, "predicted_s");
+            json_double(&w, res.predicted[k]);
+            json_key(&w, "rel_error");
+            json_double(&w, (res.predicted[k] - rw->seconds) / rw->seconds);
+            json_end_object(&w);
+        }
+        json_end_array(&w);
+        json_key(&w, "median_rel_error");
+        json_double(&w, res.median_rel_error);
+        json_key(&w, "max_rel_error");
+        json_double(&w, res.max_rel_error);
+        json_key(&w, "cost");
+        json_double(&w, res.cost);
+        json_key(&w, "iterations");
+        json_int(&w, res.iterations);
+        json_end_object(&w);
+        json_finish(&w);
+    } else {
+        char a[64], b[64];
+        printf("fit  %zu runs, %zu programs, cost %.6g (sum of squared log "
+               "errors), %d iterations\n\n",
+               nruns, nprogs, res.cost, res.iterations);
+        printf("%-26s %-14s %-24s %s\n", "constant", "value", "unit",
+               "meaning");
+        for (int q = 0; q < MMM_TIME_NCONST; q++)
+            printf("%-26s %-14.6g %-24s %s%s\n", mmm_time_const_name(q),
+                   m.c[q], mmm_time_const_unit(q), mmm_time_const_meaning(q),
+                   fit[q] ? "" : " (kept)");
+        printf("\n%-12s %-32s %-7s %12s %12s %9s\n", "program", "params",
+               "launch", "measured", "predicted", "error");
+        for (k = 0; k < nruns; k++) {
+            const mmm_run_row *rw = &fr[k].runs->rows[fr[k].row];
+            char pbuf[256];
+            FILE *mf = fmemopen(pbuf, sizeof pbuf, "w");
+            if (mf) {
+                print_params(mf, fr[k].runs, fr[k].row, prog[fr[k].prog],
+                             NULL);
+                fclose(mf);
+            } else {
+                pbuf[0] = '\0';
+            }
+            printf("%-12s %-32s %-7s %12s %12s %+8.1f%%\n", rw->program, pbuf,
+                   rw->graph ? "graph" : "stream",
+                   cli_fmt_seconds(rw->seconds, a, sizeof a),
+                   cli_fmt_seconds(res.predicted[k], b, sizeof b),
+                   100 * (res.predicted[k] - rw->seconds) / rw->seconds);
+        }
+        printf("\nmedian relative error  %.1f%%\nmax relative error     "
+               "%.1f%%\n",
+               100 * res.median_rel_error, 100 * res.max_rel_error);
+        if (out)
+            printf("wrote %s\n", out);
+    }
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "mmm fit: error writing the output\n");
+        goto done;
+    }
+    rc = CLI_OK;
+    goto done;
+fail_err:
+    cli_print_error(&err);
+done:
+    mmm_fit_result_dispose(&res);
+    if (fr)
+        for (k = 0; k < nruns; k++)
+            mmm_instance_free(fr[k].inst);
+    free(fr);
+    free(smp);
+    free(ov);
+    for (i = 0; i < ndata; i++)
+        mmm_runs_free(runs[i]);
+    for (i = 0; i < nprogs; i++)
+        mmm_program_free(prog[i]);
+    mmm_machine_free(base);
+    return rc;
+}

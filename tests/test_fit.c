@@ -1,0 +1,349 @@
+/* test_fit.c: the runs reader (every bad input gives FILE:LINE) and the
+ * fit: constants recovered from runs synthesized by the time model itself,
+ * exactly and with 5 % noise. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "mmm/mmm.h"
+
+static void bad(const char *text, size_t len, long line, const char *needle)
+{
+    mmm_runs *r = NULL;
+    mmm_error err;
+    mmm_error_clear(&err);
+    cr_expect_lt(mmm_runs_read_memory(&r, text, len, "runs.csv", 0, &err), 0,
+                 "accepted: %s", text);
+    cr_expect_null(r);
+    cr_expect_str_eq(err.file, "runs.csv");
+    cr_expect_eq(err.line, line, "'%s': line %ld (%s), want %ld", text,
+                 err.line, err.message, line);
+    cr_expect_not_null(strstr(err.message, needle), "'%s': '%s' lacks '%s'",
+                       text, err.message, needle);
+}
+
+#define BAD(text, line, needle) bad(text, sizeof text - 1, line, needle)
+
+Test(runs, bad_inputs)
+{
+    BAD("", 1, "empty file");
+    BAD("\n\n", 1, "empty file");
+    BAD("n,m,time_ms\n1,2,3\n", 1, "needs a 'program' column");
+    BAD("program,n\ndiv,1\n", 1, "needs a 'program' column and a time");
+    BAD("program,time_ms,time_s\na,1,2\n", 1, "two time columns");
+    BAD("program,n,n,time_ms\na,1,2,3\n", 1, "'n' appears twice");
+    BAD("program,,time_ms\na,1,2\n", 1, "column 2 of the header has no name");
+    BAD("program,time_ms\n", 1, "no rows after the header");
+    BAD("program,n,time_ms\na,1,2\nb,3\n", 3, "2 fields where the header has 3");
+    BAD("program,n,time_ms\na,1,2\nb,3,4,5\n", 3, "4 fields");
+    BAD("program,time_ms\na,abc\n", 2, "time_ms 'abc' is not a positive number");
+    BAD("program,time_ms\na,-1\n", 2, "not a positive number");
+    BAD("program,time_ms\na,0\n", 2, "not a positive number");
+    BAD("program,time_ms\na,1e999\n", 2, "not a positive number");
+    BAD("program,time_ms\na,\n", 2, "not a positive number");
+    BAD("program,time_ms\n ,1\n", 2, "program cell is blank");
+    BAD("program,time_ms,launch\na,1,fast\n", 2, "launch 'fast' must be stream or graph");
+    BAD("program,time_ms\n\"a,1\n", 2, "unterminated quoted field");
+    BAD("program,time_ms\n\"a\"x,1\n", 2, "text after a quoted field");
+    BAD("program,time_ms\na\"b,1\n", 2, "a '\"' inside an unquoted field");
+    BAD("program,time_ms\na,1\nb,2\0\n", 3, "a NUL byte");
+    BAD("program,time_ms\r\na,1\r\n\r\nb,x\r\n", 4, "time_ms 'x'");
+}
+
+Test(runs, good_input)
+{
+    static const char text[] =
+        "\xEF\xBB\xBFprogram, n ,time_us,launch,note\r\n"
+        "\r\n"
+        "\"div,opt\",4096,1500,graph,\"say \"\"hi\"\"\"\r\n"
+        "mul,,2.5,,x\n"
+        "mul,7,1e3,stream,\"two\nlines\"\n"
+        "last,1,3,,y";
+    mmm_runs *r = NULL;
+    mmm_error err;
+    cr_assert_eq(mmm_runs_read_memory(&r, text, sizeof text - 1, "g.csv", 0,
+                                      &err),
+                 0, "%s:%ld: %s", err.file, err.line, err.message);
+    cr_assert_eq(r->nrows, 4);
+    cr_expect_eq(r->ncols, 5);
+    cr_expect_str_eq(r->columns[1], "n");
+    cr_expect_eq(r->time_col, 2);
+    cr_expect_eq(r->launch_col, 3);
+    cr_expect_str_eq(r->rows[0].program, "div,opt");
+    cr_expect_eq(r->rows[0].line, 3);
+    cr_expect(fabs(r->rows[0].seconds - 1.5e-3) < 1e-18);
+    cr_expect_eq(r->rows[0].graph, 1);
+    cr_expect_str_eq(r->rows[0].cells[4], "say \"hi\"");
+    cr_expect_eq(r->rows[1].line, 4);
+    cr_expect_str_eq(r->rows[1].cells[1], "");
+    cr_expect_eq(r->rows[1].graph, 0);
+    cr_expect_eq(r->rows[2].line, 5);
+    cr_expect_str_eq(r->rows[2].cells[4], "two\nlines");
+    cr_expect_eq(r->rows[3].line, 7, "line %ld", r->rows[3].line);
+    cr_expect(fabs(r->rows[3].seconds - 3e-6) < 1e-20);
+    mmm_runs_free(r);
+}
+
+Test(runs, overrides_and_file_errors)
+{
+    static const char prog[] =
+        "<program name='p'><param name='n' value='1'/><param name='m' value='2'/>"
+        "<kernel id='a' blocks='1' work='n' span='m' reads='0' writes='0'/>"
+        "</program>";
+    static const char text[] = "program,n,z,time_s\np,5,9,1\np,x,1,1\np,,1,1\n";
+    mmm_program *p;
+    mmm_runs *r;
+    mmm_error err;
+    mmm_override ov[4];
+    size_t nov;
+    cr_assert_eq(mmm_program_load_memory(&p, prog, sizeof prog - 1, "p.xml",
+                                         NULL, &err),
+                 0, "%s", err.message);
+    cr_assert_eq(mmm_runs_read_memory(&r, text, sizeof text - 1, "o.csv", 1,
+                                      &err),
+                 0, "%s", err.message);
+    cr_expect_eq(r->rows[0].graph, 1, "the default launch mode");
+    cr_assert_eq(mmm_runs_overrides(r, 0, p, ov, &nov, &err), 0);
+    cr_expect_eq(nov, 1, "z names no parameter: ignored");
+    cr_expect_eq(ov[0].slot, mmm_program_find_param(p, "n"));
+    cr_expect_eq(ov[0].value.d, 5);
+    cr_expect_lt(mmm_runs_overrides(r, 1, p, ov, &nov, &err), 0);
+    cr_expect_eq(err.line, 3);
+    cr_expect_not_null(strstr(err.message, "n 'x' is not a number"), "%s",
+                       err.message);
+    cr_assert_eq(mmm_runs_overrides(r, 2, p, ov, &nov, &err), 0);
+    cr_expect_eq(nov, 0, "a blank cell keeps the default");
+    mmm_runs_free(r);
+    mmm_program_free(p);
+    cr_expect_lt(mmm_runs_read_file(&r, "/nonexistent/runs.csv", 0, &err), 0);
+    cr_expect_not_null(strstr(err.message, "cannot open"));
+}
+
+/* ------------------------------------------------------------------ */
+/* Fitting runs synthesized by the model                               */
+
+typedef struct design {
+    const char *dag;
+    const char *defs[4];
+} design;
+
+static const design runs_design[] = {
+    {"div_opt.xml", {"n=4096", "m=2048", "s=32"}},
+    {"div_opt.xml", {"n=4096", "m=2048", "s=256"}},
+    {"div_opt.xml", {"n=4096", "m=2048", "s=1024"}},
+    {"div_opt.xml", {"n=16384", "m=256", "s=64"}},
+    {"div_opt.xml", {"n=16384", "m=256", "s=512"}},
+    {"div_opt.xml", {"n=65536", "m=32768", "s=128"}},
+    {"div_opt.xml", {"n=65536", "m=32768", "s=1024"}},
+    {"div_opt.xml", {"n=4096", "m=2048", "s=512"}},
+    {"div_opt.xml", {"n=16384", "m=256", "s=1024"}},
+    {"div_opt.xml", {"n=65536", "m=32768", "s=256"}},
+    {"div_opt.xml", {"n=16384", "m=256", "s=32"}},
+    {"div_naive.xml", {"n=4096", "m=2048", "B=1"}},
+    {"div_naive.xml", {"n=4096", "m=2048", "B=8"}},
+    {"div_naive.xml", {"n=65536", "m=32768", "B=1"}},
+    {"div_naive.xml", {"n=16384", "m=256", "B=8"}},
+    {"mul.xml", {"n=1024", "m=256", "s=1"}},
+    {"mul.xml", {"n=1024", "m=1024", "s=8", "l=128"}},
+    {"mul.xml", {"n=4096", "m=4096", "s=2"}},
+    {"mul.xml", {"n=8192", "m=4096", "s=32"}},
+    {"mul.xml", {"n=16384", "m=16384", "s=4", "l=512"}},
+    {"mul.xml", {"n=16384", "m=16384", "s=16"}},
+    {"mul.xml", {"n=65536", "m=65536", "s=4"}},
+    {"mul.xml", {"n=65536", "m=65536", "s=8"}},
+    {"mul.xml", {"n=65536", "m=256", "s=1"}},
+};
+#define NDESIGN (sizeof runs_design / sizeof runs_design[0])
+
+typedef struct synth {
+    mmm_machine *mach;
+    mmm_program *prog[NDESIGN];
+    mmm_instance *inst[NDESIGN];
+    mmm_fit_sample s[2 * NDESIGN];
+} synth;
+
+static void synth_open(synth *y)
+{
+    mmm_error err;
+    memset(y, 0, sizeof *y);
+    cr_assert_eq(mmm_machine_load_file(&y->mach,
+                                       MMM_DAGS_DIR "/machines/h100.xml", NULL,
+                                       &err),
+                 0, "%s", err.message);
+    mmm_load_options lo = MMM_LOAD_OPTIONS_INIT;
+    lo.machine = y->mach;
+    for (size_t i = 0; i < NDESIGN; i++) {
+        char path[512];
+        mmm_override ov[4];
+        size_t nov = 0;
+        snprintf(path, sizeof path, "%s/cumodp/%s", MMM_DAGS_DIR,
+                 runs_design[i].dag);
+        cr_assert_eq(mmm_program_load_file(&y->prog[i], path, &lo, &err), 0,
+                     "%s", err.message);
+        for (int d = 0; d < 4 && runs_design[i].defs[d]; d++) {
+            char name[32];
+            const char *eq = strchr(runs_design[i].defs[d], '=');
+            snprintf(name, sizeof name, "%.*s",
+                     (int)(eq - runs_design[i].defs[d]),
+                     runs_design[i].defs[d]);
+            ov[nov].slot = mmm_program_find_param(y->prog[i], name);
+            cr_assert_geq(ov[nov].slot, 0);
+            ov[nov].value = mmm_value_double(atof(eq + 1));
+            nov++;
+        }
+        cr_assert_eq(mmm_instance_new(&y->inst[i], y->prog[i], &err), 0);
+        cr_assert_eq(mmm_instance_eval(y->inst[i], ov, nov, &err), 0, "%s",
+                     err.message);
+    }
+}
+
+static void synth_close(synth *y)
+{
+    for (size_t i = 0; i < NDESIGN; i++) {
+        mmm_instance_free(y->inst[i]);
+        mmm_program_free(y->prog[i]);
+    }
+    mmm_machine_free(y->mach);
+}
+
+/* The true constants: every term of the model binds on some run. */
+static void truth(mmm_time_machine *m)
+{
+    m->c[MMM_TIME_LAUNCH] = 3.5e-6;
+    m->c[MMM_TIME_LAUNCH_GRAPH] = 1.5e-6;
+    m->c[MMM_TIME_OP] = 6;
+    m->c[MMM_TIME_ISSUE] = 1.5;
+    m->c[MMM_TIME_SYNC] = 300;
+    m->c[MMM_TIME_SYNC_WARP] = 20;
+    m->c[MMM_TIME_MEM_LATENCY] = 700;
+    m->c[MMM_TIME_BANDWIDTH] = 800;
+}
+
+/* A reproducible uniform number in [-1, 1] (64-bit LCG, Knuth MMIX). */
+static double uniform(uint64_t *state)
+{
+    *state = *state * 6364136223846793005ull + 1442695040888963407ull;
+    return (double)(*state >> 11) / (double)(1ull << 53) * 2 - 1;
+}
+
+static void fit_synth(double noise, double tol, double err_tol)
+{
+    synth y;
+    mmm_time_machine real, m;
+    mmm_error err;
+    uint64_t st = 12345;
+    synth_open(&y);
+    cr_assert_eq(mmm_time_machine_get(&real, y.inst[0], 0, &err), 0, "%s",
+                 err.message);
+    truth(&real);
+    size_t n = 0;
+    for (size_t i = 0; i < NDESIGN; i++)
+        for (int g = 0; g < 2; g++) {
+            double t;
+            cr_assert_eq(mmm_time_predict(&real, y.inst[i], g, &t, &err), 0,
+                         "%s", err.message);
+            y.s[n].inst = y.inst[i];
+            y.s[n].graph = g;
+            y.s[n].seconds = t * (1 + noise * uniform(&st));
+            n++;
+        }
+    /* start from the typical values, not from the truth */
+    m = real;
+    for (int c = 0; c < MMM_TIME_NCONST; c++)
+        m.c[c] = 0;
+    mmm_fit_options fo;
+    memset(&fo, 0, sizeof fo);
+    for (int c = 0; c < MMM_TIME_NCONST; c++)
+        fo.fit[c] = 1;
+    fo.max_iter = 300;
+    mmm_fit_result res;
+    cr_assert_eq(mmm_time_fit(&m, y.s, n, &fo, &res, &err), 0, "%s",
+                 err.message);
+    for (int c = 0; c < MMM_TIME_NCONST; c++)
+        cr_expect(fabs(m.c[c] - real.c[c]) <= tol * real.c[c],
+                  "noise %g: %s = %.10g, true %.10g", noise,
+                  mmm_time_const_name(c), m.c[c], real.c[c]);
+    cr_expect_leq(res.median_rel_error, err_tol, "median %g",
+                  res.median_rel_error);
+    mmm_fit_result_dispose(&res);
+    synth_close(&y);
+}
+
+Test(fit, recovers_exact_constants, .timeout = 300)
+{
+    fit_synth(0, 1e-6, 1e-9);
+}
+
+Test(fit, recovers_constants_with_5_percent_noise, .timeout = 300)
+{
+    fit_synth(0.05, 0.25, 0.05);
+}
+
+/* ------------------------------------------------------------------ */
+/* The command                                                         */
+
+static int sh(const char *cmd, char *out, size_t size)
+{
+    FILE *p = popen(cmd, "r");
+    size_t n = 0;
+    cr_assert_not_null(p);
+    while (n + 1 < size && fgets(out + n, (int)(size - n), p))
+        n += strlen(out + n);
+    out[n] = '\0';
+    int st = pclose(p);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+Test(fit_cli, errors_and_written_machine, .timeout = 300)
+{
+    char dir[] = "/tmp/mmm_fit_XXXXXX", cmd[4096], out[65536];
+    cr_assert_not_null(mkdtemp(dir));
+    snprintf(cmd, sizeof cmd,
+             "printf 'program,n,m,s,time_ms\\ndiv_opt,4096,2048,256,0.99\\n"
+             "zzz,1,2,3,4\\n' > %s/bad.csv && cd " MMM_SOURCE_DIR " && "
+             MMM_BIN " fit --data %s/bad.csv dags/cumodp/div_opt.xml "
+             "--machine dags/machines/h100.xml 2>&1",
+             dir, dir);
+    cr_expect_eq(sh(cmd, out, sizeof out), 1);
+    cr_expect_not_null(strstr(out, "/bad.csv:3: error: program 'zzz' is not "
+                                   "one of the programs given (div_opt)"),
+                       "%s", out);
+    snprintf(cmd, sizeof cmd,
+             "printf 'program,n,m,s,time_ms\\ndiv_opt,4096,2048,100,0.99\\n'"
+             " > %s/bad2.csv && cd " MMM_SOURCE_DIR " && " MMM_BIN
+             " fit --data %s/bad2.csv dags/cumodp/div_opt.xml "
+             "--machine dags/machines/h100.xml 2>&1",
+             dir, dir);
+    cr_expect_eq(sh(cmd, out, sizeof out), 1);
+    cr_expect_not_null(strstr(out, "/bad2.csv:2: error: "), "%s", out);
+    cr_expect_not_null(strstr(out, "s == 2^floor(log2(s))"), "%s", out);
+    /* a fit of two runs, written, read back by analyze */
+    snprintf(cmd, sizeof cmd,
+             "printf 'program,n,m,s,time_ms\\ndiv_opt,4096,2048,256,0.99\\n"
+             "div_opt,4096,2048,32,1.29\\n' > %s/ok.csv && cd "
+             MMM_SOURCE_DIR " && " MMM_BIN " fit --data %s/ok.csv "
+             "dags/cumodp/div_opt.xml --machine dags/machines/h100.xml "
+             "-o %s/m.xml --format json && " MMM_BIN
+             " analyze dags/cumodp/div_opt.xml --machine %s/m.xml --model "
+             "time --format json -D n=4096 -D m=2048",
+             dir, dir, dir, dir);
+    cr_expect_eq(sh(cmd, out, sizeof out), 0, "%s", out);
+    cr_expect_not_null(strstr(out, "\"median_rel_error\""), "%s", out);
+    cr_expect_not_null(strstr(out, "\"measured_s\": 0.00099"), "%s", out);
+    cr_expect_not_null(strstr(out, "\"time\": {"), "%s", out);
+    /* a kept constant must have a value */
+    snprintf(cmd, sizeof cmd,
+             "cd " MMM_SOURCE_DIR " && " MMM_BIN " fit --data %s/ok.csv "
+             "dags/cumodp/div_opt.xml --machine dags/machines/h100.xml "
+             "--fit op_cycles 2>&1",
+             dir);
+    cr_expect_eq(sh(cmd, out, sizeof out), 1, "%s", out);
+    cr_expect_not_null(strstr(out, "the constant 'launch_s' is kept but has "
+                                   "no value"),
+                       "%s", out);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    cr_expect_eq(system(cmd), 0);
+}
