@@ -317,7 +317,7 @@ static int eval_machine(inst_impl *in, mmm_error *err)
 
 static const char *const class_attr[MMM_CX_N] = {
     "blocks", "work", "span", "reads", "writes", "threads", "shared",
-    "shared_bytes", "registers", "barriers", "rounds"};
+    "shared_bytes", "registers", "barriers", "rounds", "wavefronts"};
 
 /* "blocks of kernel 'x'" (+ " (i = 3)" for an index-dependent launch). */
 static void describe(char *buf, size_t size, const mmm_program *p,
@@ -413,7 +413,8 @@ static int eval_classes(inst_impl *in, size_t k, int64_t copy, int use_memo,
         double *cost[MMM_CX_N] = {NULL,        &o->work,   &o->span,
                                   &o->reads,   &o->writes, NULL,
                                   &o->shared,  NULL,       NULL,
-                                  &o->barriers, &o->rounds};
+                                  &o->barriers, &o->rounds,
+                                  &o->wavefronts};
         mmm_value v;
         int r;
         memset(o, 0, sizeof *o);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "mmm/optimize.h"
+#include "mmm/timemodel.h"
 #include "optimize_internal.h"
 
 /* Relative tolerance under which two costs are the same (see the header). */
@@ -19,6 +20,7 @@ const char *mmm_objective_name(mmm_objective o)
     switch (o) {
     case MMM_OBJECTIVE_BOUND: return "bound";
     case MMM_OBJECTIVE_COROLLARY: return "corollary";
+    case MMM_OBJECTIVE_TIME: return "time";
     default: return "overhead";
     }
 }
@@ -31,6 +33,8 @@ int mmm_objective_parse(mmm_objective *out, const char *name)
         *out = MMM_OBJECTIVE_BOUND;
     else if (!strcmp(name, "corollary"))
         *out = MMM_OBJECTIVE_COROLLARY;
+    else if (!strcmp(name, "time"))
+        *out = MMM_OBJECTIVE_TIME;
     else
         return MMM_EINVAL;
     return MMM_OK;
@@ -194,6 +198,36 @@ static int infeasible_code(int rc)
     return rc == MMM_EINFEASIBLE || rc == MMM_EDOMAIN || rc == MMM_EOVERFLOW;
 }
 
+/* The time model's seconds of the evaluated point: a machine parameter
+ * missing or out of range stops the sweep; a block this machine cannot run
+ * makes the point infeasible. */
+static int point_time(sweep_ctx *ctx, mmm_sweep_point *pt, mmm_error *why,
+                      mmm_error *err)
+{
+    mmm_time_machine m;
+    mmm_time t;
+    int rc = mmm_time_machine_get(&m, ctx->inst, 1, err);
+    if (rc < 0)
+        return rc;
+    if (ctx->spec->launch == 1)
+        m.graph = 0;
+    else if (ctx->spec->launch == 2)
+        m.graph = 1;
+    rc = mmm_time_compute(&t, ctx->inst, &m, why);
+    if (rc == MMM_EINPUT) {
+        pt->status = MMM_EINFEASIBLE;
+        return MMM_OK;
+    }
+    if (rc < 0) {
+        if (err)
+            *err = *why;
+        return rc;
+    }
+    pt->seconds = pt->objective = t.seconds;
+    mmm_time_dispose(&t);
+    return MMM_OK;
+}
+
 /* Evaluate one point into pt.  Returns 0 (pt->status says whether it is
  * feasible; why gets the reason) or a fatal error. */
 static int eval_point(mmm_sweep_point *pt, sweep_ctx *ctx, mmm_error *why,
@@ -211,7 +245,7 @@ static int eval_point(mmm_sweep_point *pt, sweep_ctx *ctx, mmm_error *why,
     pt->N = pt->L = pt->K = 0;
     pt->has_p = 0;
     pt->p = 0;
-    pt->graham_brent = pt->corollary = pt->objective = 0;
+    pt->graham_brent = pt->corollary = pt->objective = pt->seconds = 0;
 
     rc = ctx_eval(ctx, params, why);
     if (rc == MMM_OK) {
@@ -249,6 +283,7 @@ static int eval_point(mmm_sweep_point *pt, sweep_ctx *ctx, mmm_error *why,
         pt->objective = pt->graham_brent;
         break;
     case MMM_OBJECTIVE_COROLLARY: pt->objective = pt->corollary; break;
+    case MMM_OBJECTIVE_TIME: return point_time(ctx, pt, why, err);
     default: pt->objective = pt->O; break;
     }
     return MMM_OK;

@@ -95,15 +95,16 @@ enum { CO_TEST };
 enum {
     KE_ID, KE_BLOCKS, KE_THREADS, KE_WORK, KE_SPAN, KE_READS, KE_WRITES,
     KE_REPEAT, KE_INDEX, KE_SHARED, KE_ACCESS, KE_SHARED_BYTES,
-    KE_REGISTERS, KE_BARRIERS, KE_ROUNDS
+    KE_REGISTERS, KE_BARRIERS, KE_ROUNDS, KE_WAVEFRONTS
 };
 enum {
     BL_COUNT, BL_WORK, BL_SPAN, BL_READS, BL_WRITES, BL_THREADS, BL_SHARED,
-    BL_ACCESS, BL_SHARED_BYTES, BL_REGISTERS, BL_BARRIERS, BL_ROUNDS
+    BL_ACCESS, BL_SHARED_BYTES, BL_REGISTERS, BL_BARRIERS, BL_ROUNDS,
+    BL_WAVEFRONTS
 };
 enum { ED_FROM, ED_TO };
 enum { MP_NAME, MP_VALUE };
-#define MAX_ATTRS 15
+#define MAX_ATTRS 16
 _Static_assert(MAX_ATTRS <= 16, "a record's mask has 16 bits");
 #define BIT(i) (1u << (i))
 
@@ -114,10 +115,11 @@ static const char *const constraint_attrs[] = {"test", NULL};
 static const char *const kernel_attrs[] = {
     "id", "blocks", "threads", "work", "span", "reads", "writes", "repeat",
     "index", "shared", "access", "shared_bytes", "registers", "barriers",
-    "rounds", NULL};
+    "rounds", "wavefronts", NULL};
 static const char *const blocks_attrs[] = {
     "count", "work", "span", "reads", "writes", "threads", "shared",
-    "access", "shared_bytes", "registers", "barriers", "rounds", NULL};
+    "access", "shared_bytes", "registers", "barriers", "rounds",
+    "wavefronts", NULL};
 static const char *const edge_attrs[] = {"from", "to", NULL};
 static const char *const mparam_attrs[] = {"name", "value", NULL};
 static const char *const no_attrs[] = {NULL};
@@ -203,8 +205,8 @@ typedef struct builder {
     int kernel_minimal;  /* it has a blocks attribute */
     size_t kernel_nclasses;
     /* defaults for its <blocks> children: shared, shared_bytes, registers,
-     * barriers, rounds (KDEF_N texts, NULL when not given) */
-    char *kernel_def[5];
+     * barriers, rounds, wavefronts (KDEF_N texts, NULL when not given) */
+    char *kernel_def[6];
     int kernel_access;   /* -1: not given */
     mmm_error err;       /* the first error */
     int have_err;
@@ -836,11 +838,11 @@ static void start_description(loader *ld, long line)
 
 /* The kernel attributes its <blocks> children inherit, in the order of
  * builder.kernel_def, and the <blocks> attributes of the same names. */
-#define KDEF_N 5
+#define KDEF_N 6
 static const int kdef_ke[KDEF_N] = {KE_SHARED, KE_SHARED_BYTES, KE_REGISTERS,
-                                    KE_BARRIERS, KE_ROUNDS};
+                                    KE_BARRIERS, KE_ROUNDS, KE_WAVEFRONTS};
 static const int kdef_bl[KDEF_N] = {BL_SHARED, BL_SHARED_BYTES, BL_REGISTERS,
-                                    BL_BARRIERS, BL_ROUNDS};
+                                    BL_BARRIERS, BL_ROUNDS, BL_WAVEFRONTS};
 
 static void kernel_defs_free(builder *b)
 {
@@ -877,6 +879,7 @@ static void start_kernel(builder *b, const char **v, long line)
         ks.registers = v[KE_REGISTERS];
         ks.barriers = v[KE_BARRIERS];
         ks.rounds = v[KE_ROUNDS];
+        ks.wavefronts = v[KE_WAVEFRONTS];
     } else {
         /* Several kinds of block: shared, access and the time model's
          * attributes are their defaults. */
@@ -908,7 +911,8 @@ static void start_blocks(builder *b, const char **v, long line)
     cs.threads = v[BL_THREADS];
     {
         const char **dst[KDEF_N] = {&cs.shared, &cs.shared_bytes,
-                                    &cs.registers, &cs.barriers, &cs.rounds};
+                                    &cs.registers, &cs.barriers, &cs.rounds,
+                                    &cs.wavefronts};
         for (int i = 0; i < KDEF_N; i++)
             *dst[i] = v[kdef_bl[i]] ? v[kdef_bl[i]] : b->kernel_def[i];
     }

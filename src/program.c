@@ -871,7 +871,9 @@ static int compile_class(mmm_program *p, uint32_t eid[MMM_CX_N],
         (r = compile_opt(p, &eid[MMM_CX_BARRIERS], cs->barriers, &sc,
                          cs->line, err)) < 0 ||
         (r = compile_opt(p, &eid[MMM_CX_ROUNDS], cs->rounds, &sc, cs->line,
-                         err)) < 0)
+                         err)) < 0 ||
+        (r = compile_opt(p, &eid[MMM_CX_WAVEFRONTS], cs->wavefronts, &sc,
+                         cs->line, err)) < 0)
         return r;
     return 0;
 }
@@ -911,6 +913,7 @@ static int append_class(mmm_program *p, size_t kernel,
     c->registers = expr_of(p, eid[MMM_CX_REGISTERS]);
     c->barriers = expr_of(p, eid[MMM_CX_BARRIERS]);
     c->rounds = expr_of(p, eid[MMM_CX_ROUNDS]);
+    c->wavefronts = expr_of(p, eid[MMM_CX_WAVEFRONTS]);
     c->access = cs->access;
     memcpy(pv->class_eid[p->nclasses], eid, sizeof pv->class_eid[0]);
     mmm_kernel *k = &pv->kernels[kernel];
@@ -1021,7 +1024,7 @@ int mmm_program_add_kernel(mmm_program *p, const mmm_kernel_spec *spec,
                          NULL,               spec->shared,
                          spec->access,       spec->shared_bytes,
                          spec->registers,    spec->barriers,
-                         spec->rounds};
+                         spec->rounds,       spec->wavefronts};
     if (spec->blocks &&
         (r = compile_class(p, ceid, &cs, &k, spec->id, 1, err)) < 0)
         return r;

@@ -70,6 +70,7 @@ enum {
     MMM_CX_REGISTERS,    /* time model: registers per thread */
     MMM_CX_BARRIERS,     /* time model: barriers on a thread's path */
     MMM_CX_ROUNDS,       /* time model: dependent global round trips */
+    MMM_CX_WAVEFRONTS,   /* time model: shared-memory wavefronts per warp */
     MMM_CX_N
 };
 

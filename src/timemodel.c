@@ -74,6 +74,7 @@ const char *mmm_time_term_name(mmm_time_term t)
     case MMM_TIME_TERM_LATENCY: return "latency";
     case MMM_TIME_TERM_ISSUE: return "issue";
     case MMM_TIME_TERM_BANDWIDTH: return "bandwidth";
+    case MMM_TIME_TERM_SHARED: return "shared";
     case MMM_TIME_TERM_LAUNCH: return "launch";
     }
     return "?";
@@ -211,6 +212,7 @@ int mmm_time_machine_get(mmm_time_machine *m, const mmm_instance *inst,
     int r;
     memset(m, 0, sizeof *m);
     m->word_bytes = 4;
+    m->shared_wavefronts_per_cycle = 1;
     if ((r = get_real(inst, "clock_hz", "SM clock, Hz", 1, 0, &m->clock_hz,
                       err)) < 0 ||
         (r = get_int(inst, "p", "streaming multiprocessors", -1, 1, &m->p,
@@ -243,7 +245,10 @@ int mmm_time_machine_get(mmm_time_machine *m, const mmm_instance *inst,
                      "register-file sub-partitions per SM", 1, 1,
                      &m->register_partitions, err)) < 0 ||
         (r = get_real(inst, "word_bytes", "bytes per word", 0, 0,
-                      &m->word_bytes, err)) < 0)
+                      &m->word_bytes, err)) < 0 ||
+        (r = get_real(inst, "shared_wavefronts_per_cycle",
+                      "shared-memory wavefronts served per SM per cycle", 0,
+                      0, &m->shared_wavefronts_per_cycle, err)) < 0)
         return r;
     for (int i = 0; i < MMM_TIME_NCONST; i++) {
         double lo, hi;
@@ -288,7 +293,7 @@ static int launch(const mmm_time_machine *m, const mmm_program *prog,
                   launch_cost *out, mmm_error *err)
 {
     int64_t N = 0, A = INT64_MAX;
-    double lat = 0, issue = 0, bytes = 0;
+    double lat = 0, issue = 0, bytes = 0, wave = 0;
     mmm_time_limit lim = MMM_TIME_LIMIT_THREADS;
     memset(out, 0, sizeof *out);
     for (size_t c = 0; c < nc; c++) {
@@ -342,11 +347,13 @@ static int launch(const mmm_time_machine *m, const mmm_program *prog,
         issue += (double)v->count * (double)wb * v->work / (double)T;
         bytes += (double)v->count * (double)T * (v->reads + v->writes) *
                  m->word_bytes;
+        wave += (double)v->count * (double)wb * v->wavefronts;
         N += v->count;
     }
     if (N == 0)
         return 0; /* nothing launched */
-    double ipb = issue / (double)N, bpb = bytes / (double)N;
+    double ipb = issue / (double)N, bpb = bytes / (double)N,
+           wpb = wave / (double)N;
     double ipc = m->c[MMM_TIME_ISSUE], bw = m->c[MMM_TIME_BANDWIDTH];
     int64_t slots = A * m->p;
     int64_t nf = N / slots, rem = N % slots;
@@ -359,6 +366,7 @@ static int launch(const mmm_time_machine *m, const mmm_program *prog,
             continue;
         double a = (double)ceil_div(n, m->p);
         double ci = safe_div(a * ipb, ipc), cb = safe_div((double)n * bpb, bw);
+        double cs = safe_div(a * wpb, m->shared_wavefronts_per_cycle);
         double cw = lat;
         mmm_time_term t = MMM_TIME_TERM_LATENCY;
         if (ci > cw) {
@@ -368,6 +376,10 @@ static int launch(const mmm_time_machine *m, const mmm_program *prog,
         if (cb > cw) {
             cw = cb;
             t = MMM_TIME_TERM_BANDWIDTH;
+        }
+        if (cs > cw) {
+            cw = cs;
+            t = MMM_TIME_TERM_SHARED;
         }
         if (cw * (double)times > best) {
             best = cw * (double)times;
@@ -409,7 +421,7 @@ int mmm_time_compute(mmm_time *out, const mmm_instance *inst,
 {
     const mmm_program *prog = inst->program;
     size_t nk = prog->nkernels, maxc = 1;
-    double *dist = NULL, (*term_s)[4] = NULL;
+    double *dist = NULL, (*term_s)[MMM_TIME_NTERMS] = NULL;
     long *from = NULL;
     mmm_class_val *cv = NULL;
     int r = 0;
@@ -458,7 +470,7 @@ int mmm_time_compute(mmm_time *out, const mmm_instance *inst,
             }
         }
         int best = 0;
-        for (int t = 1; t < 4; t++)
+        for (int t = 1; t < MMM_TIME_NTERMS; t++)
             if (term_s[k][t] > term_s[k][best])
                 best = t;
         tk->dominant = (mmm_time_term)best;
@@ -483,7 +495,7 @@ int mmm_time_compute(mmm_time *out, const mmm_instance *inst,
             end = (long)k;
     }
     if (end >= 0) {
-        double on_path[4] = {0, 0, 0, 0};
+        double on_path[MMM_TIME_NTERMS] = {0};
         size_t len = 0;
         for (long k = end; k >= 0; k = from[k])
             len++;
@@ -496,12 +508,12 @@ int mmm_time_compute(mmm_time *out, const mmm_instance *inst,
         out->path_len = len;
         for (long k = end; k >= 0; k = from[k]) {
             out->path[--len] = (uint32_t)k;
-            for (int t = 0; t < 4; t++)
+            for (int t = 0; t < MMM_TIME_NTERMS; t++)
                 on_path[t] += term_s[k][t];
         }
         out->seconds = dist[end];
         int best = 0;
-        for (int t = 1; t < 4; t++)
+        for (int t = 1; t < MMM_TIME_NTERMS; t++)
             if (on_path[t] > on_path[best])
                 best = t;
         out->dominant = (mmm_time_term)best;

@@ -47,6 +47,8 @@ typedef struct mmm_class_val {
     double barriers;      /**< barriers on a thread's path, 0 if not given */
     double rounds;        /**< dependent global round trips */
     int has_rounds;       /**< rounds was given (else it defaults to reads) */
+    double wavefronts;    /**< shared-memory wavefronts of one warp, 0 if
+                               not given */
 } mmm_class_val;
 
 /** A kernel (all its launches), evaluated. */

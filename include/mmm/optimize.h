@@ -52,7 +52,9 @@ extern "C" {
 typedef enum mmm_objective {
     MMM_OBJECTIVE_OVERHEAD = 0,  /**< O, as in the slides (the default) */
     MMM_OBJECTIVE_BOUND = 1,     /**< Graham–Brent (N/p + L)·C; needs p */
-    MMM_OBJECTIVE_COROLLARY = 2  /**< (N/K + L)·C, independent of p */
+    MMM_OBJECTIVE_COROLLARY = 2, /**< (N/K + L)·C, independent of p */
+    MMM_OBJECTIVE_TIME = 3       /**< the time model's predicted seconds
+                                      (mmm/timemodel.h; a double) */
 } mmm_objective;
 
 /** "overhead", "bound" or "corollary". */
@@ -97,6 +99,9 @@ typedef struct mmm_sweep_spec {
                                      feasible point of the sweep */
     mmm_value baseline[MMM_SWEEP_MAX_AXES];
     uint64_t max_points;        /**< 0: MMM_SWEEP_DEFAULT_MAX_POINTS */
+    int launch;                 /**< objective time: 0 the parameter
+                                     'graph' (default stream), 1 stream,
+                                     2 graph */
 } mmm_sweep_spec;
 
 #define MMM_SWEEP_SPEC_INIT {0}
@@ -124,6 +129,7 @@ typedef struct mmm_sweep_point {
     double graham_brent;  /**< when has_p */
     double corollary;
     double objective;     /**< the value minimized */
+    double seconds;       /**< objective time: predicted seconds, else 0 */
 } mmm_sweep_point;
 
 /**

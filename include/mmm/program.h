@@ -92,6 +92,7 @@ typedef struct mmm_block_class {
     const mmm_expr *registers;    /**< registers per thread */
     const mmm_expr *barriers;     /**< block-wide barriers on a thread's path */
     const mmm_expr *rounds;       /**< dependent global round trips */
+    const mmm_expr *wavefronts;   /**< shared-memory wavefronts per warp */
 } mmm_block_class;
 
 /** A kernel, or a chain of `repeat` identical launches of it. */
@@ -189,7 +190,7 @@ typedef struct mmm_class_spec {
     const char *shared;   /**< optional */
     mmm_access access;
     /* optional, time model (docs/time.md) */
-    const char *shared_bytes, *registers, *barriers, *rounds;
+    const char *shared_bytes, *registers, *barriers, *rounds, *wavefronts;
 } mmm_class_spec;
 
 /** Texts of a kernel.  When the kernel has <blocks> children, blocks/work/
@@ -205,7 +206,7 @@ typedef struct mmm_kernel_spec {
     const char *shared;
     mmm_access access;
     /* optional, time model (docs/time.md) */
-    const char *shared_bytes, *registers, *barriers, *rounds;
+    const char *shared_bytes, *registers, *barriers, *rounds, *wavefronts;
 } mmm_kernel_spec;
 
 /** Add a kernel; *index_out (may be NULL) receives its index. */

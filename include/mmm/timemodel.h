@@ -7,7 +7,8 @@
  *   hardware limits (never fitted): clock_hz, p, warp_size, sm_threads,
  *     sm_blocks, block_threads, sm_shared_bytes, block_shared_bytes,
  *     shared_reserved_bytes, shared_granule_bytes, sm_registers,
- *     register_granule, register_partitions, word_bytes;
+ *     register_granule, register_partitions, word_bytes,
+ *     shared_wavefronts_per_cycle;
  *   fitted (mmm fit) or measured: launch_s, launch_graph_s, op_cycles,
  *     issue_per_cycle, sync_cycles, sync_cycles_per_warp,
  *     mem_latency_cycles, bandwidth_bytes_per_cycle;
@@ -50,6 +51,8 @@ typedef struct mmm_time_machine {
         shared_granule_bytes;
     int64_t sm_registers, register_granule, register_partitions;
     double word_bytes;
+    double shared_wavefronts_per_cycle; /**< shared-memory wavefronts one
+                                             SM serves per cycle */
     /* fitted constants, indexed by MMM_TIME_* */
     double c[MMM_TIME_NCONST];
     int graph; /**< 1: CUDA graph replay; 0: stream launches */
@@ -79,8 +82,10 @@ typedef enum mmm_time_term {
     MMM_TIME_TERM_LATENCY = 0,
     MMM_TIME_TERM_ISSUE,
     MMM_TIME_TERM_BANDWIDTH,
+    MMM_TIME_TERM_SHARED,
     MMM_TIME_TERM_LAUNCH
 } mmm_time_term;
+#define MMM_TIME_NTERMS 5
 
 /**
  * Resident blocks per SM of a block of `threads` threads using
@@ -131,7 +136,7 @@ int mmm_time_compute(mmm_time *out, const mmm_instance *inst,
                      const mmm_time_machine *m, mmm_error *err);
 void mmm_time_dispose(mmm_time *t);
 
-/** "latency", "issue", "bandwidth", "launch". */
+/** "latency", "issue", "bandwidth", "shared", "launch". */
 const char *mmm_time_term_name(mmm_time_term t);
 /** "threads", "blocks", "shared", "registers". */
 const char *mmm_time_limit_name(mmm_time_limit l);

@@ -10,7 +10,8 @@
 
 static const char compare_help[] =
     "usage: mmm compare A.xml B.xml [-D NAME=VALUE]... [--machine FILE]\n"
-    "                   [-p P | --corollary] [--format text|json|csv]\n\n"
+    "                   [-p P | --corollary] [--time]\n"
+    "                   [--format text|json|csv]\n\n"
     "Evaluate two programs with the same -D, --machine and -p and show each\n"
     "MMM measure (W, S, O, N, L, C, K) side by side with the ratio A/B, and\n"
     "R = bound(A)/bound(B) for the Graham-Brent bound (N/p + L)C when p is\n"
@@ -19,14 +20,21 @@ static const char compare_help[] =
     "ignored for the other (a note says so); a name neither declares is an\n"
     "error.\n\n"
     "options:\n"
-    "  --corollary          compare by the corollary only (no p needed)\n";
+    "  --corollary          compare by the corollary only (no p needed)\n"
+    "  --time               also the time model's predicted seconds and their\n"
+    "                       ratio (machine parameters from --machine,\n"
+    "                       docs/time.md)\n";
 
 typedef struct side {
     const char *path;
     mmm_program *prog;
     mmm_instance *inst;
     mmm_metrics m;
+    mmm_time t;    /* with --time */
 } side;
+
+/* --time: predicted seconds of both sides. */
+static int with_time;
 
 static double ratio(double a, double b)
 {
@@ -105,6 +113,8 @@ static void print_text(const side *a, const side *b, int corollary_only)
         row(label, a->m.graham_brent, b->m.graham_brent);
     }
     row("corollary (N/K + L)C", a->m.corollary, b->m.corollary);
+    if (with_time)
+        row("time model, seconds", a->t.seconds, b->t.seconds);
     printf("\n");
     if (gb_known(a, b, corollary_only))
         printf("R (Graham-Brent) = %s: %s\n",
@@ -119,6 +129,12 @@ static void print_text(const side *a, const side *b, int corollary_only)
            a->m.corollary > b->m.corollary ? "B has the lower bound"
            : a->m.corollary < b->m.corollary ? "A has the lower bound"
                                              : "equal bounds");
+    if (with_time)
+        printf("R (time)         = %s: %s\n",
+               cli_fmt_num(ratio(a->t.seconds, b->t.seconds), x, sizeof x),
+               a->t.seconds > b->t.seconds   ? "B is predicted faster"
+               : a->t.seconds < b->t.seconds ? "A is predicted faster"
+                                             : "equal predicted times");
 }
 
 /* ---- JSON and CSV ---- */
@@ -131,10 +147,14 @@ static void print_json(const side *a, const side *b, int corollary_only)
     json_key(&w, "a");
     json_begin_object(&w);
     cli_json_analysis(&w, a->inst, &a->m);
+    if (with_time)
+        cli_time_json(&w, &a->t, a->inst);
     json_end_object(&w);
     json_key(&w, "b");
     json_begin_object(&w);
     cli_json_analysis(&w, b->inst, &b->m);
+    if (with_time)
+        cli_time_json(&w, &b->t, b->inst);
     json_end_object(&w);
     json_key(&w, "ratios");
     json_begin_object(&w);
@@ -151,6 +171,10 @@ static void print_json(const side *a, const side *b, int corollary_only)
     }
     json_key(&w, "corollary");
     json_double(&w, ratio(a->m.corollary, b->m.corollary));
+    if (with_time) {
+        json_key(&w, "time");
+        json_double(&w, ratio(a->t.seconds, b->t.seconds));
+    }
     json_end_object(&w);
     json_end_object(&w);
     json_finish(&w);
@@ -174,6 +198,8 @@ static void print_csv(const side *a, const side *b, int corollary_only)
     if (gb_known(a, b, corollary_only))
         csv_row("graham_brent", a->m.graham_brent, b->m.graham_brent);
     csv_row("corollary", a->m.corollary, b->m.corollary);
+    if (with_time)
+        csv_row("time_s", a->t.seconds, b->t.seconds);
 }
 
 /* ---- the command ---- */
@@ -183,7 +209,8 @@ static int load_side(const cli_common *c, side *s)
     mmm_error err;
     if (cli_load(c, s->path, 1, &s->prog, &s->inst) != CLI_OK)
         return CLI_FAIL;
-    if (mmm_metrics_compute(&s->m, s->inst, 0, &err) < 0) {
+    if (mmm_metrics_compute(&s->m, s->inst, 0, &err) < 0 ||
+        (with_time && cli_time_compute(&s->t, s->inst, c->launch, &err) < 0)) {
         cli_print_error(&err);
         return CLI_FAIL;
     }
@@ -207,6 +234,8 @@ static int parse_args(cli_common *c, int *corollary_only, side *s, int argc,
             continue;
         if (!strcmp(argv[i], "--corollary"))
             *corollary_only = 1;
+        else if (!strcmp(argv[i], "--time"))
+            with_time = 1;
         else if (argv[i][0] == '-' && argv[i][1] != '\0')
             return cli_usage("compare", "unknown option '%s'", argv[i]);
         else if (nfiles == 2)
@@ -250,6 +279,7 @@ int cmd_compare(int argc, char **argv)
     }
     for (k = 0; k < 2; k++) {
         mmm_metrics_dispose(&s[k].m);
+        mmm_time_dispose(&s[k].t);
         mmm_instance_free(s[k].inst);
         mmm_program_free(s[k].prog);
     }

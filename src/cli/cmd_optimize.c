@@ -10,13 +10,16 @@
 #include <string.h>
 
 #include "cli.h"
+
+/* --objective time: a column of predicted seconds in the tables. */
+static int show_time;
 #include "mmm/optimize.h"
 #include "mmm/plot.h"
 
 static const char optimize_help[] =
     "usage: mmm optimize FILE --param NAME [--from A] [--to B] [--step K]\n"
     "                         [--values V1,V2,...] [--param NAME ...]\n"
-    "                         [--objective overhead|bound|corollary]\n"
+    "                         [--objective overhead|bound|corollary|time]\n"
     "                         [--baseline V[,V]] [--plot OUT.svg|png|pdf]\n"
     "                         [-D NAME=VALUE]... [--machine FILE] [-p P]\n"
     "                         [--format text|json|csv]\n\n"
@@ -36,7 +39,9 @@ static const char optimize_help[] =
     "  --values LIST        explicit comma-separated values instead of a range\n"
     "                       (values are constant expressions: 2^10, 1/2, 1e6)\n"
     "  --objective OBJ      overhead (default: O), bound (Graham-Brent\n"
-    "                       (N/p + L)C, needs p) or corollary ((N/K + L)C)\n"
+    "                       (N/p + L)C, needs p), corollary ((N/K + L)C) or\n"
+    "                       time (the time model's predicted seconds; its\n"
+    "                       machine parameters from --machine, docs/time.md)\n"
     "  --baseline V[,V]     the baseline s0 (default: the first feasible value);\n"
     "                       NAME=V,NAME=V also accepted\n"
     "  --plot OUT           plot W, S, O and the bounds against the parameter\n"
@@ -295,8 +300,10 @@ static int build_spec(mmm_sweep_spec *spec, const opt_args *o,
     spec->p = o->c.p;
     spec->max_points = (uint64_t)o->max_points;
     if (o->objective && mmm_objective_parse(&spec->objective, o->objective) < 0)
-        return cli_usage("optimize", "--objective must be overhead, bound or "
-                         "corollary, not '%s'", o->objective);
+        return cli_usage("optimize", "--objective must be overhead, bound, "
+                         "corollary or time, not '%s'", o->objective);
+    spec->launch = o->c.launch;
+    show_time = spec->objective == MMM_OBJECTIVE_TIME;
     if (spec->objective == MMM_OBJECTIVE_BOUND && !o->c.has_p &&
         mmm_program_find_param(prog, "p") < 0)
         return cli_usage("optimize", "--objective bound needs p: give -p P "
@@ -473,6 +480,13 @@ static void json_row(sink *s, const mmm_sweep_point *pt, const mmm_error *why)
     else
         json_null(w);
     NUM_("corollary", pt->corollary);
+    if (show_time) {
+        json_key(w, "seconds");
+        if (ok)
+            json_double(w, pt->seconds);
+        else
+            json_null(w);
+    }
 #undef NUM_
 #undef INT_
     json_key(w, "feasible");
@@ -501,7 +515,8 @@ static void csv_header(const sink *s)
     size_t a;
     for (a = 0; a < s->plan->naxes; a++)
         printf("%s,", pname(s, a));
-    printf("feasible,W,S,O,N,L,C,K,graham_brent,corollary,reason\n");
+    printf("feasible,W,S,O,N,L,C,K,graham_brent,corollary,%sreason\n",
+           show_time ? "seconds," : "");
 }
 
 static void csv_row(const sink *s, const mmm_sweep_point *pt,
@@ -518,10 +533,13 @@ static void csv_row(const sink *s, const mmm_sweep_point *pt,
                (long long)pt->K);
         if (pt->has_p)
             printf("%.17g", pt->graham_brent);
-        printf(",%.17g,\n", pt->corollary);
+        printf(",%.17g,", pt->corollary);
+        if (show_time)
+            printf("%.17g,", pt->seconds);
+        putchar('\n');
     } else {
         char buf[2048];
-        printf("0,,,,,,,,,,");
+        printf("0,,,,,,,,,,%s", show_time ? "," : "");
         csv_quote(fmt_reason(why, buf, sizeof buf));
         putchar('\n');
     }
@@ -813,6 +831,7 @@ static int write_plot(sink *s, const mmm_sweep_result *res,
     snprintf(sub, sizeof sub, "best = min %s;  %llu values, %llu feasible",
              spec->objective == MMM_OBJECTIVE_OVERHEAD ? "O"
              : spec->objective == MMM_OBJECTIVE_BOUND ? "Graham-Brent bound"
+             : spec->objective == MMM_OBJECTIVE_TIME  ? "predicted time"
                                                       : "corollary bound",
              (unsigned long long)res->npoints,
              (unsigned long long)res->nfeasible);
@@ -1132,6 +1151,10 @@ static void print_measures(const mmm_sweep_point *pt, int full)
     printf(" %13s %12s",
            pt->has_p ? cli_fmt_num(pt->graham_brent, e, sizeof e) : "-",
            cli_fmt_num(pt->corollary, f, sizeof f));
+    if (show_time)
+        printf(" %12s", pt->seconds > 0 ? cli_fmt_seconds(pt->seconds, a,
+                                                           sizeof a)
+                                        : "-");
 }
 
 static void print_summary(const sink *s, const mmm_sweep_result *res,
@@ -1155,6 +1178,8 @@ static void print_summary(const sink *s, const mmm_sweep_result *res,
            spec->objective == MMM_OBJECTIVE_OVERHEAD ? "overhead O"
            : spec->objective == MMM_OBJECTIVE_BOUND
                ? "Graham-Brent bound (N/p + L)C"
+           : spec->objective == MMM_OBJECTIVE_TIME
+               ? "time model, predicted seconds (docs/time.md)"
                : "corollary bound (N/K + L)C");
     if (!res->has_best)
         return;
@@ -1166,8 +1191,8 @@ static void print_summary(const sink *s, const mmm_sweep_result *res,
     }
     printf("\n\n");
     print_row_head(s, "");
-    printf(" %12s %12s %12s %13s %12s\n", "W", "S", "O", "Graham-Brent",
-           "corollary");
+    printf(" %12s %12s %12s %13s %12s%s\n", "W", "S", "O", "Graham-Brent",
+           "corollary", show_time ? "         time" : "");
     printf("%-10s", "best");
     print_params(s, res->best.params);
     print_measures(&res->best, 0);
@@ -1211,8 +1236,9 @@ static void print_table_head(const sink *s)
     size_t a;
     for (a = 0; a < s->plan->naxes; a++)
         printf("%s%10.10s", a ? " " : "", pname(s, a));
-    printf(" %12s %12s %12s %12s %10s %12s %12s %13s %12s\n", "W", "S", "O",
-           "N", "L", "C", "K", "Graham-Brent", "corollary");
+    printf(" %12s %12s %12s %12s %10s %12s %12s %13s %12s%s\n", "W", "S",
+           "O", "N", "L", "C", "K", "Graham-Brent", "corollary",
+           show_time ? "         time" : "");
 }
 
 /* One row without its tag and newline. */
