@@ -347,3 +347,60 @@ Test(fit_cli, errors_and_written_machine, .timeout = 300)
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     cr_expect_eq(system(cmd), 0);
 }
+
+/* A number after "key": in a JSON text (the first occurrence from p). */
+static double json_num(const char *p, const char *key)
+{
+    char k[64];
+    snprintf(k, sizeof k, "\"%s\": ", key);
+    const char *q = strstr(p, k);
+    cr_assert_not_null(q, "no %s in %s", key, p);
+    return strtod(q + strlen(k), NULL);
+}
+
+Test(fit_cli, objective_time_compare_report, .timeout = 300)
+{
+    static char out[1 << 20], one[1 << 16];
+    double at[2];
+    const int s[2] = {32, 256};
+    /* analyze --model time at each value: the independent prediction */
+    for (int i = 0; i < 2; i++) {
+        char cmd[1024];
+        snprintf(cmd, sizeof cmd,
+                 "cd " MMM_SOURCE_DIR " && " MMM_BIN " analyze "
+                 "dags/cumodp/div_opt.xml --machine "
+                 "dags/machines/h100-fitted.xml --model time --format json "
+                 "-D n=4096 -D m=2048 -D s=%d",
+                 s[i]);
+        cr_assert_eq(sh(cmd, one, sizeof one), 0, "%s", one);
+        at[i] = json_num(strstr(one, "\"time\": {"), "seconds");
+        cr_expect_gt(at[i], 0);
+    }
+    cr_assert_eq(sh("cd " MMM_SOURCE_DIR " && " MMM_BIN " optimize "
+                    "dags/cumodp/div_opt.xml --machine "
+                    "dags/machines/h100-fitted.xml --objective time --param s "
+                    "--values 32,256 -D n=4096 -D m=2048 --format json",
+                    out, sizeof out),
+                 0, "%s", out);
+    int best = at[1] < at[0];
+    const char *b = strstr(out, "\"best\"");
+    cr_assert_not_null(b);
+    cr_expect_eq((int)json_num(b, "s"), s[best], "%s", out);
+    cr_expect_eq(json_num(strstr(out, "\"sweep\""), "seconds"), at[0]);
+    /* compare --time: the ratio of the two predictions */
+    cr_assert_eq(sh("cd " MMM_SOURCE_DIR " && " MMM_BIN " compare "
+                    "dags/cumodp/div_opt.xml dags/cumodp/div_opt.xml "
+                    "--machine dags/machines/h100-fitted.xml --time "
+                    "--format json -D n=4096 -D m=2048",
+                    out, sizeof out),
+                 0, "%s", out);
+    cr_expect_eq(json_num(strstr(out, "\"ratios\""), "time"), 1.0);
+    /* the report has the section */
+    cr_assert_eq(sh("cd " MMM_SOURCE_DIR " && " MMM_BIN " report "
+                    "dags/cumodp/div_opt.xml --machine "
+                    "dags/machines/h100-fitted.xml -D n=4096 -D m=2048 "
+                    "--no-sweep --no-simulation -o - 2>&1 | grep -c "
+                    "'<h2>Predicted time</h2>'",
+                    out, sizeof out),
+                 0, "%s", out);
+}

@@ -447,6 +447,8 @@ int mmm_report_html(char **out, size_t *len_out, const mmm_instance *inst,
     put_params(&t, inst, opt);
     if ((rc = put_kernels(&t, inst, m, opt, err)) < 0)
         goto fail;
+    if ((rc = mmm__report_time(&t, inst, err)) < 0)
+        goto fail;
     if (!opt->no_sweep && (rc = mmm__report_sweeps(&t, inst, opt, err)) < 0)
         goto fail;
     if (!opt->no_simulation && (rc = mmm__report_simulation(&t, inst, m, opt, err)) < 0)

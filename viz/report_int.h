@@ -43,6 +43,9 @@ int mmm__report_sweeps(mmm_text *t, const mmm_instance *inst,
 int mmm__report_simulation(mmm_text *t, const mmm_instance *inst,
                            const mmm_metrics *m, const mmm_report_options *opt,
                            mmm_error *err);
+/* The predicted time, when the machine gives the time model's constants
+ * (report_time.c); else nothing. */
+int mmm__report_time(mmm_text *t, const mmm_instance *inst, mmm_error *err);
 /* The sweep over p (report_scale.c). */
 int mmm__report_scaling(mmm_text *t, const mmm_instance *inst,
                         const mmm_report_options *opt, mmm_error *err);

@@ -8,7 +8,9 @@
  * greedy schedules of every policy with the Gantt chart of the best one
  * (mmm/sim.h, mmm/gantt.h), and the speedup over p (mmm/scale.h: the
  * bounds, the fifo makespan and the speedup range for p = 1, 2, 4, ...,
- * with Cilkview's picture).  It fetches nothing: no scripts, no external
+ * with Cilkview's picture), and when the machine gives the time model's
+ * constants (mmm/timemodel.h) the predicted seconds per kernel.  It
+ * fetches nothing: no scripts, no external
  * styles, fonts or images, and a Content-Security-Policy that forbids them.
  *
  *   mmm_report_options o = MMM_REPORT_OPTIONS_INIT;

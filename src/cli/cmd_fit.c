@@ -29,7 +29,8 @@ static const char fit_help[] =
     "                       and the constants that are not fitted\n"
     "  -o FILE              write the fitted machine file (atomically): the\n"
     "                       base machine with the fitted constants\n"
-    "  --fit NAMES          fit only these constants (comma list)\n"
+    "  --fit NAMES          fit only these constants (comma list; none: only\n"
+    "                       predict with the machine's constants)\n"
     "  --fix NAMES          keep these constants at the base machine's values\n"
     "  --name TEXT          the <machine name> of the written file\n"
     "  -D NAME=VALUE        override a parameter of every program\n"
@@ -138,7 +139,7 @@ int cmd_fit(int argc, char **argv)
         if ((v = cli_option_value("--fit", argc, argv, &a, &missing)) ||
             missing) {
             int only[MMM_TIME_NCONST] = {0};
-            if (!v || names_mark(v, only, 1) < 0)
+            if (!v || (strcmp(v, "none") && names_mark(v, only, 1) < 0))
                 return cli_usage("fit", "--fit needs constant names (see "
                                         "--help)");
             memcpy(fit, only, sizeof fit);
