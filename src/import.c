@@ -177,56 +177,74 @@ mmm_input_format mmm_input_detect(const char *buf, size_t len,
 /* ------------------------------------------------------------------ */
 /* Reading a whole file (the non-XML formats parse from memory)          */
 
-static int read_head(const char *path, char *buf, size_t size, size_t *got,
-                     mmm_error *err)
+/* Open path for reading; a folder is refused.  *st receives its stat. */
+static int open_input(const char *path, struct stat *st, int *fd,
+                      mmm_error *err)
 {
-    int fd = open(path, O_RDONLY);
-    struct stat st;
-    size_t n = 0;
-    if (fd < 0)
+    if ((*fd = open(path, O_RDONLY)) < 0)
         return mmm_error_set(err, MMM_EIO, path, 0, "cannot open: %s",
                              strerror(errno));
-    if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
-        close(fd);
+    if (fstat(*fd, st) < 0 || S_ISDIR(st->st_mode)) {
+        close(*fd);
         return mmm_error_set(err, MMM_EIO, path, 0, "cannot read: %s",
                              strerror(EISDIR));
     }
+    return 0;
+}
+
+/* Read up to size bytes (fewer only at the end of the file); -1 on error
+ * with errno set. */
+static ssize_t read_full(int fd, char *buf, size_t size)
+{
+    size_t n = 0;
     while (n < size) {
         ssize_t r = read(fd, buf + n, size - n);
         if (r < 0 && errno == EINTR)
             continue;
-        if (r < 0) {
-            int e = errno;
-            close(fd);
-            return mmm_error_set(err, MMM_EIO, path, 0, "cannot read: %s",
-                                 strerror(e));
-        }
+        if (r < 0)
+            return -1;
         if (r == 0)
             break;
         n += (size_t)r;
     }
+    return (ssize_t)n;
+}
+
+static int read_failed(const char *path, int fd, char *buf, mmm_error *err)
+{
+    int e = errno;
+    free(buf);
     close(fd);
-    *got = n;
+    return mmm_error_set(err, MMM_EIO, path, 0, "cannot read: %s",
+                         strerror(e));
+}
+
+static int read_head(const char *path, char *buf, size_t size, size_t *got,
+                     mmm_error *err)
+{
+    struct stat st;
+    int fd, r;
+    ssize_t n;
+    if ((r = open_input(path, &st, &fd, err)) < 0)
+        return r;
+    if ((n = read_full(fd, buf, size)) < 0)
+        return read_failed(path, fd, NULL, err);
+    close(fd);
+    *got = (size_t)n;
     return 0;
 }
 
 int mmm__read_whole_file(const char *path, uint64_t max, char **out,
                          size_t *len, mmm_error *err)
 {
-    int fd = open(path, O_RDONLY);
     struct stat st;
     size_t cap, n = 0;
     char *buf;
+    int fd, r;
     *out = NULL;
     *len = 0;
-    if (fd < 0)
-        return mmm_error_set(err, MMM_EIO, path, 0, "cannot open: %s",
-                             strerror(errno));
-    if (fstat(fd, &st) < 0 || S_ISDIR(st.st_mode)) {
-        close(fd);
-        return mmm_error_set(err, MMM_EIO, path, 0, "cannot read: %s",
-                             strerror(EISDIR));
-    }
+    if ((r = open_input(path, &st, &fd, err)) < 0)
+        return r;
     if (S_ISREG(st.st_mode) && (uint64_t)st.st_size > max) {
         close(fd);
         return mmm_error_set(err, MMM_ELIMIT, path, 0,
@@ -240,7 +258,7 @@ int mmm__read_whole_file(const char *path, uint64_t max, char **out,
         return mmm_error_set(err, MMM_ENOMEM, path, 0, "out of memory");
     }
     for (;;) {
-        ssize_t r;
+        ssize_t got;
         if (n + 1 >= cap) {
             char *nb;
             if ((uint64_t)n >= max) {
@@ -260,25 +278,17 @@ int mmm__read_whole_file(const char *path, uint64_t max, char **out,
             buf = nb;
             cap *= 2;
         }
-        r = read(fd, buf + n, cap - 1 - n);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r < 0) {
-            int e = errno;
-            free(buf);
-            close(fd);
-            return mmm_error_set(err, MMM_EIO, path, 0, "cannot read: %s",
-                                 strerror(e));
-        }
-        if (r == 0)
-            break;
-        n += (size_t)r;
+        if ((got = read_full(fd, buf + n, cap - 1 - n)) < 0)
+            return read_failed(path, fd, buf, err);
+        n += (size_t)got;
+        if ((size_t)got < cap - 1 - (n - (size_t)got))
+            break; /* the end of the file */
     }
     close(fd);
     if ((uint64_t)n > max) {
         free(buf);
         return mmm_error_set(err, MMM_ELIMIT, path, 0,
-                             "file too big: %zu bytes (limit %llu)", n,
+                             "file too big: over the limit of %llu bytes",
                              (unsigned long long)max);
     }
     buf[n] = '\0';
