@@ -17,7 +17,7 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static int measure(const mmm_program *p, mmm_metrics *m, mmm_instance **inst)
+static int fi_measure(const mmm_program *p, mmm_metrics *m, mmm_instance **inst)
 {
     mmm_error err;
     memset(m, 0, sizeof *m);
@@ -55,7 +55,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (mmm_program_read_memory(&p, (const char *)data + 1, size - 1,
                                 "fuzz.in", &io, &rep, &err) < 0)
         return 0;
-    if (measure(p, &m, &inst) == 0) {
+    if (fi_measure(p, &m, &inst) == 0) {
         char *buf = NULL;
         size_t len = 0;
         FILE *f = open_memstream(&buf, &len);
@@ -67,7 +67,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             if (mmm_program_read_memory(&q, buf, len, "fuzz.xml", &xo, NULL,
                                         &err) < 0)
                 abort(); /* what convert writes must load */
-            if (measure(q, &m2, &inst2) < 0 || m.W != m2.W || m.N != m2.N ||
+            if (fi_measure(q, &m2, &inst2) < 0 || m.W != m2.W || m.N != m2.N ||
                 m.K != m2.K)
                 abort();
         }

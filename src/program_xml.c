@@ -6,13 +6,24 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "mmm/import.h"
+#include "import_internal.h"
 #include "outfile.h"
 
-/* XML attribute/text escaping. */
+/* XML attribute/text escaping; what XML cannot hold (a control byte,
+ * broken UTF-8) is written '?'. */
 static void xml_text(FILE *f, const char *s)
 {
     for (; *s; s++) {
+        size_t n = mmm__xml_char((const unsigned char *)s);
+        if (n > 1) {
+            fwrite(s, 1, n, f);
+            s += n - 1;
+            continue;
+        }
+        if (n == 0) {
+            fputc('?', f);
+            continue;
+        }
         switch (*s) {
         case '&': fputs("&amp;", f); break;
         case '<': fputs("&lt;", f); break;
@@ -34,7 +45,13 @@ static void xml_text(FILE *f, const char *s)
 static void xml_comment_text(FILE *f, const char *s)
 {
     for (; *s; s++) {
-        fputc((unsigned char)*s < 0x20 && *s != '\n' ? '?' : *s, f);
+        size_t n = mmm__xml_char((const unsigned char *)s);
+        if (n > 1) {
+            fwrite(s, 1, n, f);
+            s += n - 1;
+            continue;
+        }
+        fputc(n == 0 || *s == '\t' || *s == '\r' ? '?' : *s, f);
         if (*s == '-' && s[1] == '-')
             fputc(' ', f);
     }

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mmm/import.h"
+#include "import_internal.h"
 
 struct mmm_taskgraph {
     mmm_program *prog;
@@ -46,6 +46,55 @@ char *mmm_taskgraph_id(const char *s)
                    ? '_'
                    : s[i];
     return d;
+}
+
+/* Length of the well-formed UTF-8 character at s that XML 1.0 allows (no
+ * C0 control, surrogate, U+FFFE/U+FFFF, overlong form), else 0. */
+size_t mmm__xml_char(const unsigned char *s)
+{
+    unsigned c = s[0];
+    if (c < 0x20)
+        return c == '\t' || c == '\n' || c == '\r' ? 1 : 0;
+    if (c < 0x80)
+        return 1;
+    if (c >= 0xC2 && c <= 0xDF)
+        return (s[1] & 0xC0) == 0x80 ? 2 : 0;
+    if (c >= 0xE0 && c <= 0xEF) {
+        unsigned cp;
+        if ((s[1] & 0xC0) != 0x80 || (s[2] & 0xC0) != 0x80)
+            return 0;
+        cp = ((c & 0x0F) << 12) | ((s[1] & 0x3Fu) << 6) | (s[2] & 0x3Fu);
+        return cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF) || cp >= 0xFFFE
+                   ? 0
+                   : 3;
+    }
+    if (c >= 0xF0 && c <= 0xF4) {
+        unsigned cp;
+        if ((s[1] & 0xC0) != 0x80 || (s[2] & 0xC0) != 0x80 ||
+            (s[3] & 0xC0) != 0x80)
+            return 0;
+        cp = ((c & 0x07) << 18) | ((s[1] & 0x3Fu) << 12) |
+             ((s[2] & 0x3Fu) << 6) | (s[3] & 0x3Fu);
+        return cp < 0x10000 || cp > 0x10FFFF ? 0 : 4;
+    }
+    return 0;
+}
+
+/* A task name must be text that XML can carry (mmm convert writes it). */
+static int check_name(mmm_taskgraph *g, const char *id, long line,
+                      mmm_error *err)
+{
+    const unsigned char *s = (const unsigned char *)id;
+    while (*s) {
+        size_t n = mmm__xml_char(s);
+        if (!n)
+            return mmm_error_set(err, MMM_EINPUT, g->file, line,
+                                 "task name '%.60s' holds a byte (0x%02X) "
+                                 "that is not a character of text (UTF-8)",
+                                 id, *s);
+        s += n;
+    }
+    return 0;
 }
 
 static int has_space(const char *s)
@@ -187,7 +236,8 @@ int mmm_taskgraph_add_task(mmm_taskgraph *g, const char *id, double cost,
     if (!id || !*id)
         return mmm_error_set(err, MMM_EINPUT, g->file, line,
                              "a task has no name");
-    if ((r = mmm_taskgraph_cost(g, id, cost, unit, line, &c, err)) < 0)
+    if ((r = check_name(g, id, line, err)) < 0 ||
+        (r = mmm_taskgraph_cost(g, id, cost, unit, line, &c, err)) < 0)
         return r;
     if (has_space(id) && !(id = fixed = mmm_taskgraph_id(id)))
         return mmm_error_set(err, MMM_ENOMEM, g->file, line, "out of memory");

@@ -20,6 +20,9 @@
 #define LLVMFuzzerTestOneInput fuzz_analyze_one
 #include "../fuzz/fuzz_analyze.c"
 #undef LLVMFuzzerTestOneInput
+#define LLVMFuzzerTestOneInput fuzz_import_one
+#include "../fuzz/fuzz_import.c"
+#undef LLVMFuzzerTestOneInput
 
 typedef int (*harness_fn)(const uint8_t *data, size_t size);
 
@@ -77,6 +80,11 @@ Test(fuzz_regress, load)
 Test(fuzz_regress, analyze)
 {
     cr_expect_geq(replay(MMM_TEST_DATA "/fuzz/fuzz_analyze", fuzz_analyze_one), 1);
+}
+
+Test(fuzz_regress, import)
+{
+    cr_expect_geq(replay(MMM_TEST_DATA "/fuzz/fuzz_import", fuzz_import_one), 1);
 }
 
 /* The hostile corpus goes through the loader and analyze harnesses too. */

@@ -460,6 +460,8 @@ Test(import, bad_dot)
         {"cycle.dot", "digraph g {\na [size=1]; b [size=1];\na -> b -> a;\n}", -1,
          "cycle", NULL},
         {"undirected.dot", "graph g {\na -- b;\n}", 1, "undirected", NULL},
+        {"utf8.dot", "digraph g {\n\"x\xbfy\" [size=1];\n}", 2,
+         "holds a byte (0xBF) that is not a character of text", NULL},
     };
     mmm_import_options io = options();
     mmm_program *p = NULL;

@@ -595,6 +595,9 @@ int mmm_cuda_dot_read(mmm_program **out, const char *buf, size_t len,
             snprintf(id, sizeof id, "%.500s_%lld", bases[i], c->cuda_id);
         else
             snprintf(id, sizeof id, "%.500s", bases[i]);
+        for (char *q = id; *q; q++) /* ids are printable ASCII here */
+            if ((unsigned char)*q <= ' ' || (unsigned char)*q >= 0x7F)
+                *q = '_';
         memset(&ks, 0, sizeof ks);
         ks.id = id;
         ks.line = 0;
