@@ -17,7 +17,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 secs=${1:-60}; shift || true
-harnesses=("$@"); [ ${#harnesses[@]} -gt 0 ] || harnesses=(fuzz_expr fuzz_load fuzz_analyze fuzz_import)
+harnesses=("$@"); [ ${#harnesses[@]} -gt 0 ] || harnesses=(fuzz_expr fuzz_load fuzz_analyze fuzz_import fuzz_runs)
 
 set -e
 CC=clang cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMMM_FUZZ=ON \
@@ -55,6 +55,12 @@ for h in "${harnesses[@]}"; do
       { printf '\0'; cat "$f"; } > "$corpus/seed-$(basename "$f")"
     done
     dict=fuzz/import.dict
+  elif [ "$h" = fuzz_runs ]; then
+    # the runs files of tests/data/runs/, behind a launch-mode byte
+    for f in tests/data/runs/*.csv; do
+      { printf '\0'; cat "$f"; } > "$corpus/seed-$(basename "$f")"
+    done
+    dict=fuzz/csv.dict
   else
     find dags tests/data -name '*.xml' -size -64k -exec cp {} "$corpus"/ \; 2>/dev/null
     dict=fuzz/xml.dict

@@ -48,11 +48,12 @@ static int read_record(splitter *s, const char **cell, size_t max, size_t *n,
                        long *rec_line, mmm_error *err)
 {
     *n = 0;
-    /* skip blank lines */
+    /* skip blank lines (a line ends with LF, CRLF or a lone CR) */
     while (s->p < s->end && (*s->p == '\n' || *s->p == '\r')) {
-        if (*s->p == '\n')
-            s->line++;
+        if (*s->p == '\r' && s->p + 1 < s->end && s->p[1] == '\n')
+            s->p++;
         s->p++;
+        s->line++;
     }
     if (s->p >= s->end)
         return 0;
@@ -79,7 +80,9 @@ static int read_record(splitter *s, const char **cell, size_t max, size_t *n,
                     s->p++;
                     break;
                 }
-                if (*s->p == '\n')
+                if (*s->p == '\n' ||
+                    (*s->p == '\r' &&
+                     (s->p + 1 >= s->end || s->p[1] != '\n')))
                     s->line++;
                 *s->out++ = *s->p++;
             }
@@ -105,9 +108,12 @@ static int read_record(splitter *s, const char **cell, size_t max, size_t *n,
             s->p++;
             continue;
         }
-        if (s->p < s->end && *s->p == '\r')
+        if (s->p < s->end && *s->p == '\r') {
             s->p++;
-        if (s->p < s->end && *s->p == '\n') {
+            if (s->p < s->end && *s->p == '\n')
+                s->p++;
+            s->line++;
+        } else if (s->p < s->end && *s->p == '\n') {
             s->p++;
             s->line++;
         }

@@ -404,3 +404,11 @@ Test(fit_cli, objective_time_compare_report, .timeout = 300)
                     out, sizeof out),
                  0, "%s", out);
 }
+
+/* A lone CR ends a line too (found by fuzz_runs): the row after it is on
+ * line 2. */
+Test(runs, lone_cr)
+{
+    BAD("program,time_ms\ra,x\r", 2, "time_ms 'x'");
+    BAD("program,time_ms\r\"a\rb\",1\rc,y\n", 4, "time_ms 'y'");
+}

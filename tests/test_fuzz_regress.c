@@ -23,6 +23,9 @@
 #define LLVMFuzzerTestOneInput fuzz_import_one
 #include "../fuzz/fuzz_import.c"
 #undef LLVMFuzzerTestOneInput
+#define LLVMFuzzerTestOneInput fuzz_runs_one
+#include "../fuzz/fuzz_runs.c"
+#undef LLVMFuzzerTestOneInput
 
 typedef int (*harness_fn)(const uint8_t *data, size_t size);
 
@@ -88,6 +91,11 @@ Test(fuzz_regress, import)
 }
 
 /* The hostile corpus goes through the loader and analyze harnesses too. */
+Test(fuzz_regress, runs)
+{
+    cr_expect_geq(replay(MMM_TEST_DATA "/fuzz/fuzz_runs", fuzz_runs_one), 1);
+}
+
 Test(fuzz_regress, hostile_files)
 {
     replay(MMM_TEST_DATA "/hostile", fuzz_load_one);
