@@ -148,11 +148,22 @@ static int64_t used_sms(const mmm_sim_result *r)
     return n;
 }
 
+/* Does some record become an event that covers more than one block? */
+static int records_merge_blocks(const mmm_sim_result *r)
+{
+    size_t i;
+    for (i = 0; i < r->nrecords; i++)
+        if (r->records[i].kind == MMM_SIM_LAUNCHES || r->records[i].waves > 1)
+            return 1;
+    return 0;
+}
+
 static void write_trace(FILE *f, const mmm_sim_result *r,
                         const mmm_program *prog, double mmm_bound)
 {
     int detailed = r->records && !r->records_truncated
                    && count_events(r) <= MAX_TRACE_EVENTS;
+    int merged = !detailed || records_merge_blocks(r);
     char title[512];
     int64_t sm;
 
@@ -160,9 +171,13 @@ static void write_trace(FILE *f, const mmm_sim_result *r,
     put_string(f, prog->name ? prog->name : "");
     fputs(",\"policy\":", f);
     put_string(f, r->policy ? r->policy->name : "");
+    /* "aggregated": some event stands for more than one block. */
     fprintf(f, ",\"p\":%lld,\"time_unit\":\"1 model time unit = 1 us\","
-               "\"aggregated\":%s,\"makespan\":", (long long)r->p,
-            detailed ? "false" : "true");
+               "\"aggregated\":%s,\"event_covers\":\"%s\",\"makespan\":",
+            (long long)r->p, merged ? "true" : "false",
+            !detailed ? "one kernel (all its blocks)"
+            : merged  ? "consecutive blocks of one kernel on one SM (args.blocks)"
+                      : "one block");
     put_num(f, r->makespan);
     fputs(",\"lower_bound\":", f);
     put_num(f, r->lower_bound);

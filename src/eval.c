@@ -369,6 +369,22 @@ static int class_count(const mmm_program *p, size_t k,
     return mmm_error_set(err, r, p->file, bc->line, "%s", sub.message);
 }
 
+/* 2^53: doubles hold every integer below it. */
+#define EXACT_LIMIT 9007199254740992.0
+
+/* An exact integer value: 1 and *out, or 0; *lost set when the value is
+ * an integer-sized double whose exact value was lost (past 2^53). */
+static int exact_int(mmm_value v, int64_t *out, int *lost)
+{
+    if (v.exact && v.den == 1) {
+        *out = v.num;
+        return 1;
+    }
+    if (!v.exact && fabs(v.d) >= EXACT_LIMIT)
+        *lost = 1;
+    return 0;
+}
+
 static int class_cost(const mmm_program *p, size_t k,
                       const mmm_block_class *bc, int attr, int64_t copy,
                       mmm_value v, double *out, mmm_error *err)
@@ -396,6 +412,45 @@ static int check_finite(const mmm_program *p, const mmm_kernel *kr, long line,
                          what, kr->id);
 }
 
+/* Exact integer values of a class's attributes, as they are evaluated. */
+typedef struct class_exact {
+    int64_t r, w;
+    int okr, okw;
+} class_exact;
+
+static void exact_attr(int a, mmm_value v, mmm_class_val *o, class_exact *x)
+{
+    if (a == MMM_CX_WORK && !exact_int(v, &o->work_i, &o->lost))
+        o->exact &= ~MMM_EXACT_W;
+    else if (a == MMM_CX_SPAN && !exact_int(v, &o->span_i, &o->lost))
+        o->exact &= ~MMM_EXACT_S;
+    else if (a == MMM_CX_READS)
+        x->okr = exact_int(v, &x->r, &o->lost);
+    else if (a == MMM_CX_WRITES)
+        x->okw = exact_int(v, &x->w, &o->lost);
+}
+
+/* O(B) = (r + w)·U and S(B) + O(B) exactly, when the parts are exact
+ * integers and the results fit 64 bits. */
+static void exact_class(const inst_impl *in, mmm_class_val *o, const class_exact *x)
+{
+    int64_t u = 0, rw;
+    int oku = in->u_slot < 0 || exact_int(in->pub.values[in->u_slot], &u, &o->lost);
+    if (x->okr && x->okw && oku) {
+        if (!__builtin_add_overflow(x->r, x->w, &rw) &&
+            !__builtin_mul_overflow(rw, u, &o->overhead_i))
+            o->exact |= MMM_EXACT_O;
+        else
+            o->lost = 1;
+    }
+    if ((o->exact & (MMM_EXACT_S | MMM_EXACT_O)) == (MMM_EXACT_S | MMM_EXACT_O)) {
+        if (!__builtin_add_overflow(o->span_i, o->overhead_i, &o->cost_i))
+            o->exact |= MMM_EXACT_C;
+        else
+            o->lost = 1;
+    }
+}
+
 /* Evaluate the classes of launch `copy` of kernel k into cv[]. */
 static int eval_classes(inst_impl *in, size_t k, int64_t copy, int use_memo,
                         mmm_class_val *cv, mmm_error *err)
@@ -416,8 +471,10 @@ static int eval_classes(inst_impl *in, size_t k, int64_t copy, int use_memo,
                                   &o->barriers, &o->rounds,
                                   &o->wavefronts};
         mmm_value v;
+        class_exact x = {0, 0, 1, 1};
         int r;
         memset(o, 0, sizeof *o);
+        o->exact = MMM_EXACT_W | MMM_EXACT_S; /* absent: 0, exactly */
         o->access = bc->access;
         for (int a = 0; a < MMM_CX_N; a++) {
             uint32_t id = eid[a];
@@ -428,6 +485,7 @@ static int eval_classes(inst_impl *in, size_t k, int64_t copy, int use_memo,
             if ((r = class_value(in, k, bc, id, a, copy, use_memo, &v,
                                  err)) < 0)
                 return r;
+            exact_attr(a, v, o, &x);
             if (a == MMM_CX_COUNT)
                 r = class_count(p, k, bc, a, copy, v, &o->count, err);
             else if (a == MMM_CX_THREADS)
@@ -452,6 +510,7 @@ static int eval_classes(inst_impl *in, size_t k, int64_t copy, int use_memo,
                                  kr->id);
         o->overhead = (o->reads + o->writes) * in->pub.U;
         o->cost = o->span + o->overhead;
+        exact_class(in, o, &x);
         if ((r = check_finite(p, kr, bc->line, "O(B) = (reads + writes)·U",
                               o->overhead, err)) < 0 ||
             (r = check_finite(p, kr, bc->line, "S(B) + O(B)", o->cost,
@@ -465,17 +524,53 @@ static int eval_classes(inst_impl *in, size_t k, int64_t copy, int use_memo,
 typedef struct launch {
     int64_t blocks;
     double W, S, O, C;
+    int64_t Wi, Si, Oi, Ci; /* exact, where the MMM_EXACT_* bit is set */
+    unsigned exact;
+    int lost;
 } launch;
+
+/* Exact integer arithmetic on the measures: a bit of *exact is cleared
+ * (and *lost set) when the result does not fit 64 bits. */
+static void xadd(int64_t *acc, int64_t v, unsigned bit, unsigned *exact, int *lost)
+{
+    if ((*exact & bit) && __builtin_add_overflow(*acc, v, acc)) {
+        *exact &= ~bit;
+        *lost = 1;
+    }
+}
+
+static void xmuladd(int64_t *acc, int64_t a, int64_t b, unsigned bit,
+                    unsigned *exact, int *lost)
+{
+    int64_t t;
+    if (!(*exact & bit))
+        return;
+    if (__builtin_mul_overflow(a, b, &t)) {
+        *exact &= ~bit;
+        *lost = 1;
+        return;
+    }
+    xadd(acc, t, bit, exact, lost);
+}
 
 static int sum_launch(const mmm_program *p, size_t k,
                       const mmm_class_val *cv, launch *l, mmm_error *err)
 {
     const mmm_kernel *kr = &p->kernels[k];
     memset(l, 0, sizeof *l);
+    l->exact = MMM_EXACT_ALL;
     for (uint32_t c = 0; c < kr->nclasses; c++) {
         const mmm_class_val *o = &cv[c];
         if (o->count == 0)
             continue; /* no block: no span, no cost */
+        l->lost |= o->lost;
+        l->exact &= o->exact;
+        xmuladd(&l->Wi, o->count, o->work_i, MMM_EXACT_W, &l->exact, &l->lost);
+        xmuladd(&l->Oi, o->count, o->overhead_i, MMM_EXACT_O, &l->exact, &l->lost);
+        if ((l->exact & MMM_EXACT_S) && o->span_i > l->Si)
+            l->Si = o->span_i;
+        if ((l->exact & MMM_EXACT_C) && o->cost_i > l->Ci)
+            l->Ci = o->cost_i;
         if (__builtin_add_overflow(l->blocks, o->count, &l->blocks))
             return mmm_error_set(err, MMM_EOVERFLOW, p->file, kr->line,
                                  "blocks of kernel '%s' (the sum of its "
@@ -493,6 +588,23 @@ static int sum_launch(const mmm_program *p, size_t k,
         (r = check_finite(p, kr, kr->line, "O (blocks × O(B))", l->O, err)) < 0)
         return r;
     return 0;
+}
+
+/* The doubles of the exact measures are their roundings. */
+static void exact_doubles(mmm_kernel_val *kv)
+{
+    if (kv->exact & MMM_EXACT_W)
+        kv->W = (double)kv->W_i;
+    if (kv->exact & MMM_EXACT_S)
+        kv->S = (double)kv->S_i;
+    if (kv->exact & MMM_EXACT_O)
+        kv->O = (double)kv->O_i;
+    if (kv->exact & MMM_EXACT_C)
+        kv->C = (double)kv->C_i;
+    if (kv->W >= EXACT_LIMIT && !(kv->exact & MMM_EXACT_W) && kv->W == floor(kv->W))
+        kv->lost = 1;
+    if (kv->O >= EXACT_LIMIT && !(kv->exact & MMM_EXACT_O) && kv->O == floor(kv->O))
+        kv->lost = 1;
 }
 
 /* A kernel that does not read its index: one launch, times repeat. */
@@ -519,6 +631,13 @@ static int eval_uniform(inst_impl *in, size_t k, mmm_kernel_val *kv,
     kv->S = (double)rep * l.S;
     kv->O = (double)rep * l.O;
     kv->C = l.C;
+    kv->exact = l.exact;
+    kv->lost = l.lost;
+    xmuladd(&kv->W_i, rep, l.Wi, MMM_EXACT_W, &kv->exact, &kv->lost);
+    xmuladd(&kv->S_i, rep, l.Si, MMM_EXACT_S, &kv->exact, &kv->lost);
+    xmuladd(&kv->O_i, rep, l.Oi, MMM_EXACT_O, &kv->exact, &kv->lost);
+    kv->C_i = l.Ci;
+    exact_doubles(kv);
     if ((r = check_finite(p, kr, kr->line, "W (repeat × blocks × work)", kv->W,
                           err)) < 0 ||
         (r = check_finite(p, kr, kr->line, "S (repeat × span)", kv->S, err)) < 0 ||
@@ -564,7 +683,19 @@ static int eval_varying(inst_impl *in, size_t k, mmm_kernel_val *kv,
         kv->O += l.O;
         if (l.C > kv->C)
             kv->C = l.C;
+        if (j == 1)
+            kv->exact = MMM_EXACT_ALL;
+        kv->exact &= l.exact;
+        kv->lost |= l.lost;
+        xadd(&kv->W_i, l.Wi, MMM_EXACT_W, &kv->exact, &kv->lost);
+        xadd(&kv->S_i, l.Si, MMM_EXACT_S, &kv->exact, &kv->lost);
+        xadd(&kv->O_i, l.Oi, MMM_EXACT_O, &kv->exact, &kv->lost);
+        if ((kv->exact & MMM_EXACT_C) && l.Ci > kv->C_i)
+            kv->C_i = l.Ci;
     }
+    if (kv->repeat == 0)
+        kv->exact = MMM_EXACT_ALL;
+    exact_doubles(kv);
     kv->K = kv->blocks;
     int r;
     if ((r = check_finite(p, kr, kr->line, "W (sum over launches)", kv->W,

@@ -40,17 +40,35 @@ static int sum_kernels(mmm_metrics *m, const mmm_instance *inst,
                        mmm_error *err)
 {
     const mmm_program *p = inst->program;
+    m->exact = MMM_EXACT_ALL;
+    for (size_t i = 0; i < p->nparams && i < inst->nvalues; i++)
+        if (!inst->values[i].exact && fabs(inst->values[i].d) >= 9007199254740992.0)
+            m->lost = 1; /* -D n=10^19+1: exact arithmetic overflowed */
     for (size_t k = 0; k < inst->nkernels; k++) {
         const mmm_kernel_val *kv = &inst->kernels[k];
         m->W += kv->W;
         m->O += kv->O;
         if (kv->C > m->C)
             m->C = kv->C;
+        m->exact &= kv->exact;
+        m->lost |= kv->lost;
+        if ((m->exact & MMM_EXACT_W) && __builtin_add_overflow(m->W_i, kv->W_i, &m->W_i))
+            m->exact &= ~MMM_EXACT_W, m->lost = 1;
+        if ((m->exact & MMM_EXACT_O) && __builtin_add_overflow(m->O_i, kv->O_i, &m->O_i))
+            m->exact &= ~MMM_EXACT_O, m->lost = 1;
+        if ((m->exact & MMM_EXACT_C) && kv->C_i > m->C_i)
+            m->C_i = kv->C_i;
         if (__builtin_add_overflow(m->N, kv->N, &m->N))
             return mmm_error_set(err, MMM_EOVERFLOW, p->file, 0,
                                  "N (the number of thread blocks of the "
                                  "program) overflows 64 bits");
     }
+    if (m->exact & MMM_EXACT_W)
+        m->W = (double)m->W_i;
+    if (m->exact & MMM_EXACT_O)
+        m->O = (double)m->O_i;
+    if (m->exact & MMM_EXACT_C)
+        m->C = (double)m->C_i;
     int r;
     if ((r = check_finite(inst, "W (the work of the program)", m->W, err)) < 0 ||
         (r = check_finite(inst, "O (the overhead of the program)", m->O,
@@ -87,12 +105,16 @@ static int longest_paths(mmm_metrics *m, const mmm_instance *inst,
     if (n == 0)
         return 0;
     int paths = !(flags & MMM_METRICS_NO_PATHS);
+    /* With exact integer spans the path sums are exact too (64-bit,
+     * overflow checked), and the comparisons see every unit. */
+    int xs = (m->exact & MMM_EXACT_S) != 0;
     double *ds = mmm__big_malloc(n * sizeof *ds);
     int64_t *dl = mmm__big_malloc(n * sizeof *dl);
+    int64_t *dsi = xs ? mmm__big_malloc(n * sizeof *dsi) : NULL;
     uint32_t *bs = paths ? mmm__big_malloc(n * sizeof *bs) : NULL;
     uint32_t *bl = paths ? mmm__big_malloc(n * sizeof *bl) : NULL;
     int r = 0;
-    if (!ds || !dl || (paths && (!bs || !bl))) {
+    if (!ds || !dl || (paths && (!bs || !bl)) || (xs && !dsi)) {
         r = nomem(err);
         goto done;
     }
@@ -100,21 +122,31 @@ static int longest_paths(mmm_metrics *m, const mmm_instance *inst,
     for (size_t i = 0; i < n; i++) {
         uint32_t v = p->topo[i], ps = UINT32_MAX, pl = UINT32_MAX;
         double s = 0;
-        int64_t l = 0;
+        int64_t l = 0, si = 0;
         for (uint32_t j = p->pred_start[v]; j < p->pred_start[v + 1]; j++) {
             uint32_t u = p->pred[j];
-            if (ps == UINT32_MAX || ds[u] > s)
-                s = ds[u], ps = u;
+            if (ps == UINT32_MAX || (xs ? dsi[u] > si : ds[u] > s))
+                s = ds[u], si = xs ? dsi[u] : 0, ps = u;
             if (pl == UINT32_MAX || dl[u] > l)
                 l = dl[u], pl = u;
         }
         ds[v] = s + inst->kernels[v].S;
+        if (xs && __builtin_add_overflow(si, inst->kernels[v].S_i, &dsi[v])) {
+            xs = 0; /* past 2^63: doubles from here on */
+            m->exact &= ~MMM_EXACT_S;
+            m->lost = 1;
+        }
+        if (xs)
+            ds[v] = (double)dsi[v];
         dl[v] = l + inst->kernels[v].L; /* <= N, which did not overflow */
         if (paths)
             bs[v] = ps, bl[v] = pl;
-        if (ends == UINT32_MAX || ds[v] > m->S)
-            m->S = ds[v], ends = v;
-        if (endl == UINT32_MAX || dl[v] > m->L)
+        /* >=: among the ends of longest paths take the last in
+         * topological order, so that kernels of cost 0 after the last
+         * costly one stay on the path (it then ends at a sink). */
+        if (ends == UINT32_MAX || (xs ? dsi[v] >= m->S_i : ds[v] >= m->S))
+            m->S = ds[v], m->S_i = xs ? dsi[v] : 0, ends = v;
+        if (endl == UINT32_MAX || dl[v] >= m->L)
             m->L = dl[v], endl = v;
     }
     if (!isfinite(m->S)) {
@@ -125,7 +157,7 @@ static int longest_paths(mmm_metrics *m, const mmm_instance *inst,
                   make_path(&m->l_path, &m->l_path_len, bl, endl) < 0))
         r = nomem(err);
 done:
-    mmm__big_free(ds), mmm__big_free(dl);
+    mmm__big_free(ds), mmm__big_free(dl), mmm__big_free(dsi);
     mmm__big_free(bs), mmm__big_free(bl);
     return r;
 }

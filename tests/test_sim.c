@@ -629,8 +629,9 @@ static void write_pictures(const char *dir, const char *xml, size_t max_rects,
     snprintf(cmd, sizeof cmd,
              "python3 -c \"import json,sys; d=json.load(open('%s')); "
              "x=[e for e in d['traceEvents'] if e['ph']=='X']; "
-             "sys.exit(0 if d['otherData']['aggregated']==%s and len(x)>0 else 1)\"",
-             path, record ? "False" : "True");
+             "many=any(e['cat']!='blocks' or e['args']['blocks']>1 for e in x); "
+             "sys.exit(0 if d['otherData']['aggregated']==many and len(x)>0 else 1)\"",
+             path);
     cr_assert_eq(system(cmd), 0, "%s", cmd);
     if (mmm_gantt_png_available()) {
         char *png;
@@ -656,10 +657,18 @@ static const char odd_xml[] =
     "<kernel id='z' index='i' repeat='3' blocks='i' work='1' span='1' reads='0' writes='0'/>"
     "<edge from='x\\y' to='z'/></program>";
 
+/* One block per event: p = 3 SMs, three single blocks in a chain. */
+static const char single_xml[] =
+    "<program name='single'>"
+    "<kernel id='a' blocks='3' work='1' span='2' reads='0' writes='0'/>"
+    "<kernel id='b' blocks='1' work='1' span='2' reads='0' writes='0'/>"
+    "<edge from='a' to='b'/></program>";
+
 Test(sim_pictures, detailed_aggregated_and_escaped)
 {
     char dir[] = "/tmp/mmm_sim_picXXXXXX", cmd[1100];
     cr_assert_not_null(mkdtemp(dir));
+    write_pictures(dir, single_xml, 0, 1); /* aggregated: false */
     write_pictures(dir, odd_xml, 0, 1);  /* one lane per SM */
     write_pictures(dir, odd_xml, 3, 1);  /* too many rectangles: per kernel */
     write_pictures(dir, odd_xml, 0, 0);  /* no records: per kernel */

@@ -151,9 +151,10 @@ static void put_totals(mmm_text *t, const mmm_metrics *m)
     else
         mmm__text_put(t, "Graham" "\xe2\x80\x93" "Brent: p unknown (-p P)");
     if (m->K > 0)
-        mmm__text_printf(t, NBSP NBSP NBSP NBSP " corollary:" NBSP "T" NBSP LE NBSP
+        mmm__text_printf(t, NBSP NBSP NBSP NBSP " corollary," NBSP "p" NBSP "\xe2\x89\xa5"
+                           NBSP "K" NBSP "=" NBSP "%lld:" NBSP "T" NBSP LE NBSP
                            "(N/K" NBSP "+" NBSP "L)" MIDDOT "C" NBSP "=" NBSP "%s",
-                         mmm__fmt_full(m->corollary, b, sizeof b));
+                         (long long)m->K, mmm__fmt_full(m->corollary, b, sizeof b));
 }
 
 /* The colour scale as one line of text: full-block glyphs in the class

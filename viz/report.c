@@ -19,6 +19,7 @@
 #define TIMES "\xc3\x97"
 #define CHECK "\xe2\x9c\x93"
 #define LE "\xe2\x89\xa4"
+#define GE "\xe2\x89\xa5"
 #define MIDDOT "\xc2\xb7"
 
 /* No script, no external resource: the policy makes the browser refuse
@@ -240,7 +241,7 @@ static void put_summary(mmm_text *t, const mmm_instance *inst, const mmm_metrics
         put_num_cell(t, m->graham_brent);
     else
         mmm__text_put(t, "<td class=\"n\">" "\xe2\x80\x94" "</td>");
-    mmm__text_put(t, "</tr>\n<tr><td>corollary (any p)</td><td>T " LE " (N/K + L)" MIDDOT
+    mmm__text_put(t, "</tr>\n<tr><td>corollary (holds for p " GE " K)</td><td>T " LE " (N/K + L)" MIDDOT
                     "C</td>");
     if (m->K > 0)
         put_num_cell(t, m->corollary);

@@ -49,7 +49,18 @@ typedef struct mmm_class_val {
     int has_rounds;       /**< rounds was given (else it defaults to reads) */
     double wavefronts;    /**< shared-memory wavefronts of one warp, 0 if
                                not given */
+    /** work, span, overhead and cost as exact integers, each valid when
+     *  its bit MMM_EXACT_W, _S, _O, _C is set in exact (the value is an
+     *  integer of the exact arithmetic and fits 64 bits). */
+    int64_t work_i, span_i, overhead_i, cost_i;
+    unsigned exact;
+    int lost;             /**< an integer value past 2^53 was only known as a
+                               double (exact arithmetic overflowed) */
 } mmm_class_val;
+
+/** Bits of the `exact` fields: which of W, S, O, C is an exact integer. */
+enum { MMM_EXACT_W = 1u, MMM_EXACT_S = 2u, MMM_EXACT_O = 4u, MMM_EXACT_C = 8u,
+       MMM_EXACT_ALL = 15u };
 
 /** A kernel (all its launches), evaluated. */
 typedef struct mmm_kernel_val {
@@ -66,6 +77,13 @@ typedef struct mmm_kernel_val {
     double S;            /**< span: sum over launches of max S(B) */
     double O;            /**< overhead of all launches */
     double C;            /**< max over its blocks of S(B) + O(B) */
+    /** W, S, O, C as exact integers, each valid when its MMM_EXACT_* bit
+     *  is set in exact: the doubles above round past 2^53, these do not. */
+    int64_t W_i, S_i, O_i, C_i;
+    unsigned exact;
+    int lost;            /**< an integer measure past 2^53 is known only as
+                              a double (it overflowed 64 bits, or an input
+                              value did) */
 } mmm_kernel_val;
 
 typedef struct mmm_instance {

@@ -50,6 +50,14 @@ typedef struct mmm_metrics {
     uint32_t *span_path;    /**< a path of maximum Σ S(K) */
     size_t l_path_len;
     uint32_t *l_path;       /**< a path of maximum Σ L(K) */
+    /** W, S, O, C as exact integers, each valid when its MMM_EXACT_* bit
+     *  (mmm/eval.h) is set in exact: integer costs stay exact up to
+     *  2^63 - 1, where the doubles above round past 2^53. */
+    int64_t W_i, S_i, O_i, C_i;
+    unsigned exact;
+    /** Some integer (a measure, a parameter value) is known only as a
+     *  double past 2^53: its printed digits may be rounded. */
+    int lost;
 } mmm_metrics;
 
 /** Compute everything for an evaluated instance.  flags: MMM_METRICS_*.

@@ -151,6 +151,10 @@ typedef struct mmm_program {
 /** Slot of a parameter: its index in params (params occupy slots
  *  0..nparams-1).  Returns -1 when unknown. */
 int mmm_program_find_param(const mmm_program *p, const char *name);
+/** The declared parameter whose name is closest to name (another case, a
+ *  typo: about one edit per three characters), for "did you mean"; NULL
+ *  when none is close or name is declared. */
+const char *mmm_program_closest_param(const mmm_program *p, const char *name);
 /** Index of a kernel by id, or -1. */
 long mmm_program_find_kernel(const mmm_program *p, const char *id);
 

@@ -142,6 +142,12 @@ void cli_json_bounds(json_writer *w, const mmm_metrics *m);
 /* Human formatting of a count or cost: exact integers as integers, others
  * with 6 significant digits, thousands not separated (scripts parse it). */
 char *cli_fmt_num(double v, char *buf, size_t size);
+/* A measure that may be an exact integer (mmm_metrics W_i... with its
+ * MMM_EXACT_* bit): the integer when exact, else cli_fmt_num / a double. */
+char *cli_fmt_exact(double v, int64_t vi, unsigned exact, char *buf, size_t size);
+void cli_json_exact(json_writer *w, double v, int64_t vi, unsigned exact);
+/* Once per run, on stderr: some integer lost digits as a double. */
+void cli_note_inexact(const char *file, const mmm_metrics *m);
 
 /* ---- Text tables: each column as wide as its widest cell ---- */
 typedef struct cli_table {

@@ -1,5 +1,6 @@
 /* cli_common.c: options shared by the subcommands, loading a program with
  * its machine file and overrides, error and usage printing. */
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -290,6 +291,45 @@ static int no_names(const char *name, size_t len, void *payload)
     return -1;
 }
 
+/* The name of -D NAME=VALUE without the spaces around it, into name. */
+static int def_name(const char *def, char *name, size_t size)
+{
+    const char *eq = strchr(def, '=');
+    while (def < eq && isspace((unsigned char)*def))
+        def++;
+    while (eq > def && isspace((unsigned char)eq[-1]))
+        eq--;
+    if (eq == def || (size_t)(eq - def) >= size)
+        return -1;
+    memcpy(name, def, (size_t)(eq - def));
+    name[eq - def] = '\0';
+    return 0;
+}
+
+/* Why -D NAME is refused: the file declares no such parameter; suggest a
+ * close name (another case, a typo) or list the declared ones. */
+static void no_such_param(const cli_common *c, const mmm_program *prog,
+                          const char *name)
+{
+    const char *close = mmm_program_closest_param(prog, name);
+    size_t i;
+    fprintf(stderr, "%s: error: -D %s: the file declares no parameter '%s'",
+            prog->file, name, name);
+    if (close) {
+        fprintf(stderr, "; did you mean '%s'?\n", close);
+        return;
+    }
+    if (prog->nparams == 0) {
+        fprintf(stderr, " (it declares none)\n");
+        return;
+    }
+    fprintf(stderr, "; it declares ");
+    for (i = 0; i < prog->nparams && i < 20; i++)
+        fprintf(stderr, "%s'%s'", i ? ", " : "", prog->params[i].name);
+    fprintf(stderr, "%s\n", i < prog->nparams ? ", ..." : "");
+    (void)c;
+}
+
 int cli_overrides(const cli_common *c, const mmm_program *prog, int lenient,
                   mmm_override *ov, size_t *nov)
 {
@@ -297,17 +337,15 @@ int cli_overrides(const cli_common *c, const mmm_program *prog, int lenient,
     int pslot = mmm_program_find_param(prog, "p");
     for (i = 0; i < c->ndefs; i++) {
         char name[256];
-        size_t len = (size_t)(strchr(c->def_name[i], '=') - c->def_name[i]);
         mmm_expr *e = NULL;
         mmm_error err;
         mmm_expr_limits lim = {4096, 64};
         int slot;
-        if (len >= sizeof name) {
-            fprintf(stderr, "mmm %s: -D name too long\n", c->cmd);
+        if (def_name(c->def_name[i], name, sizeof name) < 0) {
+            fprintf(stderr, "mmm %s: -D needs NAME=VALUE (a name of at most 255 "
+                            "characters)\n", c->cmd);
             return CLI_FAIL;
         }
-        memcpy(name, c->def_name[i], len);
-        name[len] = '\0';
         slot = mmm_program_find_param(prog, name);
         if (slot < 0) {
             if (lenient) {
@@ -315,13 +353,25 @@ int cli_overrides(const cli_common *c, const mmm_program *prog, int lenient,
                         prog->file, name);
                 continue;
             }
-            fprintf(stderr, "%s: error: -D %s: the file declares no parameter '%s'\n",
-                    prog->file, name, name);
+            no_such_param(c, prog, name);
             return CLI_FAIL;
         }
         if (mmm_expr_parse(&e, c->def_value[i], no_names, NULL, &lim, &err) < 0 ||
             mmm_expr_eval(e, NULL, 0, &ov[n].value, &err) < 0) {
+            char used[256];
             mmm_expr_free(e);
+            /* A name in the value: -D takes constants, not expressions of
+             * the file's parameters. */
+            if (sscanf(err.message, "unknown parameter '%255[^']'", used) == 1) {
+                fprintf(stderr, "error: -D %s=%s: -D values must be constants: "
+                                "'%s' is %s; write a number or an expression of "
+                                "numbers (e.g. -D %s=2^20)\n",
+                        name, c->def_value[i], used,
+                        mmm_program_find_param(prog, used) >= 0
+                            ? "a parameter of the file" : "a name",
+                        name);
+                return CLI_FAIL;
+            }
             fprintf(stderr, "error: -D %s=%s: %s\n", name, c->def_value[i], err.message);
             return CLI_FAIL;
         }

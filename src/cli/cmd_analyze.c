@@ -41,7 +41,7 @@ static void print_text(const mmm_instance *inst, const mmm_metrics *m,
 {
     const mmm_program *prog = inst->program;
     char a[64], b[64], c[64], d[64];
-    size_t i, width = 6;
+    size_t i;
 
     printf("program  %s  (%s)\n", prog->name, prog->file);
     if (prog->description[0])
@@ -53,12 +53,16 @@ static void print_text(const mmm_instance *inst, const mmm_metrics *m,
                mmm_value_format(inst->values[i], 0, v, sizeof v));
     }
     printf("\n\nmeasures\n");
-    printf("  W  work                      %s\n", cli_fmt_num(m->W, a, sizeof a));
-    printf("  S  span                      %s\n", cli_fmt_num(m->S, a, sizeof a));
-    printf("  O  parallelism overhead      %s\n", cli_fmt_num(m->O, a, sizeof a));
+    printf("  W  work                      %s\n",
+           cli_fmt_exact(m->W, m->W_i, m->exact & MMM_EXACT_W, a, sizeof a));
+    printf("  S  span                      %s\n",
+           cli_fmt_exact(m->S, m->S_i, m->exact & MMM_EXACT_S, a, sizeof a));
+    printf("  O  parallelism overhead      %s\n",
+           cli_fmt_exact(m->O, m->O_i, m->exact & MMM_EXACT_O, a, sizeof a));
     printf("  N  thread blocks             %lld\n", (long long)m->N);
     printf("  L  blocks on a longest path  %lld\n", (long long)m->L);
-    printf("  C  max S(B) + O(B)           %s\n", cli_fmt_num(m->C, a, sizeof a));
+    printf("  C  max S(B) + O(B)           %s\n",
+           cli_fmt_exact(m->C, m->C_i, m->exact & MMM_EXACT_C, a, sizeof a));
     printf("  K  largest antichain         %lld  (%s)\n", (long long)m->K,
            m->k_method == MMM_K_FLOW ? "minimum flow" : "series-parallel");
     printf("     parallelism W/S           %s\n",
@@ -72,40 +76,75 @@ static void print_text(const mmm_instance *inst, const mmm_metrics *m,
     } else {
         printf("  Graham-Brent  (N/p + L)C  p unknown (use -p P)\n");
     }
-    printf("  corollary     (N/K + L)C  %-12s %s\n", "",
-           cli_fmt_num(m->corollary, a, sizeof a));
+    {
+        /* The corollary is a bound only on p >= K SMs. */
+        char kv[48];
+        snprintf(kv, sizeof kv, "p >= K = %lld", (long long)m->K);
+        printf("  corollary     (N/K + L)C  %-12s %s%s\n", kv,
+               cli_fmt_num(m->corollary, a, sizeof a),
+               m->has_p && m->p < m->K ? "  (not a bound at this p < K)" : "");
+    }
     printf("\ncritical path (span S)  ");
     print_path(inst, m->span_path, m->span_path_len);
     printf("critical path (blocks L) ");
     print_path(inst, m->l_path, m->l_path_len);
 
-    for (i = 0; i < prog->nkernels; i++) {
-        size_t n = strlen(prog->kernels[i].id);
-        if (n > width)
-            width = n < 32 ? n : 32;
-    }
-    printf("\n%-*s %12s %14s %14s %12s %12s %12s %12s\n", (int)width, "kernel",
-           "repeat", "blocks", "N", "W", "S", "O", "C");
-    for (i = 0; i < prog->nkernels; i++) {
-        const mmm_kernel_val *k = &inst->kernels[prog->topo[i]];
-        char rep[32];
-        if (max_rows > 0 && (int64_t)i >= max_rows) {
-            printf("... %zu more kernels (--max-rows 0 shows all)\n",
-                   prog->nkernels - i);
-            break;
+    /* Columns as wide as their widest cell: numbers of any size stay
+     * apart.  Ids longer than 32 characters are cut. */
+    {
+        static const char *head[] = {"kernel", "repeat", "blocks", "N", "W",
+                                     "S", "O", "C"};
+        cli_table tb;
+        size_t shown = 0, j;
+        int bad = 0;
+        cli_table_init(&tb, 8);
+        for (j = 0; j < 8; j++)
+            bad |= cli_table_add(&tb, head[j]);
+        for (i = 0; i < prog->nkernels; i++) {
+            const mmm_kernel_val *k = &inst->kernels[prog->topo[i]];
+            char cell[64];
+            if (max_rows > 0 && (int64_t)i >= max_rows)
+                break;
+            snprintf(cell, sizeof cell, "%.32s", prog->kernels[prog->topo[i]].id);
+            bad |= cli_table_add(&tb, cell);
+            snprintf(cell, sizeof cell, "x%lld", (long long)k->repeat);
+            bad |= cli_table_add(&tb, cell);
+            snprintf(cell, sizeof cell, "%lld%s", (long long)k->blocks,
+                     k->varies ? "*" : "");
+            bad |= cli_table_add(&tb, cell);
+            snprintf(cell, sizeof cell, "%lld", (long long)k->N);
+            bad |= cli_table_add(&tb, cell);
+            bad |= cli_table_add(&tb, cli_fmt_exact(k->W, k->W_i, k->exact & MMM_EXACT_W, a, sizeof a));
+            bad |= cli_table_add(&tb, cli_fmt_exact(k->S, k->S_i, k->exact & MMM_EXACT_S, b, sizeof b));
+            bad |= cli_table_add(&tb, cli_fmt_exact(k->O, k->O_i, k->exact & MMM_EXACT_O, c, sizeof c));
+            bad |= cli_table_add(&tb, cli_fmt_exact(k->C, k->C_i, k->exact & MMM_EXACT_C, d, sizeof d));
+            shown++;
         }
-        snprintf(rep, sizeof rep, "x%lld", (long long)k->repeat);
-        printf("%-*.*s %12s %14lld%s%14lld %12s %12s %12s %12s\n", (int)width,
-               (int)width, prog->kernels[prog->topo[i]].id, rep,
-               (long long)k->blocks, k->varies ? "*" : " ", (long long)k->N,
-               cli_fmt_num(k->W, a, sizeof a), cli_fmt_num(k->S, b, sizeof b),
-               cli_fmt_num(k->O, c, sizeof c), cli_fmt_num(k->C, d, sizeof d));
+        printf("\n");
+        if (!bad)
+            cli_table_print(&tb, stdout, "", 1u);
+        else
+            printf("(out of memory: no kernel table)\n");
+        cli_table_dispose(&tb);
+        if (shown < prog->nkernels)
+            printf("... %zu more kernels (--max-rows 0 shows all)\n",
+                   prog->nkernels - shown);
     }
     for (i = 0; i < prog->nkernels; i++)
         if (inst->kernels[i].varies) {
             printf("(* launches differ: blocks is the largest launch)\n");
             break;
         }
+}
+
+/* A CSV number: the exact integer, or the double to 17 digits. */
+static char *csv_exact(double v, int64_t vi, unsigned exact, char *buf, size_t size)
+{
+    if (exact)
+        snprintf(buf, size, "%lld", (long long)vi);
+    else
+        snprintf(buf, size, "%.17g", v);
+    return buf;
 }
 
 static void print_csv(const mmm_instance *inst)
@@ -129,9 +168,16 @@ static void print_csv(const mmm_instance *inst)
         } else {
             printf("%s", id);
         }
-        printf(",%lld,%lld,%lld,%lld,%lld,%.17g,%.17g,%.17g,%.17g\n",
-               (long long)k->repeat, (long long)k->blocks, (long long)k->N,
-               (long long)k->L, (long long)k->K, k->W, k->S, k->O, k->C);
+        {
+            char w[32], sp[32], o[32], c[32];
+            printf(",%lld,%lld,%lld,%lld,%lld,%s,%s,%s,%s\n",
+                   (long long)k->repeat, (long long)k->blocks, (long long)k->N,
+                   (long long)k->L, (long long)k->K,
+                   csv_exact(k->W, k->W_i, k->exact & MMM_EXACT_W, w, sizeof w),
+                   csv_exact(k->S, k->S_i, k->exact & MMM_EXACT_S, sp, sizeof sp),
+                   csv_exact(k->O, k->O_i, k->exact & MMM_EXACT_O, o, sizeof o),
+                   csv_exact(k->C, k->C_i, k->exact & MMM_EXACT_C, c, sizeof c));
+        }
     }
 }
 
@@ -187,6 +233,7 @@ int cmd_analyze(int argc, char **argv)
         rc = CLI_FAIL;
         goto done;
     }
+    cli_note_inexact(prog->file, &m);
     extra.launch = c.launch;
     if ((rc = cli_models_compute(&extra, inst, models)) != CLI_OK)
         goto done;

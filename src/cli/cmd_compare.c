@@ -112,7 +112,7 @@ static void print_text(const side *a, const side *b, int corollary_only)
                      (long long)a->m.p, (long long)b->m.p);
         row(label, a->m.graham_brent, b->m.graham_brent);
     }
-    row("corollary (N/K + L)C", a->m.corollary, b->m.corollary);
+    row("corollary (N/K + L)C, p >= K", a->m.corollary, b->m.corollary);
     if (with_time)
         row("time model, seconds", a->t.seconds, b->t.seconds);
     printf("\n");
@@ -124,7 +124,7 @@ static void print_text(const side *a, const side *b, int corollary_only)
                                                        : "equal bounds");
     else if (!corollary_only)
         printf("R (Graham-Brent): p unknown (use -p P)\n");
-    printf("R (corollary)    = %s: %s\n",
+    printf("R (corollary, each for p >= its K) = %s: %s\n",
            cli_fmt_num(ratio(a->m.corollary, b->m.corollary), x, sizeof x),
            a->m.corollary > b->m.corollary ? "B has the lower bound"
            : a->m.corollary < b->m.corollary ? "A has the lower bound"
@@ -214,6 +214,7 @@ static int load_side(const cli_common *c, side *s)
         cli_print_error(&err);
         return CLI_FAIL;
     }
+    cli_note_inexact(s->prog->file, &s->m);
     return CLI_OK;
 }
 

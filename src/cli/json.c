@@ -276,19 +276,49 @@ void cli_json_metrics(json_writer *w, const mmm_metrics *m)
 {
     json_key(w, "metrics");
     json_begin_object(w);
-    json_key(w, "W"); json_double(w, m->W);
-    json_key(w, "S"); json_double(w, m->S);
-    json_key(w, "O"); json_double(w, m->O);
+    json_key(w, "W"); cli_json_exact(w, m->W, m->W_i, m->exact & MMM_EXACT_W);
+    json_key(w, "S"); cli_json_exact(w, m->S, m->S_i, m->exact & MMM_EXACT_S);
+    json_key(w, "O"); cli_json_exact(w, m->O, m->O_i, m->exact & MMM_EXACT_O);
     json_key(w, "N"); json_int(w, m->N);
     json_key(w, "L"); json_int(w, m->L);
-    json_key(w, "C"); json_double(w, m->C);
+    json_key(w, "C"); cli_json_exact(w, m->C, m->C_i, m->exact & MMM_EXACT_C);
     json_key(w, "K"); json_int(w, m->K);
     json_key(w, "parallelism"); json_double(w, m->parallelism);
     json_key(w, "K_method");
     json_string(w, m->k_method == MMM_K_SERIES_PARALLEL ? "series-parallel"
                    : m->k_method == MMM_K_FLOW        ? "flow"
                                                        : "none");
+    /* false: some integer past 2^53 is printed as a rounded double */
+    json_key(w, "exact"); json_bool(w, !m->lost);
     json_end_object(w);
+}
+
+void cli_json_exact(json_writer *w, double v, int64_t vi, unsigned exact)
+{
+    if (exact)
+        json_int(w, vi);
+    else
+        json_double(w, v);
+}
+
+char *cli_fmt_exact(double v, int64_t vi, unsigned exact, char *buf, size_t size)
+{
+    if (exact)
+        snprintf(buf, size, "%lld", (long long)vi);
+    else
+        cli_fmt_num(v, buf, size);
+    return buf;
+}
+
+void cli_note_inexact(const char *file, const mmm_metrics *m)
+{
+    static int said;
+    if (!m->lost || said)
+        return;
+    said = 1;
+    fprintf(stderr, "%s: note: some integers exceed what a double holds exactly (2^53) and "
+                    "are printed rounded (\"exact\": false in JSON)\n",
+            file ? file : "mmm");
 }
 
 void cli_json_bounds(json_writer *w, const mmm_metrics *m)
@@ -362,13 +392,25 @@ static void json_kernels(json_writer *w, const mmm_instance *inst)
         LIT(&b, ", \"K\": ");
         jb_int(&b, k->K);
         LIT(&b, ", \"W\": ");
-        jb_double(&b, k->W);
+        if (k->exact & MMM_EXACT_W)
+            jb_int(&b, k->W_i);
+        else
+            jb_double(&b, k->W);
         LIT(&b, ", \"S\": ");
-        jb_double(&b, k->S);
+        if (k->exact & MMM_EXACT_S)
+            jb_int(&b, k->S_i);
+        else
+            jb_double(&b, k->S);
         LIT(&b, ", \"O\": ");
-        jb_double(&b, k->O);
+        if (k->exact & MMM_EXACT_O)
+            jb_int(&b, k->O_i);
+        else
+            jb_double(&b, k->O);
         LIT(&b, ", \"C\": ");
-        jb_double(&b, k->C);
+        if (k->exact & MMM_EXACT_C)
+            jb_int(&b, k->C_i);
+        else
+            jb_double(&b, k->C);
         LIT(&b, ", \"line\": ");
         jb_int(&b, prog->kernels[i].line);
         jb_putc(&b, '}');

@@ -134,8 +134,21 @@ static void tmm_text(FILE *f, const mmm_tmm *t, const mmm_instance *inst,
     fprintf(f, "  Tinf  span                        %s\n", cli_fmt_num(c->Tinf, a, sizeof a));
     fprintf(f, "  M     memory transactions         %s  (%s words)\n",
             cli_fmt_num(c->M, a, sizeof a), cli_fmt_num(c->words, b, sizeof b));
-    fprintf(f, "  T     threads per core            %s  (set by %s)\n",
-            cli_fmt_num(c->T, a, sizeof a), limit_words(c->limit));
+    {
+        /* One launch, or X itself: the limit sets T.  Otherwise T is a mean
+         * over launches whose limits may differ. */
+        int64_t launches = 0;
+        for (i = 0; i < inst->nkernels && launches < 2; i++)
+            launches += inst->kernels[i].repeat;
+        if (launches <= 1 || (c->limit == MMM_TMM_LIMIT_X && c->T == mc->X))
+            fprintf(f, "  T     threads per core            %s  (set by %s)\n",
+                    cli_fmt_num(c->T, a, sizeof a), limit_words(c->limit));
+        else
+            fprintf(f, "  T     threads per core            %s  (a mean over the launches, "
+                       "weighted by their transactions; the launch with the largest "
+                       "latency term is limited by %s)\n",
+                    cli_fmt_num(c->T, a, sizeof a), limit_words(c->limit));
+    }
     fprintf(f, "  T_P   Eq. (2) on the totals       %s  = max(T1/P %s, Tinf %s, M*L/(T*P) %s): %s\n",
             cli_fmt_num(c->TP_global, a, sizeof a), cli_fmt_num(c->work_term, b, sizeof b),
             cli_fmt_num(c->span_term, d, sizeof d), cli_fmt_num(c->latency_term, e, sizeof e),

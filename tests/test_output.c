@@ -1,0 +1,287 @@
+/* test_output.c: what the CLI prints, checked against values computed here
+ * independently: exact integers past 2^53 (W, S, O, C summed by hand in
+ * 64-bit integers), the whole critical path, the corollary's condition,
+ * table columns that never run together, and errors that say what to fix
+ * (-D names, spaces, constants). */
+#include <criterion/criterion.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+typedef struct out {
+    int status;
+    char *out, *err;
+} out;
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    long n;
+    char *s;
+    cr_assert_not_null(f, "%s", path);
+    fseek(f, 0, SEEK_END);
+    n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    s = calloc((size_t)n + 1, 1);
+    cr_assert_not_null(s);
+    cr_assert_eq(fread(s, 1, (size_t)n, f), (size_t)n);
+    fclose(f);
+    return s;
+}
+
+static char dir[64];
+
+static void setup(void)
+{
+    strcpy(dir, "/tmp/mmm_outXXXXXX");
+    cr_assert_not_null(mkdtemp(dir));
+}
+
+static void teardown(void)
+{
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    cr_assert_eq(system(cmd), 0);
+}
+
+static const char *write_xml(const char *name, const char *xml)
+{
+    static char path[256];
+    FILE *f;
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    f = fopen(path, "w");
+    cr_assert_not_null(f);
+    fputs(xml, f);
+    fclose(f);
+    return path;
+}
+
+/* Run `mmm ARGS` (a shell word list) capturing stdout and stderr. */
+static out run(const char *args)
+{
+    char cmd[4096], po[128], pe[128];
+    out o;
+    int st;
+    snprintf(po, sizeof po, "%s/stdout", dir);
+    snprintf(pe, sizeof pe, "%s/stderr", dir);
+    snprintf(cmd, sizeof cmd, "%s %s > %s 2> %s", MMM_BIN, args, po, pe);
+    st = system(cmd);
+    cr_assert(st != -1);
+    o.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    o.out = slurp(po);
+    o.err = slurp(pe);
+    return o;
+}
+
+static void out_free(out *o)
+{
+    free(o->out);
+    free(o->err);
+}
+
+/* Does the JSON at path satisfy the python expression on d? */
+static int json_check(const char *expr)
+{
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd,
+             "python3 -c \"import json,sys; d=json.load(open('%s/stdout')); "
+             "sys.exit(0 if (%s) else 1)\"", dir, expr);
+    return system(cmd) == 0;
+}
+
+TestSuite(output, .init = setup, .fini = teardown);
+
+/* The issue's example: a of work = span = 2^53 + 1 (one block), then b of
+ * cost 1.  By hand: W = S = 2^53 + 2, C = 2^53 + 1, which doubles round. */
+Test(output, exact_past_2_53)
+{
+    const int64_t big = ((int64_t)1 << 53) + 1;
+    char xml[1024], args[512], want[256];
+    const char *f;
+    out o;
+    snprintf(xml, sizeof xml,
+             "<program name='big'>"
+             "<kernel id='a' blocks='1' work='2^53+1' span='2^53+1' reads='0' writes='0'/>"
+             "<kernel id='b' blocks='1' work='1' span='1' reads='0' writes='0'/>"
+             "<edge from='a' to='b'/></program>");
+    f = write_xml("big.xml", xml);
+    snprintf(args, sizeof args, "analyze %s --format json", f);
+    o = run(args);
+    cr_assert_eq(o.status, 0, "%s", o.err);
+    snprintf(want, sizeof want,
+             "d['metrics']['W']==%lld and d['metrics']['S']==%lld and "
+             "d['metrics']['C']==%lld and d['metrics']['exact'] is True and "
+             "d['kernels'][0]['W']==%lld",
+             (long long)(big + 1), (long long)(big + 1), (long long)big, (long long)big);
+    cr_assert(json_check(want), "%s", o.out);
+    cr_assert_eq(o.err[0], '\0', "no note when exact: %s", o.err);
+    out_free(&o);
+    snprintf(args, sizeof args, "analyze %s", f);
+    o = run(args);
+    snprintf(want, sizeof want, "W  work                      %lld\n", (long long)(big + 1));
+    cr_assert(strstr(o.out, want), "%s", o.out);
+    snprintf(want, sizeof want, "C  max S(B) + O(B)           %lld\n", (long long)big);
+    cr_assert(strstr(o.out, want), "%s", o.out);
+    out_free(&o);
+}
+
+/* Past 2^63 the sums are doubles: said once on stderr, "exact": false. */
+Test(output, inexact_is_said)
+{
+    const char *f = write_xml("huge.xml",
+        "<program name='huge'><param name='n' value='4'/>"
+        "<kernel id='a' blocks='4' work='2^62' span='1' reads='0' writes='0'/>"
+        "<kernel id='b' blocks='1' work='n' span='n' reads='0' writes='0'/>"
+        "<edge from='a' to='b'/></program>");
+    char args[512];
+    out o;
+    snprintf(args, sizeof args, "analyze %s --format json", f);
+    o = run(args);
+    cr_assert_eq(o.status, 0, "%s", o.err);
+    cr_assert(json_check("d['metrics']['exact'] is False"), "%s", o.out);
+    cr_assert(strstr(o.err, "note: some integers exceed"), "%s", o.err);
+    out_free(&o);
+    /* -D n=10^19+1: exact arithmetic overflows 64 bits into a double. */
+    f = write_xml("n.xml",
+        "<program name='n'><param name='n' value='4'/>"
+        "<kernel id='b' blocks='1' work='n' span='n' reads='0' writes='0'/></program>");
+    snprintf(args, sizeof args, "analyze %s -D n=7 --format json", f);
+    o = run(args);
+    cr_assert(json_check("d['metrics']['exact'] is True and d['metrics']['W']==7"), "%s", o.out);
+    cr_assert_eq(o.err[0], '\0', "%s", o.err);
+    out_free(&o);
+    snprintf(args, sizeof args, "analyze %s -D n=10^19+1 --format json", f);
+    o = run(args);
+    cr_assert_eq(o.status, 0, "%s", o.err);
+    cr_assert(json_check("d['metrics']['exact'] is False"), "%s", o.out);
+    {
+        const char *first = strstr(o.err, "note: some integers");
+        cr_assert(first && !strstr(first + 1, "note: some integers"),
+                  "said once: %s", o.err);
+    }
+    out_free(&o);
+}
+
+/* A cost-0 last kernel stays on the critical path (a cost-0 first one did). */
+Test(output, whole_critical_path)
+{
+    const char *f = write_xml("zero.xml",
+        "<program name='zero'>"
+        "<kernel id='first' blocks='1' work='0' span='0' reads='0' writes='0'/>"
+        "<kernel id='mid' blocks='2' work='5' span='5' reads='0' writes='0'/>"
+        "<kernel id='last' blocks='1' work='0' span='0' reads='0' writes='0'/>"
+        "<edge from='first' to='mid'/><edge from='mid' to='last'/></program>");
+    char args[512];
+    out o;
+    snprintf(args, sizeof args, "analyze %s --format json", f);
+    o = run(args);
+    cr_assert_eq(o.status, 0, "%s", o.err);
+    cr_assert(json_check("d['critical_path']['span']==['first','mid','last'] and "
+                         "d['critical_path']['L']==['first','mid','last']"),
+              "%s", o.out);
+    out_free(&o);
+}
+
+/* The corollary is labelled with its condition p >= K (diamond: K = 8). */
+Test(output, corollary_condition)
+{
+    char args[512];
+    out o;
+    snprintf(args, sizeof args, "analyze %s/diamond.xml -p 2", MMM_DAGS_DIR);
+    o = run(args);
+    cr_assert(strstr(o.out, "corollary     (N/K + L)C  p >= K = 8"), "%s", o.out);
+    cr_assert(strstr(o.out, "(not a bound at this p < K)"), "%s", o.out);
+    out_free(&o);
+    snprintf(args, sizeof args, "analyze %s/diamond.xml -p 8", MMM_DAGS_DIR);
+    o = run(args);
+    cr_assert(!strstr(o.out, "not a bound"), "%s", o.out);
+    out_free(&o);
+}
+
+/* Wide numbers never run together: every row of the kernel table splits
+ * into the 8 columns of its header. */
+Test(output, table_columns_apart)
+{
+    char args[512];
+    out o;
+    char *line, *save = NULL;
+    int in_table = 0, rows = 0;
+    snprintf(args, sizeof args, "analyze %s/poly_div_opt.xml -D n=2^60 -D m=2^4", MMM_DAGS_DIR);
+    o = run(args);
+    cr_assert_eq(o.status, 0, "%s", o.err);
+    for (line = strtok_r(o.out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        int fields = 0;
+        char *p = line;
+        if (!strncmp(line, "kernel ", 7))
+            in_table = 1;
+        if (!in_table || line[0] == '(' || line[0] == '.')
+            continue;
+        while (*p) {
+            while (*p == ' ')
+                p++;
+            if (*p)
+                fields++;
+            while (*p && *p != ' ')
+                p++;
+        }
+        cr_assert_eq(fields, 8, "row '%s'", line);
+        rows++;
+    }
+    cr_assert_geq(rows, 2);
+    out_free(&o);
+}
+
+/* -D: spaces around the name, a close name suggested, constants only. */
+Test(output, define_errors_say_what_to_fix)
+{
+    const char *f = write_xml("d.xml",
+        "<program name='d'><param name='n' value='4'/><param name='B' value='2'/>"
+        "<kernel id='a' blocks='n' work='1' span='1' reads='0' writes='0'/></program>");
+    char args[512];
+    out o;
+    snprintf(args, sizeof args, "analyze %s -D ' n = 2^10 ' --format json", f);
+    o = run(args);
+    cr_assert_eq(o.status, 0, "%s", o.err);
+    cr_assert(json_check("d['metrics']['N']==1024"), "%s", o.out);
+    out_free(&o);
+    snprintf(args, sizeof args, "analyze %s -D N=3", f);
+    o = run(args);
+    cr_assert_eq(o.status, 1);
+    cr_assert(strstr(o.err, "no parameter 'N'; did you mean 'n'?"), "%s", o.err);
+    out_free(&o);
+    snprintf(args, sizeof args, "analyze %s -D zzz=3", f);
+    o = run(args);
+    cr_assert(strstr(o.err, "it declares 'n', 'B'"), "%s", o.err);
+    out_free(&o);
+    snprintf(args, sizeof args, "analyze %s -D n=B^3", f);
+    o = run(args);
+    cr_assert_eq(o.status, 1);
+    cr_assert(strstr(o.err, "-D values must be constants: 'B' is a parameter of the file"),
+              "%s", o.err);
+    out_free(&o);
+}
+
+/* TMM: the program's T is a mean over launches; "set by the hardware
+ * limit X" only when it is X itself (poly_mul on the GTX 480: X = 48). */
+Test(output, tmm_limit_claim)
+{
+    char args[512];
+    out o;
+    const char *line;
+    double T;
+    snprintf(args, sizeof args, "analyze %s/poly_mul.xml --machine %s/machines/gtx480.xml "
+             "--model tmm", MMM_DAGS_DIR, MMM_DAGS_DIR);
+    o = run(args);
+    cr_assert_eq(o.status, 0, "%s", o.err);
+    line = strstr(o.out, "T     threads per core");
+    cr_assert_not_null(line, "%s", o.out);
+    T = strtod(line + strlen("T     threads per core"), NULL);
+    if (T != 48)
+        cr_assert(!strncmp(strchr(line, '(') + 1, "a mean over the launches", 24),
+                  "T = %g: %.200s", T, line);
+    cr_assert(T < 48, "this program's T is a mean below X: %g", T);
+    out_free(&o);
+}
