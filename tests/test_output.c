@@ -285,3 +285,53 @@ Test(output, tmm_limit_claim)
     cr_assert(T < 48, "this program's T is a mean below X: %g", T);
     out_free(&o);
 }
+
+/* compare --model tmm: both programs' TMM sections, and the ratio of their
+ * T_P checked against the two objects it comes from. */
+Test(output, compare_model)
+{
+    char args[512];
+    out o;
+    snprintf(args, sizeof args, "compare %s/poly_div_naive.xml %s/poly_div_opt.xml "
+             "--machine %s/machines/gtx480.xml --model tmm --format json",
+             MMM_DAGS_DIR, MMM_DAGS_DIR, MMM_DAGS_DIR);
+    o = run(args);
+    cr_assert_eq(o.status, 0, "%s", o.err);
+    cr_assert(json_check("abs(d['ratios']['tmm_TP'] - d['a']['tmm']['TP_global'] / "
+                         "d['b']['tmm']['TP_global']) < 1e-12 * d['ratios']['tmm_TP']"),
+              "%s", o.out);
+    out_free(&o);
+    snprintf(args, sizeof args, "compare %s/poly_div_naive.xml %s/poly_div_opt.xml "
+             "--machine %s/machines/gtx480.xml --model tmm",
+             MMM_DAGS_DIR, MMM_DAGS_DIR, MMM_DAGS_DIR);
+    o = run(args);
+    cr_assert(strstr(o.out, "==== A: poly_div_naive ====") &&
+              strstr(o.out, "==== B: poly_div_opt ====") && strstr(o.out, "R (TMM T_P"),
+              "%s", o.out);
+    out_free(&o);
+    snprintf(args, sizeof args, "compare %s/diamond.xml %s/diamond.xml --model nope",
+             MMM_DAGS_DIR, MMM_DAGS_DIR);
+    o = run(args);
+    cr_assert_eq(o.status, 2);
+    out_free(&o);
+}
+
+/* analyze --format csv --totals: diamond.xml's totals, computed by hand in
+ * its comment (W 104, S 16, O 230, N 11, L 3, C 55, K 8, p = 2:
+ * (11/2 + 3)55 = 467.5, (11/8 + 3)55 = 240.625). */
+Test(output, csv_totals)
+{
+    char args[512];
+    out o;
+    snprintf(args, sizeof args, "analyze %s/diamond.xml --format csv --totals", MMM_DAGS_DIR);
+    o = run(args);
+    cr_assert_eq(o.status, 0, "%s", o.err);
+    cr_assert_str_eq(o.out, "measure,value\nW,104\nS,16\nO,230\nN,11\nL,3\nC,55\nK,8\n"
+                            "parallelism,6.5\np,2\ngraham_brent,467.5\ncorollary,240.625\n"
+                            "corollary_holds_from_p,8\nexact,true\n");
+    out_free(&o);
+    snprintf(args, sizeof args, "analyze %s/diamond.xml --totals", MMM_DAGS_DIR);
+    o = run(args);
+    cr_assert_eq(o.status, 2);
+    out_free(&o);
+}

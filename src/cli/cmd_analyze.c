@@ -8,7 +8,7 @@
 static const char analyze_help[] =
     "usage: mmm analyze FILE [-D NAME=VALUE]... [--machine FILE] [-p P]\n"
     "                        [--format text|json|csv] [--max-rows N]\n"
-    "                        [--model mmm|tmm|balance|time|all]\n\n"
+    "                        [--model mmm|tmm|balance|time|all] [--totals]\n\n"
     "Evaluate the program's parameters and compute the Many-core Machine Model\n"
     "measures: W (work), S (span), O (parallelism overhead, (r+w)U per block),\n"
     "N (thread blocks), L (blocks on the longest path), C (max S(B)+O(B)),\n"
@@ -16,6 +16,10 @@ static const char analyze_help[] =
     "and its corollary (N/K + L)C, the critical paths and a per-kernel table.\n\n"
     "options:\n"
     "  --max-rows N         text: show at most N kernels (default 200, 0 = all)\n"
+    "  --totals             csv: the program's totals and bounds as rows\n"
+    "                       measure,value (W, S, O, N, L, C, K, parallelism, p,\n"
+    "                       graham_brent, corollary, corollary_holds_from_p,\n"
+    "                       exact) instead of one row per kernel\n"
     "  --model M            mmm (default), tmm (threaded many-core memory model),\n"
     "                       balance (balance principle), time (predicted seconds\n"
     "                       on a real GPU, docs/time.md), all (mmm, tmm and\n"
@@ -147,6 +151,25 @@ static char *csv_exact(double v, int64_t vi, unsigned exact, char *buf, size_t s
     return buf;
 }
 
+/* --format csv --totals: the program's measures and bounds. */
+static void print_csv_totals(const mmm_metrics *m)
+{
+    char v[32];
+    printf("measure,value\n");
+    printf("W,%s\n", csv_exact(m->W, m->W_i, m->exact & MMM_EXACT_W, v, sizeof v));
+    printf("S,%s\n", csv_exact(m->S, m->S_i, m->exact & MMM_EXACT_S, v, sizeof v));
+    printf("O,%s\n", csv_exact(m->O, m->O_i, m->exact & MMM_EXACT_O, v, sizeof v));
+    printf("N,%lld\nL,%lld\n", (long long)m->N, (long long)m->L);
+    printf("C,%s\n", csv_exact(m->C, m->C_i, m->exact & MMM_EXACT_C, v, sizeof v));
+    printf("K,%lld\nparallelism,%.17g\n", (long long)m->K, m->parallelism);
+    if (m->has_p)
+        printf("p,%lld\ngraham_brent,%.17g\n", (long long)m->p, m->graham_brent);
+    else
+        printf("p,\ngraham_brent,\n");
+    printf("corollary,%.17g\ncorollary_holds_from_p,%lld\nexact,%s\n", m->corollary,
+           (long long)m->K, m->lost ? "false" : "true");
+}
+
 static void print_csv(const mmm_instance *inst)
 {
     const mmm_program *prog = inst->program;
@@ -187,6 +210,7 @@ int cmd_analyze(int argc, char **argv)
     const char *file = NULL;
     int64_t max_rows = 200;
     unsigned models = CLI_MODEL_MMM;
+    int totals = 0;
     cli_models extra;
     mmm_program *prog = NULL;
     mmm_instance *inst = NULL;
@@ -211,6 +235,8 @@ int cmd_analyze(int argc, char **argv)
         if (!strcmp(argv[i], "--max-rows")) {
             if (i + 1 >= argc || cli_parse_int64(argv[++i], &max_rows) < 0 || max_rows < 0)
                 return cli_usage("analyze", "--max-rows needs a number >= 0");
+        } else if (!strcmp(argv[i], "--totals")) {
+            totals = 1;
         } else if (!strcmp(argv[i], "--model")) {
             if (i + 1 >= argc || cli_model_parse(argv[++i], &models) < 0)
                 return cli_usage("analyze", "--model must be mmm, tmm, balance, time or all");
@@ -224,6 +250,8 @@ int cmd_analyze(int argc, char **argv)
     }
     if (!file)
         return cli_usage("analyze", "missing FILE");
+    if (totals && (c.format != CLI_CSV || models != CLI_MODEL_MMM))
+        return cli_usage("analyze", "--totals goes with --format csv (and the mmm model)");
 
     rc = cli_load(&c, file, 0, &prog, &inst);
     if (rc != CLI_OK)
@@ -246,7 +274,9 @@ int cmd_analyze(int argc, char **argv)
         json_end_object(&w);
         json_finish(&w);
     } else if (c.format == CLI_CSV) {
-        if (models == CLI_MODEL_MMM)
+        if (totals)
+            print_csv_totals(&m);
+        else if (models == CLI_MODEL_MMM)
             print_csv(inst);
         else
             cli_models_csv(stdout, &extra, inst);

@@ -11,7 +11,7 @@
 static const char compare_help[] =
     "usage: mmm compare A.xml B.xml [-D NAME=VALUE]... [--machine FILE]\n"
     "                   [-p P | --corollary] [--time]\n"
-    "                   [--format text|json|csv]\n\n"
+    "                   [--format text|json|csv] [--model mmm|tmm|balance|time|all]\n\n"
     "Evaluate two programs with the same -D, --machine and -p and show each\n"
     "MMM measure (W, S, O, N, L, C, K) side by side with the ratio A/B, and\n"
     "R = bound(A)/bound(B) for the Graham-Brent bound (N/p + L)C when p is\n"
@@ -23,7 +23,11 @@ static const char compare_help[] =
     "  --corollary          compare by the corollary only (no p needed)\n"
     "  --time               also the time model's predicted seconds and their\n"
     "                       ratio (machine parameters from --machine,\n"
-    "                       docs/time.md)\n";
+    "                       docs/time.md)\n"
+    "  --model M            also the other models, as mmm analyze --model: each\n"
+    "                       program's sections, and the ratio A/B of the TMM's\n"
+    "                       T_P (Eq. 2); time is --time (a comma list such as\n"
+    "                       tmm,balance; default mmm)\n";
 
 typedef struct side {
     const char *path;
@@ -31,6 +35,7 @@ typedef struct side {
     mmm_instance *inst;
     mmm_metrics m;
     mmm_time t;    /* with --time */
+    cli_models extra;   /* --model other than mmm */
 } side;
 
 /* --time: predicted seconds of both sides. */
@@ -149,12 +154,14 @@ static void print_json(const side *a, const side *b, int corollary_only)
     cli_json_analysis(&w, a->inst, &a->m);
     if (with_time)
         cli_time_json(&w, &a->t, a->inst);
+    cli_models_json(&w, &a->extra, a->inst);
     json_end_object(&w);
     json_key(&w, "b");
     json_begin_object(&w);
     cli_json_analysis(&w, b->inst, &b->m);
     if (with_time)
         cli_time_json(&w, &b->t, b->inst);
+    cli_models_json(&w, &b->extra, b->inst);
     json_end_object(&w);
     json_key(&w, "ratios");
     json_begin_object(&w);
@@ -174,6 +181,11 @@ static void print_json(const side *a, const side *b, int corollary_only)
     if (with_time) {
         json_key(&w, "time");
         json_double(&w, ratio(a->t.seconds, b->t.seconds));
+    }
+    if (a->extra.which & CLI_MODEL_TMM) {
+        json_key(&w, "tmm_TP");
+        json_double(&w, ratio(a->extra.tmm.program.TP_global,
+                              b->extra.tmm.program.TP_global));
     }
     json_end_object(&w);
     json_end_object(&w);
@@ -200,11 +212,30 @@ static void print_csv(const side *a, const side *b, int corollary_only)
     csv_row("corollary", a->m.corollary, b->m.corollary);
     if (with_time)
         csv_row("time_s", a->t.seconds, b->t.seconds);
+    if (a->extra.which & CLI_MODEL_TMM)
+        csv_row("tmm_TP", a->extra.tmm.program.TP_global, b->extra.tmm.program.TP_global);
+}
+
+/* The other models' sections of both programs, and their ratios. */
+static void print_models_text(const side *a, const side *b)
+{
+    char x[64];
+    if (!(a->extra.which & ~CLI_MODEL_MMM))
+        return;
+    printf("\n==== A: %s ====\n", a->prog->name);
+    cli_models_text(stdout, &a->extra, a->inst, 20);
+    printf("\n==== B: %s ====\n", b->prog->name);
+    cli_models_text(stdout, &b->extra, b->inst, 20);
+    printf("\n");
+    if (a->extra.which & CLI_MODEL_TMM)
+        printf("R (TMM T_P, Eq. 2)  = %s\n",
+               cli_fmt_num(ratio(a->extra.tmm.program.TP_global,
+                                 b->extra.tmm.program.TP_global), x, sizeof x));
 }
 
 /* ---- the command ---- */
 
-static int load_side(const cli_common *c, side *s)
+static int load_side(const cli_common *c, side *s, unsigned models)
 {
     mmm_error err;
     if (cli_load(c, s->path, 1, &s->prog, &s->inst) != CLI_OK)
@@ -215,11 +246,13 @@ static int load_side(const cli_common *c, side *s)
         return CLI_FAIL;
     }
     cli_note_inexact(s->prog->file, &s->m);
-    return CLI_OK;
+    s->extra.launch = c->launch;
+    return cli_models_compute(&s->extra, s->inst,
+                              models & ~(CLI_MODEL_MMM | CLI_MODEL_TIME));
 }
 
-static int parse_args(cli_common *c, int *corollary_only, side *s, int argc,
-                      char **argv)
+static int parse_args(cli_common *c, int *corollary_only, unsigned *models,
+                      side *s, int argc, char **argv)
 {
     int i, nfiles = 0;
     for (i = 1; i < argc; i++) {
@@ -237,6 +270,11 @@ static int parse_args(cli_common *c, int *corollary_only, side *s, int argc,
             *corollary_only = 1;
         else if (!strcmp(argv[i], "--time"))
             with_time = 1;
+        else if (!strcmp(argv[i], "--model")) {
+            if (i + 1 >= argc || cli_model_parse(argv[++i], models) < 0)
+                return cli_usage("compare",
+                                 "--model must be mmm, tmm, balance, time or all");
+        }
         else if (argv[i][0] == '-' && argv[i][1] != '\0')
             return cli_usage("compare", "unknown option '%s'", argv[i]);
         else if (nfiles == 2)
@@ -256,29 +294,35 @@ int cmd_compare(int argc, char **argv)
     cli_common c;
     side s[2];
     int corollary_only = 0, rc, k;
+    unsigned models = CLI_MODEL_MMM;
 
     memset(s, 0, sizeof s);
     cli_common_init(&c, "compare");
-    rc = parse_args(&c, &corollary_only, s, argc, argv);
+    rc = parse_args(&c, &corollary_only, &models, s, argc, argv);
+    if (models & CLI_MODEL_TIME)
+        with_time = 1; /* --model time is --time: one time section */
     if (rc < 0)
         return CLI_OK;
     if (rc != CLI_OK)
         return rc;
-    if ((rc = load_side(&c, &s[0])) == CLI_OK &&
-        (rc = load_side(&c, &s[1])) == CLI_OK &&
+    if ((rc = load_side(&c, &s[0], models)) == CLI_OK &&
+        (rc = load_side(&c, &s[1], models)) == CLI_OK &&
         (rc = check_defs(&c, &s[0], &s[1])) == CLI_OK) {
         if (c.format == CLI_JSON)
             print_json(&s[0], &s[1], corollary_only);
         else if (c.format == CLI_CSV)
             print_csv(&s[0], &s[1], corollary_only);
-        else
+        else {
             print_text(&s[0], &s[1], corollary_only);
+            print_models_text(&s[0], &s[1]);
+        }
         if (fflush(stdout) != 0 || ferror(stdout)) {
             fprintf(stderr, "mmm compare: error: cannot write the output\n");
             rc = CLI_FAIL;
         }
     }
     for (k = 0; k < 2; k++) {
+        cli_models_dispose(&s[k].extra);
         mmm_metrics_dispose(&s[k].m);
         mmm_time_dispose(&s[k].t);
         mmm_instance_free(s[k].inst);

@@ -137,10 +137,12 @@ static void tmm_text(FILE *f, const mmm_tmm *t, const mmm_instance *inst,
     {
         /* One launch, or X itself: the limit sets T.  Otherwise T is a mean
          * over launches whose limits may differ. */
-        int64_t launches = 0;
-        for (i = 0; i < inst->nkernels && launches < 2; i++)
-            launches += inst->kernels[i].repeat;
-        if (launches <= 1 || (c->limit == MMM_TMM_LIMIT_X && c->T == mc->X))
+        int same = 1;
+        for (i = 0; i < t->nkernels; i++)
+            if (t->kernels[i].T > 0 &&
+                (inst->kernels[i].varies || t->kernels[i].T != c->T))
+                same = 0;
+        if (same || (c->limit == MMM_TMM_LIMIT_X && c->T == mc->X))
             fprintf(f, "  T     threads per core            %s  (set by %s)\n",
                     cli_fmt_num(c->T, a, sizeof a), limit_words(c->limit));
         else
