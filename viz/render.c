@@ -410,7 +410,12 @@ static void edge_style(render_ctx *c, Agedge_t *e, uint32_t u, uint32_t v)
     set(e, "color", MMM_PLAIN_EDGE_COLOR);
     set(e, "penwidth", "1.2");
     set(e, "arrowsize", "0.8");
-    if (span) {
+    if (span && lp && c->l_differs) {
+        /* On both paths: two parallel lines, one of each colour. */
+        set(e, "color", MMM_SPAN_PATH_COLOR ":" MMM_L_PATH_COLOR);
+        set(e, "penwidth", "2.5");
+        set(e, "weight", "4");
+    } else if (span) {
         set(e, "color", MMM_SPAN_PATH_COLOR);
         set(e, "penwidth", "3");
         set(e, "weight", "4"); /* keep the critical path straight */

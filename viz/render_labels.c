@@ -10,7 +10,6 @@
 #define NBSP "\xc2\xa0"
 #define TIMES "\xc3\x97"
 #define MIDDOT "\xc2\xb7"
-#define ARROW "\xe2\x86\x92"
 #define LE "\xe2\x89\xa4"
 #define HEAVY_LINE "\xe2\x94\x81\xe2\x94\x81\xe2\x94\x81"
 /* Rows of the title table are left-aligned text cells. */
@@ -235,7 +234,7 @@ static void put_blocks_line(mmm_text *t, const mmm_instance *inst, size_t k,
 {
     const mmm_kernel *kern = &inst->program->kernels[k];
     if (first != last)
-        mmm__text_printf(t, "%lld" NBSP ARROW NBSP "%lld blocks", (long long)first,
+        mmm__text_printf(t, "%lld" NBSP "to" NBSP "%lld blocks", (long long)first,
                          (long long)last);
     else
         mmm__text_printf(t, "%lld block%s", (long long)first, first == 1 ? "" : "s");
