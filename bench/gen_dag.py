@@ -8,7 +8,15 @@ a window much smaller than N the DAG is long and narrow-ish (like a real
 program: dependencies are mostly local); with window = N it is a uniform
 random DAG.  The output is deterministic for a given seed.
 
+Three shapes are named (--shape sets the window, the block range and the
+edge order; explicit options still override it):
+  local    window 64, 1 to 64 blocks per kernel, edges grouped by target
+  wide     window 2000, 1 to 1000 blocks per kernel, edges grouped by target
+  uniform  window = all kernels, 1 to 64 blocks, edges in random order
+
     python3 bench/gen_dag.py --kernels 1000000 --edges 3000000 -o out.xml
+    python3 bench/gen_dag.py --shape uniform --kernels 100000 \
+        --edges 300000 -o uniform.xml
 """
 import argparse
 import json
@@ -38,13 +46,20 @@ def in_degrees(n, e, window):
     return deg
 
 
-def write_kernels(out, n, rng, exp):
+SHAPES = {  # window (None: all kernels), largest block count, shuffle
+    "local": (64, 64, False),
+    "wide": (2000, 1000, False),
+    "uniform": (None, 64, True),
+}
+
+
+def write_kernels(out, n, rng, exp, blocks_max):
     """Write the kernels; return their spans (for the span DP) and add N, W,
     O, C to exp."""
     spans = [0] * n
     buf = []
     for v in range(n):
-        blocks = rng.randint(1, 64)
+        blocks = rng.randint(1, blocks_max)
         span = rng.randint(1, 32)
         threads = 32 * rng.randint(1, 8)
         reads, writes = rng.randint(1, 4), rng.randint(0, 2)
@@ -63,8 +78,8 @@ def write_kernels(out, n, rng, exp):
     return spans
 
 
-def write_edges(out, deg, window, rng, spans, exp):
-    """Write the edges; compute S (heaviest span path) and L (most kernels
+def write_edges(out, deg, window, rng, spans, exp, shuffle):
+    """Write the edges (in a random order when shuffle); compute S (heaviest span path) and L (most kernels
     on a path, every kernel having at least one block) by dynamic
     programming in index order, which is a topological order."""
     path_s = list(spans)
@@ -79,9 +94,11 @@ def write_edges(out, deg, window, rng, spans, exp):
             buf.append('  <edge from="k%d" to="k%d"/>\n' % (u, v))
         path_s[v] += max(path_s[u] for u in preds)
         path_l[v] += max(path_l[u] for u in preds)
-        if len(buf) >= 65536:
+        if len(buf) >= 65536 and not shuffle:
             out.write("".join(buf))
             buf.clear()
+    if shuffle:
+        rng.shuffle(buf)
     out.write("".join(buf))
     exp["S"] = max(path_s)
     exp["L"] = max(path_l)
@@ -91,13 +108,29 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--kernels", type=int, default=1000000)
     ap.add_argument("--edges", type=int, default=3000000)
-    ap.add_argument("--window", type=int, default=1000,
-                    help="predecessors are among the WINDOW kernels before")
+    ap.add_argument("--shape", choices=sorted(SHAPES),
+                    help="a named shape (see above)")
+    ap.add_argument("--window", type=int,
+                    help="predecessors are among the WINDOW kernels before"
+                    " (default 1000, or the shape's)")
+    ap.add_argument("--blocks-max", type=int,
+                    help="blocks per kernel drawn in 1..BLOCKS_MAX"
+                    " (default 64, or the shape's)")
+    ap.add_argument("--shuffle-edges", action="store_true",
+                    help="write the edges in a random order")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("-o", "--output", required=True)
     ap.add_argument("--expect", metavar="FILE.json",
                     help="also write the expected W, S, O, N, L, C there")
     a = ap.parse_args()
+    window, blocks_max, shuffle = SHAPES.get(a.shape, (1000, 64, False))
+    if a.window is None:
+        a.window = window if window is not None else a.kernels
+    if a.blocks_max is None:
+        a.blocks_max = blocks_max
+    shuffle = shuffle or a.shuffle_edges
+    if a.blocks_max < 1:
+        sys.exit("gen_dag.py: need blocks-max >= 1")
     if a.kernels < 1 or a.edges < 0 or a.window < 1:
         sys.exit("gen_dag.py: need kernels >= 1, edges >= 0, window >= 1")
     rng = random.Random(a.seed)
@@ -107,14 +140,16 @@ def main():
         out.write('<?xml version="1.0" encoding="UTF-8"?>\n'
                   '<program name="generated">\n'
                   '  <description>bench/gen_dag.py: random DAG, %d kernels,'
-                  ' %d edges, window %d, seed %d</description>\n'
+                  ' %d edges, window %d, 1 to %d blocks, edges %s,'
+                  ' seed %d</description>\n'
                   '  <param name="U" value="400"/>\n'
                   '  <param name="p" value="14"/>\n'
-                  % (a.kernels, a.edges, a.window, a.seed))
+                  % (a.kernels, a.edges, a.window, a.blocks_max,
+                     "shuffled" if shuffle else "by target", a.seed))
         exp = {"kernels": a.kernels, "edges": a.edges,
                "N": 0, "W": 0, "O": 0, "C": 0, "S": 0, "L": 0}
-        spans = write_kernels(out, a.kernels, rng, exp)
-        write_edges(out, deg, a.window, rng, spans, exp)
+        spans = write_kernels(out, a.kernels, rng, exp, a.blocks_max)
+        write_edges(out, deg, a.window, rng, spans, exp, shuffle)
         out.write("</program>\n")
     if a.expect:
         with open(a.expect, "w", encoding="ascii") as f:

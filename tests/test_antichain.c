@@ -3,12 +3,15 @@
  * Every expectation is computed here independently: the transitive closure
  * by Floyd–Warshall on bit masks and the largest antichain by enumerating
  * subsets (kernel DAGs) or by exhaustive search over pairwise incomparable
- * launches of the expanded thread-block DAG (programs with repeats). */
+ * launches of the expanded thread-block DAG (programs with repeats).  On
+ * DAGs too large for that, the earlier algorithm (greedy + Dinic, kept in
+ * tests/helpers/antichain_prev.c) is the reference. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "antichain_prev.h"
 #include "mmm/mmm.h"
 #include "program_internal.h"
 
@@ -176,6 +179,145 @@ Test(antichain, random_dags_match_brute_force)
     }
     cr_assert(flow_seen > 50 && sp_seen > 50, "flow %d, sp %d", flow_seen,
               sp_seen);
+}
+
+/* The benchmark's shapes (bench/gen_dag.py), small: kernel v's
+ * predecessors among the `window` kernels before it, `deg` of them (or,
+ * when pairs, each edge a random pair at distance <= window, duplicates
+ * allowed), weights in 1..wmax; then, when shuffle, node numbers permuted
+ * and the edges in random order (index order is then not topological). */
+static size_t shaped_dag(int n, int window, int deg, int pairs, int shuffle,
+                         int wmax, int64_t *w, uint32_t *from, uint32_t *to)
+{
+    size_t m = 0;
+    for (int v = 0; v < n; v++)
+        w[v] = rnd_int(1, wmax);
+    if (pairs) {
+        for (int e = 0; e < deg * n && n > 1; e++) {
+            int v = rnd_int(1, n - 1), d = rnd_int(1, window);
+            from[m] = (uint32_t)(v - (d > v ? v : d));
+            to[m++] = (uint32_t)v;
+        }
+    } else {
+        for (int v = 1; v < n; v++) {
+            int lo = v > window ? v - window : 0, got = 0;
+            uint32_t chosen[8];
+            while (got < deg && got < v - lo) {
+                uint32_t u = (uint32_t)rnd_int(lo, v - 1);
+                int dup = 0;
+                for (int i = 0; i < got; i++)
+                    dup |= chosen[i] == u;
+                if (!dup) {
+                    chosen[got++] = u;
+                    from[m] = u;
+                    to[m++] = (uint32_t)v;
+                }
+            }
+        }
+    }
+    if (shuffle) {
+        uint32_t *perm = malloc((size_t)n * sizeof *perm);
+        cr_assert(perm);
+        for (int i = 0; i < n; i++)
+            perm[i] = (uint32_t)i;
+        for (int i = n - 1; i > 0; i--) {
+            int j = rnd_int(0, i);
+            uint32_t t = perm[i];
+            perm[i] = perm[j];
+            perm[j] = t;
+            int64_t tw = w[i];
+            w[i] = w[j];
+            w[j] = tw;
+        }
+        for (size_t e = 0; e < m; e++) {
+            from[e] = perm[from[e]];
+            to[e] = perm[to[e]];
+        }
+        for (size_t e = m; e > 1; e--) {
+            size_t j = rnd() % e;
+            uint32_t tf = from[e - 1], tt = to[e - 1];
+            from[e - 1] = from[j], to[e - 1] = to[j];
+            from[j] = tf, to[j] = tt;
+        }
+        free(perm);
+    }
+    return m;
+}
+
+/* The shapes: local window, wide window with big kernels, uniform random
+ * with its edges in random order, local random pairs. */
+static const struct {
+    int window, deg, pairs, shuffle, wmax;
+} shapes[] = {{4, 3, 0, 0, 64}, {8, 3, 0, 0, 1000}, {1000, 3, 0, 1, 64},
+              {4, 3, 1, 0, 64}, {6, 2, 1, 1, 9}};
+
+Test(antichain, benchmark_shapes_match_brute_force)
+{
+    rng_state = 0x2545f4914f6cdd1du;
+    for (int it = 0; it < 500; it++) {
+        int sh = it % (int)(sizeof shapes / sizeof *shapes);
+        int n = rnd_int(1, 16);
+        int64_t w[MAXN];
+        uint32_t from[64], to[64];
+        size_t m = shaped_dag(n, shapes[sh].window, shapes[sh].deg,
+                              shapes[sh].pairs, shapes[sh].shuffle,
+                              shapes[sh].wmax, w, from, to);
+        int64_t expect = brute_antichain(n, w, m, from, to), k = -1;
+        mmm_error err;
+        cr_assert_eq(mmm_max_antichain(&k, NULL, (size_t)n, w, m, from, to,
+                                       &err),
+                     0, "%s", err.message);
+        cr_assert_eq(k, expect, "iteration %d (shape %d): K %lld, brute "
+                     "force %lld", it, sh, (long long)k, (long long)expect);
+        cr_assert_eq(flow_only(n, w, m, from, to), expect,
+                     "iteration %d (shape %d)", it, sh);
+    }
+}
+
+/* Medium DAGs of every shape: the flow, the public entry and the earlier
+ * algorithm agree. */
+Test(antichain, benchmark_shapes_match_the_earlier_flow, .timeout = 300)
+{
+    enum { NMAX = 6000 };
+    int64_t *w = malloc(NMAX * sizeof *w);
+    uint32_t *from = malloc(3 * NMAX * sizeof *from);
+    uint32_t *to = malloc(3 * NMAX * sizeof *to);
+    uint32_t *ss = malloc((NMAX + 1) * sizeof *ss);
+    uint32_t *succ = malloc(3 * NMAX * sizeof *succ);
+    uint32_t *cur = malloc(NMAX * sizeof *cur);
+    cr_assert(w && from && to && ss && succ && cur);
+    rng_state = 0xda3e39cb94b95bdbu;
+    for (int it = 0; it < 40; it++) {
+        int sh = it % (int)(sizeof shapes / sizeof *shapes);
+        int n = rnd_int(500, NMAX);
+        int window = shapes[sh].window * (sh == 2 ? NMAX : 16);
+        size_t m = shaped_dag(n, window, shapes[sh].deg, shapes[sh].pairs,
+                              shapes[sh].shuffle, shapes[sh].wmax, w, from,
+                              to);
+        memset(ss, 0, (size_t)(n + 1) * sizeof *ss);
+        for (size_t e = 0; e < m; e++)
+            ss[from[e] + 1]++;
+        for (int v = 0; v < n; v++)
+            ss[v + 1] += ss[v];
+        memcpy(cur, ss, (size_t)n * sizeof *cur);
+        for (size_t e = 0; e < m; e++)
+            succ[cur[from[e]]++] = to[e];
+        int64_t expect = -1, k = -2, kp = -3;
+        mmm_error err;
+        cr_assert_eq(prev_antichain_flow(&expect, (size_t)n, w, ss, succ,
+                                         &err),
+                     0);
+        cr_assert_eq(mmm__antichain_flow(&k, (size_t)n, w, ss, succ, &err),
+                     0);
+        cr_assert_eq(mmm_max_antichain(&kp, NULL, (size_t)n, w, m, from, to,
+                                       &err),
+                     0, "%s", err.message);
+        cr_assert_eq(k, expect, "iteration %d (shape %d, %d nodes): K %lld, "
+                     "earlier flow %lld", it, sh, n, (long long)k,
+                     (long long)expect);
+        cr_assert_eq(kp, expect, "iteration %d", it);
+    }
+    free(w), free(from), free(to), free(ss), free(succ), free(cur);
 }
 
 Test(antichain, series_parallel_dags_take_the_composition)
