@@ -1,6 +1,6 @@
 /* antichain.c: the largest weighted antichain of a DAG (K of the MMM) by a
  * minimum flow, for the DAGs that are not series-parallel (sp_plan.c), and
- * the public entry mmm_max_antichain.
+ * the edge-list entry mmm__max_antichain.
  *
  * Minimum flow with lower bounds (Dilworth): node v is split into
  * in(v) -> out(v) with lower bound w(v), every other arc is unbounded; the

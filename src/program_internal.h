@@ -161,7 +161,8 @@ void *mmm__big_realloc(void *p, size_t old_bytes, size_t bytes);
 void mmm__big_free(void *p);
 
 /* ------------------------------------------------------------------ */
-/* Antichains (antichain.c).                                           */
+/* Antichains: the series-parallel plan (sp_plan.c), the minimum flow and
+ * the edge-list entry (antichain.c).                                   */
 
 /* Build the series-parallel plan of the DAG given in CSR form (n nodes,
  * succ lists without duplicates).  plan->is_sp tells whether it reduced.
@@ -177,8 +178,9 @@ int mmm__sp_plan_eval(int64_t *out, const mmm_sp_plan *plan,
 
 /* Largest weighted antichain by minimum flow with lower bounds (Dilworth),
  * on a DAG in CSR form (duplicates allowed).  The weights must be >= 0 and
- * their sum must fit in int64.  Returns 0, MMM_ENOMEM or MMM_ELIMIT (more
- * than 2^30 nodes). */
+ * their sum must fit in int64.  Any node numbering: a topological order
+ * is found when the index order is not one.  Returns 0, MMM_ENOMEM or
+ * MMM_ELIMIT (more than 2^30 nodes). */
 int mmm__antichain_flow(int64_t *out, size_t n, const int64_t *weight,
                         const uint32_t *succ_start, const uint32_t *succ,
                         mmm_error *err);
