@@ -10,9 +10,13 @@ random DAG.  The output is deterministic for a given seed.
 
 Three shapes are named (--shape sets the window, the block range and the
 edge order; explicit options still override it):
-  local    window 64, 1 to 64 blocks per kernel, edges grouped by target
-  wide     window 2000, 1 to 1000 blocks per kernel, edges grouped by target
-  uniform  window = all kernels, 1 to 64 blocks, edges in random order
+  local    window 64, 1 to 64 blocks per kernel, random in-degrees
+  wide     window 2000, 1 to 1000 blocks per kernel, random in-degrees
+  uniform  window = all kernels, 1 to 64 blocks, even in-degrees, edges
+           in random order
+(random in-degrees: each edge picks its target at random, so in-degrees
+spread and some kernels in the middle have no predecessor; even: every
+kernel has E/N of them, as far as its window allows.)
 
     python3 bench/gen_dag.py --kernels 1000000 --edges 3000000 -o out.xml
     python3 bench/gen_dag.py --shape uniform --kernels 100000 \
@@ -24,6 +28,26 @@ import random
 import sys
 
 U = 400  # the generated program's U (cycles per word)
+
+
+def random_in_degrees(n, e, window, rng):
+    """In-degree of every kernel when each edge picks its target at random
+    (kernel v can take at most min(v, window)): in-degrees spread like a
+    Poisson law, so some kernels start chains (sources) in the middle of
+    the DAG, as random pairs (u, v) with v - window <= u < v would give."""
+    caps = [min(v, window) for v in range(n)]
+    if e > sum(caps):
+        sys.exit("gen_dag.py: %d edges do not fit in %d kernels with window %d"
+                 % (e, n, window))
+    deg = [0] * n
+    left = e
+    while left > 0:
+        for _ in range(left):
+            v = rng.randrange(1, n)
+            if deg[v] < caps[v]:
+                deg[v] += 1
+                left -= 1
+    return deg
 
 
 def in_degrees(n, e, window):
@@ -46,10 +70,11 @@ def in_degrees(n, e, window):
     return deg
 
 
-SHAPES = {  # window (None: all kernels), largest block count, shuffle
-    "local": (64, 64, False),
-    "wide": (2000, 1000, False),
-    "uniform": (None, 64, True),
+SHAPES = {  # window (None: all kernels), largest block count, shuffle,
+    # in-degrees (random targets, or as even as possible)
+    "local": (64, 64, False, "random"),
+    "wide": (2000, 1000, False, "random"),
+    "uniform": (None, 64, True, "even"),
 }
 
 
@@ -118,12 +143,18 @@ def main():
                     " (default 64, or the shape's)")
     ap.add_argument("--shuffle-edges", action="store_true",
                     help="write the edges in a random order")
+    ap.add_argument("--in-degrees", choices=("even", "random"),
+                    help="as even as possible (default) or each edge's"
+                    " target drawn at random (the shape's)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("-o", "--output", required=True)
     ap.add_argument("--expect", metavar="FILE.json",
                     help="also write the expected W, S, O, N, L, C there")
     a = ap.parse_args()
-    window, blocks_max, shuffle = SHAPES.get(a.shape, (1000, 64, False))
+    window, blocks_max, shuffle, degrees = SHAPES.get(
+        a.shape, (1000, 64, False, "even"))
+    if a.in_degrees:
+        degrees = a.in_degrees
     if a.window is None:
         a.window = window if window is not None else a.kernels
     if a.blocks_max is None:
@@ -134,17 +165,19 @@ def main():
     if a.kernels < 1 or a.edges < 0 or a.window < 1:
         sys.exit("gen_dag.py: need kernels >= 1, edges >= 0, window >= 1")
     rng = random.Random(a.seed)
-    deg = in_degrees(a.kernels, a.edges, a.window)
+    deg = (random_in_degrees(a.kernels, a.edges, a.window, rng)
+           if degrees == "random" and a.kernels > 1
+           else in_degrees(a.kernels, a.edges, a.window))
     with open(a.output, "w", encoding="ascii") as out:
         # (no command line in a comment: XML comments cannot hold "--")
         out.write('<?xml version="1.0" encoding="UTF-8"?>\n'
                   '<program name="generated">\n'
                   '  <description>bench/gen_dag.py: random DAG, %d kernels,'
-                  ' %d edges, window %d, 1 to %d blocks, edges %s,'
-                  ' seed %d</description>\n'
+                  ' %d edges, window %d, 1 to %d blocks, %s in-degrees,'
+                  ' edges %s, seed %d</description>\n'
                   '  <param name="U" value="400"/>\n'
                   '  <param name="p" value="14"/>\n'
-                  % (a.kernels, a.edges, a.window, a.blocks_max,
+                  % (a.kernels, a.edges, a.window, a.blocks_max, degrees,
                      "shuffled" if shuffle else "by target", a.seed))
         exp = {"kernels": a.kernels, "edges": a.edges,
                "N": 0, "W": 0, "O": 0, "C": 0, "S": 0, "L": 0}

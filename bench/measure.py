@@ -10,6 +10,11 @@
       without K, K), for information.  One mmm run longer than --timeout
       is killed and fails the time target.
 
+  measure.py k --load-bin BIN --small FILE --big FILE [--reps R]
+      K's own time in process (bench_load: measures with K minus measures
+      without K, min of R runs) on a 10^5-kernel and a 10^6-kernel file of
+      one shape, and its growth (target <= 12).
+
   measure.py n --mmm BIN --file FILE [--reps R] [--eval-bin BIN]
       mmm analyze FILE -D n=2^40 vs -D n=2^12 (median of R interleaved runs
       each) and, when given, the in-process timing of bench_eval (min over
@@ -31,6 +36,7 @@ import threading
 import time
 
 TIME_RATIO_MAX = 2.0
+K_GROWTH_MAX = 12.0
 BYTES_MAX = 300.0
 N_RATIO_MAX = 1.25
 
@@ -231,6 +237,44 @@ def cmd_big(a):
     return status
 
 
+def k_time(load_bin, dag, reps, timeout):
+    """K's own time on one file, min over reps (None when a run failed)."""
+    best = None
+    for _ in range(reps):
+        out = "%s.k.%d.txt" % (dag, os.getpid())
+        try:
+            _, _, rc, _ = run([load_bin, dag], stdout_path=out,
+                              timeout=timeout)
+            with open(out, encoding="utf-8") as f:
+                ph = dict(line.split()[:2] for line in f
+                          if line.startswith("metrics_"))
+        finally:
+            if os.path.exists(out):
+                os.remove(out)
+        if rc != 0 or "metrics_with_K" not in ph:
+            return None
+        t = float(ph["metrics_with_K"]) - float(ph["metrics_without_K"])
+        best = t if best is None else min(best, t)
+    return max(best, 1e-6)
+
+
+def cmd_k(a):
+    small = k_time(a.load_bin, a.small, a.reps, a.timeout)
+    big = k_time(a.load_bin, a.big, a.reps, a.timeout)
+    if small is None or big is None:
+        print("K's time: a run failed or took over %.0f s   FAIL"
+              % a.timeout)
+        return 1
+    growth = big / small
+    print("K alone, %-28s %8.3f s  (min of %d)"
+          % (os.path.basename(a.small), small, a.reps))
+    print("K alone, %-28s %8.3f s  (min of %d)"
+          % (os.path.basename(a.big), big, a.reps))
+    print("growth of K's time          %8.1fx   target <= %.0f   %s"
+          % (growth, K_GROWTH_MAX, verdict(growth <= K_GROWTH_MAX)))
+    return 0 if growth <= K_GROWTH_MAX else 1
+
+
 def cmd_n(a):
     big, small = "n=2^40", "n=2^12"
     times = {big: [], small: []}
@@ -275,6 +319,12 @@ def main():
     b.add_argument("--timeout", type=float, default=300,
                    help="seconds after which mmm analyze is killed")
     b.add_argument("--load-bin", help="bench_load, for the phase times")
+    k = sub.add_parser("k")
+    k.add_argument("--load-bin", required=True)
+    k.add_argument("--small", required=True)
+    k.add_argument("--big", required=True)
+    k.add_argument("--reps", type=int, default=1)
+    k.add_argument("--timeout", type=float, default=300)
     n = sub.add_parser("n")
     n.add_argument("--mmm", required=True)
     n.add_argument("--file", required=True)
@@ -283,7 +333,7 @@ def main():
     a = ap.parse_args()
     if a.reps < 1:
         ap.error("--reps must be >= 1")
-    return cmd_big(a) if a.what == "big" else cmd_n(a)
+    return {"big": cmd_big, "k": cmd_k, "n": cmd_n}[a.what](a)
 
 
 if __name__ == "__main__":

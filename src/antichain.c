@@ -233,7 +233,9 @@ static int64_t join(kflow *s, uint32_t x, int64_t want)
  * value).  The ends stay near the latest nodes, where the searches start,
  * instead of waiting far back for a descendant that reaches them; a
  * search can still take them back along the reverse arcs. */
-#define HAND_ON_BUDGET 256
+#ifndef HAND_ON_BUDGET
+#define HAND_ON_BUDGET 4096
+#endif
 
 /* Move the free ends of u (all of whose successors have joined) to the
  * nearest node z that still has successors to join, along a path of the
@@ -242,7 +244,7 @@ static int64_t join(kflow *s, uint32_t x, int64_t want)
  * keeps its value, the chains that ended at u now end at z.  The ends
  * stay near the latest nodes, where the searches start, instead of
  * waiting far back for a descendant that reaches them. */
-static void hand_on_from(kflow *s, uint32_t u)
+static int hand_on_from(kflow *s, uint32_t u)
 {
     size_t qh = 0, qt = 0;
     uint32_t src = 2 * u, z = NONE;
@@ -286,7 +288,7 @@ static void hand_on_from(kflow *s, uint32_t u)
         }
     }
     if (z == NONE)
-        return;
+        return 0;
     /* The path runs from src to z: par points back towards src. */
     int64_t b = s->nd[u].rt;
     for (uint32_t c = z; c != src; c = PAR(s, c)) {
@@ -298,6 +300,7 @@ static void hand_on_from(kflow *s, uint32_t u)
     s->nd[z >> 1].rt += b;
     for (uint32_t c = z; c != src; c = PAR(s, c))
         arc_push(s, PAR(s, c), c, PJ(s, c), b);
+    return 1;
 }
 
 static void hand_on(kflow *s, uint32_t x)
@@ -305,8 +308,9 @@ static void hand_on(kflow *s, uint32_t x)
     const uint32_t *pp = s->pp + 2 * (size_t)s->ps[x];
     const uint32_t *end = s->pp + 2 * (size_t)s->ps[x + 1];
     for (; pp < end; pp += 2)
-        if (--s->left[pp[0]] == 0 && s->nd[pp[0]].rt > 0)
-            hand_on_from(s, pp[0]);
+        if (--s->left[pp[0]] == 0)
+            while (s->nd[pp[0]].rt > 0 && hand_on_from(s, pp[0]))
+                ;
 }
 
 static void kflow_free(kflow *s)
