@@ -47,6 +47,35 @@ int mmm__cost_equal(double a, double b)
     return fabs(a - b) <= COST_RTOL * fmax(fabs(a), fabs(b));
 }
 
+char *mmm_sweep_point_format(char *buf, size_t size, const mmm_program *prog,
+                             const mmm_sweep_result *res, const mmm_sweep_point *pt)
+{
+    size_t a, len = 0;
+    if (!buf || size == 0)
+        return buf;
+    buf[0] = '\0';
+    for (a = 0; prog && res && pt && a < res->naxes && len + 1 < size; a++) {
+        char v[64];
+        int n = snprintf(buf + len, size - len, "%s%s = %s", a ? ", " : "",
+                         prog->params[res->axes[a].slot].name,
+                         mmm_value_format(pt->params[a], 0, v, sizeof v));
+        if (n < 0)
+            break;
+        len += (size_t)n;
+    }
+    return buf;
+}
+
+int mmm_sweep_points_differ(const mmm_sweep_result *res, const mmm_sweep_point *a,
+                            const mmm_sweep_point *b)
+{
+    size_t i;
+    for (i = 0; i < res->naxes; i++)
+        if (a->params[i].d != b->params[i].d)
+            return 1;
+    return 0;
+}
+
 /* ------------------------------------------------------------------ */
 /* Exact rational arithmetic on mmm_value, falling back to double when a
  * step overflows 64 bits (the value then says it is inexact). */

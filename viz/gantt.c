@@ -10,6 +10,8 @@
 #include "gantt_draw.h"
 #include "mmm/gantt.h"
 #include "outfile.h"
+#include "util/path.h"
+#include "figure_int.h"
 
 #define WIDTH 1100.0
 #define LEFT 120.0      /* lane labels */
@@ -442,66 +444,43 @@ static int build(chart *c, const mmm_gantt_options *opt)
     return c->d.oom ? MMM_ENOMEM : MMM_OK;
 }
 
-static int ends_with(const char *s, const char *suffix)
-{
-    size_t n = strlen(s), m = strlen(suffix);
-    return n >= m && strcmp(s + n - m, suffix) == 0;
-}
-
 int mmm_gantt_png_available(void)
 {
     return mmm__gd_png_available();
 }
 
-static int write_png(const char *path, const gd_list *d, mmm_error *err)
+/* The chart of r as a display list (disposed by the caller). */
+static int chart_build(chart *c, const mmm_sim_result *r, const mmm_program *prog,
+                       const mmm_gantt_options *opt)
 {
-    mmm__outfile of;
-    int rc = mmm__outfile_open(&of, path, err);
-    if (rc < 0)
-        return rc;
-    /* PLplot opens the file by name: let it write our temporary, then
-     * reopen it so that the commit syncs and renames it. */
-    fclose(of.fp);
-    of.fp = NULL;
-    if ((rc = mmm__gd_write_png(of.tmp_path, d, err)) < 0 ||
-        /* PLplot reports no write error: check the file is complete */
-        (rc = mmm__outfile_check_complete(&of, err)) < 0) {
-        mmm__outfile_abort(&of);
-        return rc;
-    }
-    of.fp = fopen(of.tmp_path, "ab");
-    if (!of.fp || fseek(of.fp, 0, SEEK_END) != 0 || ftell(of.fp) <= 0) {
-        mmm__outfile_abort(&of);
-        return mmm_error_set(err, MMM_EIO, path, 0, "PLplot wrote no PNG");
-    }
-    return mmm__outfile_commit(&of, err);
+    static const mmm_gantt_options defaults = MMM_GANTT_OPTIONS_INIT;
+    if (!opt)
+        opt = &defaults;
+    memset(c, 0, sizeof *c);
+    c->r = r;
+    c->prog = prog;
+    c->mmm_bound = opt->mmm_bound;
+    mmm__gd_init(&c->d, WIDTH, 0);
+    return build(c, opt);
 }
 
 int mmm_gantt_write(const char *path, const mmm_sim_result *r,
                     const mmm_program *prog, const mmm_gantt_options *opt,
                     mmm_error *err)
 {
-    static const mmm_gantt_options defaults = MMM_GANTT_OPTIONS_INIT;
-    int png = ends_with(path, ".png");
+    int png = mmm__has_extension(path, "png");
     chart c;
     int rc;
 
-    if (!png && !ends_with(path, ".svg"))
+    if (!png && !mmm__has_extension(path, "svg"))
         return mmm_error_set(err, MMM_EINVAL, path, 0,
                              "a Gantt chart is written as .svg or .png");
-    if (!opt)
-        opt = &defaults;
-    memset(&c, 0, sizeof c);
-    c.r = r;
-    c.prog = prog;
-    c.mmm_bound = opt->mmm_bound;
-    mmm__gd_init(&c.d, WIDTH, 0);
-    if ((rc = build(&c, opt)) < 0) {
+    if ((rc = chart_build(&c, r, prog, opt)) < 0) {
         mmm__gd_dispose(&c.d);
         return mmm_error_set(err, rc, path, 0, "out of memory");
     }
     if (png) {
-        rc = write_png(path, &c.d, err);
+        rc = mmm__gd_write_png(path, &c.d, err);
     } else {
         mmm__outfile of;
         if ((rc = mmm__outfile_open(&of, path, err)) == MMM_OK) {
@@ -511,4 +490,28 @@ int mmm_gantt_write(const char *path, const mmm_sim_result *r,
     }
     mmm__gd_dispose(&c.d);
     return rc;
+}
+
+int mmm__gantt_svg(char **out, size_t *len, const mmm_sim_result *r,
+                   const mmm_program *prog, const mmm_gantt_options *opt,
+                   mmm_error *err)
+{
+    chart c;
+    FILE *f;
+    int rc;
+    *out = NULL;
+    *len = 0;
+    if ((rc = chart_build(&c, r, prog, opt)) < 0 || !(f = open_memstream(out, len))) {
+        mmm__gd_dispose(&c.d);
+        return mmm_error_set(err, MMM_ENOMEM, NULL, 0, "out of memory");
+    }
+    mmm__gd_write_svg(f, &c.d);
+    mmm__gd_dispose(&c.d);
+    if (fclose(f) != 0 || !*out) {
+        free(*out);
+        *out = NULL;
+        *len = 0;
+        return mmm_error_set(err, MMM_ENOMEM, NULL, 0, "out of memory");
+    }
+    return MMM_OK;
 }

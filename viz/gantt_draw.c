@@ -1,11 +1,13 @@
 /* gantt_draw.c: the Gantt chart's display list and its backends: SVG written
  * by hand (rectangles with <title> tooltips, lines, text) and PNG through
- * PLplot's pngcairo device (the page is the pixel grid of the list). */
+ * PLplot's pngcairo device (the page is the pixel grid of the list),
+ * written atomically by plstream.c. */
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "gantt_draw.h"
+#include "plstream.h"
 
 #ifdef MMM_HAVE_PLPLOT
 #include <plplot.h>
@@ -187,21 +189,9 @@ void mmm__gd_write_svg(FILE *f, const gd_list *d)
 #define SCRATCH 15 /* colour map 0 index used for every item */
 #define DPI 90.0
 
-static int have_pngcairo(void)
-{
-    const char *menu_buf[128], *name_buf[128];
-    const char **menu = menu_buf, **names = name_buf;
-    int n = 128, i;
-    plgDevs(&menu, &names, &n);
-    for (i = 0; i < n; i++)
-        if (names[i] && !strcmp(names[i], "pngcairo"))
-            return 1;
-    return 0;
-}
-
 int mmm__gd_png_available(void)
 {
-    return have_pngcairo();
+    return mmm__pl_have_device("pngcairo");
 }
 
 static void colour(uint32_t rgb, double alpha)
@@ -263,30 +253,34 @@ static void pl_item(const gd_item *it, double h)
     }
 }
 
-int mmm__gd_write_png(const char *path, const gd_list *d, mmm_error *err)
+static void setup(void *payload)
 {
-    PLINT old, strm;
-    size_t i;
-    if (!have_pngcairo())
-        return mmm_error_set(err, MMM_EIO, path, 0,
-                             "the PLplot device 'pngcairo' is not installed "
-                             "(Debian: apt-get install plplot-driver-cairo)");
-    plgstrm(&old);
-    plmkstrm(&strm);
-    plsdev("pngcairo");
-    plsfnam(path);
-    plsfam(0, -1, -1);
-    plspage(DPI, DPI, (PLINT)d->width, (PLINT)d->height, 0, 0);
+    (void)payload;
     plscolbg(255, 255, 255);
-    plinit();
-    pladv(0);
+}
+
+static void draw(void *payload)
+{
+    const gd_list *d = payload;
+    size_t i;
     plvpor(0.0, 1.0, 0.0, 1.0);
     plwind(0.0, d->width, 0.0, d->height);
     for (i = 0; i < d->n; i++)
         pl_item(&d->v[i], d->height);
-    plend1();
-    plsstrm(old);
-    return MMM_OK;
+}
+
+int mmm__gd_write_png(const char *path, const gd_list *d, mmm_error *err)
+{
+    mmm__pl_page pg;
+    memset(&pg, 0, sizeof pg);
+    pg.dev = "pngcairo";
+    pg.dpi = DPI;
+    pg.width = (int)d->width;
+    pg.height = (int)d->height;
+    pg.setup = setup;
+    pg.draw = draw;
+    pg.payload = (void *)d;
+    return mmm__pl_write_file(&pg, path, err);
 }
 
 #else

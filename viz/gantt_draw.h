@@ -48,8 +48,8 @@ void mmm__gd_text(gd_list *d, double x, double y, double size, int anchor,
 
 /* Write the list as a standalone SVG document. */
 void mmm__gd_write_svg(FILE *f, const gd_list *d);
-/* Draw the list into a PNG file through PLplot (path: a file PLplot
- * creates).  MMM_EINVAL without PLplot, MMM_EIO without its device. */
+/* Draw the list into the PNG file path, atomically, through PLplot.
+ * MMM_EINVAL without PLplot, MMM_EIO without its device. */
 int mmm__gd_write_png(const char *path, const gd_list *d, mmm_error *err);
 int mmm__gd_png_available(void);
 

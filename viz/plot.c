@@ -1,14 +1,17 @@
-/* plot.c: line plots with PLplot (the only file that includes plplot.h),
- * and the streaming decimation of curves.  The figure is drawn into the
- * temporary file of an mmm__outfile, then committed. */
+/* plot.c: line plots with PLplot, and the streaming decimation of curves.
+ * The page is set up and written (atomically into a file, or into memory)
+ * by plstream.c. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
-#include "outfile.h"
 #include "mmm/plot.h"
+#include "figure_int.h"
+#include "plstream.h"
+#include "util/path.h"
 
 /* ------------------------------------------------------------------ */
 /* Curves and decimation (no PLplot needed). */
@@ -139,18 +142,6 @@ void mmm_plot_curve_dispose(mmm_plot_curve *c)
     c->n = c->cap = 0;
 }
 
-/* ------------------------------------------------------------------ */
-/* Output format from the file name. */
-
-static const char *extension(const char *path)
-{
-    const char *dot = strrchr(path, '.');
-    const char *slash = strrchr(path, '/');
-    if (!dot || (slash && dot < slash))
-        return "";
-    return dot + 1;
-}
-
 #ifndef MMM_HAVE_PLPLOT
 
 int mmm_plot_available(void)
@@ -161,8 +152,17 @@ int mmm_plot_available(void)
 int mmm_plot_write(const mmm_plot *plot, const char *path, mmm_error *err)
 {
     (void)plot;
-    (void)extension;
-    return mmm_error_set(err, MMM_EINVAL, path, 0,
+        return mmm_error_set(err, MMM_EINVAL, path, 0,
+                         "this mmm was built without PLplot: plots are not "
+                         "available (install libplplot-dev and rebuild)");
+}
+
+int mmm__plot_svg(const mmm_plot *plot, char **out, size_t *len, mmm_error *err)
+{
+    (void)plot;
+    *out = NULL;
+    *len = 0;
+    return mmm_error_set(err, MMM_EINVAL, NULL, 0,
                          "this mmm was built without PLplot: plots are not "
                          "available (install libplplot-dev and rebuild)");
 }
@@ -473,20 +473,6 @@ static void draw_panel(const mmm_plot *plot, size_t k, double xlo, double xhi,
     draw_legend(pan, plot, k == 0);
 }
 
-/* Is a PLplot device with this name installed? */
-static int have_device(const char *dev)
-{
-    const char *menu_buf[128], *name_buf[128];
-    const char **menu = menu_buf, **names = name_buf;
-    int n = 128, i;
-    /* plgDevs fills the caller's arrays through pointers to them. */
-    plgDevs(&menu, &names, &n);
-    for (i = 0; i < n; i++)
-        if (names[i] && !strcmp(names[i], dev))
-            return 1;
-    return 0;
-}
-
 /* The x range is common to the panels: log only when every panel's x
  * values suit it, the window spans all of them. */
 static void x_window(const mmm_plot *plot, int *logx, double *wxlo,
@@ -517,79 +503,81 @@ static void x_window(const mmm_plot *plot, int *logx, double *wxlo,
     window(xlo, xhi, *logx, 0.03, wxlo, wxhi);
 }
 
-static void draw(const mmm_plot *plot, const char *dev, const char *file)
-{
+typedef struct page {
+    const mmm_plot *plot;
     double wxlo, wxhi;
     int logx;
-    size_t k;
-    PLINT old, strm;
+} page;
 
-    x_window(plot, &logx, &wxlo, &wxhi);
-
-    plgstrm(&old);
-    plmkstrm(&strm);
-    plsdev(dev);
-    plsfnam(file);
-    plsfam(0, -1, -1);
-    plspage(0, 0, 1300, 240 + 340 * (PLINT)plot->npanels, 0, 0);
+static void setup(void *payload)
+{
+    (void)payload;
     set_colours();
-    plinit();
-    pladv(0);
+}
+
+static void draw(void *payload)
+{
+    const page *pg = payload;
+    size_t k;
     plschr(0, CHAR_SCALE);
-    for (k = 0; k < plot->npanels; k++)
-        draw_panel(plot, k, wxlo, wxhi, logx);
-    plend1();
-    plsstrm(old);
+    for (k = 0; k < pg->plot->npanels; k++)
+        draw_panel(pg->plot, k, pg->wxlo, pg->wxhi, pg->logx);
+}
+
+/* The device for a format: cairo's SVG draws the text as outlines, so it
+ * looks exactly like the PNG whatever fonts the viewer has; PLplot's own
+ * svg device (no extra package) is the fallback. */
+static const char *device(const char *ext)
+{
+    if (!strcasecmp(ext, "svg"))
+        return mmm__pl_have_device("svgcairo") ? "svgcairo" : "svg";
+    if (!strcasecmp(ext, "png"))
+        return "pngcairo";
+    if (!strcasecmp(ext, "pdf"))
+        return "pdfcairo";
+    return NULL;
+}
+
+static void page_init(mmm__pl_page *pp, page *pg, const mmm_plot *plot, const char *dev)
+{
+    pg->plot = plot;
+    x_window(plot, &pg->logx, &pg->wxlo, &pg->wxhi);
+    memset(pp, 0, sizeof *pp);
+    pp->dev = dev;
+    pp->width = 1300;
+    pp->height = 240 + 340 * (int)plot->npanels;
+    pp->setup = setup;
+    pp->draw = draw;
+    pp->payload = pg;
 }
 
 int mmm_plot_write(const mmm_plot *plot, const char *path, mmm_error *err)
 {
-    const char *ext = extension(path);
-    const char *dev;
-    mmm__outfile of;
-    int rc;
+    const char *ext = mmm__path_extension(path);
+    const char *dev = device(ext);
+    mmm__pl_page pp;
+    page pg;
 
-    if (!strcmp(ext, "svg"))
-        /* cairo's SVG draws the text as outlines, so it looks exactly like
-         * the PNG whatever fonts the viewer has; PLplot's own svg device
-         * (no extra package) is the fallback. */
-        dev = have_device("svgcairo") ? "svgcairo" : "svg";
-    else if (!strcmp(ext, "png"))
-        dev = "pngcairo";
-    else if (!strcmp(ext, "pdf"))
-        dev = "pdfcairo";
-    else
+    if (!dev)
         return mmm_error_set(err, MMM_EINVAL, path, 0,
                              "unknown plot format '.%s': use .svg, .png or .pdf",
                              ext);
     if (plot->npanels == 0)
         return mmm_error_set(err, MMM_EINVAL, path, 0, "nothing to plot");
-    if (!have_device(dev))
-        return mmm_error_set(err, MMM_EIO, path, 0,
-                             "the PLplot device '%s' is not installed "
-                             "(Debian: apt-get install plplot-driver-cairo)",
-                             dev);
-    if ((rc = mmm__outfile_open(&of, path, err)) < 0)
-        return rc;
-    /* PLplot opens the file by name: close our stream, let it write the
-     * temporary, then rename it into place. */
-    fclose(of.fp);
-    of.fp = NULL;
-    draw(plot, dev, of.tmp_path);
-    /* PLplot reports no write error: a full disk or a file-size limit
-     * would leave a truncated file, so check that it ends as it should. */
-    if ((rc = mmm__outfile_check_complete(&of, err)) < 0) {
-        mmm__outfile_abort(&of);
-        return rc;
-    }
-    /* Reopen so that the commit flushes it to disk (fsync) and checks it. */
-    of.fp = fopen(of.tmp_path, "ab");
-    if (!of.fp || fseek(of.fp, 0, SEEK_END) != 0 || ftell(of.fp) <= 0) {
-        mmm__outfile_abort(&of);
-        return mmm_error_set(err, MMM_EIO, path, 0,
-                             "PLplot wrote nothing with the device '%s'", dev);
-    }
-    return mmm__outfile_commit(&of, err);
+    page_init(&pp, &pg, plot, dev);
+    return mmm__pl_write_file(&pp, path, err);
+}
+
+int mmm__plot_svg(const mmm_plot *plot, char **out, size_t *len, mmm_error *err)
+{
+    mmm__pl_page pp;
+    page pg;
+    *out = NULL;
+    *len = 0;
+    if (plot->npanels == 0)
+        return mmm_error_set(err, MMM_EINVAL, NULL, 0, "nothing to plot");
+    page_init(&pp, &pg, plot, device("svg"));
+    return mmm__pl_write_memory(&pp, out, len, err);
 }
 
 #endif

@@ -17,6 +17,7 @@
 #include "outfile.h"
 #include "render_labels.h"
 #include "render_text.h"
+#include "util/path.h"
 
 /* Edges of a block-level DOT (every pair of dependent blocks) are refused
  * above this: such a file would not be useful to anyone. */
@@ -122,15 +123,14 @@ int mmm_render_format_parse(mmm_render_format *out, const char *name)
 
 int mmm_render_format_from_path(mmm_render_format *out, const char *path)
 {
-    const char *dot = path ? strrchr(path, '.') : NULL;
-    const char *slash = path ? strrchr(path, '/') : NULL;
-    if (!dot || (slash && dot < slash))
+    const char *ext = mmm__path_extension(path);
+    if (!*ext)
         return MMM_EINVAL;
-    if (strcasecmp(dot + 1, "gv") == 0) {
+    if (strcasecmp(ext, "gv") == 0) {
         *out = MMM_RENDER_DOT;
         return 0;
     }
-    return mmm_render_format_parse(out, dot + 1);
+    return mmm_render_format_parse(out, ext);
 }
 
 int mmm_render_level_parse(mmm_render_level *out, const char *name)

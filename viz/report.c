@@ -3,12 +3,9 @@
  * are in report_sweep.c and report_sim.c). */
 #include "mmm/report.h"
 
-#include <ctype.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "mmm/mmm.h"
 #include "outfile.h"
@@ -56,100 +53,6 @@ static const char page_style[] =
     "code{font-family:ui-monospace,\"DejaVu Sans Mono\",monospace;font-size:13px}\n"
     ".sw{display:inline-block;width:10px;height:10px;margin-right:5px;vertical-align:baseline}\n"
     "</style>\n</head>\n<body>\n<main>\n";
-
-/* ------------------------------------------------------------------ */
-/* Helpers shared with report_sweep.c and report_sim.c                  */
-
-/* Copy svg, prefixing its ids and the references to them (id="x",
- * url(#x), href="#x") with prefix: several figures inline in one page must
- * not share ids (PLplot names its clip paths the same in every figure). */
-static void put_prefixed(mmm_text *t, const char *svg, const char *prefix)
-{
-    static const char *const marks[] = {"id=\"", "url(#", "href=\"#"};
-    const char *p = svg;
-    for (;;) {
-        const char *best = NULL;
-        size_t i, blen = 0;
-        for (i = 0; i < sizeof marks / sizeof marks[0]; i++) {
-            const char *q = strstr(p, marks[i]);
-            if (q && (!best || q < best)) {
-                best = q;
-                blen = strlen(marks[i]);
-            }
-        }
-        if (!best)
-            break;
-        /* "id" must be a whole attribute name, not the end of "grid" */
-        if (best > svg && best[0] == 'i' && (isalnum((unsigned char)best[-1]) ||
-                                             best[-1] == '-' || best[-1] == '_' ||
-                                             best[-1] == ':')) {
-            mmm__text_putn(t, p, (size_t)(best - p) + blen);
-            p = best + blen;
-            continue;
-        }
-        mmm__text_putn(t, p, (size_t)(best - p) + blen);
-        mmm__text_put(t, prefix);
-        mmm__text_put(t, "-");
-        p = best + blen;
-    }
-    mmm__text_put(t, p);
-}
-
-void mmm__report_put_svg(mmm_text *t, const char *svg, const char *prefix)
-{
-    const char *start = svg ? strstr(svg, "<svg") : NULL;
-    if (!start) {
-        mmm__report_note(t, "(the figure could not be embedded)");
-        return;
-    }
-    mmm__text_put(t, "<div class=\"figure\">\n");
-    put_prefixed(t, start, prefix);
-    mmm__text_put(t, "</div>\n");
-}
-
-void mmm__report_note(mmm_text *t, const char *fmt, ...)
-{
-    char buf[1536];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
-    va_end(ap);
-    mmm__text_put(t, "<p class=\"note\">");
-    mmm__text_put_escaped(t, buf);
-    mmm__text_put(t, "</p>\n");
-}
-
-int mmm__report_tmpdir(char *dir, size_t size, mmm_error *err)
-{
-    const char *base = getenv("TMPDIR");
-    if (!base || !*base || strlen(base) > size - 24)
-        base = "/tmp";
-    snprintf(dir, size, "%s/mmm-report-XXXXXX", base);
-    if (!mkdtemp(dir))
-        return mmm_error_set(err, MMM_EIO, NULL, 0,
-                             "cannot create a temporary folder in %s", base);
-    return 0;
-}
-
-int mmm__report_slurp(char **out, const char *path, mmm_error *err)
-{
-    FILE *f = fopen(path, "rb");
-    mmm_text t;
-    char buf[8192];
-    size_t n;
-    *out = NULL;
-    if (!f)
-        return mmm_error_set(err, MMM_EIO, path, 0, "cannot read the figure");
-    mmm__text_init(&t);
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-        mmm__text_putn(&t, buf, n);
-    fclose(f);
-    remove(path);
-    *out = mmm__text_take(&t);
-    if (!*out)
-        return mmm_error_set(err, MMM_ENOMEM, NULL, 0, "out of memory");
-    return 0;
-}
 
 /* ------------------------------------------------------------------ */
 /* Sections                                                            */
@@ -275,8 +178,7 @@ static int put_dag(mmm_text *t, const mmm_instance *inst, const mmm_metrics *m,
     if (rc == MMM_ELIMIT) {
         mmm__report_note(t, "%s", e.message);
     } else if (rc < 0) {
-        *err = e;
-        return rc;
+        return mmm__report_fail(err, &e);
     } else {
         mmm__report_put_svg(t, svg, "dag");
         mmm__text_put(t, "<p class=\"note\">One node per kernel; a repeated kernel is drawn "

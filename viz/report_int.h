@@ -1,5 +1,6 @@
 /* report_int.h: what the parts of the HTML report share.  Private to
- * viz/report*.c. */
+ * viz/report*.c: report.c calls the sections of report_sweep.c and
+ * report_sim.c; all three use the helpers of report_html.c. */
 #ifndef MMM_VIZ_REPORT_INT_H
 #define MMM_VIZ_REPORT_INT_H
 
@@ -15,17 +16,16 @@
  * with prefix (unique in the page). */
 void mmm__report_put_svg(mmm_text *t, const char *svg, const char *prefix);
 
-/* A private temporary folder (mkdtemp) for figures drawn into files;
- * dir must hold 64 bytes.  Returns 0 or MMM_EIO. */
-int mmm__report_tmpdir(char *dir, size_t size, mmm_error *err);
-/* Read a whole file (NUL-terminated) and remove it.  0 or < 0. */
-int mmm__report_slurp(char **out, const char *path, mmm_error *err);
+/* Pass the error e of a step on to the caller's err (which may be NULL)
+ * and return its code. */
+int mmm__report_fail(mmm_error *err, const mmm_error *e);
 
-/* Draw a figure into a private temporary SVG file with draw(path, arg,
- * err) and append it inline (ids prefixed with prefix); a failure other
- * than MMM_ENOMEM becomes a note in the page.  0 or MMM_ENOMEM. */
-typedef int (*mmm__report_draw_fn)(const char *path, const void *arg,
-                                  mmm_error *err);
+/* Draw a figure into memory with draw(&svg, &len, arg, err) (an SVG
+ * document, malloc'ed) and append it inline (ids prefixed with prefix); a
+ * failure other than MMM_ENOMEM becomes a note in the page.  0 or
+ * MMM_ENOMEM. */
+typedef int (*mmm__report_draw_fn)(char **svg, size_t *len, const void *arg,
+                                   mmm_error *err);
 int mmm__report_figure(mmm_text *t, mmm__report_draw_fn draw, const void *arg,
                       const char *prefix, mmm_error *err);
 

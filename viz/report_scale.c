@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "mmm/plot.h"
+#include "figure_int.h"
 #include "mmm/scale.h"
 #include "report_int.h"
 
@@ -20,43 +21,15 @@
  * costs a simulation). */
 #define SCALE_MAX_SIZE 100000
 
-int mmm__report_figure(mmm_text *t, mmm__report_draw_fn draw, const void *arg,
-                      const char *prefix, mmm_error *err)
-{
-    char dir[96], path[128];
-    char *svg = NULL;
-    mmm_error e;
-    int rc;
-    mmm_error_clear(&e);
-    if ((rc = mmm__report_tmpdir(dir, sizeof dir, &e)) == 0) {
-        snprintf(path, sizeof path, "%s/figure.svg", dir);
-        rc = draw(path, arg, &e);
-        if (rc == 0)
-            rc = mmm__report_slurp(&svg, path, &e);
-        remove(path);
-        remove(dir);
-    }
-    if (rc == MMM_ENOMEM) {
-        *err = e;
-        return rc;
-    }
-    if (rc < 0)
-        mmm__report_note(t, "(no figure: %s)", e.message);
-    else
-        mmm__report_put_svg(t, svg, prefix);
-    free(svg);
-    return 0;
-}
-
 typedef struct speedup_fig {
     const mmm_speedup *s;
     const char *name;
 } speedup_fig;
 
-static int draw_speedup(const char *path, const void *arg, mmm_error *err)
+static int draw_speedup(char **svg, size_t *len, const void *arg, mmm_error *err)
 {
     const speedup_fig *f = arg;
-    return mmm_speedup_plot_write(f->s, f->name, path, err);
+    return mmm__speedup_plot_svg(f->s, f->name, svg, len, err);
 }
 
 int mmm__report_scaling(mmm_text *t, const mmm_instance *inst,
@@ -75,9 +48,8 @@ int mmm__report_scaling(mmm_text *t, const mmm_instance *inst,
     rc = mmm_speedup_compute(&s, inst, opt->overrides, opt->noverrides, &so, &e);
     mmm__text_put(t, "<section id=\"speedup\">\n<h2>Speedup over p</h2>\n");
     if (rc == MMM_ENOMEM) {
-        *err = e;
         mmm__text_put(t, "</section>\n");
-        return rc;
+        return mmm__report_fail(err, &e);
     }
     if (rc < 0) {
         mmm__report_note(t, "(no sweep over p: %s)", e.message);

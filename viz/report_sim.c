@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "figure_int.h"
 #include "mmm/gantt.h"
 #include "mmm/sim.h"
 #include "report_int.h"
@@ -25,8 +26,8 @@ static int put_gantt(mmm_text *t, const mmm_instance *inst, const mmm_metrics *m
     mmm_sim_options so = MMM_SIM_OPTIONS_INIT;
     mmm_gantt_options go = MMM_GANTT_OPTIONS_INIT;
     mmm_sim_result res;
-    char dir[96], path[128];
     char *svg = NULL;
+    size_t len = 0;
     mmm_error e;
     int rc;
     so.p = inst->p;
@@ -38,20 +39,11 @@ static int put_gantt(mmm_text *t, const mmm_instance *inst, const mmm_metrics *m
     mmm_error_clear(&e);
     if ((rc = mmm_simulate(&res, inst, &so, &e)) < 0)
         goto out;
-    if ((rc = mmm__report_tmpdir(dir, sizeof dir, &e)) == 0) {
-        snprintf(path, sizeof path, "%s/gantt.svg", dir);
-        rc = mmm_gantt_write(path, &res, inst->program, &go, &e);
-        if (rc == 0)
-            rc = mmm__report_slurp(&svg, path, &e);
-        remove(path);
-        remove(dir);
-    }
+    rc = mmm__gantt_svg(&svg, &len, &res, inst->program, &go, &e);
     mmm_sim_result_dispose(&res);
 out:
-    if (rc == MMM_ENOMEM) {
-        *err = e;
-        return rc;
-    }
+    if (rc == MMM_ENOMEM)
+        return mmm__report_fail(err, &e);
     if (rc < 0)
         mmm__report_note(t, "(no Gantt chart: %s)", e.message);
     else
@@ -110,7 +102,7 @@ int mmm__report_simulation(mmm_text *t, const mmm_instance *inst,
         mmm_error_clear(&e);
         rc = mmm_simulate(&res[i], inst, &so, &e);
         if (rc == MMM_ENOMEM) {
-            *err = e;
+            mmm__report_fail(err, &e);
             goto done;
         }
         if (rc < 0) {

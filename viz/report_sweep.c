@@ -1,13 +1,16 @@
 /* report_sweep.c: the report's parameter sweeps: for each parameter with a
  * declared range, the measures and bounds over the range (mmm_sweep_run on
- * an instance of its own), a table of the minimizers and a PLplot figure. */
+ * an instance of its own), a table of the minimizers and the figure of
+ * `mmm optimize --plot` (sweep_plot.c). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "mmm/optimize.h"
+#include "figure_int.h"
 #include "mmm/plot.h"
+#include "mmm/sweep_plot.h"
 #include "report_int.h"
 
 #define LE "\xe2\x89\xa4"
@@ -23,32 +26,10 @@
 #define SWEEP_BUDGET 5e6
 #define MIN_POINTS 20
 
-enum { CURVE_O, CURVE_W, CURVE_S, CURVE_GB, CURVE_COR, NCURVES };
-
-typedef struct sweep_state {
-    mmm_plot_curve curve[NCURVES];
-    int oom;
-} sweep_state;
-
 static int on_point(const mmm_sweep_point *pt, const mmm_error *why, void *payload)
 {
-    sweep_state *st = payload;
-    double x = pt->params[0].d;
-    double nan = NAN;
-    int feasible = why == NULL && pt->status == 0;
-    int rc = 0;
-    rc |= mmm_plot_curve_add(&st->curve[CURVE_O], x, feasible ? pt->O : nan);
-    rc |= mmm_plot_curve_add(&st->curve[CURVE_W], x, feasible ? pt->W : nan);
-    rc |= mmm_plot_curve_add(&st->curve[CURVE_S], x, feasible ? pt->S : nan);
-    rc |= mmm_plot_curve_add(&st->curve[CURVE_GB], x,
-                             feasible && pt->has_p ? pt->graham_brent : nan);
-    rc |= mmm_plot_curve_add(&st->curve[CURVE_COR], x,
-                             feasible && pt->K > 0 ? pt->corollary : nan);
-    if (rc != 0) {
-        st->oom = 1;
-        return MMM_ENOMEM;
-    }
-    return 0;
+    (void)why;
+    return payload ? mmm_sweep_plot_add(payload, pt) : 0;
 }
 
 /* Parameters swept by default: the program's own (not the machine file's)
@@ -128,64 +109,19 @@ static void put_table(mmm_text *t, const char *name, const mmm_sweep_result *res
                      mmm__fmt_compact(res->S_factor, b, sizeof b));
 }
 
-static int put_plot(mmm_text *t, sweep_state *st, const char *name, const mmm_instance *inst,
-                    int slot, const mmm_sweep_result *res, mmm_error *err)
+/* The figure (mmm_optimize --plot's), or a note saying why there is none. */
+static int put_plot(mmm_text *t, mmm_sweep_plot *sp, mmm_instance *si, int slot,
+                    const mmm_sweep_spec *spec, const mmm_sweep_result *res,
+                    mmm_error *err)
 {
-    mmm_plot plot;
-    mmm_plot_panel panel[3];
-    mmm_plot_mark mark[2];
-    char dir[96], path[128], title[300], sub[300], xl[200], best[100], cur[100], v[64];
     char *svg = NULL;
+    size_t len = 0;
     mmm_error e;
     int rc;
-    memset(&plot, 0, sizeof plot);
-    memset(panel, 0, sizeof panel);
-    memset(mark, 0, sizeof mark);
-    panel[0].ylabel = "overhead O";
-    panel[0].curves = &st->curve[CURVE_O];
-    panel[0].ncurves = 1;
-    panel[1].ylabel = "work W, span S";
-    panel[1].curves = &st->curve[CURVE_W];
-    panel[1].ncurves = 2;
-    panel[2].ylabel = "bounds on T";
-    panel[2].curves = &st->curve[res->has_p ? CURVE_GB : CURVE_COR];
-    panel[2].ncurves = res->has_p ? 2 : 1;
-    snprintf(title, sizeof title, "%s: measures against %s",
-             inst->program->name ? inst->program->name : "program", name);
-    snprintf(sub, sizeof sub, "the other parameters as in the tables above");
-    snprintf(xl, sizeof xl, "%s", name);
-    snprintf(best, sizeof best, "smallest O: %s = %s", name,
-             mmm_value_format(res->min_overhead.params[0], 0, v, sizeof v));
-    snprintf(cur, sizeof cur, "current: %s = %s", name,
-             mmm_value_format(inst->values[slot], 0, v, sizeof v));
-    mark[0].x = res->min_overhead.params[0].d;
-    mark[0].label = best;
-    mark[0].color = 3;
-    mark[0].line = MMM_PLOT_DASHED;
-    mark[1].x = inst->values[slot].d;
-    mark[1].label = cur;
-    mark[1].color = 0;
-    mark[1].line = MMM_PLOT_DOTTED;
-    plot.title = title;
-    plot.subtitle = sub;
-    plot.xlabel = xl;
-    plot.panels = panel;
-    plot.npanels = 3;
-    plot.marks = mark;
-    plot.nmarks = mark[0].x == mark[1].x ? 1 : 2;
     mmm_error_clear(&e);
-    if ((rc = mmm__report_tmpdir(dir, sizeof dir, &e)) == 0) {
-        snprintf(path, sizeof path, "%s/sweep.svg", dir);
-        rc = mmm_plot_write(&plot, path, &e);
-        if (rc == 0)
-            rc = mmm__report_slurp(&svg, path, &e);
-        remove(path);
-        remove(dir);
-    }
-    if (rc == MMM_ENOMEM) {
-        *err = e;
-        return rc;
-    }
+    rc = mmm__sweep_plot_svg(sp, res, si, spec, &svg, &len, &e);
+    if (rc == MMM_ENOMEM)
+        return mmm__report_fail(err, &e);
     if (rc < 0)
         mmm__report_note(t, "(no figure: %s)", e.message);
     else {
@@ -197,42 +133,19 @@ static int put_plot(mmm_text *t, sweep_state *st, const char *name, const mmm_in
     return 0;
 }
 
-static void curves_dispose(sweep_state *st)
-{
-    int i;
-    for (i = 0; i < NCURVES; i++)
-        mmm_plot_curve_dispose(&st->curve[i]);
-}
-
-static int curves_init(sweep_state *st, uint64_t expected)
-{
-    static const char *const label[NCURVES] = {
-        "O", "W", "S", "Graham-Brent (N/p+L)C", "corollary (N/K+L)C"};
-    static const int color[NCURVES] = {1, 0, 2, 3, 4};
-    int i, rc = 0;
-    memset(st, 0, sizeof *st);
-    for (i = 0; i < NCURVES; i++) {
-        rc |= mmm_plot_curve_init(&st->curve[i], label[i], expected, 0);
-        st->curve[i].color = color[i];
-    }
-    st->curve[CURVE_S].line = MMM_PLOT_DASHED;
-    st->curve[CURVE_COR].line = MMM_PLOT_DASHED;
-    return rc ? MMM_ENOMEM : 0;
-}
-
-/* One sweep: its subsection, or a note saying why there is none. */
+/* One sweep: its subsection, or a note saying why there is none.  The
+ * baseline is the parameter's current value (marked in the figure). */
 static int sweep_one(mmm_text *t, mmm_instance *si, const mmm_instance *inst, int slot,
                      const mmm_report_options *opt, mmm_error *err)
 {
     const char *name = inst->program->params[slot].name;
     mmm_sweep_spec spec = MMM_SWEEP_SPEC_INIT;
-    mmm_sweep_result res;
+    mmm_sweep_result plan, res;
     mmm_value *sample = NULL;
-    sweep_state st;
+    mmm_sweep_plot *sp = NULL;
     uint64_t npoints = 0, max_points;
     mmm_error e;
     int rc;
-    size_t i;
     double size = (double)(si->program->nkernels + si->program->nedges +
                            si->program->nclasses) + 1.0;
 
@@ -245,19 +158,21 @@ static int sweep_one(mmm_text *t, mmm_instance *si, const mmm_instance *inst, in
     spec.nfixed = opt->noverrides;
     spec.has_p = inst->has_p;
     spec.p = inst->p;
+    spec.has_baseline = 1;
+    spec.baseline[0] = inst->values[slot];
     mmm__text_put(t, "<h3>");
     mmm__text_put_escaped(t, name);
     mmm__text_put(t, "</h3>\n");
     mmm_error_clear(&e);
     memset(&res, 0, sizeof res);
-    if ((rc = mmm_sweep_resolve(&res, &npoints, si, &spec, &e)) < 0) {
+    if ((rc = mmm_sweep_resolve(&plan, &npoints, si, &spec, &e)) < 0) {
         mmm__report_note(t, "No sweep: %s.", e.message);
-        return rc == MMM_ENOMEM ? (*err = e, rc) : 0;
+        return rc == MMM_ENOMEM ? mmm__report_fail(err, &e) : 0;
     }
     if (npoints > max_points) {
         size_t n = 0;
         if (max_points < MIN_POINTS ||
-            !(sample = sample_range(&res.axes[0],
+            !(sample = sample_range(&plan.axes[0],
                                     max_points < SAMPLE_POINTS ? max_points : SAMPLE_POINTS,
                                     &n))) {
             mmm__report_note(t, "No sweep: %llu values of a program of this size are too "
@@ -270,14 +185,16 @@ static int sweep_one(mmm_text *t, mmm_instance *si, const mmm_instance *inst, in
         mmm__report_note(t, "%llu values in the range: %zu of them are swept.",
                          (unsigned long long)npoints, n);
         npoints = n;
+        if ((rc = mmm_sweep_resolve(&plan, NULL, si, &spec, &e)) < 0)
+            goto failed;
     }
-    if ((rc = curves_init(&st, npoints)) < 0)
-        goto done;
-    rc = mmm_sweep_run(&res, si, &spec, on_point, &st, &e);
-    for (i = 0; rc == 0 && i < NCURVES; i++)
-        rc = mmm_plot_curve_finish(&st.curve[i]);
-    if (rc == MMM_ENOMEM || st.oom) {
-        rc = mmm_error_set(err, MMM_ENOMEM, NULL, 0, "out of memory");
+    if (mmm_plot_available() &&
+        (rc = mmm_sweep_plot_new(&sp, inst->program, &plan, npoints, &e)) < 0)
+        goto failed;
+    rc = mmm_sweep_run(&res, si, &spec, on_point, sp, &e);
+failed:
+    if (rc == MMM_ENOMEM) {
+        rc = mmm__report_fail(err, &e);
     } else if (rc < 0) {
         mmm__report_note(t, "The sweep failed: %s.", e.message);
         rc = 0;
@@ -287,13 +204,12 @@ static int sweep_one(mmm_text *t, mmm_instance *si, const mmm_instance *inst, in
                          res.first_infeasible.code ? res.first_infeasible.message : "");
     } else {
         put_table(t, name, &res);
-        if (mmm_plot_available())
-            rc = put_plot(t, &st, name, inst, slot, &res, err);
+        if (sp)
+            rc = put_plot(t, sp, si, slot, &spec, &res, err);
         else
             mmm__report_note(t, "(no figure: this build of mmm has no PLplot)");
     }
-    curves_dispose(&st);
-done:
+    mmm_sweep_plot_free(sp);
     free(sample);
     return rc;
 }

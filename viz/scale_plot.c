@@ -1,15 +1,17 @@
 /* scale_plot.c: Cilkview's speedup picture of a sweep over p (mmm/scale.h),
- * drawn with mmm/plot.h. */
+ * drawn with mmm/plot.h into a file or, for the report, into memory. */
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "mmm/plot.h"
 #include "mmm/scale.h"
+#include "figure_int.h"
 
 #define MAX_CURVES 16 /* perfect, two bounds, and the policies */
 
-int mmm_speedup_plot_write(const mmm_speedup *s, const char *program_name,
-                         const char *path, mmm_error *err)
+/* The figure, written into path or, when path is NULL, into *svg. */
+static int speedup_plot(const mmm_speedup *s, const char *program_name,
+                        const char *path, char **svg, size_t *len, mmm_error *err)
 {
     mmm_plot_curve c[MAX_CURVES];
     char labels[MAX_CURVES][64];
@@ -117,9 +119,25 @@ int mmm_speedup_plot_write(const mmm_speedup *s, const char *program_name,
     plot.panels = &panel;
     plot.npanels = 1;
     plot.marks = marks;
-    rc = mmm_plot_write(&plot, path, err);
+    rc = path ? mmm_plot_write(&plot, path, err) : mmm__plot_svg(&plot, svg, len, err);
 done:
     for (i = 0; i < nc; i++)
         mmm_plot_curve_dispose(&c[i]);
     return rc;
+}
+
+int mmm_speedup_plot_write(const mmm_speedup *s, const char *program_name,
+                           const char *path, mmm_error *err)
+{
+    if (!path)
+        return mmm_error_set(err, MMM_EINVAL, NULL, 0, "no file name");
+    return speedup_plot(s, program_name, path, NULL, NULL, err);
+}
+
+int mmm__speedup_plot_svg(const mmm_speedup *s, const char *program_name, char **svg,
+                          size_t *len, mmm_error *err)
+{
+    *svg = NULL;
+    *len = 0;
+    return speedup_plot(s, program_name, NULL, svg, len, err);
 }

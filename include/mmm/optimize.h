@@ -205,6 +205,18 @@ int mmm_sweep_eval(mmm_metrics *out, mmm_instance *inst,
 /** The i-th value (0-based) of a resolved axis. */
 mmm_value mmm_sweep_range_value(const mmm_sweep_range *r, uint64_t i);
 
+/**
+ * The swept parameters of pt, "NAME = V" joined by ", " in axis order
+ * ("l = 128, s = 4"), names from prog and axes from res (resolved), into
+ * buf (truncated to size).  Returns buf.
+ */
+char *mmm_sweep_point_format(char *buf, size_t size, const mmm_program *prog,
+                             const mmm_sweep_result *res, const mmm_sweep_point *pt);
+
+/** 1 when a and b differ in the value of some swept parameter of res. */
+int mmm_sweep_points_differ(const mmm_sweep_result *res, const mmm_sweep_point *a,
+                            const mmm_sweep_point *b);
+
 #ifdef __cplusplus
 }
 #endif

@@ -87,6 +87,11 @@ int cli_read_program(const cli_common *c, const char *path,
 int cli_overrides(const cli_common *c, const mmm_program *prog, int lenient,
                   mmm_override *ov, size_t *nov);
 
+/* Write len bytes of data to stdout and flush it (render -o -, report
+ * -o -; their files are written atomically by the library).  0 or MMM_EIO
+ * in err. */
+int cli_write_stdout(const void *data, size_t len, mmm_error *err);
+
 /* Print "FILE:LINE: error: message" to stderr. */
 void cli_print_error(const mmm_error *err);
 /* Print "mmm CMD: message\nTry 'mmm CMD --help'." and return CLI_USAGE. */
@@ -100,7 +105,8 @@ int cli_usage(const char *cmd, const char *fmt, ...)
 int cli_parse_int64(const char *s, int64_t *out);
 /* Parse a non-negative integer (no sign) strictly; 0 or -1. */
 int cli_parse_u64(const char *s, uint64_t *out);
-/* 1 when s ends with suffix. */
+/* 1 when s ends with suffix, ignoring case (a file named g.SVG is an SVG
+ * file). */
 int cli_has_suffix(const char *s, const char *suffix);
 
 /* ---- JSON writer (RFC 8259, numbers as JSON numbers) ---- */

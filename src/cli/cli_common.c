@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "cli.h"
 #ifdef MMM_HAVE_DOT
@@ -94,7 +95,7 @@ int cli_parse_u64(const char *s, uint64_t *out)
 int cli_has_suffix(const char *s, const char *suffix)
 {
     size_t n = strlen(s), m = strlen(suffix);
-    return n >= m && strcmp(s + n - m, suffix) == 0;
+    return n >= m && strcasecmp(s + n - m, suffix) == 0;
 }
 
 int cli_usage(const char *cmd, const char *fmt, ...)
@@ -106,6 +107,13 @@ int cli_usage(const char *cmd, const char *fmt, ...)
     va_end(ap);
     fprintf(stderr, "\nTry 'mmm %s --help'.\n", cmd);
     return CLI_USAGE;
+}
+
+int cli_write_stdout(const void *data, size_t len, mmm_error *err)
+{
+    if (fwrite(data, 1, len, stdout) != len || fflush(stdout) != 0)
+        return mmm_error_set(err, MMM_EIO, NULL, 0, "cannot write to stdout");
+    return 0;
 }
 
 void cli_print_error(const mmm_error *err)

@@ -86,8 +86,8 @@ static int write_stdout(const mmm_instance *inst, const mmm_metrics *m,
     char *data = NULL;
     size_t len = 0;
     int rc = mmm_render_memory(&data, &len, inst, m, opt, err);
-    if (rc == 0 && (fwrite(data, 1, len, stdout) != len || fflush(stdout) != 0))
-        rc = mmm_error_set(err, MMM_EIO, NULL, 0, "cannot write to stdout");
+    if (rc == 0)
+        rc = cli_write_stdout(data, len, err);
     free(data);
     return rc;
 }

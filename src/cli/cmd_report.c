@@ -107,8 +107,8 @@ static int write_report(const report_args *a, const mmm_instance *inst,
     if (strcmp(a->out, "-") != 0)
         return mmm_report_write(a->out, inst, m, &a->opt, err);
     rc = mmm_report_html(&html, &len, inst, m, &a->opt, err);
-    if (rc == 0 && (fwrite(html, 1, len, stdout) != len || fflush(stdout) != 0))
-        rc = mmm_error_set(err, MMM_EIO, NULL, 0, "cannot write to stdout");
+    if (rc == 0)
+        rc = cli_write_stdout(html, len, err);
     free(html);
     return rc;
 }

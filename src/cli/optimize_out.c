@@ -1,0 +1,710 @@
+/* optimize_out.c: the output of `mmm optimize` (text, JSON, CSV), point by
+ * point as the sweep streams them, and the summary after it: the best
+ * value, the baseline, the minimizers of the bounds and the notes about
+ * the choice.  The figure is the library's (mmm/sweep_plot.h). */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "optimize_out.h"
+
+int opt_show_time;
+/* ------------------------------------------------------------------ */
+/* The per-point sink: JSON/CSV rows, sampled text rows, the figure. */
+
+
+static void print_table_row(const sink *s, const mmm_sweep_point *pt,
+                            const char *reason);
+
+static const char *pname(const sink *s, size_t a)
+{
+    return s->prog->params[s->plan->axes[a].slot].name;
+}
+
+void opt_point_text(char *buf, size_t size, const sink *s,
+                    const mmm_sweep_point *pt)
+{
+    mmm_sweep_point_format(buf, size, s->prog, s->plan, pt);
+}
+
+static void put_value(FILE *f, mmm_value v)
+{
+    char buf[64];
+    fputs(mmm_value_format(v, 0, buf, sizeof buf), f);
+}
+
+/* "FILE:LINE: message": where and why a point is infeasible (not an
+ * error of the run, so without "error:"). */
+static char *fmt_reason(const mmm_error *why, char *buf, size_t size)
+{
+    if (why->file[0] && why->line > 0)
+        snprintf(buf, size, "%s:%ld: %s", why->file, why->line, why->message);
+    else if (why->file[0])
+        snprintf(buf, size, "%s: %s", why->file, why->message);
+    else
+        snprintf(buf, size, "%s", why->message);
+    return buf;
+}
+
+static void json_row(sink *s, const mmm_sweep_point *pt, const mmm_error *why)
+{
+    json_writer *w = s->jw;
+    size_t a;
+    int ok = pt->status == 0;
+    json_begin_object_flat(w); /* one point per line */
+    json_key(w, "params");
+    json_begin_object(w);
+    for (a = 0; a < s->plan->naxes; a++) {
+        json_key(w, pname(s, a));
+        json_value(w, pt->params[a]);
+    }
+    json_end_object(w);
+#define NUM_(key, v) do { json_key(w, key); if (ok) json_double(w, v); else json_null(w); } while (0)
+#define INT_(key, v) do { json_key(w, key); if (ok) json_int(w, v); else json_null(w); } while (0)
+    NUM_("W", pt->W);
+    NUM_("S", pt->S);
+    NUM_("O", pt->O);
+    INT_("N", pt->N);
+    INT_("L", pt->L);
+    NUM_("C", pt->C);
+    INT_("K", pt->K);
+    json_key(w, "graham_brent");
+    if (ok && pt->has_p)
+        json_double(w, pt->graham_brent);
+    else
+        json_null(w);
+    NUM_("corollary", pt->corollary);
+    if (opt_show_time) {
+        json_key(w, "seconds");
+        if (ok)
+            json_double(w, pt->seconds);
+        else
+            json_null(w);
+    }
+#undef NUM_
+#undef INT_
+    json_key(w, "feasible");
+    json_bool(w, ok);
+    if (!ok) {
+        char buf[2048];
+        json_key(w, "reason");
+        json_string(w, fmt_reason(why, buf, sizeof buf));
+    }
+    json_end_object(w);
+}
+
+static void csv_quote(const char *s)
+{
+    putchar('"');
+    for (; *s; s++) {
+        if (*s == '"')
+            putchar('"');
+        putchar(*s);
+    }
+    putchar('"');
+}
+
+static void csv_header(const sink *s)
+{
+    size_t a;
+    for (a = 0; a < s->plan->naxes; a++)
+        printf("%s,", pname(s, a));
+    printf("feasible,W,S,O,N,L,C,K,graham_brent,corollary,%sreason\n",
+           opt_show_time ? "seconds," : "");
+}
+
+static void csv_row(const sink *s, const mmm_sweep_point *pt,
+                    const mmm_error *why)
+{
+    size_t a;
+    for (a = 0; a < s->plan->naxes; a++) {
+        put_value(stdout, pt->params[a]);
+        putchar(',');
+    }
+    if (pt->status == 0) {
+        printf("1,%.17g,%.17g,%.17g,%lld,%lld,%.17g,%lld,", pt->W, pt->S,
+               pt->O, (long long)pt->N, (long long)pt->L, pt->C,
+               (long long)pt->K);
+        if (pt->has_p)
+            printf("%.17g", pt->graham_brent);
+        printf(",%.17g,", pt->corollary);
+        if (opt_show_time)
+            printf("%.17g,", pt->seconds);
+        putchar('\n');
+    } else {
+        char buf[2048];
+        printf("0,,,,,,,,,,%s", opt_show_time ? "," : "");
+        csv_quote(fmt_reason(why, buf, sizeof buf));
+        putchar('\n');
+    }
+}
+
+static int keep_row(sink *s, const mmm_sweep_point *pt, const mmm_error *why)
+{
+    row *r;
+    if (s->nrows == s->cap) {
+        size_t cap = s->cap ? 2 * s->cap : 64;
+        row *nr = realloc(s->rows, cap * sizeof *nr);
+        if (!nr)
+            return MMM_ENOMEM;
+        s->rows = nr;
+        s->cap = cap;
+    }
+    r = &s->rows[s->nrows++];
+    r->pt = *pt;
+    r->reason[0] = '\0';
+    if (why) {
+        /* Truncated on purpose: the table shows a one-line summary. */
+        size_t n = strlen(why->message);
+        if (n >= sizeof r->reason)
+            n = sizeof r->reason - 1;
+        memcpy(r->reason, why->message, n);
+        r->reason[n] = '\0';
+    }
+    return MMM_OK;
+}
+
+int opt_on_point(const mmm_sweep_point *pt, const mmm_error *why,
+                 void *payload)
+{
+    sink *s = payload;
+    int rc = MMM_OK;
+    if (s->o->c.format == CLI_JSON)
+        json_row(s, pt, why);
+    else if (s->o->c.format == CLI_CSV)
+        csv_row(s, pt, why);
+    else if (s->o->max_rows == 0) {
+        /* All rows: print them as they come (constant memory); the
+         * summary follows the table. */
+        print_table_row(s, pt, why ? why->message : "");
+        putchar('\n');
+    } else if (pt->index % s->stride == 0 || pt->index + 1 == s->total)
+        rc = keep_row(s, pt, why);
+    if (rc == MMM_OK && s->fig)
+        rc = mmm_sweep_plot_add(s->fig, pt);
+    return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* Warnings and notes about the choice, shared by text and JSON. */
+
+#define MAX_MSGS 6
+/* W or S varying by more than this over the range gets a note. */
+#define PREMISE_FACTOR 2.0
+
+typedef struct msgs {
+    char text[MAX_MSGS][600];
+    int warning[MAX_MSGS];
+    size_t n;
+} msgs;
+
+static void add_msg(msgs *m, int warning, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+static void add_msg(msgs *m, int warning, const char *fmt, ...)
+{
+    va_list ap;
+    if (m->n == MAX_MSGS)
+        return;
+    va_start(ap, fmt);
+    vsnprintf(m->text[m->n], sizeof m->text[m->n], fmt, ap);
+    va_end(ap);
+    m->warning[m->n++] = warning;
+}
+
+/* A ratio with enough digits that one close to 1 does not print as "1". */
+static char *fmt_ratio(double v, char *buf, size_t size)
+{
+    snprintf(buf, size, "%.6g", v);
+    if (v != 1 && strtod(buf, NULL) == 1)
+        snprintf(buf, size, "%.12g", v);
+    return buf;
+}
+
+/* One bound (Graham–Brent or corollary): fails the check, or is minimized
+ * elsewhere than at the best point. */
+static void bound_msgs(msgs *m, const sink *s, const mmm_sweep_result *res,
+                       const mmm_sweep_spec *spec, int gb)
+{
+    const char *obj = mmm_objective_name(spec->objective);
+    const char *what = gb ? "Graham-Brent" : "corollary";
+    const mmm_sweep_point *mn = gb ? &res->min_bound : &res->min_corollary;
+    double at_best = gb ? res->best.graham_brent : res->best.corollary;
+    double at_base = gb ? res->baseline.graham_brent : res->baseline.corollary;
+    double at_min = gb ? mn->graham_brent : mn->corollary;
+    int ok = gb ? res->graham_brent_not_worse : res->corollary_not_worse;
+    char b[128], s0[128], mnt[128], pbuf[48] = "";
+    char x[32], y[32];
+
+    opt_point_text(b, sizeof b, s, &res->best);
+    opt_point_text(s0, sizeof s0, s, &res->baseline);
+    opt_point_text(mnt, sizeof mnt, s, mn);
+    if (gb)
+        snprintf(pbuf, sizeof pbuf, " (p = %lld)", (long long)res->best.p);
+    if (!ok)
+        add_msg(m, 1, "the %s-optimal %s fails the %s check: its %s bound%s "
+                "is %sx the baseline's (%s); the %s bound is smallest at %s "
+                "(%s)", obj, b, what, what, pbuf,
+                fmt_ratio(at_best / at_base, x, sizeof x), s0, what, mnt,
+                cli_fmt_num(at_min, y, sizeof y));
+    else if (mmm_sweep_points_differ(res, mn, &res->best))
+        add_msg(m, 0, "the %s bound%s is smallest at %s (%s, %sx the bound at "
+                "the best value)", what, pbuf, mnt,
+                cli_fmt_num(at_min, x, sizeof x),
+                fmt_ratio(at_min / at_best, y, sizeof y));
+}
+
+static void collect_msgs(msgs *m, const sink *s, const mmm_sweep_result *res,
+                         const mmm_sweep_spec *spec)
+{
+    memset(m, 0, sizeof *m);
+    if (!res->has_best)
+        return;
+    if (res->has_p)
+        bound_msgs(m, s, res, spec, 1);
+    bound_msgs(m, s, res, spec, 0);
+    if (res->W_factor > PREMISE_FACTOR || res->S_factor > PREMISE_FACTOR) {
+        char w[32], x[32];
+        add_msg(m, 0, "W varies by a factor %s and S by %s over the range: the "
+                "slides' recipe assumes both stay within a small constant "
+                "factor, so judge by the bounds, not by O alone",
+                cli_fmt_num(res->W_factor, w, sizeof w),
+                cli_fmt_num(res->S_factor, x, sizeof x));
+    }
+    if (res->nfeasible < res->npoints) {
+        char at[128];
+        mmm_sweep_point tmp;
+        memset(&tmp, 0, sizeof tmp);
+        memcpy(tmp.params, res->first_infeasible_params, sizeof tmp.params);
+        opt_point_text(at, sizeof at, s, &tmp);
+        add_msg(m, 0, "%llu of %llu values are infeasible (first: %s: %s)",
+                (unsigned long long)(res->npoints - res->nfeasible),
+                (unsigned long long)res->npoints, at,
+                res->first_infeasible.message);
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* JSON */
+
+static void json_params(json_writer *w, const sink *s, const mmm_value *v)
+{
+    size_t a;
+    json_key(w, "params");
+    json_begin_object(w);
+    for (a = 0; a < s->plan->naxes; a++) {
+        json_key(w, pname(s, a));
+        json_value(w, v[a]);
+    }
+    json_end_object(w);
+}
+
+static void json_head(sink *s, const mmm_sweep_spec *spec)
+{
+    json_writer *w = s->jw;
+    size_t a;
+    uint64_t i;
+    json_begin_object(w);
+    json_key(w, "program");
+    json_string(w, s->prog->name);
+    json_key(w, "file");
+    json_string(w, s->prog->file);
+    json_key(w, "param");
+    json_begin_array(w);
+    for (a = 0; a < s->plan->naxes; a++)
+        json_string(w, pname(s, a));
+    json_end_array(w);
+    json_key(w, "objective");
+    json_string(w, mmm_objective_name(spec->objective));
+    json_key(w, "ranges");
+    json_begin_object(w);
+    for (a = 0; a < s->plan->naxes; a++) {
+        const mmm_sweep_range *r = &s->plan->axes[a];
+        json_key(w, pname(s, a));
+        json_begin_object(w);
+        if (r->values) {
+            json_key(w, "values");
+            json_begin_array(w);
+            for (i = 0; i < r->count; i++)
+                json_value(w, r->values[i]);
+            json_end_array(w);
+        } else {
+            json_key(w, "from"); json_value(w, r->from);
+            json_key(w, "to"); json_value(w, r->to);
+            json_key(w, "step"); json_value(w, r->step);
+        }
+        json_key(w, "count");
+        json_int(w, (int64_t)r->count);
+        json_end_object(w);
+    }
+    json_end_object(w);
+    json_key(w, "sweep");
+    json_begin_array(w);
+}
+
+static void json_point(json_writer *w, const sink *s, const char *key,
+                       const mmm_sweep_point *pt, const mmm_metrics *m)
+{
+    json_key(w, key);
+    if (!m) {
+        json_null(w);
+        return;
+    }
+    json_begin_object(w);
+    json_params(w, s, pt->params);
+    cli_json_metrics(w, m);
+    cli_json_bounds(w, m);
+    json_end_object(w);
+}
+
+static void json_minimizer(json_writer *w, const sink *s, const char *key,
+                           const mmm_sweep_point *pt, double v)
+{
+    json_key(w, key);
+    json_begin_object(w);
+    json_params(w, s, pt->params);
+    json_key(w, "value");
+    json_double(w, v);
+    json_end_object(w);
+}
+
+static void json_tail(sink *s, const mmm_sweep_result *res,
+                      const mmm_metrics *mb, const mmm_metrics *m0,
+                      const msgs *m)
+{
+    json_writer *w = s->jw;
+    size_t i;
+    int have = res->has_best;
+    json_end_array(w); /* sweep */
+    json_key(w, "points"); json_int(w, (int64_t)res->npoints);
+    json_key(w, "feasible"); json_int(w, (int64_t)res->nfeasible);
+    json_point(w, s, "best", &res->best, have ? mb : NULL);
+    json_point(w, s, "baseline", &res->baseline, have ? m0 : NULL);
+    if (have) {
+        json_key(w, "ratios");
+        json_begin_object(w);
+        json_key(w, "W"); json_double(w, res->ratio_W);
+        json_key(w, "S"); json_double(w, res->ratio_S);
+        json_key(w, "O"); json_double(w, res->ratio_O);
+        if (res->has_p) {
+            json_key(w, "graham_brent");
+            json_double(w, res->ratio_graham_brent);
+        }
+        json_key(w, "corollary"); json_double(w, res->ratio_corollary);
+        json_end_object(w);
+        json_key(w, "factors");
+        json_begin_object(w);
+        json_key(w, "W"); json_double(w, res->W_factor);
+        json_key(w, "S"); json_double(w, res->S_factor);
+        json_end_object(w);
+        json_key(w, "checks");
+        json_begin_object(w);
+        if (res->has_p) {
+            json_key(w, "graham_brent_not_worse");
+            json_bool(w, res->graham_brent_not_worse);
+        }
+        json_key(w, "corollary_not_worse");
+        json_bool(w, res->corollary_not_worse);
+        json_end_object(w);
+        json_key(w, "minimizers");
+        json_begin_object(w);
+        json_minimizer(w, s, "overhead", &res->min_overhead, res->min_overhead.O);
+        if (res->has_p)
+            json_minimizer(w, s, "graham_brent", &res->min_bound,
+                           res->min_bound.graham_brent);
+        json_minimizer(w, s, "corollary", &res->min_corollary,
+                       res->min_corollary.corollary);
+        json_end_object(w);
+    }
+    json_key(w, "warnings");
+    json_begin_array(w);
+    for (i = 0; i < m->n; i++)
+        if (m->warning[i])
+            json_string(w, m->text[i]);
+    json_end_array(w);
+    json_key(w, "notes");
+    json_begin_array(w);
+    for (i = 0; i < m->n; i++)
+        if (!m->warning[i])
+            json_string(w, m->text[i]);
+    json_end_array(w);
+    json_end_object(w);
+    json_finish(w);
+}
+
+/* ------------------------------------------------------------------ */
+/* Text */
+
+static void print_range(const sink *s, size_t a)
+{
+    const mmm_sweep_range *r = &s->plan->axes[a];
+    char x[64], y[64], z[64];
+    uint64_t i;
+    if (r->values) {
+        printf("%s in {", pname(s, a));
+        for (i = 0; i < r->count && i < 12; i++)
+            printf("%s%s", i ? ", " : "",
+                   mmm_value_format(r->values[i], 0, x, sizeof x));
+        printf("%s}", r->count > 12 ? ", ..." : "");
+        return;
+    }
+    printf("%s = %s .. %s step %s", pname(s, a),
+           mmm_value_format(r->from, 0, x, sizeof x),
+           mmm_value_format(r->to, 0, y, sizeof y),
+           mmm_value_format(r->step, 0, z, sizeof z));
+}
+
+static void print_row_head(const sink *s, const char *tag)
+{
+    size_t a;
+    printf("%-10s", tag);
+    for (a = 0; a < s->plan->naxes; a++)
+        printf(" %10.10s", pname(s, a));
+}
+
+static void print_params(const sink *s, const mmm_value *v)
+{
+    size_t a;
+    char buf[64];
+    for (a = 0; a < s->plan->naxes; a++)
+        printf(" %10s", mmm_value_format(v[a], 0, buf, sizeof buf));
+}
+
+static void print_measures(const mmm_sweep_point *pt, int full)
+{
+    char a[32], b[32], c[32], d[32], e[32], f[32];
+    printf(" %12s %12s %12s", cli_fmt_num(pt->W, a, sizeof a),
+           cli_fmt_num(pt->S, b, sizeof b), cli_fmt_num(pt->O, c, sizeof c));
+    if (full)
+        printf(" %12lld %10lld %12s %12lld", (long long)pt->N, (long long)pt->L,
+               cli_fmt_num(pt->C, d, sizeof d), (long long)pt->K);
+    printf(" %13s %12s",
+           pt->has_p ? cli_fmt_num(pt->graham_brent, e, sizeof e) : "-",
+           cli_fmt_num(pt->corollary, f, sizeof f));
+    if (opt_show_time)
+        printf(" %12s", pt->seconds > 0 ? cli_fmt_seconds(pt->seconds, a,
+                                                           sizeof a)
+                                        : "-");
+}
+
+static void print_summary(const sink *s, const mmm_sweep_result *res,
+                          const mmm_sweep_spec *spec,
+                          const mmm_instance *inst_at_best, const msgs *m)
+{
+    const mmm_program *prog = s->prog;
+    char a[32], b[32], c[32], d[32], e[32];
+    size_t i;
+
+    printf("program    %s  (%s)\n", prog->name, prog->file);
+    printf("sweep      ");
+    for (i = 0; i < s->plan->naxes; i++) {
+        if (i)
+            printf("  x  ");
+        print_range(s, i);
+    }
+    printf(": %llu values, %llu feasible\n", (unsigned long long)res->npoints,
+           (unsigned long long)res->nfeasible);
+    printf("objective  %s (minimized; ties go to the smaller value)\n",
+           spec->objective == MMM_OBJECTIVE_OVERHEAD ? "overhead O"
+           : spec->objective == MMM_OBJECTIVE_BOUND
+               ? "Graham-Brent bound (N/p + L)C"
+           : spec->objective == MMM_OBJECTIVE_TIME
+               ? "time model, predicted seconds (docs/time.md)"
+               : "corollary bound (N/K + L)C");
+    if (!res->has_best)
+        return;
+    printf("at best   ");
+    for (i = 0; i < prog->nparams; i++) {
+        char v[64];
+        printf(" %s=%s", prog->params[i].name,
+               mmm_value_format(inst_at_best->values[i], 0, v, sizeof v));
+    }
+    printf("\n\n");
+    print_row_head(s, "");
+    printf(" %12s %12s %12s %13s %12s%s\n", "W", "S", "O", "Graham-Brent",
+           "corollary", opt_show_time ? "         time" : "");
+    printf("%-10s", "best");
+    print_params(s, res->best.params);
+    print_measures(&res->best, 0);
+    printf("\n%-10s", "baseline");
+    print_params(s, res->baseline.params);
+    print_measures(&res->baseline, 0);
+    printf("\n%-10s", "s0/best");
+    for (i = 0; i < s->plan->naxes; i++)
+        printf(" %10s", "");
+    printf(" %12s %12s %12s %13s %12s\n", cli_fmt_num(res->ratio_W, a, sizeof a),
+           cli_fmt_num(res->ratio_S, b, sizeof b),
+           cli_fmt_num(res->ratio_O, c, sizeof c),
+           res->has_p ? cli_fmt_num(res->ratio_graham_brent, d, sizeof d) : "-",
+           cli_fmt_num(res->ratio_corollary, e, sizeof e));
+    printf("\nW varies by a factor %s over the feasible values (%s .. %s)\n",
+           cli_fmt_num(res->W_factor, a, sizeof a),
+           cli_fmt_num(res->W_min, b, sizeof b),
+           cli_fmt_num(res->W_max, c, sizeof c));
+    printf("S varies by a factor %s over the feasible values (%s .. %s)\n",
+           cli_fmt_num(res->S_factor, a, sizeof a),
+           cli_fmt_num(res->S_min, b, sizeof b),
+           cli_fmt_num(res->S_max, c, sizeof c));
+    if (res->has_p)
+        printf("check      Graham-Brent bound (p = %lld) at best <= at baseline: %s\n",
+               (long long)res->best.p,
+               res->graham_brent_not_worse ? "yes" : "NO");
+    else
+        printf("check      Graham-Brent bound: p unknown (use -p P)\n");
+    printf("check      corollary bound at best <= at baseline: %s\n",
+           res->corollary_not_worse ? "yes" : "NO");
+    for (i = 0; i < m->n; i++) /* warnings first */
+        if (m->warning[i])
+            printf("warning    %s\n", m->text[i]);
+    for (i = 0; i < m->n; i++)
+        if (!m->warning[i])
+            printf("note       %s\n", m->text[i]);
+}
+
+static void print_table_head(const sink *s)
+{
+    size_t a;
+    for (a = 0; a < s->plan->naxes; a++)
+        printf("%s%10.10s", a ? " " : "", pname(s, a));
+    printf(" %12s %12s %12s %12s %10s %12s %12s %13s %12s%s\n", "W", "S",
+           "O", "N", "L", "C", "K", "Graham-Brent", "corollary",
+           opt_show_time ? "         time" : "");
+}
+
+/* One row without its tag and newline. */
+static void print_table_row(const sink *s, const mmm_sweep_point *pt,
+                            const char *reason)
+{
+    size_t a;
+    char buf[64];
+    for (a = 0; a < s->plan->naxes; a++)
+        printf("%s%10s", a ? " " : "",
+               mmm_value_format(pt->params[a], 0, buf, sizeof buf));
+    if (pt->status == 0)
+        print_measures(pt, 1);
+    else
+        printf("  infeasible: %s", reason);
+}
+
+static int row_cmp(const void *x, const void *y)
+{
+    const row *p = x, *q = y;
+    return (p->pt.index > q->pt.index) - (p->pt.index < q->pt.index);
+}
+
+static const char *row_tag(const mmm_sweep_result *res, const row *r)
+{
+    uint64_t i = r->pt.index;
+    if (r->pt.status != 0)
+        return "";
+    if (res->has_best && i == res->best.index)
+        return "  <- best";
+    if (res->baseline_in_sweep && i == res->baseline.index)
+        return "  <- baseline";
+    if (res->has_p && i == res->min_bound.index)
+        return "  <- min Graham-Brent";
+    if (i == res->min_corollary.index)
+        return "  <- min corollary";
+    if (i == res->min_overhead.index)
+        return "  <- min O";
+    return "";
+}
+
+static int print_table(sink *s, const mmm_sweep_result *res)
+{
+    const mmm_sweep_point *extra[5];
+    size_t i, ne = 0, shown = 0;
+    if (res->has_best) {
+        extra[ne++] = &res->best;
+        if (res->baseline_in_sweep)
+            extra[ne++] = &res->baseline;
+        if (res->has_p)
+            extra[ne++] = &res->min_bound;
+        extra[ne++] = &res->min_corollary;
+        extra[ne++] = &res->min_overhead;
+    }
+    for (i = 0; i < ne; i++)
+        if (keep_row(s, extra[i], NULL) < 0)
+            return CLI_FAIL;
+    qsort(s->rows, s->nrows, sizeof *s->rows, row_cmp);
+    printf("\n");
+    print_table_head(s);
+    for (i = 0; i < s->nrows; i++) {
+        const row *r = &s->rows[i];
+        if (i > 0 && r->pt.index == s->rows[i - 1].pt.index)
+            continue;
+        print_table_row(s, &r->pt, r->reason);
+        printf("%s\n", row_tag(res, r));
+        shown++;
+    }
+    if (shown < res->npoints)
+        printf("(%zu of %llu values shown; --max-rows 0 shows all, "
+               "--format csv lists them)\n",
+               shown, (unsigned long long)res->npoints);
+    return CLI_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* The sink */
+
+
+int opt_sink_init(sink *s, const opt_args *o, const mmm_program *prog,
+                     const mmm_sweep_result *plan, uint64_t total,
+                     json_writer *jw)
+{
+    mmm_error err;
+    memset(s, 0, sizeof *s);
+    s->o = o;
+    s->prog = prog;
+    s->plan = plan;
+    s->total = total;
+    s->jw = jw;
+    s->stride = 1;
+    if (o->max_rows > 0 && total > (uint64_t)o->max_rows)
+        s->stride = (total + (uint64_t)o->max_rows - 1) / (uint64_t)o->max_rows;
+    if (o->plot && mmm_sweep_plot_new(&s->fig, prog, plan, plan->axes[0].count, &err) < 0) {
+        cli_print_error(&err);
+        return CLI_FAIL;
+    }
+    return CLI_OK;
+}
+
+void opt_sink_dispose(sink *s)
+{
+    free(s->rows);
+    s->rows = NULL;
+    mmm_sweep_plot_free(s->fig);
+    s->fig = NULL;
+}
+
+void opt_out_begin(sink *s, const mmm_sweep_spec *spec)
+{
+    if (s->o->c.format == CLI_JSON)
+        json_head(s, spec);
+    else if (s->o->c.format == CLI_CSV)
+        csv_header(s);
+    else if (s->o->max_rows == 0)
+        print_table_head(s);
+}
+
+int opt_out_end(sink *s, const mmm_sweep_result *res, const mmm_sweep_spec *spec,
+                const mmm_instance *inst, const mmm_metrics *mb, const mmm_metrics *m0)
+{
+    msgs m;
+    collect_msgs(&m, s, res, spec);
+    if (s->o->c.format == CLI_JSON) {
+        json_tail(s, res, mb, m0, &m);
+    } else if (s->o->c.format == CLI_TEXT && s->o->max_rows == 0) {
+        printf("\n");
+        print_summary(s, res, spec, inst, &m);
+    } else if (s->o->c.format == CLI_TEXT) {
+        print_summary(s, res, spec, inst, &m);
+        return print_table(s, res);
+    }
+    return CLI_OK;
+}
