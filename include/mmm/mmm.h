@@ -15,6 +15,7 @@
  *   mmm/plot.h, mmm/gantt.h, mmm/render.h, mmm/report.h
  *                  drawings (PLplot, Graphviz) and the HTML report
  *   mmm/tmm.h      the TMM and balance-principle models
+ *   mmm/calibrate.h  microbenchmark samples into machine constants
  */
 #ifndef MMM_H
 #define MMM_H
@@ -36,5 +37,6 @@
 #include "mmm/gantt.h"
 #include "mmm/render.h"
 #include "mmm/report.h"
+#include "mmm/calibrate.h"
 
 #endif

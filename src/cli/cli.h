@@ -242,5 +242,6 @@ int cmd_report(int argc, char **argv);
 int cmd_scale(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
 int cmd_fit(int argc, char **argv);
+int cmd_calibrate(int argc, char **argv);
 
 #endif

@@ -18,6 +18,7 @@ static const struct {
     {"report", cmd_report, "one self-contained HTML page about a program"},
     {"convert", cmd_convert, "write a task graph (STG, WfCommons, DAX, DOT) as mmm XML"},
     {"fit", cmd_fit, "fit the time model's constants to measured runs"},
+    {"calibrate", cmd_calibrate, "measure the GPU and write its machine file (CUDA)"},
 };
 
 static void usage(FILE *f)

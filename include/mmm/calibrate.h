@@ -1,0 +1,226 @@
+/**
+ * mmm/calibrate.h: machine constants measured by GPU microbenchmarks.
+ *
+ * A calibration has two halves.  A GPU module (cuda/calibrate.cu, built
+ * only when a CUDA toolkit is found; the library never depends on CUDA)
+ * runs the microbenchmarks and fills an mmm_calib_raw with raw samples:
+ * device properties, and for each benchmark one number per repetition.
+ * The library turns the samples into constants (mmm_calib_analyze: robust
+ * medians and spreads, the barrier cost fitted against the warps of a
+ * block, bandwidth in bytes per second and per SM cycle, the U of the MMM
+ * in its latency- and bandwidth-bound regimes) and writes them as a
+ * machine file (mmm_calib_machine_xml), which mmm_machine_load_file reads
+ * back like every other machine file; mmm_calib_constants_from_machine
+ * reads the calibrated constants out of a loaded machine.
+ *
+ * The methods are in docs/calibrate.md.
+ */
+#ifndef MMM_CALIBRATE_H
+#define MMM_CALIBRATE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mmm/error.h"
+#include "mmm/program.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Samples kept per benchmark. */
+#define MMM_CALIB_MAX_SAMPLES 64
+
+/** Block sizes of the bandwidth and U benchmarks: 128, 256, 512, 1024. */
+#define MMM_CALIB_NBLOCK 4
+/** Block sizes of the barrier benchmark: 32, 64, ..., 1024. */
+#define MMM_CALIB_NSYNC 6
+
+/** The dependent operations timed (op_cycles). */
+typedef enum mmm_calib_op {
+    MMM_CALIB_OP_INT32_ADD = 0, /**< add.s32 */
+    MMM_CALIB_OP_FP32_FMA,      /**< fma.rn.f32 */
+    MMM_CALIB_OP_FP64_FMA,      /**< fma.rn.f64 */
+    MMM_CALIB_OP_MULMOD64,      /**< a*b mod p through a double reciprocal,
+                                     the reciprocal computed in each call */
+    MMM_CALIB_OP_MULMOD64_REM,  /**< (uint64)a*b % p */
+    MMM_CALIB_NOPS
+} mmm_calib_op;
+
+/** "int32_add", "fp32_fma", "fp64_fma", "mulmod64", "mulmod64_rem". */
+const char *mmm_calib_op_name(mmm_calib_op op);
+
+/** The block sizes of the two tables above. */
+extern const int mmm_calib_block_sizes[MMM_CALIB_NBLOCK];
+extern const int mmm_calib_sync_sizes[MMM_CALIB_NSYNC];
+
+/** One benchmark's repetitions. */
+typedef struct mmm_calib_series {
+    int n;                              /**< samples in v */
+    double v[MMM_CALIB_MAX_SAMPLES];
+} mmm_calib_series;
+
+/** Device properties, as the CUDA runtime reports them. */
+typedef struct mmm_calib_device {
+    char name[256];
+    int cc_major, cc_minor;           /**< compute capability */
+    int sms;                          /**< multiprocessors */
+    double clock_hz;                  /**< reported SM clock */
+    double mem_clock_hz;              /**< reported memory clock */
+    int bus_width_bits;
+    int64_t l2_bytes;
+    int64_t global_bytes;
+    int64_t sm_shared_bytes;          /**< shared memory per SM */
+    int64_t block_shared_bytes;       /**< per block without opt-in */
+    int64_t block_shared_optin_bytes; /**< per block with opt-in */
+    int64_t reserved_shared_bytes;    /**< reserved by the system per block */
+    int sm_registers;                 /**< 32-bit registers per SM */
+    int sm_threads;                   /**< resident threads per SM */
+    int sm_blocks;                    /**< resident blocks per SM */
+    int block_threads;                /**< threads per block at most */
+    int warp_size;
+    int shared_granule_bytes;         /**< allocation unit of shared memory */
+    int register_granule;             /**< allocation unit of a warp's registers */
+    int register_partitions;          /**< register-file sub-partitions per SM */
+    int driver_version, runtime_version; /**< 1000*major + 10*minor */
+} mmm_calib_device;
+
+/** What the GPU module measures (see docs/calibrate.md for each method). */
+typedef struct mmm_calib_raw {
+    mmm_calib_device dev;
+    int quick;                        /**< 1: the short run */
+    /** SM clock: clock64() cycles over event seconds of a spin kernel. */
+    mmm_calib_series clock_hz;
+    /** Seconds per launch, each sample a chain of launch_chain dependent
+     *  launches on the legacy default stream, on a stream of its own, and
+     *  the chain captured once as a graph and replayed. */
+    int launch_chain;
+    mmm_calib_series launch_stream_s;
+    mmm_calib_series launch_own_stream_s;
+    mmm_calib_series launch_graph_s;
+    /** Issue rate: event seconds of a kernel issuing
+     *  issue_warp_instructions independent FMA warp-instructions over a
+     *  full GPU. */
+    double issue_warp_instructions;
+    mmm_calib_series issue_s;
+    /** Cycles per dependent load: pointer chase over chase_region_bytes
+     *  (beyond the L2, flushed first), resp. over a region inside the L2
+     *  after a warming pass; chase_steps loads per sample. */
+    int64_t chase_region_bytes;
+    int chase_steps;
+    mmm_calib_series load_cycles;
+    mmm_calib_series l2_load_cycles;
+    /** Cycles per dependent shared-memory load. */
+    mmm_calib_series shared_cycles;
+    /** Cycles per dependent operation. */
+    mmm_calib_series op_cycles[MMM_CALIB_NOPS];
+    /** Cycles per __syncthreads, one block of mmm_calib_sync_sizes[i]. */
+    mmm_calib_series sync_cycles[MMM_CALIB_NSYNC];
+    /** Saturated bandwidth: seconds per copy of copy_bytes (bytes read
+     *  plus bytes written), blocks of mmm_calib_block_sizes[i], a grid
+     *  that fills the GPU. */
+    int64_t copy_bytes;
+    mmm_calib_series copy_s[MMM_CALIB_NBLOCK];
+    /** The same bytes moved by cudaMemcpyAsync device to device, for
+     *  comparison. */
+    mmm_calib_series memcpy_s;
+    /** U, latency-bound: one block alone; each sample the cycles of one
+     *  round (each thread loads one word into shared memory, barrier). */
+    int u_rounds;
+    mmm_calib_series u_latency_cycles[MMM_CALIB_NBLOCK];
+    /** U, bandwidth-bound: the same kernel over u_blocks[i] blocks, an
+     *  integral number of waves of u_resident[i] blocks per SM; each sample
+     *  the kernel's seconds. */
+    int64_t u_blocks[MMM_CALIB_NBLOCK];
+    int u_resident[MMM_CALIB_NBLOCK];
+    mmm_calib_series u_bandwidth_s[MMM_CALIB_NBLOCK];
+} mmm_calib_raw;
+
+/** A robust summary of one series. */
+typedef struct mmm_calib_stat {
+    int n;            /**< samples */
+    double median;    /**< median of all samples */
+    double q1, q3;    /**< quartiles (linear interpolation, as R type 7) */
+    double min, max;
+    double mad;       /**< median absolute deviation from the median */
+    int outliers;     /**< samples beyond Tukey's fences q1-1.5IQR, q3+1.5IQR */
+} mmm_calib_stat;
+
+/** Summarize n samples (n >= 1); v is not modified. */
+void mmm_calib_stat_of(mmm_calib_stat *out, const double *v, size_t n);
+
+/** Theil-Sen line y = a + b x through n >= 2 points (b the median of the
+ *  pairwise slopes over pairs with distinct x, a the median of y - b x).
+ *  Returns 0, or -1 when no two x differ. */
+int mmm_calib_theil_sen(double *a, double *b, const double *x,
+                        const double *y, size_t n);
+
+/** The constants. */
+typedef struct mmm_calib {
+    mmm_calib_device dev;
+    int quick;
+    mmm_calib_stat clock_hz;          /**< measured SM clock */
+    mmm_calib_stat launch_stream_s;   /**< seconds per launch */
+    mmm_calib_stat launch_own_stream_s;
+    mmm_calib_stat launch_graph_s;
+    mmm_calib_stat issue_per_cycle;   /**< warp-instructions per SM cycle */
+    mmm_calib_stat load_cycles;       /**< dependent global load beyond L2 */
+    int64_t chase_region_bytes;       /**< of that pointer chase */
+    int chase_steps;
+    mmm_calib_stat l2_load_cycles;    /**< dependent global load, L2 hit */
+    mmm_calib_stat shared_cycles;     /**< dependent shared load */
+    mmm_calib_stat op_cycles[MMM_CALIB_NOPS];
+    mmm_calib_stat sync_cycles[MMM_CALIB_NSYNC];
+    double sync_base_cycles;          /**< barrier cost = base + per_warp*warps */
+    double sync_per_warp_cycles;
+    mmm_calib_stat bandwidth[MMM_CALIB_NBLOCK]; /**< bytes per second */
+    double bandwidth_bytes_per_s;     /**< the largest median of bandwidth[] */
+    mmm_calib_stat memcpy_bandwidth;  /**< bytes per second, cudaMemcpy */
+    int bandwidth_block;              /**< the block size that gave it */
+    double bandwidth_bytes_per_cycle_per_sm;
+    mmm_calib_stat u_latency[MMM_CALIB_NBLOCK];   /**< cycles/word/thread */
+    mmm_calib_stat u_bandwidth[MMM_CALIB_NBLOCK]; /**< cycles/word/thread */
+    int u_resident[MMM_CALIB_NBLOCK]; /**< blocks per SM of the U kernel */
+    /** Little's law: words that must be in flight per SM to reach the
+     *  bandwidth at the measured latency: load_cycles x
+     *  bandwidth_bytes_per_cycle_per_sm / 4. */
+    double saturation_words_per_sm;
+} mmm_calib;
+
+/** Raw samples to constants.  The clock used to turn seconds into cycles
+ *  is the measured one.  MMM_EINPUT (naming the series) when a series is
+ *  empty or holds a value that is not finite and positive, or when the
+ *  device properties are not positive. */
+int mmm_calib_analyze(mmm_calib *out, const mmm_calib_raw *raw,
+                      mmm_error *err);
+
+/** The machine file of a calibration (XML, every value commented with its
+ *  unit, method and spread).  *out is malloc'ed and NUL-terminated. */
+int mmm_calib_machine_xml(char **out, size_t *len, const mmm_calib *c,
+                          mmm_error *err);
+
+/** The calibrated constants of a machine file, by name. */
+typedef struct mmm_calib_constants {
+    double p, clock_hz, sm_threads, sm_blocks, sm_shared_bytes,
+        block_shared_bytes, sm_registers, warp_size, word_bytes;
+    double launch_s, launch_graph_s, issue_per_cycle;
+    double block_threads, shared_reserved_bytes, shared_granule_bytes,
+        register_granule, register_partitions;
+    double mem_latency_cycles, l2_latency_cycles, shared_latency_cycles;
+    double bandwidth_bytes_per_cycle;      /**< whole GPU */
+    double op_cycles;                      /**< fp32 FMA */
+    double op_cycles_of[MMM_CALIB_NOPS];
+    double sync_cycles, sync_cycles_per_warp;
+    double U, L;
+    double U_latency[MMM_CALIB_NBLOCK], U_bandwidth[MMM_CALIB_NBLOCK];
+} mmm_calib_constants;
+
+/** Read the constants above from a loaded machine.  MMM_EINPUT naming the
+ *  first missing parameter. */
+int mmm_calib_constants_from_machine(mmm_calib_constants *out,
+                                     const mmm_machine *m, mmm_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

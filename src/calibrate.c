@@ -1,0 +1,627 @@
+/*
+ * calibrate.c: raw microbenchmark samples into machine constants, and the
+ * machine file of a calibration (docs/calibrate.md).  Plain C: the GPU
+ * module that takes the samples (cuda/calibrate.cu) is not part of the
+ * library.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mmm/calibrate.h"
+
+const int mmm_calib_block_sizes[MMM_CALIB_NBLOCK] = {128, 256, 512, 1024};
+const int mmm_calib_sync_sizes[MMM_CALIB_NSYNC] = {32, 64, 128, 256, 512, 1024};
+
+static const char *const op_names[MMM_CALIB_NOPS] = {
+    "int32_add", "fp32_fma", "fp64_fma", "mulmod64", "mulmod64_rem"};
+
+const char *mmm_calib_op_name(mmm_calib_op op)
+{
+    return (unsigned)op < MMM_CALIB_NOPS ? op_names[op] : "?";
+}
+
+/* ------------------------------------------------------------------ */
+/* Robust statistics                                                   */
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Quantile of sorted x[0..n-1] by linear interpolation (R's type 7). */
+static double quantile_sorted(const double *x, size_t n, double q)
+{
+    double h = (double)(n - 1) * q;
+    size_t lo = (size_t)floor(h);
+    if (lo + 1 >= n)
+        return x[n - 1];
+    return x[lo] + (h - (double)lo) * (x[lo + 1] - x[lo]);
+}
+
+static double median_of(double *v, size_t n) /* sorts v */
+{
+    qsort(v, n, sizeof *v, cmp_double);
+    return quantile_sorted(v, n, 0.5);
+}
+
+void mmm_calib_stat_of(mmm_calib_stat *out, const double *v, size_t n)
+{
+    double s[MMM_CALIB_MAX_SAMPLES], d[MMM_CALIB_MAX_SAMPLES];
+    double iqr;
+    size_t i;
+    memset(out, 0, sizeof *out);
+    if (n == 0)
+        return;
+    if (n > MMM_CALIB_MAX_SAMPLES)
+        n = MMM_CALIB_MAX_SAMPLES;
+    memcpy(s, v, n * sizeof *s);
+    qsort(s, n, sizeof *s, cmp_double);
+    out->n = (int)n;
+    out->min = s[0];
+    out->max = s[n - 1];
+    out->median = quantile_sorted(s, n, 0.5);
+    out->q1 = quantile_sorted(s, n, 0.25);
+    out->q3 = quantile_sorted(s, n, 0.75);
+    for (i = 0; i < n; i++)
+        d[i] = fabs(s[i] - out->median);
+    out->mad = median_of(d, n);
+    iqr = out->q3 - out->q1;
+    for (i = 0; i < n; i++)
+        if (s[i] < out->q1 - 1.5 * iqr || s[i] > out->q3 + 1.5 * iqr)
+            out->outliers++;
+}
+
+int mmm_calib_theil_sen(double *a, double *b, const double *x,
+                        const double *y, size_t n)
+{
+    double slopes[MMM_CALIB_MAX_SAMPLES * (MMM_CALIB_MAX_SAMPLES - 1) / 2];
+    double res[MMM_CALIB_MAX_SAMPLES];
+    size_t i, j, k = 0;
+    if (n > MMM_CALIB_MAX_SAMPLES)
+        n = MMM_CALIB_MAX_SAMPLES;
+    for (i = 0; i < n; i++)
+        for (j = i + 1; j < n; j++)
+            if (x[j] != x[i])
+                slopes[k++] = (y[j] - y[i]) / (x[j] - x[i]);
+    if (k == 0)
+        return -1;
+    *b = median_of(slopes, k);
+    for (i = 0; i < n; i++)
+        res[i] = y[i] - *b * x[i];
+    *a = median_of(res, n);
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Analysis                                                            */
+
+static int check_series(const mmm_calib_series *s, const char *what,
+                        mmm_error *err)
+{
+    int i;
+    if (s->n < 1 || s->n > MMM_CALIB_MAX_SAMPLES)
+        return mmm_error_set(err, MMM_EINPUT, NULL, 0,
+                             "calibration: %s has %d samples (1 to %d needed)",
+                             what, s->n, MMM_CALIB_MAX_SAMPLES);
+    for (i = 0; i < s->n; i++)
+        if (!isfinite(s->v[i]) || s->v[i] <= 0)
+            return mmm_error_set(err, MMM_EINPUT, NULL, 0,
+                                 "calibration: sample %d of %s is %g, not a "
+                                 "finite positive number", i + 1, what, s->v[i]);
+    return 0;
+}
+
+static int check_device(const mmm_calib_device *d, mmm_error *err)
+{
+    const struct {
+        const char *name;
+        double v;
+    } f[] = {
+        {"sms", d->sms},
+        {"clock_hz", d->clock_hz},
+        {"sm_threads", d->sm_threads},
+        {"sm_blocks", d->sm_blocks},
+        {"sm_shared_bytes", (double)d->sm_shared_bytes},
+        {"block_shared_bytes", (double)d->block_shared_bytes},
+        {"sm_registers", d->sm_registers},
+        {"warp_size", d->warp_size},
+    };
+    size_t i;
+    for (i = 0; i < sizeof f / sizeof f[0]; i++)
+        if (!(f[i].v > 0) || !isfinite(f[i].v))
+            return mmm_error_set(err, MMM_EINPUT, NULL, 0,
+                                 "calibration: device property %s is %g, not "
+                                 "positive", f[i].name, f[i].v);
+    return 0;
+}
+
+static void stat_series(mmm_calib_stat *out, const mmm_calib_series *s)
+{
+    mmm_calib_stat_of(out, s->v, (size_t)s->n);
+}
+
+int mmm_calib_analyze(mmm_calib *out, const mmm_calib_raw *raw,
+                      mmm_error *err)
+{
+    char what[64];
+    double f, x[MMM_CALIB_NSYNC], y[MMM_CALIB_NSYNC], v[MMM_CALIB_MAX_SAMPLES];
+    int i, k, r;
+
+    memset(out, 0, sizeof *out);
+    if ((r = check_device(&raw->dev, err)) < 0)
+        return r;
+#define CHECK(field, name)                                                    \
+    do {                                                                      \
+        if ((r = check_series(&raw->field, name, err)) < 0)                   \
+            return r;                                                         \
+    } while (0)
+    CHECK(clock_hz, "clock_hz");
+    CHECK(launch_stream_s, "launch_stream_s");
+    CHECK(launch_own_stream_s, "launch_own_stream_s");
+    CHECK(launch_graph_s, "launch_graph_s");
+    CHECK(issue_s, "issue_s");
+    CHECK(memcpy_s, "memcpy_s");
+    CHECK(load_cycles, "load_cycles");
+    CHECK(l2_load_cycles, "l2_load_cycles");
+    CHECK(shared_cycles, "shared_cycles");
+#undef CHECK
+    for (i = 0; i < MMM_CALIB_NOPS; i++) {
+        snprintf(what, sizeof what, "op_cycles[%s]", op_names[i]);
+        if ((r = check_series(&raw->op_cycles[i], what, err)) < 0)
+            return r;
+    }
+    for (i = 0; i < MMM_CALIB_NSYNC; i++) {
+        snprintf(what, sizeof what, "sync_cycles[%d]", mmm_calib_sync_sizes[i]);
+        if ((r = check_series(&raw->sync_cycles[i], what, err)) < 0)
+            return r;
+    }
+    if (raw->copy_bytes <= 0 || raw->u_rounds <= 0 ||
+        !(raw->issue_warp_instructions > 0))
+        return mmm_error_set(err, MMM_EINPUT, NULL, 0,
+                             "calibration: copy_bytes, u_rounds and "
+                             "issue_warp_instructions must be positive");
+    for (i = 0; i < MMM_CALIB_NBLOCK; i++) {
+        int t = mmm_calib_block_sizes[i];
+        snprintf(what, sizeof what, "copy_s[%d]", t);
+        if ((r = check_series(&raw->copy_s[i], what, err)) < 0)
+            return r;
+        snprintf(what, sizeof what, "u_latency_cycles[%d]", t);
+        if ((r = check_series(&raw->u_latency_cycles[i], what, err)) < 0)
+            return r;
+        snprintf(what, sizeof what, "u_bandwidth_s[%d]", t);
+        if ((r = check_series(&raw->u_bandwidth_s[i], what, err)) < 0)
+            return r;
+        if (raw->u_blocks[i] <= 0 || raw->u_resident[i] <= 0)
+            return mmm_error_set(err, MMM_EINPUT, NULL, 0,
+                                 "calibration: the U kernel of %d threads has "
+                                 "%lld blocks and %d resident per SM", t,
+                                 (long long)raw->u_blocks[i], raw->u_resident[i]);
+    }
+
+    out->dev = raw->dev;
+    out->quick = raw->quick;
+    out->chase_region_bytes = raw->chase_region_bytes;
+    out->chase_steps = raw->chase_steps;
+    stat_series(&out->clock_hz, &raw->clock_hz);
+    f = out->clock_hz.median;
+    stat_series(&out->launch_stream_s, &raw->launch_stream_s);
+    stat_series(&out->launch_own_stream_s, &raw->launch_own_stream_s);
+    stat_series(&out->launch_graph_s, &raw->launch_graph_s);
+    for (k = 0; k < raw->issue_s.n; k++)
+        v[k] = raw->issue_warp_instructions /
+               (raw->issue_s.v[k] * f * raw->dev.sms);
+    mmm_calib_stat_of(&out->issue_per_cycle, v, (size_t)raw->issue_s.n);
+    stat_series(&out->load_cycles, &raw->load_cycles);
+    stat_series(&out->l2_load_cycles, &raw->l2_load_cycles);
+    stat_series(&out->shared_cycles, &raw->shared_cycles);
+    for (i = 0; i < MMM_CALIB_NOPS; i++)
+        stat_series(&out->op_cycles[i], &raw->op_cycles[i]);
+    for (i = 0; i < MMM_CALIB_NSYNC; i++) {
+        stat_series(&out->sync_cycles[i], &raw->sync_cycles[i]);
+        x[i] = ceil((double)mmm_calib_sync_sizes[i] / raw->dev.warp_size);
+        y[i] = out->sync_cycles[i].median;
+    }
+    if (mmm_calib_theil_sen(&out->sync_base_cycles, &out->sync_per_warp_cycles,
+                            x, y, MMM_CALIB_NSYNC) < 0)
+        return mmm_error_set(err, MMM_EINPUT, NULL, 0,
+                             "calibration: the barrier block sizes give one "
+                             "warp count only");
+
+    out->bandwidth_bytes_per_s = 0;
+    for (i = 0; i < MMM_CALIB_NBLOCK; i++) {
+        const mmm_calib_series *s = &raw->copy_s[i];
+        for (k = 0; k < s->n; k++)
+            v[k] = (double)raw->copy_bytes / s->v[k];
+        mmm_calib_stat_of(&out->bandwidth[i], v, (size_t)s->n);
+        if (out->bandwidth[i].median > out->bandwidth_bytes_per_s) {
+            out->bandwidth_bytes_per_s = out->bandwidth[i].median;
+            out->bandwidth_block = mmm_calib_block_sizes[i];
+        }
+    }
+    for (k = 0; k < raw->memcpy_s.n; k++)
+        v[k] = (double)raw->copy_bytes / raw->memcpy_s.v[k];
+    mmm_calib_stat_of(&out->memcpy_bandwidth, v, (size_t)raw->memcpy_s.n);
+    out->bandwidth_bytes_per_cycle_per_sm =
+        out->bandwidth_bytes_per_s / f / raw->dev.sms;
+
+    for (i = 0; i < MMM_CALIB_NBLOCK; i++) {
+        const mmm_calib_series *s = &raw->u_bandwidth_s[i];
+        /* Seconds of the kernel -> cycles one block slot spends per round:
+         * the kernel ran u_blocks / (u_resident * sms) waves of u_rounds
+         * rounds each. */
+        double slots = (double)raw->u_resident[i] * raw->dev.sms;
+        for (k = 0; k < s->n; k++)
+            v[k] = s->v[k] * f * slots /
+                   ((double)raw->u_blocks[i] * raw->u_rounds);
+        mmm_calib_stat_of(&out->u_bandwidth[i], v, (size_t)s->n);
+        stat_series(&out->u_latency[i], &raw->u_latency_cycles[i]);
+        out->u_resident[i] = raw->u_resident[i];
+    }
+    out->saturation_words_per_sm =
+        out->load_cycles.median * out->bandwidth_bytes_per_cycle_per_sm / 4.0;
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* The machine file                                                    */
+
+/* FP32 lanes per SM by compute capability (NVIDIA's CUDA C++ Programming
+ * Guide, "Arithmetic Instructions" throughput table); 0 when unknown. */
+static int fp32_lanes(int major, int minor)
+{
+    switch (major) {
+    case 3: return 192;
+    case 5: return 128;
+    case 6: return minor == 0 ? 64 : 128;
+    case 7: return 64;
+    case 8: return minor == 0 ? 64 : 128;
+    case 9: return 128;
+    case 10: case 11: case 12: return 128;
+    default: return 0;
+    }
+}
+
+/* Write s into a comment: "--" may not appear in one, nor end it in "-". */
+static void put_comment_text(FILE *f, const char *s)
+{
+    for (; *s; s++) {
+        if (*s == '-' && (s[1] == '-' || s[1] == '\0'))
+            fputs("- ", f);
+        else if ((unsigned char)*s >= 0x20 || *s == '\n')
+            fputc(*s, f);
+    }
+}
+
+static void put_attr_text(FILE *f, const char *s)
+{
+    for (; *s; s++) {
+        switch (*s) {
+        case '&': fputs("&amp;", f); break;
+        case '<': fputs("&lt;", f); break;
+        case '>': fputs("&gt;", f); break;
+        case '"': fputs("&quot;", f); break;
+        default:
+            if ((unsigned char)*s >= 0x20)
+                fputc(*s, f);
+        }
+    }
+}
+
+/* A number as the expression grammar reads it: integers as integers,
+ * others with 10 significant digits. */
+static void put_number(FILE *f, double v)
+{
+    if (v == floor(v) && fabs(v) < 9e15)
+        fprintf(f, "%.0f", v);
+    else
+        fprintf(f, "%.10g", v);
+}
+
+static void spread(char *buf, size_t size, const mmm_calib_stat *s)
+{
+    int o = snprintf(buf, size, "median of %d, quartiles %.4g..%.4g, MAD %.2g%%",
+                     s->n, s->q1, s->q3,
+                     s->median > 0 ? 100.0 * s->mad / s->median : 0.0);
+    if (s->outliers && o > 0 && (size_t)o < size)
+        snprintf(buf + o, size - (size_t)o, ", %d beyond Tukey's fences",
+                 s->outliers);
+}
+
+static void param(FILE *f, const char *name, double v, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+
+static void param(FILE *f, const char *name, double v, const char *fmt, ...)
+{
+    char c[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(c, sizeof c, fmt, ap);
+    va_end(ap);
+    fputs("  <!-- ", f);
+    fputs(name, f);
+    fputs(": ", f);
+    put_comment_text(f, c);
+    fputs(" -->\n  <param name=\"", f);
+    fputs(name, f);
+    fputs("\" value=\"", f);
+    put_number(f, v);
+    fputs("\"/>\n", f);
+}
+
+int mmm_calib_machine_xml(char **out, size_t *len, const mmm_calib *c,
+                          mmm_error *err)
+{
+    const mmm_calib_device *d = &c->dev;
+    char *buf = NULL;
+    size_t n = 0;
+    char sp[256];
+    double f = c->clock_hz.median;
+    int q = fp32_lanes(d->cc_major, d->cc_minor);
+    int i, i256 = 1;
+    FILE *fp;
+
+    *out = NULL;
+    *len = 0;
+    if (!(f > 0) || d->sms <= 0 || d->warp_size <= 0)
+        return mmm_error_set(err, MMM_EINVAL, NULL, 0,
+                             "calibration: no analyzed constants to write");
+    if (!(fp = open_memstream(&buf, &n)))
+        return mmm_error_set(err, MMM_ENOMEM, NULL, 0, "out of memory");
+
+    fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!--\n  ", fp);
+    put_comment_text(fp, d->name);
+    fprintf(fp, " (compute capability %d.%d), measured by `mmm calibrate`%s.\n",
+            d->cc_major, d->cc_minor, c->quick ? " --quick" : "");
+    fputs("  Every value: its unit, how it was measured (docs/calibrate.md) and\n"
+          "  the spread over repetitions.  Cycles are SM clock cycles; the clock\n"
+          "  is the one measured while the benchmarks ran (clock_hz).\n"
+          "  \"property\" marks a value the CUDA runtime reports, \"derived\" a\n"
+          "  computation from other values.\n-->\n<machine name=\"", fp);
+    put_attr_text(fp, d->name);
+    fputs(" (calibrated)\">\n", fp);
+
+    fputs("  <!-- Device -->\n", fp);
+    param(fp, "p", d->sms, "property: streaming multiprocessors");
+    spread(sp, sizeof sp, &c->clock_hz);
+    param(fp, "clock_hz", f,
+          "Hz, measured: clock64() cycles of a spin kernel over its event time "
+          "(difference of two lengths); %s; the runtime reports %.0f Hz", sp,
+          d->clock_hz);
+    param(fp, "sm_threads", d->sm_threads, "property: resident threads per SM");
+    param(fp, "sm_blocks", d->sm_blocks, "property: resident blocks per SM");
+    param(fp, "sm_shared_bytes", (double)d->sm_shared_bytes,
+          "property: bytes of shared memory per SM");
+    param(fp, "block_shared_bytes", (double)d->block_shared_bytes,
+          "property: bytes of shared memory per block without opt-in (%lld with "
+          "opt-in, %lld reserved by the system per block)",
+          (long long)d->block_shared_optin_bytes,
+          (long long)d->reserved_shared_bytes);
+    param(fp, "block_threads", d->block_threads,
+          "property: threads per block at most");
+    param(fp, "shared_reserved_bytes", (double)d->reserved_shared_bytes,
+          "property: bytes of shared memory the system reserves per block");
+    if (d->shared_granule_bytes > 0)
+        param(fp, "shared_granule_bytes", d->shared_granule_bytes,
+              "allocation unit of shared memory, bytes, as NVIDIA's occupancy "
+              "calculator (cuda_occupancy.h) has it for this compute capability");
+    param(fp, "sm_registers", d->sm_registers,
+          "property: 32-bit registers per SM");
+    if (d->register_granule > 0)
+        param(fp, "register_granule", d->register_granule,
+              "allocation unit of a warp's registers (cuda_occupancy.h)");
+    if (d->register_partitions > 0)
+        param(fp, "register_partitions", d->register_partitions,
+              "register-file sub-partitions per SM, each holding whole warps "
+              "(cuda_occupancy.h)");
+    param(fp, "warp_size", d->warp_size, "property: threads per warp");
+    param(fp, "l2_bytes", (double)d->l2_bytes, "property: bytes of L2 cache");
+    param(fp, "word_bytes", 4, "bytes per word (the MMM's word, 32 bits)");
+
+    fputs("\n  <!-- Launches -->\n", fp);
+    spread(sp, sizeof sp, &c->launch_stream_s);
+    param(fp, "launch_s", c->launch_stream_s.median,
+          "seconds per launch: a chain of empty <<<1,1>>> launches on the "
+          "default stream, event time over the launches; %s; on a stream of "
+          "its own: %.4g", sp, c->launch_own_stream_s.median);
+    spread(sp, sizeof sp, &c->launch_graph_s);
+    param(fp, "launch_graph_s", c->launch_graph_s.median,
+          "seconds per launch: the same chain captured once as a CUDA graph and "
+          "replayed; %s", sp);
+
+    spread(sp, sizeof sp, &c->issue_per_cycle);
+    param(fp, "issue_per_cycle", c->issue_per_cycle.median,
+          "warp-instructions issued per SM per cycle: 16 independent fp32 FMA "
+          "chains per thread, every SM full, FMAs over event time x clock_hz x p; %s",
+          sp);
+
+    fputs("\n  <!-- Operations and barriers (one thread, dependent chain) -->\n", fp);
+    param(fp, "op_cycles", c->op_cycles[MMM_CALIB_OP_FP32_FMA].median,
+          "cycles per dependent local operation: the fp32 FMA below");
+    for (i = 0; i < MMM_CALIB_NOPS; i++) {
+        char name[64];
+        snprintf(name, sizeof name, "op_cycles_%s", op_names[i]);
+        spread(sp, sizeof sp, &c->op_cycles[i]);
+        param(fp, name, c->op_cycles[i].median,
+              "cycles per dependent %s, clock64() over an unrolled chain; %s",
+              op_names[i], sp);
+    }
+    param(fp, "sync_cycles", c->sync_base_cycles,
+          "cycles of one __syncthreads at zero warps: the Theil-Sen intercept of "
+          "its cost against the warps of the block, blocks of 32 to 1024 threads");
+    {
+        char tab[512];
+        size_t o = 0;
+        for (i = 0; i < MMM_CALIB_NSYNC && o < sizeof tab; i++)
+            o += (size_t)snprintf(tab + o, sizeof tab - o, "%s%d: %.4g",
+                                  i ? ", " : "", mmm_calib_sync_sizes[i],
+                                  c->sync_cycles[i].median);
+        param(fp, "sync_cycles_per_warp", c->sync_per_warp_cycles,
+              "cycles per warp of the block, the Theil-Sen slope; medians by "
+              "threads per block: %s", tab);
+    }
+
+    fputs("\n  <!-- Memory -->\n", fp);
+    spread(sp, sizeof sp, &c->load_cycles);
+    param(fp, "mem_latency_cycles", c->load_cycles.median,
+          "cycles per dependent global load missing the L2: one thread chases "
+          "pointers through %d 128-byte lines in random order, each visited "
+          "once, in a region of %lld MiB (the L2 is %lld KiB), L2 flushed "
+          "first; %s", c->chase_steps, (long long)(c->chase_region_bytes >> 20),
+          (long long)(d->l2_bytes >> 10), sp);
+    spread(sp, sizeof sp, &c->l2_load_cycles);
+    param(fp, "l2_latency_cycles", c->l2_load_cycles.median,
+          "cycles per dependent global load hitting the L2 (the same chase "
+          "inside the L2, after a warming pass); %s", sp);
+    spread(sp, sizeof sp, &c->shared_cycles);
+    param(fp, "shared_latency_cycles", c->shared_cycles.median,
+          "cycles per dependent shared-memory load; %s", sp);
+    spread(sp, sizeof sp, &c->bandwidth[0]);
+    for (i = 0; i < MMM_CALIB_NBLOCK; i++)
+        if (mmm_calib_block_sizes[i] == c->bandwidth_block)
+            spread(sp, sizeof sp, &c->bandwidth[i]);
+    param(fp, "bandwidth_bytes_per_cycle", c->bandwidth_bytes_per_s / f,
+          "bytes per SM cycle, whole GPU: a 16-byte-per-thread copy over "
+          "buffers larger than the L2, bytes read plus written, the best block "
+          "size (%d); %s", c->bandwidth_block, sp);
+    param(fp, "bandwidth_bytes_per_cycle_per_sm",
+          c->bandwidth_bytes_per_cycle_per_sm,
+          "derived: bandwidth_bytes_per_cycle / p");
+
+    fputs("\n  <!-- U of the MMM, cycles per word per thread, by threads per block:\n"
+          "       latency-bound (one block alone, clock64()) and bandwidth-bound\n"
+          "       (the whole GPU, waves of resident blocks, event time) -->\n", fp);
+    for (i = 0; i < MMM_CALIB_NBLOCK; i++) {
+        char name[64];
+        int t = mmm_calib_block_sizes[i];
+        if (t == 256)
+            i256 = i;
+        snprintf(name, sizeof name, "U_latency_%d", t);
+        spread(sp, sizeof sp, &c->u_latency[i]);
+        param(fp, name, c->u_latency[i].median,
+              "one block of %d threads alone: each round every thread loads "
+              "one word from global into shared memory, then a barrier; cycles "
+              "per round; %s", t, sp);
+        snprintf(name, sizeof name, "U_bandwidth_%d", t);
+        spread(sp, sizeof sp, &c->u_bandwidth[i]);
+        param(fp, name, c->u_bandwidth[i].median,
+              "the same kernel over waves of %d resident blocks per SM: kernel "
+              "cycles x block slots / (blocks x rounds); %s",
+              c->u_resident[i], sp);
+    }
+
+    fputs("\n  <!-- MMM, TMM and balance principle -->\n", fp);
+    param(fp, "U", c->u_latency[i256].median,
+          "derived: U_latency_256, the MMM's cycles per word moved between "
+          "global and shared memory by a block running alone");
+    param(fp, "L", c->load_cycles.median, "derived: mem_latency_cycles");
+    if (q > 0) {
+        param(fp, "Q", q, "FP32 cores per SM for compute capability %d.%d "
+              "(NVIDIA's programming guide)", d->cc_major, d->cc_minor);
+        param(fp, "P", (double)d->sms * q, "derived: p x Q");
+        fprintf(fp, "  <!-- X: derived: sm_threads / Q -->\n"
+                    "  <param name=\"X\" value=\"%d/%d\"/>\n", d->sm_threads, q);
+    }
+    param(fp, "C", d->warp_size,
+          "derived: warp_size words, one warp's coalesced access");
+    param(fp, "Z", (double)(d->sm_shared_bytes / 4),
+          "derived: sm_shared_bytes in 4-byte words");
+    param(fp, "C0", 2 * f, "derived: clock_hz x 2 flops per FMA");
+    param(fp, "beta", c->bandwidth_bytes_per_s,
+          "bytes per second, measured: the copy above");
+    param(fp, "alpha", c->load_cycles.median / f,
+          "derived: mem_latency_cycles / clock_hz, seconds");
+    param(fp, "Ztotal",
+          (double)d->sms * ((double)d->sm_registers + (double)(d->sm_shared_bytes / 4)),
+          "derived: p x (sm_registers + Z), words");
+    fputs("</machine>\n", fp);
+
+    if (ferror(fp) || fclose(fp) != 0) {
+        free(buf);
+        return mmm_error_set(err, MMM_ENOMEM, NULL, 0, "out of memory");
+    }
+    *out = buf;
+    *len = n;
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Reading the constants back                                          */
+
+static int get(double *out, const mmm_machine *m, const char *name,
+               mmm_error *err)
+{
+    size_t i;
+    for (i = 0; i < m->nparams; i++)
+        if (!strcmp(m->params[i].name, name)) {
+            *out = m->params[i].value.d;
+            return 0;
+        }
+    return mmm_error_set(err, MMM_EINPUT, m->file, 0,
+                         "machine '%s' has no parameter '%s' (a file of "
+                         "`mmm calibrate` has it)", m->name ? m->name : "",
+                         name);
+}
+
+int mmm_calib_constants_from_machine(mmm_calib_constants *out,
+                                     const mmm_machine *m, mmm_error *err)
+{
+    const struct {
+        const char *name;
+        double *dst;
+    } t[] = {
+        {"p", &out->p},
+        {"clock_hz", &out->clock_hz},
+        {"sm_threads", &out->sm_threads},
+        {"sm_blocks", &out->sm_blocks},
+        {"sm_shared_bytes", &out->sm_shared_bytes},
+        {"block_shared_bytes", &out->block_shared_bytes},
+        {"sm_registers", &out->sm_registers},
+        {"warp_size", &out->warp_size},
+        {"word_bytes", &out->word_bytes},
+        {"launch_s", &out->launch_s},
+        {"launch_graph_s", &out->launch_graph_s},
+        {"issue_per_cycle", &out->issue_per_cycle},
+        {"block_threads", &out->block_threads},
+        {"shared_reserved_bytes", &out->shared_reserved_bytes},
+        {"shared_granule_bytes", &out->shared_granule_bytes},
+        {"register_granule", &out->register_granule},
+        {"register_partitions", &out->register_partitions},
+        {"mem_latency_cycles", &out->mem_latency_cycles},
+        {"l2_latency_cycles", &out->l2_latency_cycles},
+        {"shared_latency_cycles", &out->shared_latency_cycles},
+        {"bandwidth_bytes_per_cycle", &out->bandwidth_bytes_per_cycle},
+        {"op_cycles", &out->op_cycles},
+        {"sync_cycles", &out->sync_cycles},
+        {"sync_cycles_per_warp", &out->sync_cycles_per_warp},
+        {"U", &out->U},
+        {"L", &out->L},
+    };
+    char name[64];
+    size_t i;
+    int r;
+    memset(out, 0, sizeof *out);
+    for (i = 0; i < sizeof t / sizeof t[0]; i++)
+        if ((r = get(t[i].dst, m, t[i].name, err)) < 0)
+            return r;
+    for (i = 0; i < MMM_CALIB_NOPS; i++) {
+        snprintf(name, sizeof name, "op_cycles_%s", op_names[i]);
+        if ((r = get(&out->op_cycles_of[i], m, name, err)) < 0)
+            return r;
+    }
+    for (i = 0; i < MMM_CALIB_NBLOCK; i++) {
+        snprintf(name, sizeof name, "U_latency_%d", mmm_calib_block_sizes[i]);
+        if ((r = get(&out->U_latency[i], m, name, err)) < 0)
+            return r;
+        snprintf(name, sizeof name, "U_bandwidth_%d", mmm_calib_block_sizes[i]);
+        if ((r = get(&out->U_bandwidth[i], m, name, err)) < 0)
+            return r;
+    }
+    return 0;
+}

@@ -1,0 +1,399 @@
+/* cmd_calibrate.c: `mmm calibrate`: measure this machine's GPU with the
+ * microbenchmarks of cuda/calibrate.cu (when mmm was built with CUDA),
+ * print the constants and write them as a machine file. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "mmm/calibrate.h"
+#ifdef MMM_HAVE_CUDA
+#include "calibrate_cuda.h"
+#endif
+
+static const char calibrate_help[] =
+    "usage: mmm calibrate [-o MACHINE.xml] [--format text|json] [--device N] [--quick]\n"
+    "\n"
+    "Measure the GPU with microbenchmarks and print its machine constants: the\n"
+    "device properties; launch latency on a stream and replayed as a CUDA graph;\n"
+    "the issue rate; dependent-load latency beyond and inside the L2; saturated\n"
+    "bandwidth by block size; shared-memory latency; the cost of one dependent\n"
+    "int32 add, fp32 FMA, fp64 FMA and 64-bit modular multiplication;\n"
+    "__syncthreads by block size; the U of the MMM alone (latency-bound) and with\n"
+    "the GPU full (bandwidth-bound), by block size.  Each figure is the median\n"
+    "over repetitions, with its spread.  Needs mmm built with CUDA (a CUDA\n"
+    "toolkit found at build time).\n"
+    "\n"
+    "  -o, --output FILE    write the machine file (atomically), for --machine\n"
+    "  --format FMT         text (default) or json\n"
+    "  --device N           CUDA device number (default 0)\n"
+    "  --quick              fewer repetitions: under 10 s instead of under a minute\n";
+
+/* ---- Text ---- */
+
+static void text_row(const char *what, const mmm_calib_stat *s, double scale,
+                     const char *unit)
+{
+    printf("  %-34s %12.5g %-10s (quartiles %.4g..%.4g, n=%d)\n", what,
+           s->median * scale, unit, s->q1 * scale, s->q3 * scale, s->n);
+}
+
+static void print_text(const mmm_calib *c)
+{
+    const mmm_calib_device *d = &c->dev;
+    char what[64];
+    int i;
+    printf("device: %s, compute capability %d.%d%s\n", d->name, d->cc_major,
+           d->cc_minor, c->quick ? " (--quick)" : "");
+    printf("  SMs %d, reported clock %.0f MHz, memory clock %.0f MHz x %d-bit bus "
+           "(%.4g B/s nominal), L2 %lld B\n", d->sms, d->clock_hz / 1e6,
+           d->mem_clock_hz / 1e6, d->bus_width_bits,
+           d->mem_clock_hz * 2 * d->bus_width_bits / 8, (long long)d->l2_bytes);
+    printf("  per SM: %d threads, %d blocks, %d registers, %lld B shared; per "
+           "block %lld B shared (%lld opt-in); warp %d\n", d->sm_threads,
+           d->sm_blocks, d->sm_registers, (long long)d->sm_shared_bytes,
+           (long long)d->block_shared_bytes,
+           (long long)d->block_shared_optin_bytes, d->warp_size);
+    printf("measured (median):\n");
+    text_row("SM clock", &c->clock_hz, 1e-6, "MHz");
+    text_row("launch, default stream", &c->launch_stream_s, 1e6, "us");
+    text_row("launch, own stream", &c->launch_own_stream_s, 1e6, "us");
+    text_row("launch, graph replay", &c->launch_graph_s, 1e6, "us");
+    text_row("issue, warp-instructions/cycle/SM", &c->issue_per_cycle, 1, "");
+    text_row("dependent load beyond L2", &c->load_cycles, 1, "cycles");
+    text_row("dependent load, L2 hit", &c->l2_load_cycles, 1, "cycles");
+    text_row("dependent shared load", &c->shared_cycles, 1, "cycles");
+    for (i = 0; i < MMM_CALIB_NOPS; i++) {
+        snprintf(what, sizeof what, "op %s", mmm_calib_op_name((mmm_calib_op)i));
+        text_row(what, &c->op_cycles[i], 1, "cycles");
+    }
+    for (i = 0; i < MMM_CALIB_NSYNC; i++) {
+        snprintf(what, sizeof what, "__syncthreads, %d threads",
+                 mmm_calib_sync_sizes[i]);
+        text_row(what, &c->sync_cycles[i], 1, "cycles");
+    }
+    printf("  %-34s %12.5g cycles + %.4g per warp\n", "__syncthreads fit",
+           c->sync_base_cycles, c->sync_per_warp_cycles);
+    for (i = 0; i < MMM_CALIB_NBLOCK; i++) {
+        snprintf(what, sizeof what, "bandwidth, %d threads",
+                 mmm_calib_block_sizes[i]);
+        text_row(what, &c->bandwidth[i], 1e-9, "GB/s");
+    }
+    printf("  %-34s %12.5g GB/s = %.4g B per cycle per SM\n", "bandwidth (best)",
+           c->bandwidth_bytes_per_s * 1e-9, c->bandwidth_bytes_per_cycle_per_sm);
+    text_row("cudaMemcpy device to device", &c->memcpy_bandwidth, 1e-9, "GB/s");
+    for (i = 0; i < MMM_CALIB_NBLOCK; i++) {
+        snprintf(what, sizeof what, "U latency-bound, %d threads",
+                 mmm_calib_block_sizes[i]);
+        text_row(what, &c->u_latency[i], 1, "cycles");
+    }
+    for (i = 0; i < MMM_CALIB_NBLOCK; i++) {
+        snprintf(what, sizeof what, "U bandwidth-bound, %d threads",
+                 mmm_calib_block_sizes[i]);
+        text_row(what, &c->u_bandwidth[i], 1, "cycles");
+    }
+    printf("  %-34s %12.5g words\n", "in flight per SM to saturate",
+           c->saturation_words_per_sm);
+}
+
+/* ---- JSON ---- */
+
+static void json_stat(json_writer *w, const char *key, const mmm_calib_stat *s,
+                      double scale)
+{
+    json_key(w, key);
+    json_begin_object_flat(w);
+    json_key(w, "n");
+    json_int(w, s->n);
+    json_key(w, "q1");
+    json_double(w, s->q1 * scale);
+    json_key(w, "q3");
+    json_double(w, s->q3 * scale);
+    json_key(w, "min");
+    json_double(w, s->min * scale);
+    json_key(w, "max");
+    json_double(w, s->max * scale);
+    json_key(w, "mad");
+    json_double(w, s->mad * scale);
+    json_key(w, "outliers");
+    json_int(w, s->outliers);
+    json_end_object(w);
+}
+
+/* {"128": median, ...} (medians) or {"128": {spread}, ...}. */
+static void json_by_block(json_writer *w, const char *key, const int *sizes,
+                          int n, const mmm_calib_stat *s, double scale,
+                          int spread)
+{
+    char k[16];
+    int i;
+    json_key(w, key);
+    json_begin_object(w);
+    for (i = 0; i < n; i++) {
+        snprintf(k, sizeof k, "%d", sizes[i]);
+        if (spread) {
+            json_stat(w, k, &s[i], scale);
+        } else {
+            json_key(w, k);
+            json_double(w, s[i].median * scale);
+        }
+    }
+    json_end_object(w);
+}
+
+static void print_json(const mmm_calib *c)
+{
+    const mmm_calib_device *d = &c->dev;
+    json_writer w;
+    char cc[16];
+    int i;
+    json_init(&w, stdout);
+    json_begin_object(&w);
+    json_key(&w, "device");
+    json_begin_object(&w);
+    json_key(&w, "name");
+    json_string(&w, d->name);
+    snprintf(cc, sizeof cc, "%d.%d", d->cc_major, d->cc_minor);
+    json_key(&w, "compute_capability");
+    json_string(&w, cc);
+    json_key(&w, "sms");
+    json_int(&w, d->sms);
+    json_key(&w, "clock_hz");
+    json_double(&w, c->clock_hz.median);
+    json_key(&w, "reported_clock_hz");
+    json_double(&w, d->clock_hz);
+    json_key(&w, "mem_clock_hz");
+    json_double(&w, d->mem_clock_hz);
+    json_key(&w, "bus_width_bits");
+    json_int(&w, d->bus_width_bits);
+    json_key(&w, "nominal_bandwidth_bytes_per_s");
+    json_double(&w, d->mem_clock_hz * 2 * d->bus_width_bits / 8);
+    json_key(&w, "l2_bytes");
+    json_int(&w, d->l2_bytes);
+    json_key(&w, "global_bytes");
+    json_int(&w, d->global_bytes);
+    json_key(&w, "sm_shared_bytes");
+    json_int(&w, d->sm_shared_bytes);
+    json_key(&w, "block_shared_bytes");
+    json_int(&w, d->block_shared_bytes);
+    json_key(&w, "block_shared_optin_bytes");
+    json_int(&w, d->block_shared_optin_bytes);
+    json_key(&w, "reserved_shared_bytes");
+    json_int(&w, d->reserved_shared_bytes);
+    json_key(&w, "sm_registers");
+    json_int(&w, d->sm_registers);
+    json_key(&w, "sm_threads");
+    json_int(&w, d->sm_threads);
+    json_key(&w, "sm_blocks");
+    json_int(&w, d->sm_blocks);
+    json_key(&w, "block_threads");
+    json_int(&w, d->block_threads);
+    json_key(&w, "warp_size");
+    json_int(&w, d->warp_size);
+    json_key(&w, "shared_granule_bytes");
+    json_int(&w, d->shared_granule_bytes);
+    json_key(&w, "register_granule");
+    json_int(&w, d->register_granule);
+    json_key(&w, "register_partitions");
+    json_int(&w, d->register_partitions);
+    json_key(&w, "driver_version");
+    json_int(&w, d->driver_version);
+    json_key(&w, "runtime_version");
+    json_int(&w, d->runtime_version);
+    json_end_object(&w);
+
+    json_key(&w, "quick");
+    json_bool(&w, c->quick);
+
+    json_key(&w, "measured");
+    json_begin_object(&w);
+    json_key(&w, "clock_hz");
+    json_double(&w, c->clock_hz.median);
+    json_key(&w, "launch_stream_us");
+    json_double(&w, c->launch_stream_s.median * 1e6);
+    json_key(&w, "launch_own_stream_us");
+    json_double(&w, c->launch_own_stream_s.median * 1e6);
+    json_key(&w, "launch_graph_us");
+    json_double(&w, c->launch_graph_s.median * 1e6);
+    json_key(&w, "issue_per_cycle");
+    json_double(&w, c->issue_per_cycle.median);
+    json_key(&w, "load_latency_cycles");
+    json_double(&w, c->load_cycles.median);
+    json_key(&w, "l2_latency_cycles");
+    json_double(&w, c->l2_load_cycles.median);
+    json_key(&w, "shared_latency_cycles");
+    json_double(&w, c->shared_cycles.median);
+    json_key(&w, "bandwidth_bytes_per_s");
+    json_double(&w, c->bandwidth_bytes_per_s);
+    json_key(&w, "bandwidth_bytes_per_cycle_per_sm");
+    json_double(&w, c->bandwidth_bytes_per_cycle_per_sm);
+    json_key(&w, "bandwidth_block");
+    json_int(&w, c->bandwidth_block);
+    json_by_block(&w, "bandwidth_by_block", mmm_calib_block_sizes,
+                  MMM_CALIB_NBLOCK, c->bandwidth, 1, 0);
+    json_key(&w, "memcpy_bytes_per_s");
+    json_double(&w, c->memcpy_bandwidth.median);
+    json_by_block(&w, "U_latency", mmm_calib_block_sizes, MMM_CALIB_NBLOCK,
+                  c->u_latency, 1, 0);
+    json_by_block(&w, "U_bandwidth", mmm_calib_block_sizes, MMM_CALIB_NBLOCK,
+                  c->u_bandwidth, 1, 0);
+    json_key(&w, "U_resident_blocks");
+    json_begin_object(&w);
+    for (i = 0; i < MMM_CALIB_NBLOCK; i++) {
+        char k[16];
+        snprintf(k, sizeof k, "%d", mmm_calib_block_sizes[i]);
+        json_key(&w, k);
+        json_int(&w, c->u_resident[i]);
+    }
+    json_end_object(&w);
+    json_by_block(&w, "sync_cycles", mmm_calib_sync_sizes, MMM_CALIB_NSYNC,
+                  c->sync_cycles, 1, 0);
+    json_key(&w, "sync_base_cycles");
+    json_double(&w, c->sync_base_cycles);
+    json_key(&w, "sync_cycles_per_warp");
+    json_double(&w, c->sync_per_warp_cycles);
+    json_key(&w, "op_cycles");
+    json_begin_object(&w);
+    for (i = 0; i < MMM_CALIB_NOPS; i++) {
+        json_key(&w, mmm_calib_op_name((mmm_calib_op)i));
+        json_double(&w, c->op_cycles[i].median);
+    }
+    json_end_object(&w);
+    json_key(&w, "saturation_words_per_sm");
+    json_double(&w, c->saturation_words_per_sm);
+    json_end_object(&w);
+
+    /* The spread of each figure above, in the same units. */
+    json_key(&w, "spread");
+    json_begin_object(&w);
+    json_stat(&w, "clock_hz", &c->clock_hz, 1);
+    json_stat(&w, "launch_stream_us", &c->launch_stream_s, 1e6);
+    json_stat(&w, "launch_own_stream_us", &c->launch_own_stream_s, 1e6);
+    json_stat(&w, "launch_graph_us", &c->launch_graph_s, 1e6);
+    json_stat(&w, "issue_per_cycle", &c->issue_per_cycle, 1);
+    json_stat(&w, "load_latency_cycles", &c->load_cycles, 1);
+    json_stat(&w, "l2_latency_cycles", &c->l2_load_cycles, 1);
+    json_stat(&w, "shared_latency_cycles", &c->shared_cycles, 1);
+    json_by_block(&w, "bandwidth_by_block", mmm_calib_block_sizes,
+                  MMM_CALIB_NBLOCK, c->bandwidth, 1, 1);
+    json_stat(&w, "memcpy_bytes_per_s", &c->memcpy_bandwidth, 1);
+    json_by_block(&w, "U_latency", mmm_calib_block_sizes, MMM_CALIB_NBLOCK,
+                  c->u_latency, 1, 1);
+    json_by_block(&w, "U_bandwidth", mmm_calib_block_sizes, MMM_CALIB_NBLOCK,
+                  c->u_bandwidth, 1, 1);
+    json_by_block(&w, "sync_cycles", mmm_calib_sync_sizes, MMM_CALIB_NSYNC,
+                  c->sync_cycles, 1, 1);
+    json_key(&w, "op_cycles");
+    json_begin_object(&w);
+    for (i = 0; i < MMM_CALIB_NOPS; i++)
+        json_stat(&w, mmm_calib_op_name((mmm_calib_op)i), &c->op_cycles[i], 1);
+    json_end_object(&w);
+    json_end_object(&w);
+    json_end_object(&w);
+    json_finish(&w);
+}
+
+#ifdef MMM_HAVE_CUDA
+static int measure(mmm_calib *c, int64_t device, int quick)
+{
+    mmm_calib_raw *raw = calloc(1, sizeof *raw);
+    mmm_error err;
+    char msg[512];
+    if (!raw) {
+        fprintf(stderr, "mmm calibrate: error: out of memory\n");
+        return CLI_FAIL;
+    }
+    if (mmm__cuda_calibrate(raw, (int)device, quick, msg, sizeof msg) < 0) {
+        fprintf(stderr, "mmm calibrate: error: %s\n", msg);
+        free(raw);
+        return CLI_FAIL;
+    }
+    mmm_error_clear(&err);
+    if (mmm_calib_analyze(c, raw, &err) < 0) {
+        cli_print_error(&err);
+        free(raw);
+        return CLI_FAIL;
+    }
+    free(raw);
+    return CLI_OK;
+}
+#endif
+
+int cmd_calibrate(int argc, char **argv)
+{
+    const char *out = NULL;
+    enum cli_format format = CLI_TEXT;
+    int64_t device = 0;
+    int quick = 0, i;
+
+    for (i = 1; i < argc; i++) {
+        int missing = 0;
+        const char *v;
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            printf("%s", calibrate_help);
+            return CLI_OK;
+        }
+        if (!strcmp(argv[i], "--quick")) {
+            quick = 1;
+        } else if ((v = cli_option_value("-o", argc, argv, &i, &missing)) ||
+                   (!missing &&
+                    (v = cli_option_value("--output", argc, argv, &i, &missing)))) {
+            out = v;
+        } else if (!missing &&
+                   (v = cli_option_value("--format", argc, argv, &i, &missing))) {
+            if (!strcmp(v, "text"))
+                format = CLI_TEXT;
+            else if (!strcmp(v, "json"))
+                format = CLI_JSON;
+            else
+                return cli_usage("calibrate", "--format must be text or json");
+        } else if (!missing &&
+                   (v = cli_option_value("--device", argc, argv, &i, &missing))) {
+            if (cli_parse_int64(v, &device) < 0 || device > 1023)
+                return cli_usage("calibrate", "--device needs a number from 0 "
+                                              "to 1023, not '%s'", v);
+        } else if (missing) {
+            return cli_usage("calibrate", "option '%s' needs a value", argv[i]);
+        } else {
+            return cli_usage("calibrate", "unknown argument '%s'", argv[i]);
+        }
+    }
+
+#ifdef MMM_HAVE_CUDA
+    {
+        mmm_calib c;
+        mmm_error err;
+        int rc = measure(&c, device, quick);
+        if (rc != CLI_OK)
+            return rc;
+        mmm_error_clear(&err);
+        if (out) {
+            char *xml = NULL;
+            size_t len = 0;
+            if (mmm_calib_machine_xml(&xml, &len, &c, &err) < 0 ||
+                mmm_write_file_atomic(out, xml, len, &err) < 0) {
+                free(xml);
+                cli_print_error(&err);
+                return CLI_FAIL;
+            }
+            free(xml);
+        }
+        if (format == CLI_JSON)
+            print_json(&c);
+        else
+            print_text(&c);
+        return CLI_OK;
+    }
+#else
+    (void)out;
+    (void)format;
+    (void)device;
+    (void)quick;
+    (void)print_text;
+    (void)print_json;
+    fprintf(stderr, "mmm calibrate: error: this mmm was built without CUDA (no "
+                    "CUDA toolkit was found when it was built); rebuild it with "
+                    "nvcc on the PATH to measure a GPU\n");
+    return CLI_FAIL;
+#endif
+}

@@ -1,0 +1,455 @@
+/* test_calibrate.c: the analysis of raw microbenchmark samples into machine
+ * constants, the machine file of a calibration read back through the
+ * ordinary machine loader, and the calibrate command where no GPU is.
+ * No GPU is needed: the raw samples are synthesized from chosen constants,
+ * and every expected value is computed here from those constants (or by
+ * hand), never taken from the tool's output. */
+#define _DEFAULT_SOURCE
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "mmm/mmm.h"
+#include "mmm_run.h"
+#include "tmpdir.h"
+
+static int close_to(double a, double b, double tol)
+{
+    double s = fmax(fabs(a), fabs(b));
+    return fabs(a - b) <= tol * s || s == 0;
+}
+
+/* ---- robust statistics ---- */
+
+Test(calibrate, stat_odd_count)
+{
+    const double v[] = {5, 1, 3, 2, 4};
+    mmm_calib_stat s;
+    mmm_calib_stat_of(&s, v, 5);
+    /* sorted 1 2 3 4 5: median 3, quartiles (type 7) at h = 1 and 3 */
+    cr_expect_eq(s.n, 5);
+    cr_expect_eq(s.median, 3);
+    cr_expect_eq(s.q1, 2);
+    cr_expect_eq(s.q3, 4);
+    cr_expect_eq(s.min, 1);
+    cr_expect_eq(s.max, 5);
+    cr_expect_eq(s.mad, 1); /* |d| = 2 1 0 1 2 */
+    cr_expect_eq(s.outliers, 0);
+    cr_expect_eq(v[0], 5, "the input is not reordered");
+}
+
+Test(calibrate, stat_even_count_interpolates)
+{
+    const double v[] = {4, 1, 3, 2};
+    mmm_calib_stat s;
+    mmm_calib_stat_of(&s, v, 4);
+    /* h = 3/4 for q1: 1 + 0.75 (2 - 1); h = 9/4 for q3: 3 + 0.25 (4 - 3) */
+    cr_expect_eq(s.median, 2.5);
+    cr_expect_eq(s.q1, 1.75);
+    cr_expect_eq(s.q3, 3.25);
+    cr_expect_eq(s.mad, 1); /* |d| = 1.5 .5 .5 1.5 */
+}
+
+Test(calibrate, stat_outlier_does_not_move_median)
+{
+    const double v[] = {2, 100, 1, 3, 4};
+    mmm_calib_stat s;
+    mmm_calib_stat_of(&s, v, 5);
+    /* q1 2, q3 4, IQR 2: the upper fence is 7, so 100 is an outlier */
+    cr_expect_eq(s.median, 3);
+    cr_expect_eq(s.mad, 1); /* |d| = 2 1 0 1 97 */
+    cr_expect_eq(s.outliers, 1);
+    cr_expect_eq(s.max, 100);
+}
+
+Test(calibrate, stat_one_sample)
+{
+    const double v[] = {7.5};
+    mmm_calib_stat s;
+    mmm_calib_stat_of(&s, v, 1);
+    cr_expect_eq(s.median, 7.5);
+    cr_expect_eq(s.q1, 7.5);
+    cr_expect_eq(s.q3, 7.5);
+    cr_expect_eq(s.mad, 0);
+}
+
+Test(calibrate, theil_sen_ignores_a_gross_outlier)
+{
+    /* y = 7 + 3x except the last point: 10 of the 15 pairwise slopes are
+     * exactly 3, so the median slope is 3 and the median residual 7. */
+    const double x[] = {1, 2, 4, 8, 16, 32};
+    double y[6], a = 0, b = 0;
+    int i;
+    for (i = 0; i < 6; i++)
+        y[i] = 7 + 3 * x[i];
+    y[5] = 1000;
+    cr_assert_eq(mmm_calib_theil_sen(&a, &b, x, y, 6), 0);
+    cr_expect_eq(b, 3);
+    cr_expect_eq(a, 7);
+}
+
+Test(calibrate, theil_sen_needs_two_distinct_x)
+{
+    const double x[] = {4, 4, 4}, y[] = {1, 2, 3};
+    double a, b;
+    cr_expect_eq(mmm_calib_theil_sen(&a, &b, x, y, 3), -1);
+}
+
+/* ---- the analysis ---- */
+
+/* Chosen constants of a synthetic machine. */
+#define F 1.5e9        /* SM clock, Hz */
+#define SMS 100
+#define LAUNCH 3.0e-6  /* seconds per stream launch */
+#define GRAPH 1.0e-6
+#define LOAD 600.0     /* cycles */
+#define SYNC0 10.0     /* barrier: SYNC0 + SYNC1 * warps cycles */
+#define SYNC1 2.5
+#define COPY_BYTES 1.0e9
+#define ROUNDS 32
+#define ISSUE_INSTR 1048576.0
+
+static const double bw[MMM_CALIB_NBLOCK] = {2.0e12, 2.4e12, 2.2e12, 1.9e12};
+static const double ulat[MMM_CALIB_NBLOCK] = {800, 820, 900, 1000};
+static const double ubw[MMM_CALIB_NBLOCK] = {1100, 1150, 1200, 1300};
+static const int resident[MMM_CALIB_NBLOCK] = {16, 8, 4, 2};
+
+/* n samples: m exactly, then m(1 +- k eps) in pairs, so the median is m. */
+static void fill(mmm_calib_series *s, double m, int n)
+{
+    int k;
+    s->n = n;
+    s->v[0] = m;
+    for (k = 1; k < n; k++)
+        s->v[k] = m * (1 + (k % 2 ? 1 : -1) * 0.01 * ((k + 1) / 2));
+}
+
+static void synth(mmm_calib_raw *r)
+{
+    int i;
+    memset(r, 0, sizeof *r);
+    snprintf(r->dev.name, sizeof r->dev.name, "Test GPU <A&B> --x-- \"q\"");
+    r->dev.cc_major = 9;
+    r->dev.cc_minor = 0;
+    r->dev.sms = SMS;
+    r->dev.clock_hz = 1.6e9; /* reported; the measured one is F */
+    r->dev.mem_clock_hz = 2.0e9;
+    r->dev.bus_width_bits = 4096;
+    r->dev.l2_bytes = 40 << 20;
+    r->dev.global_bytes = 1ll << 34;
+    r->dev.sm_shared_bytes = 233472;
+    r->dev.block_shared_bytes = 49152;
+    r->dev.block_shared_optin_bytes = 232448;
+    r->dev.reserved_shared_bytes = 1024;
+    r->dev.sm_registers = 65536;
+    r->dev.sm_threads = 2048;
+    r->dev.sm_blocks = 32;
+    r->dev.block_threads = 1024;
+    r->dev.warp_size = 32;
+    r->dev.shared_granule_bytes = 128;
+    r->dev.register_granule = 256;
+    r->dev.register_partitions = 4;
+    fill(&r->clock_hz, F, 9);
+    r->launch_chain = 1000;
+    fill(&r->launch_stream_s, LAUNCH, 9);
+    fill(&r->launch_own_stream_s, LAUNCH * 1.1, 9);
+    fill(&r->launch_graph_s, GRAPH, 9);
+    r->issue_warp_instructions = ISSUE_INSTR;
+    /* 3.5 warp-instructions per SM cycle */
+    fill(&r->issue_s, ISSUE_INSTR / (3.5 * F * SMS), 5);
+    r->chase_region_bytes = 1 << 29;
+    r->chase_steps = 32768;
+    fill(&r->load_cycles, LOAD, 7);
+    fill(&r->l2_load_cycles, 250, 7);
+    fill(&r->shared_cycles, 30, 7);
+    for (i = 0; i < MMM_CALIB_NOPS; i++)
+        fill(&r->op_cycles[i], 4.0 * (i + 1), 5);
+    for (i = 0; i < MMM_CALIB_NSYNC; i++)
+        fill(&r->sync_cycles[i],
+             SYNC0 + SYNC1 * ceil(mmm_calib_sync_sizes[i] / 32.0), 5);
+    r->copy_bytes = (int64_t)COPY_BYTES;
+    fill(&r->memcpy_s, COPY_BYTES / 2.5e12, 5);
+    r->u_rounds = ROUNDS;
+    for (i = 0; i < MMM_CALIB_NBLOCK; i++) {
+        /* seconds = bytes / bandwidth (the median sample is exact) */
+        fill(&r->copy_s[i], COPY_BYTES / bw[i], 9);
+        fill(&r->u_latency_cycles[i], ulat[i], 9);
+        r->u_resident[i] = resident[i];
+        r->u_blocks[i] = 8ll * resident[i] * SMS; /* 8 waves */
+        /* 8 waves of ROUNDS rounds of ubw[i] cycles each */
+        fill(&r->u_bandwidth_s[i], 8.0 * ROUNDS * ubw[i] / F, 9);
+    }
+}
+
+Test(calibrate, analysis_recovers_chosen_constants)
+{
+    mmm_calib_raw *r = calloc(1, sizeof *r);
+    mmm_calib c;
+    mmm_error err;
+    int i;
+    cr_assert_not_null(r);
+    synth(r);
+    cr_assert_eq(mmm_calib_analyze(&c, r, &err), 0, "%s", err.message);
+    cr_expect(close_to(c.clock_hz.median, F, 1e-12));
+    cr_expect(close_to(c.launch_stream_s.median, LAUNCH, 1e-12));
+    cr_expect(close_to(c.launch_own_stream_s.median, LAUNCH * 1.1, 1e-12));
+    cr_expect(close_to(c.launch_graph_s.median, GRAPH, 1e-12));
+    cr_expect(close_to(c.issue_per_cycle.median, 3.5, 1e-12));
+    cr_expect(close_to(c.load_cycles.median, LOAD, 1e-12));
+    cr_expect(close_to(c.sync_base_cycles, SYNC0, 1e-12), "%g", c.sync_base_cycles);
+    cr_expect(close_to(c.sync_per_warp_cycles, SYNC1, 1e-12), "%g",
+              c.sync_per_warp_cycles);
+    /* the best block size is 256 (2.4e12 B/s) */
+    cr_expect(close_to(c.bandwidth_bytes_per_s, 2.4e12, 1e-12));
+    cr_expect_eq(c.bandwidth_block, 256);
+    cr_expect(close_to(c.bandwidth_bytes_per_cycle_per_sm, 2.4e12 / F / SMS, 1e-12));
+    cr_expect(close_to(c.memcpy_bandwidth.median, 2.5e12, 1e-12));
+    for (i = 0; i < MMM_CALIB_NBLOCK; i++) {
+        cr_expect(close_to(c.bandwidth[i].median, bw[i], 1e-12));
+        cr_expect(close_to(c.u_latency[i].median, ulat[i], 1e-12));
+        cr_expect(close_to(c.u_bandwidth[i].median, ubw[i], 1e-12), "%d: %g",
+                  mmm_calib_block_sizes[i], c.u_bandwidth[i].median);
+        cr_expect_eq(c.u_resident[i], resident[i]);
+    }
+    /* Little's law: 600 cycles x (2.4e12 / 1.5e9 / 100 = 16 B per cycle) / 4 */
+    cr_expect(close_to(c.saturation_words_per_sm, 600.0 * 16 / 4, 1e-12));
+    free(r);
+}
+
+Test(calibrate, analysis_rejects_bad_samples)
+{
+    mmm_calib_raw *r = calloc(1, sizeof *r);
+    mmm_calib c;
+    mmm_error err;
+    cr_assert_not_null(r);
+
+    synth(r);
+    r->load_cycles.n = 0;
+    mmm_error_clear(&err);
+    cr_expect_eq(mmm_calib_analyze(&c, r, &err), MMM_EINPUT);
+    cr_expect(strstr(err.message, "load_cycles") != NULL, "%s", err.message);
+
+    synth(r);
+    r->copy_s[2].v[3] = NAN;
+    cr_expect_eq(mmm_calib_analyze(&c, r, &err), MMM_EINPUT);
+    cr_expect(strstr(err.message, "copy_s[512]") != NULL, "%s", err.message);
+
+    synth(r);
+    r->sync_cycles[0].v[0] = -1;
+    cr_expect_eq(mmm_calib_analyze(&c, r, &err), MMM_EINPUT);
+    cr_expect(strstr(err.message, "sync_cycles[32]") != NULL, "%s", err.message);
+
+    synth(r);
+    r->dev.sms = 0;
+    cr_expect_eq(mmm_calib_analyze(&c, r, &err), MMM_EINPUT);
+    cr_expect(strstr(err.message, "sms") != NULL, "%s", err.message);
+
+    synth(r);
+    r->u_resident[1] = 0;
+    cr_expect_eq(mmm_calib_analyze(&c, r, &err), MMM_EINPUT);
+    free(r);
+}
+
+/* ---- the machine file ---- */
+
+static const mmm_machine_param *find(const mmm_machine *m, const char *name)
+{
+    size_t i;
+    for (i = 0; i < m->nparams; i++)
+        if (!strcmp(m->params[i].name, name))
+            return &m->params[i];
+    return NULL;
+}
+
+Test(calibrate, machine_file_round_trip)
+{
+    mmm_calib_raw *r = calloc(1, sizeof *r);
+    mmm_calib c;
+    mmm_calib_constants k;
+    mmm_machine *m = NULL;
+    mmm_error err;
+    char dir[256], path[512], *xml = NULL;
+    size_t len = 0;
+    const mmm_machine_param *mp;
+    int i;
+    FILE *f;
+
+    cr_assert_not_null(r);
+    synth(r);
+    cr_assert_eq(mmm_calib_analyze(&c, r, &err), 0, "%s", err.message);
+    cr_assert_eq(mmm_calib_machine_xml(&xml, &len, &c, &err), 0, "%s", err.message);
+    cr_assert_eq(strlen(xml), len);
+    mmm_tmpdir_make(dir, sizeof dir, "mmm_calib");
+    snprintf(path, sizeof path, "%s/m.xml", dir);
+    cr_assert_not_null(f = fopen(path, "w"));
+    cr_assert_eq(fwrite(xml, 1, len, f), len);
+    cr_assert_eq(fclose(f), 0);
+    /* The ordinary loader, schema included. */
+    cr_assert_eq(mmm_machine_load_file(&m, path, NULL, &err), 0, "%s:%ld: %s\n%s",
+                 path, err.line, err.message, xml);
+    cr_expect_str_eq(m->name, "Test GPU <A&B> --x-- \"q\" (calibrated)");
+
+    /* Counts are exact integers. */
+    cr_assert_not_null(mp = find(m, "p"));
+    cr_expect(mp->value.exact && mp->value.num == SMS && mp->value.den == 1);
+    cr_assert_not_null(mp = find(m, "sm_threads"));
+    cr_expect(mp->value.exact && mp->value.num == 2048);
+    cr_assert_not_null(mp = find(m, "Z"));
+    cr_expect(mp->value.exact && mp->value.num == 233472 / 4);
+    cr_assert_not_null(mp = find(m, "X")); /* 2048 threads / 128 lanes */
+    cr_expect(mp->value.exact && mp->value.num == 16 && mp->value.den == 1);
+    cr_assert_not_null(mp = find(m, "P"));
+    cr_expect(mp->value.exact && mp->value.num == SMS * 128);
+    cr_assert_not_null(mp = find(m, "Ztotal"));
+    cr_expect(mp->value.exact && mp->value.num == SMS * (65536 + 233472 / 4));
+
+    cr_assert_eq(mmm_calib_constants_from_machine(&k, m, &err), 0, "%s", err.message);
+    /* 10 significant digits are written */
+    cr_expect(close_to(k.clock_hz, F, 1e-9));
+    cr_expect(close_to(k.launch_s, LAUNCH, 1e-9));
+    cr_expect(close_to(k.launch_graph_s, GRAPH, 1e-9));
+    cr_expect(close_to(k.issue_per_cycle, 3.5, 1e-9));
+    cr_expect(close_to(k.mem_latency_cycles, LOAD, 1e-9));
+    cr_expect(close_to(k.L, LOAD, 1e-9));
+    cr_expect(close_to(k.sync_cycles, SYNC0, 1e-9));
+    cr_expect(close_to(k.sync_cycles_per_warp, SYNC1, 1e-9));
+    cr_expect(close_to(k.bandwidth_bytes_per_cycle, 2.4e12 / F, 1e-9));
+    cr_expect(close_to(k.op_cycles, 4.0 * (MMM_CALIB_OP_FP32_FMA + 1), 1e-9));
+    for (i = 0; i < MMM_CALIB_NOPS; i++)
+        cr_expect(close_to(k.op_cycles_of[i], 4.0 * (i + 1), 1e-9));
+    for (i = 0; i < MMM_CALIB_NBLOCK; i++) {
+        cr_expect(close_to(k.U_latency[i], ulat[i], 1e-9));
+        cr_expect(close_to(k.U_bandwidth[i], ubw[i], 1e-9));
+    }
+    cr_expect(close_to(k.U, ulat[1], 1e-9), "U is U_latency_256");
+    cr_expect_eq(k.p, SMS);
+    cr_expect_eq(k.warp_size, 32);
+    cr_expect_eq(k.word_bytes, 4);
+    cr_expect_eq(k.block_threads, 1024);
+    cr_expect_eq(k.shared_reserved_bytes, 1024);
+    cr_expect_eq(k.shared_granule_bytes, 128);
+    cr_expect_eq(k.register_granule, 256);
+    cr_expect_eq(k.register_partitions, 4);
+    mmm_machine_free(m);
+    mmm_tmpdir_remove(dir);
+    free(xml);
+    free(r);
+}
+
+Test(calibrate, constants_need_a_calibrated_file)
+{
+    mmm_machine *m = NULL;
+    mmm_calib_constants k;
+    mmm_error err;
+    char path[1024];
+    snprintf(path, sizeof path, "%s/machines/gtx480.xml", MMM_DAGS_DIR);
+    cr_assert_eq(mmm_machine_load_file(&m, path, NULL, &err), 0, "%s", err.message);
+    cr_expect_eq(mmm_calib_constants_from_machine(&k, m, &err), MMM_EINPUT);
+    cr_expect(strstr(err.message, "no parameter") != NULL, "%s", err.message);
+    mmm_machine_free(m);
+}
+
+/* The number after "KEY": inside the "measured" object of a JSON text. */
+static double json_measured(const char *json, const char *key)
+{
+    char pat[128];
+    const char *m = strstr(json, "\"measured\"");
+    const char *p;
+    cr_assert_not_null(m, "no \"measured\" object");
+    snprintf(pat, sizeof pat, "\"%s\": ", key);
+    p = strstr(m, pat);
+    cr_assert_not_null(p, "no key %s", key);
+    return strtod(p + strlen(pat), NULL);
+}
+
+static char *slurp(const char *path)
+{
+    char buf[4096], *s = NULL;
+    size_t n = 0, got;
+    FILE *f = fopen(path, "r");
+    cr_assert_not_null(f, "cannot read %s", path);
+    while ((got = fread(buf, 1, sizeof buf, f)) > 0) {
+        char *q = realloc(s, n + got + 1);
+        cr_assert_not_null(q);
+        s = q;
+        memcpy(s + n, buf, got);
+        n += got;
+        s[n] = '\0';
+    }
+    fclose(f);
+    cr_assert_not_null(s, "%s is empty", path);
+    return s;
+}
+
+/* The committed H100 files: the machine file loads, holds every name the
+ * reader wants, and the figures of its JSON twin (both from one run). */
+Test(calibrate, committed_h100_files_agree)
+{
+    mmm_machine *m = NULL;
+    mmm_calib_constants k;
+    mmm_error err;
+    char path[1024], *json;
+    snprintf(path, sizeof path, "%s/machines/h100-calibrated.xml", MMM_DAGS_DIR);
+    cr_assert_eq(mmm_machine_load_file(&m, path, NULL, &err), 0, "%s", err.message);
+    cr_assert_eq(mmm_calib_constants_from_machine(&k, m, &err), 0, "%s", err.message);
+    snprintf(path, sizeof path, "%s/machines/h100-calibrated.json", MMM_DAGS_DIR);
+    json = slurp(path);
+    cr_expect(close_to(k.mem_latency_cycles, json_measured(json, "load_latency_cycles"), 1e-9));
+    cr_expect(close_to(k.launch_s * 1e6, json_measured(json, "launch_stream_us"), 1e-9));
+    cr_expect(close_to(k.launch_graph_s * 1e6, json_measured(json, "launch_graph_us"), 1e-9));
+    cr_expect(close_to(k.clock_hz, json_measured(json, "clock_hz"), 1e-9));
+    cr_expect(close_to(k.issue_per_cycle, json_measured(json, "issue_per_cycle"), 1e-9));
+    cr_expect(close_to(k.bandwidth_bytes_per_cycle * k.clock_hz,
+                       json_measured(json, "bandwidth_bytes_per_s"), 1e-8));
+    cr_expect(close_to(k.sync_cycles_per_warp,
+                       json_measured(json, "sync_cycles_per_warp"), 1e-9));
+    cr_expect_eq(k.p, 132);
+    cr_expect_eq(k.sm_threads, 2048);
+    free(json);
+    mmm_machine_free(m);
+}
+
+/* ---- the command ---- */
+
+Test(calibrate, command_help_and_usage)
+{
+    mmm_run_result r;
+    const char *help[] = {"calibrate", "--help", NULL};
+    const char *bad[] = {"calibrate", "--format", "csv", NULL};
+    const char *extra[] = {"calibrate", "file.xml", NULL};
+    mmm_run(&r, help, NULL, &MMM_RUN_LIMITS_DEFAULT);
+    cr_expect(r.exited && r.status == 0);
+    cr_expect(strstr(r.out, "--quick") && strstr(r.out, "--device"), "%s", r.out);
+    mmm_run_dispose(&r);
+    mmm_run(&r, bad, NULL, &MMM_RUN_LIMITS_DEFAULT);
+    cr_expect(r.exited && r.status == 2, "%d", r.status);
+    mmm_run_dispose(&r);
+    mmm_run(&r, extra, NULL, &MMM_RUN_LIMITS_DEFAULT);
+    cr_expect(r.exited && r.status == 2, "%d", r.status);
+    mmm_run_dispose(&r);
+}
+
+/* Without a GPU (built without CUDA, or with CUDA on a machine without a
+ * usable device) the command fails with one error line and writes nothing. */
+Test(calibrate, command_without_gpu_fails_cleanly)
+{
+    mmm_run_result r;
+    char dir[256], out[512];
+    struct stat st;
+    const char *argv[] = {"calibrate", "--quick", "--device", "1023", "-o", out, NULL};
+    mmm_tmpdir_make(dir, sizeof dir, "mmm_calib_cmd");
+    snprintf(out, sizeof out, "%s/m.xml", dir);
+    mmm_run(&r, argv, NULL, &MMM_RUN_LIMITS_DEFAULT);
+    cr_expect(r.exited && r.status == 1, "status %d: %s", r.status, r.err);
+    cr_expect(strncmp(r.err, "mmm calibrate: error: ", 22) == 0, "%s", r.err);
+    cr_expect(strchr(r.err, '\n') == r.err + r.err_len - 1, "one line: %s", r.err);
+    cr_expect(strstr(r.err, "without CUDA") || strstr(r.err, "CUDA device"),
+              "%s", r.err);
+    cr_expect_eq(r.out_len, 0u);
+    cr_expect_neq(stat(out, &st), 0, "no machine file is written");
+    mmm_run_dispose(&r);
+    mmm_tmpdir_remove(dir);
+}
