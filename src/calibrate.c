@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "mmm/calibrate.h"
+#include "outfile.h"
 
 const int mmm_calib_block_sizes[MMM_CALIB_NBLOCK] = {128, 256, 512, 1024};
 const int mmm_calib_sync_sizes[MMM_CALIB_NSYNC] = {32, 64, 128, 256, 512, 1024};
@@ -549,6 +550,18 @@ int mmm_calib_machine_xml(char **out, size_t *len, const mmm_calib *c,
     *out = buf;
     *len = n;
     return 0;
+}
+
+int mmm_calib_write_machine(const char *path, const mmm_calib *c,
+                            mmm_error *err)
+{
+    char *xml = NULL;
+    size_t len = 0;
+    int r = mmm_calib_machine_xml(&xml, &len, c, err);
+    if (r == 0)
+        r = mmm__write_file_atomic(path, xml, len, err);
+    free(xml);
+    return r;
 }
 
 /* ------------------------------------------------------------------ */

@@ -199,6 +199,11 @@ int mmm_calib_analyze(mmm_calib *out, const mmm_calib_raw *raw,
 int mmm_calib_machine_xml(char **out, size_t *len, const mmm_calib *c,
                           mmm_error *err);
 
+/** Write the machine file to path atomically (a temporary beside it,
+ *  renamed into place; nothing is left behind on failure).  MMM_EIO. */
+int mmm_calib_write_machine(const char *path, const mmm_calib *c,
+                            mmm_error *err);
+
 /** The calibrated constants of a machine file, by name. */
 typedef struct mmm_calib_constants {
     double p, clock_hz, sm_threads, sm_blocks, sm_shared_bytes,

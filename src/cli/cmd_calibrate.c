@@ -367,16 +367,9 @@ int cmd_calibrate(int argc, char **argv)
         if (rc != CLI_OK)
             return rc;
         mmm_error_clear(&err);
-        if (out) {
-            char *xml = NULL;
-            size_t len = 0;
-            if (mmm_calib_machine_xml(&xml, &len, &c, &err) < 0 ||
-                mmm_write_file_atomic(out, xml, len, &err) < 0) {
-                free(xml);
-                cli_print_error(&err);
-                return CLI_FAIL;
-            }
-            free(xml);
+        if (out && mmm_calib_write_machine(out, &c, &err) < 0) {
+            cli_print_error(&err);
+            return CLI_FAIL;
         }
         if (format == CLI_JSON)
             print_json(&c);
