@@ -119,49 +119,47 @@ __global__ void k_smem(unsigned stride, unsigned long long *cycles,
 #define OPS_UNROLL 32
 #define OPS_ITERS 128
 
-/* int32 adds alternate with xors: ptxas merges consecutive adds of a
- * loop-invariant value (x + y + y into one x + 2y), but no instruction
- * does an add and an xor, so each op stays one dependent instruction. */
-__global__ void k_op_iadd(int x, int y, unsigned long long *cycles, int *sink)
-{
-    long long t0 = clock64();
-#pragma unroll 1
-    for (int s = 0; s < OPS_ITERS; s++) {
-#pragma unroll
-        for (int u = 0; u < OPS_UNROLL / 2; u++) {
-            asm volatile("add.s32 %0, %0, %1;" : "+r"(x) : "r"(y));
-            asm volatile("xor.b32 %0, %0, %1;" : "+r"(x) : "r"(y));
-        }
+/* One step of each chain, as inline PTX so that the compiler keeps one
+ * instruction per operation.  int32 adds alternate with xors: ptxas merges
+ * consecutive adds of a loop-invariant value (x + y + y into one x + 2y),
+ * but no instruction does an add and an xor. */
+struct op_iadd {
+    typedef int T;
+    enum { OPS = 2 };
+    static __device__ __forceinline__ void step(T &x, T a, T)
+    {
+        asm volatile("add.s32 %0, %0, %1;" : "+r"(x) : "r"(a));
+        asm volatile("xor.b32 %0, %0, %1;" : "+r"(x) : "r"(a));
     }
-    long long t1 = clock64();
-    *cycles = (unsigned long long)(t1 - t0);
-    *sink = x;
-}
-
-__global__ void k_op_ffma(float x, float a, float b, unsigned long long *cycles,
-                          float *sink)
-{
-    long long t0 = clock64();
-#pragma unroll 1
-    for (int s = 0; s < OPS_ITERS; s++) {
-#pragma unroll
-        for (int u = 0; u < OPS_UNROLL; u++)
-            asm volatile("fma.rn.f32 %0, %0, %1, %2;" : "+f"(x) : "f"(a), "f"(b));
+};
+struct op_ffma {
+    typedef float T;
+    enum { OPS = 1 };
+    static __device__ __forceinline__ void step(T &x, T a, T b)
+    {
+        asm volatile("fma.rn.f32 %0, %0, %1, %2;" : "+f"(x) : "f"(a), "f"(b));
     }
-    long long t1 = clock64();
-    *cycles = (unsigned long long)(t1 - t0);
-    *sink = x;
-}
+};
+struct op_dfma {
+    typedef double T;
+    enum { OPS = 1 };
+    static __device__ __forceinline__ void step(T &x, T a, T b)
+    {
+        asm volatile("fma.rn.f64 %0, %0, %1, %2;" : "+d"(x) : "d"(a), "d"(b));
+    }
+};
 
-__global__ void k_op_dfma(double x, double a, double b,
-                          unsigned long long *cycles, double *sink)
+/* OPS_ITERS x OPS_UNROLL dependent operations, timed by clock64(). */
+template <class Op>
+__global__ void k_op(typename Op::T x, typename Op::T a, typename Op::T b,
+                     unsigned long long *cycles, typename Op::T *sink)
 {
     long long t0 = clock64();
 #pragma unroll 1
     for (int s = 0; s < OPS_ITERS; s++) {
 #pragma unroll
-        for (int u = 0; u < OPS_UNROLL; u++)
-            asm volatile("fma.rn.f64 %0, %0, %1, %2;" : "+d"(x) : "d"(a), "d"(b));
+        for (int u = 0; u < OPS_UNROLL / Op::OPS; u++)
+            Op::step(x, a, b);
     }
     long long t1 = clock64();
     *cycles = (unsigned long long)(t1 - t0);
@@ -344,6 +342,18 @@ static int read_cycles(ctx *c, double *out)
     unsigned long long v;
     CK(cudaMemcpy(&v, c->d_cycles, sizeof v, cudaMemcpyDeviceToHost));
     *out = (double)v;
+    return 0;
+}
+
+/* After a launch that writes c->d_cycles: check it, wait, and push the
+ * cycles over div. */
+static int take(ctx *c, mmm_calib_series *series, double div)
+{
+    double cy = 0;
+    CKL();
+    if (read_cycles(c, &cy) < 0)
+        return -1;
+    push(series, cy / div);
     return 0;
 }
 
@@ -553,7 +563,6 @@ static int bench_chase(ctx *c, mmm_calib_raw *r, int reps, int steps,
 {
     unsigned *d_next;
     unsigned h_start = 0;
-    double cy = 0;
     const int warm = 64;
     const size_t l2_region = 8u << 20; /* inside any L2 of 8 MB or more */
     const int l2_steps = 8192;          /* 1 MB of lines */
@@ -567,10 +576,8 @@ static int bench_chase(ctx *c, mmm_calib_raw *r, int reps, int steps,
             return -1;
         k_chase<<<1, 1, 0, c->st>>>(d_next, h_start, warm, steps, c->d_cycles,
                                      c->d_sink);
-        CKL();
-        if (read_cycles(c, &cy) < 0)
+        if (take(c, &r->load_cycles, steps) < 0)
             return -1;
-        push(&r->load_cycles, cy / steps);
     }
     /* Inside the L2: a cycle of l2_steps lines in l2_region; one warming
      * pass over the whole cycle, then one timed pass. */
@@ -579,10 +586,8 @@ static int bench_chase(ctx *c, mmm_calib_raw *r, int reps, int steps,
     for (int k = 0; k < reps; k++) {
         k_chase<<<1, 1, 0, c->st>>>(d_next, h_start, l2_steps, l2_steps,
                                      c->d_cycles, c->d_sink);
-        CKL();
-        if (read_cycles(c, &cy) < 0)
+        if (take(c, &r->l2_load_cycles, l2_steps) < 0)
             return -1;
-        push(&r->l2_load_cycles, cy / l2_steps);
     }
     CK(cudaFree(d_next));
     return 0;
@@ -590,59 +595,44 @@ static int bench_chase(ctx *c, mmm_calib_raw *r, int reps, int steps,
 
 static int bench_core(ctx *c, mmm_calib_raw *r, int reps)
 {
-    double cy = 0;
     const double nops = (double)OPS_ITERS * OPS_UNROLL;
     const double nmod = (double)MULMOD_ITERS * MULMOD_UNROLL;
     const int p = 469762049; /* CUMODP's prime, 7 * 2^26 + 1 */
     for (int k = 0; k < reps; k++) {
         k_smem<<<1, 256, 0, c->st>>>(97, c->d_cycles, c->d_sink);
-        CKL();
-        if (read_cycles(c, &cy) < 0)
+        if (take(c, &r->shared_cycles, SMEM_STEPS) < 0)
             return -1;
-        push(&r->shared_cycles, cy / SMEM_STEPS);
 
-        k_op_iadd<<<1, 1, 0, c->st>>>(k, 3, c->d_cycles, (int *)c->d_sink);
-        CKL();
-        if (read_cycles(c, &cy) < 0)
+        k_op<op_iadd><<<1, 1, 0, c->st>>>(k, 3, 0, c->d_cycles, (int *)c->d_sink);
+        if (take(c, &r->op_cycles[MMM_CALIB_OP_INT32_ADD], nops) < 0)
             return -1;
-        push(&r->op_cycles[MMM_CALIB_OP_INT32_ADD], cy / nops);
 
-        k_op_ffma<<<1, 1, 0, c->st>>>(1.0f + k, 0.999f, 0.5f, c->d_cycles,
-                                       (float *)c->d_sink);
-        CKL();
-        if (read_cycles(c, &cy) < 0)
+        k_op<op_ffma><<<1, 1, 0, c->st>>>(1.0f + k, 0.999f, 0.5f, c->d_cycles,
+                                           (float *)c->d_sink);
+        if (take(c, &r->op_cycles[MMM_CALIB_OP_FP32_FMA], nops) < 0)
             return -1;
-        push(&r->op_cycles[MMM_CALIB_OP_FP32_FMA], cy / nops);
 
-        k_op_dfma<<<1, 1, 0, c->st>>>(1.0 + k, 0.999, 0.5, c->d_cycles,
-                                       (double *)c->d_sink);
-        CKL();
-        if (read_cycles(c, &cy) < 0)
+        k_op<op_dfma><<<1, 1, 0, c->st>>>(1.0 + k, 0.999, 0.5, c->d_cycles,
+                                           (double *)c->d_sink);
+        if (take(c, &r->op_cycles[MMM_CALIB_OP_FP64_FMA], nops) < 0)
             return -1;
-        push(&r->op_cycles[MMM_CALIB_OP_FP64_FMA], cy / nops);
 
         k_op_mulmod<<<1, 1, 0, c->st>>>(123456789 + k, 987654321 % p, p,
                                          c->d_cycles, (int *)c->d_sink);
-        CKL();
-        if (read_cycles(c, &cy) < 0)
+        if (take(c, &r->op_cycles[MMM_CALIB_OP_MULMOD64], nmod) < 0)
             return -1;
-        push(&r->op_cycles[MMM_CALIB_OP_MULMOD64], cy / nmod);
 
         k_op_mulmod_rem<<<1, 1, 0, c->st>>>(123456789u + (unsigned)k,
                                              987654321u % (unsigned)p,
                                              (unsigned long long)p,
                                              c->d_cycles, c->d_sink);
-        CKL();
-        if (read_cycles(c, &cy) < 0)
+        if (take(c, &r->op_cycles[MMM_CALIB_OP_MULMOD64_REM], nmod) < 0)
             return -1;
-        push(&r->op_cycles[MMM_CALIB_OP_MULMOD64_REM], cy / nmod);
 
         for (int i = 0; i < MMM_CALIB_NSYNC; i++) {
             k_sync<<<1, mmm_calib_sync_sizes[i], 0, c->st>>>(c->d_cycles);
-            CKL();
-            if (read_cycles(c, &cy) < 0)
+            if (take(c, &r->sync_cycles[i], SYNC_ITERS * 16.0) < 0)
                 return -1;
-            push(&r->sync_cycles[i], cy / (SYNC_ITERS * 16.0));
         }
     }
     /* The two modular multiplications must agree with the host. */
@@ -760,7 +750,7 @@ static int bench_u(ctx *c, mmm_calib_raw *r, int reps, int sms, int lat_rounds,
     for (int i = 0; i < MMM_CALIB_NBLOCK; i++) {
         int t = mmm_calib_block_sizes[i];
         u_fn fn = u_kernel(t);
-        double cy = 0, s = 0;
+        double s = 0;
         size_t bw_stride = (size_t)r->u_blocks[i] * t;
         /* Latency: one block; rounds 1 MiB apart, cold after the flush. */
         for (int k = 0; k < reps; k++) {
@@ -768,10 +758,8 @@ static int bench_u(ctx *c, mmm_calib_raw *r, int reps, int sms, int lat_rounds,
                 return -1;
             fn<<<1, t, 0, c->st>>>(g, out, lat_rounds, (size_t)1 << 18, 0u,
                                    c->d_cycles);
-            CKL();
-            if (read_cycles(c, &cy) < 0)
+            if (take(c, &r->u_latency_cycles[i], lat_rounds) < 0)
                 return -1;
-            push(&r->u_latency_cycles[i], cy / lat_rounds);
         }
         /* Bandwidth: the whole GPU, `waves` full waves; BACK_TO_BACK
          * launches per sample hide all launch latencies but the first. */

@@ -286,29 +286,21 @@ static int fp32_lanes(int major, int minor)
     }
 }
 
-/* Write s into a comment: "--" may not appear in one, nor end it in "-". */
-static void put_comment_text(FILE *f, const char *s)
+/* Write s into a comment (in_comment: "--" may not appear in one, nor end
+ * it in "-") or an attribute value (the characters that would need escaping
+ * become '_': device names have none of them).  Control characters are
+ * dropped. */
+static void put_clean(FILE *f, const char *s, int in_comment)
 {
     for (; *s; s++) {
-        if (*s == '-' && (s[1] == '-' || s[1] == '\0'))
+        if ((unsigned char)*s < 0x20 && !(in_comment && *s == '\n'))
+            continue;
+        if (in_comment && *s == '-' && (s[1] == '-' || s[1] == '\0'))
             fputs("- ", f);
-        else if ((unsigned char)*s >= 0x20 || *s == '\n')
+        else if (!in_comment && strchr("&<>\"", *s))
+            fputc('_', f);
+        else
             fputc(*s, f);
-    }
-}
-
-static void put_attr_text(FILE *f, const char *s)
-{
-    for (; *s; s++) {
-        switch (*s) {
-        case '&': fputs("&amp;", f); break;
-        case '<': fputs("&lt;", f); break;
-        case '>': fputs("&gt;", f); break;
-        case '"': fputs("&quot;", f); break;
-        default:
-            if ((unsigned char)*s >= 0x20)
-                fputc(*s, f);
-        }
     }
 }
 
@@ -348,12 +340,33 @@ static void param(FILE *f, const char *name, double v, const char *fmt, ...)
     fputs("  <!-- ", f);
     fputs(name, f);
     fputs(": ", f);
-    put_comment_text(f, c);
+    put_clean(f, c, 1);
     fputs(" -->\n  <param name=\"", f);
     fputs(name, f);
     fputs("\" value=\"", f);
     put_number(f, v);
     fputs("\"/>\n", f);
+}
+
+/* param() whose comment ends with the spread of stat; its value is the
+ * median. */
+static void param_stat(FILE *f, const char *name, const mmm_calib_stat *st,
+                       const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+
+static void param_stat(FILE *f, const char *name, const mmm_calib_stat *st,
+                       const char *fmt, ...)
+{
+    char c[1024], sp[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(c, sizeof c, fmt, ap);
+    va_end(ap);
+    spread(sp, sizeof sp, st);
+    param(f, name, st->median, "%s; %s", c, sp);
 }
 
 int mmm_calib_machine_xml(char **out, size_t *len, const mmm_calib *c,
@@ -377,7 +390,7 @@ int mmm_calib_machine_xml(char **out, size_t *len, const mmm_calib *c,
         return mmm_error_set(err, MMM_ENOMEM, NULL, 0, "out of memory");
 
     fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!--\n  ", fp);
-    put_comment_text(fp, d->name);
+    put_clean(fp, d->name, 1);
     fprintf(fp, " (compute capability %d.%d), measured by `mmm calibrate`%s.\n",
             d->cc_major, d->cc_minor, c->quick ? " --quick" : "");
     fputs("  Every value: its unit, how it was measured (docs/calibrate.md) and\n"
@@ -385,16 +398,15 @@ int mmm_calib_machine_xml(char **out, size_t *len, const mmm_calib *c,
           "  is the one measured while the benchmarks ran (clock_hz).\n"
           "  \"property\" marks a value the CUDA runtime reports, \"derived\" a\n"
           "  computation from other values.\n-->\n<machine name=\"", fp);
-    put_attr_text(fp, d->name);
+    put_clean(fp, d->name, 0);
     fputs(" (calibrated)\">\n", fp);
 
     fputs("  <!-- Device -->\n", fp);
     param(fp, "p", d->sms, "property: streaming multiprocessors");
-    spread(sp, sizeof sp, &c->clock_hz);
-    param(fp, "clock_hz", f,
-          "Hz, measured: clock64() cycles of a spin kernel over its event time "
-          "(difference of two lengths); %s; the runtime reports %.0f Hz", sp,
-          d->clock_hz);
+    param_stat(fp, "clock_hz", &c->clock_hz,
+               "Hz, measured: clock64() cycles of a spin kernel over its event "
+               "time (difference of two lengths), the runtime reports %.0f Hz",
+               d->clock_hz);
     param(fp, "sm_threads", d->sm_threads, "property: resident threads per SM");
     param(fp, "sm_blocks", d->sm_blocks, "property: resident blocks per SM");
     param(fp, "sm_shared_bytes", (double)d->sm_shared_bytes,
@@ -426,21 +438,18 @@ int mmm_calib_machine_xml(char **out, size_t *len, const mmm_calib *c,
     param(fp, "word_bytes", 4, "bytes per word (the MMM's word, 32 bits)");
 
     fputs("\n  <!-- Launches -->\n", fp);
-    spread(sp, sizeof sp, &c->launch_stream_s);
-    param(fp, "launch_s", c->launch_stream_s.median,
-          "seconds per launch: a chain of empty <<<1,1>>> launches on the "
-          "default stream, event time over the launches; %s; on a stream of "
-          "its own: %.4g", sp, c->launch_own_stream_s.median);
-    spread(sp, sizeof sp, &c->launch_graph_s);
-    param(fp, "launch_graph_s", c->launch_graph_s.median,
-          "seconds per launch: the same chain captured once as a CUDA graph and "
-          "replayed; %s", sp);
+    param_stat(fp, "launch_s", &c->launch_stream_s,
+               "seconds per launch: a chain of empty <<<1,1>>> launches on the "
+               "default stream, event time over the launches (%.4g on a stream "
+               "of its own)", c->launch_own_stream_s.median);
+    param_stat(fp, "launch_graph_s", &c->launch_graph_s,
+               "seconds per launch: the same chain captured once as a CUDA "
+               "graph and replayed");
 
-    spread(sp, sizeof sp, &c->issue_per_cycle);
-    param(fp, "issue_per_cycle", c->issue_per_cycle.median,
-          "warp-instructions issued per SM per cycle: 16 independent fp32 FMA "
-          "chains per thread, every SM full, FMAs over event time x clock_hz x p; %s",
-          sp);
+    param_stat(fp, "issue_per_cycle", &c->issue_per_cycle,
+               "warp-instructions issued per SM per cycle: 16 independent fp32 "
+               "FMA chains per thread, every SM full, FMAs over event time x "
+               "clock_hz x p");
 
     fputs("\n  <!-- Operations and barriers (one thread, dependent chain) -->\n", fp);
     param(fp, "op_cycles", c->op_cycles[MMM_CALIB_OP_FP32_FMA].median,
@@ -448,10 +457,9 @@ int mmm_calib_machine_xml(char **out, size_t *len, const mmm_calib *c,
     for (i = 0; i < MMM_CALIB_NOPS; i++) {
         char name[64];
         snprintf(name, sizeof name, "op_cycles_%s", op_names[i]);
-        spread(sp, sizeof sp, &c->op_cycles[i]);
-        param(fp, name, c->op_cycles[i].median,
-              "cycles per dependent %s, clock64() over an unrolled chain; %s",
-              op_names[i], sp);
+        param_stat(fp, name, &c->op_cycles[i],
+                   "cycles per dependent %s, clock64() over an unrolled chain",
+                   op_names[i]);
     }
     param(fp, "sync_cycles", c->sync_base_cycles,
           "cycles of one __syncthreads at zero warps: the Theil-Sen intercept of "
@@ -469,20 +477,18 @@ int mmm_calib_machine_xml(char **out, size_t *len, const mmm_calib *c,
     }
 
     fputs("\n  <!-- Memory -->\n", fp);
-    spread(sp, sizeof sp, &c->load_cycles);
-    param(fp, "mem_latency_cycles", c->load_cycles.median,
-          "cycles per dependent global load missing the L2: one thread chases "
-          "pointers through %d 128-byte lines in random order, each visited "
-          "once, in a region of %lld MiB (the L2 is %lld KiB), L2 flushed "
-          "first; %s", c->chase_steps, (long long)(c->chase_region_bytes >> 20),
-          (long long)(d->l2_bytes >> 10), sp);
-    spread(sp, sizeof sp, &c->l2_load_cycles);
-    param(fp, "l2_latency_cycles", c->l2_load_cycles.median,
-          "cycles per dependent global load hitting the L2 (the same chase "
-          "inside the L2, after a warming pass); %s", sp);
-    spread(sp, sizeof sp, &c->shared_cycles);
-    param(fp, "shared_latency_cycles", c->shared_cycles.median,
-          "cycles per dependent shared-memory load; %s", sp);
+    param_stat(fp, "mem_latency_cycles", &c->load_cycles,
+               "cycles per dependent global load missing the L2: one thread "
+               "chases pointers through %d 128-byte lines in random order, each "
+               "visited once, in a region of %lld MiB (the L2 is %lld KiB), L2 "
+               "flushed first", c->chase_steps,
+               (long long)(c->chase_region_bytes >> 20),
+               (long long)(d->l2_bytes >> 10));
+    param_stat(fp, "l2_latency_cycles", &c->l2_load_cycles,
+               "cycles per dependent global load hitting the L2 (the same chase "
+               "inside the L2, after a warming pass)");
+    param_stat(fp, "shared_latency_cycles", &c->shared_cycles,
+               "cycles per dependent shared-memory load");
     spread(sp, sizeof sp, &c->bandwidth[0]);
     for (i = 0; i < MMM_CALIB_NBLOCK; i++)
         if (mmm_calib_block_sizes[i] == c->bandwidth_block)
@@ -504,17 +510,15 @@ int mmm_calib_machine_xml(char **out, size_t *len, const mmm_calib *c,
         if (t == 256)
             i256 = i;
         snprintf(name, sizeof name, "U_latency_%d", t);
-        spread(sp, sizeof sp, &c->u_latency[i]);
-        param(fp, name, c->u_latency[i].median,
-              "one block of %d threads alone: each round every thread loads "
-              "one word from global into shared memory, then a barrier; cycles "
-              "per round; %s", t, sp);
+        param_stat(fp, name, &c->u_latency[i],
+                   "one block of %d threads alone: each round every thread "
+                   "loads one word from global into shared memory, then a "
+                   "barrier; cycles per round", t);
         snprintf(name, sizeof name, "U_bandwidth_%d", t);
-        spread(sp, sizeof sp, &c->u_bandwidth[i]);
-        param(fp, name, c->u_bandwidth[i].median,
-              "the same kernel over waves of %d resident blocks per SM: kernel "
-              "cycles x block slots / (blocks x rounds); %s",
-              c->u_resident[i], sp);
+        param_stat(fp, name, &c->u_bandwidth[i],
+                   "the same kernel over waves of %d resident blocks per SM: "
+                   "kernel cycles x block slots / (blocks x rounds)",
+                   c->u_resident[i]);
     }
 
     fputs("\n  <!-- MMM, TMM and balance principle -->\n", fp);

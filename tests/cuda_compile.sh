@@ -44,10 +44,10 @@ expect() { # FUNCTION REGEX OP N: exactly N, or at least N with OP ">="
 }
 # 32 operations per unrolled loop body (OPS_UNROLL), 16 adds + 16 xors;
 # the issue kernel: 4 x 16 chains per loop body.
-expect k_op_iadd ' LOP3' == 16
-expect k_op_iadd ' (IADD3|IADD|VIADD|IMAD\.IADD) ' '>=' 16
-expect k_op_ffma ' FFMA ' == 32
-expect k_op_dfma ' DFMA ' == 32
+expect op_iadd ' LOP3' == 16
+expect op_iadd ' (IADD3|IADD|VIADD|IMAD\.IADD) ' '>=' 16
+expect op_ffma ' FFMA ' == 32
+expect op_dfma ' DFMA ' == 32
 expect k_issue ' FFMA ' == 64
 expect k_smem ' LDS ' '>=' 16
 expect k_sync ' BAR.SYNC' '>=' 17

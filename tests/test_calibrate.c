@@ -290,7 +290,7 @@ Test(calibrate, machine_file_round_trip)
     /* The ordinary loader, schema included. */
     cr_assert_eq(mmm_machine_load_file(&m, path, NULL, &err), 0, "%s:%ld: %s\n%s",
                  path, err.line, err.message, xml);
-    cr_expect_str_eq(m->name, "Test GPU <A&B> --x-- \"q\" (calibrated)");
+    cr_expect_str_eq(m->name, "Test GPU _A_B_ --x-- _q_ (calibrated)");
 
     /* Counts are exact integers. */
     cr_assert_not_null(mp = find(m, "p"));

@@ -38,6 +38,18 @@ static void text_row(const char *what, const mmm_calib_stat *s, double scale,
            s->median * scale, unit, s->q1 * scale, s->q3 * scale, s->n);
 }
 
+/* One row per block size; label has one %d. */
+static void text_rows(const char *label, const int *sizes, int n,
+                      const mmm_calib_stat *s, double scale, const char *unit)
+{
+    char what[64];
+    int i;
+    for (i = 0; i < n; i++) {
+        snprintf(what, sizeof what, label, sizes[i]);
+        text_row(what, &s[i], scale, unit);
+    }
+}
+
 static void print_text(const mmm_calib *c)
 {
     const mmm_calib_device *d = &c->dev;
@@ -67,31 +79,19 @@ static void print_text(const mmm_calib *c)
         snprintf(what, sizeof what, "op %s", mmm_calib_op_name((mmm_calib_op)i));
         text_row(what, &c->op_cycles[i], 1, "cycles");
     }
-    for (i = 0; i < MMM_CALIB_NSYNC; i++) {
-        snprintf(what, sizeof what, "__syncthreads, %d threads",
-                 mmm_calib_sync_sizes[i]);
-        text_row(what, &c->sync_cycles[i], 1, "cycles");
-    }
+    text_rows("__syncthreads, %d threads", mmm_calib_sync_sizes,
+              MMM_CALIB_NSYNC, c->sync_cycles, 1, "cycles");
     printf("  %-34s %12.5g cycles + %.4g per warp\n", "__syncthreads fit",
            c->sync_base_cycles, c->sync_per_warp_cycles);
-    for (i = 0; i < MMM_CALIB_NBLOCK; i++) {
-        snprintf(what, sizeof what, "bandwidth, %d threads",
-                 mmm_calib_block_sizes[i]);
-        text_row(what, &c->bandwidth[i], 1e-9, "GB/s");
-    }
+    text_rows("bandwidth, %d threads", mmm_calib_block_sizes, MMM_CALIB_NBLOCK,
+              c->bandwidth, 1e-9, "GB/s");
     printf("  %-34s %12.5g GB/s = %.4g B per cycle per SM\n", "bandwidth (best)",
            c->bandwidth_bytes_per_s * 1e-9, c->bandwidth_bytes_per_cycle_per_sm);
     text_row("cudaMemcpy device to device", &c->memcpy_bandwidth, 1e-9, "GB/s");
-    for (i = 0; i < MMM_CALIB_NBLOCK; i++) {
-        snprintf(what, sizeof what, "U latency-bound, %d threads",
-                 mmm_calib_block_sizes[i]);
-        text_row(what, &c->u_latency[i], 1, "cycles");
-    }
-    for (i = 0; i < MMM_CALIB_NBLOCK; i++) {
-        snprintf(what, sizeof what, "U bandwidth-bound, %d threads",
-                 mmm_calib_block_sizes[i]);
-        text_row(what, &c->u_bandwidth[i], 1, "cycles");
-    }
+    text_rows("U latency-bound, %d threads", mmm_calib_block_sizes,
+              MMM_CALIB_NBLOCK, c->u_latency, 1, "cycles");
+    text_rows("U bandwidth-bound, %d threads", mmm_calib_block_sizes,
+              MMM_CALIB_NBLOCK, c->u_bandwidth, 1, "cycles");
     printf("  %-34s %12.5g words\n", "in flight per SM to saturate",
            c->saturation_words_per_sm);
 }
