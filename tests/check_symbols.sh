@@ -40,7 +40,8 @@ fi
 for lib in "$@"; do
     case $lib in
     *.so | *.so.*)
-        nm -D --defined-only "$lib" | awk '{print $NF}' | sort -u > "$tmp/dyn"
+        nm -D --defined-only "$lib" | awk '{print $NF}' |
+            grep -v '^__\(odr_asan\|asan\|ubsan\|sancov\)' | sort -u > "$tmp/dyn" || true
         if grep -v '^mmm_' "$tmp/dyn" | grep . ||
                 grep '^mmm__' "$tmp/dyn"; then
             echo "$lib exports names other than mmm_* (above)"
@@ -53,8 +54,11 @@ for lib in "$@"; do
         ;;
     *.a)
         # readelf: Num Value Size Type Bind Vis Ndx Name
+        # Symbols the compiler adds for sanitizers (__odr_asan.*, ...) are
+        # not names of ours; __lsan_* hooks are (they must not be there).
         readelf -sW "$lib" | awk '
-            NF >= 8 && ($5 == "GLOBAL" || $5 == "WEAK") && $7 != "UND" {
+            NF >= 8 && ($5 == "GLOBAL" || $5 == "WEAK") && $7 != "UND" &&
+            $8 !~ /^__(odr_asan|asan|ubsan|sancov)/ {
                 print $6, $8
             }' | sort -u > "$tmp/syms"
         awk '$1 == "DEFAULT" && $2 !~ /^mmm_[a-z0-9]/' "$tmp/syms" > "$tmp/bad1"
