@@ -54,8 +54,8 @@ cmake --build "$BUILD" -j2 --target mmm_cli mmm >/dev/null
 MMM=$BUILD/mmm
 
 # The in-process timers link the static core library as the CLI does
-# (it needs libxml2 only).
-libs="libxml-2.0"
+# (it needs libxml2 and jansson only).
+libs="libxml-2.0 jansson"
 build_helper() { # NAME: bench/NAME.c -> $OUT/NAME; prints its path or nothing
     # shellcheck disable=SC2046  # word splitting of the flags is wanted
     if cc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -I"$ROOT/include" -I"$BUILD/include" \
