@@ -17,7 +17,8 @@ cmake -S "$src" -B "$build" -DCMAKE_BUILD_TYPE=Release -DMMM_DRAWING=OFF \
 cmake --build "$build" -j2 >/dev/null
 mmm=$build/mmm
 [ ! -e "$build/mmm-draw.so" ] || fail "a plugin was built"
-if ldd "$mmm" | grep -E 'gvc|cgraph|plplot|cairo|pango'; then
+# (cgraph alone may be linked: the DOT readers, when it is found.)
+if ldd "$mmm" | grep -E 'gvc|plplot|cairo|pango'; then
     fail "mmm links drawing libraries"
 fi
 
