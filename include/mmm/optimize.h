@@ -211,12 +211,15 @@ MMM_API mmm_value mmm_sweep_range_value(const mmm_sweep_range *r, uint64_t i);
  * ("l = 128, s = 4"), names from prog and axes from res (resolved), into
  * buf (truncated to size).  Returns buf.
  */
-char *mmm_sweep_point_format(char *buf, size_t size, const mmm_program *prog,
-                             const mmm_sweep_result *res, const mmm_sweep_point *pt);
+MMM_API char *mmm_sweep_point_format(char *buf, size_t size,
+                                     const mmm_program *prog,
+                                     const mmm_sweep_result *res,
+                                     const mmm_sweep_point *pt);
 
 /** 1 when a and b differ in the value of some swept parameter of res. */
-int mmm_sweep_points_differ(const mmm_sweep_result *res, const mmm_sweep_point *a,
-                            const mmm_sweep_point *b);
+MMM_API int mmm_sweep_points_differ(const mmm_sweep_result *res,
+                                    const mmm_sweep_point *a,
+                                    const mmm_sweep_point *b);
 
 #ifdef __cplusplus
 }
