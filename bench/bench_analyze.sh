@@ -53,14 +53,12 @@ fi
 cmake --build "$BUILD" -j2 --target mmm_cli mmm >/dev/null
 MMM=$BUILD/mmm
 
-# The in-process timers link the static library as the CLI does.
-libs="libxml-2.0 libgvc libcgraph"
-if pkg-config --exists plplot 2>/dev/null; then
-    libs="$libs plplot"
-fi
+# The in-process timers link the static core library as the CLI does
+# (it needs libxml2 and jansson only).
+libs="libxml-2.0 jansson"
 build_helper() { # NAME: bench/NAME.c -> $OUT/NAME; prints its path or nothing
     # shellcheck disable=SC2046  # word splitting of the flags is wanted
-    if cc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -I"$ROOT/include" \
+    if cc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -I"$ROOT/include" -I"$BUILD/include" \
         "$ROOT/bench/$1.c" "$BUILD/libmmm.a" $(pkg-config --libs "$libs") \
         -lm -lpthread -o "$OUT/$1"; then
         echo "$OUT/$1"

@@ -51,12 +51,9 @@ fi
 cmake --build "$BUILD" -j2 --target mmm_cli mmm >/dev/null
 MMM=$BUILD/mmm
 SIM=$OUT/bench_sim
-libs="libxml-2.0 libgvc libcgraph"
-if pkg-config --exists plplot 2>/dev/null; then
-    libs="$libs plplot"
-fi
+libs="libxml-2.0 jansson"   # what the static core library needs
 # shellcheck disable=SC2046  # word splitting of the flags is wanted
-cc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -I"$ROOT/include" \
+cc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -I"$ROOT/include" -I"$BUILD/include" \
     "$ROOT/bench/bench_sim.c" "$BUILD/libmmm.a" \
     $(pkg-config --libs "$libs") -lm -o "$SIM"
 

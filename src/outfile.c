@@ -1,13 +1,51 @@
 /* outfile.c: write-to-temporary-then-rename output files. */
 #include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "outfile.h"
+
+/* Create "PATH.tmpXXXXXX" (six random letters) exclusively, with mode 0666
+ * as fopen would: the kernel applies the process's umask (and a default
+ * ACL of the folder), so the library never reads or changes the umask,
+ * which is process-wide state.  (mkstemp creates 0600, and reading the
+ * umask means setting it.)  -1 with errno when no name works. */
+static int create_temporary(char *buf, size_t size, const char *path)
+{
+    static const char letters[] =
+        "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+    struct timespec ts;
+    uint64_t x;
+    int attempt;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    x = (uint64_t)ts.tv_nsec ^ ((uint64_t)ts.tv_sec << 30) ^
+        ((uint64_t)getpid() << 12) ^ (uint64_t)(uintptr_t)buf;
+    for (attempt = 0; attempt < 1000; attempt++) {
+        char *p;
+        int fd, i;
+        snprintf(buf, size, "%s.tmpXXXXXX", path);
+        p = buf + strlen(buf) - 6;
+        for (i = 0; i < 6; i++) {
+            /* xorshift64*: enough to avoid collisions; O_EXCL decides. */
+            x ^= x >> 12;
+            x ^= x << 25;
+            x ^= x >> 27;
+            p[i] = letters[(x * 2685821657736338717ULL >> 58) % 62];
+        }
+        fd = open(buf, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (fd >= 0 || errno != EEXIST)
+            return fd;
+    }
+    errno = EEXIST;
+    return -1;
+}
 
 int mmm__outfile_open(mmm__outfile *of, const char *path, mmm_error *err)
 {
@@ -22,8 +60,7 @@ int mmm__outfile_open(mmm__outfile *of, const char *path, mmm_error *err)
     }
     memcpy(of->path, path, n + 1);
     /* Same folder as the target, so that rename() is atomic. */
-    snprintf(of->tmp_path, n + 16, "%s.tmpXXXXXX", path);
-    fd = mkstemp(of->tmp_path);
+    fd = create_temporary(of->tmp_path, n + 16, path);
     if (fd < 0) {
         int e = errno;
         free(of->tmp_path);
@@ -31,12 +68,6 @@ int mmm__outfile_open(mmm__outfile *of, const char *path, mmm_error *err)
         mmm__outfile_abort(of);
         return mmm_error_set(err, MMM_EIO, path, 0, "cannot create '%s': %s",
                              path, strerror(e));
-    }
-    {
-        /* mkstemp creates 0600; give the file the mode a plain fopen would. */
-        mode_t mask = umask(0);
-        umask(mask);
-        (void)fchmod(fd, 0666 & ~mask);
     }
     of->fp = fdopen(fd, "wb");
     if (!of->fp) {

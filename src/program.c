@@ -16,7 +16,7 @@
 
 mmm_limits mmm_limits_effective(const mmm_limits *in)
 {
-    mmm_limits l = {0, 0, 0, 0, 0, 0, 0};
+    mmm_limits l = MMM_LIMITS_INIT;
     if (in)
         l = *in;
     if (!l.max_file_bytes)

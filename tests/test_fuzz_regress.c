@@ -3,13 +3,19 @@
  * report) is run again through that libFuzzer harness, compiled in here
  * with its entry point renamed.  A harness aborts on a broken invariant, so
  * a regression shows as a crashed test; under ASan+UBSan (the CI leg) the
- * sanitizers check these inputs too. */
+ * sanitizers check these inputs too.  Every corpus must hold at least one
+ * input: an empty or missing folder fails (replay_dir), so that a lost
+ * corpus cannot pass unnoticed.  fuzz_load has no finding of its own yet;
+ * its folder holds the two loader regressions found by the hostile probe
+ * (long_ids_cycle.xml, line_ends_cr_only.xml; docs/hardening.md). */
 #include <criterion/criterion.h>
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #define LLVMFuzzerTestOneInput fuzz_expr_one
 #include "../fuzz/fuzz_expr.c"
@@ -46,13 +52,15 @@ static unsigned char *slurp(const char *path, size_t *len)
     return buf;
 }
 
-/* Run every file of dir through h; returns how many. */
-static size_t replay(const char *dir, harness_fn h)
+/* Run every file of dir (not those starting with '.') through h; returns
+ * how many, or -1 when dir cannot be opened. */
+static long replay(const char *dir, harness_fn h)
 {
     DIR *d = opendir(dir);
     struct dirent *e;
-    size_t n = 0;
-    cr_assert(d != NULL, "cannot open %s", dir);
+    long n = 0;
+    if (!d)
+        return -1;
     while ((e = readdir(d))) {
         char path[1024];
         size_t len;
@@ -70,19 +78,54 @@ static size_t replay(const char *dir, harness_fn h)
     return n;
 }
 
+/* replay, failing the test when dir is missing or holds no input. */
+static void replay_dir(const char *dir, harness_fn h)
+{
+    long n = replay(dir, h);
+    cr_assert_neq(n, -1, "cannot open the corpus %s", dir);
+    cr_assert_geq(n, 1, "the corpus %s holds no input", dir);
+}
+
+static int count_only(const uint8_t *data, size_t size)
+{
+    (void)data;
+    (void)size;
+    return 0;
+}
+
+/* The check itself: a missing folder and one holding only dotfiles (the
+ * .keep that keeps an empty folder in git) count as no corpus. */
+Test(fuzz_regress, empty_or_missing_corpus_is_detected)
+{
+    const char *tmp = getenv("TMPDIR");
+    char dir[256], keep[300];
+    FILE *f;
+    snprintf(dir, sizeof dir, "%s/mmm_corpus_XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    cr_assert_not_null(mkdtemp(dir));
+    cr_expect_eq(replay(dir, count_only), 0);
+    snprintf(keep, sizeof keep, "%s/.keep", dir);
+    f = fopen(keep, "w");
+    cr_assert_not_null(f);
+    fclose(f);
+    cr_expect_eq(replay(dir, count_only), 0);
+    unlink(keep);
+    rmdir(dir);
+    cr_expect_eq(replay(dir, count_only), -1);
+}
+
 Test(fuzz_regress, expr)
 {
-    cr_expect_geq(replay(MMM_TEST_DATA "/fuzz/fuzz_expr", fuzz_expr_one), 1);
+    replay_dir(MMM_TEST_DATA "/fuzz/fuzz_expr", fuzz_expr_one);
 }
 
 Test(fuzz_regress, load)
 {
-    replay(MMM_TEST_DATA "/fuzz/fuzz_load", fuzz_load_one);
+    replay_dir(MMM_TEST_DATA "/fuzz/fuzz_load", fuzz_load_one);
 }
 
 Test(fuzz_regress, analyze)
 {
-    cr_expect_geq(replay(MMM_TEST_DATA "/fuzz/fuzz_analyze", fuzz_analyze_one), 1);
+    replay_dir(MMM_TEST_DATA "/fuzz/fuzz_analyze", fuzz_analyze_one);
 }
 
 Test(fuzz_regress, import)
@@ -98,8 +141,8 @@ Test(fuzz_regress, runs)
 
 Test(fuzz_regress, hostile_files)
 {
-    replay(MMM_TEST_DATA "/hostile", fuzz_load_one);
-    replay(MMM_TEST_DATA "/hostile", fuzz_analyze_one);
+    replay_dir(MMM_TEST_DATA "/hostile", fuzz_load_one);
+    replay_dir(MMM_TEST_DATA "/hostile", fuzz_analyze_one);
 }
 
 /* The first fuzz_expr finding, directly: a 17-digit decimal literal gets

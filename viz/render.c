@@ -56,44 +56,6 @@ static int gv_fail(mmm_error *err, const char *what)
                          gv_message[0] ? ": " : "", gv_message);
 }
 
-/* Graphviz 2.42, pango, fontconfig and cairo keep caches for the life of
- * the process and leak a little on every layout (HTML label parsing, font
- * lists): nothing mmm can free.  A build with AddressSanitizer links this
- * list into every program that renders, so that LeakSanitizer reports only
- * mmm's own leaks.  (libcgraph and libcdt: objects gvc allocates during a
- * layout; mmm's own graphs are closed with agclose.) */
-#if defined(__SANITIZE_ADDRESS__)
-#define MMM_LSAN_SUPPRESS 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define MMM_LSAN_SUPPRESS 1
-#endif
-#endif
-#ifdef MMM_LSAN_SUPPRESS
-const char *__lsan_default_suppressions(void);
-const char *__lsan_default_suppressions(void)
-{
-    return "leak:libgvc.so\n"
-           "leak:libgvplugin_\n"
-           "leak:libcgraph.so\n"
-           "leak:libcdt.so\n"
-           "leak:libpango\n"
-           "leak:libfontconfig.so\n"
-           "leak:libglib-2.0.so\n"
-           "leak:libgobject-2.0.so\n"
-           "leak:libcairo.so\n"
-           "leak:libharfbuzz.so\n"
-           "leak:libfreetype.so\n";
-}
-
-/* ... and keeps quiet about them (no statistics on stderr). */
-const char *__lsan_default_options(void);
-const char *__lsan_default_options(void)
-{
-    return "print_suppressions=0";
-}
-#endif
-
 /* ------------------------------------------------------------------ */
 /* Option names                                                        */
 
@@ -990,10 +952,13 @@ int mmm_render_memory(char **out, size_t *len_out, const mmm_instance *inst,
                       const mmm_metrics *m, const mmm_render_options *opt,
                       mmm_error *err)
 {
+    static const mmm_render_options defaults = MMM_RENDER_OPTIONS_INIT;
     render_ctx c;
     agusererrf old;
     int rc;
-    if (!out || !len_out || !inst || !m || !opt || (unsigned)opt->format > MMM_RENDER_DOT ||
+    if (!opt)
+        opt = &defaults;
+    if (!out || !len_out || !inst || !m || (unsigned)opt->format > MMM_RENDER_DOT ||
         (unsigned)opt->level > MMM_LEVEL_BLOCK || (unsigned)opt->color > MMM_COLOR_NONE)
         return mmm_error_set(err, MMM_EINVAL, NULL, 0, "mmm_render_memory: bad argument");
     *out = NULL;

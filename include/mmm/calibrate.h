@@ -22,6 +22,7 @@
 #include <stdint.h>
 
 #include "mmm/error.h"
+#include "mmm/export.h"
 #include "mmm/program.h"
 
 #ifdef __cplusplus
@@ -48,7 +49,7 @@ typedef enum mmm_calib_op {
 } mmm_calib_op;
 
 /** "int32_add", "fp32_fma", "fp64_fma", "mulmod64", "mulmod64_rem". */
-const char *mmm_calib_op_name(mmm_calib_op op);
+MMM_API const char *mmm_calib_op_name(mmm_calib_op op);
 
 /** The block sizes of the two tables above. */
 extern const int mmm_calib_block_sizes[MMM_CALIB_NBLOCK];
@@ -147,12 +148,12 @@ typedef struct mmm_calib_stat {
 } mmm_calib_stat;
 
 /** Summarize n samples (n >= 1); v is not modified. */
-void mmm_calib_stat_of(mmm_calib_stat *out, const double *v, size_t n);
+MMM_API void mmm_calib_stat_of(mmm_calib_stat *out, const double *v, size_t n);
 
 /** Theil-Sen line y = a + b x through n >= 2 points (b the median of the
  *  pairwise slopes over pairs with distinct x, a the median of y - b x).
  *  Returns 0, or -1 when no two x differ. */
-int mmm_calib_theil_sen(double *a, double *b, const double *x,
+MMM_API int mmm_calib_theil_sen(double *a, double *b, const double *x,
                         const double *y, size_t n);
 
 /** The constants. */
@@ -191,17 +192,17 @@ typedef struct mmm_calib {
  *  is the measured one.  MMM_EINPUT (naming the series) when a series is
  *  empty or holds a value that is not finite and positive, or when the
  *  device properties are not positive. */
-int mmm_calib_analyze(mmm_calib *out, const mmm_calib_raw *raw,
+MMM_API int mmm_calib_analyze(mmm_calib *out, const mmm_calib_raw *raw,
                       mmm_error *err);
 
 /** The machine file of a calibration (XML, every value commented with its
  *  unit, method and spread).  *out is malloc'ed and NUL-terminated. */
-int mmm_calib_machine_xml(char **out, size_t *len, const mmm_calib *c,
+MMM_API int mmm_calib_machine_xml(char **out, size_t *len, const mmm_calib *c,
                           mmm_error *err);
 
 /** Write the machine file to path atomically (a temporary beside it,
  *  renamed into place; nothing is left behind on failure).  MMM_EIO. */
-int mmm_calib_write_machine(const char *path, const mmm_calib *c,
+MMM_API int mmm_calib_write_machine(const char *path, const mmm_calib *c,
                             mmm_error *err);
 
 /** The calibrated constants of a machine file, by name. */
@@ -222,7 +223,7 @@ typedef struct mmm_calib_constants {
 
 /** Read the constants above from a loaded machine.  MMM_EINPUT naming the
  *  first missing parameter. */
-int mmm_calib_constants_from_machine(mmm_calib_constants *out,
+MMM_API int mmm_calib_constants_from_machine(mmm_calib_constants *out,
                                      const mmm_machine *m, mmm_error *err);
 
 #ifdef __cplusplus

@@ -9,6 +9,8 @@
 #ifndef MMM_ERROR_H
 #define MMM_ERROR_H
 
+#include "mmm/export.h"
+
 #include <stdarg.h>
 #include <stddef.h>
 
@@ -37,7 +39,7 @@ typedef enum mmm_status {
 } mmm_status;
 
 /** Static, never NULL, generic text for a status. */
-const char *mmm_status_str(int status);
+MMM_API const char *mmm_status_str(int status);
 
 /** What went wrong.  file is "" and line 0 when not known. */
 typedef struct mmm_error {
@@ -48,7 +50,7 @@ typedef struct mmm_error {
 } mmm_error;
 
 /** Zero the record (code MMM_OK, empty file and message). */
-void mmm_error_clear(mmm_error *err);
+MMM_API void mmm_error_clear(mmm_error *err);
 
 /**
  * Fill err (if not NULL) and return code, so that callers can write
@@ -57,16 +59,16 @@ void mmm_error_clear(mmm_error *err);
  * loses its middle, marked "...", at UTF-8 character boundaries: its
  * start and its end (usually the reason) are kept.
  */
-int mmm_error_set(mmm_error *err, int code, const char *file, long line,
-                  const char *fmt, ...)
+MMM_API int mmm_error_set(mmm_error *err, int code, const char *file, long line,
+                          const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 5, 6)))
 #endif
     ;
 
 /** The same with a va_list. */
-int mmm_error_vset(mmm_error *err, int code, const char *file, long line,
-                   const char *fmt, va_list ap)
+MMM_API int mmm_error_vset(mmm_error *err, int code, const char *file, long line,
+                           const char *fmt, va_list ap)
 #if defined(__GNUC__)
     __attribute__((format(printf, 5, 0)))
 #endif
@@ -76,7 +78,7 @@ int mmm_error_vset(mmm_error *err, int code, const char *file, long line,
  * Write "FILE:LINE: error: message" (or "FILE: error: …" / "error: …" when
  * the line or file is unknown) into buf; returns buf.  For the CLI.
  */
-char *mmm_error_format(const mmm_error *err, char *buf, size_t size);
+MMM_API char *mmm_error_format(const mmm_error *err, char *buf, size_t size);
 
 #ifdef __cplusplus
 }

@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "mmm/export.h"
 #include "mmm/error.h"
 #include "mmm/expr.h"
 #include "mmm/program.h"
@@ -100,9 +101,9 @@ typedef struct mmm_instance {
 } mmm_instance;
 
 /** Allocate an instance for a finalized program (no evaluation yet). */
-int mmm_instance_new(mmm_instance **out, const mmm_program *p,
-                     mmm_error *err);
-void mmm_instance_free(mmm_instance *inst);
+MMM_API int mmm_instance_new(mmm_instance **out, const mmm_program *p,
+                             mmm_error *err);
+MMM_API void mmm_instance_free(mmm_instance *inst);
 
 /**
  * Evaluate all parameters (overrides win over machine values, which win
@@ -115,19 +116,19 @@ void mmm_instance_free(mmm_instance *inst);
  * integer).  U must be declared when some block reads or writes.
  * On error the instance content is unspecified but it stays reusable.
  */
-int mmm_instance_eval(mmm_instance *inst, const mmm_override *ov,
-                      size_t nov, mmm_error *err);
+MMM_API int mmm_instance_eval(mmm_instance *inst, const mmm_override *ov,
+                              size_t nov, mmm_error *err);
 
 /** Set p directly (for programs that do not declare it; -p P).  p > 0. */
-void mmm_instance_set_p(mmm_instance *inst, int64_t p);
+MMM_API void mmm_instance_set_p(mmm_instance *inst, int64_t p);
 
 /**
  * The classes of launch `copy` (1..repeat) of kernel k: out must hold
  * program->kernels[k].nclasses values.  For a kernel that does not use its index
  * this is the same for every copy.
  */
-int mmm_instance_eval_copy(const mmm_instance *inst, size_t k, int64_t copy,
-                           mmm_class_val *out, mmm_error *err);
+MMM_API int mmm_instance_eval_copy(const mmm_instance *inst, size_t k, int64_t copy,
+                                   mmm_class_val *out, mmm_error *err);
 
 #ifdef __cplusplus
 }

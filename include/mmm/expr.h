@@ -34,6 +34,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "mmm/export.h"
 #include "mmm/error.h"
 
 #ifdef __cplusplus
@@ -49,14 +50,14 @@ typedef struct mmm_value {
 } mmm_value;
 
 /** Exact integer value. */
-mmm_value mmm_value_int(int64_t v);
+MMM_API mmm_value mmm_value_int(int64_t v);
 /** Value from a double; exact when the double is an integer of magnitude
  *  below 2^63, else inexact. */
-mmm_value mmm_value_double(double d);
+MMM_API mmm_value mmm_value_double(double d);
 /** Exact rational num/den (den != 0; reduced, sign on the numerator). */
-mmm_value mmm_value_ratio(int64_t num, int64_t den);
+MMM_API mmm_value mmm_value_ratio(int64_t num, int64_t den);
 /** 1 when v is an exact integer. */
-int mmm_value_is_int(mmm_value v);
+MMM_API int mmm_value_is_int(mmm_value v);
 
 /**
  * Convert to a count: v must be an exact non-negative integer (an inexact
@@ -65,12 +66,12 @@ int mmm_value_is_int(mmm_value v);
  * which and suggests ceil()) or MMM_EOVERFLOW.  what names the quantity in
  * the message ("blocks", "repeat"...).  err gets no file/line.
  */
-int mmm_value_to_count(int64_t *out, mmm_value v, const char *what,
-                       mmm_error *err);
+MMM_API int mmm_value_to_count(int64_t *out, mmm_value v, const char *what,
+                               mmm_error *err);
 
 /** Print a value: integers as integers, exact fractions as "p/q" when
  *  as_fraction, else "%.17g"-style shortest round-trip double. */
-char *mmm_value_format(mmm_value v, int as_fraction, char *buf, size_t size);
+MMM_API char *mmm_value_format(mmm_value v, int as_fraction, char *buf, size_t size);
 
 /** A compiled, immutable expression. */
 typedef struct mmm_expr mmm_expr;
@@ -94,11 +95,11 @@ typedef struct mmm_expr_limits {
  * arguments), MMM_ELIMIT (too long / too deep) or MMM_ENOMEM.
  * *out is owned by the caller: mmm_expr_free.
  */
-int mmm_expr_parse(mmm_expr **out, const char *text, mmm_resolve_fn resolve,
-                   void *payload, const mmm_expr_limits *limits,
-                   mmm_error *err);
+MMM_API int mmm_expr_parse(mmm_expr **out, const char *text, mmm_resolve_fn resolve,
+                           void *payload, const mmm_expr_limits *limits,
+                           mmm_error *err);
 
-void mmm_expr_free(mmm_expr *e);
+MMM_API void mmm_expr_free(mmm_expr *e);
 
 /**
  * Evaluate with vars[slot] the value of each variable slot.  The expression
@@ -106,15 +107,15 @@ void mmm_expr_free(mmm_expr *e);
  * Returns 0 or MMM_EDOMAIN / MMM_ENOMEM with a message.  Thread-safe: the
  * expression is not modified.
  */
-int mmm_expr_eval(const mmm_expr *e, const mmm_value *vars, size_t nvars,
-                  mmm_value *out, mmm_error *err);
+MMM_API int mmm_expr_eval(const mmm_expr *e, const mmm_value *vars, size_t nvars,
+                          mmm_value *out, mmm_error *err);
 
 /** 1 when the expression reads variable slot (0 otherwise). */
-int mmm_expr_uses(const mmm_expr *e, int slot);
+MMM_API int mmm_expr_uses(const mmm_expr *e, int slot);
 /** Largest slot used, or -1 when the expression uses no variable. */
-int mmm_expr_max_slot(const mmm_expr *e);
+MMM_API int mmm_expr_max_slot(const mmm_expr *e);
 /** 1 when it uses no variables (its value never changes). */
-int mmm_expr_is_constant(const mmm_expr *e);
+MMM_API int mmm_expr_is_constant(const mmm_expr *e);
 
 #ifdef __cplusplus
 }

@@ -19,6 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "mmm/export.h"
 #include "mmm/error.h"
 #include "mmm/eval.h"
 #include "mmm/timemodel.h"
@@ -48,21 +49,21 @@ typedef struct mmm_runs {
 /** Read a runs file; graph_default is the launch mode of rows without a
  *  launch column (0 stream, 1 graph).  Limits: 64 MiB, 1,000,000 rows,
  *  256 columns. */
-int mmm_runs_read_file(mmm_runs **out, const char *path, int graph_default,
-                       mmm_error *err);
+MMM_API int mmm_runs_read_file(mmm_runs **out, const char *path, int graph_default,
+                               mmm_error *err);
 /** The same from memory; name is used in messages. */
-int mmm_runs_read_memory(mmm_runs **out, const char *buf, size_t len,
-                         const char *name, int graph_default,
-                         mmm_error *err);
-void mmm_runs_free(mmm_runs *r);
+MMM_API int mmm_runs_read_memory(mmm_runs **out, const char *buf, size_t len,
+                                 const char *name, int graph_default,
+                                 mmm_error *err);
+MMM_API void mmm_runs_free(mmm_runs *r);
 
 /**
  * The overrides of row `row` for program p: every column naming a
  * parameter of p with a non-blank cell.  ov must hold r->ncols entries.
  * A cell that is not a number is MMM_EINPUT at the row's line.
  */
-int mmm_runs_overrides(const mmm_runs *r, size_t row, const mmm_program *p,
-                       mmm_override *ov, size_t *nov, mmm_error *err);
+MMM_API int mmm_runs_overrides(const mmm_runs *r, size_t row, const mmm_program *p,
+                               mmm_override *ov, size_t *nov, mmm_error *err);
 
 /* ------------------------------------------------------------------ */
 /* The fit                                                            */
@@ -95,15 +96,15 @@ typedef struct mmm_fit_result {
  * m receives the fitted constants.  Errors: a sample the model cannot
  * predict (its message), MMM_ENOMEM, MMM_EINVAL (no samples).
  */
-int mmm_time_fit(mmm_time_machine *m, const mmm_fit_sample *s, size_t n,
-                 const mmm_fit_options *opt, mmm_fit_result *res,
-                 mmm_error *err);
-void mmm_fit_result_dispose(mmm_fit_result *res);
+MMM_API int mmm_time_fit(mmm_time_machine *m, const mmm_fit_sample *s, size_t n,
+                         const mmm_fit_options *opt, mmm_fit_result *res,
+                         mmm_error *err);
+MMM_API void mmm_fit_result_dispose(mmm_fit_result *res);
 
 /** Predicted seconds of one evaluated instance with machine m in launch
  *  mode graph. */
-int mmm_time_predict(const mmm_time_machine *m, const mmm_instance *inst,
-                     int graph, double *seconds, mmm_error *err);
+MMM_API int mmm_time_predict(const mmm_time_machine *m, const mmm_instance *inst,
+                             int graph, double *seconds, mmm_error *err);
 
 /**
  * Write a machine file (atomically): the parameters of `base` (may be
@@ -111,9 +112,9 @@ int mmm_time_predict(const mmm_time_machine *m, const mmm_instance *inst,
  * each with a comment giving its unit and meaning.  name is the
  * <machine name>.  note (may be NULL) becomes a leading comment.
  */
-int mmm_time_machine_write(const char *path, const char *name,
-                           const mmm_machine *base, const mmm_time_machine *m,
-                           const char *note, mmm_error *err);
+MMM_API int mmm_time_machine_write(const char *path, const char *name,
+                                   const mmm_machine *base, const mmm_time_machine *m,
+                                   const char *note, mmm_error *err);
 
 #ifdef __cplusplus
 }

@@ -12,6 +12,7 @@
 
 #include <stddef.h>
 
+#include "mmm/export.h"
 #include "mmm/error.h"
 #include "mmm/program.h"
 #include "mmm/sim.h"
@@ -26,19 +27,22 @@ typedef struct mmm_gantt_options {
     size_t max_rects;    /**< 0: 5000 */
 } mmm_gantt_options;
 
-#define MMM_GANTT_OPTIONS_INIT {NULL, -1.0, 0}
+/** The defaults (a NULL options pointer means the same). */
+#define MMM_GANTT_OPTIONS_INIT {.title = NULL, .mmm_bound = -1.0, .max_rects = 0}
+/** Set *opt to the defaults (MMM_GANTT_OPTIONS_INIT). */
+MMM_API void mmm_gantt_options_init(mmm_gantt_options *opt);
 
 /**
  * Draw the schedule r of prog into path: SVG when path ends in .svg
  * (written directly), PNG when it ends in .png (through PLplot's pngcairo
  * device; MMM_EINVAL when this build has no PLplot).  Atomic (mmm__outfile).
  */
-int mmm_gantt_write(const char *path, const mmm_sim_result *r,
-                    const mmm_program *prog, const mmm_gantt_options *opt,
-                    mmm_error *err);
+MMM_API int mmm_gantt_write(const char *path, const mmm_sim_result *r,
+                            const mmm_program *prog, const mmm_gantt_options *opt,
+                            mmm_error *err);
 
 /** 1 when PNG output is available in this build. */
-int mmm_gantt_png_available(void);
+MMM_API int mmm_gantt_png_available(void);
 
 #ifdef __cplusplus
 }

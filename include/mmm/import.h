@@ -28,6 +28,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "mmm/export.h"
 #include "mmm/error.h"
 #include "mmm/program.h"
 #include "mmm/eval.h"
@@ -47,11 +48,11 @@ typedef enum mmm_input_format {
 } mmm_input_format;
 
 /** "mmm", "stg", "wfcommons", "dax", "dot", "cuda-dot" ("unknown"). */
-const char *mmm_input_format_name(mmm_input_format f);
+MMM_API const char *mmm_input_format_name(mmm_input_format f);
 /** The format of a file's first bytes (len of them; the first 64 KiB are
  *  enough), with path's extension breaking a tie (path may be NULL). */
-mmm_input_format mmm_input_detect(const char *buf, size_t len,
-                                  const char *path);
+MMM_API mmm_input_format mmm_input_detect(const char *buf, size_t len,
+                                          const char *path);
 
 /** Unit of the integers that costs given in seconds become. */
 typedef enum mmm_time_unit {
@@ -62,7 +63,7 @@ typedef enum mmm_time_unit {
 } mmm_time_unit;
 
 /** "s", "ms", "us", "ns" into *out; -1 for anything else. */
-int mmm_time_unit_parse(const char *s, mmm_time_unit *out);
+MMM_API int mmm_time_unit_parse(const char *s, mmm_time_unit *out);
 
 struct mmm_import_options;
 struct mmm_import_report;
@@ -103,14 +104,14 @@ typedef struct mmm_import_report {
 
 /** Read a program from path in any supported format (see above).  rep may
  *  be NULL.  Errors carry file and line where the format has lines. */
-int mmm_program_read_file(mmm_program **out, const char *path,
-                          const mmm_import_options *opt,
-                          mmm_import_report *rep, mmm_error *err);
+MMM_API int mmm_program_read_file(mmm_program **out, const char *path,
+                                  const mmm_import_options *opt,
+                                  mmm_import_report *rep, mmm_error *err);
 /** The same from memory; name is used in messages and breaks a tie of the
  *  detection by its extension. */
-int mmm_program_read_memory(mmm_program **out, const char *buf, size_t len,
-                            const char *name, const mmm_import_options *opt,
-                            mmm_import_report *rep, mmm_error *err);
+MMM_API int mmm_program_read_memory(mmm_program **out, const char *buf, size_t len,
+                                    const char *name, const mmm_import_options *opt,
+                                    mmm_import_report *rep, mmm_error *err);
 
 /* ------------------------------------------------------------------ */
 /* Writing mmm's XML (mmm convert)                                      */
@@ -120,12 +121,12 @@ int mmm_program_read_memory(mmm_program **out, const char *buf, size_t len,
  *  kernel that uses its index cannot be written: MMM_EINVAL), its edges.
  *  comment (may be NULL) goes into an XML comment at the head ("--" is
  *  written "- -"). */
-int mmm_program_write_xml(FILE *f, const mmm_instance *inst,
-                          const char *comment, mmm_error *err);
+MMM_API int mmm_program_write_xml(FILE *f, const mmm_instance *inst,
+                                  const char *comment, mmm_error *err);
 /** The same into path, replaced atomically (an existing file stays as it
  *  was on any error). */
-int mmm_program_save_xml(const char *path, const mmm_instance *inst,
-                         const char *comment, mmm_error *err);
+MMM_API int mmm_program_save_xml(const char *path, const mmm_instance *inst,
+                                 const char *comment, mmm_error *err);
 
 /* ------------------------------------------------------------------ */
 /* The task-graph builder used by the readers                          */
@@ -138,47 +139,47 @@ enum { MMM_COST_UNITLESS = 0, MMM_COST_SECONDS = 1 };
 
 /** A new task graph whose program is called name (file in messages).  The
  *  machine parameters of opt->load.machine are declared. */
-int mmm_taskgraph_new(mmm_taskgraph **out, const char *file,
-                      const char *name, const mmm_import_options *opt,
-                      mmm_import_report *rep, mmm_error *err);
-void mmm_taskgraph_free(mmm_taskgraph *g);
+MMM_API int mmm_taskgraph_new(mmm_taskgraph **out, const char *file,
+                              const char *name, const mmm_import_options *opt,
+                              mmm_import_report *rep, mmm_error *err);
+MMM_API void mmm_taskgraph_free(mmm_taskgraph *g);
 /** The program being built (to add kernels of richer formats). */
-mmm_program *mmm_taskgraph_program(mmm_taskgraph *g);
+MMM_API mmm_program *mmm_taskgraph_program(mmm_taskgraph *g);
 
 /** A task: a kernel of one block, work = span = cost.  line 0 when the
  *  format has no lines.  A negative, infinite or too large cost is an
  *  error naming the task (a negative one a warning with negative_to_zero). */
-int mmm_taskgraph_add_task(mmm_taskgraph *g, const char *id, double cost,
-                           int unit, long line, mmm_error *err);
+MMM_API int mmm_taskgraph_add_task(mmm_taskgraph *g, const char *id, double cost,
+                                   int unit, long line, mmm_error *err);
 /** The integer cost that add_task would give (same checks); for readers
  *  that build richer kernels. */
-int mmm_taskgraph_cost(mmm_taskgraph *g, const char *id, double cost,
-                       int unit, long line, int64_t *out, mmm_error *err);
+MMM_API int mmm_taskgraph_cost(mmm_taskgraph *g, const char *id, double cost,
+                               int unit, long line, int64_t *out, mmm_error *err);
 /** A dependency from -> to between tasks added already.  A second copy of
  *  an edge is dropped; a self-loop is an error naming the task; an unknown
  *  task is an error naming both. */
-int mmm_taskgraph_add_edge(mmm_taskgraph *g, const char *from,
-                           const char *to, long line, mmm_error *err);
+MMM_API int mmm_taskgraph_add_edge(mmm_taskgraph *g, const char *from,
+                                   const char *to, long line, mmm_error *err);
 /** A warning (the first one is kept in the report, all are counted). */
-void mmm_taskgraph_warn(mmm_taskgraph *g, const char *fmt, ...)
+MMM_API void mmm_taskgraph_warn(mmm_taskgraph *g, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
 /** A note for the report (replaces an earlier one). */
-void mmm_taskgraph_note(mmm_taskgraph *g, const char *fmt, ...)
+MMM_API void mmm_taskgraph_note(mmm_taskgraph *g, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
 /** Finalize (a cycle is an error naming it) and hand the program over;
  *  the builder is freed either way. */
-int mmm_taskgraph_finish(mmm_taskgraph *g, mmm_program **out,
-                         mmm_error *err);
+MMM_API int mmm_taskgraph_finish(mmm_taskgraph *g, mmm_program **out,
+                                 mmm_error *err);
 
 /** Kernel ids have no white space: a copy of s with each white-space
  *  character replaced by '_' (malloc'ed; NULL when out of memory). */
-char *mmm_taskgraph_id(const char *s);
+MMM_API char *mmm_taskgraph_id(const char *s);
 
 #ifdef __cplusplus
 }

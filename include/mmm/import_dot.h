@@ -22,18 +22,19 @@
 #ifndef MMM_IMPORT_DOT_H
 #define MMM_IMPORT_DOT_H
 
+#include "mmm/export.h"
 #include "mmm/import.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-int mmm_dot_read(mmm_program **out, const char *buf, size_t len,
-                 const char *name, const mmm_import_options *opt,
-                 mmm_import_report *rep, mmm_error *err);
-int mmm_cuda_dot_read(mmm_program **out, const char *buf, size_t len,
-                      const char *name, const mmm_import_options *opt,
-                      mmm_import_report *rep, mmm_error *err);
+MMM_API int mmm_dot_read(mmm_program **out, const char *buf, size_t len,
+                         const char *name, const mmm_import_options *opt,
+                         mmm_import_report *rep, mmm_error *err);
+MMM_API int mmm_cuda_dot_read(mmm_program **out, const char *buf, size_t len,
+                              const char *name, const mmm_import_options *opt,
+                              mmm_import_report *rep, mmm_error *err);
 
 #ifdef __cplusplus
 }

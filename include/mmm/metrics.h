@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "mmm/export.h"
 #include "mmm/error.h"
 #include "mmm/eval.h"
 
@@ -62,10 +63,10 @@ typedef struct mmm_metrics {
 
 /** Compute everything for an evaluated instance.  flags: MMM_METRICS_*.
  *  Fails only on MMM_ENOMEM or MMM_EOVERFLOW. */
-int mmm_metrics_compute(mmm_metrics *out, const mmm_instance *inst,
-                        unsigned flags, mmm_error *err);
+MMM_API int mmm_metrics_compute(mmm_metrics *out, const mmm_instance *inst,
+                                unsigned flags, mmm_error *err);
 /** Free the paths; the struct may be reused.  A zeroed struct is fine. */
-void mmm_metrics_dispose(mmm_metrics *m);
+MMM_API void mmm_metrics_dispose(mmm_metrics *m);
 
 #ifdef __cplusplus
 }

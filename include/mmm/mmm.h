@@ -1,6 +1,7 @@
 /**
  * mmm.h: libmmm, the Many-core Machine Model analyzer.  Include this one
  * header; it pulls in the modules:
+ *   mmm/version.h  MMM_VERSION_* and mmm_version()
  *   mmm/error.h    status codes and the error record
  *   mmm/expr.h     parametric expressions with exact rational values
  *   mmm/program.h  the program model, its builder, DAG and machine files
@@ -13,15 +14,16 @@
  *   mmm/sim.h      greedy schedules of the thread blocks on p SMs
  *   mmm/scale.h    speedup over p: bounds and schedules for each p
  *   mmm/plot.h, mmm/gantt.h, mmm/render.h, mmm/report.h
- *                  drawings (PLplot, Graphviz) and the HTML report
+ *                  drawings (PLplot, Graphviz) and the HTML report: these
+ *                  are in the second library, libmmm-draw (pkg-config
+ *                  mmm-draw, CMake mmm::draw); the rest needs only libmmm
  *   mmm/tmm.h      the TMM and balance-principle models
  *   mmm/calibrate.h  microbenchmark samples into machine constants
  */
 #ifndef MMM_H
 #define MMM_H
 
-#define MMM_VERSION "0.1.0"
-
+#include "mmm/version.h"
 #include "mmm/error.h"
 #include "mmm/expr.h"
 #include "mmm/program.h"

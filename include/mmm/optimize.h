@@ -39,6 +39,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "mmm/export.h"
 #include "mmm/error.h"
 #include "mmm/eval.h"
 #include "mmm/expr.h"
@@ -58,9 +59,9 @@ typedef enum mmm_objective {
 } mmm_objective;
 
 /** "overhead", "bound" or "corollary". */
-const char *mmm_objective_name(mmm_objective o);
+MMM_API const char *mmm_objective_name(mmm_objective o);
 /** Parse one of those names; MMM_EINVAL otherwise. */
-int mmm_objective_parse(mmm_objective *out, const char *name);
+MMM_API int mmm_objective_parse(mmm_objective *out, const char *name);
 
 #define MMM_SWEEP_MAX_AXES 2
 /** Default cap on the number of points of a sweep. */
@@ -178,9 +179,9 @@ typedef struct mmm_sweep_result {
  * message says why), ENOMEM, a fatal evaluation error, or the callback's
  * code.  No feasible point is not an error: has_best is 0.
  */
-int mmm_sweep_run(mmm_sweep_result *out, mmm_instance *inst,
-                  const mmm_sweep_spec *spec, mmm_sweep_fn fn, void *payload,
-                  mmm_error *err);
+MMM_API int mmm_sweep_run(mmm_sweep_result *out, mmm_instance *inst,
+                          const mmm_sweep_spec *spec, mmm_sweep_fn fn, void *payload,
+                          mmm_error *err);
 
 /**
  * Only resolve the axes of spec (the ranges, their counts) into out->naxes
@@ -188,9 +189,9 @@ int mmm_sweep_run(mmm_sweep_result *out, mmm_instance *inst,
  * what mmm_sweep_run will sweep, for callers that size their output first.
  * Same errors as mmm_sweep_run before it evaluates points.
  */
-int mmm_sweep_resolve(mmm_sweep_result *out, uint64_t *npoints,
-                      mmm_instance *inst, const mmm_sweep_spec *spec,
-                      mmm_error *err);
+MMM_API int mmm_sweep_resolve(mmm_sweep_result *out, uint64_t *npoints,
+                              mmm_instance *inst, const mmm_sweep_spec *spec,
+                              mmm_error *err);
 
 /**
  * Evaluate inst at one point of the sweep (params[i] for axis i, with the
@@ -198,24 +199,27 @@ int mmm_sweep_resolve(mmm_sweep_result *out, uint64_t *npoints,
  * (MMM_METRICS_*).  For the full analysis of the best point and the
  * baseline.  out must be disposed with mmm_metrics_dispose.
  */
-int mmm_sweep_eval(mmm_metrics *out, mmm_instance *inst,
-                   const mmm_sweep_spec *spec, const mmm_value *params,
-                   unsigned flags, mmm_error *err);
+MMM_API int mmm_sweep_eval(mmm_metrics *out, mmm_instance *inst,
+                           const mmm_sweep_spec *spec, const mmm_value *params,
+                           unsigned flags, mmm_error *err);
 
 /** The i-th value (0-based) of a resolved axis. */
-mmm_value mmm_sweep_range_value(const mmm_sweep_range *r, uint64_t i);
+MMM_API mmm_value mmm_sweep_range_value(const mmm_sweep_range *r, uint64_t i);
 
 /**
  * The swept parameters of pt, "NAME = V" joined by ", " in axis order
  * ("l = 128, s = 4"), names from prog and axes from res (resolved), into
  * buf (truncated to size).  Returns buf.
  */
-char *mmm_sweep_point_format(char *buf, size_t size, const mmm_program *prog,
-                             const mmm_sweep_result *res, const mmm_sweep_point *pt);
+MMM_API char *mmm_sweep_point_format(char *buf, size_t size,
+                                     const mmm_program *prog,
+                                     const mmm_sweep_result *res,
+                                     const mmm_sweep_point *pt);
 
 /** 1 when a and b differ in the value of some swept parameter of res. */
-int mmm_sweep_points_differ(const mmm_sweep_result *res, const mmm_sweep_point *a,
-                            const mmm_sweep_point *b);
+MMM_API int mmm_sweep_points_differ(const mmm_sweep_result *res,
+                                    const mmm_sweep_point *a,
+                                    const mmm_sweep_point *b);
 
 #ifdef __cplusplus
 }

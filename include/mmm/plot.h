@@ -27,6 +27,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "mmm/export.h"
 #include "mmm/error.h"
 
 #ifdef __cplusplus
@@ -80,13 +81,13 @@ typedef struct mmm_plot_curve {
  * most about max_points (0: MMM_PLOT_DEFAULT_MAX_POINTS).  label is
  * borrowed.  Returns 0 or MMM_ENOMEM.
  */
-int mmm_plot_curve_init(mmm_plot_curve *c, const char *label,
-                        uint64_t expected, size_t max_points);
+MMM_API int mmm_plot_curve_init(mmm_plot_curve *c, const char *label,
+                                uint64_t expected, size_t max_points);
 /** Append a point (y NaN: no value there).  0 or MMM_ENOMEM. */
-int mmm_plot_curve_add(mmm_plot_curve *c, double x, double y);
+MMM_API int mmm_plot_curve_add(mmm_plot_curve *c, double x, double y);
 /** Flush the last bucket.  0 or MMM_ENOMEM. */
-int mmm_plot_curve_finish(mmm_plot_curve *c);
-void mmm_plot_curve_dispose(mmm_plot_curve *c);
+MMM_API int mmm_plot_curve_finish(mmm_plot_curve *c);
+MMM_API void mmm_plot_curve_dispose(mmm_plot_curve *c);
 
 /** A panel: curves sharing a y axis. */
 typedef struct mmm_plot_panel {
@@ -116,7 +117,7 @@ typedef struct mmm_plot {
 } mmm_plot;
 
 /** 1 when this build can draw (PLplot was found at build time). */
-int mmm_plot_available(void);
+MMM_API int mmm_plot_available(void);
 
 /**
  * Draw the figure into path, atomically (mmm__outfile).  The format comes
@@ -125,7 +126,7 @@ int mmm_plot_available(void);
  * PLplot device is not installed (the message names the Debian package)
  * or the file cannot be written.
  */
-int mmm_plot_write(const mmm_plot *plot, const char *path, mmm_error *err);
+MMM_API int mmm_plot_write(const mmm_plot *plot, const char *path, mmm_error *err);
 
 #ifdef __cplusplus
 }

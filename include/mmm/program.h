@@ -22,6 +22,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "mmm/export.h"
 #include "mmm/error.h"
 #include "mmm/expr.h"
 
@@ -43,9 +44,10 @@ typedef struct mmm_limits {
                                     by copy), default 10,000,000 */
 } mmm_limits;
 
-#define MMM_LIMITS_INIT {0, 0, 0, 0, 0, 0, 0}
+/** Every field the default. */
+#define MMM_LIMITS_INIT {.max_file_bytes = 0}
 /** The effective limits: each zero field of in replaced by its default. */
-mmm_limits mmm_limits_effective(const mmm_limits *in);
+MMM_API mmm_limits mmm_limits_effective(const mmm_limits *in);
 
 /* ------------------------------------------------------------------ */
 /* The model                                                          */
@@ -150,40 +152,41 @@ typedef struct mmm_program {
 
 /** Slot of a parameter: its index in params (params occupy slots
  *  0..nparams-1).  Returns -1 when unknown. */
-int mmm_program_find_param(const mmm_program *p, const char *name);
+MMM_API int mmm_program_find_param(const mmm_program *p, const char *name);
 /** The declared parameter whose name is closest to name (another case, a
  *  typo: about one edit per three characters), for "did you mean"; NULL
  *  when none is close or name is declared. */
-const char *mmm_program_closest_param(const mmm_program *p, const char *name);
+MMM_API const char *mmm_program_closest_param(const mmm_program *p,
+                                              const char *name);
 /** Index of a kernel by id, or -1. */
-long mmm_program_find_kernel(const mmm_program *p, const char *id);
+MMM_API long mmm_program_find_kernel(const mmm_program *p, const char *id);
 
 /* ------------------------------------------------------------------ */
 /* Builder (used by the XML loader, by tests and generators)           */
 
 /** A new empty program.  file is the name used in messages. */
-int mmm_program_new(mmm_program **out, const char *file,
-                    const mmm_limits *limits, mmm_error *err);
-void mmm_program_free(mmm_program *p);
+MMM_API int mmm_program_new(mmm_program **out, const char *file,
+                            const mmm_limits *limits, mmm_error *err);
+MMM_API void mmm_program_free(mmm_program *p);
 
-int mmm_program_set_name(mmm_program *p, const char *name, long line,
-                         mmm_error *err);
-int mmm_program_set_description(mmm_program *p, const char *text,
+MMM_API int mmm_program_set_name(mmm_program *p, const char *name, long line,
                                  mmm_error *err);
+MMM_API int mmm_program_set_description(mmm_program *p, const char *text,
+                                         mmm_error *err);
 
 /** Declare a parameter.  value_text may use parameters declared earlier.
  *  min_text/max_text may be NULL.  Duplicate names are an error, except a
  *  program parameter redeclaring a machine one (the machine value wins). */
-int mmm_program_add_param(mmm_program *p, const char *name,
-                          const char *value_text, const char *min_text,
-                          const char *max_text, long line, mmm_error *err);
+MMM_API int mmm_program_add_param(mmm_program *p, const char *name,
+                                  const char *value_text, const char *min_text,
+                                  const char *max_text, long line, mmm_error *err);
 /** A machine parameter (see mmm_machine): declared before the program's
  *  own, its value overrides a program default of the same name. */
-int mmm_program_add_machine_param(mmm_program *p, const char *name,
-                                  mmm_value value, mmm_error *err);
+MMM_API int mmm_program_add_machine_param(mmm_program *p, const char *name,
+                                          mmm_value value, mmm_error *err);
 
-int mmm_program_add_constraint(mmm_program *p, const char *test_text,
-                               long line, mmm_error *err);
+MMM_API int mmm_program_add_constraint(mmm_program *p, const char *test_text,
+                                       long line, mmm_error *err);
 
 /** Texts of one block class; NULL for an absent optional attribute. */
 typedef struct mmm_class_spec {
@@ -214,16 +217,16 @@ typedef struct mmm_kernel_spec {
 } mmm_kernel_spec;
 
 /** Add a kernel; *index_out (may be NULL) receives its index. */
-int mmm_program_add_kernel(mmm_program *p, const mmm_kernel_spec *spec,
-                           size_t *index_out, mmm_error *err);
+MMM_API int mmm_program_add_kernel(mmm_program *p, const mmm_kernel_spec *spec,
+                                   size_t *index_out, mmm_error *err);
 /** Add a block class to kernel `kernel`, which must be the last kernel
  *  added. */
-int mmm_program_add_class(mmm_program *p, size_t kernel,
-                          const mmm_class_spec *spec, mmm_error *err);
+MMM_API int mmm_program_add_class(mmm_program *p, size_t kernel,
+                                  const mmm_class_spec *spec, mmm_error *err);
 /** Add an edge by kernel ids; ids may name kernels added later (resolved by
  *  finalize, which reports a dangling edge at its line). */
-int mmm_program_add_edge(mmm_program *p, const char *from, const char *to,
-                         long line, mmm_error *err);
+MMM_API int mmm_program_add_edge(mmm_program *p, const char *from, const char *to,
+                                 long line, mmm_error *err);
 
 /**
  * Resolve edges (a dangling edge is MMM_EINPUT at its line; a duplicate
@@ -232,7 +235,7 @@ int mmm_program_add_edge(mmm_program *p, const char *from, const char *to,
  * adjacency and the topological order, and freeze the program.  Must be
  * called once before evaluation; the builder refuses calls after it.
  */
-int mmm_program_finalize(mmm_program *p, mmm_error *err);
+MMM_API int mmm_program_finalize(mmm_program *p, mmm_error *err);
 
 /* ------------------------------------------------------------------ */
 /* Machine files: <machine name="…"><param name="U" value="…"/>…</machine> */
@@ -251,9 +254,9 @@ typedef struct mmm_machine {
     void *priv;
 } mmm_machine;
 
-int mmm_machine_load_file(mmm_machine **out, const char *path,
-                          const mmm_limits *limits, mmm_error *err);
-void mmm_machine_free(mmm_machine *m);
+MMM_API int mmm_machine_load_file(mmm_machine **out, const char *path,
+                                  const mmm_limits *limits, mmm_error *err);
+MMM_API void mmm_machine_free(mmm_machine *m);
 
 /* ------------------------------------------------------------------ */
 /* Loading DAG files (libxml2, validated against the built-in XSD)      */
@@ -273,18 +276,24 @@ typedef struct mmm_load_options {
     mmm_threads threads;        /**< default MMM_THREADS_AUTO */
 } mmm_load_options;
 
-#define MMM_LOAD_OPTIONS_INIT {MMM_LIMITS_INIT, NULL, 0, MMM_THREADS_AUTO}
+/** The defaults (a NULL options pointer means the same).  In C++ or
+ *  through a binding, call mmm_load_options_init instead. */
+#define MMM_LOAD_OPTIONS_INIT \
+    {.limits = MMM_LIMITS_INIT, .machine = NULL, .skip_schema = 0, \
+     .threads = MMM_THREADS_AUTO}
+/** Set *opt to the defaults (MMM_LOAD_OPTIONS_INIT). */
+MMM_API void mmm_load_options_init(mmm_load_options *opt);
 
 /** Parse, validate and finalize a DAG file.  Errors carry file and line. */
-int mmm_program_load_file(mmm_program **out, const char *path,
-                          const mmm_load_options *opt, mmm_error *err);
+MMM_API int mmm_program_load_file(mmm_program **out, const char *path,
+                                  const mmm_load_options *opt, mmm_error *err);
 /** The same from memory; name is used in messages. */
-int mmm_program_load_memory(mmm_program **out, const char *buf, size_t len,
-                            const char *name, const mmm_load_options *opt,
-                            mmm_error *err);
+MMM_API int mmm_program_load_memory(mmm_program **out, const char *buf, size_t len,
+                                    const char *name, const mmm_load_options *opt,
+                                    mmm_error *err);
 
 /** The XSD text built into the library (the same as dags/mmm.xsd). */
-const char *mmm_schema_text(void);
+MMM_API const char *mmm_schema_text(void);
 
 #ifdef __cplusplus
 }

@@ -24,6 +24,7 @@
 
 #include <stddef.h>
 
+#include "mmm/export.h"
 #include "mmm/error.h"
 #include "mmm/eval.h"
 #include "mmm/metrics.h"
@@ -63,19 +64,23 @@ typedef struct mmm_render_options {
     double dpi;         /**< PNG resolution; 0 = 144 */
 } mmm_render_options;
 
+/** The defaults (a NULL options pointer means the same). */
 #define MMM_RENDER_OPTIONS_INIT \
-    {MMM_RENDER_SVG, MMM_LEVEL_KERNEL, MMM_COLOR_OVERHEAD, 0, 0.0}
+    {.format = MMM_RENDER_SVG, .level = MMM_LEVEL_KERNEL, \
+     .color = MMM_COLOR_OVERHEAD, .max_nodes = 0, .dpi = 0.0}
+/** Set *opt to the defaults (MMM_RENDER_OPTIONS_INIT). */
+MMM_API void mmm_render_options_init(mmm_render_options *opt);
 
 /** "svg", "png", "pdf", "dot" (case-insensitive).  MMM_EINVAL otherwise. */
-int mmm_render_format_parse(mmm_render_format *out, const char *name);
+MMM_API int mmm_render_format_parse(mmm_render_format *out, const char *name);
 /** The format from a file name's extension (.svg .png .pdf .dot .gv).
  *  MMM_EINVAL when the extension is missing or unknown. */
-int mmm_render_format_from_path(mmm_render_format *out, const char *path);
+MMM_API int mmm_render_format_from_path(mmm_render_format *out, const char *path);
 /** "kernel" or "block". */
-int mmm_render_level_parse(mmm_render_level *out, const char *name);
+MMM_API int mmm_render_level_parse(mmm_render_level *out, const char *name);
 /** "overhead", "work", "span", "cost" or "none". */
-int mmm_render_color_parse(mmm_render_color *out, const char *name);
-const char *mmm_render_format_name(mmm_render_format f);
+MMM_API int mmm_render_color_parse(mmm_render_color *out, const char *name);
+MMM_API const char *mmm_render_format_name(mmm_render_format f);
 
 /**
  * Render into memory.  *out (NUL-terminated after *len_out bytes, so an SVG
@@ -85,15 +90,15 @@ const char *mmm_render_format_name(mmm_render_format f);
  * block edges for a block-level DOT), MMM_EIO (Graphviz failed, with its
  * message), MMM_ENOMEM.
  */
-int mmm_render_memory(char **out, size_t *len_out, const mmm_instance *inst,
-                      const mmm_metrics *m, const mmm_render_options *opt,
-                      mmm_error *err);
+MMM_API int mmm_render_memory(char **out, size_t *len_out, const mmm_instance *inst,
+                              const mmm_metrics *m, const mmm_render_options *opt,
+                              mmm_error *err);
 
 /** Render into path, atomically: on any error an existing file at path is
  *  left as it was. */
-int mmm_render_file(const char *path, const mmm_instance *inst,
-                    const mmm_metrics *m, const mmm_render_options *opt,
-                    mmm_error *err);
+MMM_API int mmm_render_file(const char *path, const mmm_instance *inst,
+                            const mmm_metrics *m, const mmm_render_options *opt,
+                            mmm_error *err);
 
 #ifdef __cplusplus
 }

@@ -21,6 +21,7 @@
 
 #include <stddef.h>
 
+#include "mmm/export.h"
 #include "mmm/error.h"
 #include "mmm/eval.h"
 #include "mmm/metrics.h"
@@ -49,8 +50,13 @@ typedef struct mmm_report_options {
     const char *source;       /**< file name shown; NULL: program->file */
 } mmm_report_options;
 
+/** The defaults (a NULL options pointer means the same). */
 #define MMM_REPORT_OPTIONS_INIT \
-    {MMM_COLOR_OVERHEAD, 0, 0, NULL, 0, NULL, 0, 0, 0, NULL}
+    {.color = MMM_COLOR_OVERHEAD, .max_nodes = 0, .max_rows = 0, \
+     .overrides = NULL, .noverrides = 0, .sweep = NULL, .nsweep = 0, \
+     .no_sweep = 0, .no_simulation = 0, .source = NULL}
+/** Set *opt to the defaults (MMM_REPORT_OPTIONS_INIT). */
+MMM_API void mmm_report_options_init(mmm_report_options *opt);
 
 /**
  * Build the page into *out (NUL-terminated, *len_out bytes; release with
@@ -59,14 +65,14 @@ typedef struct mmm_report_options {
  * draw, a sweep or a simulation that fails is reported in the page, not
  * as an error; errors are MMM_ENOMEM, MMM_EINVAL and MMM_EIO (Graphviz).
  */
-int mmm_report_html(char **out, size_t *len_out, const mmm_instance *inst,
-                    const mmm_metrics *m, const mmm_report_options *opt,
-                    mmm_error *err);
+MMM_API int mmm_report_html(char **out, size_t *len_out, const mmm_instance *inst,
+                            const mmm_metrics *m, const mmm_report_options *opt,
+                            mmm_error *err);
 
 /** Build the page and write it to path atomically. */
-int mmm_report_write(const char *path, const mmm_instance *inst,
-                     const mmm_metrics *m, const mmm_report_options *opt,
-                     mmm_error *err);
+MMM_API int mmm_report_write(const char *path, const mmm_instance *inst,
+                             const mmm_metrics *m, const mmm_report_options *opt,
+                             mmm_error *err);
 
 #ifdef __cplusplus
 }

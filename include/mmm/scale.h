@@ -28,6 +28,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "mmm/export.h"
 #include "mmm/error.h"
 #include "mmm/eval.h"
 #include "mmm/sim.h"
@@ -90,8 +91,8 @@ typedef struct mmm_speedup {
  * N, at least 1), plus p_machine when positive, in increasing order
  * without repetition.  *out is malloc'ed.  0 or MMM_ENOMEM.
  */
-int mmm_speedup_default_p(int64_t **out, size_t *n, double parallelism,
-                        int64_t N, int64_t p_machine, mmm_error *err);
+MMM_API int mmm_speedup_default_p(int64_t **out, size_t *n, double parallelism,
+                                int64_t N, int64_t p_machine, mmm_error *err);
 
 /**
  * Parse a list of p: comma-separated items, each a positive integer or a
@@ -100,8 +101,8 @@ int mmm_speedup_default_p(int64_t **out, size_t *n, double parallelism,
  * message saying what is wrong, MMM_ELIMIT past MMM_SPEEDUP_MAX_ROWS values,
  * MMM_ENOMEM.
  */
-int mmm_speedup_parse_p(int64_t **out, size_t *n, const char *text,
-                      mmm_error *err);
+MMM_API int mmm_speedup_parse_p(int64_t **out, size_t *n, const char *text,
+                              mmm_error *err);
 
 /**
  * Compute the sweep.  inst is an instance of a program evaluated with the
@@ -112,10 +113,10 @@ int mmm_speedup_parse_p(int64_t **out, size_t *n, const char *text,
  * MMM_EINVAL for a p <= 0.  *out is filled (and must be disposed) only on
  * success.
  */
-int mmm_speedup_compute(mmm_speedup *out, const mmm_instance *inst,
-                      const mmm_override *ov, size_t nov,
-                      const mmm_speedup_options *opt, mmm_error *err);
-void mmm_speedup_dispose(mmm_speedup *s);
+MMM_API int mmm_speedup_compute(mmm_speedup *out, const mmm_instance *inst,
+                              const mmm_override *ov, size_t nov,
+                              const mmm_speedup_options *opt, mmm_error *err);
+MMM_API void mmm_speedup_dispose(mmm_speedup *s);
 
 /**
  * Cilkview's picture: speedup against p on log axes, with the band of the
@@ -124,8 +125,8 @@ void mmm_speedup_dispose(mmm_speedup *s);
  * marked.  The format comes from the extension (.svg, .png, .pdf);
  * atomic.  Needs PLplot (mmm/plot.h).
  */
-int mmm_speedup_plot_write(const mmm_speedup *s, const char *program_name,
-                         const char *path, mmm_error *err);
+MMM_API int mmm_speedup_plot_write(const mmm_speedup *s, const char *program_name,
+                                 const char *path, mmm_error *err);
 
 #ifdef __cplusplus
 }

@@ -35,6 +35,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "mmm/export.h"
 #include "mmm/error.h"
 #include "mmm/eval.h"
 
@@ -77,20 +78,20 @@ typedef struct mmm_sim_policy {
 } mmm_sim_policy;
 
 /* The built-in policies (one file each under schedulers/). */
-extern const mmm_sim_policy mmm_sim_policy_fifo;
-extern const mmm_sim_policy mmm_sim_policy_lifo;
-extern const mmm_sim_policy mmm_sim_policy_critical_path;
-extern const mmm_sim_policy mmm_sim_policy_most_blocks;
-extern const mmm_sim_policy mmm_sim_policy_fewest_blocks;
-extern const mmm_sim_policy mmm_sim_policy_longest_block;
-extern const mmm_sim_policy mmm_sim_policy_shortest_block;
-extern const mmm_sim_policy mmm_sim_policy_random;
+extern MMM_API const mmm_sim_policy mmm_sim_policy_fifo;
+extern MMM_API const mmm_sim_policy mmm_sim_policy_lifo;
+extern MMM_API const mmm_sim_policy mmm_sim_policy_critical_path;
+extern MMM_API const mmm_sim_policy mmm_sim_policy_most_blocks;
+extern MMM_API const mmm_sim_policy mmm_sim_policy_fewest_blocks;
+extern MMM_API const mmm_sim_policy mmm_sim_policy_longest_block;
+extern MMM_API const mmm_sim_policy mmm_sim_policy_shortest_block;
+extern MMM_API const mmm_sim_policy mmm_sim_policy_random;
 
 /** Number of built-in policies, and the i-th (table order). */
-size_t mmm_sim_policy_count(void);
-const mmm_sim_policy *mmm_sim_policy_at(size_t i);
+MMM_API size_t mmm_sim_policy_count(void);
+MMM_API const mmm_sim_policy *mmm_sim_policy_at(size_t i);
 /** A built-in policy by name, or NULL. */
-const mmm_sim_policy *mmm_sim_policy_find(const char *name);
+MMM_API const mmm_sim_policy *mmm_sim_policy_find(const char *name);
 
 /* ------------------------------------------------------------------ */
 /* Simulation                                                         */
@@ -107,7 +108,12 @@ typedef struct mmm_sim_options {
                                        giving up (MMM_ELIMIT); 0: 10^8 */
 } mmm_sim_options;
 
-#define MMM_SIM_OPTIONS_INIT {0, NULL, 0, 0, 0, 0}
+/** The defaults (a NULL options pointer means the same). */
+#define MMM_SIM_OPTIONS_INIT \
+    {.p = 0, .policy = NULL, .seed = 0, .record = 0, .max_records = 0, \
+     .max_launches = 0}
+/** Set *opt to the defaults (MMM_SIM_OPTIONS_INIT). */
+MMM_API void mmm_sim_options_init(mmm_sim_options *opt);
 
 typedef enum mmm_sim_record_kind {
     MMM_SIM_BLOCKS = 0,  /**< sm_count SMs each ran `waves` consecutive
@@ -171,9 +177,9 @@ typedef struct mmm_sim_result {
  * error of a launch whose expressions use the index.  *out is filled
  * (and must be disposed) only on success.
  */
-int mmm_simulate(mmm_sim_result *out, const mmm_instance *inst,
-                 const mmm_sim_options *opt, mmm_error *err);
-void mmm_sim_result_dispose(mmm_sim_result *r);
+MMM_API int mmm_simulate(mmm_sim_result *out, const mmm_instance *inst,
+                         const mmm_sim_options *opt, mmm_error *err);
+MMM_API void mmm_sim_result_dispose(mmm_sim_result *r);
 
 /** Relative tolerance of mmm_sim_check (floating point sums). */
 #define MMM_SIM_REL_TOL 1e-9
@@ -183,8 +189,8 @@ void mmm_sim_result_dispose(mmm_sim_result *r);
  * not negative), each with the relative tolerance MMM_SIM_REL_TOL.  A
  * violation is a bug in the simulator: MMM_EINVAL with the numbers.
  */
-int mmm_sim_check(const mmm_sim_result *r, double mmm_bound,
-                  mmm_error *err);
+MMM_API int mmm_sim_check(const mmm_sim_result *r, double mmm_bound,
+                          mmm_error *err);
 
 /**
  * Write the Chrome trace-event JSON of a recorded simulation (Perfetto,
@@ -192,9 +198,9 @@ int mmm_sim_check(const mmm_sim_result *r, double mmm_bound,
  * threads, 1 time unit = 1 µs.  Without records (or too many events),
  * one event per kernel.  Atomic (mmm__outfile).
  */
-int mmm_sim_trace_write(const char *path, const mmm_sim_result *r,
-                        const mmm_program *prog, double mmm_bound,
-                        mmm_error *err);
+MMM_API int mmm_sim_trace_write(const char *path, const mmm_sim_result *r,
+                                const mmm_program *prog, double mmm_bound,
+                                mmm_error *err);
 
 #ifdef __cplusplus
 }

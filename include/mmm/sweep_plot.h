@@ -21,6 +21,7 @@
 
 #include <stdint.h>
 
+#include "mmm/export.h"
 #include "mmm/error.h"
 #include "mmm/optimize.h"
 
@@ -36,12 +37,12 @@ typedef struct mmm_sweep_plot mmm_sweep_plot;
  * values of the first parameter (for the decimation of the curves).
  * 0, MMM_EINVAL (no axis) or MMM_ENOMEM.
  */
-int mmm_sweep_plot_new(mmm_sweep_plot **out, const mmm_program *prog,
-                       const mmm_sweep_result *plan, uint64_t npoints,
-                       mmm_error *err);
+MMM_API int mmm_sweep_plot_new(mmm_sweep_plot **out, const mmm_program *prog,
+                               const mmm_sweep_result *plan, uint64_t npoints,
+                               mmm_error *err);
 
 /** Add a point (from the mmm_sweep_run callback).  0 or MMM_ENOMEM. */
-int mmm_sweep_plot_add(mmm_sweep_plot *sp, const mmm_sweep_point *pt);
+MMM_API int mmm_sweep_plot_add(mmm_sweep_plot *sp, const mmm_sweep_point *pt);
 
 /**
  * Draw the figure of the finished sweep res into path (.svg, .png or .pdf,
@@ -50,11 +51,11 @@ int mmm_sweep_plot_add(mmm_sweep_plot *sp, const mmm_sweep_point *pt);
  * swept again at that value (mmm_sweep_run on inst with spec), so inst is
  * re-evaluated.  Call once.
  */
-int mmm_sweep_plot_write(mmm_sweep_plot *sp, const mmm_sweep_result *res,
-                         mmm_instance *inst, const mmm_sweep_spec *spec,
-                         const char *path, mmm_error *err);
+MMM_API int mmm_sweep_plot_write(mmm_sweep_plot *sp, const mmm_sweep_result *res,
+                                 mmm_instance *inst, const mmm_sweep_spec *spec,
+                                 const char *path, mmm_error *err);
 
-void mmm_sweep_plot_free(mmm_sweep_plot *sp);
+MMM_API void mmm_sweep_plot_free(mmm_sweep_plot *sp);
 
 #ifdef __cplusplus
 }

@@ -22,6 +22,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "mmm/export.h"
 #include "mmm/error.h"
 #include "mmm/eval.h"
 
@@ -59,15 +60,15 @@ typedef struct mmm_time_machine {
 } mmm_time_machine;
 
 /** Name, unit and meaning of fitted constant i (MMM_TIME_*). */
-const char *mmm_time_const_name(int i);
-const char *mmm_time_const_unit(int i);
-const char *mmm_time_const_meaning(int i);
+MMM_API const char *mmm_time_const_name(int i);
+MMM_API const char *mmm_time_const_unit(int i);
+MMM_API const char *mmm_time_const_meaning(int i);
 /** Index of a fitted constant by name, or -1. */
-int mmm_time_const_find(const char *name);
+MMM_API int mmm_time_const_find(const char *name);
 /** Physical bounds of constant i (0 < lower < upper). */
-void mmm_time_const_bounds(int i, double *lo, double *hi);
+MMM_API void mmm_time_const_bounds(int i, double *lo, double *hi);
 /** A typical value of constant i (where a fit starts when it has none). */
-double mmm_time_const_start(int i);
+MMM_API double mmm_time_const_start(int i);
 
 /** Which limit sets the resident blocks per SM. */
 typedef enum mmm_time_limit {
@@ -93,16 +94,16 @@ typedef enum mmm_time_term {
  * limited by registers).  Returns A >= 0 (0: cannot run) and says which
  * limit binds (may be NULL).  Pure integer arithmetic.
  */
-int64_t mmm_time_occupancy(const mmm_time_machine *m, int64_t threads,
-                           int64_t shared_bytes, int64_t registers,
-                           mmm_time_limit *limit);
+MMM_API int64_t mmm_time_occupancy(const mmm_time_machine *m, int64_t threads,
+                                   int64_t shared_bytes, int64_t registers,
+                                   mmm_time_limit *limit);
 
 /** Read the machine from an evaluated instance's parameters.  A missing
  *  required one, or a negative/zero value where that is impossible, is
  *  MMM_EINPUT naming it.  When require_constants is 0 the fitted constants
  *  may be missing (they are then 0). */
-int mmm_time_machine_get(mmm_time_machine *out, const mmm_instance *inst,
-                         int require_constants, mmm_error *err);
+MMM_API int mmm_time_machine_get(mmm_time_machine *out, const mmm_instance *inst,
+                                 int require_constants, mmm_error *err);
 
 /** One kernel (all its launches). */
 typedef struct mmm_time_kernel {
@@ -132,14 +133,14 @@ typedef struct mmm_time {
  * data or working without threads, a block too large for the machine),
  * MMM_ENOMEM.  out is zeroed first; mmm_time_dispose releases it.
  */
-int mmm_time_compute(mmm_time *out, const mmm_instance *inst,
-                     const mmm_time_machine *m, mmm_error *err);
-void mmm_time_dispose(mmm_time *t);
+MMM_API int mmm_time_compute(mmm_time *out, const mmm_instance *inst,
+                             const mmm_time_machine *m, mmm_error *err);
+MMM_API void mmm_time_dispose(mmm_time *t);
 
 /** "latency", "issue", "bandwidth", "shared", "launch". */
-const char *mmm_time_term_name(mmm_time_term t);
+MMM_API const char *mmm_time_term_name(mmm_time_term t);
 /** "threads", "blocks", "shared", "registers". */
-const char *mmm_time_limit_name(mmm_time_limit l);
+MMM_API const char *mmm_time_limit_name(mmm_time_limit l);
 
 #ifdef __cplusplus
 }

@@ -38,6 +38,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "mmm/export.h"
 #include "mmm/error.h"
 #include "mmm/eval.h"
 
@@ -112,8 +113,8 @@ typedef struct mmm_tmm {
 
 /** Read and check L, P, C, Z, Q, X from the instance's parameters.  A
  *  missing or out-of-range one is MMM_EINPUT naming it. */
-int mmm_tmm_machine_get(mmm_tmm_machine *out, const mmm_instance *inst,
-                        mmm_error *err);
+MMM_API int mmm_tmm_machine_get(mmm_tmm_machine *out, const mmm_instance *inst,
+                                mmm_error *err);
 
 /**
  * Compute the TMM costs of an evaluated instance.  Fails with MMM_EINPUT
@@ -122,13 +123,13 @@ int mmm_tmm_machine_get(mmm_tmm_machine *out, const mmm_instance *inst,
  * + classes + edges), plus O(repeat·classes) for a kernel whose launches
  * differ.  out is zeroed first; mmm_tmm_dispose releases it.
  */
-int mmm_tmm_compute(mmm_tmm *out, const mmm_instance *inst, mmm_error *err);
-void mmm_tmm_dispose(mmm_tmm *t);
+MMM_API int mmm_tmm_compute(mmm_tmm *out, const mmm_instance *inst, mmm_error *err);
+MMM_API void mmm_tmm_dispose(mmm_tmm *t);
 
 /** "work", "span", "latency". */
-const char *mmm_tmm_term_name(mmm_tmm_term t);
+MMM_API const char *mmm_tmm_term_name(mmm_tmm_term t);
 /** "none", "X", "memory", "threads". */
-const char *mmm_tmm_limit_name(mmm_tmm_limit l);
+MMM_API const char *mmm_tmm_limit_name(mmm_tmm_limit l);
 
 /* ------------------------------------------------------------------ */
 /* Balance principle                                                  */
@@ -187,14 +188,14 @@ typedef struct mmm_balance {
 
 /** Read P, C0, beta, alpha, C, word_bytes (required) and the optional
  *  Ztotal and growth parameters; compute the machine-level figures. */
-int mmm_balance_machine_get(mmm_balance_machine *out,
-                            const mmm_instance *inst, mmm_error *err);
+MMM_API int mmm_balance_machine_get(mmm_balance_machine *out,
+                                    const mmm_instance *inst, mmm_error *err);
 
 /** The balance of every kernel and of the program.  out is zeroed first;
  *  mmm_balance_dispose releases it. */
-int mmm_balance_compute(mmm_balance *out, const mmm_instance *inst,
-                        mmm_error *err);
-void mmm_balance_dispose(mmm_balance *b);
+MMM_API int mmm_balance_compute(mmm_balance *out, const mmm_instance *inst,
+                                mmm_error *err);
+MMM_API void mmm_balance_dispose(mmm_balance *b);
 
 #ifdef __cplusplus
 }

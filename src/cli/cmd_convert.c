@@ -24,7 +24,7 @@ static void comment_of(char *buf, size_t size, const char *in,
                        const mmm_import_report *rep, const char *unit)
 {
     size_t n = 0;
-    n += (size_t)snprintf(buf + n, size - n, "  Converted by mmm " MMM_VERSION
+    n += (size_t)snprintf(buf + n, size - n, "  Converted by mmm " MMM_VERSION_STRING
                           " from %s\n  (%s", in,
                           mmm_input_format_name(rep->format));
     if (n < size && rep->format != MMM_INPUT_MMM)

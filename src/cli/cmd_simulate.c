@@ -99,6 +99,7 @@ static int own_option(sim_args *a, int argc, char **argv, int *i)
 
 static int parse_args(sim_args *a, int argc, char **argv)
 {
+    const char *why;
     int i;
     memset(a, 0, sizeof *a);
     cli_common_init(&a->c, "simulate");
@@ -143,6 +144,10 @@ static int parse_args(sim_args *a, int argc, char **argv)
     }
     if (a->gantt && !cli_has_suffix(a->gantt, ".svg") && !cli_has_suffix(a->gantt, ".png"))
         return cli_usage("simulate", "--gantt writes .svg or .png files, not '%s'", a->gantt);
+    if (a->gantt && !cli_draw_available(&why)) {
+        fprintf(stderr, "mmm simulate: error: %s: --gantt is not available\n", why);
+        return CLI_FAIL;
+    }
     if (a->gantt && cli_has_suffix(a->gantt, ".png") && !mmm_gantt_png_available())
         return cli_usage("simulate", "this build draws no PNG (no PLplot): use .svg");
     return 0;

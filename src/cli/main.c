@@ -8,18 +8,29 @@ static const struct {
     const char *name;
     int (*fn)(int, char **);
     const char *help;
+    int draws;   /* needs the drawing module */
 } commands[] = {
-    {"analyze", cmd_analyze, "MMM measures and Graham-Brent bounds of a program"},
-    {"optimize", cmd_optimize, "choose program parameters minimizing overhead or a bound"},
-    {"compare", cmd_compare, "two programs side by side, with the ratio of their bounds"},
-    {"simulate", cmd_simulate, "greedy schedules of the thread blocks on p SMs"},
-    {"scale", cmd_scale, "speedup over p: bounds and simulated makespans per p"},
-    {"render", cmd_render, "draw the annotated DAG (svg, png, pdf, dot)"},
-    {"report", cmd_report, "one self-contained HTML page about a program"},
-    {"convert", cmd_convert, "write a task graph (STG, WfCommons, DAX, DOT) as mmm XML"},
-    {"fit", cmd_fit, "fit the time model's constants to measured runs"},
-    {"calibrate", cmd_calibrate, "measure the GPU and write its machine file (CUDA)"},
+    {"analyze", cmd_analyze, "MMM measures and Graham-Brent bounds of a program", 0},
+    {"optimize", cmd_optimize, "choose program parameters minimizing overhead or a bound", 0},
+    {"compare", cmd_compare, "two programs side by side, with the ratio of their bounds", 0},
+    {"simulate", cmd_simulate, "greedy schedules of the thread blocks on p SMs", 0},
+    {"scale", cmd_scale, "speedup over p: bounds and simulated makespans per p", 0},
+    {"render", cmd_render, "draw the annotated DAG (svg, png, pdf, dot)", 1},
+    {"report", cmd_report, "one self-contained HTML page about a program", 1},
+    {"convert", cmd_convert, "write a task graph (STG, WfCommons, DAX, DOT) as mmm XML", 0},
+    {"fit", cmd_fit, "fit the time model's constants to measured runs", 0},
+    {"calibrate", cmd_calibrate, "measure the GPU and write its machine file (CUDA)", 0},
 };
+
+/* 1 when argv asks for --help (which works without the drawing module). */
+static int wants_help(int argc, char **argv)
+{
+    int i;
+    for (i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+            return 1;
+    return 0;
+}
 
 static void usage(FILE *f)
 {
@@ -52,12 +63,20 @@ int main(int argc, char **argv)
         return CLI_OK;
     }
     if (!strcmp(argv[1], "--version")) {
-        printf("mmm %s\n", MMM_VERSION);
+        printf("mmm %s\n", mmm_version());
         return CLI_OK;
     }
     for (i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        if (!strcmp(argv[1], commands[i].name))
+        if (!strcmp(argv[1], commands[i].name)) {
+            const char *why;
+            if (commands[i].draws && !wants_help(argc - 1, argv + 1) &&
+                !cli_draw_available(&why)) {
+                fprintf(stderr, "mmm %s: error: %s: '%s' is not available\n",
+                        commands[i].name, why, commands[i].name);
+                return CLI_FAIL;
+            }
             return commands[i].fn(argc - 1, argv + 1);
+        }
     fprintf(stderr, "mmm: unknown command '%s'\n", argv[1]);
     usage(stderr);
     return CLI_USAGE;

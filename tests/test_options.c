@@ -1,0 +1,156 @@
+/* test_options.c: the options contracts of the public API.
+ *   - each *_options_init() gives the documented defaults (written out here
+ *     field by field from the header comments, not copied from the macro),
+ *     and the *_INIT macro gives the same;
+ *   - a NULL options pointer means the defaults: the results with NULL equal
+ *     those with an explicitly initialized struct;
+ *   - mmm_version() agrees with the generated header. */
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mmm/mmm.h"
+
+#define DIAMOND MMM_DAGS_DIR "/diamond.xml"
+
+Test(options, version)
+{
+    char buf[64];
+    snprintf(buf, sizeof buf, "%d.%d.%d", MMM_VERSION_MAJOR, MMM_VERSION_MINOR,
+             MMM_VERSION_PATCH);
+    cr_expect_str_eq(mmm_version(), MMM_VERSION_STRING);
+    cr_expect_str_eq(mmm_version(), buf);
+    cr_expect_eq(mmm_version_number(), MMM_VERSION_MAJOR * 10000 +
+                                           MMM_VERSION_MINOR * 100 +
+                                           MMM_VERSION_PATCH);
+}
+
+Test(options, init_functions_give_the_defaults)
+{
+    mmm_load_options lo, lm = MMM_LOAD_OPTIONS_INIT;
+    mmm_sim_options so, sm = MMM_SIM_OPTIONS_INIT;
+    mmm_render_options ro, rm = MMM_RENDER_OPTIONS_INIT;
+    mmm_report_options po, pm = MMM_REPORT_OPTIONS_INIT;
+    mmm_gantt_options go, gm = MMM_GANTT_OPTIONS_INIT;
+    memset(&lo, 0x5a, sizeof lo);
+    memset(&so, 0x5a, sizeof so);
+    memset(&ro, 0x5a, sizeof ro);
+    memset(&po, 0x5a, sizeof po);
+    memset(&go, 0x5a, sizeof go);
+    mmm_load_options_init(&lo);
+    mmm_sim_options_init(&so);
+    mmm_render_options_init(&ro);
+    mmm_report_options_init(&po);
+    mmm_gantt_options_init(&go);
+    for (int i = 0; i < 2; i++) {
+        const mmm_load_options *l = i ? &lm : &lo;
+        const mmm_sim_options *s = i ? &sm : &so;
+        const mmm_render_options *r = i ? &rm : &ro;
+        const mmm_report_options *p = i ? &pm : &po;
+        const mmm_gantt_options *g = i ? &gm : &go;
+        /* Limits: zero is "the default" in every field. */
+        cr_expect_eq(l->limits.max_file_bytes, 0);
+        cr_expect_eq(l->limits.max_kernels, 0);
+        cr_expect_eq(l->limits.max_edges, 0);
+        cr_expect_eq(l->limits.max_params, 0);
+        cr_expect_eq(l->limits.max_expr_length, 0);
+        cr_expect_eq(l->limits.max_depth, 0);
+        cr_expect_eq(l->limits.max_index_repeat, 0);
+        cr_expect_null(l->machine);
+        cr_expect_eq(l->skip_schema, 0);
+        cr_expect_eq(l->threads, MMM_THREADS_AUTO);
+        cr_expect_eq(s->p, 0);
+        cr_expect_null(s->policy);
+        cr_expect_eq(s->seed, 0);
+        cr_expect_eq(s->record, 0);
+        cr_expect_eq(s->max_records, 0);
+        cr_expect_eq(s->max_launches, 0);
+        cr_expect_eq(r->format, MMM_RENDER_SVG);
+        cr_expect_eq(r->level, MMM_LEVEL_KERNEL);
+        cr_expect_eq(r->color, MMM_COLOR_OVERHEAD);
+        cr_expect_eq(r->max_nodes, 0);
+        cr_expect_eq(r->dpi, 0.0);
+        cr_expect_eq(p->color, MMM_COLOR_OVERHEAD);
+        cr_expect_eq(p->max_nodes, 0);
+        cr_expect_eq(p->max_rows, 0);
+        cr_expect_null(p->overrides);
+        cr_expect_eq(p->noverrides, 0);
+        cr_expect_null(p->sweep);
+        cr_expect_eq(p->nsweep, 0);
+        cr_expect_eq(p->no_sweep, 0);
+        cr_expect_eq(p->no_simulation, 0);
+        cr_expect_null(p->source);
+        cr_expect_null(g->title);
+        cr_expect_eq(g->mmm_bound, -1.0);
+        cr_expect_eq(g->max_rects, 0);
+    }
+    /* NULL is harmless. */
+    mmm_load_options_init(NULL);
+    mmm_sim_options_init(NULL);
+    mmm_render_options_init(NULL);
+    mmm_report_options_init(NULL);
+    mmm_gantt_options_init(NULL);
+}
+
+static void load(mmm_program **prog, mmm_instance **inst, mmm_metrics *m)
+{
+    mmm_error err;
+    cr_assert_eq(mmm_program_load_file(prog, DIAMOND, NULL, &err), 0, "%s",
+                 err.message);
+    cr_assert_eq(mmm_instance_new(inst, *prog, &err), 0, "%s", err.message);
+    cr_assert_eq(mmm_instance_eval(*inst, NULL, 0, &err), 0, "%s", err.message);
+    memset(m, 0, sizeof *m);
+    cr_assert_eq(mmm_metrics_compute(m, *inst, 0, &err), 0, "%s", err.message);
+}
+
+/* NULL options = the defaults, for every function that takes options. */
+Test(options, null_options_mean_the_defaults)
+{
+    mmm_program *prog, *prog2;
+    mmm_instance *inst;
+    mmm_metrics m;
+    mmm_load_options lo;
+    mmm_sim_options so;
+    mmm_render_options ro;
+    mmm_sim_result a, b;
+    char *x = NULL, *y = NULL;
+    size_t nx = 0, ny = 0;
+    load(&prog, &inst, &m);
+    /* Load: the same program (diamond: 4 kernels, 4 edges). */
+    mmm_load_options_init(&lo);
+    cr_assert_eq(mmm_program_load_file(&prog2, DIAMOND, &lo, NULL), 0);
+    cr_expect_eq(prog2->nkernels, prog->nkernels);
+    cr_expect_eq(prog->nkernels, 4);
+    mmm_program_free(prog2);
+    /* Simulate: the same schedule (fifo on the instance's p). */
+    mmm_sim_options_init(&so);
+    memset(&a, 0, sizeof a);
+    memset(&b, 0, sizeof b);
+    cr_assert_eq(mmm_simulate(&a, inst, NULL, NULL), 0);
+    cr_assert_eq(mmm_simulate(&b, inst, &so, NULL), 0);
+    cr_expect_eq(a.makespan, b.makespan);
+    cr_expect_eq(a.blocks, 11); /* N of diamond.xml, by hand */
+    cr_expect_eq(b.blocks, 11);
+    cr_expect_eq(a.policy, b.policy);
+    mmm_sim_result_dispose(&a);
+    mmm_sim_result_dispose(&b);
+    /* Render (DOT: no layout, deterministic bytes). */
+    mmm_render_options_init(&ro);
+    ro.format = MMM_RENDER_DOT;
+    cr_assert_eq(mmm_render_memory(&x, &nx, inst, &m, &ro, NULL), 0);
+    cr_assert_eq(mmm_render_memory(&y, &ny, inst, &m, NULL, NULL), 0);
+    cr_expect_not_null(strstr(y, "<svg"), "NULL options render SVG");
+    free(x);
+    free(y);
+    mmm_render_options_init(&ro);
+    x = y = NULL;
+    cr_assert_eq(mmm_render_memory(&x, &nx, inst, &m, &ro, NULL), 0);
+    cr_assert_eq(mmm_render_memory(&y, &ny, inst, &m, NULL, NULL), 0);
+    cr_expect_eq(nx, ny);
+    cr_expect(nx == ny && memcmp(x, y, nx) == 0, "same SVG with NULL options");
+    free(x);
+    free(y);
+    mmm_metrics_dispose(&m);
+    mmm_instance_free(inst);
+    mmm_program_free(prog);
+}
