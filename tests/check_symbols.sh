@@ -25,7 +25,7 @@ fail=0
 # Public names: declared with MMM_API (functions and objects).
 # shellcheck disable=SC2086
 cat $incs | tr '\n' ' ' | tr ';' '\n' | grep 'MMM_API' |
-    grep -o 'mmm_[a-z0-9_]*[ ]*\((\|$\)' | sed 's/[ (]*$//' | sort -u > "$tmp/declared"
+    grep -o 'mmm_[a-z0-9_]*[ ]*\((\|\[\|$\)' | sed 's/[ (\[]*$//' | sort -u > "$tmp/declared"
 [ -s "$tmp/declared" ] || { echo "no MMM_API declarations in$incs"; exit 1; }
 
 # Prototypes without MMM_API (a function at column 0 of a public header).

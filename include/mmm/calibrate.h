@@ -52,8 +52,8 @@ typedef enum mmm_calib_op {
 MMM_API const char *mmm_calib_op_name(mmm_calib_op op);
 
 /** The block sizes of the two tables above. */
-extern const int mmm_calib_block_sizes[MMM_CALIB_NBLOCK];
-extern const int mmm_calib_sync_sizes[MMM_CALIB_NSYNC];
+MMM_API extern const int mmm_calib_block_sizes[MMM_CALIB_NBLOCK];
+MMM_API extern const int mmm_calib_sync_sizes[MMM_CALIB_NSYNC];
 
 /** One benchmark's repetitions. */
 typedef struct mmm_calib_series {
