@@ -404,6 +404,109 @@ Test(render, l_path_style_only_where_it_differs)
     unload(&l);
 }
 
+/* Two paths sharing kernels: a -> b (x3) -> d and a -> c -> d.  By hand:
+ * span S(a) + S(c) + S(d) = 4 + 30 + 2 = 36 beats 4 + 3*1 + 2 = 9, so the
+ * span path is a c d (3 launches); the longest block path is a b b b d
+ * (5 launches).  a and d are on both: their labels sit in the L path's
+ * dashed ring inside the span path's border; b and c are on one only.
+ * d has two kinds of blocks, 3 of the first and 1 of the second. */
+static const char two_paths_xml[] =
+    "<program name=\"paths\"><param name=\"U\" value=\"10\"/>"
+    "<param name=\"p\" value=\"2\" min=\"1\"/>"
+    "<kernel id=\"a\" blocks=\"2\" work=\"8\" span=\"4\" reads=\"1\" writes=\"1\"/>"
+    "<kernel id=\"b\" repeat=\"3\" blocks=\"1\" work=\"2\" span=\"1\" reads=\"1\" writes=\"1\"/>"
+    "<kernel id=\"c\" blocks=\"3\" work=\"90\" span=\"30\" reads=\"1\" writes=\"0\"/>"
+    "<kernel id=\"d\"><blocks count=\"3\" work=\"6\" span=\"2\" reads=\"1\" writes=\"1\"/>"
+    "<blocks count=\"1\" work=\"1\" span=\"1\" reads=\"0\" writes=\"1\"/></kernel>"
+    "<edge from=\"a\" to=\"b\"/><edge from=\"a\" to=\"c\"/>"
+    "<edge from=\"b\" to=\"d\"/><edge from=\"c\" to=\"d\"/></program>";
+
+static void load_memory(loaded *l, const char *xml)
+{
+    mmm_load_options opt = MMM_LOAD_OPTIONS_INIT;
+    mmm_error err;
+    memset(l, 0, sizeof *l);
+    cr_assert_eq(mmm_program_load_memory(&l->prog, xml, strlen(xml), "paths.xml", &opt, &err), 0,
+                 "%s", err.message);
+    cr_assert_eq(mmm_instance_new(&l->inst, l->prog, &err), 0, "%s", err.message);
+    cr_assert_eq(mmm_instance_eval(l->inst, NULL, 0, &err), 0, "%s", err.message);
+    cr_assert_eq(mmm_metrics_compute(&l->m, l->inst, 0, &err), 0, "%s", err.message);
+}
+
+Test(render, kernels_on_both_paths_show_both)
+{
+    static const struct { const char *id; int span, l; } want[] = {
+        {"a", 1, 1}, {"b", 0, 1}, {"c", 1, 0}, {"d", 1, 1}};
+    loaded l;
+    char *dot;
+    Agraph_t *g;
+    size_t i;
+    load_memory(&l, two_paths_xml);
+    cr_assert_eq(l.m.S, 36);
+    cr_assert_eq(l.m.L, 5);
+    dot = render(&l, MMM_RENDER_DOT, MMM_LEVEL_KERNEL, NULL);
+    g = agmemread(dot);
+    cr_assert_not_null(g);
+    for (i = 0; i < 4; i++) {
+        Agnode_t *n = agnode(g, (char *)want[i].id, 0);
+        const char *label;
+        cr_assert_not_null(n);
+        label = agget(n, "label");
+        cr_assert_eq(attr_num(n, "span_path"), want[i].span, "%s", want[i].id);
+        cr_assert_eq(attr_num(n, "l_path"), want[i].l, "%s", want[i].id);
+        /* The span path's border on the node, the L path's ring in it. */
+        cr_assert_eq(strcmp(agget(n, "color"), "#2166ac") == 0, want[i].span, "%s",
+                     want[i].id);
+        cr_assert_eq(strstr(label, "STYLE=\"dashed\" COLOR=\"#1b7837\"") != NULL,
+                     want[i].span && want[i].l, "%s: %s", want[i].id, label);
+    }
+    agclose(g);
+    free(dot);
+    unload(&l);
+}
+
+Test(render, block_level_shows_the_kinds_of_blocks)
+{
+    loaded l;
+    char *dot;
+    Agraph_t *g, *sub;
+    Agnode_t *n;
+    int seen = 0;
+    load_memory(&l, two_paths_xml);
+    dot = render(&l, MMM_RENDER_DOT, MMM_LEVEL_BLOCK, NULL);
+    g = agmemread(dot);
+    cr_assert_not_null(g);
+    for (n = agfstnode(g); n; n = agnxtnode(g, n)) {
+        char want[16];
+        int j;
+        if (strcmp(agget(n, "kernel"), "d") != 0) {
+            /* One kind: the index alone. */
+            snprintf(want, sizeof want, "%d", (int)attr_num(n, "block"));
+            cr_assert_str_eq(agget(n, "label"), want);
+            continue;
+        }
+        j = (int)attr_num(n, "block");
+        /* Blocks 0..2 are of the first kind, block 3 of the second. */
+        cr_assert_eq(attr_num(n, "block_class"), j < 3 ? 0 : 1);
+        snprintf(want, sizeof want, "%c%d", j < 3 ? 'A' : 'B', j);
+        cr_assert_str_eq(agget(n, "label"), want);
+        seen++;
+    }
+    cr_assert_eq(seen, 4);
+    /* The launch's cluster counts them, and says it is also on L. */
+    for (sub = agfstsubg(g); sub; sub = agnxtsubg(sub))
+        if (strcmp(agget(sub, "kernel"), "d") == 0) {
+            cr_assert(strstr(agget(sub, "label"), "(4 blocks: 3 A, 1 B)"), "%s",
+                      agget(sub, "label"));
+            cr_assert(strstr(agget(sub, "label"), "also on L"));
+        } else if (strcmp(agget(sub, "kernel"), "c") == 0) {
+            cr_assert_null(strstr(agget(sub, "label"), "also on L"));
+        }
+    agclose(g);
+    free(dot);
+    unload(&l);
+}
+
 /* ------------------------------------------------------------------ */
 /* Block level                                                         */
 

@@ -312,6 +312,7 @@ static int kernel_node(render_ctx *c, size_t k, Agnode_t **out)
     const mmm_kernel *kern = &c->inst->program->kernels[k];
     const mmm_kernel_val *kv = &c->inst->kernels[k];
     Agnode_t *n = agnode(c->g, gvs(kern->id), 1);
+    int both = c->on_span[k] && c->on_l[k] && c->l_differs;
     int rc;
     if (!n)
         return mmm_error_set(c->err, MMM_ENOMEM, NULL, 0, "out of memory");
@@ -361,8 +362,12 @@ static int kernel_node(render_ctx *c, size_t k, Agnode_t **out)
         return mmm_error_set(c->err, MMM_ENOMEM, NULL, 0, "out of memory");
     set(n, "tooltip", c->t.s);
     c->t.len = 0;
+    if (both)
+        mmm__text_put(&c->t, MMM_BOTH_PATHS_OPEN);
     if ((rc = mmm__label_kernel(&c->t, c->inst, k, c->err)) < 0)
         return rc;
+    if (both)
+        mmm__text_put(&c->t, MMM_BOTH_PATHS_CLOSE);
     return set_html(c, n, "label");
 }
 
@@ -528,26 +533,55 @@ static int scan_blocks(render_ctx *c, block_plan *bp, size_t max_nodes)
     return 0;
 }
 
+/* The letter of block kind cl: A..Z, then K27, K28... */
+static const char *class_letter(uint32_t cl, char *buf, size_t size)
+{
+    if (cl < 26)
+        snprintf(buf, size, "%c", 'A' + (int)cl);
+    else
+        snprintf(buf, size, "K%u", (unsigned)cl + 1);
+    return buf;
+}
+
 static int launch_cluster(render_ctx *c, block_plan *bp, size_t i)
 {
     launch *L = &bp->l[i];
     const mmm_kernel *kern = &c->inst->program->kernels[L->kernel];
     const mmm_kernel_val *kv = &c->inst->kernels[L->kernel];
     char name[64];
+    int both = c->on_span[L->kernel] && c->on_l[L->kernel] && c->l_differs;
+    int rc;
     snprintf(name, sizeof name, "cluster_%u_%lld", (unsigned)L->kernel, (long long)L->copy);
     L->cluster = agsubg(c->g, name, 1);
     if (!L->cluster)
         return mmm_error_set(c->err, MMM_ENOMEM, NULL, 0, "out of memory");
     c->t.len = 0;
-    put_plain(&c->t, kern->id, 0);
+    mmm__text_put_gv_html(&c->t, kern->id);
     if (L->copy == 0)
         mmm__text_put(&c->t, " \xc3\x97" "0");
     else if (kv->repeat != 1)
         mmm__text_printf(&c->t, " #%lld/%lld", (long long)L->copy, (long long)kv->repeat);
-    mmm__text_printf(&c->t, "  (%lld block%s)", (long long)L->blocks, L->blocks == 1 ? "" : "s");
-    if (c->t.oom)
-        return mmm_error_set(c->err, MMM_ENOMEM, NULL, 0, "out of memory");
-    set(L->cluster, "label", c->t.s);
+    mmm__text_printf(&c->t, "  (%lld block%s", (long long)L->blocks, L->blocks == 1 ? "" : "s");
+    /* Several kinds of blocks: how many of each (the blocks carry the
+     * letter of their kind). */
+    if (kern->nclasses > 1 && L->blocks > 0) {
+        uint32_t cl;
+        int64_t total;
+        if ((rc = mmm__launch_classes(bp->cls, &total, c->inst, L->kernel, L->copy,
+                                      c->err)) < 0)
+            return rc;
+        for (cl = 0; cl < kern->nclasses; cl++) {
+            char k[16];
+            mmm__text_printf(&c->t, "%s%lld %s", cl ? ", " : ": ",
+                             (long long)bp->cls[cl].count, class_letter(cl, k, sizeof k));
+        }
+    }
+    mmm__text_put(&c->t, ")");
+    if (both)
+        mmm__text_put(&c->t, "  <FONT COLOR=\"" MMM_L_PATH_COLOR "\">\xe2\x95\x8d\xe2\x95\x8d"
+                             " also on L</FONT>");
+    if ((rc = set_html(c, L->cluster, "label")) < 0)
+        return rc;
     set(L->cluster, "kernel", kern->id);
     set_int(L->cluster, "launch", (long long)L->copy);
     set(L->cluster, "style", "rounded");
@@ -609,7 +643,18 @@ static int block_node(render_ctx *c, launch *L, size_t j, const mmm_class_val *c
     set(n, "fontname", MMM_FONT);
     set(n, "penwidth", "0.6");
     set(n, "color", MMM_BORDER_COLOR);
-    set_int(n, "label", (long long)j);
+    if (c->inst->program->kernels[L->kernel].nclasses > 1) {
+        /* Several kinds: the kind's letter, with the index while short. */
+        char k[16], lab[48];
+        class_letter((uint32_t)cl, k, sizeof k);
+        if (j < 100)
+            snprintf(lab, sizeof lab, "%s%zu", k, j);
+        else
+            snprintf(lab, sizeof lab, "%s", k);
+        set(n, "label", lab);
+    } else {
+        set_int(n, "label", (long long)j);
+    }
     fill_style(c, n, mmm__class_measure(cv, c->opt->color));
     {
         char a[64], b[64], d[64];

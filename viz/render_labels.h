@@ -25,6 +25,12 @@ typedef struct mmm_legend {
 #define MMM_PLAIN_EDGE_COLOR "#5a5a5a"
 #define MMM_BORDER_COLOR "#3c3c3c"
 #define MMM_FONT "Helvetica"
+/* A kernel on both paths: its label inside a dashed ring of the L path's
+ * colour, within the span path's border. */
+#define MMM_BOTH_PATHS_OPEN                                                    \
+    "<TABLE BORDER=\"2\" STYLE=\"dashed\" COLOR=\"" MMM_L_PATH_COLOR           \
+    "\" CELLBORDER=\"0\" CELLSPACING=\"0\" CELLPADDING=\"3\"><TR><TD>"
+#define MMM_BOTH_PATHS_CLOSE "</TD></TR></TABLE>"
 
 /* The value of the colour measure for kernel k, or for one block class. */
 double mmm__kernel_measure(const mmm_kernel_val *k, mmm_render_color c);
