@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "sim_int.h"
+#include "util/longest_path.h"
 
 /* The largest block cost and Σ block costs of one launch. */
 static void launch_costs(const mmm_class_val *cv, size_t n, double *cmax,
@@ -84,24 +85,26 @@ static int kernel_totals(sim_prep *s, const mmm_instance *inst,
     return MMM_OK;
 }
 
-/* tail[k] = max over successors t of chain[t] + tail[t], in reverse
- * topological order; the critical path is max over k of chain + tail. */
-static void paths(sim_prep *s, const mmm_program *prog)
+/* tail[k] = max over successors t of chain[t] + tail[t] (0 without one),
+ * the heaviest path of launch costs after k; the critical path is the
+ * heaviest path of all: util/longest_path.c, backwards. */
+static int paths(sim_prep *s, const mmm_program *prog)
 {
-    size_t i;
-    s->critical_path = 0.0;
-    for (i = prog->nkernels; i-- > 0;) {
-        uint32_t k = prog->topo[i], e;
-        double best = 0.0;
-        for (e = prog->succ_start[k]; e < prog->succ_start[k + 1]; e++) {
-            uint32_t t = prog->succ[e];
-            if (s->chain[t] + s->tail[t] > best)
-                best = s->chain[t] + s->tail[t];
-        }
-        s->tail[k] = best;
-        if (s->chain[k] + best > s->critical_path)
-            s->critical_path = s->chain[k] + best;
+    size_t n = prog->nkernels, k;
+    double *dist = malloc((n ? n : 1) * sizeof *dist);
+    uint32_t *from = malloc((n ? n : 1) * sizeof *from), end;
+    if (!dist || !from) {
+        free(dist);
+        free(from);
+        return MMM_ENOMEM;
     }
+    mmm__longest_path(prog, MMM__LP_BACKWARD, s->chain, sizeof *s->chain, dist, from, &end);
+    for (k = 0; k < n; k++)
+        s->tail[k] = from[k] == MMM__NO_VERTEX ? 0.0 : dist[from[k]];
+    s->critical_path = end == MMM__NO_VERTEX ? 0.0 : dist[end];
+    free(dist);
+    free(from);
+    return MMM_OK;
 }
 
 int mmm__sim_prep_init(sim_prep *s, const mmm_instance *inst, mmm_error *err)
@@ -131,7 +134,10 @@ int mmm__sim_prep_init(sim_prep *s, const mmm_instance *inst, mmm_error *err)
         mmm__sim_prep_dispose(s);
         return rc;
     }
-    paths(s, prog);
+    if (paths(s, prog) < 0) {
+        mmm__sim_prep_dispose(s);
+        return mmm_error_set(err, MMM_ENOMEM, NULL, 0, "out of memory");
+    }
     return MMM_OK;
 }
 

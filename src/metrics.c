@@ -8,6 +8,7 @@
 
 #include "mmm/metrics.h"
 #include "program_internal.h"
+#include "util/longest_path.h"
 
 static int nomem(mmm_error *err)
 {
@@ -77,24 +78,6 @@ static int sum_kernels(mmm_metrics *m, const mmm_instance *inst,
     return 0;
 }
 
-/* Walk back from end through best[] into a fresh source-to-sink array. */
-static int make_path(uint32_t **out, size_t *len, const uint32_t *best,
-                     uint32_t end)
-{
-    size_t n = 0;
-    for (uint32_t v = end; v != UINT32_MAX; v = best[v])
-        n++;
-    uint32_t *path = malloc(n * sizeof *path);
-    if (!path)
-        return MMM_ENOMEM;
-    size_t i = n;
-    for (uint32_t v = end; v != UINT32_MAX; v = best[v])
-        path[--i] = v;
-    *out = path;
-    *len = n;
-    return 0;
-}
-
 /* S and L: longest paths weighted by the kernels' S and L, and (unless
  * NO_PATHS) a path achieving each.  L sums are bounded by N (checked). */
 static int longest_paths(mmm_metrics *m, const mmm_instance *inst,
@@ -118,43 +101,34 @@ static int longest_paths(mmm_metrics *m, const mmm_instance *inst,
         r = nomem(err);
         goto done;
     }
-    uint32_t ends = UINT32_MAX, endl = UINT32_MAX;
-    for (size_t i = 0; i < n; i++) {
-        uint32_t v = p->topo[i], ps = UINT32_MAX, pl = UINT32_MAX;
-        double s = 0;
-        int64_t l = 0, si = 0;
-        for (uint32_t j = p->pred_start[v]; j < p->pred_start[v + 1]; j++) {
-            uint32_t u = p->pred[j];
-            if (ps == UINT32_MAX || (xs ? dsi[u] > si : ds[u] > s))
-                s = ds[u], si = xs ? dsi[u] : 0, ps = u;
-            if (pl == UINT32_MAX || dl[u] > l)
-                l = dl[u], pl = u;
-        }
-        ds[v] = s + inst->kernels[v].S;
-        if (xs && __builtin_add_overflow(si, inst->kernels[v].S_i, &dsi[v])) {
-            xs = 0; /* past 2^63: doubles from here on */
+    /* >=: among the ends of longest paths take the last in topological
+     * order, so that kernels of cost 0 after the last costly one stay on
+     * the path (it then ends at a sink). */
+    uint32_t ends, endl;
+    if (xs && mmm__longest_path_i64(p, MMM__LP_LAST_END, &inst->kernels[0].S_i,
+                                    sizeof *inst->kernels, dsi, bs, &ends) == 0) {
+        m->S_i = dsi[ends];
+        m->S = (double)m->S_i;
+    } else {
+        if (xs) { /* past 2^63: doubles */
             m->exact &= ~MMM_EXACT_S;
             m->lost = 1;
         }
-        if (xs)
-            ds[v] = (double)dsi[v];
-        dl[v] = l + inst->kernels[v].L; /* <= N, which did not overflow */
-        if (paths)
-            bs[v] = ps, bl[v] = pl;
-        /* >=: among the ends of longest paths take the last in
-         * topological order, so that kernels of cost 0 after the last
-         * costly one stay on the path (it then ends at a sink). */
-        if (ends == UINT32_MAX || (xs ? dsi[v] >= m->S_i : ds[v] >= m->S))
-            m->S = ds[v], m->S_i = xs ? dsi[v] : 0, ends = v;
-        if (endl == UINT32_MAX || dl[v] >= m->L)
-            m->L = dl[v], endl = v;
+        mmm__longest_path(p, MMM__LP_LAST_END, &inst->kernels[0].S,
+                          sizeof *inst->kernels, ds, bs, &ends);
+        m->S = ds[ends];
+        m->S_i = 0;
     }
+    /* L sums are <= N, which did not overflow */
+    mmm__longest_path_i64(p, MMM__LP_LAST_END, &inst->kernels[0].L,
+                          sizeof *inst->kernels, dl, bl, &endl);
+    m->L = dl[endl];
     if (!isfinite(m->S)) {
         r = check_finite(inst, "S (the span of the program)", m->S, err);
         goto done;
     }
-    if (paths && (make_path(&m->span_path, &m->span_path_len, bs, ends) < 0 ||
-                  make_path(&m->l_path, &m->l_path_len, bl, endl) < 0))
+    if (paths && (mmm__longest_path_walk(&m->span_path, &m->span_path_len, bs, ends) < 0 ||
+                  mmm__longest_path_walk(&m->l_path, &m->l_path_len, bl, endl) < 0))
         r = nomem(err);
 done:
     mmm__big_free(ds), mmm__big_free(dl), mmm__big_free(dsi);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "program_internal.h"
+#include "util/csr.h"
 
 /* ------------------------------------------------------------------ */
 /* Limits                                                              */
@@ -1189,69 +1190,20 @@ static int resolve_pending(mmm_program *p, mmm_error *err)
 }
 
 /* CSR adjacency without duplicate edges, successor and predecessor lists
- * sorted by kernel index: two counting-sort passes, O(kernels + edges). */
+ * sorted by kernel index (util/csr.c). */
 static int build_csr(mmm_program *p, mmm_error *err)
 {
     struct mmm_program_priv *pv = p->priv;
-    size_t n = p->nkernels, m = p->nedges;
-    uint32_t *ss = mmm__big_calloc(n + 1, sizeof *ss);
-    uint32_t *ps = mmm__big_calloc(n + 1, sizeof *ps);
-    uint32_t *succ = mmm__big_malloc((m ? m : 1) * sizeof *succ);
-    uint32_t *pred = mmm__big_malloc((m ? m : 1) * sizeof *pred);
-    uint32_t *cur = mmm__big_malloc((n ? n : 1) * sizeof *cur);
-    if (!ss || !ps || !succ || !pred || !cur) {
-        mmm__big_free(ss), mmm__big_free(ps), mmm__big_free(succ);
-        mmm__big_free(pred), mmm__big_free(cur);
+    static const mmm_edge e0;
+    const mmm_edge *edges = p->nedges ? pv->edges : &e0;
+    mmm__csr c;
+    if (mmm__csr_build(&c, p->nkernels, p->nedges, &edges->from, &edges->to,
+                       sizeof(mmm_edge)) < 0)
         return nomem(err);
-    }
-    /* Pass 1: predecessors in edge order (duplicates included). */
-    for (size_t i = 0; i < m; i++)
-        ps[pv->edges[i].to + 1]++, ss[pv->edges[i].from + 1]++;
-    for (size_t v = 0; v < n; v++)
-        ps[v + 1] += ps[v], ss[v + 1] += ss[v];
-    memcpy(cur, ps, n * sizeof *cur);
-    for (size_t i = 0; i < m; i++)
-        pred[cur[pv->edges[i].to]++] = pv->edges[i].from;
-    /* Pass 2: successors, sorted because v grows. */
-    memcpy(cur, ss, n * sizeof *cur);
-    for (size_t v = 0; v < n; v++)
-        for (uint32_t j = ps[v]; j < ps[v + 1]; j++)
-            succ[cur[pred[j]]++] = (uint32_t)v;
-    /* Drop duplicates in place. */
-    uint32_t w = 0;
-    for (size_t u = 0; u < n; u++) {
-        uint32_t b = ss[u], e = ss[u + 1];
-        ss[u] = w;
-        for (uint32_t j = b; j < e; j++)
-            if (j == b || succ[j] != succ[j - 1])
-                succ[w++] = succ[j];
-    }
-    ss[n] = w;
-    /* Pass 3: predecessors from the clean successor lists, sorted. */
-    memset(ps, 0, (n + 1) * sizeof *ps);
-    for (uint32_t j = 0; j < w; j++)
-        ps[succ[j] + 1]++;
-    for (size_t v = 0; v < n; v++)
-        ps[v + 1] += ps[v];
-    memcpy(cur, ps, n * sizeof *cur);
-    for (size_t u = 0; u < n; u++)
-        for (uint32_t j = ss[u]; j < ss[u + 1]; j++)
-            pred[cur[succ[j]]++] = (uint32_t)u;
-    mmm__big_free(cur);
-    if (w < m && w > 0) { /* give back what duplicates took */
-        uint32_t *s2 = mmm__big_realloc(succ, w * sizeof *succ,
-                                        w * sizeof *succ);
-        uint32_t *p2 = mmm__big_realloc(pred, w * sizeof *pred,
-                                        w * sizeof *pred);
-        if (s2)
-            succ = s2;
-        if (p2)
-            pred = p2;
-    }
-    pv->succ_start = ss, pv->succ = succ;
-    pv->pred_start = ps, pv->pred = pred;
-    p->succ_start = ss, p->succ = succ;
-    p->pred_start = ps, p->pred = pred;
+    pv->succ_start = c.succ_start, pv->succ = c.succ;
+    pv->pred_start = c.pred_start, pv->pred = c.pred;
+    p->succ_start = c.succ_start, p->succ = c.succ;
+    p->pred_start = c.pred_start, p->pred = c.pred;
     return 0;
 }
 

@@ -13,6 +13,7 @@
 
 #include "mmm/tmm.h"
 #include "tmm_internal.h"
+#include "util/longest_path.h"
 
 /* ------------------------------------------------------------------ */
 /* Helpers                                                            */
@@ -305,9 +306,9 @@ static int longest_path(double *len, uint32_t **path, size_t *path_len,
                         const mmm_program *prog, const double *w,
                         mmm_error *err)
 {
-    size_t n = prog->nkernels, i, m = 0;
-    double *dist = NULL, best = 0;
-    int64_t *from = NULL, end = -1, v;
+    size_t n = prog->nkernels;
+    double *dist;
+    uint32_t *from, end;
 
     *len = 0;
     if (path) {
@@ -323,38 +324,13 @@ static int longest_path(double *len, uint32_t **path, size_t *path_len,
         free(from);
         return mmm_error_set(err, MMM_ENOMEM, NULL, 0, "out of memory");
     }
-    for (i = 0; i < n; i++) {
-        uint32_t u = prog->topo[i], e;
-        double d = 0;
-        from[u] = -1;
-        for (e = prog->pred_start[u]; e < prog->pred_start[u + 1]; e++) {
-            uint32_t p = prog->pred[e];
-            if (from[u] < 0 || dist[p] > d) {
-                d = dist[p];
-                from[u] = p;
-            }
-        }
-        dist[u] = d + w[u];
-        if (end < 0 || dist[u] > best) {
-            best = dist[u];
-            end = u;
-        }
-    }
-    *len = best;
-    if (path) {
-        for (v = end; v >= 0; v = from[v])
-            m++;
-        *path = malloc(m * sizeof **path);
-        if (!*path) {
-            free(dist);
-            free(from);
-            return mmm_error_set(err, MMM_ENOMEM, NULL, 0, "out of memory");
-        }
-        *path_len = m;
-        for (v = end; v >= 0; v = from[v])
-            (*path)[--m] = (uint32_t)v;
-    }
+    mmm__longest_path(prog, 0, w, sizeof *w, dist, from, &end);
+    *len = dist[end];
     free(dist);
+    if (path && mmm__longest_path_walk(path, path_len, from, end) < 0) {
+        free(from);
+        return mmm_error_set(err, MMM_ENOMEM, NULL, 0, "out of memory");
+    }
     free(from);
     return 0;
 }

@@ -76,6 +76,11 @@ int cli_load(const cli_common *c, const char *path, int lenient,
 int cli_load_report(const cli_common *c, const char *path, int lenient,
                     mmm_program **prog, mmm_instance **inst,
                     mmm_import_report *rep);
+/* cli_load without evaluating (for optimize: the default point may be
+ * infeasible, the sweep is there to find feasible ones): the -D/-p
+ * overrides go to ov (CLI_MAX_DEFS + 1 entries) and *nov. */
+int cli_load_unevaluated(const cli_common *c, const char *path, mmm_program **prog,
+                         mmm_instance **inst, mmm_override *ov, size_t *nov);
 
 /* Read the program in FILE, in whatever format it is (mmm/import.h), with
  * the machine's parameters (machine may be NULL).  Prints the error, the
@@ -90,6 +95,13 @@ int cli_read_program(const cli_common *c, const char *path,
  * CLI_MAX_DEFS + 1 entries.  Prints errors; returns CLI_OK/CLI_FAIL. */
 int cli_overrides(const cli_common *c, const mmm_program *prog, int lenient,
                   mmm_override *ov, size_t *nov);
+
+/* Call fn(item, len, payload) for each item of text split at its
+ * top-level commas (not those inside parentheses, as in min(a,b)), in
+ * order; an empty text is one empty item.  Stops at the first non-zero
+ * value of fn and returns it; 0 otherwise. */
+typedef int (*cli_item_fn)(const char *item, size_t len, void *payload);
+int cli_split_list(const char *text, cli_item_fn fn, void *payload);
 
 /* Write len bytes of data to stdout and flush it (render -o -, report
  * -o -; their files are written atomically by the library).  0 or MMM_EIO

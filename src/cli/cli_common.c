@@ -109,6 +109,25 @@ int cli_usage(const char *cmd, const char *fmt, ...)
     return CLI_USAGE;
 }
 
+int cli_split_list(const char *text, cli_item_fn fn, void *payload)
+{
+    const char *p = text, *start = text;
+    int depth = 0, rc;
+    for (;; p++) {
+        if (*p == '(')
+            depth++;
+        else if (*p == ')')
+            depth--;
+        if (*p != '\0' && !(*p == ',' && depth == 0))
+            continue;
+        if ((rc = fn(start, (size_t)(p - start), payload)) != 0)
+            return rc;
+        if (*p == '\0')
+            return 0;
+        start = p + 1;
+    }
+}
+
 int cli_write_stdout(const void *data, size_t len, mmm_error *err)
 {
     if (fwrite(data, 1, len, stdout) != len || fflush(stdout) != 0)
@@ -433,13 +452,15 @@ int cli_load(const cli_common *c, const char *path, int lenient,
     return cli_load_report(c, path, lenient, prog, inst, NULL);
 }
 
-int cli_load_report(const cli_common *c, const char *path, int lenient,
-                    mmm_program **prog, mmm_instance **inst,
-                    mmm_import_report *rep)
+/* cli_load_report, and without evaluating when ov is not NULL (the
+ * overrides go there instead). */
+static int load(const cli_common *c, const char *path, int lenient,
+                mmm_program **prog, mmm_instance **inst, mmm_import_report *rep,
+                mmm_override *ov_out, size_t *nov_out)
 {
     mmm_machine *machine = NULL;
-    mmm_override ov[CLI_MAX_DEFS + 1];
-    size_t nov = 0;
+    mmm_override own[CLI_MAX_DEFS + 1], *ov = ov_out ? ov_out : own;
+    size_t n = 0, *nov = nov_out ? nov_out : &n;
     mmm_error err;
     int rc = CLI_FAIL;
 
@@ -452,20 +473,22 @@ int cli_load_report(const cli_common *c, const char *path, int lenient,
     }
     if (cli_read_program(c, path, machine, prog, rep) != CLI_OK)
         goto done;
-    if (cli_overrides(c, *prog, lenient, ov, &nov) != CLI_OK)
+    if (cli_overrides(c, *prog, lenient, ov, nov) != CLI_OK)
         goto done;
     if (mmm_instance_new(inst, *prog, &err) < 0) {
         cli_print_error(&err);
         goto done;
     }
-    if (c->has_p)
-        mmm_instance_set_p(*inst, c->p);
-    if (mmm_instance_eval(*inst, ov, nov, &err) < 0) {
-        cli_print_error(&err);
-        goto done;
+    if (!ov_out) {
+        if (c->has_p)
+            mmm_instance_set_p(*inst, c->p);
+        if (mmm_instance_eval(*inst, ov, *nov, &err) < 0) {
+            cli_print_error(&err);
+            goto done;
+        }
+        if (c->has_p)
+            mmm_instance_set_p(*inst, c->p);
     }
-    if (c->has_p)
-        mmm_instance_set_p(*inst, c->p);
     rc = CLI_OK;
 done:
     mmm_machine_free(machine);
@@ -476,4 +499,17 @@ done:
         *prog = NULL;
     }
     return rc;
+}
+
+int cli_load_report(const cli_common *c, const char *path, int lenient,
+                    mmm_program **prog, mmm_instance **inst,
+                    mmm_import_report *rep)
+{
+    return load(c, path, lenient, prog, inst, rep, NULL, NULL);
+}
+
+int cli_load_unevaluated(const cli_common *c, const char *path, mmm_program **prog,
+                         mmm_instance **inst, mmm_override *ov, size_t *nov)
+{
+    return load(c, path, 0, prog, inst, NULL, ov, nov);
 }

@@ -197,73 +197,47 @@ static int parse_value(const char *what, const char *text, size_t len,
     return CLI_OK;
 }
 
+typedef struct value_list {
+    const char *what;
+    mmm_value *v;
+    size_t n, cap;
+} value_list;
+
+static int list_item(const char *item, size_t len, void *payload)
+{
+    value_list *l = payload;
+    if (l->n == l->cap) {
+        mmm_value *nv = realloc(l->v, 2 * l->cap * sizeof *nv);
+        if (!nv)
+            return CLI_FAIL;
+        l->v = nv;
+        l->cap *= 2;
+    }
+    int rc = parse_value(l->what, item, len, &l->v[l->n]);
+    if (rc == CLI_OK)
+        l->n++;
+    return rc;
+}
+
 /* Split text at top-level commas (not those inside min(a,b)) into values.
  * *out is malloc'ed. */
 static int parse_list(const char *what, const char *text, mmm_value **out,
                       size_t *n)
 {
-    size_t cap = 8, len;
-    const char *p = text, *start = text;
-    int depth = 0, rc;
+    value_list l = {what, NULL, 0, 8};
+    int rc;
+    *out = NULL;
     *n = 0;
-    *out = malloc(cap * sizeof **out);
-    if (!*out)
+    if (!(l.v = malloc(l.cap * sizeof *l.v)))
         return CLI_FAIL;
-    for (;; p++) {
-        if (*p == '(')
-            depth++;
-        else if (*p == ')')
-            depth--;
-        if (*p != '\0' && !(*p == ',' && depth == 0))
-            continue;
-        len = (size_t)(p - start);
-        if (*n == cap) {
-            mmm_value *nv = realloc(*out, 2 * cap * sizeof *nv);
-            if (!nv)
-                return CLI_FAIL;
-            *out = nv;
-            cap *= 2;
-        }
-        if ((rc = parse_value(what, start, len, &(*out)[*n])) != CLI_OK)
-            return rc;
-        ++*n;
-        if (*p == '\0')
-            break;
-        start = p + 1;
-    }
-    return CLI_OK;
+    rc = cli_split_list(text, list_item, &l);
+    *out = l.v;
+    *n = l.n;
+    return rc;
 }
 
 /* ------------------------------------------------------------------ */
-/* Loading: like cli_load, without evaluating (the default point may be
- * infeasible: the sweep is there to find feasible ones). */
-
-static int load(const opt_args *o, mmm_program **prog, mmm_instance **inst,
-                mmm_override *ov, size_t *nov)
-{
-    mmm_machine *machine = NULL;
-    mmm_error err;
-    int rc = CLI_FAIL;
-
-    *prog = NULL;
-    *inst = NULL;
-    if (o->c.machine_path &&
-        mmm_machine_load_file(&machine, o->c.machine_path, &o->c.limits,
-                              &err) < 0) {
-        cli_print_error(&err);
-        return CLI_FAIL;
-    }
-    if (cli_read_program(&o->c, o->file, machine, prog, NULL) != CLI_OK)
-        ;
-    else if (cli_overrides(&o->c, *prog, 0, ov, nov) != CLI_OK)
-        ;
-    else if (mmm_instance_new(inst, *prog, &err) < 0)
-        cli_print_error(&err);
-    else
-        rc = CLI_OK;
-    mmm_machine_free(machine);
-    return rc;
-}
+/* The sweep */
 
 /* Fill the sweep spec from the options.  lists[] receive malloc'ed
  * --values arrays. */
@@ -327,50 +301,57 @@ static int build_spec(mmm_sweep_spec *spec, const opt_args *o,
     return CLI_OK;
 }
 
+typedef struct baseline_state {
+    mmm_sweep_spec *spec;
+    const opt_args *o;
+    size_t next;
+    int done[MMM_SWEEP_MAX_AXES];
+} baseline_state;
+
+static int baseline_item(const char *start, size_t len, void *payload)
+{
+    baseline_state *b = payload;
+    const opt_args *o = b->o;
+    const char *val = start, *eq = memchr(start, '=', len);
+    size_t ax = b->next;
+    int rc;
+    if (eq) {
+        size_t nlen = (size_t)(eq - start);
+        for (ax = 0; ax < o->naxes; ax++)
+            if (strlen(o->axes[ax].name) == nlen &&
+                !strncmp(o->axes[ax].name, start, nlen))
+                break;
+        if (ax == o->naxes)
+            return cli_usage("optimize", "--baseline names '%.*s', which "
+                             "is not swept", (int)nlen, start);
+        val = eq + 1;
+    }
+    if (ax >= o->naxes || b->done[ax])
+        return cli_usage("optimize", "--baseline needs one value per "
+                         "--param (%zu)", o->naxes);
+    if ((rc = parse_value("--baseline", val, (size_t)(start + len - val),
+                          &b->spec->baseline[ax])) != CLI_OK)
+        return rc;
+    b->done[ax] = 1;
+    b->next = ax + 1;
+    return CLI_OK;
+}
+
 /* --baseline "V,V" (in --param order) or "NAME=V,NAME=V". */
 static int parse_baseline(mmm_sweep_spec *spec, const opt_args *o)
 {
-    const char *p = o->baseline, *start;
-    size_t a, next = 0;
-    int rc, depth = 0, done[MMM_SWEEP_MAX_AXES] = {0};
-    if (!p)
+    baseline_state b;
+    size_t a;
+    int rc;
+    if (!o->baseline)
         return CLI_OK;
-    for (start = p;; p++) {
-        const char *eq, *val;
-        size_t ax = next;
-        if (*p == '(')
-            depth++;
-        else if (*p == ')')
-            depth--;
-        if (*p != '\0' && !(*p == ',' && depth == 0))
-            continue;
-        val = start;
-        eq = memchr(start, '=', (size_t)(p - start));
-        if (eq) {
-            size_t nlen = (size_t)(eq - start);
-            for (ax = 0; ax < o->naxes; ax++)
-                if (strlen(o->axes[ax].name) == nlen &&
-                    !strncmp(o->axes[ax].name, start, nlen))
-                    break;
-            if (ax == o->naxes)
-                return cli_usage("optimize", "--baseline names '%.*s', which "
-                                 "is not swept", (int)nlen, start);
-            val = eq + 1;
-        }
-        if (ax >= o->naxes || done[ax])
-            return cli_usage("optimize", "--baseline needs one value per "
-                             "--param (%zu)", o->naxes);
-        if ((rc = parse_value("--baseline", val, (size_t)(p - val),
-                              &spec->baseline[ax])) != CLI_OK)
-            return rc;
-        done[ax] = 1;
-        next = ax + 1;
-        if (*p == '\0')
-            break;
-        start = p + 1;
-    }
+    memset(&b, 0, sizeof b);
+    b.spec = spec;
+    b.o = o;
+    if ((rc = cli_split_list(o->baseline, baseline_item, &b)) != CLI_OK)
+        return rc;
     for (a = 0; a < o->naxes; a++)
-        if (!done[a])
+        if (!b.done[a])
             return cli_usage("optimize", "--baseline gives no value for '%s'",
                              o->axes[a].name);
     spec->has_baseline = 1;
@@ -482,7 +463,7 @@ int cmd_optimize(int argc, char **argv)
         return rc;
     if ((rc = check_plot_path(o.plot)) != CLI_OK)
         return rc;
-    if ((rc = load(&o, &prog, &inst, ov, &nov)) == CLI_OK &&
+    if ((rc = cli_load_unevaluated(&o.c, o.file, &prog, &inst, ov, &nov)) == CLI_OK &&
         (rc = build_spec(&spec, &o, prog, ov, nov, lists)) == CLI_OK &&
         (rc = parse_baseline(&spec, &o)) == CLI_OK)
         rc = run(&o, prog, inst, &spec);

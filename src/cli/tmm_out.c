@@ -6,35 +6,35 @@
 
 #include "cli.h"
 
+/* The models cli_model_parse knows. */
+static const struct {
+    const char *name;
+    unsigned bits;
+} names[] = {{"mmm", CLI_MODEL_MMM},
+             {"tmm", CLI_MODEL_TMM},
+             {"balance", CLI_MODEL_BALANCE},
+             {"time", CLI_MODEL_TIME},
+             {"all", CLI_MODEL_ALL}};
+
+static int model_item(const char *item, size_t len, void *payload)
+{
+    unsigned *bits = payload;
+    int found = 0;
+    size_t i;
+    for (i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strlen(names[i].name) == len && !strncmp(item, names[i].name, len)) {
+            *bits |= names[i].bits;
+            found = 1;
+        }
+    return found ? 0 : -1;
+}
+
 int cli_model_parse(const char *s, unsigned *out)
 {
-    static const struct {
-        const char *name;
-        unsigned bits;
-    } names[] = {{"mmm", CLI_MODEL_MMM},
-                 {"tmm", CLI_MODEL_TMM},
-                 {"balance", CLI_MODEL_BALANCE},
-                 {"time", CLI_MODEL_TIME},
-                 {"all", CLI_MODEL_ALL}};
     unsigned bits = 0;
-    const char *p = s;
-    if (!s || !*s)
-        return -1;
     /* A comma list: "tmm,balance". */
-    while (*p) {
-        size_t len = strcspn(p, ","), i;
-        int found = 0;
-        for (i = 0; i < sizeof names / sizeof names[0]; i++)
-            if (strlen(names[i].name) == len && !strncmp(p, names[i].name, len)) {
-                bits |= names[i].bits;
-                found = 1;
-            }
-        if (!found)
-            return -1;
-        p += len;
-        if (*p == ',' && *++p == '\0')
-            return -1;
-    }
+    if (!s || !*s || cli_split_list(s, model_item, &bits) != 0)
+        return -1;
     *out = bits;
     return 0;
 }
