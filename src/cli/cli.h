@@ -126,40 +126,40 @@ int cli_parse_u64(const char *s, uint64_t *out);
 int cli_has_suffix(const char *s, const char *suffix);
 
 /* ---- JSON writer (RFC 8259, numbers as JSON numbers) ---- */
-typedef struct json_writer {
+typedef struct cli_json_writer {
     FILE *f;
     int depth;
     int need_comma[64];
     unsigned char flat[64]; /* the container at this depth is on one line */
     int after_key;
-} json_writer;
+} cli_json_writer;
 
-void json_init(json_writer *w, FILE *f);
-void json_begin_object(json_writer *w);
-void json_end_object(json_writer *w);
-void json_begin_array(json_writer *w);
+void cli_json_init(cli_json_writer *w, FILE *f);
+void cli_json_begin_object(cli_json_writer *w);
+void cli_json_end_object(cli_json_writer *w);
+void cli_json_begin_array(cli_json_writer *w);
 /* An object written on one line ({"a": 1, "b": [2, 3]}), with whatever it
  * holds: for the many small records of a long array. */
-void json_begin_object_flat(json_writer *w);
-void json_end_array(json_writer *w);
-void json_key(json_writer *w, const char *key);
-void json_string(json_writer *w, const char *s);
-void json_double(json_writer *w, double v);   /* non-finite -> null */
-void json_int(json_writer *w, int64_t v);
-void json_value(json_writer *w, mmm_value v); /* integer or double */
-void json_bool(json_writer *w, int v);
-void json_null(json_writer *w);
+void cli_json_begin_object_flat(cli_json_writer *w);
+void cli_json_end_array(cli_json_writer *w);
+void cli_json_key(cli_json_writer *w, const char *key);
+void cli_json_string(cli_json_writer *w, const char *s);
+void cli_json_double(cli_json_writer *w, double v);   /* non-finite -> null */
+void cli_json_int(cli_json_writer *w, int64_t v);
+void cli_json_value(cli_json_writer *w, mmm_value v); /* integer or double */
+void cli_json_bool(cli_json_writer *w, int v);
+void cli_json_null(cli_json_writer *w);
 /* Finish with a newline. */
-void json_finish(json_writer *w);
+void cli_json_finish(cli_json_writer *w);
 
 /* ---- The analyze object, shared by analyze, compare and optimize ----
  * Writes "program", "file", "params", "metrics", "bounds", "critical_path",
  * "kernels" (keys only; the caller opens/closes the object). */
-void cli_json_analysis(json_writer *w, const mmm_instance *inst,
+void cli_json_analysis(cli_json_writer *w, const mmm_instance *inst,
                        const mmm_metrics *m);
 /* "metrics": {...} and "bounds": {...} members only. */
-void cli_json_metrics(json_writer *w, const mmm_metrics *m);
-void cli_json_bounds(json_writer *w, const mmm_metrics *m);
+void cli_json_metrics(cli_json_writer *w, const mmm_metrics *m);
+void cli_json_bounds(cli_json_writer *w, const mmm_metrics *m);
 
 /* Human formatting of a count or cost: exact integers as integers, others
  * with 6 significant digits, thousands not separated (scripts parse it). */
@@ -167,7 +167,7 @@ char *cli_fmt_num(double v, char *buf, size_t size);
 /* A measure that may be an exact integer (mmm_metrics W_i... with its
  * MMM_EXACT_* bit): the integer when exact, else cli_fmt_num / a double. */
 char *cli_fmt_exact(double v, int64_t vi, unsigned exact, char *buf, size_t size);
-void cli_json_exact(json_writer *w, double v, int64_t vi, unsigned exact);
+void cli_json_exact(cli_json_writer *w, double v, int64_t vi, unsigned exact);
 /* Once per run, on stderr: some integer lost digits as a double. */
 void cli_note_inexact(const char *file, const mmm_metrics *m);
 
@@ -215,7 +215,7 @@ void cli_models_text(FILE *f, const cli_models *m, const mmm_instance *inst,
                      int64_t max_rows);
 /* JSON members "tmm": {...} and/or "balance": {...} (keys only: the caller
  * opens and closes the enclosing object). */
-void cli_models_json(json_writer *w, const cli_models *m,
+void cli_models_json(cli_json_writer *w, const cli_models *m,
                      const mmm_instance *inst);
 /* CSV, one row per kernel: id,repeat, then the MMM columns (when which has
  * CLI_MODEL_MMM), the TMM ones and the balance ones. */
@@ -240,7 +240,7 @@ int cli_time_compute(mmm_time *t, const mmm_instance *inst, int launch,
 void cli_time_text(FILE *f, const mmm_time *t, const mmm_instance *inst,
                    int64_t max_rows);
 /* "time": {...} (a key and its object). */
-void cli_time_json(json_writer *w, const mmm_time *t,
+void cli_time_json(cli_json_writer *w, const mmm_time *t,
                    const mmm_instance *inst);
 /* CSV columns: the header when k == (size_t)-1, else kernel k's cells;
  * each starts with a comma. */

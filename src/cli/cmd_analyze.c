@@ -266,13 +266,13 @@ int cmd_analyze(int argc, char **argv)
     if ((rc = cli_models_compute(&extra, inst, models)) != CLI_OK)
         goto done;
     if (c.format == CLI_JSON) {
-        json_writer w;
-        json_init(&w, stdout);
-        json_begin_object(&w);
+        cli_json_writer w;
+        cli_json_init(&w, stdout);
+        cli_json_begin_object(&w);
         cli_json_analysis(&w, inst, &m);
         cli_models_json(&w, &extra, inst);
-        json_end_object(&w);
-        json_finish(&w);
+        cli_json_end_object(&w);
+        cli_json_finish(&w);
     } else if (c.format == CLI_CSV) {
         if (totals)
             print_csv_totals(&m);

@@ -98,174 +98,174 @@ static void print_text(const mmm_calib *c)
 
 /* ---- JSON ---- */
 
-static void json_stat(json_writer *w, const char *key, const mmm_calib_stat *s,
+static void json_stat(cli_json_writer *w, const char *key, const mmm_calib_stat *s,
                       double scale)
 {
-    json_key(w, key);
-    json_begin_object_flat(w);
-    json_key(w, "n");
-    json_int(w, s->n);
-    json_key(w, "q1");
-    json_double(w, s->q1 * scale);
-    json_key(w, "q3");
-    json_double(w, s->q3 * scale);
-    json_key(w, "min");
-    json_double(w, s->min * scale);
-    json_key(w, "max");
-    json_double(w, s->max * scale);
-    json_key(w, "mad");
-    json_double(w, s->mad * scale);
-    json_key(w, "outliers");
-    json_int(w, s->outliers);
-    json_end_object(w);
+    cli_json_key(w, key);
+    cli_json_begin_object_flat(w);
+    cli_json_key(w, "n");
+    cli_json_int(w, s->n);
+    cli_json_key(w, "q1");
+    cli_json_double(w, s->q1 * scale);
+    cli_json_key(w, "q3");
+    cli_json_double(w, s->q3 * scale);
+    cli_json_key(w, "min");
+    cli_json_double(w, s->min * scale);
+    cli_json_key(w, "max");
+    cli_json_double(w, s->max * scale);
+    cli_json_key(w, "mad");
+    cli_json_double(w, s->mad * scale);
+    cli_json_key(w, "outliers");
+    cli_json_int(w, s->outliers);
+    cli_json_end_object(w);
 }
 
 /* {"128": median, ...} (medians) or {"128": {spread}, ...}. */
-static void json_by_block(json_writer *w, const char *key, const int *sizes,
+static void json_by_block(cli_json_writer *w, const char *key, const int *sizes,
                           int n, const mmm_calib_stat *s, double scale,
                           int spread)
 {
     char k[16];
     int i;
-    json_key(w, key);
-    json_begin_object(w);
+    cli_json_key(w, key);
+    cli_json_begin_object(w);
     for (i = 0; i < n; i++) {
         snprintf(k, sizeof k, "%d", sizes[i]);
         if (spread) {
             json_stat(w, k, &s[i], scale);
         } else {
-            json_key(w, k);
-            json_double(w, s[i].median * scale);
+            cli_json_key(w, k);
+            cli_json_double(w, s[i].median * scale);
         }
     }
-    json_end_object(w);
+    cli_json_end_object(w);
 }
 
 static void print_json(const mmm_calib *c)
 {
     const mmm_calib_device *d = &c->dev;
-    json_writer w;
+    cli_json_writer w;
     char cc[16];
     int i;
-    json_init(&w, stdout);
-    json_begin_object(&w);
-    json_key(&w, "device");
-    json_begin_object(&w);
-    json_key(&w, "name");
-    json_string(&w, d->name);
+    cli_json_init(&w, stdout);
+    cli_json_begin_object(&w);
+    cli_json_key(&w, "device");
+    cli_json_begin_object(&w);
+    cli_json_key(&w, "name");
+    cli_json_string(&w, d->name);
     snprintf(cc, sizeof cc, "%d.%d", d->cc_major, d->cc_minor);
-    json_key(&w, "compute_capability");
-    json_string(&w, cc);
-    json_key(&w, "sms");
-    json_int(&w, d->sms);
-    json_key(&w, "clock_hz");
-    json_double(&w, c->clock_hz.median);
-    json_key(&w, "reported_clock_hz");
-    json_double(&w, d->clock_hz);
-    json_key(&w, "mem_clock_hz");
-    json_double(&w, d->mem_clock_hz);
-    json_key(&w, "bus_width_bits");
-    json_int(&w, d->bus_width_bits);
-    json_key(&w, "nominal_bandwidth_bytes_per_s");
-    json_double(&w, d->mem_clock_hz * 2 * d->bus_width_bits / 8);
-    json_key(&w, "l2_bytes");
-    json_int(&w, d->l2_bytes);
-    json_key(&w, "global_bytes");
-    json_int(&w, d->global_bytes);
-    json_key(&w, "sm_shared_bytes");
-    json_int(&w, d->sm_shared_bytes);
-    json_key(&w, "block_shared_bytes");
-    json_int(&w, d->block_shared_bytes);
-    json_key(&w, "block_shared_optin_bytes");
-    json_int(&w, d->block_shared_optin_bytes);
-    json_key(&w, "reserved_shared_bytes");
-    json_int(&w, d->reserved_shared_bytes);
-    json_key(&w, "sm_registers");
-    json_int(&w, d->sm_registers);
-    json_key(&w, "sm_threads");
-    json_int(&w, d->sm_threads);
-    json_key(&w, "sm_blocks");
-    json_int(&w, d->sm_blocks);
-    json_key(&w, "block_threads");
-    json_int(&w, d->block_threads);
-    json_key(&w, "warp_size");
-    json_int(&w, d->warp_size);
-    json_key(&w, "shared_granule_bytes");
-    json_int(&w, d->shared_granule_bytes);
-    json_key(&w, "register_granule");
-    json_int(&w, d->register_granule);
-    json_key(&w, "register_partitions");
-    json_int(&w, d->register_partitions);
-    json_key(&w, "driver_version");
-    json_int(&w, d->driver_version);
-    json_key(&w, "runtime_version");
-    json_int(&w, d->runtime_version);
-    json_end_object(&w);
+    cli_json_key(&w, "compute_capability");
+    cli_json_string(&w, cc);
+    cli_json_key(&w, "sms");
+    cli_json_int(&w, d->sms);
+    cli_json_key(&w, "clock_hz");
+    cli_json_double(&w, c->clock_hz.median);
+    cli_json_key(&w, "reported_clock_hz");
+    cli_json_double(&w, d->clock_hz);
+    cli_json_key(&w, "mem_clock_hz");
+    cli_json_double(&w, d->mem_clock_hz);
+    cli_json_key(&w, "bus_width_bits");
+    cli_json_int(&w, d->bus_width_bits);
+    cli_json_key(&w, "nominal_bandwidth_bytes_per_s");
+    cli_json_double(&w, d->mem_clock_hz * 2 * d->bus_width_bits / 8);
+    cli_json_key(&w, "l2_bytes");
+    cli_json_int(&w, d->l2_bytes);
+    cli_json_key(&w, "global_bytes");
+    cli_json_int(&w, d->global_bytes);
+    cli_json_key(&w, "sm_shared_bytes");
+    cli_json_int(&w, d->sm_shared_bytes);
+    cli_json_key(&w, "block_shared_bytes");
+    cli_json_int(&w, d->block_shared_bytes);
+    cli_json_key(&w, "block_shared_optin_bytes");
+    cli_json_int(&w, d->block_shared_optin_bytes);
+    cli_json_key(&w, "reserved_shared_bytes");
+    cli_json_int(&w, d->reserved_shared_bytes);
+    cli_json_key(&w, "sm_registers");
+    cli_json_int(&w, d->sm_registers);
+    cli_json_key(&w, "sm_threads");
+    cli_json_int(&w, d->sm_threads);
+    cli_json_key(&w, "sm_blocks");
+    cli_json_int(&w, d->sm_blocks);
+    cli_json_key(&w, "block_threads");
+    cli_json_int(&w, d->block_threads);
+    cli_json_key(&w, "warp_size");
+    cli_json_int(&w, d->warp_size);
+    cli_json_key(&w, "shared_granule_bytes");
+    cli_json_int(&w, d->shared_granule_bytes);
+    cli_json_key(&w, "register_granule");
+    cli_json_int(&w, d->register_granule);
+    cli_json_key(&w, "register_partitions");
+    cli_json_int(&w, d->register_partitions);
+    cli_json_key(&w, "driver_version");
+    cli_json_int(&w, d->driver_version);
+    cli_json_key(&w, "runtime_version");
+    cli_json_int(&w, d->runtime_version);
+    cli_json_end_object(&w);
 
-    json_key(&w, "quick");
-    json_bool(&w, c->quick);
+    cli_json_key(&w, "quick");
+    cli_json_bool(&w, c->quick);
 
-    json_key(&w, "measured");
-    json_begin_object(&w);
-    json_key(&w, "clock_hz");
-    json_double(&w, c->clock_hz.median);
-    json_key(&w, "launch_stream_us");
-    json_double(&w, c->launch_stream_s.median * 1e6);
-    json_key(&w, "launch_own_stream_us");
-    json_double(&w, c->launch_own_stream_s.median * 1e6);
-    json_key(&w, "launch_graph_us");
-    json_double(&w, c->launch_graph_s.median * 1e6);
-    json_key(&w, "issue_per_cycle");
-    json_double(&w, c->issue_per_cycle.median);
-    json_key(&w, "load_latency_cycles");
-    json_double(&w, c->load_cycles.median);
-    json_key(&w, "l2_latency_cycles");
-    json_double(&w, c->l2_load_cycles.median);
-    json_key(&w, "shared_latency_cycles");
-    json_double(&w, c->shared_cycles.median);
-    json_key(&w, "bandwidth_bytes_per_s");
-    json_double(&w, c->bandwidth_bytes_per_s);
-    json_key(&w, "bandwidth_bytes_per_cycle_per_sm");
-    json_double(&w, c->bandwidth_bytes_per_cycle_per_sm);
-    json_key(&w, "bandwidth_block");
-    json_int(&w, c->bandwidth_block);
+    cli_json_key(&w, "measured");
+    cli_json_begin_object(&w);
+    cli_json_key(&w, "clock_hz");
+    cli_json_double(&w, c->clock_hz.median);
+    cli_json_key(&w, "launch_stream_us");
+    cli_json_double(&w, c->launch_stream_s.median * 1e6);
+    cli_json_key(&w, "launch_own_stream_us");
+    cli_json_double(&w, c->launch_own_stream_s.median * 1e6);
+    cli_json_key(&w, "launch_graph_us");
+    cli_json_double(&w, c->launch_graph_s.median * 1e6);
+    cli_json_key(&w, "issue_per_cycle");
+    cli_json_double(&w, c->issue_per_cycle.median);
+    cli_json_key(&w, "load_latency_cycles");
+    cli_json_double(&w, c->load_cycles.median);
+    cli_json_key(&w, "l2_latency_cycles");
+    cli_json_double(&w, c->l2_load_cycles.median);
+    cli_json_key(&w, "shared_latency_cycles");
+    cli_json_double(&w, c->shared_cycles.median);
+    cli_json_key(&w, "bandwidth_bytes_per_s");
+    cli_json_double(&w, c->bandwidth_bytes_per_s);
+    cli_json_key(&w, "bandwidth_bytes_per_cycle_per_sm");
+    cli_json_double(&w, c->bandwidth_bytes_per_cycle_per_sm);
+    cli_json_key(&w, "bandwidth_block");
+    cli_json_int(&w, c->bandwidth_block);
     json_by_block(&w, "bandwidth_by_block", mmm_calib_block_sizes,
                   MMM_CALIB_NBLOCK, c->bandwidth, 1, 0);
-    json_key(&w, "memcpy_bytes_per_s");
-    json_double(&w, c->memcpy_bandwidth.median);
+    cli_json_key(&w, "memcpy_bytes_per_s");
+    cli_json_double(&w, c->memcpy_bandwidth.median);
     json_by_block(&w, "U_latency", mmm_calib_block_sizes, MMM_CALIB_NBLOCK,
                   c->u_latency, 1, 0);
     json_by_block(&w, "U_bandwidth", mmm_calib_block_sizes, MMM_CALIB_NBLOCK,
                   c->u_bandwidth, 1, 0);
-    json_key(&w, "U_resident_blocks");
-    json_begin_object(&w);
+    cli_json_key(&w, "U_resident_blocks");
+    cli_json_begin_object(&w);
     for (i = 0; i < MMM_CALIB_NBLOCK; i++) {
         char k[16];
         snprintf(k, sizeof k, "%d", mmm_calib_block_sizes[i]);
-        json_key(&w, k);
-        json_int(&w, c->u_resident[i]);
+        cli_json_key(&w, k);
+        cli_json_int(&w, c->u_resident[i]);
     }
-    json_end_object(&w);
+    cli_json_end_object(&w);
     json_by_block(&w, "sync_cycles", mmm_calib_sync_sizes, MMM_CALIB_NSYNC,
                   c->sync_cycles, 1, 0);
-    json_key(&w, "sync_base_cycles");
-    json_double(&w, c->sync_base_cycles);
-    json_key(&w, "sync_cycles_per_warp");
-    json_double(&w, c->sync_per_warp_cycles);
-    json_key(&w, "op_cycles");
-    json_begin_object(&w);
+    cli_json_key(&w, "sync_base_cycles");
+    cli_json_double(&w, c->sync_base_cycles);
+    cli_json_key(&w, "sync_cycles_per_warp");
+    cli_json_double(&w, c->sync_per_warp_cycles);
+    cli_json_key(&w, "op_cycles");
+    cli_json_begin_object(&w);
     for (i = 0; i < MMM_CALIB_NOPS; i++) {
-        json_key(&w, mmm_calib_op_name((mmm_calib_op)i));
-        json_double(&w, c->op_cycles[i].median);
+        cli_json_key(&w, mmm_calib_op_name((mmm_calib_op)i));
+        cli_json_double(&w, c->op_cycles[i].median);
     }
-    json_end_object(&w);
-    json_key(&w, "saturation_words_per_sm");
-    json_double(&w, c->saturation_words_per_sm);
-    json_end_object(&w);
+    cli_json_end_object(&w);
+    cli_json_key(&w, "saturation_words_per_sm");
+    cli_json_double(&w, c->saturation_words_per_sm);
+    cli_json_end_object(&w);
 
     /* The spread of each figure above, in the same units. */
-    json_key(&w, "spread");
-    json_begin_object(&w);
+    cli_json_key(&w, "spread");
+    cli_json_begin_object(&w);
     json_stat(&w, "clock_hz", &c->clock_hz, 1);
     json_stat(&w, "launch_stream_us", &c->launch_stream_s, 1e6);
     json_stat(&w, "launch_own_stream_us", &c->launch_own_stream_s, 1e6);
@@ -283,14 +283,14 @@ static void print_json(const mmm_calib *c)
                   c->u_bandwidth, 1, 1);
     json_by_block(&w, "sync_cycles", mmm_calib_sync_sizes, MMM_CALIB_NSYNC,
                   c->sync_cycles, 1, 1);
-    json_key(&w, "op_cycles");
-    json_begin_object(&w);
+    cli_json_key(&w, "op_cycles");
+    cli_json_begin_object(&w);
     for (i = 0; i < MMM_CALIB_NOPS; i++)
         json_stat(&w, mmm_calib_op_name((mmm_calib_op)i), &c->op_cycles[i], 1);
-    json_end_object(&w);
-    json_end_object(&w);
-    json_end_object(&w);
-    json_finish(&w);
+    cli_json_end_object(&w);
+    cli_json_end_object(&w);
+    cli_json_end_object(&w);
+    cli_json_finish(&w);
 }
 
 #ifdef MMM_HAVE_CUDA

@@ -146,50 +146,50 @@ static void print_text(const side *a, const side *b, int corollary_only)
 
 static void print_json(const side *a, const side *b, int corollary_only)
 {
-    json_writer w;
-    json_init(&w, stdout);
-    json_begin_object(&w);
-    json_key(&w, "a");
-    json_begin_object(&w);
+    cli_json_writer w;
+    cli_json_init(&w, stdout);
+    cli_json_begin_object(&w);
+    cli_json_key(&w, "a");
+    cli_json_begin_object(&w);
     cli_json_analysis(&w, a->inst, &a->m);
     if (with_time)
         cli_time_json(&w, &a->t, a->inst);
     cli_models_json(&w, &a->extra, a->inst);
-    json_end_object(&w);
-    json_key(&w, "b");
-    json_begin_object(&w);
+    cli_json_end_object(&w);
+    cli_json_key(&w, "b");
+    cli_json_begin_object(&w);
     cli_json_analysis(&w, b->inst, &b->m);
     if (with_time)
         cli_time_json(&w, &b->t, b->inst);
     cli_models_json(&w, &b->extra, b->inst);
-    json_end_object(&w);
-    json_key(&w, "ratios");
-    json_begin_object(&w);
-    json_key(&w, "W"); json_double(&w, ratio(a->m.W, b->m.W));
-    json_key(&w, "S"); json_double(&w, ratio(a->m.S, b->m.S));
-    json_key(&w, "O"); json_double(&w, ratio(a->m.O, b->m.O));
-    json_key(&w, "N"); json_double(&w, ratio((double)a->m.N, (double)b->m.N));
-    json_key(&w, "L"); json_double(&w, ratio((double)a->m.L, (double)b->m.L));
-    json_key(&w, "C"); json_double(&w, ratio(a->m.C, b->m.C));
-    json_key(&w, "K"); json_double(&w, ratio((double)a->m.K, (double)b->m.K));
+    cli_json_end_object(&w);
+    cli_json_key(&w, "ratios");
+    cli_json_begin_object(&w);
+    cli_json_key(&w, "W"); cli_json_double(&w, ratio(a->m.W, b->m.W));
+    cli_json_key(&w, "S"); cli_json_double(&w, ratio(a->m.S, b->m.S));
+    cli_json_key(&w, "O"); cli_json_double(&w, ratio(a->m.O, b->m.O));
+    cli_json_key(&w, "N"); cli_json_double(&w, ratio((double)a->m.N, (double)b->m.N));
+    cli_json_key(&w, "L"); cli_json_double(&w, ratio((double)a->m.L, (double)b->m.L));
+    cli_json_key(&w, "C"); cli_json_double(&w, ratio(a->m.C, b->m.C));
+    cli_json_key(&w, "K"); cli_json_double(&w, ratio((double)a->m.K, (double)b->m.K));
     if (gb_known(a, b, corollary_only)) {
-        json_key(&w, "graham_brent");
-        json_double(&w, ratio(a->m.graham_brent, b->m.graham_brent));
+        cli_json_key(&w, "graham_brent");
+        cli_json_double(&w, ratio(a->m.graham_brent, b->m.graham_brent));
     }
-    json_key(&w, "corollary");
-    json_double(&w, ratio(a->m.corollary, b->m.corollary));
+    cli_json_key(&w, "corollary");
+    cli_json_double(&w, ratio(a->m.corollary, b->m.corollary));
     if (with_time) {
-        json_key(&w, "time");
-        json_double(&w, ratio(a->t.seconds, b->t.seconds));
+        cli_json_key(&w, "time");
+        cli_json_double(&w, ratio(a->t.seconds, b->t.seconds));
     }
     if (a->extra.which & CLI_MODEL_TMM) {
-        json_key(&w, "tmm_TP");
-        json_double(&w, ratio(a->extra.tmm.program.TP_global,
+        cli_json_key(&w, "tmm_TP");
+        cli_json_double(&w, ratio(a->extra.tmm.program.TP_global,
                               b->extra.tmm.program.TP_global));
     }
-    json_end_object(&w);
-    json_end_object(&w);
-    json_finish(&w);
+    cli_json_end_object(&w);
+    cli_json_end_object(&w);
+    cli_json_finish(&w);
 }
 
 static void csv_row(const char *name, double a, double b)

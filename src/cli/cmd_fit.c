@@ -65,20 +65,20 @@ static int names_mark(const char *list, int *mark, int value)
 }
 
 static void print_params(FILE *f, const mmm_runs *r, size_t row,
-                         const mmm_program *p, json_writer *w)
+                         const mmm_program *p, cli_json_writer *w)
 {
     const mmm_run_row *rw = &r->rows[row];
     int first = 1;
     if (w)
-        json_begin_object(w);
+        cli_json_begin_object(w);
     for (size_t c = 0; c < r->ncols; c++) {
         if ((int)c == r->program_col || (int)c == r->time_col ||
             (int)c == r->launch_col || !*rw->cells[c] ||
             mmm_program_find_param(p, r->columns[c]) < 0)
             continue;
         if (w) {
-            json_key(w, r->columns[c]);
-            json_double(w, strtod(rw->cells[c], NULL));
+            cli_json_key(w, r->columns[c]);
+            cli_json_double(w, strtod(rw->cells[c], NULL));
         } else {
             fprintf(f, "%s%s=%s", first ? "" : " ", r->columns[c],
                     rw->cells[c]);
@@ -86,7 +86,7 @@ static void print_params(FILE *f, const mmm_runs *r, size_t row,
         first = 0;
     }
     if (w)
-        json_end_object(w);
+        cli_json_end_object(w);
 }
 
 int cmd_fit(int argc, char **argv)
@@ -282,63 +282,63 @@ int cmd_fit(int argc, char **argv)
     }
 
     if (c.format == CLI_JSON) {
-        json_writer w;
-        json_init(&w, stdout);
-        json_begin_object(&w);
-        json_key(&w, "constants");
-        json_begin_object(&w);
+        cli_json_writer w;
+        cli_json_init(&w, stdout);
+        cli_json_begin_object(&w);
+        cli_json_key(&w, "constants");
+        cli_json_begin_object(&w);
         for (int q = 0; q < MMM_TIME_NCONST; q++) {
-            json_key(&w, mmm_time_const_name(q));
-            json_double(&w, m.c[q]);
+            cli_json_key(&w, mmm_time_const_name(q));
+            cli_json_double(&w, m.c[q]);
         }
-        json_end_object(&w);
-        json_key(&w, "units");
-        json_begin_object(&w);
+        cli_json_end_object(&w);
+        cli_json_key(&w, "units");
+        cli_json_begin_object(&w);
         for (int q = 0; q < MMM_TIME_NCONST; q++) {
-            json_key(&w, mmm_time_const_name(q));
-            json_string(&w, mmm_time_const_unit(q));
+            cli_json_key(&w, mmm_time_const_name(q));
+            cli_json_string(&w, mmm_time_const_unit(q));
         }
-        json_end_object(&w);
-        json_key(&w, "fitted");
-        json_begin_array(&w);
+        cli_json_end_object(&w);
+        cli_json_key(&w, "fitted");
+        cli_json_begin_array(&w);
         for (int q = 0; q < MMM_TIME_NCONST; q++)
             if (fit[q])
-                json_string(&w, mmm_time_const_name(q));
-        json_end_array(&w);
-        json_key(&w, "rows");
-        json_begin_array(&w);
+                cli_json_string(&w, mmm_time_const_name(q));
+        cli_json_end_array(&w);
+        cli_json_key(&w, "rows");
+        cli_json_begin_array(&w);
         for (k = 0; k < nruns; k++) {
             const mmm_run_row *rw = &fr[k].runs->rows[fr[k].row];
-            json_begin_object_flat(&w);
-            json_key(&w, "program");
-            json_string(&w, rw->program);
-            json_key(&w, "params");
+            cli_json_begin_object_flat(&w);
+            cli_json_key(&w, "program");
+            cli_json_string(&w, rw->program);
+            cli_json_key(&w, "params");
             print_params(NULL, fr[k].runs, fr[k].row, prog[fr[k].prog], &w);
-            json_key(&w, "launch");
-            json_string(&w, rw->graph ? "graph" : "stream");
-            json_key(&w, "file");
-            json_string(&w, fr[k].runs->file);
-            json_key(&w, "line");
-            json_int(&w, rw->line);
-            json_key(&w, "measured_s");
-            json_double(&w, rw->seconds);
-            json_key(&w, "predicted_s");
-            json_double(&w, res.predicted[k]);
-            json_key(&w, "rel_error");
-            json_double(&w, (res.predicted[k] - rw->seconds) / rw->seconds);
-            json_end_object(&w);
+            cli_json_key(&w, "launch");
+            cli_json_string(&w, rw->graph ? "graph" : "stream");
+            cli_json_key(&w, "file");
+            cli_json_string(&w, fr[k].runs->file);
+            cli_json_key(&w, "line");
+            cli_json_int(&w, rw->line);
+            cli_json_key(&w, "measured_s");
+            cli_json_double(&w, rw->seconds);
+            cli_json_key(&w, "predicted_s");
+            cli_json_double(&w, res.predicted[k]);
+            cli_json_key(&w, "rel_error");
+            cli_json_double(&w, (res.predicted[k] - rw->seconds) / rw->seconds);
+            cli_json_end_object(&w);
         }
-        json_end_array(&w);
-        json_key(&w, "median_rel_error");
-        json_double(&w, res.median_rel_error);
-        json_key(&w, "max_rel_error");
-        json_double(&w, res.max_rel_error);
-        json_key(&w, "cost");
-        json_double(&w, res.cost);
-        json_key(&w, "iterations");
-        json_int(&w, res.iterations);
-        json_end_object(&w);
-        json_finish(&w);
+        cli_json_end_array(&w);
+        cli_json_key(&w, "median_rel_error");
+        cli_json_double(&w, res.median_rel_error);
+        cli_json_key(&w, "max_rel_error");
+        cli_json_double(&w, res.max_rel_error);
+        cli_json_key(&w, "cost");
+        cli_json_double(&w, res.cost);
+        cli_json_key(&w, "iterations");
+        cli_json_int(&w, res.iterations);
+        cli_json_end_object(&w);
+        cli_json_finish(&w);
     } else {
         char a[64], b[64];
         printf("fit  %zu runs, %zu programs, cost %.6g (sum of squared log "

@@ -396,7 +396,7 @@ static int run(const opt_args *o, mmm_program *prog, mmm_instance *inst,
 {
     mmm_sweep_result plan, res;
     mmm_metrics mb, m0;
-    json_writer jw;
+    cli_json_writer jw;
     sink s;
     mmm_error err;
     uint64_t total = 0;
@@ -408,7 +408,7 @@ static int run(const opt_args *o, mmm_program *prog, mmm_instance *inst,
         cli_print_error(&err);
         return CLI_FAIL;
     }
-    json_init(&jw, stdout);
+    cli_json_init(&jw, stdout);
     if (opt_sink_init(&s, o, prog, &plan, total, &jw) != CLI_OK) {
         opt_sink_dispose(&s);
         return CLI_FAIL;

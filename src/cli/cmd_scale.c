@@ -122,73 +122,73 @@ static int parse_args(scale_args *a, int argc, char **argv)
 /* ------------------------------------------------------------------ */
 /* Output                                                             */
 
-static void json_num_or_null(json_writer *w, int have, double v)
+static void json_num_or_null(cli_json_writer *w, int have, double v)
 {
     if (have)
-        json_double(w, v);
+        cli_json_double(w, v);
     else
-        json_null(w);
+        cli_json_null(w);
 }
 
 static void print_json(const mmm_program *prog, const mmm_speedup *s, int all)
 {
-    json_writer w;
+    cli_json_writer w;
     size_t i, j;
-    json_init(&w, stdout);
-    json_begin_object(&w);
-    json_key(&w, "program");
-    json_string(&w, prog->name);
-    json_key(&w, "W");
-    json_double(&w, s->W);
-    json_key(&w, "S");
-    json_double(&w, s->S);
-    json_key(&w, "T1");
-    json_double(&w, s->T1);
-    json_key(&w, "critical_path");
-    json_double(&w, s->critical_path);
-    json_key(&w, "parallelism");
-    json_double(&w, s->parallelism);
-    json_key(&w, "K");
-    json_int(&w, s->K);
-    json_key(&w, "p_dependent");
-    json_bool(&w, s->p_dependent);
-    json_key(&w, "policy");
-    json_string(&w, all ? "all" : s->policies[0]->name);
-    json_key(&w, "rows");
-    json_begin_array(&w);
+    cli_json_init(&w, stdout);
+    cli_json_begin_object(&w);
+    cli_json_key(&w, "program");
+    cli_json_string(&w, prog->name);
+    cli_json_key(&w, "W");
+    cli_json_double(&w, s->W);
+    cli_json_key(&w, "S");
+    cli_json_double(&w, s->S);
+    cli_json_key(&w, "T1");
+    cli_json_double(&w, s->T1);
+    cli_json_key(&w, "critical_path");
+    cli_json_double(&w, s->critical_path);
+    cli_json_key(&w, "parallelism");
+    cli_json_double(&w, s->parallelism);
+    cli_json_key(&w, "K");
+    cli_json_int(&w, s->K);
+    cli_json_key(&w, "p_dependent");
+    cli_json_bool(&w, s->p_dependent);
+    cli_json_key(&w, "policy");
+    cli_json_string(&w, all ? "all" : s->policies[0]->name);
+    cli_json_key(&w, "rows");
+    cli_json_begin_array(&w);
     for (i = 0; i < s->nrows; i++) {
         const mmm_speedup_row *r = &s->rows[i];
-        json_begin_object_flat(&w);
-        json_key(&w, "p");
-        json_int(&w, r->p);
-        json_key(&w, "lower_bound");
-        json_double(&w, r->lower_bound);
-        json_key(&w, "graham");
-        json_double(&w, r->graham);
-        json_key(&w, "graham_brent");
-        json_double(&w, r->graham_brent);
-        json_key(&w, "corollary");
+        cli_json_begin_object_flat(&w);
+        cli_json_key(&w, "p");
+        cli_json_int(&w, r->p);
+        cli_json_key(&w, "lower_bound");
+        cli_json_double(&w, r->lower_bound);
+        cli_json_key(&w, "graham");
+        cli_json_double(&w, r->graham);
+        cli_json_key(&w, "graham_brent");
+        cli_json_double(&w, r->graham_brent);
+        cli_json_key(&w, "corollary");
         json_num_or_null(&w, r->has_corollary, r->corollary);
-        json_key(&w, "makespan");
+        cli_json_key(&w, "makespan");
         if (all) {
-            json_begin_object_flat(&w);
+            cli_json_begin_object_flat(&w);
             for (j = 0; j < s->npolicies; j++) {
-                json_key(&w, s->policies[j]->name);
-                json_double(&w, r->makespan[j]);
+                cli_json_key(&w, s->policies[j]->name);
+                cli_json_double(&w, r->makespan[j]);
             }
-            json_end_object(&w);
+            cli_json_end_object(&w);
         } else {
-            json_double(&w, r->makespan[0]);
+            cli_json_double(&w, r->makespan[0]);
         }
-        json_key(&w, "speedup_min");
-        json_double(&w, r->speedup_min);
-        json_key(&w, "speedup_max");
-        json_double(&w, r->speedup_max);
-        json_end_object(&w);
+        cli_json_key(&w, "speedup_min");
+        cli_json_double(&w, r->speedup_min);
+        cli_json_key(&w, "speedup_max");
+        cli_json_double(&w, r->speedup_max);
+        cli_json_end_object(&w);
     }
-    json_end_array(&w);
-    json_end_object(&w);
-    json_finish(&w);
+    cli_json_end_array(&w);
+    cli_json_end_object(&w);
+    cli_json_finish(&w);
 }
 
 static void print_csv(const mmm_speedup *s, int all)

@@ -156,67 +156,67 @@ static int parse_args(sim_args *a, int argc, char **argv)
 /* ------------------------------------------------------------------ */
 /* Output                                                             */
 
-static void json_run(json_writer *w, const mmm_sim_result *r, double mmm_bound)
+static void json_run(cli_json_writer *w, const mmm_sim_result *r, double mmm_bound)
 {
-    json_begin_object(w);
-    json_key(w, "p");
-    json_int(w, r->p);
-    json_key(w, "policy");
-    json_string(w, r->policy->name);
+    cli_json_begin_object(w);
+    cli_json_key(w, "p");
+    cli_json_int(w, r->p);
+    cli_json_key(w, "policy");
+    cli_json_string(w, r->policy->name);
     if (r->policy->uses_seed) {
-        json_key(w, "seed");
-        json_int(w, (int64_t)r->seed);
+        cli_json_key(w, "seed");
+        cli_json_int(w, (int64_t)r->seed);
     }
-    json_key(w, "makespan");
-    json_double(w, r->makespan);
-    json_key(w, "lower_bound");
-    json_double(w, r->lower_bound);
-    json_key(w, "graham");
-    json_double(w, r->graham);
-    json_key(w, "graham_brent");
-    json_double(w, mmm_bound);
-    json_key(w, "utilization");
-    json_double(w, r->utilization);
-    json_key(w, "idle");
-    json_double(w, r->idle);
-    json_key(w, "total_block_time");
-    json_double(w, r->total);
-    json_key(w, "critical_path");
-    json_double(w, r->critical_path);
-    json_key(w, "ratio_to_lower_bound");
-    json_double(w, r->lower_bound > 0 ? r->makespan / r->lower_bound : 1.0);
-    json_key(w, "blocks");
-    json_int(w, r->blocks);
-    json_key(w, "launches");
-    json_int(w, r->launches);
-    json_key(w, "events");
-    json_int(w, (int64_t)r->events);
-    json_end_object(w);
+    cli_json_key(w, "makespan");
+    cli_json_double(w, r->makespan);
+    cli_json_key(w, "lower_bound");
+    cli_json_double(w, r->lower_bound);
+    cli_json_key(w, "graham");
+    cli_json_double(w, r->graham);
+    cli_json_key(w, "graham_brent");
+    cli_json_double(w, mmm_bound);
+    cli_json_key(w, "utilization");
+    cli_json_double(w, r->utilization);
+    cli_json_key(w, "idle");
+    cli_json_double(w, r->idle);
+    cli_json_key(w, "total_block_time");
+    cli_json_double(w, r->total);
+    cli_json_key(w, "critical_path");
+    cli_json_double(w, r->critical_path);
+    cli_json_key(w, "ratio_to_lower_bound");
+    cli_json_double(w, r->lower_bound > 0 ? r->makespan / r->lower_bound : 1.0);
+    cli_json_key(w, "blocks");
+    cli_json_int(w, r->blocks);
+    cli_json_key(w, "launches");
+    cli_json_int(w, r->launches);
+    cli_json_key(w, "events");
+    cli_json_int(w, (int64_t)r->events);
+    cli_json_end_object(w);
 }
 
 static void print_json(const mmm_program *prog, const mmm_sim_result *runs,
                        size_t nruns, int all, double mmm_bound)
 {
-    json_writer w;
+    cli_json_writer w;
     size_t i;
-    json_init(&w, stdout);
+    cli_json_init(&w, stdout);
     if (!all) {
         json_run(&w, &runs[0], mmm_bound);
-        json_finish(&w);
+        cli_json_finish(&w);
         return;
     }
-    json_begin_object(&w);
-    json_key(&w, "program");
-    json_string(&w, prog->name);
-    json_key(&w, "p");
-    json_int(&w, runs[0].p);
-    json_key(&w, "runs");
-    json_begin_array(&w);
+    cli_json_begin_object(&w);
+    cli_json_key(&w, "program");
+    cli_json_string(&w, prog->name);
+    cli_json_key(&w, "p");
+    cli_json_int(&w, runs[0].p);
+    cli_json_key(&w, "runs");
+    cli_json_begin_array(&w);
     for (i = 0; i < nruns; i++)
         json_run(&w, &runs[i], mmm_bound);
-    json_end_array(&w);
-    json_end_object(&w);
-    json_finish(&w);
+    cli_json_end_array(&w);
+    cli_json_end_object(&w);
+    cli_json_finish(&w);
 }
 
 static void print_csv(const mmm_sim_result *runs, size_t nruns, double mmm_bound,
@@ -378,7 +378,7 @@ static int eval_at(sim_args *a, const mmm_program *prog, mmm_instance *inst,
 /* Simulate at the instance's p and print; for a -p list, k is the index of
  * this p and w the JSON writer of the whole list. */
 static int simulate_at(sim_args *a, const mmm_program *prog,
-                       const mmm_instance *inst, size_t k, json_writer *w)
+                       const mmm_instance *inst, size_t k, cli_json_writer *w)
 {
     mmm_sim_result runs[MAX_RUNS], drawn;
     mmm_metrics m;
@@ -430,7 +430,7 @@ int cmd_simulate(int argc, char **argv)
     sim_args a;
     mmm_program *prog = NULL;
     mmm_instance *inst = NULL;
-    json_writer w;
+    cli_json_writer w;
     int rc, list;
     size_t k;
 
@@ -449,12 +449,12 @@ int cmd_simulate(int argc, char **argv)
         goto done;
     }
     if (list && a.c.format == CLI_JSON) {
-        json_init(&w, stdout);
-        json_begin_object(&w);
-        json_key(&w, "program");
-        json_string(&w, prog->name);
-        json_key(&w, "runs");
-        json_begin_array(&w);
+        cli_json_init(&w, stdout);
+        cli_json_begin_object(&w);
+        cli_json_key(&w, "program");
+        cli_json_string(&w, prog->name);
+        cli_json_key(&w, "runs");
+        cli_json_begin_array(&w);
     }
     for (k = 0; k < (list ? a.np : 1) && rc == CLI_OK; k++) {
         if (list && (rc = eval_at(&a, prog, inst, a.plist[k])) != CLI_OK)
@@ -462,9 +462,9 @@ int cmd_simulate(int argc, char **argv)
         rc = simulate_at(&a, prog, inst, k, &w);
     }
     if (list && a.c.format == CLI_JSON) {
-        json_end_array(&w);
-        json_end_object(&w);
-        json_finish(&w);
+        cli_json_end_array(&w);
+        cli_json_end_object(&w);
+        cli_json_finish(&w);
     }
     if (fflush(stdout) != 0 || ferror(stdout)) {
         fprintf(stderr, "mmm simulate: error writing the output\n");

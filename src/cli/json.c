@@ -72,13 +72,13 @@ static void jb_int(jbuf *b, int64_t v)
     jb_put(b, p, (size_t)(d + sizeof d - p));
 }
 
-void json_init(json_writer *w, FILE *f)
+void cli_json_init(cli_json_writer *w, FILE *f)
 {
     memset(w, 0, sizeof *w);
     w->f = f;
 }
 
-static void indent(json_writer *w, jbuf *b)
+static void indent(cli_json_writer *w, jbuf *b)
 {
     static const char spaces[] = "                                "
                                  "                                "
@@ -90,7 +90,7 @@ static void indent(json_writer *w, jbuf *b)
 }
 
 /* Separator and indentation before a value or a key. */
-static void before_value(json_writer *w, jbuf *b)
+static void before_value(cli_json_writer *w, jbuf *b)
 {
     if (w->after_key) {
         w->after_key = 0;
@@ -110,7 +110,7 @@ static void before_value(json_writer *w, jbuf *b)
 }
 
 /* Open a container; flat: on one line (what it holds is flat too). */
-static void open_with(json_writer *w, jbuf *b, char c, int flat)
+static void open_with(cli_json_writer *w, jbuf *b, char c, int flat)
 {
     before_value(w, b);
     jb_putc(b, c);
@@ -121,12 +121,12 @@ static void open_with(json_writer *w, jbuf *b, char c, int flat)
     w->flat[w->depth] = (unsigned char)(flat || outer);
 }
 
-static void open_(json_writer *w, jbuf *b, char c)
+static void open_(cli_json_writer *w, jbuf *b, char c)
 {
     open_with(w, b, c, 0);
 }
 
-static void close_(json_writer *w, jbuf *b, char c)
+static void close_(cli_json_writer *w, jbuf *b, char c)
 {
     int had = w->need_comma[w->depth] && !w->flat[w->depth];
     if (w->depth > 0)
@@ -162,7 +162,7 @@ static void put_string(jbuf *b, const char *s)
     }
 }
 
-static void key_(json_writer *w, jbuf *b, const char *key)
+static void key_(cli_json_writer *w, jbuf *b, const char *key)
 {
     before_value(w, b);
     put_string(b, key);
@@ -170,7 +170,7 @@ static void key_(json_writer *w, jbuf *b, const char *key)
     w->after_key = 1;
 }
 
-static void string_(json_writer *w, jbuf *b, const char *s)
+static void string_(cli_json_writer *w, jbuf *b, const char *s)
 {
     before_value(w, b);
     put_string(b, s);
@@ -200,19 +200,19 @@ static void jb_double(jbuf *b, double v)
     jb_puts(b, buf);
 }
 
-static void double_(json_writer *w, jbuf *b, double v)
+static void double_(cli_json_writer *w, jbuf *b, double v)
 {
     before_value(w, b);
     jb_double(b, v);
 }
 
-static void int_(json_writer *w, jbuf *b, int64_t v)
+static void int_(cli_json_writer *w, jbuf *b, int64_t v)
 {
     before_value(w, b);
     jb_int(b, v);
 }
 
-static void bool_(json_writer *w, jbuf *b, int v)
+static void bool_(cli_json_writer *w, jbuf *b, int v)
 {
     before_value(w, b);
     jb_puts(b, v ? "true" : "false");
@@ -229,34 +229,34 @@ static void bool_(json_writer *w, jbuf *b, int v)
         jb_flush(&b_);                                                        \
     } while (0)
 
-void json_begin_object(json_writer *w) { ONE_CALL(w, open_(w, &b_, '{')); }
-void json_end_object(json_writer *w) { ONE_CALL(w, close_(w, &b_, '}')); }
-void json_begin_array(json_writer *w) { ONE_CALL(w, open_(w, &b_, '[')); }
-void json_begin_object_flat(json_writer *w)
+void cli_json_begin_object(cli_json_writer *w) { ONE_CALL(w, open_(w, &b_, '{')); }
+void cli_json_end_object(cli_json_writer *w) { ONE_CALL(w, close_(w, &b_, '}')); }
+void cli_json_begin_array(cli_json_writer *w) { ONE_CALL(w, open_(w, &b_, '[')); }
+void cli_json_begin_object_flat(cli_json_writer *w)
 {
     ONE_CALL(w, open_with(w, &b_, '{', 1));
 }
-void json_end_array(json_writer *w) { ONE_CALL(w, close_(w, &b_, ']')); }
-void json_key(json_writer *w, const char *key) { ONE_CALL(w, key_(w, &b_, key)); }
-void json_string(json_writer *w, const char *s) { ONE_CALL(w, string_(w, &b_, s)); }
-void json_double(json_writer *w, double v) { ONE_CALL(w, double_(w, &b_, v)); }
-void json_int(json_writer *w, int64_t v) { ONE_CALL(w, int_(w, &b_, v)); }
-void json_bool(json_writer *w, int v) { ONE_CALL(w, bool_(w, &b_, v)); }
+void cli_json_end_array(cli_json_writer *w) { ONE_CALL(w, close_(w, &b_, ']')); }
+void cli_json_key(cli_json_writer *w, const char *key) { ONE_CALL(w, key_(w, &b_, key)); }
+void cli_json_string(cli_json_writer *w, const char *s) { ONE_CALL(w, string_(w, &b_, s)); }
+void cli_json_double(cli_json_writer *w, double v) { ONE_CALL(w, double_(w, &b_, v)); }
+void cli_json_int(cli_json_writer *w, int64_t v) { ONE_CALL(w, int_(w, &b_, v)); }
+void cli_json_bool(cli_json_writer *w, int v) { ONE_CALL(w, bool_(w, &b_, v)); }
 
-void json_value(json_writer *w, mmm_value v)
+void cli_json_value(cli_json_writer *w, mmm_value v)
 {
     if (v.exact && v.den == 1)
-        json_int(w, v.num);
+        cli_json_int(w, v.num);
     else
-        json_double(w, v.d);
+        cli_json_double(w, v.d);
 }
 
-void json_null(json_writer *w)
+void cli_json_null(cli_json_writer *w)
 {
     ONE_CALL(w, (before_value(w, &b_), jb_put(&b_, "null", 4)));
 }
 
-void json_finish(json_writer *w)
+void cli_json_finish(cli_json_writer *w)
 {
     fputc('\n', w->f);
 }
@@ -272,33 +272,33 @@ char *cli_fmt_num(double v, char *buf, size_t size)
     return buf;
 }
 
-void cli_json_metrics(json_writer *w, const mmm_metrics *m)
+void cli_json_metrics(cli_json_writer *w, const mmm_metrics *m)
 {
-    json_key(w, "metrics");
-    json_begin_object(w);
-    json_key(w, "W"); cli_json_exact(w, m->W, m->W_i, m->exact & MMM_EXACT_W);
-    json_key(w, "S"); cli_json_exact(w, m->S, m->S_i, m->exact & MMM_EXACT_S);
-    json_key(w, "O"); cli_json_exact(w, m->O, m->O_i, m->exact & MMM_EXACT_O);
-    json_key(w, "N"); json_int(w, m->N);
-    json_key(w, "L"); json_int(w, m->L);
-    json_key(w, "C"); cli_json_exact(w, m->C, m->C_i, m->exact & MMM_EXACT_C);
-    json_key(w, "K"); json_int(w, m->K);
-    json_key(w, "parallelism"); json_double(w, m->parallelism);
-    json_key(w, "K_method");
-    json_string(w, m->k_method == MMM_K_SERIES_PARALLEL ? "series-parallel"
+    cli_json_key(w, "metrics");
+    cli_json_begin_object(w);
+    cli_json_key(w, "W"); cli_json_exact(w, m->W, m->W_i, m->exact & MMM_EXACT_W);
+    cli_json_key(w, "S"); cli_json_exact(w, m->S, m->S_i, m->exact & MMM_EXACT_S);
+    cli_json_key(w, "O"); cli_json_exact(w, m->O, m->O_i, m->exact & MMM_EXACT_O);
+    cli_json_key(w, "N"); cli_json_int(w, m->N);
+    cli_json_key(w, "L"); cli_json_int(w, m->L);
+    cli_json_key(w, "C"); cli_json_exact(w, m->C, m->C_i, m->exact & MMM_EXACT_C);
+    cli_json_key(w, "K"); cli_json_int(w, m->K);
+    cli_json_key(w, "parallelism"); cli_json_double(w, m->parallelism);
+    cli_json_key(w, "K_method");
+    cli_json_string(w, m->k_method == MMM_K_SERIES_PARALLEL ? "series-parallel"
                    : m->k_method == MMM_K_FLOW        ? "flow"
                                                        : "none");
     /* false: some integer past 2^53 is printed as a rounded double */
-    json_key(w, "exact"); json_bool(w, !m->lost);
-    json_end_object(w);
+    cli_json_key(w, "exact"); cli_json_bool(w, !m->lost);
+    cli_json_end_object(w);
 }
 
-void cli_json_exact(json_writer *w, double v, int64_t vi, unsigned exact)
+void cli_json_exact(cli_json_writer *w, double v, int64_t vi, unsigned exact)
 {
     if (exact)
-        json_int(w, vi);
+        cli_json_int(w, vi);
     else
-        json_double(w, v);
+        cli_json_double(w, v);
 }
 
 char *cli_fmt_exact(double v, int64_t vi, unsigned exact, char *buf, size_t size)
@@ -321,21 +321,21 @@ void cli_note_inexact(const char *file, const mmm_metrics *m)
             file ? file : "mmm");
 }
 
-void cli_json_bounds(json_writer *w, const mmm_metrics *m)
+void cli_json_bounds(cli_json_writer *w, const mmm_metrics *m)
 {
-    json_key(w, "bounds");
-    json_begin_object(w);
+    cli_json_key(w, "bounds");
+    cli_json_begin_object(w);
     if (m->has_p) {
-        json_key(w, "p"); json_int(w, m->p);
-        json_key(w, "graham_brent"); json_double(w, m->graham_brent);
+        cli_json_key(w, "p"); cli_json_int(w, m->p);
+        cli_json_key(w, "graham_brent"); cli_json_double(w, m->graham_brent);
     }
-    json_key(w, "corollary"); json_double(w, m->corollary);
-    json_end_object(w);
+    cli_json_key(w, "corollary"); cli_json_double(w, m->corollary);
+    cli_json_end_object(w);
 }
 
 #define BIG 32768 /* bytes of output gathered before each fwrite */
 
-static void json_path(json_writer *w, const mmm_program *prog,
+static void json_path(cli_json_writer *w, const mmm_program *prog,
                       const uint32_t *path, size_t len)
 {
     char s[BIG];
@@ -352,7 +352,7 @@ static void json_path(json_writer *w, const mmm_program *prog,
 
 /* The per-kernel objects of cli_json_analysis, one per line, written from
  * fixed fragments: 10^6 of them are most of a big analysis's output. */
-static void json_kernels(json_writer *w, const mmm_instance *inst)
+static void json_kernels(cli_json_writer *w, const mmm_instance *inst)
 {
     const mmm_program *prog = inst->program;
     char s[BIG];
@@ -421,28 +421,28 @@ static void json_kernels(json_writer *w, const mmm_instance *inst)
     jb_flush(&b);
 }
 
-void cli_json_analysis(json_writer *w, const mmm_instance *inst,
+void cli_json_analysis(cli_json_writer *w, const mmm_instance *inst,
                        const mmm_metrics *m)
 {
     const mmm_program *prog = inst->program;
     size_t i;
 
-    json_key(w, "program"); json_string(w, prog->name);
-    json_key(w, "file"); json_string(w, prog->file);
-    json_key(w, "params");
-    json_begin_object(w);
+    cli_json_key(w, "program"); cli_json_string(w, prog->name);
+    cli_json_key(w, "file"); cli_json_string(w, prog->file);
+    cli_json_key(w, "params");
+    cli_json_begin_object(w);
     for (i = 0; i < prog->nparams; i++) {
-        json_key(w, prog->params[i].name);
-        json_value(w, inst->values[i]);
+        cli_json_key(w, prog->params[i].name);
+        cli_json_value(w, inst->values[i]);
     }
-    json_end_object(w);
+    cli_json_end_object(w);
     cli_json_metrics(w, m);
     cli_json_bounds(w, m);
-    json_key(w, "critical_path");
-    json_begin_object(w);
-    json_key(w, "span"); json_path(w, prog, m->span_path, m->span_path_len);
-    json_key(w, "L"); json_path(w, prog, m->l_path, m->l_path_len);
-    json_end_object(w);
-    json_key(w, "kernels");
+    cli_json_key(w, "critical_path");
+    cli_json_begin_object(w);
+    cli_json_key(w, "span"); json_path(w, prog, m->span_path, m->span_path_len);
+    cli_json_key(w, "L"); json_path(w, prog, m->l_path, m->l_path_len);
+    cli_json_end_object(w);
+    cli_json_key(w, "kernels");
     json_kernels(w, inst);
 }

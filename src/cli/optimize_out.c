@@ -50,19 +50,19 @@ static char *fmt_reason(const mmm_error *why, char *buf, size_t size)
 
 static void json_row(sink *s, const mmm_sweep_point *pt, const mmm_error *why)
 {
-    json_writer *w = s->jw;
+    cli_json_writer *w = s->jw;
     size_t a;
     int ok = pt->status == 0;
-    json_begin_object_flat(w); /* one point per line */
-    json_key(w, "params");
-    json_begin_object(w);
+    cli_json_begin_object_flat(w); /* one point per line */
+    cli_json_key(w, "params");
+    cli_json_begin_object(w);
     for (a = 0; a < s->plan->naxes; a++) {
-        json_key(w, pname(s, a));
-        json_value(w, pt->params[a]);
+        cli_json_key(w, pname(s, a));
+        cli_json_value(w, pt->params[a]);
     }
-    json_end_object(w);
-#define NUM_(key, v) do { json_key(w, key); if (ok) json_double(w, v); else json_null(w); } while (0)
-#define INT_(key, v) do { json_key(w, key); if (ok) json_int(w, v); else json_null(w); } while (0)
+    cli_json_end_object(w);
+#define NUM_(key, v) do { cli_json_key(w, key); if (ok) cli_json_double(w, v); else cli_json_null(w); } while (0)
+#define INT_(key, v) do { cli_json_key(w, key); if (ok) cli_json_int(w, v); else cli_json_null(w); } while (0)
     NUM_("W", pt->W);
     NUM_("S", pt->S);
     NUM_("O", pt->O);
@@ -70,29 +70,29 @@ static void json_row(sink *s, const mmm_sweep_point *pt, const mmm_error *why)
     INT_("L", pt->L);
     NUM_("C", pt->C);
     INT_("K", pt->K);
-    json_key(w, "graham_brent");
+    cli_json_key(w, "graham_brent");
     if (ok && pt->has_p)
-        json_double(w, pt->graham_brent);
+        cli_json_double(w, pt->graham_brent);
     else
-        json_null(w);
+        cli_json_null(w);
     NUM_("corollary", pt->corollary);
     if (opt_show_time) {
-        json_key(w, "seconds");
+        cli_json_key(w, "seconds");
         if (ok)
-            json_double(w, pt->seconds);
+            cli_json_double(w, pt->seconds);
         else
-            json_null(w);
+            cli_json_null(w);
     }
 #undef NUM_
 #undef INT_
-    json_key(w, "feasible");
-    json_bool(w, ok);
+    cli_json_key(w, "feasible");
+    cli_json_bool(w, ok);
     if (!ok) {
         char buf[2048];
-        json_key(w, "reason");
-        json_string(w, fmt_reason(why, buf, sizeof buf));
+        cli_json_key(w, "reason");
+        cli_json_string(w, fmt_reason(why, buf, sizeof buf));
     }
-    json_end_object(w);
+    cli_json_end_object(w);
 }
 
 static void csv_quote(const char *s)
@@ -292,149 +292,149 @@ static void collect_msgs(msgs *m, const sink *s, const mmm_sweep_result *res,
 /* ------------------------------------------------------------------ */
 /* JSON */
 
-static void json_params(json_writer *w, const sink *s, const mmm_value *v)
+static void json_params(cli_json_writer *w, const sink *s, const mmm_value *v)
 {
     size_t a;
-    json_key(w, "params");
-    json_begin_object(w);
+    cli_json_key(w, "params");
+    cli_json_begin_object(w);
     for (a = 0; a < s->plan->naxes; a++) {
-        json_key(w, pname(s, a));
-        json_value(w, v[a]);
+        cli_json_key(w, pname(s, a));
+        cli_json_value(w, v[a]);
     }
-    json_end_object(w);
+    cli_json_end_object(w);
 }
 
 static void json_head(sink *s, const mmm_sweep_spec *spec)
 {
-    json_writer *w = s->jw;
+    cli_json_writer *w = s->jw;
     size_t a;
     uint64_t i;
-    json_begin_object(w);
-    json_key(w, "program");
-    json_string(w, s->prog->name);
-    json_key(w, "file");
-    json_string(w, s->prog->file);
-    json_key(w, "param");
-    json_begin_array(w);
+    cli_json_begin_object(w);
+    cli_json_key(w, "program");
+    cli_json_string(w, s->prog->name);
+    cli_json_key(w, "file");
+    cli_json_string(w, s->prog->file);
+    cli_json_key(w, "param");
+    cli_json_begin_array(w);
     for (a = 0; a < s->plan->naxes; a++)
-        json_string(w, pname(s, a));
-    json_end_array(w);
-    json_key(w, "objective");
-    json_string(w, mmm_objective_name(spec->objective));
-    json_key(w, "ranges");
-    json_begin_object(w);
+        cli_json_string(w, pname(s, a));
+    cli_json_end_array(w);
+    cli_json_key(w, "objective");
+    cli_json_string(w, mmm_objective_name(spec->objective));
+    cli_json_key(w, "ranges");
+    cli_json_begin_object(w);
     for (a = 0; a < s->plan->naxes; a++) {
         const mmm_sweep_range *r = &s->plan->axes[a];
-        json_key(w, pname(s, a));
-        json_begin_object(w);
+        cli_json_key(w, pname(s, a));
+        cli_json_begin_object(w);
         if (r->values) {
-            json_key(w, "values");
-            json_begin_array(w);
+            cli_json_key(w, "values");
+            cli_json_begin_array(w);
             for (i = 0; i < r->count; i++)
-                json_value(w, r->values[i]);
-            json_end_array(w);
+                cli_json_value(w, r->values[i]);
+            cli_json_end_array(w);
         } else {
-            json_key(w, "from"); json_value(w, r->from);
-            json_key(w, "to"); json_value(w, r->to);
-            json_key(w, "step"); json_value(w, r->step);
+            cli_json_key(w, "from"); cli_json_value(w, r->from);
+            cli_json_key(w, "to"); cli_json_value(w, r->to);
+            cli_json_key(w, "step"); cli_json_value(w, r->step);
         }
-        json_key(w, "count");
-        json_int(w, (int64_t)r->count);
-        json_end_object(w);
+        cli_json_key(w, "count");
+        cli_json_int(w, (int64_t)r->count);
+        cli_json_end_object(w);
     }
-    json_end_object(w);
-    json_key(w, "sweep");
-    json_begin_array(w);
+    cli_json_end_object(w);
+    cli_json_key(w, "sweep");
+    cli_json_begin_array(w);
 }
 
-static void json_point(json_writer *w, const sink *s, const char *key,
+static void json_point(cli_json_writer *w, const sink *s, const char *key,
                        const mmm_sweep_point *pt, const mmm_metrics *m)
 {
-    json_key(w, key);
+    cli_json_key(w, key);
     if (!m) {
-        json_null(w);
+        cli_json_null(w);
         return;
     }
-    json_begin_object(w);
+    cli_json_begin_object(w);
     json_params(w, s, pt->params);
     cli_json_metrics(w, m);
     cli_json_bounds(w, m);
-    json_end_object(w);
+    cli_json_end_object(w);
 }
 
-static void json_minimizer(json_writer *w, const sink *s, const char *key,
+static void json_minimizer(cli_json_writer *w, const sink *s, const char *key,
                            const mmm_sweep_point *pt, double v)
 {
-    json_key(w, key);
-    json_begin_object(w);
+    cli_json_key(w, key);
+    cli_json_begin_object(w);
     json_params(w, s, pt->params);
-    json_key(w, "value");
-    json_double(w, v);
-    json_end_object(w);
+    cli_json_key(w, "value");
+    cli_json_double(w, v);
+    cli_json_end_object(w);
 }
 
 static void json_tail(sink *s, const mmm_sweep_result *res,
                       const mmm_metrics *mb, const mmm_metrics *m0,
                       const msgs *m)
 {
-    json_writer *w = s->jw;
+    cli_json_writer *w = s->jw;
     size_t i;
     int have = res->has_best;
-    json_end_array(w); /* sweep */
-    json_key(w, "points"); json_int(w, (int64_t)res->npoints);
-    json_key(w, "feasible"); json_int(w, (int64_t)res->nfeasible);
+    cli_json_end_array(w); /* sweep */
+    cli_json_key(w, "points"); cli_json_int(w, (int64_t)res->npoints);
+    cli_json_key(w, "feasible"); cli_json_int(w, (int64_t)res->nfeasible);
     json_point(w, s, "best", &res->best, have ? mb : NULL);
     json_point(w, s, "baseline", &res->baseline, have ? m0 : NULL);
     if (have) {
-        json_key(w, "ratios");
-        json_begin_object(w);
-        json_key(w, "W"); json_double(w, res->ratio_W);
-        json_key(w, "S"); json_double(w, res->ratio_S);
-        json_key(w, "O"); json_double(w, res->ratio_O);
+        cli_json_key(w, "ratios");
+        cli_json_begin_object(w);
+        cli_json_key(w, "W"); cli_json_double(w, res->ratio_W);
+        cli_json_key(w, "S"); cli_json_double(w, res->ratio_S);
+        cli_json_key(w, "O"); cli_json_double(w, res->ratio_O);
         if (res->has_p) {
-            json_key(w, "graham_brent");
-            json_double(w, res->ratio_graham_brent);
+            cli_json_key(w, "graham_brent");
+            cli_json_double(w, res->ratio_graham_brent);
         }
-        json_key(w, "corollary"); json_double(w, res->ratio_corollary);
-        json_end_object(w);
-        json_key(w, "factors");
-        json_begin_object(w);
-        json_key(w, "W"); json_double(w, res->W_factor);
-        json_key(w, "S"); json_double(w, res->S_factor);
-        json_end_object(w);
-        json_key(w, "checks");
-        json_begin_object(w);
+        cli_json_key(w, "corollary"); cli_json_double(w, res->ratio_corollary);
+        cli_json_end_object(w);
+        cli_json_key(w, "factors");
+        cli_json_begin_object(w);
+        cli_json_key(w, "W"); cli_json_double(w, res->W_factor);
+        cli_json_key(w, "S"); cli_json_double(w, res->S_factor);
+        cli_json_end_object(w);
+        cli_json_key(w, "checks");
+        cli_json_begin_object(w);
         if (res->has_p) {
-            json_key(w, "graham_brent_not_worse");
-            json_bool(w, res->graham_brent_not_worse);
+            cli_json_key(w, "graham_brent_not_worse");
+            cli_json_bool(w, res->graham_brent_not_worse);
         }
-        json_key(w, "corollary_not_worse");
-        json_bool(w, res->corollary_not_worse);
-        json_end_object(w);
-        json_key(w, "minimizers");
-        json_begin_object(w);
+        cli_json_key(w, "corollary_not_worse");
+        cli_json_bool(w, res->corollary_not_worse);
+        cli_json_end_object(w);
+        cli_json_key(w, "minimizers");
+        cli_json_begin_object(w);
         json_minimizer(w, s, "overhead", &res->min_overhead, res->min_overhead.O);
         if (res->has_p)
             json_minimizer(w, s, "graham_brent", &res->min_bound,
                            res->min_bound.graham_brent);
         json_minimizer(w, s, "corollary", &res->min_corollary,
                        res->min_corollary.corollary);
-        json_end_object(w);
+        cli_json_end_object(w);
     }
-    json_key(w, "warnings");
-    json_begin_array(w);
+    cli_json_key(w, "warnings");
+    cli_json_begin_array(w);
     for (i = 0; i < m->n; i++)
         if (m->warning[i])
-            json_string(w, m->text[i]);
-    json_end_array(w);
-    json_key(w, "notes");
-    json_begin_array(w);
+            cli_json_string(w, m->text[i]);
+    cli_json_end_array(w);
+    cli_json_key(w, "notes");
+    cli_json_begin_array(w);
     for (i = 0; i < m->n; i++)
         if (!m->warning[i])
-            json_string(w, m->text[i]);
-    json_end_array(w);
-    json_end_object(w);
-    json_finish(w);
+            cli_json_string(w, m->text[i]);
+    cli_json_end_array(w);
+    cli_json_end_object(w);
+    cli_json_finish(w);
 }
 
 /* ------------------------------------------------------------------ */
@@ -655,7 +655,7 @@ static int print_table(sink *s, const mmm_sweep_result *res)
 
 int opt_sink_init(sink *s, const opt_args *o, const mmm_program *prog,
                      const mmm_sweep_result *plan, uint64_t total,
-                     json_writer *jw)
+                     cli_json_writer *jw)
 {
     mmm_error err;
     memset(s, 0, sizeof *s);

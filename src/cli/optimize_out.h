@@ -34,7 +34,7 @@ typedef struct sink {
     const mmm_program *prog;
     const mmm_sweep_result *plan;   /* resolved axes */
     uint64_t total;
-    json_writer *jw;
+    cli_json_writer *jw;
     /* text: a sample of the rows */
     row *rows;
     size_t nrows, cap;
@@ -48,7 +48,7 @@ extern int opt_show_time;
 /* Prepare the sink of a sweep whose axes plan resolved (total points); the
  * figure when o->plot.  Prints errors; CLI_OK or CLI_FAIL. */
 int opt_sink_init(sink *s, const opt_args *o, const mmm_program *prog,
-                  const mmm_sweep_result *plan, uint64_t total, json_writer *jw);
+                  const mmm_sweep_result *plan, uint64_t total, cli_json_writer *jw);
 void opt_sink_dispose(sink *s);
 /* The mmm_sweep_run callback (payload: the sink). */
 int opt_on_point(const mmm_sweep_point *pt, const mmm_error *why, void *payload);

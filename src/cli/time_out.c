@@ -80,56 +80,56 @@ void cli_time_text(FILE *f, const mmm_time *t, const mmm_instance *inst,
     }
 }
 
-void cli_time_json(json_writer *w, const mmm_time *t, const mmm_instance *inst)
+void cli_time_json(cli_json_writer *w, const mmm_time *t, const mmm_instance *inst)
 {
     const mmm_program *prog = inst->program;
-    json_key(w, "time");
-    json_begin_object(w);
-    json_key(w, "seconds");
-    json_double(w, t->seconds);
-    json_key(w, "dominant");
-    json_string(w, mmm_time_term_name(t->dominant));
-    json_key(w, "launches");
-    json_int(w, t->launches);
-    json_key(w, "launch");
-    json_string(w, t->machine.graph ? "graph" : "stream");
-    json_key(w, "machine");
-    json_begin_object(w);
+    cli_json_key(w, "time");
+    cli_json_begin_object(w);
+    cli_json_key(w, "seconds");
+    cli_json_double(w, t->seconds);
+    cli_json_key(w, "dominant");
+    cli_json_string(w, mmm_time_term_name(t->dominant));
+    cli_json_key(w, "launches");
+    cli_json_int(w, t->launches);
+    cli_json_key(w, "launch");
+    cli_json_string(w, t->machine.graph ? "graph" : "stream");
+    cli_json_key(w, "machine");
+    cli_json_begin_object(w);
     for (int c = 0; c < MMM_TIME_NCONST; c++) {
-        json_key(w, mmm_time_const_name(c));
-        json_double(w, t->machine.c[c]);
+        cli_json_key(w, mmm_time_const_name(c));
+        cli_json_double(w, t->machine.c[c]);
     }
-    json_end_object(w);
-    json_key(w, "critical_path");
-    json_begin_array(w);
+    cli_json_end_object(w);
+    cli_json_key(w, "critical_path");
+    cli_json_begin_array(w);
     for (size_t i = 0; i < t->path_len; i++)
-        json_string(w, prog->kernels[t->path[i]].id);
-    json_end_array(w);
-    json_key(w, "kernels");
-    json_begin_array(w);
+        cli_json_string(w, prog->kernels[t->path[i]].id);
+    cli_json_end_array(w);
+    cli_json_key(w, "kernels");
+    cli_json_begin_array(w);
     for (size_t k = 0; k < prog->nkernels; k++) {
         const mmm_time_kernel *tk = &t->kernels[k];
-        json_begin_object_flat(w);
-        json_key(w, "id");
-        json_string(w, prog->kernels[k].id);
-        json_key(w, "seconds");
-        json_double(w, tk->seconds);
-        json_key(w, "exec_seconds");
-        json_double(w, tk->exec_seconds);
-        json_key(w, "launches");
-        json_int(w, tk->launches);
-        json_key(w, "waves");
-        json_int(w, tk->waves);
-        json_key(w, "resident");
-        json_int(w, tk->resident);
-        json_key(w, "limit");
-        json_string(w, mmm_time_limit_name(tk->limit));
-        json_key(w, "dominant");
-        json_string(w, mmm_time_term_name(tk->dominant));
-        json_end_object(w);
+        cli_json_begin_object_flat(w);
+        cli_json_key(w, "id");
+        cli_json_string(w, prog->kernels[k].id);
+        cli_json_key(w, "seconds");
+        cli_json_double(w, tk->seconds);
+        cli_json_key(w, "exec_seconds");
+        cli_json_double(w, tk->exec_seconds);
+        cli_json_key(w, "launches");
+        cli_json_int(w, tk->launches);
+        cli_json_key(w, "waves");
+        cli_json_int(w, tk->waves);
+        cli_json_key(w, "resident");
+        cli_json_int(w, tk->resident);
+        cli_json_key(w, "limit");
+        cli_json_string(w, mmm_time_limit_name(tk->limit));
+        cli_json_key(w, "dominant");
+        cli_json_string(w, mmm_time_term_name(tk->dominant));
+        cli_json_end_object(w);
     }
-    json_end_array(w);
-    json_end_object(w);
+    cli_json_end_array(w);
+    cli_json_end_object(w);
 }
 
 void cli_time_csv(FILE *f, const mmm_time *t, size_t k)

@@ -279,14 +279,14 @@ void cli_models_text(FILE *f, const cli_models *m, const mmm_instance *inst,
 /* ------------------------------------------------------------------ */
 /* JSON                                                               */
 
-static void jnum(json_writer *w, const char *key, double v)
+static void jnum(cli_json_writer *w, const char *key, double v)
 {
-    json_key(w, key);
-    json_double(w, v);
+    cli_json_key(w, key);
+    cli_json_double(w, v);
 }
 
 /* The contract keys, then the extras. */
-static void tmm_cost_json(json_writer *w, const mmm_tmm_cost *c)
+static void tmm_cost_json(cli_json_writer *w, const mmm_tmm_cost *c)
 {
     jnum(w, "T1", c->T1);
     jnum(w, "Tinf", c->Tinf);
@@ -295,56 +295,56 @@ static void tmm_cost_json(json_writer *w, const mmm_tmm_cost *c)
     jnum(w, "TP", c->TP);
     jnum(w, "TP_global", c->TP_global);
     jnum(w, "pram", c->pram);
-    json_key(w, "dominant"); json_string(w, mmm_tmm_term_name(c->dominant));
+    cli_json_key(w, "dominant"); cli_json_string(w, mmm_tmm_term_name(c->dominant));
     jnum(w, "work_term", c->work_term);
     jnum(w, "span_term", c->span_term);
     jnum(w, "latency_term", c->latency_term);
     jnum(w, "Tstar", c->Tstar);
-    json_key(w, "pram_range"); json_bool(w, c->latency_term <= c->work_term);
+    cli_json_key(w, "pram_range"); cli_json_bool(w, c->latency_term <= c->work_term);
     jnum(w, "speedup", c->speedup);
     jnum(w, "words", c->words);
     jnum(w, "threads", c->threads);
-    json_key(w, "T_limit"); json_string(w, mmm_tmm_limit_name(c->limit));
+    cli_json_key(w, "T_limit"); cli_json_string(w, mmm_tmm_limit_name(c->limit));
 }
 
-static void tmm_json(json_writer *w, const mmm_tmm *t, const mmm_instance *inst)
+static void tmm_json(cli_json_writer *w, const mmm_tmm *t, const mmm_instance *inst)
 {
     const mmm_program *prog = inst->program;
     size_t i;
-    json_key(w, "tmm");
-    json_begin_object(w);
-    json_key(w, "machine");
-    json_begin_object(w);
+    cli_json_key(w, "tmm");
+    cli_json_begin_object(w);
+    cli_json_key(w, "machine");
+    cli_json_begin_object(w);
     jnum(w, "L", t->machine.L);
     jnum(w, "P", t->machine.P);
     jnum(w, "C", t->machine.C);
     jnum(w, "Z", t->machine.Z);
     jnum(w, "Q", t->machine.Q);
     jnum(w, "X", t->machine.X);
-    json_end_object(w);
+    cli_json_end_object(w);
     tmm_cost_json(w, &t->program);
-    json_key(w, "critical_path");
-    json_begin_array(w);
+    cli_json_key(w, "critical_path");
+    cli_json_begin_array(w);
     for (i = 0; i < t->path_len; i++)
-        json_string(w, prog->kernels[t->path[i]].id);
-    json_end_array(w);
-    json_key(w, "kernels");
-    json_begin_array(w);
+        cli_json_string(w, prog->kernels[t->path[i]].id);
+    cli_json_end_array(w);
+    cli_json_key(w, "kernels");
+    cli_json_begin_array(w);
     for (i = 0; i < t->nkernels; i++) {
-        json_begin_object_flat(w);
-        json_key(w, "id"); json_string(w, prog->kernels[i].id);
-        json_key(w, "repeat"); json_int(w, inst->kernels[i].repeat);
+        cli_json_begin_object_flat(w);
+        cli_json_key(w, "id"); cli_json_string(w, prog->kernels[i].id);
+        cli_json_key(w, "repeat"); cli_json_int(w, inst->kernels[i].repeat);
         tmm_cost_json(w, &t->kernels[i]);
-        json_end_object(w);
+        cli_json_end_object(w);
     }
-    json_end_array(w);
-    json_end_object(w);
+    cli_json_end_array(w);
+    cli_json_end_object(w);
 }
 
-static void balance_machine_json(json_writer *w, const mmm_balance_machine *m)
+static void balance_machine_json(cli_json_writer *w, const mmm_balance_machine *m)
 {
-    json_key(w, "machine");
-    json_begin_object(w);
+    cli_json_key(w, "machine");
+    cli_json_begin_object(w);
     jnum(w, "P", m->P);
     jnum(w, "C0", m->C0);
     jnum(w, "beta", m->beta);
@@ -360,11 +360,11 @@ static void balance_machine_json(json_writer *w, const mmm_balance_machine *m)
         jnum(w, "Ztotal", m->Ztotal);
         jnum(w, "matmul_sqrt_Z_over_P", m->matmul);
         jnum(w, "sort_log2_Z_over_P", m->sort);
-        json_key(w, "matmul_balanced"); json_bool(w, m->matmul_ok);
+        cli_json_key(w, "matmul_balanced"); cli_json_bool(w, m->matmul_ok);
     }
     if (m->has_growth) {
-        json_key(w, "projection");
-        json_begin_object(w);
+        cli_json_key(w, "projection");
+        cli_json_begin_object(w);
         jnum(w, "years", m->years);
         jnum(w, "peak", m->at_peak);
         jnum(w, "beta", m->at_beta);
@@ -379,12 +379,12 @@ static void balance_machine_json(json_writer *w, const mmm_balance_machine *m)
             jnum(w, "crossover_year", m->year0 + m->crossover);
         jnum(w, "crossover_years_irony", m->crossover_irony);
         jnum(w, "crossover_years_per_word", m->crossover_words);
-        json_end_object(w);
+        cli_json_end_object(w);
     }
-    json_end_object(w);
+    cli_json_end_object(w);
 }
 
-static void balance_cost_json(json_writer *w, const mmm_balance_cost *c)
+static void balance_cost_json(cli_json_writer *w, const mmm_balance_cost *c)
 {
     jnum(w, "W", c->W);
     jnum(w, "D", c->D);
@@ -398,31 +398,31 @@ static void balance_cost_json(json_writer *w, const mmm_balance_cost *c)
     jnum(w, "T_comp", c->T_comp);
     jnum(w, "T_mem", c->T_mem);
     jnum(w, "ratio", c->ratio);
-    json_key(w, "bound"); json_string(w, c->memory_bound ? "memory" : "compute");
+    cli_json_key(w, "bound"); cli_json_string(w, c->memory_bound ? "memory" : "compute");
 }
 
-static void balance_json(json_writer *w, const mmm_balance *b,
+static void balance_json(cli_json_writer *w, const mmm_balance *b,
                          const mmm_instance *inst)
 {
     size_t i;
-    json_key(w, "balance");
-    json_begin_object(w);
+    cli_json_key(w, "balance");
+    cli_json_begin_object(w);
     balance_machine_json(w, &b->machine);
     balance_cost_json(w, &b->program);
-    json_key(w, "kernels");
-    json_begin_array(w);
+    cli_json_key(w, "kernels");
+    cli_json_begin_array(w);
     for (i = 0; i < b->nkernels; i++) {
-        json_begin_object_flat(w);
-        json_key(w, "id"); json_string(w, inst->program->kernels[i].id);
-        json_key(w, "repeat"); json_int(w, inst->kernels[i].repeat);
+        cli_json_begin_object_flat(w);
+        cli_json_key(w, "id"); cli_json_string(w, inst->program->kernels[i].id);
+        cli_json_key(w, "repeat"); cli_json_int(w, inst->kernels[i].repeat);
         balance_cost_json(w, &b->kernels[i]);
-        json_end_object(w);
+        cli_json_end_object(w);
     }
-    json_end_array(w);
-    json_end_object(w);
+    cli_json_end_array(w);
+    cli_json_end_object(w);
 }
 
-void cli_models_json(json_writer *w, const cli_models *m,
+void cli_models_json(cli_json_writer *w, const cli_models *m,
                      const mmm_instance *inst)
 {
     if (m->which & CLI_MODEL_TMM)
