@@ -139,6 +139,33 @@ static uint32_t kernel_hash(const char *s, size_t len)
     return ((uint32_t)h & ~(uint32_t)7) | (v & 7);
 }
 
+/* Whether id s (len bytes) is "<prefix><number>" with the number written
+ * without leading zeros in 1 to 9 digits (not preceded by a digit): its
+ * prefix length and number then. */
+static int id_number(const char *s, size_t len, size_t *plen, uint32_t *num)
+{
+    size_t d = len;
+    while (d > 0 && len - d < 10 && s[d - 1] >= '0' && s[d - 1] <= '9')
+        d--;
+    size_t digits = len - d;
+    if (digits == 0 || digits > 9 || (digits > 1 && s[d] == '0'))
+        return 0;
+    uint32_t v = 0;
+    for (size_t i = d; i < len; i++)
+        v = v * 10 + (uint32_t)(s[i] - '0');
+    *plen = d;
+    *num = v;
+    return 1;
+}
+
+/* Whether s has the prefix of the numbered ids (plen bytes long). */
+static int num_prefix_is(const struct mmm_program_priv *pv, const char *s,
+                         size_t plen)
+{
+    return pv->num_prefix && plen == pv->num_prefix_len &&
+           memcmp(s, pv->num_prefix, plen) == 0;
+}
+
 static int key_equal(const char *key, const char *s, size_t len)
 {
     return strncmp(key, s, len) == 0 && key[len] == '\0';
@@ -560,6 +587,7 @@ void mmm_program_free(mmm_program *p)
         mmm__big_free(pv->class_eid);
         mmm__big_free(pv->param_tab.slots);
         mmm__big_free(pv->kernel_tab.slots);
+        mmm__big_free(pv->num_kernel);
         free(pv->pending);
         mmm__big_free(pv->succ_start);
         mmm__big_free(pv->succ);
@@ -608,13 +636,63 @@ int mmm_program_find_param(const mmm_program *p, const char *name)
                            strlen(name));
 }
 
+/* The kernel named s (len bytes), or -1. */
+static long find_kernel_len(const struct mmm_program_priv *pv, const char *s,
+                            size_t len)
+{
+    size_t plen;
+    uint32_t num;
+    if (id_number(s, len, &plen, &num) && num_prefix_is(pv, s, plen)) {
+        if (num < pv->num_cap && pv->num_kernel[num])
+            return (long)pv->num_kernel[num] - 1;
+        if (!pv->num_in_tab)
+            return -1;
+    }
+    return idtab_find_h(pv, &pv->kernel_tab, kernel_id, s, len,
+                        kernel_hash(s, len));
+}
+
+/* Record kernel idx (its id already in pv->kernels) in the array of
+ * numbered ids or in the hash table. */
+static int kernel_id_insert(struct mmm_program_priv *pv, size_t idx)
+{
+    const char *s = pv->kernels[idx].id;
+    size_t len = strlen(s), plen;
+    uint32_t num;
+    int numbered = id_number(s, len, &plen, &num);
+    if (numbered && !pv->num_prefix) {
+        pv->num_prefix = s; /* in the arena: lives as long as p */
+        pv->num_prefix_len = plen;
+    }
+    if (numbered && num_prefix_is(pv, s, plen)) {
+        if (num >= pv->num_cap && num < 4 * (idx + 1) + 4096) {
+            size_t cap = pv->num_cap ? pv->num_cap : 4096;
+            while (cap <= num)
+                cap *= 2;
+            uint32_t *a = mmm__big_realloc(pv->num_kernel,
+                                           pv->num_cap * sizeof *a,
+                                           cap * sizeof *a);
+            if (!a)
+                return MMM_ENOMEM;
+            memset(a + pv->num_cap, 0, (cap - pv->num_cap) * sizeof *a);
+            pv->num_kernel = a;
+            pv->num_cap = cap;
+        }
+        if (num < pv->num_cap) {
+            pv->num_kernel[num] = (uint32_t)idx + 1;
+            return 0;
+        }
+        pv->num_in_tab++;
+    }
+    return idtab_insert_h(&pv->kernel_tab, (uint32_t)idx,
+                          kernel_hash(s, len));
+}
+
 long mmm_program_find_kernel(const mmm_program *p, const char *id)
 {
     if (!p || !id)
         return -1;
-    size_t len = strlen(id);
-    return idtab_find_h(p->priv, &p->priv->kernel_tab, kernel_id, id, len,
-                        kernel_hash(id, len));
+    return find_kernel_len(p->priv, id, strlen(id));
 }
 
 /* ------------------------------------------------------------------ */
@@ -928,16 +1006,13 @@ static int append_class(mmm_program *p, size_t kernel,
 }
 
 static int check_new_kernel(mmm_program *p, const mmm_kernel_spec *s,
-                            uint32_t *hash, mmm_error *err)
+                            mmm_error *err)
 {
     struct mmm_program_priv *pv = p->priv;
     if (!s->id || !*s->id)
         return mmm_error_set(err, MMM_EINPUT, p->file, s->line,
                              "a kernel needs a non-empty id");
-    size_t len = strlen(s->id);
-    *hash = kernel_hash(s->id, len);
-    long old = idtab_find_h(pv, &pv->kernel_tab, kernel_id, s->id, len,
-                            *hash);
+    long old = find_kernel_len(pv, s->id, strlen(s->id));
     if (old >= 0)
         return mmm_error_set(err, MMM_EINPUT, p->file, s->line,
                              "duplicate kernel id '%s' (first at line %ld)",
@@ -997,8 +1072,7 @@ int mmm_program_add_kernel(mmm_program *p, const mmm_kernel_spec *spec,
         return r;
     if (!spec)
         return mmm_error_set(err, MMM_EINVAL, p->file, 0, "no kernel spec");
-    uint32_t hash = 0;
-    if ((r = check_new_kernel(p, spec, &hash, err)) < 0)
+    if ((r = check_new_kernel(p, spec, err)) < 0)
         return r;
     struct mmm_program_priv *pv = p->priv;
     mmm_kernel k;
@@ -1046,7 +1120,7 @@ int mmm_program_add_kernel(mmm_program *p, const mmm_kernel_spec *spec,
     pv->kernel_minimal[idx] = spec->blocks != NULL;
     p->nkernels = idx + 1;
     sync_views(p);
-    if (idtab_insert_h(&pv->kernel_tab, (uint32_t)idx, hash) < 0) {
+    if (kernel_id_insert(pv, idx) < 0) {
         p->nkernels = idx;
         return nomem(err);
     }
@@ -1090,11 +1164,17 @@ int mmm_program_add_class(mmm_program *p, size_t kernel,
 /* ------------------------------------------------------------------ */
 /* Edges                                                               */
 
-/* The kernel named id (or -1), trying *last first: the same kernel as the
- * last edge's, at the cost of one string compare. */
+/* The kernel named id (or -1).  A numbered id is one read of the array
+ * of numbered ids; another tries *last first: the same kernel as the last
+ * edge's, at the cost of one string compare. */
 static long edge_end(mmm_program *p, uint32_t *last, const char *id)
 {
     struct mmm_program_priv *pv = p->priv;
+    size_t len = strlen(id), plen;
+    uint32_t num;
+    if (id_number(id, len, &plen, &num) && num_prefix_is(pv, id, plen) &&
+        num < pv->num_cap && pv->num_kernel[num])
+        return (long)pv->num_kernel[num] - 1;
     if (*last && strcmp(pv->kernels[*last - 1].id, id) == 0)
         return (long)*last - 1;
     long k = mmm_program_find_kernel(p, id);

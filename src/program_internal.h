@@ -120,6 +120,17 @@ struct mmm_program_priv {
 
     mmm_idtab param_tab;
     mmm_idtab kernel_tab;
+    /* Kernel ids "<prefix><number>" with the prefix of the first such id
+     * and the number written without leading zeros (at most 9 digits),
+     * by number: kernel index + 1 (0: none).  A lookup of such an id is
+     * one read of this array, no hash and no string compare.  Numbers too
+     * large for the array when added go to kernel_tab (counted in
+     * num_in_tab: while it is 0, an id of this form absent from the array
+     * is absent). */
+    const char *num_prefix; /* NULL until the first numbered id */
+    size_t num_prefix_len;
+    uint32_t *num_kernel;
+    size_t num_cap, num_in_tab;
     size_t nindexed;          /* kernels with an index */
     int last_kernel_minimal;  /* the last kernel has its blocks= class */
 

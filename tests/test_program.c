@@ -457,6 +457,50 @@ Test(program, numbered_ids_found_and_duplicates_caught)
     mmm_program_free(p);
 }
 
+/* Numbered ids whose numbers come far apart and out of order: a number
+ * too large for the array of numbered ids when it is added (k9000000
+ * first) is still found after the array has grown past it, ids with
+ * another prefix or a number of 10 digits live beside them, every id is
+ * found at its own index and absent ones are not found. */
+Test(program, numbered_ids_added_out_of_order)
+{
+    mmm_program *p = new_program(NULL);
+    mmm_error err;
+    char id[64];
+    ok_kernel(p, "k9000000");
+    ok_kernel(p, "k4096");
+    ok_kernel(p, "q3");
+    ok_kernel(p, "k1000000000");
+    ok_kernel(p, "0");
+    ok_kernel(p, "17");
+    for (int i = 0; i < 20000; i++) {
+        int v = (int)(((long)i * 7919) % 20000); /* a permutation */
+        snprintf(id, sizeof id, "k%d", v);
+        if (v != 4096)
+            ok_kernel(p, id);
+    }
+    for (int i = 0; i < 3000; i++) {
+        snprintf(id, sizeof id, "k%d", 2250000 + 750 * i);
+        ok_kernel(p, id); /* beyond 4 x count when added, then inside */
+    }
+    cr_assert_eq(p->nkernels, 6 + 19999 + 3000);
+    for (size_t k = 0; k < p->nkernels; k++) /* each at its own index: so
+                                              * no two ids are alike */
+        cr_assert_eq(mmm_program_find_kernel(p, p->kernels[k].id), (long)k,
+                     "%s", p->kernels[k].id);
+    static const char *const absent[] = {"k20000", "k9000001", "k",
+                                         "k04096", "q4", "00", "k2250001",
+                                         "k999999999"};
+    for (size_t i = 0; i < sizeof absent / sizeof *absent; i++)
+        cr_assert_eq(mmm_program_find_kernel(p, absent[i]), -1, "%s",
+                     absent[i]);
+    cr_assert_eq(add_kernel(p, "k9000000", "1", 9, &err), MMM_EINPUT);
+    cr_assert_eq(add_kernel(p, "k2250750", "1", 9, &err), MMM_EINPUT);
+    cr_assert_eq(add_kernel(p, "k19999", "1", 9, &err), MMM_EINPUT);
+    cr_assert_eq(add_kernel(p, "17", "1", 9, &err), MMM_EINPUT);
+    mmm_program_free(p);
+}
+
 /* Bytes [0, n) are whole UTF-8 characters. */
 static int valid_utf8(const char *s)
 {
