@@ -41,14 +41,11 @@ if [ ! -f "$BUILD/CMakeCache.txt" ]; then
         -DMMM_BUILD_TESTS=OFF >/dev/null
 fi
 cmake --build "$BUILD" -j2 --target mmm_cli mmm >/dev/null
-libs="libxml-2.0"
-for extra in libgvc libcgraph plplot; do
-    if pkg-config --exists "$extra" 2>/dev/null; then
-        libs="$libs $extra"
-    fi
-done
+# bench_load links the static core library as the CLI does (libxml2 and
+# jansson only); mmm/version.h is generated in the build tree.
+libs="libxml-2.0 jansson"
 # shellcheck disable=SC2046  # word splitting of the flags is wanted
-cc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -I"$ROOT/include" \
+cc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -I"$ROOT/include" -I"$BUILD/include" \
     "$ROOT/bench/bench_load.c" "$BUILD/libmmm.a" $(pkg-config --libs "$libs") \
     -lm -lpthread -o "$OUT/bench_load"
 
