@@ -553,16 +553,23 @@ static int not_worse(double at_best, double at_base)
     return at_best <= at_base || mmm__cost_equal(at_best, at_base);
 }
 
+/* Baseline over best; NaN (undefined) when the best value is 0: 0/0 when
+ * the baseline's is 0 too, and no finite factor otherwise. */
+static double ratio(double at_base, double at_best)
+{
+    return at_best == 0 ? NAN : at_base / at_best;
+}
+
 static void summary_finish(mmm_sweep_result *r)
 {
     const mmm_sweep_point *b = &r->best, *s0 = &r->baseline;
     if (!r->has_best)
         return;
-    r->ratio_W = s0->W / b->W;
-    r->ratio_S = s0->S / b->S;
-    r->ratio_O = s0->O / b->O;
-    r->ratio_graham_brent = s0->graham_brent / b->graham_brent;
-    r->ratio_corollary = s0->corollary / b->corollary;
+    r->ratio_W = ratio(s0->W, b->W);
+    r->ratio_S = ratio(s0->S, b->S);
+    r->ratio_O = ratio(s0->O, b->O);
+    r->ratio_graham_brent = ratio(s0->graham_brent, b->graham_brent);
+    r->ratio_corollary = ratio(s0->corollary, b->corollary);
     r->W_factor = r->W_max / r->W_min;
     r->S_factor = r->S_max / r->S_min;
     r->has_p = r->has_p && s0->has_p;

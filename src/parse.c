@@ -58,6 +58,7 @@
 #include <libxml/xmlschemas.h>
 
 #include "parse_int.h"
+#include "suggest.h"
 
 /* Generated from dags/mmm.xsd by cmake/embed.cmake. */
 const char *mmm__schema_text(void);
@@ -192,6 +193,35 @@ static char *copy_value(char *dst, const xmlChar *b, const xmlChar *e)
     return dst;
 }
 
+/* "; did you mean 'span'?" when name is close to one of names (NULL-
+ * terminated), then, when list, " (allowed: a, b, ...)": into dst, which
+ * stays "" when there is nothing to add.  name NULL: no suggestion. */
+static void name_hint(char *dst, size_t size, const char *name,
+                      const char *const *names, int list)
+{
+    size_t n;
+    dst[0] = '\0';
+    if (name) {
+        mmm__suggest s;
+        mmm__suggest_init(&s, name, strlen(name));
+        for (size_t i = 0; names[i]; i++)
+            mmm__suggest_try(&s, names[i]);
+        const char *best = mmm__suggest_best(&s);
+        if (best)
+            snprintf(dst, size, "; did you mean '%s'?", best);
+    }
+    if (!list || !names[0])
+        return;
+    n = strlen(dst);
+    snprintf(dst + n, size - n, " (allowed: ");
+    for (size_t i = 0; names[i]; i++) {
+        n = strlen(dst);
+        snprintf(dst + n, size - n, "%s%s", i ? ", " : "", names[i]);
+    }
+    n = strlen(dst);
+    snprintf(dst + n, size - n, ")");
+}
+
 static void bad_attr_value(loader *ld, const elem_def *d, int i,
                            const char *v, long line)
 {
@@ -233,11 +263,13 @@ static int collect(loader *ld, enum elem kind, int nattr,
                   !strcmp((const char *)a[0], "noNamespaceSchemaLocation")))
             continue; /* editors' hint to find the schema: harmless */
         if (k < 0) {
+            name_hint(ld->hint, sizeof ld->hint, a[1] ? NULL : (const char *)a[0],
+                      d->attrs, 1);
             mmm__parse_fail(ld, MMM_EINPUT, CLASS_SCHEMA, line,
                  "element '%s', attribute '%s%s%s': the attribute is not "
-                 "allowed",
+                 "allowed%s",
                  d->name, a[1] ? (const char *)a[1] : "", a[1] ? ":" : "",
-                 (const char *)a[0]);
+                 (const char *)a[0], ld->hint);
             return -1;
         }
         slot[i] = k;
@@ -333,16 +365,24 @@ static void unexpected_element(loader *ld, enum elem parent,
              hint);
         return;
     }
+    const char *names[E_COUNT];
+    size_t nn = 0;
     for (const unsigned char *c = defs[parent].children; *c != E_NONE; c++) {
         size_t n = strlen(expected);
         snprintf(expected + n, sizeof expected - n, "%s%s",
                  n ? ", " : "", defs[*c].name);
+        names[nn++] = defs[*c].name;
     }
+    names[nn] = NULL;
+    /* libxml2's wording lists the expected names: only the close one is
+     * added to it */
+    name_hint(ld->hint, sizeof ld->hint, prefix ? NULL : (const char *)local,
+              names, 0);
     if (expected[0])
         mmm__parse_fail(ld, MMM_EINPUT, CLASS_SCHEMA, line,
              "element '%s': this element is not expected inside <%s> "
-             "(expected one of: %s)",
-             qname, defs[parent].name, expected);
+             "(expected one of: %s)%s",
+             qname, defs[parent].name, expected, ld->hint);
     else
         mmm__parse_fail(ld, MMM_EINPUT, CLASS_SCHEMA, line,
              "element '%s': this element is not expected (<%s> has no "
@@ -389,6 +429,20 @@ static void on_start(void *ud, const xmlChar *local, const xmlChar *prefix,
         return;
     }
     long line = mmm__parse_tag_line(ld->ctxt);
+    if (ld->mode == MODE_FIND) { /* a later <param name=...> */
+        if (line >= ld->target_line && !strcmp((const char *)local, "param"))
+            for (int i = 0; i < nattr; i++) {
+                const xmlChar **a = attrs + 5 * i;
+                size_t n = (size_t)(a[4] - a[3]);
+                if (!a[2] && !strcmp((const char *)a[0], "name") &&
+                    n == strlen(ld->unknown_name) &&
+                    !memcmp(a[3], ld->unknown_name, n)) {
+                    ld->found_line = line;
+                    mmm__parse_halt(ld);
+                }
+            }
+        return;
+    }
     if (ld->mode == MODE_SCHEMA) { /* pass 2: the validator does the work */
         if (line > ld->target_line)
             mmm__parse_halt(ld);
@@ -427,7 +481,7 @@ static void on_end(void *ud, const xmlChar *local, const xmlChar *prefix,
     (void)local;
     (void)prefix;
     (void)uri;
-    if (ld->halted || ld->mode == MODE_SCHEMA || ld->depth == 0)
+    if (ld->halted || ld->mode >= MODE_SCHEMA || ld->depth == 0)
         return;
     enum elem kind = (enum elem)ld->stack[--ld->depth];
     if (ld->mode != MODE_PROGRAM)
@@ -443,7 +497,7 @@ static void on_end(void *ud, const xmlChar *local, const xmlChar *prefix,
 static void on_text(void *ud, const xmlChar *ch, int len)
 {
     loader *ld = loader_of(ud);
-    if (ld->halted || ld->mode == MODE_SCHEMA || ld->depth == 0 || len <= 0)
+    if (ld->halted || ld->mode >= MODE_SCHEMA || ld->depth == 0 || len <= 0)
         return;
     enum elem kind = (enum elem)ld->stack[ld->depth - 1];
     if (defs[kind].text) {
@@ -565,6 +619,60 @@ static void on_schema_error(void *data, xmlErrorPtr e)
     mmm__parse_xml_error(ld, e, e ? e->line : 0);
 }
 
+/* The input of a load again, for a second pass: 0, or -1 when it cannot
+ * be read twice (a pipe, stdin). */
+static int open_again(source *src, const char *path, const char *mem,
+                      size_t len, uint64_t max)
+{
+    mmm_error e;
+    if (path) {
+        struct stat st;
+        if (stat(path, &st) < 0 || !S_ISREG(st.st_mode) ||
+            mmm__parse_open_file(src, path, max, &e) < 0)
+            return -1;
+    } else {
+        memset(src, 0, sizeof *src);
+        src->fd = -1;
+        src->mem = mem;
+        src->len = len;
+        src->max = max;
+    }
+    return 0;
+}
+
+/* After a load that failed on a parameter that was not declared
+ * (first->unknown_name): when the file declares it further down, say so,
+ * in place of the hints that followed the message. */
+void mmm__parse_declared_later(loader *first, const char *path,
+                               const char *mem, size_t len, mmm_error *err)
+{
+    loader ld;
+    source src;
+    handler_guard g;
+    size_t cut = first->unknown_cut;
+    if (!err || !first->unknown_name[0] || cut > strlen(err->message))
+        return;
+    memset(&ld, 0, sizeof ld);
+    ld.mode = MODE_FIND;
+    ld.file = first->file;
+    ld.lim = first->lim;
+    ld.target_line = err->line;
+    memcpy(ld.unknown_name, first->unknown_name, sizeof ld.unknown_name);
+    if (open_again(&src, path, mem, len, ld.lim.max_file_bytes) < 0)
+        return;
+    mmm__parse_guard_begin(&g, &ld);
+    run_parse(&ld, &src, NULL);
+    mmm__parse_guard_end(&g);
+    if (src.fd >= 0)
+        close(src.fd);
+    free(src.rbuf);
+    if (ld.found_line > 0)
+        snprintf(err->message + cut, sizeof err->message - cut,
+                 " (it is declared later, at line %ld: declare a parameter "
+                 "before the expressions that use it)",
+                 ld.found_line);
+}
+
 /* Pass 2: parse again with the XSD validator plugged in, up to the line
  * of pass 1's schema-class error, and take libxml2's message when it
  * reports the same line.  (For text in element-only content libxml2 gives
@@ -574,26 +682,14 @@ static void schema_second_opinion(loader *first, const char *path,
 {
     loader ld;
     source src;
-    mmm_error e;
     const char *xsd = mmm_schema_text();
     memset(&ld, 0, sizeof ld);
     ld.mode = MODE_SCHEMA;
     ld.file = first->file;
     ld.lim = first->lim;
     ld.target_line = first->err.line;
-    if (path) {
-        /* Only a regular file can be read twice (not a pipe or stdin). */
-        struct stat st;
-        if (stat(path, &st) < 0 || !S_ISREG(st.st_mode) ||
-            mmm__parse_open_file(&src, path, ld.lim.max_file_bytes, &e) < 0)
-            return;
-    } else {
-        memset(&src, 0, sizeof src);
-        src.fd = -1;
-        src.mem = mem;
-        src.len = len;
-        src.max = ld.lim.max_file_bytes;
-    }
+    if (open_again(&src, path, mem, len, ld.lim.max_file_bytes) < 0)
+        return;
     xmlSchemaParserCtxtPtr pc = xmlSchemaNewMemParserCtxt(xsd,
                                                           (int)strlen(xsd));
     xmlSchemaPtr schema = NULL;
@@ -607,8 +703,13 @@ static void schema_second_opinion(loader *first, const char *path,
         xmlSchemaSetValidStructuredErrors(vc, on_schema_error, &ld);
         run_parse(&ld, &src, vc);
         if (ld.have_err && ld.err.code == MMM_EINPUT &&
-            ld.err.line == first->err.line)
+            ld.err.line == first->err.line) {
+            size_t n = strlen(ld.err.message);
+            if (first->hint[0] && !strstr(ld.err.message, first->hint))
+                snprintf(ld.err.message + n, sizeof ld.err.message - n, "%s",
+                         first->hint);
             first->err = ld.err;
+        }
         xmlSchemaFreeValidCtxt(vc);
     }
     xmlSchemaFree(schema);

@@ -107,6 +107,19 @@ void mmm__parse_xml_error(loader *ld, const xmlError *e, long line)
         mmm__parse_fail(ld, MMM_EPARSE, CLASS_OTHER, line,
              "input is not proper UTF-8 (%s); DAG files must be UTF-8",
              msg[46] == ' ' ? msg + 47 : "");
+    else if (e->code == XML_ERR_LT_IN_ATTRIBUTE)
+        mmm__parse_fail(ld, xml_error_code(e), CLASS_OTHER, line,
+             "%s: write &lt; for '<' (and &amp; for '&') inside an attribute, "
+             "e.g. test=\"n &lt; 2^20\"", msg);
+    else if ((e->code == XML_ERR_NAME_REQUIRED &&
+              !strncmp(msg, "xmlParseEntityRef: ", 19)) ||
+             e->code == XML_ERR_ENTITYREF_SEMICOL_MISSING) {
+        const char *why = strstr(msg, ": ");
+        mmm__parse_fail(ld, xml_error_code(e), CLASS_OTHER, line,
+             "a '&' that starts no entity reference (%s): write &amp; for "
+             "'&' (and &lt; for '<'), e.g. test=\"a &amp;&amp; b\"",
+             why ? why + 2 : msg);
+    }
     else
         mmm__parse_fail(ld, xml_error_code(e), CLASS_OTHER, line, "%s", msg);
 }

@@ -76,7 +76,7 @@ typedef struct elem_def {
 /* ------------------------------------------------------------------ */
 /* Loader state                                                        */
 
-enum mode { MODE_PROGRAM, MODE_MACHINE, MODE_SCHEMA };
+enum mode { MODE_PROGRAM, MODE_MACHINE, MODE_SCHEMA, MODE_FIND };
 enum err_class { CLASS_OTHER, CLASS_SCHEMA };
 
 /* Where the bytes come from: a file (fd) or a caller's buffer. */
@@ -152,6 +152,15 @@ typedef struct loader {
 
     /* MODE_SCHEMA: stop after this line */
     long target_line;
+    /* what our message adds to the error (a close name, the allowed
+     * ones): kept when pass 2 takes libxml2's wording of the same error */
+    char hint[640];
+    /* the error named a parameter that is not declared (yet): its name,
+     * and the length of the message before any hint; MODE_FIND: the
+     * name looked for, and found_line the line of its <param> */
+    char unknown_name[65];
+    size_t unknown_cut;
+    long found_line;
 } loader;
 
 /* libxml2 prints what no handler catches: route the thread's global
@@ -208,6 +217,8 @@ void mmm__parse_start_description(loader *ld, long line);
 int mmm__parse_load(loader *ld, const char *path, const char *mem, size_t len,
                     int skip_schema, int threads, mmm_error *err);
 void mmm__parse_loader_dispose(loader *ld);
+void mmm__parse_declared_later(loader *first, const char *path,
+                               const char *mem, size_t len, mmm_error *err);
 
 /* parse_program.c */
 void mmm__parse_emit(loader *ld, int kind, const char *const *v, size_t nvals,

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "parse_int.h"
+#include "suggest.h"
 
 /* ------------------------------------------------------------------ */
 /* Machine files                                                       */
@@ -22,6 +23,45 @@ static int machine_resolve(const char *name, size_t len, void *payload)
             !memcmp(m->params[i].name, name, len))
             return (int)i;
     return -1;
+}
+
+/* The same, remembering the name it does not know. */
+typedef struct machine_scope {
+    const machine_impl *m;
+    const char *unknown;
+    size_t unknown_len;
+} machine_scope;
+
+static int machine_resolve_noting(const char *name, size_t len, void *payload)
+{
+    machine_scope *sc = payload;
+    int r = machine_resolve(name, len, (void *)sc->m);
+    if (r < 0) {
+        sc->unknown = name;
+        sc->unknown_len = len;
+    }
+    return r;
+}
+
+/* A close name for an unknown one (into ld->hint), and the name for
+ * mmm__parse_declared_later. */
+static void machine_unknown(loader *ld, const machine_scope *sc,
+                            size_t cut)
+{
+    mmm__suggest s;
+    const machine_impl *m = sc->m;
+    ld->hint[0] = '\0';
+    if (sc->unknown_len >= sizeof ld->unknown_name)
+        return;
+    memcpy(ld->unknown_name, sc->unknown, sc->unknown_len);
+    ld->unknown_name[sc->unknown_len] = '\0';
+    ld->unknown_cut = cut;
+    mmm__suggest_init(&s, sc->unknown, sc->unknown_len);
+    for (size_t i = 0; i < m->pub.nparams; i++)
+        mmm__suggest_try(&s, m->params[i].name);
+    if (mmm__suggest_best(&s))
+        snprintf(ld->hint, sizeof ld->hint, "; did you mean '%s'?",
+                 mmm__suggest_best(&s));
 }
 
 static void machine_param(loader *ld, const char **v, long line)
@@ -46,11 +86,20 @@ static void machine_param(loader *ld, const char **v, long line)
         return;
     }
     mmm_error_clear(&e);
-    r = mmm_expr_parse(&x, v[MP_VALUE], machine_resolve, m, &el, &e);
+    machine_scope sc = {m, NULL, 0};
+    r = mmm_expr_parse(&x, v[MP_VALUE], machine_resolve_noting, &sc, &el, &e);
     if (r == 0)
         r = mmm_expr_eval(x, m->values, m->pub.nparams, &val, &e);
     mmm_expr_free(x);
     if (r < 0) {
+        if (sc.unknown && !ld->have_err) {
+            char base[sizeof e.message + 300];
+            snprintf(base, sizeof base, "parameter '%.200s': %s", v[MP_NAME],
+                     e.message);
+            machine_unknown(ld, &sc, strlen(base));
+            mmm__parse_fail(ld, r, CLASS_OTHER, line, "%s%s", base, ld->hint);
+            return;
+        }
         mmm__parse_fail(ld, r, CLASS_OTHER, line, "parameter '%s': %s", v[MP_NAME],
              e.message);
         return;
@@ -134,6 +183,8 @@ int mmm_machine_load_file(mmm_machine **out, const char *path,
     ld.lim = mmm_limits_effective(limits);
     ld.mach = m;
     r = mmm__parse_load(&ld, path, NULL, 0, 0, MMM_THREADS_OFF, err);
+    if (r < 0)
+        mmm__parse_declared_later(&ld, path, NULL, 0, err);
     mmm__parse_loader_dispose(&ld);
     if (r < 0) {
         mmm_machine_free(&m->pub);

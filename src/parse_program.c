@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "parse_int.h"
+#include "program_internal.h"
 
 /* The builder's errors (its own, or the program builder's and the
  * expression parser's, whose message is kept and whose file and line are
@@ -275,6 +276,12 @@ static int load_program(mmm_program **out, const char *path,
             }
     }
     r = mmm__parse_load(&ld, path, mem, len, opt->skip_schema, opt->threads, err);
+    if (r < 0 && ld.bld.have_err) {
+        const struct mmm_program_priv *pv = ld.bld.prog->priv;
+        memcpy(ld.unknown_name, pv->unknown_name, sizeof ld.unknown_name);
+        ld.unknown_cut = pv->unknown_cut;
+        mmm__parse_declared_later(&ld, path, mem, len, err);
+    }
     mmm__parse_loader_dispose(&ld);
     if (r == 0 && (r = mmm_program_finalize(ld.bld.prog, err)) < 0 && err) {
         if (!err->file[0])

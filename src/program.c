@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "program_internal.h"
+#include "suggest.h"
 #include "util/csr.h"
 
 /* ------------------------------------------------------------------ */
@@ -346,6 +347,8 @@ typedef struct resolve_ctx {
     size_t limit;      /* only parameters with slot < limit are visible */
     const char *hidden_index; /* an index name that is not visible here */
     int saw_hidden;
+    const char *unknown; /* the name that is not known, for the message */
+    size_t unknown_len;
 } resolve_ctx;
 
 static int resolve(const char *name, size_t len, void *payload)
@@ -359,6 +362,8 @@ static int resolve(const char *name, size_t len, void *payload)
         return (int)slot;
     if (c->hidden_index && key_equal(c->hidden_index, name, len))
         c->saw_hidden = 1;
+    c->unknown = name;
+    c->unknown_len = len;
     return -1;
 }
 
@@ -451,7 +456,7 @@ static int compile(mmm_program *p, uint32_t *id, const char *text,
         return nomem(err);
 
     resolve_ctx rc = {pv, scope->index, scope->index_slot, scope->limit,
-                      scope->hidden_index, 0};
+                      scope->hidden_index, 0, NULL, 0};
     mmm_expr_limits lim = {pv->limits.max_expr_length, pv->limits.max_depth};
     mmm_error sub;
     mmm_expr *e = NULL;
@@ -463,6 +468,22 @@ static int compile(mmm_program *p, uint32_t *id, const char *text,
                                  "%s (a kernel's repeat cannot use its own "
                                  "index '%s')",
                                  sub.message, scope->hidden_index);
+        if (rc.unknown && r == MMM_EINPUT) {
+            /* a close name, another kernel's index; the loader looks
+             * for a declaration later in the file (unknown_name) */
+            char hint[512];
+            size_t len = strlen(sub.message);
+            if (!mmm__unknown_param_hint(hint, sizeof hint, p, rc.unknown,
+                                         rc.unknown_len, scope->limit,
+                                         scope->index) &&
+                rc.unknown_len < sizeof pv->unknown_name) {
+                memcpy(pv->unknown_name, rc.unknown, rc.unknown_len);
+                pv->unknown_name[rc.unknown_len] = '\0';
+                pv->unknown_cut = len;
+            }
+            return mmm_error_set(err, r, p->file, line, "%s%s", sub.message,
+                                 hint);
+        }
         return mmm_error_set(err, r, p->file, line, "%s", sub.message);
     }
     const char *t = arena_strdup(&pv->arena, text);

@@ -148,6 +148,12 @@ struct mmm_program_priv {
     struct mmm_pending_edge *pending;
     size_t npending, pending_cap;
 
+    /* The last expression error named an unknown parameter, which no
+     * hint explained: its name, and the length of the message before
+     * the hint (the loader looks for the name later in the file). */
+    char unknown_name[65];
+    size_t unknown_cut;
+
     /* Filled by finalize. */
     uint32_t *succ_start, *succ, *pred_start, *pred, *topo;
     mmm_sp_plan sp;

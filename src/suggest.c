@@ -4,6 +4,7 @@
 #include "suggest.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
@@ -71,7 +72,10 @@ void mmm__suggest_try(mmm__suggest *s, const char *cand)
 
 const char *mmm__suggest_best(const mmm__suggest *s)
 {
-    size_t allowed = s->len / 3 < 1 ? 1 : s->len / 3;
+    /* one edit per three characters, at least one, except for a name of
+     * one character: any other one is one edit away, and no better a
+     * guess than the rest */
+    size_t allowed = s->len / 3 < 1 && s->len > 1 ? 1 : s->len / 3;
     if (!s->best)
         return NULL;
     if (strlen(s->best) == s->len && strncasecmp(s->best, s->name, s->len) == 0)
@@ -89,4 +93,51 @@ const char *mmm_program_closest_param(const mmm_program *p, const char *name)
     for (i = 0; i < p->nparams; i++)
         mmm__suggest_try(&s, p->params[i].name);
     return mmm__suggest_best(&s);
+}
+
+/* What to add to "unknown parameter 'x'" (see suggest.h). */
+int mmm__unknown_param_hint(char *dst, size_t size, const mmm_program *p,
+                            const char *name, size_t len, size_t limit,
+                            const char *index)
+{
+    mmm__suggest s;
+    size_t i, n;
+    dst[0] = '\0';
+    if (len > MAXLEN)
+        return 0;
+    /* the index of another kernel's repeat */
+    for (i = 0; i < p->nkernels; i++) {
+        const mmm_kernel *k = &p->kernels[i];
+        if (k->index && strlen(k->index) == len && !memcmp(k->index, name, len)) {
+            snprintf(dst, size,
+                     "; '%.*s' is the index of the repeat of kernel '%.64s' "
+                     "(line %ld), known only inside that kernel",
+                     (int)len, name, k->id, k->line);
+            return 1;
+        }
+    }
+    mmm__suggest_init(&s, name, len);
+    for (i = 0; i < limit && i < p->nparams; i++)
+        mmm__suggest_try(&s, p->params[i].name);
+    mmm__suggest_try(&s, index);
+    if (mmm__suggest_best(&s)) {
+        snprintf(dst, size, "; did you mean '%s'?", mmm__suggest_best(&s));
+        return 0;
+    }
+    if (limit == 0 && !index) {
+        snprintf(dst, size, " (no parameter is declared before this line)");
+        return 0;
+    }
+    snprintf(dst, size, "; known here: ");
+    for (i = 0; i < limit && i < p->nparams && i < 12; i++) {
+        n = strlen(dst);
+        snprintf(dst + n, size - n, "%s%.64s", i ? ", " : "", p->params[i].name);
+    }
+    n = strlen(dst);
+    if (i < limit && i < p->nparams)
+        snprintf(dst + n, size - n, ", ...");
+    else if (index)
+        snprintf(dst + n, size - n, "%s%.64s (this kernel's index)",
+                 i ? ", " : "", index);
+    return 0;
 }

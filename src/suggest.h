@@ -21,4 +21,14 @@ void mmm__suggest_try(mmm__suggest *s, const char *cand);
  * least one), else NULL. */
 const char *mmm__suggest_best(const mmm__suggest *s);
 
+/* What to add to the message "unknown parameter 'name'" (name[0..len))
+ * of an expression that sees the first `limit` parameters of p and, when
+ * not NULL, the kernel index `index`: "; 'i' is the index of the repeat of
+ * kernel 'k' (line 4), ..." (then 1 is returned: the use is explained),
+ * else "; did you mean 'n'?" or the names it could use (0 returned). */
+struct mmm_program;
+int mmm__unknown_param_hint(char *dst, size_t size,
+                            const struct mmm_program *p, const char *name,
+                            size_t len, size_t limit, const char *index);
+
 #endif

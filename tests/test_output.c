@@ -240,7 +240,7 @@ Test(output, define_errors_say_what_to_fix)
     const char *f = write_xml("d.xml",
         "<program name='d'><param name='n' value='4'/><param name='B' value='2'/>"
         "<kernel id='a' blocks='n' work='1' span='1' reads='0' writes='0'/></program>");
-    char args[512];
+    char args[512], want[512];
     out o;
     snprintf(args, sizeof args, "analyze %s -D ' n = 2^10 ' --format json", f);
     o = run(args);
@@ -259,8 +259,122 @@ Test(output, define_errors_say_what_to_fix)
     snprintf(args, sizeof args, "analyze %s -D n=B^3", f);
     o = run(args);
     cr_assert_eq(o.status, 1);
-    cr_assert(strstr(o.err, "-D values must be constants: 'B' is a parameter of the file"),
+    snprintf(want, sizeof want, "%s: error: -D n=B^3: -D values must be constants: "
+             "'B' is a parameter of the file", f);
+    cr_assert(strstr(o.err, want), "%s", o.err);
+    out_free(&o);
+    /* p is no parameter of this file: -p gives it */
+    snprintf(args, sizeof args, "analyze %s -D p=4", f);
+    o = run(args);
+    cr_assert_eq(o.status, 1);
+    cr_assert(strstr(o.err, "no parameter 'p'; the number of SMs p is given with -p P"),
               "%s", o.err);
+    out_free(&o);
+}
+
+/* `mmm ARGS` fails with status and stderr one line starting with want. */
+static void expect_error(const char *args, int status, const char *want)
+{
+    out o = run(args);
+    cr_assert_eq(o.status, status, "%s: %s", args, o.err);
+    cr_assert(!strncmp(o.err, want, strlen(want)), "%s\nwanted %s", o.err, want);
+    cr_assert_eq(strchr(o.err, '\n'), o.err + strlen(o.err) - 1, "one line: %s", o.err);
+    out_free(&o);
+}
+
+/* Mistakes in the file: FILE:LINE: error: what to write instead. */
+Test(output, file_errors_say_what_to_fix)
+{
+    const char *f = write_xml("lt.xml",
+        "<program name='d'><param name='n' value='4'/>\n"
+        "<constraint test='n < 8'/>\n"
+        "<kernel id='a' blocks='n' work='1' span='1' reads='0' writes='0'/></program>");
+    char args[512], want[512];
+    snprintf(args, sizeof args, "analyze %s", f);
+    snprintf(want, sizeof want, "%s:2: error: unescaped '<' not allowed in attributes "
+             "values: write &lt; for '<'", f);
+    expect_error(args, 1, want);
+    f = write_xml("typo.xml",
+        "<program name='d'><param name='n' value='4'/>\n"
+        "<kernel id='a' blocks='n' work='1' spna='1' reads='0' writes='0'/></program>");
+    snprintf(args, sizeof args, "analyze %s", f);
+    snprintf(want, sizeof want, "%s:2: error: element 'kernel', attribute 'spna': the "
+             "attribute 'spna' is not allowed; did you mean 'span'? (allowed: id, ", f);
+    expect_error(args, 1, want);
+}
+
+/* optimize --param p on a file that leaves p to -p: what to run instead,
+ * and the commands it names work. */
+Test(output, optimize_param_p_advice)
+{
+    const char *f = write_xml("nop.xml",
+        "<program name='d'><param name='U' value='2'/>"
+        "<kernel id='a' blocks='4' work='1' span='1' reads='1' writes='0'/>"
+        "<kernel id='b' blocks='1' work='1' span='1' reads='1' writes='0'/>"
+        "<edge from='a' to='b'/></program>");
+    char args[512], want[512], cmd[512];
+    const char *q;
+    out o;
+    snprintf(args, sizeof args, "optimize %s --param p --from 1 --to 8 -p 2", f);
+    snprintf(want, sizeof want, "%s: error: --param p: the file declares no parameter 'p': "
+             "p, the number of SMs, comes from -p or the machine file", f);
+    expect_error(args, 1, want);
+    o = run(args);
+    for (int i = 0; i < 2; i++) {
+        q = strstr(o.err, i ? "'mmm simulate " : "'mmm scale ");
+        cr_assert_not_null(q, "%s", o.err);
+        snprintf(cmd, sizeof cmd, "%.*s", (int)(strchr(q + 1, '\'') - q - 5), q + 5);
+        out r = run(cmd);
+        cr_assert_eq(r.status, 0, "mmm %s: %s", cmd, r.err);
+        out_free(&r);
+    }
+    out_free(&o);
+    /* with a machine file that sets p, p is swept */
+    f = write_xml("m.xml", "<machine name='m'><param name='p' value='3'/></machine>");
+    snprintf(args, sizeof args, "optimize %s/nop.xml --param p --from 1 --to 2 --machine %s "
+             "--format json", dir, f);
+    o = run(args);
+    cr_assert_eq(o.status, 0, "%s", o.err);
+    out_free(&o);
+}
+
+/* optimize --param U --from 0: O is 0 at the best value, so O(s0)/O(s) is
+ * undefined: "undefined" in the text, null in JSON.  fork_join.xml: O =
+ * 48U (its comment: O = 480 at U = 10); C = 10 at U = 0 and 12 at U = 2
+ * (the w3 block 10 + 2, the join 2 + 10), N, L, K and p fixed, so both
+ * bounds' ratio is 12/10. */
+Test(output, optimize_ratio_undefined_at_zero)
+{
+    char args[512];
+    out o;
+    snprintf(args, sizeof args, "optimize %s/fork_join.xml --param U --from 0 --to 3 "
+             "--baseline 2 --format json", MMM_DAGS_DIR);
+    o = run(args);
+    cr_assert_eq(o.status, 0, "%s", o.err);
+    cr_assert(json_check("d['best']['params']['U']==0 and d['baseline']['params']['U']==2 "
+                         "and d['ratios']['O'] is None and d['ratios']['W']==1 "
+                         "and d['ratios']['S']==1 "
+                         "and abs(d['ratios']['corollary']-1.2)<1e-12 "
+                         "and abs(d['ratios']['graham_brent']-1.2)<1e-12 "
+                         "and any('undefined' in n for n in d['notes'])"),
+              "%s", o.out);
+    out_free(&o);
+    snprintf(args, sizeof args, "optimize %s/fork_join.xml --param U --from 0 --to 3",
+             MMM_DAGS_DIR);
+    o = run(args);
+    cr_assert_eq(o.status, 0, "%s", o.err);
+    cr_assert(!strstr(o.out, "nan"), "%s", o.out);
+    const char *row = strstr(o.out, "\ns0/best");
+    cr_assert_not_null(row, "%s", o.out);
+    char line[256];
+    snprintf(line, sizeof line, "%.*s", (int)strcspn(row + 1, "\n"), row + 1);
+    double w, sr, gb, co;
+    char ocell[32];
+    cr_assert_eq(sscanf(line, "s0/best %lf %lf %31s %lf %lf", &w, &sr, ocell, &gb, &co), 5,
+                 "%s", line);
+    cr_assert_str_eq(ocell, "undefined");
+    cr_assert(w == 1 && sr == 1 && gb == 1 && co == 1, "%s", line);
+    cr_assert(strstr(o.out, "note       s0/best of O is undefined"), "%s", o.out);
     out_free(&o);
 }
 

@@ -79,12 +79,13 @@ Test(program, unknown_parameter_has_file_and_line)
     cr_assert_eq(add_kernel(p, "a", "n + x", 7, &err), MMM_EINPUT);
     cr_assert_eq(err.line, 7);
     cr_assert_str_eq(err.file, "t.xml");
-    cr_assert_str_eq(err.message, "unknown parameter 'x'");
+    /* one letter is no slip of another: the names it may use instead */
+    cr_assert_str_eq(err.message, "unknown parameter 'x'; known here: n");
     /* a parameter may only use the ones declared before it */
     cr_assert_eq(mmm_program_add_param(p, "m", "k", NULL, NULL, 3, &err),
                  MMM_EINPUT);
     cr_assert_eq(err.line, 3);
-    cr_assert_str_eq(err.message, "unknown parameter 'k'");
+    cr_assert_str_eq(err.message, "unknown parameter 'k'; known here: n");
     cr_assert_eq(mmm_program_add_constraint(p, "z > 1", 4, &err), MMM_EINPUT);
     cr_assert_eq(err.line, 4);
     mmm_program_free(p);
@@ -573,4 +574,54 @@ Test(program, long_messages_keep_their_reason)
     free(xml);
     free(ascii);
     free(utf);
+}
+
+/* Kernel k (line 6) repeated n times with index "step". */
+static int add_repeated(mmm_program *p, mmm_kernel_spec *s, const char *blocks,
+                        long line, mmm_error *err)
+{
+    memset(s, 0, sizeof *s);
+    s->id = "k";
+    s->line = line;
+    s->repeat = "n";
+    s->index = "step";
+    s->blocks = blocks;
+    s->work = s->span = s->reads = s->writes = "1";
+    return mmm_program_add_kernel(p, s, NULL, err);
+}
+
+/* What an unknown name is likely to be: another case or a slip of a
+ * visible parameter or of the kernel's own index, or the index of another
+ * kernel's repeat. */
+Test(program, unknown_parameter_hints)
+{
+    mmm_program *p = new_program(NULL);
+    mmm_error err;
+    mmm_kernel_spec s;
+    cr_assert_eq(mmm_program_add_param(p, "n", "8", NULL, NULL, 2, &err), 0);
+    cr_assert_eq(mmm_program_add_param(p, "count", "8", NULL, NULL, 3, &err), 0);
+    cr_assert_eq(add_kernel(p, "a", "N", 5, &err), MMM_EINPUT);
+    cr_assert_str_eq(err.message, "unknown parameter 'N'; did you mean 'n'?");
+    cr_assert_eq(add_kernel(p, "a", "cuont", 5, &err), MMM_EINPUT);
+    cr_assert_str_eq(err.message,
+                     "unknown parameter 'cuont'; did you mean 'count'?");
+    /* a slip of the kernel's own index; nothing close: the names visible
+     * there, the index too */
+    cr_assert_eq(add_repeated(p, &s, "stpe + 1", 6, &err), MMM_EINPUT);
+    cr_assert_str_eq(err.message,
+                     "unknown parameter 'stpe'; did you mean 'step'?");
+    s.blocks = "zzz";
+    cr_assert_eq(mmm_program_add_kernel(p, &s, NULL, &err), MMM_EINPUT);
+    cr_assert_str_eq(err.message, "unknown parameter 'zzz'; known here: n, "
+                                  "count, step (this kernel's index)");
+    /* the index of another kernel */
+    s.blocks = "step + 1";
+    cr_assert_eq(mmm_program_add_kernel(p, &s, NULL, &err), 0);
+    cr_assert_eq(add_kernel(p, "b", "2 * step", 9, &err), MMM_EINPUT);
+    cr_assert_eq(err.line, 9);
+    cr_assert_str_eq(err.message,
+                     "unknown parameter 'step'; 'step' is the index of the "
+                     "repeat of kernel 'k' (line 6), known only inside that "
+                     "kernel");
+    mmm_program_free(p);
 }

@@ -155,7 +155,8 @@ typedef struct mmm_sweep_result {
     mmm_sweep_point min_overhead;
     mmm_sweep_point min_bound;      /**< when has_p */
     mmm_sweep_point min_corollary;
-    /* Baseline over best: > 1 means the best point is smaller. */
+    /* Baseline over best: > 1 means the best point is smaller.  NaN
+     * (undefined) where the best point's value is 0 (O with U = 0). */
     double ratio_W, ratio_S, ratio_O, ratio_graham_brent, ratio_corollary;
     /* Extremes of W and S over the feasible points, and max/min. */
     double W_min, W_max, S_min, S_max, W_factor, S_factor;

@@ -93,6 +93,10 @@ int cli_read_program(const cli_common *c, const char *path,
 /* Build the override list for -D/-p against prog (exposed for commands that
  * re-evaluate, e.g. optimize).  *nov receives the count; ov must hold
  * CLI_MAX_DEFS + 1 entries.  Prints errors; returns CLI_OK/CLI_FAIL. */
+/* "FILE: error: OPT NAME: the file declares no parameter 'NAME'", then
+ * advice when given, else a close name or the declared ones; on stderr. */
+void cli_no_such_param(const mmm_program *prog, const char *opt,
+                       const char *name, const char *advice);
 int cli_overrides(const cli_common *c, const mmm_program *prog, int lenient,
                   mmm_override *ov, size_t *nov);
 

@@ -333,15 +333,17 @@ static int def_name(const char *def, char *name, size_t size)
     return 0;
 }
 
-/* Why -D NAME is refused: the file declares no such parameter; suggest a
- * close name (another case, a typo) or list the declared ones. */
-static void no_such_param(const cli_common *c, const mmm_program *prog,
-                          const char *name)
+void cli_no_such_param(const mmm_program *prog, const char *opt,
+                       const char *name, const char *advice)
 {
     const char *close = mmm_program_closest_param(prog, name);
     size_t i;
-    fprintf(stderr, "%s: error: -D %s: the file declares no parameter '%s'",
-            prog->file, name, name);
+    fprintf(stderr, "%s: error: %s %s: the file declares no parameter '%s'",
+            prog->file, opt, name, name);
+    if (advice) {
+        fprintf(stderr, "%s\n", advice);
+        return;
+    }
     if (close) {
         fprintf(stderr, "; did you mean '%s'?\n", close);
         return;
@@ -354,7 +356,6 @@ static void no_such_param(const cli_common *c, const mmm_program *prog,
     for (i = 0; i < prog->nparams && i < 20; i++)
         fprintf(stderr, "%s'%s'", i ? ", " : "", prog->params[i].name);
     fprintf(stderr, "%s\n", i < prog->nparams ? ", ..." : "");
-    (void)c;
 }
 
 int cli_overrides(const cli_common *c, const mmm_program *prog, int lenient,
@@ -380,7 +381,10 @@ int cli_overrides(const cli_common *c, const mmm_program *prog, int lenient,
                         prog->file, name);
                 continue;
             }
-            no_such_param(c, prog, name);
+            cli_no_such_param(prog, "-D", name,
+                              strcmp(name, "p") ? NULL
+                              : "; the number of SMs p is given with -p P "
+                                "(or by the machine file's p)");
             return CLI_FAIL;
         }
         if (mmm_expr_parse(&e, c->def_value[i], no_names, NULL, &lim, &err) < 0 ||
@@ -390,16 +394,17 @@ int cli_overrides(const cli_common *c, const mmm_program *prog, int lenient,
             /* A name in the value: -D takes constants, not expressions of
              * the file's parameters. */
             if (sscanf(err.message, "unknown parameter '%255[^']'", used) == 1) {
-                fprintf(stderr, "error: -D %s=%s: -D values must be constants: "
-                                "'%s' is %s; write a number or an expression of "
-                                "numbers (e.g. -D %s=2^20)\n",
-                        name, c->def_value[i], used,
+                fprintf(stderr, "%s: error: -D %s=%s: -D values must be "
+                                "constants: '%s' is %s; write a number or an "
+                                "expression of numbers (e.g. -D %s=2^20)\n",
+                        prog->file, name, c->def_value[i], used,
                         mmm_program_find_param(prog, used) >= 0
                             ? "a parameter of the file" : "a name",
                         name);
                 return CLI_FAIL;
             }
-            fprintf(stderr, "error: -D %s=%s: %s\n", name, c->def_value[i], err.message);
+            fprintf(stderr, "%s: error: -D %s=%s: %s\n", prog->file, name,
+                    c->def_value[i], err.message);
             return CLI_FAIL;
         }
         mmm_expr_free(e);

@@ -29,7 +29,9 @@ static const char optimize_help[] =
     "are reported as infeasible.  Ties go to the smaller value.\n\n"
     "options:\n"
     "  --param NAME         the parameter to sweep (twice for a grid); the\n"
-    "                       range options below apply to the last --param\n"
+    "                       range options below apply to the last --param;\n"
+    "                       a parameter of FILE or of the machine file (for p\n"
+    "                       given only by -p, see mmm scale)\n"
     "  --from A, --to B     the range (default: the parameter's min and max,\n"
     "                       evaluated at the other parameters' values)\n"
     "  --step K             the step (default 1; negative to sweep down)\n"
@@ -40,7 +42,8 @@ static const char optimize_help[] =
     "                       time (the time model's predicted seconds; its\n"
     "                       machine parameters from --machine, docs/time.md)\n"
     "  --baseline V[,V]     the baseline s0 (default: the first feasible value);\n"
-    "                       NAME=V,NAME=V also accepted\n"
+    "                       NAME=V,NAME=V also accepted; a ratio s0/best is\n"
+    "                       undefined (null in JSON) where best's value is 0\n"
     "  --plot OUT           plot W, S, O and the bounds against the parameter\n"
     "                       (.svg, .png or .pdf; log scales where they help)\n"
     "  --max-points N       refuse sweeps of more points (default 100000000)\n"
@@ -239,6 +242,21 @@ static int parse_list(const char *what, const char *text, mmm_value **out,
 /* ------------------------------------------------------------------ */
 /* The sweep */
 
+/* --param p where the file declares no p: how to look at p instead. */
+static void no_p(const mmm_program *prog)
+{
+    char advice[800];
+    snprintf(advice, sizeof advice,
+             ": p, the number of SMs, comes from -p or the machine file; to "
+             "see the program over p, run 'mmm scale %.200s --p 1..64' "
+             "(bounds, simulated makespan and speedup at each p) or 'mmm "
+             "simulate %.200s -p 1,2,4'; to sweep p here, give --machine FILE "
+             "(one that sets p) or declare it in the file: <param name=\"p\" "
+             "value=\"2\" min=\"1\"/>",
+             prog->file, prog->file);
+    cli_no_such_param(prog, "--param", "p", advice);
+}
+
 /* Fill the sweep spec from the options.  lists[] receive malloc'ed
  * --values arrays. */
 static int build_spec(mmm_sweep_spec *spec, const opt_args *o,
@@ -268,14 +286,22 @@ static int build_spec(mmm_sweep_spec *spec, const opt_args *o,
         mmm_sweep_axis *sx = &spec->axes[a];
         sx->slot = mmm_program_find_param(prog, ax->name);
         if (sx->slot < 0) {
-            fprintf(stderr, "%s: error: --param %s: the file declares no "
-                    "parameter '%s'\n", prog->file, ax->name, ax->name);
+            if (!strcmp(ax->name, "p"))
+                no_p(prog);
+            else
+                cli_no_such_param(prog, "--param", ax->name, NULL);
             return CLI_FAIL;
         }
         for (k = 0; k < nov; k++)
             if (ov[k].slot == sx->slot)
-                fprintf(stderr, "%s: note: -D %s ignored: %s is swept\n",
-                        prog->file, ax->name, ax->name);
+                fprintf(stderr, "%s: note: %s%s ignored: %s is swept\n",
+                        prog->file,
+                        /* cli_overrides puts -p's override last */
+                        o->c.has_p && k == nov - 1 && !strcmp(ax->name, "p")
+                            ? "-p" : "-D ",
+                        o->c.has_p && k == nov - 1 && !strcmp(ax->name, "p")
+                            ? "" : ax->name,
+                        ax->name);
         if (ax->values) {
             if ((rc = parse_list("--values", ax->values, &lists[a],
                                  &sx->nvalues)) != CLI_OK)

@@ -226,6 +226,12 @@ static char *fmt_ratio(double v, char *buf, size_t size)
     return buf;
 }
 
+/* A cell of the s0/best row: "undefined" where the best value is 0. */
+static const char *ratio_cell(double v, char *buf, size_t size)
+{
+    return isnan(v) ? "undefined" : cli_fmt_num(v, buf, size);
+}
+
 /* One bound (Graham–Brent or corollary): fails the check, or is minimized
  * elsewhere than at the best point. */
 static void bound_msgs(msgs *m, const sink *s, const mmm_sweep_result *res,
@@ -275,6 +281,25 @@ static void collect_msgs(msgs *m, const sink *s, const mmm_sweep_result *res,
                 "factor, so judge by the bounds, not by O alone",
                 cli_fmt_num(res->W_factor, w, sizeof w),
                 cli_fmt_num(res->S_factor, x, sizeof x));
+    }
+    {
+        const double r[] = {res->ratio_W, res->ratio_S, res->ratio_O,
+                            res->has_p ? res->ratio_graham_brent : 0,
+                            res->ratio_corollary};
+        static const char *const name[] = {"W", "S", "O", "Graham-Brent",
+                                           "corollary"};
+        char list[96] = "";
+        size_t i, n = 0;
+        for (i = 0; i < 5; i++)
+            if (isnan(r[i])) {
+                size_t l = strlen(list);
+                snprintf(list + l, sizeof list - l, "%s%s", l ? ", " : "",
+                         name[i]);
+                n++;
+            }
+        if (n)
+            add_msg(m, 0, "s0/best of %s is undefined (null in JSON): %s 0 "
+                    "at the best value", list, n > 1 ? "they are" : "it is");
     }
     if (res->nfeasible < res->npoints) {
         char at[128];
@@ -537,11 +562,11 @@ static void print_summary(const sink *s, const mmm_sweep_result *res,
     printf("\n%-10s", "s0/best");
     for (i = 0; i < s->plan->naxes; i++)
         printf(" %10s", "");
-    printf(" %12s %12s %12s %13s %12s\n", cli_fmt_num(res->ratio_W, a, sizeof a),
-           cli_fmt_num(res->ratio_S, b, sizeof b),
-           cli_fmt_num(res->ratio_O, c, sizeof c),
-           res->has_p ? cli_fmt_num(res->ratio_graham_brent, d, sizeof d) : "-",
-           cli_fmt_num(res->ratio_corollary, e, sizeof e));
+    printf(" %12s %12s %12s %13s %12s\n", ratio_cell(res->ratio_W, a, sizeof a),
+           ratio_cell(res->ratio_S, b, sizeof b),
+           ratio_cell(res->ratio_O, c, sizeof c),
+           res->has_p ? ratio_cell(res->ratio_graham_brent, d, sizeof d) : "-",
+           ratio_cell(res->ratio_corollary, e, sizeof e));
     printf("\nW varies by a factor %s over the feasible values (%s .. %s)\n",
            cli_fmt_num(res->W_factor, a, sizeof a),
            cli_fmt_num(res->W_min, b, sizeof b),
