@@ -120,6 +120,10 @@ void mmm__parse_xml_error(loader *ld, const xmlError *e, long line)
              "'&' (and &lt; for '<'), e.g. test=\"a &amp;&amp; b\"",
              why ? why + 2 : msg);
     }
+    else if (!strcmp(msg, "startTag: invalid element name"))
+        mmm__parse_fail(ld, xml_error_code(e), CLASS_OTHER, line,
+             "%s: a '<' that starts no element: write &lt; for '<' in text "
+             "and attributes", msg);
     else
         mmm__parse_fail(ld, xml_error_code(e), CLASS_OTHER, line, "%s", msg);
 }
