@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "sim_int.h"
+#include "util/grow.h"
 
 #define DEFAULT_MAX_RECORDS ((size_t)1 << 18)
 #define DEFAULT_MAX_LAUNCHES ((int64_t)100000000)
@@ -161,14 +162,10 @@ static void run_sift_down(batch *h, size_t n, size_t i)
 static int run_push(sim *s, const batch *b)
 {
     size_t i;
-    if (s->nrun == s->caprun) {
-        size_t cap = s->caprun ? 2 * s->caprun : 64;
-        batch *r = realloc(s->run, cap * sizeof *r);
-        if (!r)
-            return MMM_ENOMEM;
-        s->run = r;
-        s->caprun = cap;
-    }
+    batch *r = mmm__grow(s->run, &s->caprun, s->nrun + 1, sizeof *r, 64);
+    if (!r)
+        return MMM_ENOMEM;
+    s->run = r;
     i = s->nrun++;
     while (i > 0) {
         size_t up = (i - 1) / 2;

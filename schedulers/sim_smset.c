@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "sim_int.h"
+#include "util/grow.h"
 
 int mmm__sim_smset_init(sim_smset *s, int64_t p)
 {
@@ -34,18 +35,8 @@ void mmm__sim_smset_dispose(sim_smset *s)
 
 static int grow(sim_smset *s)
 {
-    size_t cap = s->cap * 2;
-    int64_t *lo = realloc(s->lo, cap * sizeof *lo);
-    int64_t *hi;
-    if (!lo)
-        return MMM_ENOMEM;
-    s->lo = lo;
-    hi = realloc(s->hi, cap * sizeof *hi);
-    if (!hi)
-        return MMM_ENOMEM;
-    s->hi = hi;
-    s->cap = cap;
-    return MMM_OK;
+    return mmm__grow2(&s->lo, &s->hi, &s->cap, s->cap + 1, sizeof *s->lo,
+                      sizeof *s->hi, 1);
 }
 
 /* First index whose interval starts after lo. */

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "outfile.h"
+#include "util/text.h"
 #include "mmm/program.h"
 #include "mmm/sim.h"
 
@@ -19,15 +20,7 @@
 static void put_string(FILE *f, const char *s)
 {
     fputc('"', f);
-    for (; *s; s++) {
-        unsigned char ch = (unsigned char)*s;
-        if (ch == '"' || ch == '\\')
-            fprintf(f, "\\%c", ch);
-        else if (ch < 0x20)
-            fprintf(f, "\\u%04x", ch);
-        else
-            fputc(ch, f);
-    }
+    mmm__fput_json(f, s);
     fputc('"', f);
 }
 

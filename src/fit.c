@@ -11,6 +11,7 @@
 
 #include "mmm/fit.h"
 #include "outfile.h"
+#include "util/text.h"
 
 int mmm_time_predict(const mmm_time_machine *m, const mmm_instance *inst,
                      int graph, double *seconds, mmm_error *err)
@@ -296,32 +297,6 @@ int mmm_time_fit(mmm_time_machine *m, const mmm_fit_sample *s, size_t n,
 /* ------------------------------------------------------------------ */
 /* The machine file                                                    */
 
-static void xml_text(FILE *f, const char *s)
-{
-    for (; *s; s++) {
-        if (*s == '<')
-            fputs("&lt;", f);
-        else if (*s == '>')
-            fputs("&gt;", f);
-        else if (*s == '&')
-            fputs("&amp;", f);
-        else if (*s == '"')
-            fputs("&quot;", f);
-        else
-            fputc(*s, f);
-    }
-}
-
-/* A comment may not contain "--". */
-static void xml_comment(FILE *f, const char *s)
-{
-    for (; *s; s++) {
-        fputc(*s, f);
-        if (*s == '-' && s[1] == '-')
-            fputc(' ', f);
-    }
-}
-
 int mmm_time_machine_write(const char *path, const char *name,
                            const mmm_machine *base, const mmm_time_machine *m,
                            const char *note, mmm_error *err)
@@ -335,11 +310,11 @@ int mmm_time_machine_write(const char *path, const char *name,
     fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
     if (note) {
         fputs("<!--\n", f);
-        xml_comment(f, note);
+        mmm__fput_xml_comment(f, note);
         fputs("\n-->\n", f);
     }
     fputs("<machine name=\"", f);
-    xml_text(f, name ? name : (base && base->name ? base->name : "fitted"));
+    mmm__fput_xml(f, name ? name : (base && base->name ? base->name : "fitted"));
     fputs("\">\n", f);
     for (size_t i = 0; base && i < base->nparams; i++) {
         const mmm_machine_param *p = &base->params[i];

@@ -26,9 +26,4 @@ int mmm__read_dax(mmm_program **out, const char *buf, size_t len,
 int mmm__read_whole_file(const char *path, uint64_t max, char **out,
                          size_t *len, mmm_error *err);
 
-/* Length of the UTF-8 character at s when XML 1.0 text may hold it (no C0
- * control but tab and line ends, no surrogate, U+FFFE/U+FFFF or overlong
- * form), else 0 (taskgraph.c). */
-size_t mmm__xml_char(const unsigned char *s);
-
 #endif

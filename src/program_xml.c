@@ -8,56 +8,7 @@
 
 #include "import_internal.h"
 #include "outfile.h"
-
-/* XML attribute/text escaping; what XML cannot hold (a control byte,
- * broken UTF-8) is written '?'. */
-static void xml_text(FILE *f, const char *s)
-{
-    for (; *s; s++) {
-        size_t n = mmm__xml_char((const unsigned char *)s);
-        if (n > 1) {
-            fwrite(s, 1, n, f);
-            s += n - 1;
-            continue;
-        }
-        if (n == 0) {
-            fputc('?', f);
-            continue;
-        }
-        switch (*s) {
-        case '&': fputs("&amp;", f); break;
-        case '<': fputs("&lt;", f); break;
-        case '>': fputs("&gt;", f); break;
-        case '"': fputs("&quot;", f); break;
-        case '\n': fputs("&#10;", f); break;
-        case '\t': fputs("&#9;", f); break;
-        case '\r': fputs("&#13;", f); break;
-        default:
-            if ((unsigned char)*s < 0x20)
-                fputc('?', f); /* not allowed in XML 1.0 */
-            else
-                fputc(*s, f);
-        }
-    }
-}
-
-/* A comment may not hold "--": those become "- -". */
-static void xml_comment_text(FILE *f, const char *s)
-{
-    for (; *s; s++) {
-        size_t n = mmm__xml_char((const unsigned char *)s);
-        if (n > 1) {
-            fwrite(s, 1, n, f);
-            s += n - 1;
-            continue;
-        }
-        fputc(n == 0 || *s == '\t' || *s == '\r' ? '?' : *s, f);
-        if (*s == '-' && s[1] == '-')
-            fputc(' ', f);
-    }
-    if (s[-1] == '-')
-        fputc(' ', f);
-}
+#include "util/text.h"
 
 static void num(FILE *f, double v)
 {
@@ -95,17 +46,17 @@ int mmm_program_write_xml(FILE *f, const mmm_instance *inst,
     fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
     if (comment && *comment) {
         fputs("<!--\n", f);
-        xml_comment_text(f, comment);
+        mmm__fput_xml_comment(f, comment);
         fputs("\n", f);
     }
     if (comment && *comment)
         fputs("-->\n", f);
     fputs("<program name=\"", f);
-    xml_text(f, p->name ? p->name : "");
+    mmm__fput_xml(f, p->name ? p->name : "");
     fputs("\">\n", f);
     if (p->description && *p->description) {
         fputs("  <description>", f);
-        xml_text(f, p->description);
+        mmm__fput_xml(f, p->description);
         fputs("</description>\n", f);
     }
     for (i = 0; i < p->nparams; i++) {
@@ -113,25 +64,25 @@ int mmm_program_write_xml(FILE *f, const mmm_instance *inst,
         if (pa->from_machine)
             continue;
         fputs("  <param name=\"", f);
-        xml_text(f, pa->name);
+        mmm__fput_xml(f, pa->name);
         fputs("\" value=\"", f);
-        xml_text(f, pa->value_text ? pa->value_text : "0");
+        mmm__fput_xml(f, pa->value_text ? pa->value_text : "0");
         fputc('"', f);
         if (pa->min_text) {
             fputs(" min=\"", f);
-            xml_text(f, pa->min_text);
+            mmm__fput_xml(f, pa->min_text);
             fputc('"', f);
         }
         if (pa->max_text) {
             fputs(" max=\"", f);
-            xml_text(f, pa->max_text);
+            mmm__fput_xml(f, pa->max_text);
             fputc('"', f);
         }
         fputs("/>\n", f);
     }
     for (i = 0; i < p->nconstraints; i++) {
         fputs("  <constraint test=\"", f);
-        xml_text(f, p->constraints[i].text);
+        mmm__fput_xml(f, p->constraints[i].text);
         fputs("\"/>\n", f);
     }
     for (k = 0; k < p->nkernels; k++) {
@@ -145,7 +96,7 @@ int mmm_program_write_xml(FILE *f, const mmm_instance *inst,
                                  "are written",
                                  ke->id, ke->index);
         fputs("  <kernel id=\"", f);
-        xml_text(f, ke->id);
+        mmm__fput_xml(f, ke->id);
         fputc('"', f);
         if (kv->repeat != 1)
             fprintf(f, " repeat=\"%lld\"", (long long)kv->repeat);
@@ -169,9 +120,9 @@ int mmm_program_write_xml(FILE *f, const mmm_instance *inst,
     }
     for (i = 0; i < p->nedges; i++) {
         fputs("  <edge from=\"", f);
-        xml_text(f, p->kernels[p->edges[i].from].id);
+        mmm__fput_xml(f, p->kernels[p->edges[i].from].id);
         fputs("\" to=\"", f);
-        xml_text(f, p->kernels[p->edges[i].to].id);
+        mmm__fput_xml(f, p->kernels[p->edges[i].to].id);
         fputs("\"/>\n", f);
     }
     fputs("</program>\n", f);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "import_internal.h"
+#include "util/text.h"
 
 struct mmm_taskgraph {
     mmm_program *prog;
@@ -46,38 +47,6 @@ char *mmm_taskgraph_id(const char *s)
                    ? '_'
                    : s[i];
     return d;
-}
-
-/* Length of the well-formed UTF-8 character at s that XML 1.0 allows (no
- * C0 control, surrogate, U+FFFE/U+FFFF, overlong form), else 0. */
-size_t mmm__xml_char(const unsigned char *s)
-{
-    unsigned c = s[0];
-    if (c < 0x20)
-        return c == '\t' || c == '\n' || c == '\r' ? 1 : 0;
-    if (c < 0x80)
-        return 1;
-    if (c >= 0xC2 && c <= 0xDF)
-        return (s[1] & 0xC0) == 0x80 ? 2 : 0;
-    if (c >= 0xE0 && c <= 0xEF) {
-        unsigned cp;
-        if ((s[1] & 0xC0) != 0x80 || (s[2] & 0xC0) != 0x80)
-            return 0;
-        cp = ((c & 0x0F) << 12) | ((s[1] & 0x3Fu) << 6) | (s[2] & 0x3Fu);
-        return cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF) || cp >= 0xFFFE
-                   ? 0
-                   : 3;
-    }
-    if (c >= 0xF0 && c <= 0xF4) {
-        unsigned cp;
-        if ((s[1] & 0xC0) != 0x80 || (s[2] & 0xC0) != 0x80 ||
-            (s[3] & 0xC0) != 0x80)
-            return 0;
-        cp = ((c & 0x07) << 18) | ((s[1] & 0x3Fu) << 12) |
-             ((s[2] & 0x3Fu) << 6) | (s[3] & 0x3Fu);
-        return cp < 0x10000 || cp > 0x10FFFF ? 0 : 4;
-    }
-    return 0;
 }
 
 /* A task name must be text that XML can carry (mmm convert writes it). */

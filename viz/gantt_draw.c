@@ -8,6 +8,8 @@
 
 #include "gantt_draw.h"
 #include "plstream.h"
+#include "util/text.h"
+#include "util/grow.h"
 
 #ifdef MMM_HAVE_PLPLOT
 #include <plplot.h>
@@ -31,17 +33,12 @@ void mmm__gd_dispose(gd_list *d)
 
 static gd_item *add(gd_list *d, int kind)
 {
-    gd_item *it;
-    if (d->n == d->cap) {
-        size_t cap = d->cap ? 2 * d->cap : 256;
-        gd_item *v = realloc(d->v, cap * sizeof *v);
-        if (!v) {
-            d->oom = 1;
-            return NULL;
-        }
-        d->v = v;
-        d->cap = cap;
+    gd_item *it, *v = mmm__grow(d->v, &d->cap, d->n + 1, sizeof *v, 256);
+    if (!v) {
+        d->oom = 1;
+        return NULL;
     }
+    d->v = v;
     it = &d->v[d->n++];
     memset(it, 0, sizeof *it);
     it->kind = kind;
@@ -117,22 +114,6 @@ void mmm__gd_text(gd_list *d, double x, double y, double size, int anchor,
 /* ------------------------------------------------------------------ */
 /* SVG                                                                */
 
-static void xml_text(FILE *f, const char *s)
-{
-    for (; *s; s++) {
-        switch (*s) {
-        case '&': fputs("&amp;", f); break;
-        case '<': fputs("&lt;", f); break;
-        case '>': fputs("&gt;", f); break;
-        case '"': fputs("&quot;", f); break;
-        default:
-            /* Control characters are not allowed in XML 1.0. */
-            if ((unsigned char)*s >= 0x20 || *s == '\t' || *s == '\n')
-                fputc(*s, f);
-        }
-    }
-}
-
 static void svg_item(FILE *f, const gd_item *it)
 {
     static const char *anchors[] = {"start", "middle", "end"};
@@ -145,7 +126,7 @@ static void svg_item(FILE *f, const gd_item *it)
             fprintf(f, " fill-opacity=\"%.2f\"", it->alpha);
         if (it->text) {
             fputs("><title>", f);
-            xml_text(f, it->text);
+            mmm__fput_xml(f, it->text);
             fputs("</title></rect>\n", f);
         } else {
             fputs("/>\n", f);
@@ -162,7 +143,7 @@ static void svg_item(FILE *f, const gd_item *it)
                    "text-anchor=\"%s\" fill=\"#%06x\"%s>", it->x, it->y, it->size,
                 anchors[it->anchor], (unsigned)it->rgb,
                 it->bold ? " font-weight=\"bold\"" : "");
-        xml_text(f, it->text ? it->text : "");
+        mmm__fput_xml(f, it->text ? it->text : "");
         fputs("</text>\n", f);
     }
 }

@@ -11,6 +11,7 @@
 #include "mmm/plot.h"
 #include "figure_int.h"
 #include "plstream.h"
+#include "util/grow.h"
 #include "util/path.h"
 
 /* ------------------------------------------------------------------ */
@@ -33,19 +34,9 @@ int mmm_plot_curve_init(mmm_plot_curve *c, const char *label,
 
 static int push(mmm_plot_curve *c, double x, double y)
 {
-    if (c->n == c->cap) {
-        size_t cap = c->cap ? 2 * c->cap : 256;
-        double *nx = realloc(c->x, cap * sizeof *nx);
-        double *ny;
-        if (!nx)
-            return MMM_ENOMEM;
-        c->x = nx;
-        ny = realloc(c->y, cap * sizeof *ny);
-        if (!ny)
-            return MMM_ENOMEM;
-        c->y = ny;
-        c->cap = cap;
-    }
+    if (mmm__grow2(&c->x, &c->y, &c->cap, c->n + 1, sizeof *c->x, sizeof *c->y,
+                   256) < 0)
+        return MMM_ENOMEM;
     c->x[c->n] = x;
     c->y[c->n] = y;
     c->n++;

@@ -1,5 +1,6 @@
-/* render_text.c: text buffer, number formatting and colour scale shared by
- * the renderer and the report. */
+/* render_text.c: number formatting, colour scale and the Graphviz
+ * HTML-label escaping shared by the renderer and the report (the text
+ * buffer is util/text.c). */
 #include "render_text.h"
 
 #include <math.h>
@@ -8,135 +9,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-void mmm__text_init(mmm_text *t)
+/* XML-escaped runs (util/text.c) with their backslashes doubled. */
+static void gv_html_sink(void *ctx, const char *s, size_t n)
 {
-    t->s = NULL;
-    t->len = 0;
-    t->cap = 0;
-    t->oom = 0;
-}
-
-void mmm__text_dispose(mmm_text *t)
-{
-    free(t->s);
-    mmm__text_init(t);
-}
-
-/* Make room for n more bytes plus the terminating NUL. */
-static int text_reserve(mmm_text *t, size_t n)
-{
-    size_t need, cap;
-    char *s;
-    if (t->oom)
-        return -1;
-    if (n > (size_t)-1 / 2 - t->len) {
-        t->oom = 1;
-        return -1;
+    const char *b;
+    while ((b = memchr(s, '\\', n)) != NULL) {
+        mmm__text_putn(ctx, s, (size_t)(b - s) + 1);
+        mmm__text_putn(ctx, "\\", 1);
+        n -= (size_t)(b - s) + 1;
+        s = b + 1;
     }
-    need = t->len + n + 1;
-    if (need <= t->cap)
-        return 0;
-    cap = t->cap ? t->cap : 256;
-    while (cap < need)
-        cap *= 2;
-    s = realloc(t->s, cap);
-    if (!s) {
-        t->oom = 1;
-        return -1;
-    }
-    t->s = s;
-    t->cap = cap;
-    return 0;
-}
-
-void mmm__text_putn(mmm_text *t, const char *s, size_t n)
-{
-    if (text_reserve(t, n) < 0)
-        return;
-    memcpy(t->s + t->len, s, n);
-    t->len += n;
-    t->s[t->len] = '\0';
-}
-
-void mmm__text_put(mmm_text *t, const char *s)
-{
-    mmm__text_putn(t, s, strlen(s));
-}
-
-void mmm__text_printf(mmm_text *t, const char *fmt, ...)
-{
-    va_list ap;
-    int n;
-    char small[256];
-    va_start(ap, fmt);
-    n = vsnprintf(small, sizeof small, fmt, ap);
-    va_end(ap);
-    if (n < 0) {
-        t->oom = 1;
-        return;
-    }
-    if ((size_t)n < sizeof small) {
-        mmm__text_putn(t, small, (size_t)n);
-        return;
-    }
-    if (text_reserve(t, (size_t)n) < 0)
-        return;
-    va_start(ap, fmt);
-    vsnprintf(t->s + t->len, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-    t->len += (size_t)n;
-}
-
-void mmm__text_put_escaped(mmm_text *t, const char *s)
-{
-    const char *run = s;
-    for (; *s; s++) {
-        const char *rep;
-        switch (*s) {
-        case '&': rep = "&amp;"; break;
-        case '<': rep = "&lt;"; break;
-        case '>': rep = "&gt;"; break;
-        case '"': rep = "&quot;"; break;
-        case '\'': rep = "&#39;"; break;
-        default: continue;
-        }
-        mmm__text_putn(t, run, (size_t)(s - run));
-        mmm__text_put(t, rep);
-        run = s + 1;
-    }
-    mmm__text_putn(t, run, (size_t)(s - run));
+    mmm__text_putn(ctx, s, n);
 }
 
 void mmm__text_put_gv_html(mmm_text *t, const char *s)
 {
-    char one[2] = {0, 0};
-    for (; *s; s++) {
-        if (*s == '\\') {
-            mmm__text_put(t, "\\\\");
-        } else if (strchr("&<>\"'", *s)) {
-            one[0] = *s;
-            mmm__text_put_escaped(t, one);
-        } else {
-            mmm__text_putn(t, s, 1);
-        }
-    }
-}
-
-char *mmm__text_take(mmm_text *t)
-{
-    char *s;
-    if (t->oom) {
-        mmm__text_dispose(t);
-        return NULL;
-    }
-    if (!t->s && text_reserve(t, 0) < 0)
-        return NULL;
-    if (!t->s)
-        return NULL;
-    t->s[t->len] = '\0';
-    s = t->s;
-    mmm__text_init(t);
-    return s;
+    mmm__escape_xml(s, gv_html_sink, t);
 }
 
 /* ------------------------------------------------------------------ */

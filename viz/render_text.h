@@ -1,38 +1,18 @@
-/* render_text.h: a growable text buffer and the number and colour
- * formatting shared by the renderer (render.c) and the report (report.c).
+/* render_text.h: the number and colour formatting (and the Graphviz
+ * HTML-label escaping) shared by the renderer (render.c) and the report
+ * (report.c).
  * Private to viz/. */
 #ifndef MMM_VIZ_RENDER_TEXT_H
 #define MMM_VIZ_RENDER_TEXT_H
 
 #include <stddef.h>
 
-/* A NUL-terminated growable string.  An allocation failure sets oom and
- * turns every later append into a no-op, so that callers check once at the
- * end instead of after every append. */
-typedef struct mmm_text {
-    char *s;
-    size_t len, cap;
-    int oom;
-} mmm_text;
+#include "util/text.h"
 
-void mmm__text_init(mmm_text *t);
-void mmm__text_dispose(mmm_text *t);
-void mmm__text_put(mmm_text *t, const char *s);
-void mmm__text_putn(mmm_text *t, const char *s, size_t n);
-void mmm__text_printf(mmm_text *t, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
-/* Append s with & < > " ' escaped: valid in HTML text, in attribute
- * values and in Graphviz HTML-like labels. */
-void mmm__text_put_escaped(mmm_text *t, const char *s);
-/* The same for the text of a Graphviz HTML-like label: Graphviz also
- * expands escape sequences there (\N is the node name), so backslashes are
- * doubled. */
+/* Append s escaped for the text of a Graphviz HTML-like label: XML
+ * escaping (util/text.h) and, since Graphviz also expands escape sequences
+ * there (\N is the node name), backslashes doubled. */
 void mmm__text_put_gv_html(mmm_text *t, const char *s);
-/* Take the string (never NULL unless oom); the buffer is reset. */
-char *mmm__text_take(mmm_text *t);
 
 /* A measure for a person: integers below 10^6 exactly ("185088"), others
  * with 3 significant digits as "5.69·10⁸" (UTF-8 superscripts) or "0.25".

@@ -70,19 +70,19 @@ static void put_header(mmm_text *t, const mmm_instance *inst,
     const char *name = p->name && *p->name ? p->name : "program";
     mmm__text_put(t, page_head);
     mmm__text_put(t, "<title>");
-    mmm__text_put_escaped(t, name);
+    mmm__text_put_xml(t, name);
     mmm__text_put(t, " " MIDDOT " mmm report</title>\n");
     mmm__text_put(t, page_style);
     mmm__text_put(t, "<header>\n<h1>");
-    mmm__text_put_escaped(t, name);
+    mmm__text_put_xml(t, name);
     mmm__text_put(t, "</h1>\n");
     if (p->description && *p->description) {
         mmm__text_put(t, "<p class=\"desc\">");
-        mmm__text_put_escaped(t, p->description);
+        mmm__text_put_xml(t, p->description);
         mmm__text_put(t, "</p>\n");
     }
     mmm__text_put(t, "<p class=\"meta\">");
-    mmm__text_put_escaped(t, opt->source ? opt->source : p->file ? p->file : "");
+    mmm__text_put_xml(t, opt->source ? opt->source : p->file ? p->file : "");
     mmm__text_printf(t, " " MIDDOT " %zu kernel%s, %zu edge%s " MIDDOT
                        " Many-core Machine Model</p>\n</header>\n",
                      p->nkernels, p->nkernels == 1 ? "" : "s", p->nedges,
@@ -93,7 +93,7 @@ static void card(mmm_text *t, const char *key, const char *title, double v)
 {
     char b[64];
     mmm__text_put(t, "<div class=\"card\" title=\"");
-    mmm__text_put_escaped(t, title);
+    mmm__text_put_xml(t, title);
     mmm__text_put(t, "\"><div class=\"k\">");
     mmm__text_put(t, key);
     mmm__text_printf(t, "</div><div class=\"v\">%s</div></div>\n", mmm__fmt_full(v, b, sizeof b));
@@ -112,7 +112,7 @@ static void put_path(mmm_text *t, const mmm_instance *inst, const uint32_t *path
         if (i)
             mmm__text_put(t, " " RARROW " ");
         mmm__text_put(t, "<code>");
-        mmm__text_put_escaped(t, inst->program->kernels[path[i]].id);
+        mmm__text_put_xml(t, inst->program->kernels[path[i]].id);
         mmm__text_put(t, "</code>");
         if (kv->repeat != 1)
             mmm__text_printf(t, " " TIMES "%lld", (long long)kv->repeat);
@@ -214,15 +214,15 @@ static void put_params(mmm_text *t, const mmm_instance *inst, const mmm_report_o
         const mmm_param *pa = &p->params[i];
         char v[64];
         mmm__text_put(t, "<tr><td><code>");
-        mmm__text_put_escaped(t, pa->name);
+        mmm__text_put_xml(t, pa->name);
         mmm__text_printf(t, "</code></td><td class=\"n\">%s</td><td><code>",
                          mmm_value_format(inst->values[i], 0, v, sizeof v));
-        mmm__text_put_escaped(t, pa->value_text ? pa->value_text : "");
+        mmm__text_put_xml(t, pa->value_text ? pa->value_text : "");
         mmm__text_put(t, "</code></td><td><code>");
         if (pa->min_text || pa->max_text) {
-            mmm__text_put_escaped(t, pa->min_text ? pa->min_text : "");
+            mmm__text_put_xml(t, pa->min_text ? pa->min_text : "");
             mmm__text_put(t, " .. ");
-            mmm__text_put_escaped(t, pa->max_text ? pa->max_text : "");
+            mmm__text_put_xml(t, pa->max_text ? pa->max_text : "");
         }
         mmm__text_printf(t, "</code></td><td>%s</td></tr>\n",
                          overridden(opt, i) ? "-D" : pa->from_machine ? "machine file"
@@ -234,7 +234,7 @@ static void put_params(mmm_text *t, const mmm_instance *inst, const mmm_report_o
         mmm__text_put(t, "<p>Constraints, all satisfied:</p>\n<ul>\n");
         for (i = 0; i < p->nconstraints; i++) {
             mmm__text_put(t, "<li><code>");
-            mmm__text_put_escaped(t, p->constraints[i].text);
+            mmm__text_put_xml(t, p->constraints[i].text);
             mmm__text_put(t, "</code> " CHECK "</li>\n");
         }
         mmm__text_put(t, "</ul>\n");
@@ -270,7 +270,7 @@ static void put_kernel_row(mmm_text *t, const mmm_instance *inst, const mmm_metr
     (void)m;
     mmm__text_printf(t, "<tr%s><td><code>", on_span[k] ? " class=\"span\""
                                            : on_l[k] ? " class=\"lpath\"" : "");
-    mmm__text_put_escaped(t, inst->program->kernels[k].id);
+    mmm__text_put_xml(t, inst->program->kernels[k].id);
     mmm__text_printf(t, "</code></td><td class=\"n\">%lld</td>", (long long)kv->repeat);
     put_blocks_cell(t, inst, k);
     if (c0->threads > 0 && inst->program->kernels[k].nclasses == 1)

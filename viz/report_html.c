@@ -64,7 +64,7 @@ void mmm__report_note(mmm_text *t, const char *fmt, ...)
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
     mmm__text_put(t, "<p class=\"note\">");
-    mmm__text_put_escaped(t, buf);
+    mmm__text_put_xml(t, buf);
     mmm__text_put(t, "</p>\n");
 }
 

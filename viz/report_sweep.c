@@ -92,7 +92,7 @@ static void put_table(mmm_text *t, const char *name, const mmm_sweep_result *res
 {
     char a[64], b[64];
     mmm__text_put(t, "<table>\n<tr><th></th><th class=\"n\">");
-    mmm__text_put_escaped(t, name);
+    mmm__text_put_xml(t, name);
     mmm__text_put(t, "</th><th class=\"n\">O</th><th class=\"n\">W</th><th class=\"n\">S</th>"
                     "<th class=\"n\">(N/p + L)" MIDDOT "C</th><th class=\"n\">(N/K + L)" MIDDOT
                     "C</th></tr>\n");
@@ -161,7 +161,7 @@ static int sweep_one(mmm_text *t, mmm_instance *si, const mmm_instance *inst, in
     spec.has_baseline = 1;
     spec.baseline[0] = inst->values[slot];
     mmm__text_put(t, "<h3>");
-    mmm__text_put_escaped(t, name);
+    mmm__text_put_xml(t, name);
     mmm__text_put(t, "</h3>\n");
     mmm_error_clear(&e);
     memset(&res, 0, sizeof res);

@@ -51,7 +51,7 @@ int mmm__report_time(mmm_text *t, const mmm_instance *inst, mmm_error *err)
         seconds(a, sizeof a, tk->seconds);
         seconds(b, sizeof b, tk->exec_seconds);
         mmm__text_put(t, "<tr><td>");
-        mmm__text_put_escaped(t, p->kernels[k].id);
+        mmm__text_put_xml(t, p->kernels[k].id);
         mmm__text_printf(t,
                          "</td><td class=\"n\">%lld</td><td class=\"n\">%s"
                          "</td><td class=\"n\">%s</td><td class=\"n\">%lld"

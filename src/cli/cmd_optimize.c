@@ -12,6 +12,7 @@
 
 #include "mmm/plot.h"
 #include "optimize_out.h"
+#include "util/grow.h"
 
 static const char optimize_help[] =
     "usage: mmm optimize FILE --param NAME [--from A] [--to B] [--step K]\n"
@@ -209,13 +210,10 @@ typedef struct value_list {
 static int list_item(const char *item, size_t len, void *payload)
 {
     value_list *l = payload;
-    if (l->n == l->cap) {
-        mmm_value *nv = realloc(l->v, 2 * l->cap * sizeof *nv);
-        if (!nv)
-            return CLI_FAIL;
-        l->v = nv;
-        l->cap *= 2;
-    }
+    mmm_value *nv = mmm__grow(l->v, &l->cap, l->n + 1, sizeof *nv, 8);
+    if (!nv)
+        return CLI_FAIL;
+    l->v = nv;
     int rc = parse_value(l->what, item, len, &l->v[l->n]);
     if (rc == CLI_OK)
         l->n++;

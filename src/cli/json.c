@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "util/text.h"
 
 /* Output goes through a small buffer that each public call fills and hands
  * to fwrite once, so that after each call the FILE holds exactly what it
@@ -136,30 +137,17 @@ static void close_(cli_json_writer *w, jbuf *b, char c)
     jb_putc(b, c);
 }
 
+static void jb_sink(void *ctx, const char *s, size_t n)
+{
+    jb_put(ctx, s, n);
+}
+
+/* The library's JSON escaping (util/text.h), between quotes. */
 static void put_string(jbuf *b, const char *s)
 {
-    const unsigned char *p = (const unsigned char *)(s ? s : "");
     jb_putc(b, '"');
-    for (;;) {
-        const unsigned char *run = p;
-        while (*p >= 0x20 && *p != '"' && *p != '\\')
-            p++;
-        jb_put(b, (const char *)run, (size_t)(p - run));
-        switch (*p) {
-        case '\0': jb_putc(b, '"'); return;
-        case '"': jb_put(b, "\\\"", 2); break;
-        case '\\': jb_put(b, "\\\\", 2); break;
-        case '\n': jb_put(b, "\\n", 2); break;
-        case '\r': jb_put(b, "\\r", 2); break;
-        case '\t': jb_put(b, "\\t", 2); break;
-        default: {
-            char u[8];
-            snprintf(u, sizeof u, "\\u%04x", *p);
-            jb_puts(b, u);
-        }
-        }
-        p++;
-    }
+    mmm__escape_json(s ? s : "", jb_sink, b);
+    jb_putc(b, '"');
 }
 
 static void key_(cli_json_writer *w, jbuf *b, const char *key)

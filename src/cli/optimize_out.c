@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "optimize_out.h"
+#include "util/grow.h"
 
 int opt_show_time;
 /* ------------------------------------------------------------------ */
@@ -143,15 +144,10 @@ static void csv_row(const sink *s, const mmm_sweep_point *pt,
 
 static int keep_row(sink *s, const mmm_sweep_point *pt, const mmm_error *why)
 {
-    row *r;
-    if (s->nrows == s->cap) {
-        size_t cap = s->cap ? 2 * s->cap : 64;
-        row *nr = realloc(s->rows, cap * sizeof *nr);
-        if (!nr)
-            return MMM_ENOMEM;
-        s->rows = nr;
-        s->cap = cap;
-    }
+    row *r = mmm__grow(s->rows, &s->cap, s->nrows + 1, sizeof *r, 64);
+    if (!r)
+        return MMM_ENOMEM;
+    s->rows = r;
     r = &s->rows[s->nrows++];
     r->pt = *pt;
     r->reason[0] = '\0';

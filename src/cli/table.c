@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "util/grow.h"
 
 void cli_table_init(cli_table *t, size_t ncols)
 {
@@ -14,15 +15,10 @@ void cli_table_init(cli_table *t, size_t ncols)
 
 int cli_table_add(cli_table *t, const char *cell)
 {
-    char *copy;
-    if (t->n == t->cap) {
-        size_t cap = t->cap ? 2 * t->cap : 64;
-        char **nc = realloc(t->cells, cap * sizeof *nc);
-        if (!nc)
-            return -1;
-        t->cells = nc;
-        t->cap = cap;
-    }
+    char *copy, **nc = mmm__grow(t->cells, &t->cap, t->n + 1, sizeof *nc, 64);
+    if (!nc)
+        return -1;
+    t->cells = nc;
     copy = strdup(cell ? cell : "");
     if (!copy)
         return -1;
