@@ -344,6 +344,16 @@ Test(fit_cli, errors_and_written_machine, .timeout = 300)
     cr_expect_not_null(strstr(out, "the constant 'launch_s' is kept but has "
                                    "no value"),
                        "%s", out);
+    /* kept constants keep the base machine's values (h100.xml declares
+     * mem_latency_cycles = 690 and op_cycles = 4.2417) */
+    snprintf(cmd, sizeof cmd,
+             "cd " MMM_SOURCE_DIR " && " MMM_BIN " fit --data %s/ok.csv "
+             "dags/cumodp/div_opt.xml --machine dags/machines/h100.xml "
+             "--fix mem_latency_cycles,op_cycles --format json 2>&1",
+             dir);
+    cr_expect_eq(sh(cmd, out, sizeof out), 0, "%s", out);
+    cr_expect_not_null(strstr(out, "\"op_cycles\": 4.2417"), "%s", out);
+    cr_expect_not_null(strstr(out, "\"mem_latency_cycles\": 690"), "%s", out);
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     cr_expect_eq(system(cmd), 0);
 }
