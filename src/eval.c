@@ -317,7 +317,8 @@ static int eval_machine(inst_impl *in, mmm_error *err)
 
 static const char *const class_attr[MMM_CX_N] = {
     "blocks", "work", "span", "reads", "writes", "threads", "shared",
-    "shared_bytes", "registers", "barriers", "rounds", "wavefronts"};
+    "shared_bytes", "registers", "barriers", "rounds", "wavefronts",
+    "read_stride", "write_stride"};
 
 /* "blocks of kernel 'x'" (+ " (i = 3)" for an index-dependent launch). */
 static void describe(char *buf, size_t size, const mmm_program *p,
@@ -469,7 +470,8 @@ static int eval_classes(inst_impl *in, size_t k, int64_t copy, int use_memo,
                                   &o->reads,   &o->writes, NULL,
                                   &o->shared,  NULL,       NULL,
                                   &o->barriers, &o->rounds,
-                                  &o->wavefronts};
+                                  &o->wavefronts, &o->read_stride,
+                                  &o->write_stride};
         mmm_value v;
         class_exact x = {0, 0, 1, 1};
         int r;

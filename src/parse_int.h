@@ -49,17 +49,18 @@ enum { CO_TEST };
 enum {
     KE_ID, KE_BLOCKS, KE_THREADS, KE_WORK, KE_SPAN, KE_READS, KE_WRITES,
     KE_REPEAT, KE_INDEX, KE_SHARED, KE_ACCESS, KE_SHARED_BYTES,
-    KE_REGISTERS, KE_BARRIERS, KE_ROUNDS, KE_WAVEFRONTS
+    KE_REGISTERS, KE_BARRIERS, KE_ROUNDS, KE_WAVEFRONTS, KE_READ_STRIDE,
+    KE_WRITE_STRIDE
 };
 enum {
     BL_COUNT, BL_WORK, BL_SPAN, BL_READS, BL_WRITES, BL_THREADS, BL_SHARED,
     BL_ACCESS, BL_SHARED_BYTES, BL_REGISTERS, BL_BARRIERS, BL_ROUNDS,
-    BL_WAVEFRONTS
+    BL_WAVEFRONTS, BL_READ_STRIDE, BL_WRITE_STRIDE
 };
 enum { ED_FROM, ED_TO };
 enum { MP_NAME, MP_VALUE };
-#define MAX_ATTRS 16
-_Static_assert(MAX_ATTRS <= 16, "a record's mask has 16 bits");
+#define MAX_ATTRS 24
+_Static_assert(MAX_ATTRS <= 24, "a record's mask has 24 bits");
 #define BIT(i) (1u << (i))
 
 typedef struct elem_def {
@@ -113,8 +114,9 @@ typedef struct builder {
     int kernel_minimal;  /* it has a blocks attribute */
     size_t kernel_nclasses;
     /* defaults for its <blocks> children: shared, shared_bytes, registers,
-     * barriers, rounds, wavefronts (KDEF_N texts, NULL when not given) */
-    char *kernel_def[6];
+     * barriers, rounds, wavefronts, read_stride, write_stride (KDEF_N texts,
+     * NULL when not given) */
+    char *kernel_def[8];
     int kernel_access;   /* -1: not given */
     mmm_error err;       /* the first error */
     int have_err;
@@ -178,6 +180,7 @@ typedef struct handler_guard {
 /* Record kinds: an element kind (its start tag, with its attributes), or
  * one of these. */
 enum { R_END_KERNEL = E_COUNT, R_DESCRIPTION };
+_Static_assert(R_DESCRIPTION < 256, "a record's kind has 8 bits");
 
 /* A record: this header, then the present values in attribute order,
  * each with its terminating NUL.  Records are packed (no alignment): the
@@ -185,9 +188,9 @@ enum { R_END_KERNEL = E_COUNT, R_DESCRIPTION };
  * record near 32 bytes: the records of a big file cross from one core to
  * the other, and their volume matters. */
 typedef struct record {
-    uint32_t size;  /* bytes, with the strings */
-    uint16_t kind;
-    uint16_t mask;  /* bit i: value i is present */
+    uint32_t size;      /* bytes, with the strings */
+    unsigned kind : 8;  /* enum elem, or R_* */
+    unsigned mask : 24; /* bit i: value i is present */
     int64_t line;
 } record;
 

@@ -47,11 +47,15 @@ static mmm_access access_of(const char *v, mmm_access dflt)
 
 /* The kernel attributes its <blocks> children inherit, in the order of
  * builder.kernel_def, and the <blocks> attributes of the same names. */
-#define KDEF_N 6
-static const int kdef_ke[KDEF_N] = {KE_SHARED, KE_SHARED_BYTES, KE_REGISTERS,
-                                    KE_BARRIERS, KE_ROUNDS, KE_WAVEFRONTS};
-static const int kdef_bl[KDEF_N] = {BL_SHARED, BL_SHARED_BYTES, BL_REGISTERS,
-                                    BL_BARRIERS, BL_ROUNDS, BL_WAVEFRONTS};
+#define KDEF_N 8
+static const int kdef_ke[KDEF_N] = {KE_SHARED,    KE_SHARED_BYTES,
+                                    KE_REGISTERS, KE_BARRIERS,
+                                    KE_ROUNDS,    KE_WAVEFRONTS,
+                                    KE_READ_STRIDE, KE_WRITE_STRIDE};
+static const int kdef_bl[KDEF_N] = {BL_SHARED,    BL_SHARED_BYTES,
+                                    BL_REGISTERS, BL_BARRIERS,
+                                    BL_ROUNDS,    BL_WAVEFRONTS,
+                                    BL_READ_STRIDE, BL_WRITE_STRIDE};
 
 void mmm__parse_kernel_defs_free(builder *b)
 {
@@ -89,6 +93,8 @@ static void start_kernel(builder *b, const char **v, long line)
         ks.barriers = v[KE_BARRIERS];
         ks.rounds = v[KE_ROUNDS];
         ks.wavefronts = v[KE_WAVEFRONTS];
+        ks.read_stride = v[KE_READ_STRIDE];
+        ks.write_stride = v[KE_WRITE_STRIDE];
     } else {
         /* Several kinds of block: shared, access and the time model's
          * attributes are their defaults. */
@@ -121,7 +127,8 @@ static void start_blocks(builder *b, const char **v, long line)
     {
         const char **dst[KDEF_N] = {&cs.shared, &cs.shared_bytes,
                                     &cs.registers, &cs.barriers, &cs.rounds,
-                                    &cs.wavefronts};
+                                    &cs.wavefronts, &cs.read_stride,
+                                    &cs.write_stride};
         for (int i = 0; i < KDEF_N; i++)
             *dst[i] = v[kdef_bl[i]] ? v[kdef_bl[i]] : b->kernel_def[i];
     }
@@ -192,7 +199,7 @@ void mmm__parse_emit(loader *ld, int kind, const char *const *v, size_t nvals,
         len[i] = v[i] ? strlen(v[i]) + 1 : 0;
         size += len[i];
         if (v[i])
-            r.mask |= (uint16_t)BIT(i);
+            r.mask |= BIT(i);
     }
     char *at = size <= UINT32_MAX ? mmm__pipe_reserve(ld->pipe, size) : NULL;
     if (!at) {
@@ -200,7 +207,7 @@ void mmm__parse_emit(loader *ld, int kind, const char *const *v, size_t nvals,
         return;
     }
     r.size = (uint32_t)size;
-    r.kind = (uint16_t)kind;
+    r.kind = (unsigned)kind & 0xffu;
     r.line = line;
     memcpy(at, &r, sizeof r);
     char *p = at + sizeof r;

@@ -973,6 +973,10 @@ static int compile_class(mmm_program *p, uint32_t eid[MMM_CX_N],
         (r = compile_opt(p, &eid[MMM_CX_ROUNDS], cs->rounds, &sc, cs->line,
                          err)) < 0 ||
         (r = compile_opt(p, &eid[MMM_CX_WAVEFRONTS], cs->wavefronts, &sc,
+                         cs->line, err)) < 0 ||
+        (r = compile_opt(p, &eid[MMM_CX_READ_STRIDE], cs->read_stride, &sc,
+                         cs->line, err)) < 0 ||
+        (r = compile_opt(p, &eid[MMM_CX_WRITE_STRIDE], cs->write_stride, &sc,
                          cs->line, err)) < 0)
         return r;
     return 0;
@@ -1014,6 +1018,8 @@ static int append_class(mmm_program *p, size_t kernel,
     c->barriers = expr_of(p, eid[MMM_CX_BARRIERS]);
     c->rounds = expr_of(p, eid[MMM_CX_ROUNDS]);
     c->wavefronts = expr_of(p, eid[MMM_CX_WAVEFRONTS]);
+    c->read_stride = expr_of(p, eid[MMM_CX_READ_STRIDE]);
+    c->write_stride = expr_of(p, eid[MMM_CX_WRITE_STRIDE]);
     c->access = cs->access;
     memcpy(pv->class_eid[p->nclasses], eid, sizeof pv->class_eid[0]);
     mmm_kernel *k = &pv->kernels[kernel];
@@ -1120,7 +1126,8 @@ int mmm_program_add_kernel(mmm_program *p, const mmm_kernel_spec *spec,
                          NULL,               spec->shared,
                          spec->access,       spec->shared_bytes,
                          spec->registers,    spec->barriers,
-                         spec->rounds,       spec->wavefronts};
+                         spec->rounds,       spec->wavefronts,
+                         spec->read_stride,    spec->write_stride};
     if (spec->blocks &&
         (r = compile_class(p, ceid, &cs, &k, spec->id, 1, err)) < 0)
         return r;

@@ -71,6 +71,8 @@ enum {
     MMM_CX_BARRIERS,     /* time model: barriers on a thread's path */
     MMM_CX_ROUNDS,       /* time model: dependent global round trips */
     MMM_CX_WAVEFRONTS,   /* time model: shared-memory wavefronts per warp */
+    MMM_CX_READ_STRIDE,  /* time model: words between threads' reads */
+    MMM_CX_WRITE_STRIDE, /* time model: words between threads' writes */
     MMM_CX_N
 };
 

@@ -248,7 +248,10 @@ int mmm_time_machine_get(mmm_time_machine *m, const mmm_instance *inst,
                       &m->word_bytes, err)) < 0 ||
         (r = get_real(inst, "shared_wavefronts_per_cycle",
                       "shared-memory wavefronts served per SM per cycle", 0,
-                      0, &m->shared_wavefronts_per_cycle, err)) < 0)
+                      0, &m->shared_wavefronts_per_cycle, err)) < 0 ||
+        (r = get_int(inst, "sector_bytes",
+                     "global-memory transaction unit, bytes", 32, 1,
+                     &m->sector_bytes, err)) < 0)
         return r;
     for (int i = 0; i < MMM_TIME_NCONST; i++) {
         double lo, hi;
@@ -286,6 +289,21 @@ typedef struct launch_cost {
 static double safe_div(double a, double b)
 {
     return b > 0 ? a / b : (a > 0 ? HUGE_VAL : 0);
+}
+
+/* Bytes a warp's access moves per useful byte when neighbouring threads
+ * access words `stride` words apart: it touches
+ * min(warp_size, ceil(warp_size·stride·word_bytes / sector_bytes)) sectors
+ * of sector_bytes (1 when coalesced; not given or below 1: coalesced). */
+static double spread(const mmm_time_machine *m, double stride)
+{
+    if (!(stride > 1) || m->word_bytes <= 0 || m->sector_bytes <= 0)
+        return 1;
+    double w = (double)m->warp_size, useful = w * m->word_bytes;
+    double sectors = fmin(w, ceil(w * stride * m->word_bytes /
+                                  (double)m->sector_bytes));
+    double moved = sectors * (double)m->sector_bytes;
+    return moved > useful ? moved / useful : 1;
 }
 
 static int launch(const mmm_time_machine *m, const mmm_program *prog,
@@ -345,8 +363,9 @@ static int launch(const mmm_time_machine *m, const mmm_program *prog,
         if (cl > lat)
             lat = cl;
         issue += (double)v->count * (double)wb * v->work / (double)T;
-        bytes += (double)v->count * (double)T * (v->reads + v->writes) *
-                 m->word_bytes;
+        bytes += (double)v->count * (double)T * m->word_bytes *
+                 (v->reads * spread(m, v->read_stride) +
+                  v->writes * spread(m, v->write_stride));
         wave += (double)v->count * (double)wb * v->wavefronts;
         N += v->count;
     }

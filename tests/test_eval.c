@@ -309,11 +309,11 @@ Test(eval, classes_of_a_kernel)
     s.threads = "32";
     cr_assert_eq(mmm_program_add_kernel(p, &s, NULL, &err), 0);
     mmm_class_spec a = {3, "2", "10", "4", "1", "1", NULL, NULL,
-                        MMM_ACCESS_COALESCED, NULL, NULL, NULL, NULL, NULL};
+                        MMM_ACCESS_COALESCED, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
     mmm_class_spec b = {4, "3", "7", "6", "0", "0", "64", "2",
-                        MMM_ACCESS_IRREGULAR, NULL, NULL, NULL, NULL, NULL};
+                        MMM_ACCESS_IRREGULAR, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
     mmm_class_spec c = {5, "0", "99", "99", "9", "9", NULL, NULL,
-                        MMM_ACCESS_COALESCED, NULL, NULL, NULL, NULL, NULL};
+                        MMM_ACCESS_COALESCED, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
     cr_assert_eq(mmm_program_add_class(p, 0, &a, &err), 0);
     cr_assert_eq(mmm_program_add_class(p, 0, &b, &err), 0);
     cr_assert_eq(mmm_program_add_class(p, 0, &c, &err), 0);

@@ -274,3 +274,86 @@ Test(time, attributes_validated)
     mmm_instance_free(inst);
     mmm_program_free(p);
 }
+
+/* Coalescing (read_stride, write_stride): a bandwidth-bound launch whose
+ * traffic is multiplied by the sectors a warp's access touches.  2 blocks
+ * of one warp on 2 SMs (one wave, a = 1); each thread writes 8 words (or
+ * reads them in kernel r; kernel w2 gives its stride to a <blocks> child).
+ *   useful bytes = 2 * 32 * 8 * 4 = 2048; 100 bytes/cycle -> 20.48 cycles
+ *   a warp's access at stride S words touches
+ *     min(32, ceil(32 * S * 4 / sector_bytes)) sectors of sector_bytes:
+ *   S = 1: 4 sectors of 32 = 128 bytes for 128 useful: x1
+ *   S = 2: 8 -> x2;  S = 3: 12 -> x3;  S = 16: min(32, 64) -> x8
+ *   S = 16 with 128-byte sectors: ceil(2048/128) = 16 of 128 -> x16
+ *   latency 2*1 = 2 cycles and issue 1 cycle never bind. */
+static const char strided[] =
+    "<program name='st'>\n"
+    "<param name='U' value='1'/>\n"
+    "<param name='clock_hz' value='1e6'/>\n"
+    "<param name='p' value='2'/>\n"
+    "<param name='sm_threads' value='512'/>\n"
+    "<param name='sm_blocks' value='4'/>\n"
+    "<param name='sm_shared_bytes' value='65536'/>\n"
+    "<param name='sm_registers' value='65536'/>\n"
+    "<param name='launch_s' value='1e-3'/>\n"
+    "<param name='launch_graph_s' value='1e-4'/>\n"
+    "<param name='op_cycles' value='2'/>\n"
+    "<param name='issue_per_cycle' value='1'/>\n"
+    "<param name='sync_cycles' value='10'/>\n"
+    "<param name='sync_cycles_per_warp' value='5'/>\n"
+    "<param name='mem_latency_cycles' value='100'/>\n"
+    "<param name='bandwidth_bytes_per_cycle' value='100'/>\n"
+    "<param name='sector_bytes' value='32'/>\n"
+    "<param name='S' value='1'/>\n"
+    "<kernel id='w' blocks='2' threads='32' work='32' span='1' reads='0'\n"
+    "        writes='8' rounds='0' write_stride='S'/>\n"
+    "<kernel id='r' blocks='2' threads='32' work='32' span='1' reads='8'\n"
+    "        writes='0' rounds='0' read_stride='S' write_stride='99'/>\n"
+    "<kernel id='w2' threads='32' write_stride='S'>\n"
+    "  <blocks count='2' work='32' span='1' reads='0' writes='8'\n"
+    "          rounds='0'/>\n"
+    "</kernel>\n"
+    "</program>\n";
+
+static void strided_case(const char *name, double v, const char *name2,
+                         double v2, double factor)
+{
+    mmm_program *p;
+    mmm_instance *inst;
+    mmm_time t;
+    mmm_error err;
+    cr_assert_eq(mmm_program_load_memory(&p, strided, strlen(strided),
+                                         "st.xml", NULL, &err),
+                 0, "%s", err.message);
+    cr_assert_eq(mmm_instance_new(&inst, p, &err), 0);
+    mmm_override ov[2] = {{mmm_program_find_param(p, name),
+                           mmm_value_double(v)},
+                          {mmm_program_find_param(p, name2 ? name2 : name),
+                           mmm_value_double(name2 ? v2 : v)}};
+    cr_assert_eq(mmm_instance_eval(inst, ov, 2, &err), 0, "%s", err.message);
+    cr_assert_eq(mmm_time_compute(&t, inst, NULL, &err), 0, "%s",
+                 err.message);
+    for (int k = 0; k < 3; k++) {
+        double want = 20.48 * factor / 1e6;
+        cr_expect(fabs(t.kernels[k].exec_seconds - want) < 1e-12 * want,
+                  "kernel %d, %s = %g: %.17g, want %.17g", k, name, v,
+                  t.kernels[k].exec_seconds, want);
+        cr_expect_eq(t.kernels[k].dominant, MMM_TIME_TERM_LAUNCH);
+    }
+    mmm_time_dispose(&t);
+    mmm_instance_free(inst);
+    mmm_program_free(p);
+}
+
+Test(time, coalescing_by_hand)
+{
+    strided_case("S", 1, NULL, 0, 1);
+    strided_case("S", 0.5, NULL, 0, 1); /* below 1: coalesced */
+    strided_case("S", 2, NULL, 0, 2);
+    strided_case("S", 3, NULL, 0, 3);
+    strided_case("S", 16, NULL, 0, 8);
+    strided_case("S", 1000, NULL, 0, 8); /* one sector per word at most */
+    strided_case("S", 16, "sector_bytes", 128, 16);
+    /* 32 words 16 B apart span 512 B: 4 sectors of 128 for 128 useful */
+    strided_case("S", 4, "sector_bytes", 128, 4);
+}

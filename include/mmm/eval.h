@@ -50,6 +50,10 @@ typedef struct mmm_class_val {
     int has_rounds;       /**< rounds was given (else it defaults to reads) */
     double wavefronts;    /**< shared-memory wavefronts of one warp, 0 if
                                not given */
+    double read_stride;   /**< words between neighbouring threads' global
+                               reads, 0 if not given (then 1) */
+    double write_stride;  /**< words between neighbouring threads' global
+                               writes, 0 if not given (then 1) */
     /** work, span, overhead and cost as exact integers, each valid when
      *  its bit MMM_EXACT_W, _S, _O, _C is set in exact (the value is an
      *  integer of the exact arithmetic and fits 64 bits). */

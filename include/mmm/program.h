@@ -95,6 +95,9 @@ typedef struct mmm_block_class {
     const mmm_expr *barriers;     /**< block-wide barriers on a thread's path */
     const mmm_expr *rounds;       /**< dependent global round trips */
     const mmm_expr *wavefronts;   /**< shared-memory wavefronts per warp */
+    const mmm_expr *read_stride;  /**< words between neighbouring threads'
+                                       global reads (coalescing) */
+    const mmm_expr *write_stride; /**< the same for global writes */
 } mmm_block_class;
 
 /** A kernel, or a chain of `repeat` identical launches of it. */
@@ -198,6 +201,7 @@ typedef struct mmm_class_spec {
     mmm_access access;
     /* optional, time model (docs/time.md) */
     const char *shared_bytes, *registers, *barriers, *rounds, *wavefronts;
+    const char *read_stride, *write_stride;
 } mmm_class_spec;
 
 /** Texts of a kernel.  When the kernel has <blocks> children, blocks/work/
@@ -214,6 +218,7 @@ typedef struct mmm_kernel_spec {
     mmm_access access;
     /* optional, time model (docs/time.md) */
     const char *shared_bytes, *registers, *barriers, *rounds, *wavefronts;
+    const char *read_stride, *write_stride;
 } mmm_kernel_spec;
 
 /** Add a kernel; *index_out (may be NULL) receives its index. */

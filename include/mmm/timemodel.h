@@ -8,7 +8,7 @@
  *     sm_blocks, block_threads, sm_shared_bytes, block_shared_bytes,
  *     shared_reserved_bytes, shared_granule_bytes, sm_registers,
  *     register_granule, register_partitions, word_bytes,
- *     shared_wavefronts_per_cycle;
+ *     shared_wavefronts_per_cycle, sector_bytes;
  *   fitted (mmm fit) or measured: launch_s, launch_graph_s, op_cycles,
  *     issue_per_cycle, sync_cycles, sync_cycles_per_warp,
  *     mem_latency_cycles, bandwidth_bytes_per_cycle;
@@ -54,6 +54,7 @@ typedef struct mmm_time_machine {
     double word_bytes;
     double shared_wavefronts_per_cycle; /**< shared-memory wavefronts one
                                              SM serves per cycle */
+    int64_t sector_bytes; /**< unit of a global-memory transaction */
     /* fitted constants, indexed by MMM_TIME_* */
     double c[MMM_TIME_NCONST];
     int graph; /**< 1: CUDA graph replay; 0: stream launches */
