@@ -89,25 +89,29 @@ Test(time, occupancy_registers)
     occ(1024, 0, 255, 0, MMM_TIME_LIMIT_REGISTERS);
 }
 
-/* A program with its own small machine: p = 2 SMs of 512 threads and 4
- * blocks, 1 MHz clock. */
+/* A small machine for hand computations: p = 2 SMs of 512 threads and 4
+ * blocks, 1 MHz clock, round constants. */
+#define SMALL_MACHINE \
+    "<param name='U' value='1'/>\n" \
+    "<param name='clock_hz' value='1e6'/>\n" \
+    "<param name='p' value='2'/>\n" \
+    "<param name='sm_threads' value='512'/>\n" \
+    "<param name='sm_blocks' value='4'/>\n" \
+    "<param name='sm_shared_bytes' value='65536'/>\n" \
+    "<param name='sm_registers' value='65536'/>\n" \
+    "<param name='launch_s' value='1e-3'/>\n" \
+    "<param name='launch_graph_s' value='1e-4'/>\n" \
+    "<param name='op_cycles' value='2'/>\n" \
+    "<param name='issue_per_cycle' value='1'/>\n" \
+    "<param name='sync_cycles' value='10'/>\n" \
+    "<param name='sync_cycles_per_warp' value='5'/>\n" \
+    "<param name='mem_latency_cycles' value='100'/>\n" \
+    "<param name='bandwidth_bytes_per_cycle' value='100'/>\n"
+
+/* A program with its own small machine. */
 static const char small[] =
     "<program name='t'>\n"
-    "<param name='U' value='1'/>\n"
-    "<param name='clock_hz' value='1e6'/>\n"
-    "<param name='p' value='2'/>\n"
-    "<param name='sm_threads' value='512'/>\n"
-    "<param name='sm_blocks' value='4'/>\n"
-    "<param name='sm_shared_bytes' value='65536'/>\n"
-    "<param name='sm_registers' value='65536'/>\n"
-    "<param name='launch_s' value='1e-3'/>\n"
-    "<param name='launch_graph_s' value='1e-4'/>\n"
-    "<param name='op_cycles' value='2'/>\n"
-    "<param name='issue_per_cycle' value='1'/>\n"
-    "<param name='sync_cycles' value='10'/>\n"
-    "<param name='sync_cycles_per_warp' value='5'/>\n"
-    "<param name='mem_latency_cycles' value='100'/>\n"
-    "<param name='bandwidth_bytes_per_cycle' value='100'/>\n"
+    SMALL_MACHINE
     "<param name='graph' value='0'/>\n"
     "<param name='N' value='10'/>\n"
     "<kernel id='a' blocks='N' threads='128' work='128*50' span='100'\n"
@@ -288,21 +292,7 @@ Test(time, attributes_validated)
  *   latency 2*1 = 2 cycles and issue 1 cycle never bind. */
 static const char strided[] =
     "<program name='st'>\n"
-    "<param name='U' value='1'/>\n"
-    "<param name='clock_hz' value='1e6'/>\n"
-    "<param name='p' value='2'/>\n"
-    "<param name='sm_threads' value='512'/>\n"
-    "<param name='sm_blocks' value='4'/>\n"
-    "<param name='sm_shared_bytes' value='65536'/>\n"
-    "<param name='sm_registers' value='65536'/>\n"
-    "<param name='launch_s' value='1e-3'/>\n"
-    "<param name='launch_graph_s' value='1e-4'/>\n"
-    "<param name='op_cycles' value='2'/>\n"
-    "<param name='issue_per_cycle' value='1'/>\n"
-    "<param name='sync_cycles' value='10'/>\n"
-    "<param name='sync_cycles_per_warp' value='5'/>\n"
-    "<param name='mem_latency_cycles' value='100'/>\n"
-    "<param name='bandwidth_bytes_per_cycle' value='100'/>\n"
+    SMALL_MACHINE
     "<param name='sector_bytes' value='32'/>\n"
     "<param name='S' value='1'/>\n"
     "<kernel id='w' blocks='2' threads='32' work='32' span='1' reads='0'\n"
