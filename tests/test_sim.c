@@ -577,7 +577,7 @@ Test(sim_cli, usage_errors)
     cr_assert_eq(run(args), 2);
     snprintf(args, sizeof args, "simulate 2>/dev/null");
     cr_assert_eq(run(args), 2);
-    snprintf(args, sizeof args, "simulate %s/diamond.xml --gantt x.pdf 2>/dev/null", MMM_DAGS_DIR);
+    snprintf(args, sizeof args, "simulate %s/diamond.xml --gantt x.jpg 2>/dev/null", MMM_DAGS_DIR);
     cr_assert_eq(run(args), 2);
     snprintf(args, sizeof args, "simulate %s/diamond.xml --seed -3 2>/dev/null", MMM_DAGS_DIR);
     cr_assert_eq(run(args), 2);

@@ -16,11 +16,13 @@
 #define WIDTH 1100.0
 #define LEFT 120.0      /* lane labels */
 #define RIGHT 24.0
-#define TOP 104.0       /* title, key of the lines, tags */
+#define TOP 128.0       /* title, key of the lines, tags on up to 4 levels */
 #define MAX_LANES 256
 #define MAX_ROWS 40
 #define DEFAULT_MAX_RECTS 5000
 #define MAX_LEGEND 24
+#define TAG_SIZE 11     /* the bound lines' tags: size, and their levels' step */
+#define TAG_STEP 13
 
 #define INK 0x222222u
 #define MUTED 0x666666u
@@ -73,6 +75,13 @@ static int axis_exponent(double tmax)
     return tmax >= 1e6 ? (int)floor(log10(tmax)) : 0;
 }
 
+/* Estimated width of n characters at this font size (pixels): 0.6 em a
+ * character is a little more than Helvetica's digits and lower case. */
+static double text_w(double size, size_t n)
+{
+    return 0.6 * size * (double)n;
+}
+
 /* ------------------------------------------------------------------ */
 /* Header, axis, bound lines                                          */
 
@@ -94,12 +103,15 @@ static void header(chart *c, const char *title, const char *note)
                  100.0 * r->utilization, fmt(r->idle, a, sizeof a),
                  (long long)r->blocks, (long long)r->launches, note);
     for (i = 0; i < 4; i++) {
+        const char *off;
         if (key[i].v < 0)
             continue;
+        /* A bound beyond the time axis is said here, not on the chart. */
+        off = key[i].v > c->tmax ? " (off the chart \xe2\x86\x92)" : "";
         mmm__gd_line(&c->d, x, 58, x + 22, 58, key[i].rgb, 2, key[i].dash);
-        mmm__gd_text(&c->d, x + 27, 62, 12, GD_START, INK, 0, "%s %s", key[i].name,
-                     fmt(key[i].v, a, sizeof a));
-        x += 27 + 7.0 * (double)(strlen(key[i].name) + strlen(a) + 1) + 18;
+        mmm__gd_text(&c->d, x + 27, 62, 12, GD_START, INK, 0, "%s %s%s", key[i].name,
+                     fmt(key[i].v, a, sizeof a), off);
+        x += 27 + text_w(12, strlen(key[i].name) + strlen(a) + 1 + (*off ? 17 : 0)) + 18;
     }
 }
 
@@ -157,39 +169,76 @@ static void bound_lines(chart *c)
         {"makespan", r->makespan, C_MAKESPAN, 0},
         {"Graham", r->graham, C_GRAHAM, 1},
         {"MMM", c->mmm_bound, C_MMM, 1}};
-    double last_x = -1e9;
-    int i, level = 0;
+    /* Tags already placed on each of the levels above the lanes. */
+    double lo[4][4], hi[4][4];
+    int nl[4] = {0, 0, 0, 0};
+    int i;
     for (i = 0; i < 4; i++) {
-        double x;
-        if (l[i].v < 0)
+        double x, w, a, b;
+        int level, j, free_;
+        if (l[i].v < 0 || l[i].v > c->tmax) /* off the chart: in the key */
             continue;
-        if (l[i].v > c->tmax) { /* off the chart: say where it is */
-            char a[64];
-            mmm__gd_text(&c->d, c->x1, c->y1 + 38, 11, GD_END, l[i].rgb, 0,
-                         "%s bound %s off the chart \xe2\x86\x92", l[i].tag,
-                         fmt(l[i].v, a, sizeof a));
-            continue;
-        }
         x = X(c, l[i].v);
         mmm__gd_line(&c->d, x, c->y0 - 4, x, c->y1, l[i].rgb, 1.6, l[i].dash);
-        /* Tags of close lines go on separate levels. */
-        level = x - last_x < 70 ? level + 1 : 0;
-        last_x = x;
-        mmm__gd_text(&c->d, x, c->y0 - 6 - 11 * (level % 3), 10, GD_MIDDLE, l[i].rgb,
-                     0, "%s", l[i].tag);
+        /* The tag, centred on the line but kept on the page, goes on the
+         * first level where it meets no other tag. */
+        w = text_w(TAG_SIZE, strlen(l[i].tag)) + 6;
+        a = x - w / 2;
+        if (a < c->x0 - LEFT + 4)
+            a = c->x0 - LEFT + 4;
+        if (a + w > WIDTH - 4)
+            a = WIDTH - 4 - w;
+        b = a + w;
+        for (level = 0; level < 3; level++) {
+            for (free_ = 1, j = 0; j < nl[level]; j++)
+                if (a < hi[level][j] && lo[level][j] < b)
+                    free_ = 0;
+            if (free_)
+                break;
+        }
+        lo[level][nl[level]] = a;
+        hi[level][nl[level]++] = b;
+        mmm__gd_text(&c->d, (a + b) / 2, c->y0 - 6 - TAG_STEP * level, TAG_SIZE,
+                     GD_MIDDLE, l[i].rgb, 0, "%s", l[i].tag);
     }
 }
 
 /* ------------------------------------------------------------------ */
 /* Detailed: a lane per SM                                            */
 
+/* Every lane labelled while lanes are 12 pixels or more; otherwise a lane
+ * axis: a tick and a number every 1, 2, 5, 10, 20... lanes (at least 14
+ * pixels apart), the last lane's too when there is room, and the title
+ * "SM" above. */
 static void lane_labels(chart *c, double lane_h)
 {
-    int64_t every = lane_h >= 10 ? 1 : (int64_t)ceil(10.0 / lane_h), i;
-    double size = lane_h * 0.8 < 11 ? (lane_h * 0.8 < 8 ? 8 : lane_h * 0.8) : 11;
-    for (i = 0; i < c->r->p; i += every)
-        mmm__gd_text(&c->d, c->x0 - 6, c->y0 + ((double)i + 0.5) * lane_h + size * 0.35,
-                     size, GD_END, INK, 0, "SM %lld", (long long)i);
+    static const int64_t steps[] = {1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000};
+    int64_t every = 1, i, p = c->r->p;
+    size_t k;
+    double size = lane_h >= 14 ? 12 : 11;
+    if (lane_h >= 12) {
+        for (i = 0; i < p; i++)
+            mmm__gd_text(&c->d, c->x0 - 6, c->y0 + ((double)i + 0.5) * lane_h + size * 0.35,
+                         size, GD_END, INK, 0, "SM %lld", (long long)i);
+        return;
+    }
+    for (k = 0; k < sizeof steps / sizeof steps[0]; k++)
+        if ((double)(every = steps[k]) * lane_h >= 14)
+            break;
+    mmm__gd_text(&c->d, c->x0 - 8, c->y0 - 6, size, GD_END, INK, 1, "SM");
+    for (i = 0; i < p; i += every) {
+        double y = c->y0 + ((double)i + 0.5) * lane_h;
+        mmm__gd_line(&c->d, c->x0 - 5, y, c->x0, y, INK, 1, 0);
+        mmm__gd_text(&c->d, c->x0 - 8, y + size * 0.35, size, GD_END, INK, 0, "%lld",
+                     (long long)i);
+    }
+    /* The last lane, unless its label would meet the last one drawn. */
+    if ((p - 1) % every != 0 && (double)((p - 1) % every) * lane_h >= 14) {
+        double y = c->y0 + ((double)(p - 1) + 0.5) * lane_h;
+        mmm__gd_line(&c->d, c->x0 - 5, y, c->x0, y, INK, 1, 0);
+        mmm__gd_text(&c->d, c->x0 - 8, y + size * 0.35, size, GD_END, INK, 0, "%lld",
+                     (long long)(p - 1));
+    }
 }
 
 static void record_rects(chart *c, const mmm_sim_record *rec, double lane_h)
@@ -276,8 +325,12 @@ static void detailed(chart *c)
     const mmm_sim_result *r = c->r;
     double lane_h = 480.0 / (double)r->p;
     size_t i;
-    if (lane_h > 22)
-        lane_h = 22;
+    /* Few SMs: tall lanes (at least 160 pixels in all), so that a small
+     * schedule is not a thin strip. */
+    if (lane_h > 40)
+        lane_h = 40;
+    if (lane_h * (double)r->p < 160)
+        lane_h = fmin(60.0, 160.0 / (double)r->p);
     if (lane_h < 2)
         lane_h = 2;
     c->y1 = c->y0 + lane_h * (double)r->p;
@@ -464,23 +517,28 @@ static int chart_build(chart *c, const mmm_sim_result *r, const mmm_program *pro
     return build(c, opt);
 }
 
+int mmm_gantt_pdf_available(void)
+{
+    return mmm__gd_pdf_available();
+}
+
 int mmm_gantt_write(const char *path, const mmm_sim_result *r,
                     const mmm_program *prog, const mmm_gantt_options *opt,
                     mmm_error *err)
 {
-    int png = mmm__has_extension(path, "png");
+    int png = mmm__has_extension(path, "png"), pdf = mmm__has_extension(path, "pdf");
     chart c;
     int rc;
 
-    if (!png && !mmm__has_extension(path, "svg"))
+    if (!png && !pdf && !mmm__has_extension(path, "svg"))
         return mmm_error_set(err, MMM_EINVAL, path, 0,
-                             "a Gantt chart is written as .svg or .png");
+                             "a Gantt chart is written as .svg, .png or .pdf");
     if ((rc = chart_build(&c, r, prog, opt)) < 0) {
         mmm__gd_dispose(&c.d);
         return mmm_error_set(err, rc, path, 0, "out of memory");
     }
-    if (png) {
-        rc = mmm__gd_write_png(path, &c.d, err);
+    if (png || pdf) {
+        rc = mmm__gd_write_pl(path, png ? "pngcairo" : "pdfcairo", &c.d, err);
     } else {
         mmm__outfile of;
         if ((rc = mmm__outfile_open(&of, path, err)) == MMM_OK) {

@@ -1,6 +1,7 @@
 /* gantt_draw.c: the Gantt chart's display list and its backends: SVG written
  * by hand (rectangles with <title> tooltips, lines, text) and PNG through
- * PLplot's pngcairo device (the page is the pixel grid of the list),
+ * PLplot's pngcairo or pdfcairo device (the page is the pixel grid of the
+ * list),
  * written atomically by plstream.c. */
 #include <stdarg.h>
 #include <stdlib.h>
@@ -175,6 +176,11 @@ int mmm__gd_png_available(void)
     return mmm__pl_have_device("pngcairo");
 }
 
+int mmm__gd_pdf_available(void)
+{
+    return mmm__pl_have_device("pdfcairo");
+}
+
 static void colour(uint32_t rgb, double alpha)
 {
     plscol0a(SCRATCH, (PLINT)(rgb >> 16 & 0xff), (PLINT)(rgb >> 8 & 0xff),
@@ -250,11 +256,12 @@ static void draw(void *payload)
         pl_item(&d->v[i], d->height);
 }
 
-int mmm__gd_write_png(const char *path, const gd_list *d, mmm_error *err)
+int mmm__gd_write_pl(const char *path, const char *dev, const gd_list *d,
+                     mmm_error *err)
 {
     mmm__pl_page pg;
     memset(&pg, 0, sizeof pg);
-    pg.dev = "pngcairo";
+    pg.dev = dev;
     pg.dpi = DPI;
     pg.width = (int)d->width;
     pg.height = (int)d->height;
@@ -271,11 +278,18 @@ int mmm__gd_png_available(void)
     return 0;
 }
 
-int mmm__gd_write_png(const char *path, const gd_list *d, mmm_error *err)
+int mmm__gd_pdf_available(void)
+{
+    return 0;
+}
+
+int mmm__gd_write_pl(const char *path, const char *dev, const gd_list *d,
+                     mmm_error *err)
 {
     (void)d;
     return mmm_error_set(err, MMM_EINVAL, path, 0,
-                         "this build draws no PNG (no PLplot): use .svg");
+                         "this build draws no %s (no PLplot): use .svg",
+                         strcmp(dev, "pdfcairo") ? "PNG" : "PDF");
 }
 
 #endif

@@ -1,6 +1,6 @@
 /* gantt_draw.h: a tiny display list (rectangles, lines, text in pixel
- * coordinates, y downwards) and its two backends: hand-written SVG and
- * PLplot's pngcairo device.  Private to viz/gantt*.c. */
+ * coordinates, y downwards) and its backends: hand-written SVG and
+ * PLplot's pngcairo and pdfcairo devices.  Private to viz/gantt*.c. */
 #ifndef MMM_GANTT_DRAW_H
 #define MMM_GANTT_DRAW_H
 
@@ -48,9 +48,12 @@ void mmm__gd_text(gd_list *d, double x, double y, double size, int anchor,
 
 /* Write the list as a standalone SVG document. */
 void mmm__gd_write_svg(FILE *f, const gd_list *d);
-/* Draw the list into the PNG file path, atomically, through PLplot.
- * MMM_EINVAL without PLplot, MMM_EIO without its device. */
-int mmm__gd_write_png(const char *path, const gd_list *d, mmm_error *err);
+/* Draw the list into the file path through the PLplot device dev
+ * ("pngcairo" or "pdfcairo"), atomically.  MMM_EINVAL without PLplot,
+ * MMM_EIO without the device. */
+int mmm__gd_write_pl(const char *path, const char *dev, const gd_list *d,
+                     mmm_error *err);
 int mmm__gd_png_available(void);
+int mmm__gd_pdf_available(void);
 
 #endif

@@ -10,6 +10,7 @@
 
 #include "mmm/plot.h"
 #include "figure_int.h"
+#include "plot_int.h"
 #include "plstream.h"
 #include "util/grow.h"
 #include "util/path.h"
@@ -150,7 +151,20 @@ int mmm_plot_write(const mmm_plot *plot, const char *path, mmm_error *err)
 
 int mmm__plot_svg(const mmm_plot *plot, char **out, size_t *len, mmm_error *err)
 {
+    return mmm__plot_layout_svg(plot, NULL, out, len, err);
+}
+
+unsigned mmm__plot_color_rgb(int c)
+{
+    (void)c;
+    return 0;
+}
+
+int mmm__plot_layout_svg(const mmm_plot *plot, mmm__plot_layout *rec, char **out,
+                         size_t *len, mmm_error *err)
+{
     (void)plot;
+    (void)rec;
     *out = NULL;
     *len = 0;
     return mmm_error_set(err, MMM_EINVAL, NULL, 0,
@@ -167,29 +181,53 @@ int mmm_plot_available(void)
     return 1;
 }
 
-/* Colour map 0: 0 background, 1 ink, 2..9 the Okabe–Ito palette (safe
- * for colour-blind readers), its yellow replaced by grey (unreadable on
- * white), 10 grid, 11 secondary text. */
+/* Colour map 0: 0 background, 1 ink, PALETTE0.. the curves' palette (the
+ * Okabe–Ito colours, safe for colour-blind readers, its yellow replaced by
+ * grey, then five of Paul Tol's, so that a grid sweep's ten curves and its
+ * best one all differ), then the grid, secondary text and a scratch slot
+ * for translucent fills. */
 #define INK 1
 #define PALETTE0 2
-/* A filled circle, centred on the point by plstring. */
+#define NPAL MMM_PLOT_NCOLORS
+#define GRID (PALETTE0 + NPAL)
+#define MUTED (GRID + 1)
+#define SCRATCH (GRID + 2)
+/* A filled circle and a down-pointing triangle, centred by plstring. */
 #define MARKER "\xe2\x97\x8f"
+#define TRIANGLE "\xe2\x96\xbc"
 /* Text size relative to PLplot's default for the page. */
 #define CHAR_SCALE 0.75
-#define GRID 10
-#define MUTED 11
+/* Width of a digit in character heights (DejaVu Sans through cairo; a
+ * little generous, so that estimated boxes contain the drawn ones). */
+#define CHAR_W 0.9
+
+static const int palette_rgb[NPAL][3] = {
+    {0, 114, 178},  {213, 94, 0},   {0, 158, 115}, {204, 121, 167},
+    {230, 159, 0},  {86, 180, 233}, {0, 0, 0},     {128, 128, 128},
+    {136, 34, 85},  {153, 153, 51}, {51, 34, 136}, {68, 170, 153},
+    {140, 81, 10}};
+
+static int pal(int c)
+{
+    return ((c % NPAL) + NPAL) % NPAL;
+}
+
+unsigned mmm__plot_color_rgb(int c)
+{
+    const int *v = palette_rgb[pal(c)];
+    return (unsigned)(v[0] << 16 | v[1] << 8 | v[2]);
+}
 
 static void set_colours(void)
 {
-    static const int rgb[12][3] = {
-        {255, 255, 255}, {0, 0, 0},
-        {0, 114, 178},   {213, 94, 0},  {0, 158, 115}, {204, 121, 167},
-        {230, 159, 0},   {86, 180, 233}, {0, 0, 0},    {128, 128, 128},
-        {225, 225, 225}, {90, 90, 90}};
     int i;
-    plscmap0n(16);
-    for (i = 0; i < 12; i++)
-        plscol0(i, rgb[i][0], rgb[i][1], rgb[i][2]);
+    plscmap0n(32);
+    plscol0(0, 255, 255, 255);
+    plscol0(INK, 0, 0, 0);
+    for (i = 0; i < NPAL; i++)
+        plscol0(PALETTE0 + i, palette_rgb[i][0], palette_rgb[i][1], palette_rgb[i][2]);
+    plscol0(GRID, 225, 225, 225);
+    plscol0(MUTED, 90, 90, 90);
 }
 
 static void set_line(mmm_plot_line line)
@@ -263,6 +301,28 @@ static void window(double lo, double hi, int logscale, double pad,
     *whi = b + d;
 }
 
+/* The runs of a curve: does it draw a line (two usable points in a row)
+ * and lone points (drawn as dots)? */
+static void curve_shape(const mmm_plot_curve *c, int logx, int logy, int *line,
+                        int *dots)
+{
+    size_t j = 0;
+    *line = *dots = 0;
+    while (j < c->n) {
+        size_t m = 0;
+        while (j < c->n && !(usable(c->y[j], logy) && usable(c->x[j], logx)))
+            j++;
+        while (j < c->n && usable(c->y[j], logy) && usable(c->x[j], logx)) {
+            m++;
+            j++;
+        }
+        if (m > 1)
+            *line = 1;
+        else if (m == 1)
+            *dots = 1;
+    }
+}
+
 /* Draw one curve: runs of usable points as lines, lone points as dots. */
 static void draw_curve(const mmm_plot_curve *c, int logx, int logy)
 {
@@ -274,7 +334,7 @@ static void draw_curve(const mmm_plot_curve *c, int logx, int logy)
         free(y);
         return;
     }
-    plcol0(PALETTE0 + (c->color & 7));
+    plcol0(PALETTE0 + pal(c->color));
     plwidth(2.2);
     set_line(c->line);
     while (j < c->n) {
@@ -291,12 +351,44 @@ static void draw_curve(const mmm_plot_curve *c, int logx, int logy)
             plline(m, x, y);
         if (m == 1 || (m > 0 && c->markers)) {
             set_line(MMM_PLOT_SOLID);
-            plssym(0, 0.75);
+            plssym(0, 0.5);
             plstring(m, x, y, MARKER); /* filled circle */
             set_line(c->line);
         }
     }
     set_line(MMM_PLOT_SOLID);
+    free(x);
+    free(y);
+}
+
+/* The band between curve c and curve c->band_with - 1 (same x values, in
+ * the same order), filled lightly in c's colour. */
+static void draw_band(const mmm_plot_curve *a, const mmm_plot_curve *b, int logx,
+                      int logy)
+{
+    size_t n = a->n < b->n ? a->n : b->n, j, m = 0;
+    const int *rgb = palette_rgb[pal(a->color)];
+    PLFLT *x = malloc((2 * n + 1) * sizeof *x), *y = malloc((2 * n + 1) * sizeof *y);
+    if (!x || !y) {
+        free(x);
+        free(y);
+        return;
+    }
+    for (j = 0; j < n; j++)
+        if (usable(a->x[j], logx) && usable(a->y[j], logy) && usable(b->y[j], logy)) {
+            x[m] = tr(a->x[j], logx);
+            y[m++] = tr(a->y[j], logy);
+        }
+    for (j = n; j-- > 0;)
+        if (usable(a->x[j], logx) && usable(a->y[j], logy) && usable(b->y[j], logy)) {
+            x[m] = tr(b->x[j], logx);
+            y[m++] = tr(b->y[j], logy);
+        }
+    if (m >= 4) {
+        plscol0a(SCRATCH, rgb[0], rgb[1], rgb[2], 0.16);
+        plcol0(SCRATCH);
+        plfill((PLINT)m, x, y);
+    }
     free(x);
     free(y);
 }
@@ -309,9 +401,204 @@ static PLINT legend_style(mmm_plot_line l)
 
 #define MAX_LEGEND 24
 
-static void draw_legend(const mmm_plot_panel *pan, const mmm_plot *plot,
-                        int with_marks)
+/* ------------------------------------------------------------------ */
+/* Tick labels: one format per axis                                    */
+
+#define MAX_TICKS 64
+
+typedef struct axis {
+    int logscale;
+    double wlo, whi;      /* window, in plot coordinates */
+    double step;          /* linear: the tick step (0: PLplot's) */
+    int exp10;            /* linear: labels in units of 10^exp10 */
+    int n;
+    double at[MAX_TICKS]; /* plot coordinates */
+    char text[MAX_TICKS][40];
+    double width;         /* widest label, in character heights */
+    int maxn;             /* labels that fit along the axis */
+} axis;
+
+/* Width of a label in character heights: escapes (#u, #d) take no room,
+ * superscripts three quarters, a UTF-8 sequence one character. */
+static double text_width(const char *s)
 {
+    double w = 0, scale = 1;
+    for (; *s; s++) {
+        if (s[0] == '#' && (s[1] == 'u' || s[1] == 'd')) {
+            scale = s[1] == 'u' ? 0.75 : 1;
+            s++;
+            continue;
+        }
+        if (((unsigned char)*s & 0xc0) == 0x80)
+            continue;
+        w += CHAR_W * scale;
+    }
+    return w;
+}
+
+static void axis_add(axis *a, double at, const char *text)
+{
+    double w;
+    if (a->n == MAX_TICKS)
+        return;
+    a->at[a->n] = at;
+    snprintf(a->text[a->n], sizeof a->text[a->n], "%s", text);
+    w = text_width(text);
+    if (w > a->width)
+        a->width = w;
+    a->n++;
+}
+
+static double nice_step(double range, double ticks)
+{
+    double raw = range / ticks, mag, f;
+    if (!(raw > 0) || !isfinite(raw))
+        return 1.0;
+    mag = pow(10.0, floor(log10(raw)));
+    f = raw / mag;
+    return (f < 1.5 ? 1.0 : f < 3.5 ? 2.0 : f < 7.5 ? 5.0 : 10.0) * mag;
+}
+
+/* A linear axis: about six ticks at multiples of 1, 2 or 5 times a power
+ * of ten, written with the same number of decimals; past 10^5 (or below
+ * 10^-3) in units of a power of ten said once in the axis title. */
+static void linear_labels(axis *a)
+{
+    double maxabs = fmax(fabs(a->wlo), fabs(a->whi)), unit, t;
+    int dec, i, i0;
+    a->step = nice_step(a->whi - a->wlo, a->maxn < 6 ? a->maxn : 6);
+    a->exp10 = maxabs >= 1e5 || (maxabs > 0 && maxabs < 1e-3)
+                   ? (int)floor(log10(maxabs)) : 0;
+    unit = pow(10.0, a->exp10);
+    dec = (int)-floor(log10(a->step / unit) + 1e-9);
+    dec = dec < 0 ? 0 : dec > 8 ? 8 : dec;
+    i0 = (int)ceil(a->wlo / a->step - 1e-9);
+    for (i = i0; (t = i * a->step) <= a->whi + 1e-9 * a->step && a->n < MAX_TICKS; i++) {
+        char buf[40];
+        double v = t / unit;
+        if (fabs(v) < 1e-12)
+            v = 0; /* never "-0" */
+        snprintf(buf, sizeof buf, "%.*f", dec, v);
+        axis_add(a, t, buf);
+    }
+}
+
+/* A log axis.  PLplot labels decades only (10^0, 10^1), which says little
+ * over a short range and crowds a long one: over up to about three decades
+ * label 1, 2, 5, 10, 20, 50... (at PLplot's minor ticks), over more every
+ * decade, or every second or third past eight.  Every label of an axis
+ * has the same form: plain numbers over short ranges of moderate numbers,
+ * otherwise powers of ten (2×10^6 beside 10^6). */
+static void log_labels(axis *a)
+{
+    static const double mant[] = {1, 2, 5};
+    double span = a->whi - a->wlo;
+    int fit = a->maxn < 8 ? a->maxn : 8; /* decades labelled at most */
+    int dense = span <= 3.2 && 3 * (span + 1) <= a->maxn;
+    int step = span + 1 > fit ? (int)ceil((span + 1) / fit) : 1;
+    int plain = floor(a->wlo) >= -3 && ceil(a->whi) <= 5;
+    int k, j;
+    for (k = (int)floor(a->wlo); k <= (int)ceil(a->whi); k++)
+        for (j = 0; j < (dense ? 3 : 1); j++) {
+            double v = mant[j] * pow(10, k), lv = log10(v);
+            char buf[40];
+            if (lv < a->wlo - 1e-9 || lv > a->whi + 1e-9 || (j == 0 && k % step != 0))
+                continue;
+            if (plain)
+                snprintf(buf, sizeof buf, "%g", v);
+            else if (j == 0)
+                snprintf(buf, sizeof buf, "10#u%d#d", k);
+            else
+                snprintf(buf, sizeof buf, "%g\xc3\x97" "10#u%d#d", mant[j], k);
+            axis_add(a, lv, buf);
+        }
+}
+
+static void axis_init(axis *a, int logscale, double wlo, double whi, int maxn)
+{
+    memset(a, 0, sizeof *a);
+    a->maxn = maxn < 2 ? 2 : maxn;
+    a->logscale = logscale;
+    a->wlo = wlo;
+    a->whi = whi;
+    if (logscale)
+        log_labels(a);
+    else
+        linear_labels(a);
+}
+
+/* ------------------------------------------------------------------ */
+/* Layout: margins from the character height, text boxes recorded       */
+
+/* Where the drawing goes; text boxes recorded for the tests. */
+typedef struct page {
+    const mmm_plot *plot;
+    double wxlo, wxhi;
+    int logx;
+    mmm__plot_layout *rec;   /* NULL unless a test asks */
+    double sub_w, sub_h;     /* subpage, mm */
+    double ch;               /* character height, mm */
+    double left, right, top, bottom, gap; /* normalized subpage */
+    double lift;             /* title raised over the first panel's unit */
+} page;
+
+static void record_box(page *pg, int kind, int panel, double x0, double y0,
+                       double x1, double y1, const char *text)
+{
+    mmm__plot_layout *r = pg->rec;
+    mmm__plot_box *b;
+    if (!r || r->nboxes == MMM__PLOT_MAX_BOXES)
+        return;
+    b = &r->boxes[r->nboxes++];
+    b->kind = kind;
+    b->panel = panel;
+    b->x0 = fmin(x0, x1);
+    b->x1 = fmax(x0, x1);
+    b->y0 = fmin(y0, y1);
+    b->y1 = fmax(y0, y1);
+    snprintf(b->text, sizeof b->text, "%s", text ? text : "");
+}
+
+/* A text written by plmtex on a side of the viewport [vx0,vx1]x[vy0,vy1]
+ * (mm): its box, from the estimated width and one character height
+ * (superscripts add half of one). */
+static void record_mtex(page *pg, int kind, int panel, const char *side, double disp,
+                        double pos, double just, const char *text, double scale,
+                        double vx0, double vx1, double vy0, double vy1)
+{
+    double w = text_width(text) * pg->ch * scale, h = pg->ch * scale;
+    double up = strstr(text, "#u") ? 0.5 * h : 0;
+    double d = disp * pg->ch * scale;
+    if (side[0] == 'b') {
+        double x = vx0 + pos * (vx1 - vx0) - just * w;
+        record_box(pg, kind, panel, x, vy0 - d - h / 2, x + w, vy0 - d + h / 2 + up, text);
+    } else if (side[0] == 't') {
+        double x = vx0 + pos * (vx1 - vx0) - just * w;
+        record_box(pg, kind, panel, x, vy1 + d - h / 2, x + w, vy1 + d + h / 2 + up, text);
+    } else if (side[1] == 'v') { /* left, perpendicular: right-justified */
+        double y = vy0 + pos * (vy1 - vy0);
+        double x1 = vx0 - d + (1 - just) * w;
+        record_box(pg, kind, panel, x1 - w, y - h / 2, x1, y + h / 2 + up, text);
+    } else { /* left, parallel (rotated) */
+        double y = vy0 + pos * (vy1 - vy0) - just * w;
+        record_box(pg, kind, panel, vx0 - d - h / 2 - up, y, vx0 - d + h / 2, y + w,
+                   text);
+    }
+}
+
+static void mtex(page *pg, int kind, int panel, const char *side, double disp,
+                 double pos, double just, const char *text, double scale,
+                 double vx0, double vx1, double vy0, double vy1)
+{
+    plmtex(side, disp, pos, just, text);
+    record_mtex(pg, kind, panel, side, disp, pos, just, text, scale, vx0, vx1, vy0, vy1);
+}
+
+static void draw_legend(page *pg, size_t k, int logy, double vx1, double vy0,
+                        double vy1)
+{
+    const mmm_plot *plot = pg->plot;
+    const mmm_plot_panel *pan = &plot->panels[k];
     PLINT opt[MAX_LEGEND], tcol[MAX_LEGEND], lcol[MAX_LEGEND],
         lsty[MAX_LEGEND], scol[MAX_LEGEND], snum[MAX_LEGEND];
     PLFLT lwid[MAX_LEGEND], sscale[MAX_LEGEND];
@@ -319,24 +606,38 @@ static void draw_legend(const mmm_plot_panel *pan, const mmm_plot *plot,
     PLFLT w, h;
     PLINT n = 0;
     size_t i;
+    int with_marks = k == 0;
 
     for (i = 0; i < pan->ncurves && n < MAX_LEGEND; i++, n++) {
         const mmm_plot_curve *c = &pan->curves[i];
-        opt[n] = PL_LEGEND_LINE | (c->markers ? PL_LEGEND_SYMBOL : 0);
+        int line, dots;
+        curve_shape(c, pg->logx, logy, &line, &dots);
+        /* The key shows what is drawn: a line when the curve has one, a
+         * dot when its points are marked or some stand alone. */
+        opt[n] = (line || !dots ? PL_LEGEND_LINE : 0) |
+                 (c->markers || dots ? PL_LEGEND_SYMBOL : 0);
         text[n] = c->label ? c->label : "";
-        lcol[n] = scol[n] = PALETTE0 + (c->color & 7);
+        lcol[n] = scol[n] = PALETTE0 + pal(c->color);
         lsty[n] = legend_style(c->line);
         lwid[n] = 2.2;
         sym[n] = MARKER;
-        sscale[n] = 0.75;
+        sscale[n] = 0.5;
         snum[n] = 1;
         tcol[n] = INK;
+        if (pg->rec && pg->rec->ncurves < MMM__PLOT_MAX_CURVES) {
+            mmm__plot_series *se = &pg->rec->curves[pg->rec->ncurves++];
+            se->panel = (int)k;
+            se->rgb = mmm__plot_color_rgb(c->color);
+            se->line = c->line;
+            se->draws_line = line;
+            se->key_line = (opt[n] & PL_LEGEND_LINE) != 0;
+        }
     }
     for (i = 0; with_marks && i < plot->nmarks && n < MAX_LEGEND; i++, n++) {
         const mmm_plot_mark *mk = &plot->marks[i];
         opt[n] = PL_LEGEND_LINE;
         text[n] = mk->label ? mk->label : "";
-        lcol[n] = scol[n] = PALETTE0 + (mk->color & 7);
+        lcol[n] = scol[n] = PALETTE0 + pal(mk->color);
         lsty[n] = legend_style(mk->line);
         lwid[n] = 1.6;
         sym[n] = "";
@@ -354,118 +655,151 @@ static void draw_legend(const mmm_plot_panel *pan, const mmm_plot *plot,
              tcol, text, NULL, NULL, NULL, NULL, lcol, lsty, lwid, scol,
              sscale, snum, sym);
     plschr(0, CHAR_SCALE);
+    /* w, h: the legend's size in normalized viewport coordinates; it is
+     * centred on the right edge, 0.02 of the viewport away. */
+    {
+        double vw = vx1 - (pg->left * pg->sub_w), vh = vy1 - vy0;
+        double x0 = vx1 + 0.02 * vw, yc = (vy0 + vy1) / 2;
+        record_box(pg, MMM__PLOT_LEGEND, (int)k, x0, yc - h * vh / 2, x0 + w * vw,
+                   yc + h * vh / 2, NULL);
+    }
 }
 
-/* Labels of a log axis.  PLplot labels decades only (10^0, 10^1), which
- * says little over a short range and crowds a long one: over up to about
- * three decades label 1, 2, 5, 10, 20, 50... (at PLplot's minor ticks),
- * over more every decade, or every second or third past eight.  Short
- * ranges of moderate numbers are written plainly, others as 10^k.
- * side is "b" (x axis) or "lv" (y axis). */
-static void log_labels(const char *side, double wlo, double whi)
+static double panel_height(const page *pg)
 {
-    static const double mant[] = {1, 2, 5};
-    double span = whi - wlo;
-    int dense = span <= 3.2;
-    int step = span > 8 ? (int)ceil(span / 7) : 1;
-    int plain = floor(wlo) >= -3 && ceil(whi) <= 5;
-    int k, j;
-    for (k = (int)floor(wlo); k <= (int)ceil(whi); k++)
-        for (j = 0; j < (dense ? 3 : 1); j++) {
-            double v = mant[j] * pow(10, k), lv = log10(v);
-            char buf[32];
-            if (lv < wlo - 1e-9 || lv > whi + 1e-9 || (j == 0 && k % step != 0))
-                continue;
-            if (plain || j > 0)
-                snprintf(buf, sizeof buf, "%g", v);
-            else
-                snprintf(buf, sizeof buf, "10#u%d#d", k);
-            if (side[0] == 'b')
-                plmtex(side, 1.6, (lv - wlo) / span, 0.5, buf);
-            else
-                plmtex(side, 0.6, (lv - wlo) / span, 1.0, buf);
-        }
+    size_t n = pg->plot->npanels;
+    return (pg->top - pg->bottom - pg->gap * (double)(n - 1)) / (double)n;
 }
 
-/* Geometry of the page in normalized subpage coordinates. */
-#define LEFT 0.095
-#define RIGHT 0.64
-#define TOP 0.90
-#define BOTTOM 0.085
-#define GAP 0.045
-
-static void draw_panel(const mmm_plot *plot, size_t k, double xlo, double xhi,
-                       int logx)
+/* The y axis of panel k (its window and labels: one per two character
+ * heights of the panel at most). */
+static void y_axis(const page *pg, size_t k, axis *ya)
 {
-    const mmm_plot_panel *pan = &plot->panels[k];
-    double h = (TOP - BOTTOM - GAP * (double)(plot->npanels - 1)) /
-               (double)plot->npanels;
-    double top = TOP - (double)k * (h + GAP);
+    double h = panel_height(pg) * pg->sub_h;
+    const mmm_plot_panel *pan = &pg->plot->panels[k];
     int logy = pick_log(pan->yscale, pan->curves, pan->ncurves, 1);
-    int last = k + 1 == plot->npanels;
     double lo = 1, hi = 1, ylo, yhi;
-    char xopt[16], yopt[16];
-    size_t i;
-
     if (!data_range(pan->curves, pan->ncurves, 1, logy, &lo, &hi))
         lo = hi = logy ? 1 : 0;
     window(lo, hi, logy, 0.06, &ylo, &yhi);
-    plvpor(LEFT, RIGHT, top - h, top);
-    plwind(xlo, xhi, ylo, yhi);
+    axis_init(ya, logy, ylo, yhi, (int)(h / (2.0 * pg->ch)));
+}
+
+static void draw_panel(page *pg, size_t k, const axis *xa)
+{
+    const mmm_plot *plot = pg->plot;
+    const mmm_plot_panel *pan = &plot->panels[k];
+    double h = panel_height(pg);
+    double top = pg->top - (double)k * (h + pg->gap);
+    int last = k + 1 == plot->npanels;
+    double vx0 = pg->left * pg->sub_w, vx1 = pg->right * pg->sub_w;
+    double vy0 = (top - h) * pg->sub_h, vy1 = top * pg->sub_h;
+    axis ya;
+    char xopt[16], yopt[16], title[300];
+    size_t i;
+    int j;
+
+    y_axis(pg, k, &ya);
+    plvpor(pg->left, pg->right, top - h, top);
+    plwind(pg->wxlo, pg->wxhi, ya.wlo, ya.whi);
+    record_box(pg, MMM__PLOT_FRAME, (int)k, vx0, vy0, vx1, vy1, NULL);
 
     /* Grid first, in light grey, under everything. */
     plcol0(GRID);
     plwidth(0.8);
-    snprintf(xopt, sizeof xopt, "g%s", logx ? "l" : "");
-    snprintf(yopt, sizeof yopt, "g%s", logy ? "l" : "");
-    plbox(xopt, 0, 0, yopt, 0, 0);
+    snprintf(xopt, sizeof xopt, "g%s", pg->logx ? "l" : "");
+    snprintf(yopt, sizeof yopt, "g%s", ya.logscale ? "l" : "");
+    plbox(xopt, xa->step, 0, yopt, ya.step, 0);
 
     for (i = 0; i < pan->ncurves; i++)
-        draw_curve(&pan->curves[i], logx, logy);
-    for (i = 0; i < plot->nmarks; i++) {
-        const mmm_plot_mark *mk = &plot->marks[i];
-        if (!usable(mk->x, logx))
-            continue;
-        plcol0(PALETTE0 + (mk->color & 7));
-        plwidth(1.6);
-        set_line(mk->line);
-        pljoin(tr(mk->x, logx), ylo, tr(mk->x, logx), yhi);
-        set_line(MMM_PLOT_SOLID);
-    }
+        if (pan->curves[i].band_with > 0 &&
+            (size_t)pan->curves[i].band_with <= pan->ncurves)
+        {
+            draw_band(&pan->curves[i], &pan->curves[pan->curves[i].band_with - 1],
+                      pg->logx, ya.logscale);
+            if (pg->rec)
+                pg->rec->nbands++;
+        }
+    for (i = 0; i < pan->ncurves; i++)
+        draw_curve(&pan->curves[i], pg->logx, ya.logscale);
 
     plcol0(INK);
     plwidth(1.0);
-    snprintf(xopt, sizeof xopt, "bcst%s%s", last && !logx ? "n" : "",
-             logx ? "l" : "");
-    snprintf(yopt, sizeof yopt, "bcst%s", logy ? "l" : "nv");
-    plbox(xopt, 0, 0, yopt, 0, 0);
-    if (logy)
-        log_labels("lv", ylo, yhi);
-    if (last && logx)
-        log_labels("b", xlo, xhi);
-    if (pan->ylabel)
-        plmtex("l", 5.2, 0.5, 0.5, pan->ylabel);
-    if (last && plot->xlabel)
-        plmtex("b", 3.3, 0.5, 0.5, plot->xlabel);
+    snprintf(xopt, sizeof xopt, "bcst%s", pg->logx ? "l" : "");
+    snprintf(yopt, sizeof yopt, "bcst%s", ya.logscale ? "l" : "");
+    plbox(xopt, xa->step, 0, yopt, ya.step, 0);
+
+    /* The marks over the frame, so that one at the edge stays visible,
+     * each with a triangle just inside the top. */
+    for (i = 0; i < plot->nmarks; i++) {
+        const mmm_plot_mark *mk = &plot->marks[i];
+        PLFLT mx, my;
+        if (!usable(mk->x, pg->logx))
+            continue;
+        mx = tr(mk->x, pg->logx);
+        my = ya.whi - 0.035 * (ya.whi - ya.wlo);
+        plcol0(PALETTE0 + pal(mk->color));
+        plwidth(mk->line == MMM_PLOT_SOLID ? 2.0 : 1.6);
+        set_line(mk->line);
+        pljoin(mx, ya.wlo, mx, ya.whi);
+        set_line(MMM_PLOT_SOLID);
+        plssym(0, 0.6);
+        plstring(1, &mx, &my, TRIANGLE);
+        if (pg->rec && pg->rec->nmarks < MMM__PLOT_MAX_MARKS) {
+            mmm__plot_markpos *m = &pg->rec->marks[pg->rec->nmarks++];
+            m->panel = (int)k;
+            m->x = vx0 + (mx - pg->wxlo) / (pg->wxhi - pg->wxlo) * (vx1 - vx0);
+        }
+    }
+
+    plcol0(INK);
+    for (j = 0; j < ya.n; j++)
+        mtex(pg, MMM__PLOT_TICK, (int)k, "lv", 0.6,
+             (ya.at[j] - ya.wlo) / (ya.whi - ya.wlo), 1.0, ya.text[j], 1, vx0, vx1,
+             vy0, vy1);
+    for (j = 0; last && j < xa->n; j++)
+        mtex(pg, MMM__PLOT_TICK, (int)k, "b", 1.6,
+             (xa->at[j] - xa->wlo) / (xa->whi - xa->wlo), 0.5, xa->text[j], 1, vx0,
+             vx1, vy0, vy1);
+    if (ya.exp10) { /* the unit of the labels, above them */
+        snprintf(title, sizeof title, "\xc3\x97" "10#u%d#d", ya.exp10);
+        mtex(pg, MMM__PLOT_TICK, (int)k, "t", 1.0, 0.0, 1.0, title, 1, vx0, vx1, vy0,
+             vy1);
+    }
+    if (pan->ylabel) /* beyond the widest tick label (at 0.6, right-justified) */
+        mtex(pg, MMM__PLOT_AXIS_TITLE, (int)k, "l", 0.6 + ya.width + 1.3, 0.5, 0.5,
+             pan->ylabel, 1, vx0, vx1, vy0, vy1);
+    if (last && plot->xlabel) {
+        if (xa->exp10)
+            snprintf(title, sizeof title, "%s  (\xc3\x97" "10#u%d#d)", plot->xlabel,
+                     xa->exp10);
+        else
+            snprintf(title, sizeof title, "%s", plot->xlabel);
+        mtex(pg, MMM__PLOT_AXIS_TITLE, (int)k, "b", 3.4, 0.5, 0.5, title, 1, vx0, vx1,
+             vy0, vy1);
+    }
     if (k == 0) {
         if (plot->title) {
             plschr(0, 1.25 * CHAR_SCALE);
-            plmtex("t", plot->subtitle ? 3.0 : 1.6, 0.5, 0.5, plot->title);
+            mtex(pg, MMM__PLOT_TITLE, 0, "t",
+                 (plot->subtitle ? 2.4 : 1.2) + pg->lift / 1.25, 0.5, 0.5, plot->title,
+                 1.25, vx0, vx1, vy0, vy1);
             plschr(0, CHAR_SCALE);
         }
         if (plot->subtitle) {
             plcol0(MUTED);
             plschr(0, 0.9 * CHAR_SCALE);
-            plmtex("t", 1.3, 0.5, 0.5, plot->subtitle);
+            mtex(pg, MMM__PLOT_TITLE, 0, "t", 1.2 + pg->lift / 0.9, 0.5, 0.5,
+                 plot->subtitle, 0.9, vx0, vx1, vy0, vy1);
             plschr(0, CHAR_SCALE);
             plcol0(INK);
         }
     }
-    draw_legend(pan, plot, k == 0);
+    draw_legend(pg, k, ya.logscale, vx1, vy0, vy1);
 }
 
 /* The x range is common to the panels: log only when every panel's x
- * values suit it, the window spans all of them. */
+ * values suit it, the window spans all of them and the marks. */
 static void x_window(const mmm_plot *plot, int *logx, double *wxlo,
                      double *wxhi)
 {
@@ -487,18 +821,22 @@ static void x_window(const mmm_plot *plot, int *logx, double *wxlo,
             xhi = b;
         first = 0;
     }
+    for (k = 0; k < plot->nmarks; k++) {
+        double v = plot->marks[k].x;
+        if (!usable(v, *logx))
+            continue;
+        if (first || v < xlo)
+            xlo = v;
+        if (first || v > xhi)
+            xhi = v;
+        first = 0;
+    }
     if (first) {
         xlo = *logx ? 1 : 0;
         xhi = *logx ? 10 : 1;
     }
-    window(xlo, xhi, *logx, 0.03, wxlo, wxhi);
+    window(xlo, xhi, *logx, 0.04, wxlo, wxhi);
 }
-
-typedef struct page {
-    const mmm_plot *plot;
-    double wxlo, wxhi;
-    int logx;
-} page;
 
 static void setup(void *payload)
 {
@@ -506,13 +844,59 @@ static void setup(void *payload)
     set_colours();
 }
 
+/* Margins from the character height: room for the title and subtitle
+ * above, the tick labels and the x title below, the widest y tick label
+ * and the y title on the left. */
+static void layout(page *pg)
+{
+    const mmm_plot *plot = pg->plot;
+    PLFLT def, ht, x0, x1, y0, y1;
+    double widest = 0;
+    size_t k;
+    plgchr(&def, &ht);
+    plgspa(&x0, &x1, &y0, &y1);
+    pg->ch = ht;
+    pg->sub_w = x1 - x0;
+    pg->sub_h = y1 - y0;
+    pg->right = 0.64;
+    pg->bottom = (3.4 + 1.0 + 1.2) * ht / pg->sub_h;
+    pg->gap = 2.2 * ht / pg->sub_h;
+    /* A first try of the top, for the panels' heights; then room for the
+     * first panel's unit (x10^k above its labels) under the titles. */
+    pg->top = 1 - 4.5 * ht / pg->sub_h;
+    {
+        axis first;
+        y_axis(pg, 0, &first);
+        pg->lift = first.exp10 && plot->title ? 1.6 : 0;
+    }
+    pg->top = 1 - ((plot->title ? 1.25 * (plot->subtitle ? 2.4 : 1.2) + 1.0 : 0.5) +
+                   pg->lift + 1.0) * ht / pg->sub_h;
+    for (k = 0; k < plot->npanels; k++) {
+        axis ya;
+        y_axis(pg, k, &ya);
+        if (ya.width > widest)
+            widest = ya.width;
+    }
+    /* y title at 0.6 + widest + 1.3, half a character high, and a margin. */
+    pg->left = (0.6 + widest + 1.3 + 0.6 + 1.2) * ht / pg->sub_w;
+}
+
 static void draw(void *payload)
 {
-    const page *pg = payload;
+    page *pg = payload;
+    axis xa;
     size_t k;
     plschr(0, CHAR_SCALE);
+    layout(pg);
+    /* x labels: room for labels of five characters and a space. */
+    axis_init(&xa, pg->logx, pg->wxlo, pg->wxhi,
+              (int)((pg->right - pg->left) * pg->sub_w / (6 * CHAR_W * pg->ch)));
+    if (pg->rec) {
+        pg->rec->width = pg->sub_w;
+        pg->rec->height = pg->sub_h;
+    }
     for (k = 0; k < pg->plot->npanels; k++)
-        draw_panel(pg->plot, k, pg->wxlo, pg->wxhi, pg->logx);
+        draw_panel(pg, k, &xa);
 }
 
 /* The device for a format: cairo's SVG draws the text as outlines, so it
@@ -531,12 +915,14 @@ static const char *device(const char *ext)
 
 static void page_init(mmm__pl_page *pp, page *pg, const mmm_plot *plot, const char *dev)
 {
+    memset(pg, 0, sizeof *pg);
     pg->plot = plot;
     x_window(plot, &pg->logx, &pg->wxlo, &pg->wxhi);
     memset(pp, 0, sizeof *pp);
     pp->dev = dev;
     pp->width = 1300;
-    pp->height = 240 + 340 * (int)plot->npanels;
+    /* Panels of 340 pixels, 290 when there are more than two. */
+    pp->height = 200 + (plot->npanels > 2 ? 290 : 340) * (int)plot->npanels;
     pp->setup = setup;
     pp->draw = draw;
     pp->payload = pg;
@@ -561,13 +947,22 @@ int mmm_plot_write(const mmm_plot *plot, const char *path, mmm_error *err)
 
 int mmm__plot_svg(const mmm_plot *plot, char **out, size_t *len, mmm_error *err)
 {
+    return mmm__plot_layout_svg(plot, NULL, out, len, err);
+}
+
+int mmm__plot_layout_svg(const mmm_plot *plot, mmm__plot_layout *rec, char **out,
+                         size_t *len, mmm_error *err)
+{
     mmm__pl_page pp;
     page pg;
     *out = NULL;
     *len = 0;
+    if (rec)
+        memset(rec, 0, sizeof *rec);
     if (plot->npanels == 0)
         return mmm_error_set(err, MMM_EINVAL, NULL, 0, "nothing to plot");
     page_init(&pp, &pg, plot, device("svg"));
+    pg.rec = rec;
     return mmm__pl_write_memory(&pp, out, len, err);
 }
 

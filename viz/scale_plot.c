@@ -56,12 +56,14 @@ static int speedup_plot(const mmm_speedup *s, const char *program_name,
     c[2].color = 1;
     c[2].line = MMM_PLOT_DASHED;
     c[2].markers = 0;
-    /* Policies: green, purple, sky blue, black, orange, then the same
-     * colours dashed (the bounds are blue and vermillion, perfect grey). */
+    c[1].band_with = 3; /* the band between the two bounds, filled */
+    /* Policies: green, purple, sky blue, black, orange, wine, olive,
+     * indigo, teal, brown (the bounds are blue and vermillion, perfect
+     * grey), then the same colours dashed. */
     for (j = 0; j < npol; j++) {
-        static const int pal[] = {2, 3, 5, 6, 4};
-        c[3 + j].color = pal[j % 5];
-        c[3 + j].line = j < 5 ? MMM_PLOT_SOLID : MMM_PLOT_DASHED;
+        static const int pal[] = {2, 3, 5, 6, 4, 8, 9, 10, 11, 12};
+        c[3 + j].color = pal[j % 10];
+        c[3 + j].line = j < 10 ? MMM_PLOT_SOLID : MMM_PLOT_DASHED;
     }
     /* Perfect speedup only up to a little past the best possible one, so
      * that it does not squash the rest. */

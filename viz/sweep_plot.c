@@ -10,11 +10,12 @@
 
 #include "figure_int.h"
 #include "mmm/plot.h"
+#include "plot_int.h"
 
 /* Curve slots: panel 1 uses [0, NSLOTS), panel 2 [NSLOTS, 2 NSLOTS).  In a
  * two-parameter sweep slot NCURVES holds the curve through the best point
  * when none of the sampled values of the second parameter is the best's. */
-#define NCURVES 8
+#define NCURVES 10
 #define NSLOTS (NCURVES + 1)
 #define P2(c) (NSLOTS + (c))
 
@@ -27,7 +28,7 @@ struct mmm_sweep_plot {
     uint64_t curve_of_axis1[NCURVES]; /* 2D: axis-1 index of each curve */
     char curve_labels[NSLOTS][80];
     /* the figure, once finished */
-    mmm_plot_panel pan[2];
+    mmm_plot_panel pan[4];
     mmm_plot_mark marks[4];
     mmm_plot plot;
     char title[256], sub[256], ml[4][160];
@@ -49,8 +50,8 @@ static int curves_init(mmm_sweep_plot *sp)
         "W  work", "S  span", "O  overhead",
         "Graham-Brent (N/p + L)C", "corollary (N/K + L)C"};
     static const int colors1[5] = {0, 3, 1, 2, 5};
-    /* Colour-blind-safe palette without black (kept for the best). */
-    static const int colors2[NCURVES] = {0, 1, 2, 3, 4, 5, 7, 0};
+    /* Ten distinct colours, none black (kept for the best). */
+    static const int colors2[NCURVES] = {0, 1, 2, 3, 4, 5, 8, 9, 10, 11};
     size_t c;
     uint64_t n0 = sp->npoints, n1;
     if (sp->plan->naxes == 1) {
@@ -79,8 +80,6 @@ static int curves_init(mmm_sweep_plot *sp)
             mmm_plot_curve_init(&sp->curves[P2(c)], sp->curve_labels[c], n0, 0) < 0)
             return MMM_ENOMEM;
         sp->curves[c].color = sp->curves[P2(c)].color = colors2[c];
-        if (c == NCURVES - 1)
-            sp->curves[c].line = sp->curves[P2(c)].line = MMM_PLOT_DASHED;
     }
     return MMM_OK;
 }
@@ -233,18 +232,26 @@ static int finish(mmm_sweep_plot *sp, const mmm_sweep_result *res,
     memset(pan, 0, sizeof sp->pan);
     memset(&sp->plot, 0, sizeof sp->plot);
     if (!n2) {
-        pan[0].ylabel = "W, S (operations);  O (cycles)";
+        /* Small multiples: W, S and O each on its own axis (on one, S's
+         * variation would be lost beside W's magnitude), then the bounds. */
+        pan[0].ylabel = "W (operations)";
         pan[0].curves = sp->curves;
-        pan[0].ncurves = 3;
-        pan[1].ylabel = "time bound (cycles)";
-        pan[1].curves = has_gb ? sp->curves + 3 : sp->curves + 4;
-        pan[1].ncurves = has_gb ? 2 : 1;
+        pan[0].ncurves = 1;
+        pan[1].ylabel = "S (operations)";
+        pan[1].curves = sp->curves + 1;
+        pan[1].ncurves = 1;
+        pan[2].ylabel = "O (cycles)";
+        pan[2].curves = sp->curves + 2;
+        pan[2].ncurves = 1;
+        pan[3].ylabel = "bound (cycles)";
+        pan[3].curves = has_gb ? sp->curves + 3 : sp->curves + 4;
+        pan[3].ncurves = has_gb ? 2 : 1;
     } else {
-        pan[0].ylabel = "O  parallelism overhead (cycles)";
+        pan[0].ylabel = "O overhead (cycles)";
         pan[0].curves = sp->curves;
         pan[0].ncurves = sp->ncurves;
-        pan[1].ylabel = has_gb ? "Graham-Brent bound (cycles)"
-                               : "corollary bound (cycles)";
+        pan[1].ylabel = has_gb ? "Graham-Brent (cycles)"
+                               : "corollary (cycles)";
         pan[1].curves = sp->curves + NSLOTS;
         pan[1].ncurves = sp->ncurves;
     }
@@ -276,7 +283,7 @@ static int finish(mmm_sweep_plot *sp, const mmm_sweep_result *res,
     sp->plot.subtitle = sp->sub;
     sp->plot.xlabel = pname(sp, 0);
     sp->plot.panels = pan;
-    sp->plot.npanels = 2;
+    sp->plot.npanels = n2 ? 2 : 4;
     sp->plot.marks = sp->marks;
     sp->plot.nmarks = nm;
     return MMM_OK;
@@ -304,4 +311,17 @@ int mmm__sweep_plot_svg(mmm_sweep_plot *sp, const mmm_sweep_result *res,
     if ((rc = finish(sp, res, inst, spec, err)) < 0)
         return rc;
     return mmm__plot_svg(&sp->plot, out, len, err);
+}
+
+int mmm__sweep_plot_layout(mmm_sweep_plot *sp, const mmm_sweep_result *res,
+                           mmm_instance *inst, const mmm_sweep_spec *spec,
+                           mmm__plot_layout *rec, char **out, size_t *len,
+                           mmm_error *err)
+{
+    int rc;
+    *out = NULL;
+    *len = 0;
+    if ((rc = finish(sp, res, inst, spec, err)) < 0)
+        return rc;
+    return mmm__plot_layout_svg(&sp->plot, rec, out, len, err);
 }

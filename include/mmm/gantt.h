@@ -34,8 +34,10 @@ MMM_API void mmm_gantt_options_init(mmm_gantt_options *opt);
 
 /**
  * Draw the schedule r of prog into path: SVG when path ends in .svg
- * (written directly), PNG when it ends in .png (through PLplot's pngcairo
- * device; MMM_EINVAL when this build has no PLplot).  Atomic (mmm__outfile).
+ * (written directly), PNG or PDF when it ends in .png or .pdf (through
+ * PLplot's pngcairo or pdfcairo device; MMM_EINVAL when this build has no
+ * PLplot, MMM_EIO when the device is not installed).  Atomic
+ * (mmm__outfile).
  */
 MMM_API int mmm_gantt_write(const char *path, const mmm_sim_result *r,
                             const mmm_program *prog, const mmm_gantt_options *opt,
@@ -43,6 +45,9 @@ MMM_API int mmm_gantt_write(const char *path, const mmm_sim_result *r,
 
 /** 1 when PNG output is available in this build. */
 MMM_API int mmm_gantt_png_available(void);
+
+/** 1 when PDF output is available in this build (PLplot's pdfcairo). */
+MMM_API int mmm_gantt_pdf_available(void);
 
 #ifdef __cplusplus
 }

@@ -36,6 +36,8 @@ extern "C" {
 
 /** Default plotted points per curve after decimation. */
 #define MMM_PLOT_DEFAULT_MAX_POINTS 4000
+/** Colours of the palette (mmm_plot_curve.color is taken modulo it). */
+#define MMM_PLOT_NCOLORS 13
 
 typedef enum mmm_plot_scale {
     MMM_PLOT_AUTO = 0,   /**< log when all values are > 0 and span a
@@ -60,12 +62,17 @@ typedef struct mmm_plot_keep_ {
 /** A curve: a label, a style and its (decimated) points. */
 typedef struct mmm_plot_curve {
     const char *label;      /**< legend text (borrowed) */
-    int color;              /**< palette index 0..7: blue, vermillion,
+    int color;              /**< palette index 0..12: blue, vermillion,
                                  green, purple, orange, sky blue, black,
-                                 grey (Okabe–Ito, colour-blind safe) */
+                                 grey (Okabe–Ito, colour-blind safe), then
+                                 wine, olive, indigo, teal, brown (Tol) */
     mmm_plot_line line;
     int markers;            /**< draw a dot at every point (small sweeps);
                                  set by init when nothing is decimated */
+    int band_with;          /**< 1 + index of another curve of the same
+                                 panel with the same x values: the area
+                                 between the two is filled lightly in
+                                 this curve's colour; 0: none */
     double *x, *y;          /**< the points to draw; NaN y breaks the line */
     size_t n, cap;
     /* decimation state */

@@ -2,10 +2,11 @@
  * mmm/sweep_plot.h: the figure of a parameter sweep (`mmm optimize --plot`
  * and the sweeps of `mmm report`).
  *
- * One swept parameter: W, S and O in the first panel, the Graham–Brent
- * bound (when p is known) and the corollary bound in the second.  Two: one
- * curve of O and of the bound per sampled value of the second parameter
- * (at most 8), the curve through the best point in black.  Vertical marks
+ * One swept parameter: W, S and O each in its own panel (its own y axis),
+ * then the Graham–Brent bound (when p is known) and the corollary bound.
+ * Two: one curve of O and of the bound per sampled value of the second
+ * parameter (at most 10, each its own colour), the curve through the best
+ * point in black.  Vertical marks
  * at the best point, the baseline and the bounds' minimizers.
  *
  *   mmm_sweep_plot *sp;

@@ -13,7 +13,7 @@
 
 static const char simulate_help[] =
     "usage: mmm simulate FILE [-p P|LIST] [--policy NAME|all] [--seed N]\n"
-    "                         [--gantt OUT.svg|OUT.png] [--trace OUT.json]\n"
+    "                         [--gantt OUT.svg|png|pdf] [--trace OUT.json]\n"
     "                         [-D NAME=VALUE]... [--machine FILE] [--format text|json|csv]\n\n"
     "Simulate a greedy schedule of the program's thread blocks on p identical SMs:\n"
     "an SM runs one block at a time for S(B) + O(B); a block is ready when every\n"
@@ -30,8 +30,8 @@ static const char simulate_help[] =
 
 static const char simulate_help2[] =
     "  --seed N             seed of the random policy (default 1)\n"
-    "  --gantt OUT          Gantt chart, .svg or .png (with --policy all: the run\n"
-    "                       with the smallest makespan)\n"
+    "  --gantt OUT          Gantt chart, .svg, .png or .pdf (with --policy all: the\n"
+    "                       run with the smallest makespan)\n"
     "  --trace OUT.json     Chrome trace-event file (Perfetto, chrome://tracing)\n"
     "  --max-launches N     give up beyond N launches simulated one by one\n"
     "                       (default 100000000)\n";
@@ -142,14 +142,19 @@ static int parse_args(sim_args *a, int argc, char **argv)
         return cli_usage("simulate", "%s draws one schedule: give one p, not a list",
                          a->gantt ? "--gantt" : "--trace");
     }
-    if (a->gantt && !cli_has_suffix(a->gantt, ".svg") && !cli_has_suffix(a->gantt, ".png"))
-        return cli_usage("simulate", "--gantt writes .svg or .png files, not '%s'", a->gantt);
+    if (a->gantt && !cli_has_suffix(a->gantt, ".svg") && !cli_has_suffix(a->gantt, ".png") &&
+        !cli_has_suffix(a->gantt, ".pdf"))
+        return cli_usage("simulate", "--gantt writes .svg, .png or .pdf files, not '%s'",
+                         a->gantt);
     if (a->gantt && !cli_draw_available(&why)) {
         fprintf(stderr, "mmm simulate: error: %s: --gantt is not available\n", why);
         return CLI_FAIL;
     }
     if (a->gantt && cli_has_suffix(a->gantt, ".png") && !mmm_gantt_png_available())
         return cli_usage("simulate", "this build draws no PNG (no PLplot): use .svg");
+    if (a->gantt && cli_has_suffix(a->gantt, ".pdf") && !mmm_gantt_pdf_available())
+        return cli_usage("simulate", "this build draws no PDF (no PLplot with its cairo "
+                                     "driver): use .svg");
     return 0;
 }
 

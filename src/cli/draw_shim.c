@@ -189,6 +189,7 @@ DRAW_FN(int, mmm_gantt_write,
          const mmm_gantt_options *opt, mmm_error *err),
         (path, r, prog, opt, err), return unavailable(err))
 DRAW_FN(int, mmm_gantt_png_available, (void), (), return 0)
+DRAW_FN(int, mmm_gantt_pdf_available, (void), (), return 0)
 
 DRAW_FN(int, mmm_report_html,
         (char **out, size_t *len_out, const mmm_instance *inst,

@@ -1,0 +1,523 @@
+/*
+ * test_plots.c: the pictures can be read.  Plots (optimize --plot, the
+ * report's sweeps, scale --plot): the layout plot.c records while it draws
+ * (text boxes from the character height, frames, legends, marks, each
+ * curve's colour and key) has no text box over another or over a frame,
+ * nothing outside the page, one tick format per axis, a colour per curve
+ * of a grid sweep, marks inside the frames, W, S and O on their own axes,
+ * a key line only for a curve drawn as a line, a filled band.  Gantt
+ * charts (their SVG read back): no text over another (close bounds
+ * included), every lane labelled or a lane axis, tall lanes for a small
+ * schedule, PDF output.
+ *
+ * Expected values are properties of the picture, not an earlier output:
+ * boxes are compared with each other and with the frames, colours with
+ * each other, positions with the frames they must lie in.
+ */
+#include <criterion/criterion.h>
+
+#include <math.h>
+#include <regex.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "mmm/mmm.h"
+#include "mmm/gantt.h"
+#include "mmm/plot.h"
+#include "mmm/sweep_plot.h"
+#include "../viz/plot_int.h"
+#include "tmpdir.h"
+
+/* ------------------------------------------------------------------ */
+/* Layout checks                                                       */
+
+static int overlap(const mmm__plot_box *a, const mmm__plot_box *b)
+{
+    const double eps = 0.05; /* mm: touching is not overlapping */
+    return a->x0 < b->x1 - eps && b->x0 < a->x1 - eps && a->y0 < b->y1 - eps &&
+           b->y0 < a->y1 - eps;
+}
+
+static const mmm__plot_box *frame_of(const mmm__plot_layout *r, int panel)
+{
+    size_t i;
+    for (i = 0; i < r->nboxes; i++)
+        if (r->boxes[i].kind == MMM__PLOT_FRAME && r->boxes[i].panel == panel)
+            return &r->boxes[i];
+    cr_assert_fail("no frame for panel %d", panel);
+    return NULL;
+}
+
+/* The form of a tick label: 'p' plain number (*dec decimals), 'e' a power
+ * of ten (10^k or m×10^k), 'u' the unit of an axis (×10^k), '?' else. */
+static int tick_form(const char *s, int *dec)
+{
+    static regex_t plain, power;
+    static int ready;
+    regmatch_t m[2];
+    if (!ready) {
+        cr_assert_eq(regcomp(&plain, "^-?[0-9]+(\\.([0-9]+))?$", REG_EXTENDED), 0);
+        cr_assert_eq(regcomp(&power, "^([0-9]+\xc3\x97)?10#u-?[0-9]+#d$", REG_EXTENDED), 0);
+        ready = 1;
+    }
+    if (!strncmp(s, "\xc3\x97", 2))
+        return 'u';
+    if (!regexec(&plain, s, 2, m, 0)) {
+        const char *dot = strchr(s, '.');
+        *dec = dot ? (int)strlen(dot + 1) : 0;
+        return 'p';
+    }
+    if (!regexec(&power, s, 0, NULL, 0))
+        return 'e';
+    return '?';
+}
+
+static void check_layout(const mmm__plot_layout *r, const char *what)
+{
+    size_t i, j;
+    cr_assert_gt(r->width, 0);
+    cr_assert_lt(r->nboxes, MMM__PLOT_MAX_BOXES, "%s: boxes lost", what);
+    for (i = 0; i < r->nboxes; i++) {
+        const mmm__plot_box *a = &r->boxes[i];
+        /* Nothing clipped by the page. */
+        cr_assert(a->x0 >= 0 && a->y0 >= 0 && a->x1 <= r->width && a->y1 <= r->height,
+                  "%s: '%s' (kind %d) at [%g,%g]x[%g,%g] leaves the page %gx%g", what,
+                  a->text, a->kind, a->x0, a->x1, a->y0, a->y1, r->width, r->height);
+        for (j = i + 1; j < r->nboxes; j++) {
+            const mmm__plot_box *b = &r->boxes[j];
+            if (a->kind == MMM__PLOT_FRAME && b->kind == MMM__PLOT_FRAME)
+                continue;
+            /* No text or legend over another, nor over a frame. */
+            cr_assert(!overlap(a, b),
+                      "%s: '%s' (kind %d, panel %d) [%g,%g]x[%g,%g] overlaps '%s' "
+                      "(kind %d, panel %d) [%g,%g]x[%g,%g]",
+                      what, a->text, a->kind, a->panel, a->x0, a->x1, a->y0, a->y1,
+                      b->text, b->kind, b->panel, b->x0, b->x1, b->y0, b->y1);
+        }
+    }
+    /* One tick format per axis: the y labels of a panel, the x labels. */
+    for (i = 0; i < r->nboxes; i++) {
+        const mmm__plot_box *a = &r->boxes[i], *f;
+        int fa, da = 0;
+        if (a->kind != MMM__PLOT_TICK)
+            continue;
+        fa = tick_form(a->text, &da);
+        cr_assert_neq(fa, '?', "%s: tick label '%s'", what, a->text);
+        if (fa == 'u')
+            continue;
+        f = frame_of(r, a->panel);
+        for (j = i + 1; j < r->nboxes; j++) {
+            const mmm__plot_box *b = &r->boxes[j];
+            int fb, db = 0;
+            int same_axis = b->kind == MMM__PLOT_TICK && b->panel == a->panel &&
+                            ((a->x1 <= f->x0) == (b->x1 <= f->x0));
+            if (!same_axis || (fb = tick_form(b->text, &db)) == 'u')
+                continue;
+            cr_assert(fa == fb && da == db, "%s: '%s' and '%s' on one axis", what,
+                      a->text, b->text);
+        }
+    }
+    /* Marks inside their frames, away from the edges. */
+    for (i = 0; i < r->nmarks; i++) {
+        const mmm__plot_box *f = frame_of(r, r->marks[i].panel);
+        double m = 0.005 * (f->x1 - f->x0);
+        cr_assert(r->marks[i].x > f->x0 + m && r->marks[i].x < f->x1 - m,
+                  "%s: mark at %g not inside the frame [%g, %g]", what, r->marks[i].x,
+                  f->x0, f->x1);
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* Sweeps                                                              */
+
+static mmm_program *load(const char *path)
+{
+    mmm_load_options opt = MMM_LOAD_OPTIONS_INIT;
+    mmm_program *prog;
+    mmm_error err;
+    cr_assert_eq(mmm_program_load_file(&prog, path, &opt, &err), 0, "%s", err.message);
+    return prog;
+}
+
+static int add_point(const mmm_sweep_point *pt, const mmm_error *why, void *payload)
+{
+    (void)why;
+    return mmm_sweep_plot_add(payload, pt);
+}
+
+/* Sweep poly_div_opt (naxes 1 or 2: the first over v0, the second over
+ * v1) and record the figure's layout. */
+static void sweep_layout(mmm__plot_layout *rec, const char *p0, const mmm_value *v0,
+                         size_t n0, const char *p1, const mmm_value *v1, size_t n1)
+{
+    mmm_program *prog = load(MMM_DAGS_DIR "/poly_div_opt.xml");
+    mmm_instance *inst;
+    mmm_sweep_spec spec = MMM_SWEEP_SPEC_INIT;
+    mmm_sweep_result plan, res;
+    mmm_sweep_plot *sp;
+    mmm_error err;
+    uint64_t n;
+    char *svg;
+    size_t len;
+    cr_assert_eq(mmm_instance_new(&inst, prog, &err), 0, "%s", err.message);
+    spec.naxes = p1 ? 2 : 1;
+    spec.axes[0].slot = mmm_program_find_param(prog, p0);
+    spec.axes[0].values = v0;
+    spec.axes[0].nvalues = n0;
+    if (p1) {
+        spec.axes[1].slot = mmm_program_find_param(prog, p1);
+        spec.axes[1].values = v1;
+        spec.axes[1].nvalues = n1;
+    }
+    cr_assert_eq(mmm_sweep_resolve(&plan, &n, inst, &spec, &err), 0, "%s", err.message);
+    cr_assert_eq(mmm_sweep_plot_new(&sp, prog, &plan, plan.axes[0].count, &err), 0);
+    cr_assert_eq(mmm_sweep_run(&res, inst, &spec, add_point, sp, &err), 0, "%s",
+                 err.message);
+    cr_assert(res.has_best);
+    cr_assert_eq(mmm__sweep_plot_layout(sp, &res, inst, &spec, rec, &svg, &len, &err), 0,
+                 "%s", err.message);
+    cr_assert(len > 0 && strstr(svg, "</svg>"));
+    free(svg);
+    mmm_sweep_plot_free(sp);
+    mmm_instance_free(inst);
+    mmm_program_free(prog);
+}
+
+static mmm_value *powers_of_two(size_t n)
+{
+    mmm_value *v = calloc(n, sizeof *v);
+    size_t i;
+    cr_assert_not_null(v);
+    for (i = 0; i < n; i++)
+        v[i] = mmm_value_int((int64_t)1 << i);
+    return v;
+}
+
+/* One parameter: W, S and O each on its own axis, then the bounds; the
+ * best value is the last one (O falls as s grows: the best mark sits at
+ * the right end of the data) and stays inside the frame. */
+Test(plots, one_parameter_small_multiples)
+{
+    static mmm__plot_layout rec;
+    mmm_value *s = powers_of_two(9); /* 1..256 */
+    size_t i, per_panel[4] = {0, 0, 0, 0};
+    sweep_layout(&rec, "s", s, 9, NULL, NULL, 0);
+    check_layout(&rec, "sweep of s");
+    for (i = 0; i < rec.ncurves; i++) {
+        cr_assert_lt(rec.curves[i].panel, 4);
+        per_panel[rec.curves[i].panel]++;
+        /* short sweep, no gaps: every curve a line, and so is its key */
+        cr_assert(rec.curves[i].draws_line && rec.curves[i].key_line);
+    }
+    cr_assert_eq(per_panel[0], 1, "W alone");
+    cr_assert_eq(per_panel[1], 1, "S alone");
+    cr_assert_eq(per_panel[2], 1, "O alone");
+    cr_assert_eq(per_panel[3], 2, "the Graham-Brent bound and the corollary");
+    cr_assert_eq(rec.nmarks, 2 * 4, "best and baseline across the four panels");
+    free(s);
+}
+
+/* Two parameters: ten curves of the second, ten colours, and none black
+ * but the best's. */
+static void check_distinct_colours(const mmm__plot_layout *rec, size_t want)
+{
+    size_t i, j, n0 = 0;
+    for (i = 0; i < rec->ncurves; i++) {
+        if (rec->curves[i].panel != 0)
+            continue;
+        n0++;
+        for (j = i + 1; j < rec->ncurves; j++)
+            if (rec->curves[j].panel == 0)
+                cr_assert_neq(rec->curves[i].rgb, rec->curves[j].rgb,
+                              "curves %zu and %zu share #%06x", i, j, rec->curves[i].rgb);
+    }
+    cr_assert_geq(n0, want);
+}
+
+Test(plots, grid_sweep_colours_differ)
+{
+    static mmm__plot_layout rec;
+    mmm_value U[3] = {mmm_value_int(100), mmm_value_int(200), mmm_value_int(400)};
+    mmm_value *s = powers_of_two(10); /* 1..512: ten curves */
+    sweep_layout(&rec, "U", U, 3, "s", s, 10);
+    check_layout(&rec, "grid of U and s");
+    check_distinct_colours(&rec, 10);
+    free(s);
+    s = powers_of_two(11); /* eleven values: ten sampled, plus the best's */
+    sweep_layout(&rec, "U", U, 3, "s", s, 11);
+    check_layout(&rec, "grid of U and 11 values of s");
+    check_distinct_colours(&rec, 10);
+    free(s);
+}
+
+/* A figure made by hand: a curve whose points all stand alone (every other
+ * value infeasible) is keyed as dots, not as a line; a band between two
+ * curves is filled; one panel with a title and a subtitle and large
+ * linear values (labels in units of 10^6, said once) fits the page. */
+Test(plots, keys_band_and_single_panel_geometry)
+{
+    static mmm__plot_layout rec;
+    mmm_plot_curve c[3];
+    mmm_plot_panel pan;
+    mmm_plot_mark mk = {10, "best x = 10", 6, MMM_PLOT_SOLID};
+    mmm_plot plot;
+    mmm_error err;
+    char *svg;
+    size_t len, i;
+    int unit = 0;
+    for (i = 0; i < 3; i++)
+        cr_assert_eq(mmm_plot_curve_init(&c[i], i == 0 ? "lone points" : "bound", 10, 0), 0);
+    for (i = 1; i <= 10; i++) {
+        double x = (double)i;
+        cr_assert_eq(mmm_plot_curve_add(&c[0], x, i % 2 ? 2e6 + 1e5 * x : NAN), 0);
+        cr_assert_eq(mmm_plot_curve_add(&c[1], x, 3e6 + 2e5 * x), 0);
+        cr_assert_eq(mmm_plot_curve_add(&c[2], x, 1e6 + 1e5 * x), 0);
+    }
+    for (i = 0; i < 3; i++) {
+        cr_assert_eq(mmm_plot_curve_finish(&c[i]), 0);
+        c[i].color = (int)i;
+    }
+    c[1].band_with = 3;
+    memset(&pan, 0, sizeof pan);
+    pan.ylabel = "time (cycles)";
+    pan.curves = c;
+    pan.ncurves = 3;
+    memset(&plot, 0, sizeof plot);
+    plot.title = "a title";
+    plot.subtitle = "a subtitle";
+    plot.xlabel = "x";
+    plot.panels = &pan;
+    plot.npanels = 1;
+    plot.marks = &mk;
+    plot.nmarks = 1;
+    cr_assert_eq(mmm__plot_layout_svg(&plot, &rec, &svg, &len, &err), 0, "%s", err.message);
+    free(svg);
+    check_layout(&rec, "hand-made figure");
+    cr_assert_eq(rec.ncurves, 3);
+    cr_assert(!rec.curves[0].draws_line && !rec.curves[0].key_line);
+    cr_assert(rec.curves[1].draws_line && rec.curves[1].key_line);
+    cr_assert_eq(rec.nbands, 1);
+    for (i = 0; i < rec.nboxes; i++)
+        if (rec.boxes[i].kind == MMM__PLOT_TICK && !strcmp(rec.boxes[i].text, "\xc3\x97" "10#u6#d"))
+            unit++;
+    cr_assert_eq(unit, 1, "the y labels' unit 10^6, once");
+    /* The mark at the largest x stays inside the frame. */
+    cr_assert_eq(rec.nmarks, 1);
+    for (i = 0; i < 3; i++)
+        mmm_plot_curve_dispose(&c[i]);
+}
+
+/* Colours of the palette differ from each other. */
+Test(plots, palette_colours_differ)
+{
+    int i, j;
+    for (i = 0; i < MMM_PLOT_NCOLORS; i++)
+        for (j = i + 1; j < MMM_PLOT_NCOLORS; j++)
+            cr_assert_neq(mmm__plot_color_rgb(i), mmm__plot_color_rgb(j), "%d, %d", i, j);
+}
+
+/* ------------------------------------------------------------------ */
+/* Gantt charts                                                        */
+
+static int run(const char *fmt, ...)
+{
+    char cmd[4096];
+    va_list ap;
+    int st;
+    va_start(ap, fmt);
+    vsnprintf(cmd, sizeof cmd, fmt, ap);
+    va_end(ap);
+    st = system(cmd);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    char *buf;
+    long n;
+    cr_assert_not_null(f, "cannot read %s", path);
+    fseek(f, 0, SEEK_END);
+    n = ftell(f);
+    rewind(f);
+    buf = malloc((size_t)n + 1);
+    cr_assert_not_null(buf);
+    cr_assert_eq(fread(buf, 1, (size_t)n, f), (size_t)n);
+    buf[n] = '\0';
+    fclose(f);
+    if (len)
+        *len = (size_t)n;
+    return buf;
+}
+
+typedef struct svg_text {
+    double x0, x1, y0, y1, x, y;
+    char s[128];
+} svg_text;
+
+/* The <text> elements of a Gantt SVG, with their boxes: 0.6 em a
+ * character (UTF-8 sequences count once), from 0.8 em above the baseline
+ * to 0.25 em below it. */
+static size_t svg_texts(const char *svg, svg_text *t, size_t max)
+{
+    size_t n = 0;
+    const char *p = svg;
+    while ((p = strstr(p, "<text ")) && n < max) {
+        double x, y, size, w;
+        char anchor[16];
+        const char *gt = strchr(p, '>'), *end;
+        size_t len, i, chars = 0;
+        cr_assert_eq(sscanf(p, "<text x=\"%lf\" y=\"%lf\" font-size=\"%lf\" text-anchor=\"%15[a-z]\"",
+                            &x, &y, &size, anchor), 4);
+        end = strstr(gt, "</text>");
+        len = (size_t)(end - gt - 1);
+        if (len >= sizeof t[n].s)
+            len = sizeof t[n].s - 1;
+        memcpy(t[n].s, gt + 1, len);
+        t[n].s[len] = '\0';
+        for (i = 0; i < len; i++)
+            chars += ((unsigned char)t[n].s[i] & 0xc0) != 0x80;
+        w = 0.6 * size * (double)chars;
+        t[n].x0 = !strcmp(anchor, "start") ? x : !strcmp(anchor, "middle") ? x - w / 2 : x - w;
+        t[n].x1 = t[n].x0 + w;
+        t[n].y0 = y - 0.8 * size;
+        t[n].y1 = y + 0.25 * size;
+        t[n].x = x;
+        t[n].y = y;
+        n++;
+        p = end;
+    }
+    return n;
+}
+
+static void check_texts_apart(const svg_text *t, size_t n, const char *what)
+{
+    size_t i, j;
+    for (i = 0; i < n; i++)
+        for (j = i + 1; j < n; j++)
+            cr_assert(!(t[i].x0 < t[j].x1 && t[j].x0 < t[i].x1 && t[i].y0 < t[j].y1 &&
+                        t[j].y0 < t[i].y1),
+                      "%s: '%s' at (%g, %g) overlaps '%s' at (%g, %g)", what, t[i].s,
+                      t[i].x, t[i].y, t[j].s, t[j].x, t[j].y);
+}
+
+static svg_text texts[4096];
+
+static char *gantt(const char *dir, const char *args, const char *ext)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/g.%s", dir, ext);
+    cr_assert_eq(run("%s simulate %s --gantt %s > /dev/null", MMM_BIN, args, path), 0,
+                 "%s", args);
+    return slurp(path, NULL);
+}
+
+/* The four bounds within 2% of each other (poly_div_opt, n = 2^12,
+ * m = 2^10 on 100 SMs: lower bound = makespan = 56784, Graham 57351.8,
+ * (N/p + L)C 57919.7): their tags and every other text stay apart; 100
+ * lanes get a lane axis: "SM" above, numbers at least 14 pixels apart,
+ * from 0, increasing, the last lane's included. */
+Test(gantt, close_bounds_and_lane_axis)
+{
+    char dir[256];
+    char *svg;
+    size_t n, i;
+    double last_y = -1e9;
+    int last = -1, title = 0, lanes = 0;
+    mmm_tmpdir_make(dir, sizeof dir, "mmm_gantt");
+    svg = gantt(dir, MMM_DAGS_DIR "/poly_div_opt.xml -D n=2^12 -D m=2^10 -p 100", "svg");
+    n = svg_texts(svg, texts, 4096);
+    check_texts_apart(texts, n, "p = 100");
+    for (i = 0; i < n; i++) {
+        char *end;
+        long v;
+        if (!strcmp(texts[i].s, "SM"))
+            title++;
+        if (texts[i].x > 116) /* the lane axis is left of the lanes (at 120) */
+            continue;
+        v = strtol(texts[i].s, &end, 10);
+        if (*end || end == texts[i].s)
+            continue;
+        cr_assert_eq(v > last, 1, "lane labels in order: %ld after %d", v, last);
+        if (last < 0)
+            cr_assert_eq(v, 0);
+        else
+            cr_assert_geq(texts[i].y - last_y, 14, "lanes %d and %ld too close", last, v);
+        last = (int)v;
+        last_y = texts[i].y;
+        lanes++;
+    }
+    cr_assert_eq(title, 1);
+    cr_assert_eq(last, 99, "the last lane is labelled");
+    cr_assert_geq(lanes, 6);
+    free(svg);
+    mmm_tmpdir_remove(dir);
+}
+
+/* A small schedule: every lane labelled "SM i", lanes at least 40 pixels
+ * tall (the lane area is the light rectangle under the blocks), texts
+ * apart. */
+Test(gantt, small_schedule_is_readable)
+{
+    static const int ps[] = {1, 2, 4};
+    char dir[256], args[512];
+    size_t k;
+    mmm_tmpdir_make(dir, sizeof dir, "mmm_gantt");
+    for (k = 0; k < 3; k++) {
+        char *svg, want[16], *bg;
+        size_t n, i;
+        int p = ps[k], labelled = 0;
+        double h;
+        snprintf(args, sizeof args, "%s/fork_join.xml -p %d", MMM_DAGS_DIR, p);
+        svg = gantt(dir, args, "svg");
+        n = svg_texts(svg, texts, 4096);
+        check_texts_apart(texts, n, args);
+        for (i = 0; i < n; i++) {
+            int j;
+            for (j = 0; j < p; j++) {
+                snprintf(want, sizeof want, "SM %d", j);
+                labelled += !strcmp(texts[i].s, want);
+            }
+        }
+        cr_assert_eq(labelled, p, "%s: %d lane labels", args, labelled);
+        bg = strstr(svg, "fill=\"#f6f6f6\"");
+        cr_assert_not_null(bg);
+        while (bg > svg && strncmp(bg, "<rect", 5))
+            bg--;
+        cr_assert_eq(sscanf(bg, "<rect x=\"%*f\" y=\"%*f\" width=\"%*f\" height=\"%lf\"", &h), 1);
+        cr_assert_geq(h / p, 40, "%s: lanes of %g pixels", args, h / p);
+        free(svg);
+    }
+    mmm_tmpdir_remove(dir);
+}
+
+/* --gantt out.pdf, like --plot: a PDF document (header and end marker of
+ * the PDF specification); another extension is a usage error naming the
+ * three. */
+Test(gantt, pdf)
+{
+    char dir[256], path[512];
+    char *pdf;
+    size_t len;
+    if (!mmm_gantt_pdf_available())
+        cr_skip_test("no pdfcairo in this build");
+    mmm_tmpdir_make(dir, sizeof dir, "mmm_gantt");
+    pdf = gantt(dir, MMM_DAGS_DIR "/fork_join.xml -p 3", "pdf");
+    (void)pdf;
+    snprintf(path, sizeof path, "%s/g.pdf", dir);
+    free(pdf);
+    pdf = slurp(path, &len);
+    cr_assert(len > 100 && !memcmp(pdf, "%PDF-", 5));
+    cr_assert(strstr(pdf + len - 32 > pdf ? pdf + len - 32 : pdf, "%%EOF"));
+    free(pdf);
+    cr_assert_eq(run("%s simulate %s/fork_join.xml -p 3 --gantt %s/g.jpg 2> %s/err > /dev/null",
+                     MMM_BIN, MMM_DAGS_DIR, dir, dir), 2);
+    snprintf(path, sizeof path, "%s/err", dir);
+    pdf = slurp(path, NULL);
+    cr_assert(strstr(pdf, ".svg, .png or .pdf"), "%s", pdf);
+    free(pdf);
+    mmm_tmpdir_remove(dir);
+}
