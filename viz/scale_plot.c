@@ -58,12 +58,12 @@ static int speedup_plot(const mmm_speedup *s, const char *program_name,
     c[2].markers = 0;
     c[1].band_with = 3; /* the band between the two bounds, filled */
     /* Policies: green, purple, sky blue, black, orange, wine, olive,
-     * indigo, teal, brown (the bounds are blue and vermillion, perfect
-     * grey), then the same colours dashed. */
+     * indigo, teal (the bounds are blue and vermillion, perfect grey, the
+     * mark of K brown), then the same colours dashed. */
     for (j = 0; j < npol; j++) {
-        static const int pal[] = {2, 3, 5, 6, 4, 8, 9, 10, 11, 12};
-        c[3 + j].color = pal[j % 10];
-        c[3 + j].line = j < 10 ? MMM_PLOT_SOLID : MMM_PLOT_DASHED;
+        static const int pal[] = {2, 3, 5, 6, 4, 8, 9, 10, 11};
+        c[3 + j].color = pal[j % 9];
+        c[3 + j].line = j < 9 ? MMM_PLOT_SOLID : MMM_PLOT_DASHED;
     }
     /* Perfect speedup only up to a little past the best possible one, so
      * that it does not squash the rest. */
@@ -98,7 +98,7 @@ static int speedup_plot(const mmm_speedup *s, const char *program_name,
     if (s->K > 0) {
         marks[plot.nmarks].x = (double)s->K;
         marks[plot.nmarks].label = "p = K: the corollary holds from here";
-        marks[plot.nmarks].color = 4;
+        marks[plot.nmarks].color = 12;
         marks[plot.nmarks].line = MMM_PLOT_DOTTED;
         plot.nmarks++;
     }
