@@ -1,9 +1,21 @@
 /* render.c: annotated DAG pictures through Graphviz (cgraph + gvc), in
- * process.  The only file of mmm that includes Graphviz.
+ * process.  The only file of the drawing module that includes Graphviz
+ * (src/dot/ reads DOT with cgraph).
  *
  * The graph is built with cgraph from the evaluated program, then either
  * written as DOT before layout (agwrite) or laid out with "dot" and
- * rendered into memory (gvRenderData).  Labels come from render_labels.c. */
+ * rendered into memory (gvRenderData).  Labels come from render_labels.c,
+ * numbers, colours and escaping from render_text.c.
+ *
+ * Why it is one file of about 1,000 lines: it has one responsibility, the
+ * Graphviz graph of a program, and it is the one place where Graphviz's
+ * types and calls (Agraph_t, Agnode_t, agsafeset, the process-wide error
+ * callback, the GVC context) are used; everything that needs no Graphviz
+ * is already outside it (labels, text).  The kernel level and the block
+ * level share the build context, the attribute setters, the path marks and
+ * the layout budget; splitting the block level (launch clusters and block
+ * grids, about 400 lines) into a file of its own would need an internal
+ * header exposing all of them and cgraph's types to a second file. */
 #include "mmm/render.h"
 
 #include <graphviz/cgraph.h>
