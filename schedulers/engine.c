@@ -727,6 +727,9 @@ int mmm_simulate(mmm_sim_result *out, const mmm_instance *inst,
     sim s;
     int rc;
 
+    if (!out || !inst)
+        return mmm_error_set(err, MMM_EINVAL, NULL, 0,
+                             "mmm_simulate: missing argument");
     if (!opt)
         opt = &defaults;
     memset(&res, 0, sizeof res);

@@ -39,6 +39,9 @@ int mmm_speedup_default_p(int64_t **out, size_t *n, double parallelism,
     double limit = parallelism;
     int64_t *v, p;
     size_t m = 0;
+    if (!out || !n)
+        return mmm_error_set(err, MMM_EINVAL, NULL, 0,
+                             "mmm_speedup_default_p: missing argument");
     if (!(limit >= 1)) /* NaN too */
         limit = 1;
     if (N >= 1 && limit > (double)N)

@@ -372,6 +372,9 @@ static void param_stat(FILE *f, const char *name, const mmm_calib_stat *st,
 int mmm_calib_machine_xml(char **out, size_t *len, const mmm_calib *c,
                           mmm_error *err)
 {
+    if (!out || !len || !c)
+        return mmm_error_set(err, MMM_EINVAL, NULL, 0,
+                             "mmm_calib_machine_xml: missing argument");
     const mmm_calib_device *d = &c->dev;
     char *buf = NULL;
     size_t n = 0;

@@ -148,6 +148,9 @@ static int parse_number(const char *s, double *out)
 int mmm_runs_read_memory(mmm_runs **out, const char *buf, size_t len,
                          const char *name, int graph_default, mmm_error *err)
 {
+    mmm_error own; /* the code of a failure, when the caller passes no err */
+    if (!err)
+        err = &own;
     mmm_runs *r = calloc(1, sizeof *r);
     runs_priv *pv = calloc(1, sizeof *pv);
     const char **rec = NULL;
@@ -383,6 +386,9 @@ int mmm_runs_read_file(mmm_runs **out, const char *path, int graph_default,
 int mmm_runs_overrides(const mmm_runs *r, size_t row, const mmm_program *p,
                        mmm_override *ov, size_t *nov, mmm_error *err)
 {
+    if (!r || row >= r->nrows || !p || !ov || !nov)
+        return mmm_error_set(err, MMM_EINVAL, NULL, 0,
+                             "mmm_runs_overrides: bad argument");
     const mmm_run_row *rw = &r->rows[row];
     *nov = 0;
     for (size_t c = 0; c < r->ncols; c++) {

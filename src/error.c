@@ -97,6 +97,12 @@ int mmm_error_set(mmm_error *err, int code, const char *file, long line,
 
 char *mmm_error_format(const mmm_error *err, char *buf, size_t size)
 {
+    if (!buf || size == 0)
+        return buf;
+    if (!err) {
+        snprintf(buf, size, "error: (no error information)");
+        return buf;
+    }
     const char *msg = err->message[0] ? err->message : mmm_status_str(err->code);
     if (err->file[0] && err->line > 0)
         snprintf(buf, size, "%s:%ld: error: %s", err->file, err->line, msg);

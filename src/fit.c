@@ -211,6 +211,12 @@ int mmm_time_fit(mmm_time_machine *m, const mmm_fit_sample *s, size_t n,
                  const mmm_fit_options *opt, mmm_fit_result *res,
                  mmm_error *err)
 {
+    mmm_error own; /* the code of a failure, when the caller passes no err */
+    if (!err)
+        err = &own;
+    if (!m || !res)
+        return mmm_error_set(err, MMM_EINVAL, NULL, 0,
+                             "mmm_time_fit: missing argument");
     problem pb;
     double x0[MMM_TIME_NCONST], best[MMM_TIME_NCONST], x[MMM_TIME_NCONST];
     double best_cost = -1;

@@ -41,6 +41,9 @@ static void write_class(FILE *f, const mmm_class_val *c)
 int mmm_program_write_xml(FILE *f, const mmm_instance *inst,
                           const char *comment, mmm_error *err)
 {
+    if (!f || !inst)
+        return mmm_error_set(err, MMM_EINVAL, NULL, 0,
+                             "mmm_program_write_xml: missing argument");
     const mmm_program *p = inst->program;
     size_t k, i;
     fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);

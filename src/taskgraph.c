@@ -77,6 +77,9 @@ int mmm_taskgraph_new(mmm_taskgraph **out, const char *file,
 {
     mmm_taskgraph *g;
     int r;
+    if (!out)
+        return mmm_error_set(err, MMM_EINVAL, NULL, 0,
+                             "mmm_taskgraph_new: missing argument");
     *out = NULL;
     if (!opt)
         opt = &default_options;

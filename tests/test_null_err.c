@@ -1,0 +1,702 @@
+/* test_null_err.c: every public function that takes `mmm_error *err`,
+ * called with err == NULL on an input it refuses, returns its error code
+ * without touching the NULL pointer (the ASan build of the suite turns a
+ * write through it into a crash).
+ *
+ * One Test per function, named after it: tests/null_err_check.sh (ctest
+ * `null_err_list`) lists the functions of the public headers that take an
+ * mmm_error * and fails when one has no Test here, so a new function
+ * cannot go untested.  The failing inputs are real refusals where the API
+ * has one at hand (a syntax error, a cycle, a missing machine parameter, a
+ * folder that does not exist), else a missing required argument. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mmm/mmm.h"
+#include "mmm/calibrate.h"
+#include "mmm/fit.h"
+#include "mmm/import.h"
+#include "mmm/import_dot.h"
+#include "mmm/scale.h"
+#include "mmm/sweep_plot.h"
+#include "mmm/timemodel.h"
+
+#define DIAMOND MMM_DAGS_DIR "/diamond.xml"
+#define NO_DIR "/nonexistent-mmm-dir/out"
+
+/* Refused: a negative mmm error code. */
+#define REFUSED(call)                                                         \
+    do {                                                                      \
+        int rc_ = (call);                                                     \
+        cr_assert_lt(rc_, 0, "%s returned %d", #call, rc_);                   \
+    } while (0)
+
+static mmm_program *diamond(void)
+{
+    mmm_program *p = NULL;
+    mmm_error e;
+    cr_assert_eq(mmm_program_load_file(&p, DIAMOND, NULL, &e), 0, "%s", e.message);
+    return p;
+}
+
+static mmm_instance *evaluated(mmm_program *p)
+{
+    mmm_instance *inst = NULL;
+    mmm_error e;
+    cr_assert_eq(mmm_instance_new(&inst, p, &e), 0);
+    cr_assert_eq(mmm_instance_eval(inst, NULL, 0, &e), 0, "%s", e.message);
+    return inst;
+}
+
+/* An open program with one kernel "a", for the builder calls. */
+static mmm_program *open_program(void)
+{
+    mmm_program *p = NULL;
+    mmm_kernel_spec k = {0};
+    k.id = "a";
+    k.blocks = k.work = k.span = k.reads = k.writes = "1";
+    cr_assert_eq(mmm_program_new(&p, "t.xml", NULL, NULL), 0);
+    cr_assert_eq(mmm_program_add_kernel(p, &k, NULL, NULL), 0);
+    return p;
+}
+
+/* ---- error.h ---- */
+
+Test(null_err, mmm_error_set)
+{
+    cr_assert_eq(mmm_error_set(NULL, MMM_EINVAL, "f", 1, "x %d", 1), MMM_EINVAL);
+}
+
+static int vset(int code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int r = mmm_error_vset(NULL, code, NULL, 0, fmt, ap);
+    va_end(ap);
+    return r;
+}
+
+Test(null_err, mmm_error_vset)
+{
+    cr_assert_eq(vset(MMM_EPARSE, "y %s", "z"), MMM_EPARSE);
+}
+
+Test(null_err, mmm_error_clear)
+{
+    mmm_error_clear(NULL);
+}
+
+Test(null_err, mmm_error_format)
+{
+    char buf[32] = "x";
+    mmm_error_format(NULL, buf, sizeof buf);
+    mmm_error_format(NULL, NULL, 0);
+}
+
+/* ---- expr.h ---- */
+
+Test(null_err, mmm_expr_parse)
+{
+    mmm_expr *e = NULL;
+    REFUSED(mmm_expr_parse(&e, "1 +", NULL, NULL, NULL, NULL));
+    cr_assert_null(e);
+}
+
+Test(null_err, mmm_expr_eval)
+{
+    mmm_expr *e = NULL;
+    mmm_value v;
+    cr_assert_eq(mmm_expr_parse(&e, "1 / (2 - 2)", NULL, NULL, NULL, NULL), 0);
+    REFUSED(mmm_expr_eval(e, NULL, 0, &v, NULL));
+    mmm_expr_free(e);
+}
+
+Test(null_err, mmm_value_to_count)
+{
+    int64_t n;
+    REFUSED(mmm_value_to_count(&n, mmm_value_int(-1), "n", NULL));
+    REFUSED(mmm_value_to_count(&n, mmm_value_ratio(1, 2), "n", NULL));
+}
+
+/* ---- program.h: loading and building ---- */
+
+Test(null_err, mmm_program_load_file)
+{
+    mmm_program *p = NULL;
+    REFUSED(mmm_program_load_file(&p, NO_DIR ".xml", NULL, NULL));
+}
+
+static const char broken_xml[] = "<program name=\"x\"><kernel id=\"a\"</program>";
+static const char cyclic_xml[] =
+    "<program name=\"x\">"
+    "<kernel id=\"a\" blocks=\"1\" work=\"1\" span=\"1\" reads=\"1\" writes=\"1\"/>"
+    "<kernel id=\"b\" blocks=\"1\" work=\"1\" span=\"1\" reads=\"1\" writes=\"1\"/>"
+    "<edge from=\"a\" to=\"b\"/><edge from=\"b\" to=\"a\"/></program>";
+
+Test(null_err, mmm_program_load_memory)
+{
+    mmm_program *p = NULL;
+    REFUSED(mmm_program_load_memory(&p, broken_xml, sizeof broken_xml - 1, "b.xml", NULL, NULL));
+    REFUSED(mmm_program_load_memory(&p, cyclic_xml, sizeof cyclic_xml - 1, "c.xml", NULL, NULL));
+}
+
+Test(null_err, mmm_program_read_file)
+{
+    mmm_program *p = NULL;
+    REFUSED(mmm_program_read_file(&p, NO_DIR ".stg", NULL, NULL, NULL));
+}
+
+Test(null_err, mmm_program_read_memory)
+{
+    static const char stg[] = "3\n0 0 0\n1 5 1 0\n";
+    mmm_program *p = NULL;
+    REFUSED(mmm_program_read_memory(&p, stg, sizeof stg - 1, "t.stg", NULL, NULL, NULL));
+    REFUSED(mmm_program_read_memory(&p, broken_xml, sizeof broken_xml - 1, "b.xml", NULL, NULL, NULL));
+}
+
+Test(null_err, mmm_program_new)
+{
+    REFUSED(mmm_program_new(NULL, "t.xml", NULL, NULL));
+}
+
+Test(null_err, mmm_program_add_kernel)
+{
+    mmm_program *p = open_program();
+    mmm_kernel_spec k = {0};
+    k.id = "a"; /* a second kernel "a" */
+    k.blocks = k.work = k.span = k.reads = k.writes = "1";
+    REFUSED(mmm_program_add_kernel(p, &k, NULL, NULL));
+    k.id = "b";
+    k.blocks = "1 +"; /* syntax error */
+    REFUSED(mmm_program_add_kernel(p, &k, NULL, NULL));
+    mmm_program_free(p);
+}
+
+Test(null_err, mmm_program_add_class)
+{
+    mmm_program *p = open_program();
+    mmm_class_spec c = {0}; /* count, work, span... missing */
+    REFUSED(mmm_program_add_class(p, 0, &c, NULL));
+    REFUSED(mmm_program_add_class(p, 7, &c, NULL));
+    mmm_program_free(p);
+}
+
+Test(null_err, mmm_program_add_edge)
+{
+    mmm_program *p = open_program();
+    REFUSED(mmm_program_add_edge(p, "a", "a", 3, NULL)); /* a cycle */
+    REFUSED(mmm_program_add_edge(p, "a", NULL, 3, NULL));
+    mmm_program_free(p);
+}
+
+Test(null_err, mmm_program_add_param)
+{
+    mmm_program *p = open_program();
+    REFUSED(mmm_program_add_param(p, "n", "2 *", NULL, NULL, 2, NULL));
+    mmm_program_free(p);
+}
+
+Test(null_err, mmm_program_add_constraint)
+{
+    mmm_program *p = open_program();
+    REFUSED(mmm_program_add_constraint(p, "n <", 2, NULL));
+    mmm_program_free(p);
+}
+
+Test(null_err, mmm_program_add_machine_param)
+{
+    mmm_program *p = open_program();
+    REFUSED(mmm_program_add_machine_param(p, NULL, mmm_value_int(1), NULL));
+    mmm_program_free(p);
+}
+
+/* A finalized program is closed to the builder calls. */
+Test(null_err, mmm_program_set_name)
+{
+    mmm_program *p = diamond();
+    REFUSED(mmm_program_set_name(p, "x", 1, NULL));
+    mmm_program_free(p);
+}
+
+Test(null_err, mmm_program_set_description)
+{
+    mmm_program *p = diamond();
+    REFUSED(mmm_program_set_description(p, "d", NULL));
+    mmm_program_free(p);
+}
+
+Test(null_err, mmm_program_finalize)
+{
+    mmm_program *p = open_program();
+    mmm_kernel_spec k = {0};
+    k.id = "b";
+    k.blocks = k.work = k.span = k.reads = k.writes = "1";
+    cr_assert_eq(mmm_program_add_kernel(p, &k, NULL, NULL), 0);
+    cr_assert_eq(mmm_program_add_edge(p, "a", "b", 1, NULL), 0);
+    cr_assert_eq(mmm_program_add_edge(p, "b", "a", 2, NULL), 0);
+    REFUSED(mmm_program_finalize(p, NULL));
+    mmm_program_free(p);
+}
+
+Test(null_err, mmm_program_write_xml)
+{
+    REFUSED(mmm_program_write_xml(stdout, NULL, NULL, NULL));
+}
+
+Test(null_err, mmm_program_save_xml)
+{
+    mmm_program *p = diamond();
+    mmm_instance *inst = evaluated(p);
+    REFUSED(mmm_program_save_xml(NO_DIR ".xml", inst, NULL, NULL));
+    mmm_instance_free(inst);
+    mmm_program_free(p);
+}
+
+Test(null_err, mmm_machine_load_file)
+{
+    mmm_machine *m = NULL;
+    REFUSED(mmm_machine_load_file(&m, NO_DIR ".xml", NULL, NULL));
+    REFUSED(mmm_machine_load_file(&m, DIAMOND, NULL, NULL)); /* not a machine */
+}
+
+/* ---- eval.h, metrics.h ---- */
+
+Test(null_err, mmm_instance_new)
+{
+    mmm_instance *inst = NULL;
+    REFUSED(mmm_instance_new(&inst, NULL, NULL));
+}
+
+Test(null_err, mmm_instance_eval)
+{
+    mmm_program *p = diamond();
+    mmm_instance *inst = NULL;
+    cr_assert_eq(mmm_instance_new(&inst, p, NULL), 0);
+    mmm_override ov = {mmm_program_find_param(p, "p"), mmm_value_int(0)};
+    cr_assert_geq(ov.slot, 0);
+    REFUSED(mmm_instance_eval(inst, &ov, 1, NULL)); /* p >= 1 */
+    mmm_instance_free(inst);
+    mmm_program_free(p);
+}
+
+Test(null_err, mmm_instance_eval_copy)
+{
+    mmm_program *p = diamond();
+    mmm_instance *inst = evaluated(p);
+    mmm_class_val cv;
+    REFUSED(mmm_instance_eval_copy(inst, 0, 2, &cv, NULL)); /* one launch */
+    REFUSED(mmm_instance_eval_copy(inst, 99, 1, &cv, NULL));
+    mmm_instance_free(inst);
+    mmm_program_free(p);
+}
+
+Test(null_err, mmm_metrics_compute)
+{
+    mmm_metrics m;
+    REFUSED(mmm_metrics_compute(&m, NULL, 0, NULL));
+}
+
+/* ---- tmm.h, timemodel.h, fit.h: a program without machine parameters ---- */
+
+Test(null_err, mmm_tmm_machine_get)
+{
+    mmm_program *p = diamond();
+    mmm_instance *inst = evaluated(p);
+    mmm_tmm_machine mc;
+    REFUSED(mmm_tmm_machine_get(&mc, inst, NULL)); /* no L */
+    mmm_instance_free(inst);
+    mmm_program_free(p);
+}
+
+Test(null_err, mmm_tmm_compute)
+{
+    mmm_program *p = diamond();
+    mmm_instance *inst = evaluated(p);
+    mmm_tmm t;
+    REFUSED(mmm_tmm_compute(&t, inst, NULL));
+    mmm_instance_free(inst);
+    mmm_program_free(p);
+}
+
+Test(null_err, mmm_balance_machine_get)
+{
+    mmm_program *p = diamond();
+    mmm_instance *inst = evaluated(p);
+    mmm_balance_machine bm;
+    REFUSED(mmm_balance_machine_get(&bm, inst, NULL));
+    mmm_instance_free(inst);
+    mmm_program_free(p);
+}
+
+Test(null_err, mmm_balance_compute)
+{
+    mmm_program *p = diamond();
+    mmm_instance *inst = evaluated(p);
+    mmm_balance b;
+    REFUSED(mmm_balance_compute(&b, inst, NULL));
+    mmm_instance_free(inst);
+    mmm_program_free(p);
+}
+
+Test(null_err, mmm_time_machine_get)
+{
+    mmm_program *p = diamond();
+    mmm_instance *inst = evaluated(p);
+    mmm_time_machine tm;
+    REFUSED(mmm_time_machine_get(&tm, inst, 1, NULL));
+    mmm_instance_free(inst);
+    mmm_program_free(p);
+}
+
+Test(null_err, mmm_time_compute)
+{
+    mmm_program *p = diamond();
+    mmm_instance *inst = evaluated(p);
+    mmm_time t;
+    REFUSED(mmm_time_compute(&t, inst, NULL, NULL));
+    mmm_instance_free(inst);
+    mmm_program_free(p);
+}
+
+Test(null_err, mmm_time_predict)
+{
+    mmm_program *p = diamond();
+    mmm_instance *inst = evaluated(p);
+    mmm_time_machine tm; /* no constants, no machine */
+    double s;
+    memset(&tm, 0, sizeof tm);
+    REFUSED(mmm_time_predict(&tm, inst, 0, &s, NULL));
+    mmm_instance_free(inst);
+    mmm_program_free(p);
+}
+
+Test(null_err, mmm_time_fit)
+{
+    mmm_time_machine tm;
+    mmm_fit_result res;
+    memset(&tm, 0, sizeof tm);
+    REFUSED(mmm_time_fit(&tm, NULL, 0, NULL, &res, NULL)); /* no samples */
+}
+
+Test(null_err, mmm_time_machine_write)
+{
+    mmm_time_machine tm;
+    memset(&tm, 0, sizeof tm);
+    REFUSED(mmm_time_machine_write(NO_DIR ".xml", "m", NULL, &tm, NULL, NULL));
+}
+
+Test(null_err, mmm_runs_read_file)
+{
+    mmm_runs *r = NULL;
+    REFUSED(mmm_runs_read_file(&r, NO_DIR ".csv", 0, NULL));
+}
+
+Test(null_err, mmm_runs_read_memory)
+{
+    static const char csv[] = "no,such,columns\n1,2,3\n";
+    mmm_runs *r = NULL;
+    REFUSED(mmm_runs_read_memory(&r, csv, sizeof csv - 1, "r.csv", 0, NULL));
+}
+
+Test(null_err, mmm_runs_overrides)
+{
+    mmm_override ov[4];
+    size_t nov = 4;
+    REFUSED(mmm_runs_overrides(NULL, 0, NULL, ov, &nov, NULL));
+}
+
+/* ---- sim.h, scale.h ---- */
+
+Test(null_err, mmm_simulate)
+{
+    mmm_program *p = diamond();
+    mmm_instance *inst = evaluated(p);
+    mmm_sim_options o = MMM_SIM_OPTIONS_INIT;
+    mmm_sim_result r;
+    o.max_launches = 1; /* the diamond has 4 */
+    REFUSED(mmm_simulate(&r, inst, &o, NULL));
+    REFUSED(mmm_simulate(&r, NULL, NULL, NULL));
+    mmm_instance_free(inst);
+    mmm_program_free(p);
+}
+
+Test(null_err, mmm_sim_check)
+{
+    mmm_sim_result r;
+    memset(&r, 0, sizeof r);
+    r.makespan = -1; /* a makespan below zero breaks every bound */
+    REFUSED(mmm_sim_check(&r, 1.0, NULL));
+}
+
+Test(null_err, mmm_sim_trace_write)
+{
+    mmm_program *p = diamond();
+    mmm_instance *inst = evaluated(p);
+    mmm_sim_options o = MMM_SIM_OPTIONS_INIT;
+    mmm_sim_result r;
+    o.p = 2;
+    cr_assert_eq(mmm_simulate(&r, inst, &o, NULL), 0);
+    REFUSED(mmm_sim_trace_write(NO_DIR ".json", &r, p, 0, NULL));
+    mmm_sim_result_dispose(&r);
+    mmm_instance_free(inst);
+    mmm_program_free(p);
+}
+
+Test(null_err, mmm_speedup_parse_p)
+{
+    int64_t *v = NULL;
+    size_t n = 0;
+    REFUSED(mmm_speedup_parse_p(&v, &n, "1,x,3", NULL));
+    REFUSED(mmm_speedup_parse_p(&v, &n, "0", NULL));
+}
+
+Test(null_err, mmm_speedup_default_p)
+{
+    size_t n = 0;
+    REFUSED(mmm_speedup_default_p(NULL, &n, 2, 10, 0, NULL)); /* only OOM else */
+}
+
+Test(null_err, mmm_speedup_compute)
+{
+    mmm_program *p = diamond();
+    mmm_instance *inst = evaluated(p);
+    mmm_speedup s;
+    static const int64_t bad_p[] = {4, -1};
+    mmm_speedup_options o = {0};
+    o.p = bad_p;
+    o.np = 2;
+    REFUSED(mmm_speedup_compute(&s, inst, NULL, 0, &o, NULL));
+    mmm_instance_free(inst);
+    mmm_program_free(p);
+}
+
+/* ---- optimize.h ---- */
+
+static void sweep_of(mmm_sweep_spec *spec, const mmm_program *p)
+{
+    mmm_sweep_spec z = MMM_SWEEP_SPEC_INIT;
+    *spec = z;
+    spec->naxes = 1;
+    spec->axes[0].slot = mmm_program_find_param(p, "p");
+    spec->axes[0].has_from = spec->axes[0].has_to = 1;
+    spec->axes[0].from = mmm_value_int(0); /* p >= 1: refused */
+    spec->axes[0].to = mmm_value_int(4);
+}
+
+Test(null_err, mmm_sweep_resolve)
+{
+    mmm_program *p = diamond();
+    mmm_instance *inst = evaluated(p);
+    mmm_sweep_spec spec = MMM_SWEEP_SPEC_INIT;
+    mmm_sweep_result res;
+    uint64_t n;
+    spec.naxes = 3; /* at most two axes */
+    REFUSED(mmm_sweep_resolve(&res, &n, inst, &spec, NULL));
+    mmm_instance_free(inst);
+    mmm_program_free(p);
+}
+
+Test(null_err, mmm_sweep_eval)
+{
+    mmm_program *p = diamond();
+    mmm_instance *inst = evaluated(p);
+    mmm_sweep_spec spec;
+    mmm_metrics m;
+    mmm_value zero = mmm_value_int(0);
+    sweep_of(&spec, p);
+    REFUSED(mmm_sweep_eval(&m, inst, &spec, &zero, 0, NULL));
+    mmm_instance_free(inst);
+    mmm_program_free(p);
+}
+
+Test(null_err, mmm_sweep_run)
+{
+    mmm_program *p = diamond();
+    mmm_instance *inst = evaluated(p);
+    mmm_sweep_spec spec = MMM_SWEEP_SPEC_INIT;
+    mmm_sweep_result res;
+    spec.naxes = 0;
+    REFUSED(mmm_sweep_run(&res, inst, &spec, NULL, NULL, NULL));
+    mmm_instance_free(inst);
+    mmm_program_free(p);
+}
+
+/* ---- import.h, import_dot.h ---- */
+
+static mmm_taskgraph *graph(void)
+{
+    mmm_taskgraph *g = NULL;
+    cr_assert_eq(mmm_taskgraph_new(&g, "t.stg", "t", NULL, NULL, NULL), 0);
+    cr_assert_eq(mmm_taskgraph_add_task(g, "a", 1, 0, 1, NULL), 0);
+    return g;
+}
+
+Test(null_err, mmm_taskgraph_new)
+{
+    REFUSED(mmm_taskgraph_new(NULL, "t.stg", "t", NULL, NULL, NULL));
+}
+
+Test(null_err, mmm_taskgraph_add_task)
+{
+    mmm_taskgraph *g = graph();
+    REFUSED(mmm_taskgraph_add_task(g, "a", 1, 0, 2, NULL)); /* twice */
+    mmm_taskgraph_free(g);
+}
+
+Test(null_err, mmm_taskgraph_add_edge)
+{
+    mmm_taskgraph *g = graph();
+    REFUSED(mmm_taskgraph_add_edge(g, "a", "nowhere", 3, NULL));
+    mmm_taskgraph_free(g);
+}
+
+Test(null_err, mmm_taskgraph_cost)
+{
+    mmm_taskgraph *g = graph();
+    int64_t c;
+    REFUSED(mmm_taskgraph_cost(g, "a", NAN, 0, 3, &c, NULL));
+    mmm_taskgraph_free(g);
+}
+
+Test(null_err, mmm_taskgraph_finish)
+{
+    mmm_taskgraph *g = graph();
+    mmm_program *p = NULL;
+    cr_assert_eq(mmm_taskgraph_add_task(g, "b", 1, 0, 2, NULL), 0);
+    cr_assert_eq(mmm_taskgraph_add_edge(g, "a", "b", 3, NULL), 0);
+    cr_assert_eq(mmm_taskgraph_add_edge(g, "b", "a", 4, NULL), 0);
+    REFUSED(mmm_taskgraph_finish(g, &p, NULL)); /* a cycle */
+}
+
+#ifdef MMM_HAVE_DOT /* the DOT readers are built where cgraph is */
+Test(null_err, mmm_dot_read)
+{
+    static const char dot[] = "digraph { a -> ";
+    mmm_program *p = NULL;
+    REFUSED(mmm_dot_read(&p, dot, sizeof dot - 1, "t.dot", NULL, NULL, NULL));
+}
+
+Test(null_err, mmm_cuda_dot_read)
+{
+    static const char dot[] = "digraph { a -> ";
+    mmm_program *p = NULL;
+    REFUSED(mmm_cuda_dot_read(&p, dot, sizeof dot - 1, "t.dot", NULL, NULL, NULL));
+}
+#endif
+
+/* ---- calibrate.h ---- */
+
+Test(null_err, mmm_calib_analyze)
+{
+    mmm_calib c;
+    mmm_calib_raw raw;
+    memset(&raw, 0, sizeof raw); /* no samples at all */
+    REFUSED(mmm_calib_analyze(&c, &raw, NULL));
+}
+
+Test(null_err, mmm_calib_machine_xml)
+{
+    char *x = NULL;
+    size_t n = 0;
+    REFUSED(mmm_calib_machine_xml(&x, &n, NULL, NULL));
+}
+
+Test(null_err, mmm_calib_write_machine)
+{
+    mmm_calib c;
+    memset(&c, 0, sizeof c);
+    REFUSED(mmm_calib_write_machine(NO_DIR ".xml", &c, NULL));
+}
+
+Test(null_err, mmm_calib_constants_from_machine)
+{
+    mmm_calib_constants k;
+    mmm_machine *m = NULL;
+    cr_assert_eq(mmm_machine_load_file(&m, MMM_DAGS_DIR "/machines/gtx480.xml", NULL, NULL), 0);
+    REFUSED(mmm_calib_constants_from_machine(&k, m, NULL)); /* not calibrated */
+    mmm_machine_free(m);
+}
+
+/* ---- drawing: render.h, report.h, gantt.h, plot.h, sweep_plot.h, scale.h ---- */
+
+Test(null_err, mmm_render_memory)
+{
+    char *out = NULL;
+    size_t len = 0;
+    REFUSED(mmm_render_memory(&out, &len, NULL, NULL, NULL, NULL));
+}
+
+Test(null_err, mmm_render_file)
+{
+    mmm_program *p = diamond();
+    mmm_instance *inst = evaluated(p);
+    mmm_metrics m;
+    cr_assert_eq(mmm_metrics_compute(&m, inst, 0, NULL), 0);
+    REFUSED(mmm_render_file(NO_DIR ".svg", inst, &m, NULL, NULL));
+    mmm_metrics_dispose(&m);
+    mmm_instance_free(inst);
+    mmm_program_free(p);
+}
+
+Test(null_err, mmm_report_html)
+{
+    char *out = NULL;
+    size_t len = 0;
+    REFUSED(mmm_report_html(&out, &len, NULL, NULL, NULL, NULL));
+}
+
+Test(null_err, mmm_report_write)
+{
+    mmm_program *p = diamond();
+    mmm_instance *inst = evaluated(p);
+    mmm_metrics m;
+    cr_assert_eq(mmm_metrics_compute(&m, inst, 0, NULL), 0);
+    REFUSED(mmm_report_write(NO_DIR ".html", inst, &m, NULL, NULL));
+    mmm_metrics_dispose(&m);
+    mmm_instance_free(inst);
+    mmm_program_free(p);
+}
+
+Test(null_err, mmm_gantt_write)
+{
+    mmm_program *p = diamond();
+    mmm_instance *inst = evaluated(p);
+    mmm_sim_options o = MMM_SIM_OPTIONS_INIT;
+    mmm_sim_result r;
+    o.p = 2;
+    o.record = 1;
+    cr_assert_eq(mmm_simulate(&r, inst, &o, NULL), 0);
+    REFUSED(mmm_gantt_write(NO_DIR ".svg", &r, p, NULL, NULL));
+    REFUSED(mmm_gantt_write("g.svgz", &r, p, NULL, NULL)); /* no such format */
+    mmm_sim_result_dispose(&r);
+    mmm_instance_free(inst);
+    mmm_program_free(p);
+}
+
+Test(null_err, mmm_plot_write)
+{
+    mmm_plot plot;
+    memset(&plot, 0, sizeof plot);
+    REFUSED(mmm_plot_write(&plot, "p.svgz", NULL));
+}
+
+Test(null_err, mmm_sweep_plot_new)
+{
+    mmm_sweep_plot *sp = NULL;
+    REFUSED(mmm_sweep_plot_new(&sp, NULL, NULL, 0, NULL));
+}
+
+Test(null_err, mmm_sweep_plot_write)
+{
+    REFUSED(mmm_sweep_plot_write(NULL, NULL, NULL, NULL, NO_DIR ".svg", NULL));
+}
+
+Test(null_err, mmm_speedup_plot_write)
+{
+    mmm_speedup s;
+    memset(&s, 0, sizeof s);
+    REFUSED(mmm_speedup_plot_write(&s, "x", "p.svgz", NULL));
+}
