@@ -21,6 +21,7 @@
 #include "mmm/plot.h"
 #include "mmm/report.h"
 #include "tmpdir.h"
+#include "slurp.h"
 
 static int run(const char *fmt, ...)
 {
@@ -32,26 +33,6 @@ static int run(const char *fmt, ...)
     va_end(ap);
     st = system(cmd);
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    char *buf;
-    long n;
-    cr_assert_not_null(f, "cannot read %s", path);
-    cr_assert_eq(fseek(f, 0, SEEK_END), 0);
-    n = ftell(f);
-    cr_assert_geq(n, 0);
-    rewind(f);
-    buf = malloc((size_t)n + 1);
-    cr_assert_not_null(buf);
-    cr_assert_eq(fread(buf, 1, (size_t)n, f), (size_t)n);
-    buf[n] = '\0';
-    fclose(f);
-    if (len)
-        *len = (size_t)n;
-    return buf;
 }
 
 static int same_file(const char *a, const char *b)

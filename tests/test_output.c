@@ -10,27 +10,12 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "slurp.h"
 
 typedef struct out {
     int status;
     char *out, *err;
 } out;
-
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    long n;
-    char *s;
-    cr_assert_not_null(f, "%s", path);
-    fseek(f, 0, SEEK_END);
-    n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    s = calloc((size_t)n + 1, 1);
-    cr_assert_not_null(s);
-    cr_assert_eq(fread(s, 1, (size_t)n, f), (size_t)n);
-    fclose(f);
-    return s;
-}
 
 static char dir[64];
 
@@ -71,8 +56,8 @@ static out run(const char *args)
     st = system(cmd);
     cr_assert(st != -1);
     o.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-    o.out = slurp(po);
-    o.err = slurp(pe);
+    o.out = slurp(po, NULL);
+    o.err = slurp(pe, NULL);
     return o;
 }
 

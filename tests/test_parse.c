@@ -22,27 +22,12 @@
 #include <unistd.h>
 
 #include "mmm/program.h"
+#include "slurp.h"
 
 #define DATA MMM_TEST_DATA
 
 /* ------------------------------------------------------------------ */
 /* Helpers                                                             */
-
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    cr_assert_not_null(f, "cannot open %s", path);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = malloc((size_t)n + 1);
-    cr_assert_not_null(buf);
-    cr_assert_eq(fread(buf, 1, (size_t)n, f), (size_t)n);
-    fclose(f);
-    buf[n] = '\0';
-    *len = (size_t)n;
-    return buf;
-}
 
 static int status_of(const char *name)
 {

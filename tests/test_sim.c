@@ -13,6 +13,7 @@
 #include "mmm/gantt.h"
 #include "mmm/mmm.h"
 #include "mmm/sim.h"
+#include "slurp.h"
 
 /* ------------------------------------------------------------------ */
 /* Helpers                                                            */
@@ -492,22 +493,6 @@ static int run(const char *args)
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    long n;
-    char *s;
-    cr_assert_not_null(f, "%s", path);
-    fseek(f, 0, SEEK_END);
-    n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    s = calloc((size_t)n + 1, 1);
-    cr_assert_not_null(s);
-    cr_assert_eq(fread(s, 1, (size_t)n, f), (size_t)n);
-    fclose(f);
-    return s;
-}
-
 Test(sim_cli, json_keys_and_files)
 {
     char dir[] = "/tmp/mmm_sim_cliXXXXXX", args[2048], path[1200];
@@ -519,7 +504,7 @@ Test(sim_cli, json_keys_and_files)
              MMM_DAGS_DIR, dir, dir, dir);
     cr_assert_eq(run(args), 0);
     snprintf(path, sizeof path, "%s/out.json", dir);
-    out = slurp(path);
+    out = slurp(path, NULL);
     {
         static const char *keys[] = {"\"p\": 2", "\"policy\": \"critical-path\"",
                                      "\"makespan\": 177", "\"lower_bound\": 142",
@@ -561,7 +546,7 @@ Test(sim_cli, policy_all_table_and_csv)
              MMM_DAGS_DIR, dir);
     cr_assert_eq(run(args), 0);
     snprintf(path, sizeof path, "%s/a.csv", dir);
-    out = slurp(path);
+    out = slurp(path, NULL);
     cr_assert(strncmp(out, "policy,p,seed,makespan,", 23) == 0, "%s", out);
     for (i = 0; i < mmm_sim_policy_count(); i++)
         cr_assert(strstr(out, mmm_sim_policy_at(i)->name) != NULL);
@@ -637,7 +622,7 @@ static void write_pictures(const char *dir, const char *xml, size_t max_rects,
         char *png;
         snprintf(path, sizeof path, "%s/g.png", dir);
         cr_assert_eq(mmm_gantt_write(path, &r, prog, &go, &err), 0, "%s", err.message);
-        png = slurp(path);
+        png = slurp(path, NULL);
         cr_assert(memcmp(png, "\x89PNG", 4) == 0, "not a PNG");
         free(png);
     }
