@@ -37,30 +37,16 @@ all | big | n) ;;
     exit 2
     ;;
 esac
-for tool in cmake python3 xmllint cc pkg-config; do
-    command -v "$tool" >/dev/null 2>&1 || {
-        echo "bench_analyze.sh: '$tool' not found" >&2
-        exit 1
-    }
-done
+. "$ROOT/bench/lib.sh"
+bench_need bench_analyze.sh cmake python3 xmllint cc pkg-config
 
 mkdir -p "$OUT"
 # Release build of the binary and the library (incremental when it exists).
-if [ ! -f "$BUILD/CMakeCache.txt" ]; then
-    cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release \
-        -DMMM_BUILD_TESTS=OFF >/dev/null
-fi
-cmake --build "$BUILD" -j2 --target mmm_cli mmm >/dev/null
+bench_build mmm_cli mmm
 MMM=$BUILD/mmm
 
-# The in-process timers link the static core library as the CLI does
-# (it needs libxml2 and jansson only).
-libs="libxml-2.0 jansson"
 build_helper() { # NAME: bench/NAME.c -> $OUT/NAME; prints its path or nothing
-    # shellcheck disable=SC2046  # word splitting of the flags is wanted
-    if cc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -I"$ROOT/include" -I"$BUILD/include" \
-        "$ROOT/bench/$1.c" "$BUILD/libmmm.a" $(pkg-config --libs "$libs") \
-        -lm -lpthread -o "$OUT/$1"; then
+    if bench_cc "$1" "$OUT/$1"; then
         echo "$OUT/$1"
     else
         echo "bench/$1.c did not build: its in-process timing is skipped" >&2

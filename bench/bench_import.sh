@@ -18,18 +18,10 @@ BUILD=${BUILD:-$ROOT/build-release}
 OUT=$ROOT/bench/out
 TASKS=${TASKS:-100000}
 REPS=${REPS:-3}
-for tool in cmake python3 ccomps; do
-    command -v "$tool" >/dev/null 2>&1 || {
-        echo "bench_import.sh: '$tool' not found" >&2
-        exit 1
-    }
-done
+. "$ROOT/bench/lib.sh"
+bench_need bench_import.sh cmake python3 ccomps
 mkdir -p "$OUT"
-if [ ! -f "$BUILD/CMakeCache.txt" ]; then
-    cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release \
-        -DMMM_BUILD_TESTS=OFF >/dev/null
-fi
-cmake --build "$BUILD" -j2 --target mmm_cli >/dev/null
+bench_build mmm_cli
 MMM=$BUILD/mmm
 
 JSON=$OUT/tasks_$TASKS.json

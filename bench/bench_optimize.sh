@@ -29,17 +29,9 @@ BUILD=${BUILD:-$ROOT/build-release}
 REPS=${REPS:-3}
 POINTS=${POINTS:-1000000}
 
-for tool in cmake python3; do
-    command -v "$tool" >/dev/null 2>&1 || {
-        echo "bench_optimize.sh: '$tool' not found" >&2
-        exit 1
-    }
-done
-if [ ! -f "$BUILD/CMakeCache.txt" ]; then
-    cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release \
-        -DMMM_BUILD_TESTS=OFF >/dev/null
-fi
-cmake --build "$BUILD" -j2 --target mmm_cli >/dev/null
+. "$ROOT/bench/lib.sh"
+bench_need bench_optimize.sh cmake python3
+bench_build mmm_cli
 
 python3 - "$BUILD/mmm" "$ROOT" "$REPS" "$POINTS" <<'EOF'
 import os, subprocess, sys, time

@@ -29,25 +29,11 @@ TIMEOUT=${TIMEOUT:-300}
 KERNELS_WIDE=${KERNELS_WIDE:-300000}
 SHAPES=${*:-local wide uniform}
 
-for tool in cmake python3 xmllint cc pkg-config; do
-    command -v "$tool" >/dev/null 2>&1 || {
-        echo "bench_shapes.sh: '$tool' not found" >&2
-        exit 1
-    }
-done
+. "$ROOT/bench/lib.sh"
+bench_need bench_shapes.sh cmake python3 xmllint cc pkg-config
 mkdir -p "$OUT"
-if [ ! -f "$BUILD/CMakeCache.txt" ]; then
-    cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release \
-        -DMMM_BUILD_TESTS=OFF >/dev/null
-fi
-cmake --build "$BUILD" -j2 --target mmm_cli mmm >/dev/null
-# bench_load links the static core library as the CLI does (libxml2 and
-# jansson only); mmm/version.h is generated in the build tree.
-libs="libxml-2.0 jansson"
-# shellcheck disable=SC2046  # word splitting of the flags is wanted
-cc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -I"$ROOT/include" -I"$BUILD/include" \
-    "$ROOT/bench/bench_load.c" "$BUILD/libmmm.a" $(pkg-config --libs "$libs") \
-    -lm -lpthread -o "$OUT/bench_load"
+bench_build mmm_cli mmm
+bench_cc bench_load "$OUT/bench_load"
 
 gen() { # SHAPE KERNELS: prints the path of the file, generated if needed
     base=$OUT/shape_$1_$2

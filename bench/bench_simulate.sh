@@ -36,26 +36,14 @@ all | chain | dag) ;;
     exit 2
     ;;
 esac
-for tool in cmake python3 cc pkg-config awk; do
-    command -v "$tool" >/dev/null 2>&1 || {
-        echo "bench_simulate.sh: '$tool' not found" >&2
-        exit 1
-    }
-done
+. "$ROOT/bench/lib.sh"
+bench_need bench_simulate.sh cmake python3 cc pkg-config awk
 
 mkdir -p "$OUT"
-if [ ! -f "$BUILD/CMakeCache.txt" ]; then
-    cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release \
-        -DMMM_BUILD_TESTS=OFF >/dev/null
-fi
-cmake --build "$BUILD" -j2 --target mmm_cli mmm >/dev/null
+bench_build mmm_cli mmm
 MMM=$BUILD/mmm
 SIM=$OUT/bench_sim
-libs="libxml-2.0 jansson"   # what the static core library needs
-# shellcheck disable=SC2046  # word splitting of the flags is wanted
-cc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -I"$ROOT/include" -I"$BUILD/include" \
-    "$ROOT/bench/bench_sim.c" "$BUILD/libmmm.a" \
-    $(pkg-config --libs "$libs") -lm -o "$SIM"
+bench_cc bench_sim "$SIM"
 
 # Wall and CPU time of a command.
 wall() {

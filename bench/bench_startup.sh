@@ -22,17 +22,9 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${BUILD:-$ROOT/build-release}
 FILE=${1:-$ROOT/dags/diamond.xml}
 ROUNDS=${ROUNDS:-300}
-for tool in cmake python3 xmllint; do
-    command -v "$tool" >/dev/null 2>&1 || {
-        echo "bench_startup.sh: '$tool' not found" >&2
-        exit 1
-    }
-done
-if [ ! -f "$BUILD/CMakeCache.txt" ]; then
-    cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release \
-        -DMMM_BUILD_TESTS=OFF >/dev/null
-fi
-cmake --build "$BUILD" -j2 --target mmm_cli >/dev/null
+. "$ROOT/bench/lib.sh"
+bench_need bench_startup.sh cmake python3 xmllint
+bench_build mmm_cli
 MMM=$BUILD/mmm
 TRUE=/bin/true
 XMLLINT=$(command -v xmllint)
