@@ -46,6 +46,7 @@
 #include <string.h>
 
 #include "program_internal.h"
+#include "util/csr.h"
 
 #define NONE UINT32_MAX
 
@@ -452,60 +453,27 @@ int mmm__antichain_flow(int64_t *out, size_t n, const int64_t *w,
 /* ------------------------------------------------------------------ */
 /* Public entry                                                        */
 
-/* CSR without duplicates from an edge list; checks ids and acyclicity. */
-static int edges_to_csr(uint32_t **ss_out, uint32_t **succ_out, size_t n,
-                        size_t m, const uint32_t *from, const uint32_t *to,
-                        mmm_error *err)
+/* Whether the CSR graph is acyclic (Kahn: every node comes out). */
+static int acyclic(const mmm__csr *c, size_t n, int *ok)
 {
-    uint32_t *ss = calloc(n + 1, sizeof *ss);
-    uint32_t *succ = malloc((m ? m : 1) * sizeof *succ);
-    uint32_t *cur = malloc((n ? n : 1) * sizeof *cur);
-    uint32_t *mark = malloc((n ? n : 1) * sizeof *mark);
-    if (!ss || !succ || !cur || !mark) {
-        free(ss), free(succ), free(cur), free(mark);
-        return nomem(err);
+    uint32_t *indeg = malloc((n ? n : 1) * sizeof *indeg);
+    uint32_t *queue = malloc((n ? n : 1) * sizeof *queue);
+    if (!indeg || !queue) {
+        free(indeg), free(queue);
+        return MMM_ENOMEM;
     }
-    for (size_t i = 0; i < m; i++)
-        ss[from[i] + 1]++;
-    for (size_t v = 0; v < n; v++)
-        ss[v + 1] += ss[v];
-    memcpy(cur, ss, n * sizeof *cur);
-    for (size_t i = 0; i < m; i++)
-        succ[cur[from[i]]++] = to[i];
-    /* Drop duplicates with a last-seen mark per target. */
-    memset(mark, 0xff, n * sizeof *mark);
-    uint32_t wpos = 0;
-    for (uint32_t u = 0; u < n; u++) {
-        uint32_t b = ss[u], e = ss[u + 1];
-        ss[u] = wpos;
-        for (uint32_t j = b; j < e; j++)
-            if (mark[succ[j]] != u) {
-                mark[succ[j]] = u;
-                succ[wpos++] = succ[j];
-            }
-    }
-    ss[n] = wpos;
-    /* Kahn: every node must come out. */
-    memset(cur, 0, n * sizeof *cur);
-    for (uint32_t j = 0; j < wpos; j++)
-        cur[succ[j]]++;
     size_t tail = 0;
     for (uint32_t v = 0; v < n; v++)
-        if (!cur[v])
-            mark[tail++] = v;
+        if (!(indeg[v] = c->pred_start[v + 1] - c->pred_start[v]))
+            queue[tail++] = v;
     for (size_t h = 0; h < tail; h++)
-        for (uint32_t j = ss[mark[h]]; j < ss[mark[h] + 1]; j++)
-            if (--cur[succ[j]] == 0)
-                mark[tail++] = succ[j];
-    free(cur);
-    free(mark);
-    if (tail < n) {
-        free(ss), free(succ);
-        return mmm_error_set(err, MMM_EINVAL, NULL, 0,
-                             "the graph has a cycle");
-    }
-    *ss_out = ss;
-    *succ_out = succ;
+        for (uint32_t j = c->succ_start[queue[h]];
+             j < c->succ_start[queue[h] + 1]; j++)
+            if (--indeg[c->succ[j]] == 0)
+                queue[tail++] = c->succ[j];
+    free(indeg);
+    free(queue);
+    *ok = tail == n;
     return 0;
 }
 
@@ -537,21 +505,31 @@ int mmm__max_antichain(int64_t *out, mmm_k_method *method_out, size_t n,
         if (from[i] >= n || to[i] >= n || from[i] == to[i])
             return mmm_error_set(err, MMM_EINVAL, NULL, 0,
                                  "bad edge %zu: %u -> %u", i, from[i], to[i]);
-    uint32_t *ss = NULL, *succ = NULL;
-    int r = edges_to_csr(&ss, &succ, n, nedges, from, to, err);
-    if (r < 0)
-        return r;
+    /* CSR without duplicates (util/csr.c), then the acyclicity check. */
+    mmm__csr c;
+    int ok = 0;
+    if (mmm__csr_build(&c, n, nedges, from, to, sizeof *from) < 0)
+        return nomem(err);
+    if (acyclic(&c, n, &ok) < 0) {
+        mmm__csr_dispose(&c);
+        return nomem(err);
+    }
+    if (!ok) {
+        mmm__csr_dispose(&c);
+        return mmm_error_set(err, MMM_EINVAL, NULL, 0,
+                             "the graph has a cycle");
+    }
     mmm_sp_plan plan;
-    r = mmm__sp_plan_build(&plan, n, ss, succ, err);
+    int r = mmm__sp_plan_build(&plan, n, c.succ_start, c.succ, err);
     if (r == 0 && plan.is_sp) {
         r = mmm__sp_plan_eval(out, &plan, weight, err);
     } else if (r == 0) {
         if (method_out)
             *method_out = MMM_K_FLOW;
-        r = mmm__antichain_flow(out, n, weight, ss, succ, err);
+        r = mmm__antichain_flow_preds(out, n, weight, c.succ_start, c.succ,
+                                      c.pred_start, c.pred, err);
     }
     mmm__sp_plan_dispose(&plan);
-    free(ss);
-    free(succ);
+    mmm__csr_dispose(&c);
     return r;
 }

@@ -2,10 +2,8 @@
  * list.  Internal to the library.
  *
  * One builder for every graph of mmm: src/program.c builds the kernel
- * DAG's successor and predecessor lists with it.  (src/antichain.c still
- * has its own edges_to_csr for mmm__max_antichain's edge lists: its owner
- * can switch to mmm__csr_build, which keeps the lists sorted and frees
- * with mmm__big_free.) */
+ * DAG's successor and predecessor lists with it, src/antichain.c those of
+ * the edge lists given to mmm__max_antichain. */
 #ifndef MMM_UTIL_CSR_H
 #define MMM_UTIL_CSR_H
 
