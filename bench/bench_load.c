@@ -8,8 +8,9 @@
  * The second argument sets mmm_load_options.threads (default auto: the
  * program is built in a second thread while libxml2 parses).
  *
- * Prints one line per phase as soon as it ends ("load 1.234 s"), so that a
- * run killed during a slow phase still tells the earlier ones, then
+ * Prints one line per phase as soon as it ends ("load 1.234 s (cpu
+ * 1.500 s)": wall time, and the CPU time of all threads), so that a run
+ * killed during a slow phase still tells the earlier ones, then
  * "rss_after_load BYTES" and "rss_peak BYTES" (peak RSS of this process).
  */
 #include <stdint.h>
@@ -50,9 +51,22 @@ static long long peak_rss_bytes(void)
     return (long long)ru.ru_maxrss * 1024; /* Linux: KiB */
 }
 
+/* CPU time of this process (all its threads): on a shared machine the
+ * wall time of a phase grows with the load, its CPU time much less. */
+static double cpu_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static double cpu0;
+
 static void phase(const char *name, double t0)
 {
-    printf("%s %.3f s\n", name, now_s() - t0);
+    double c = cpu_s();
+    printf("%s %.3f s (cpu %.3f s)\n", name, now_s() - t0, c - cpu0);
+    cpu0 = c;
     fflush(stdout);
 }
 
@@ -76,6 +90,7 @@ int main(int argc, char **argv)
     mmm_error_clear(&err);
 
     double t0 = now_s();
+    cpu0 = cpu_s();
     if (mmm_program_load_file(&prog, argv[1], &opt, &err) < 0)
         goto fail;
     phase("load", t0);
