@@ -161,6 +161,40 @@ struct mmm_program_priv {
     mmm_sp_plan sp;
 };
 
+/* ------------------------------------------------------------------ */
+/* Shared by program.c (the builder), program_ids.c (arena, id tables)
+ * and program_graph.c (edges, finalize). */
+
+/* program_ids.c: the arena. */
+const char *mmm__arena_strdup(mmm_arena *a, const char *s);
+void mmm__arena_free(mmm_arena *a);
+
+/* program_ids.c: the id tables.  The string of entry idx of a table: the
+ * kernel's id, the parameter's name. */
+typedef const char *(*mmm__key_fn)(const struct mmm_program_priv *pv,
+                                   uint32_t idx);
+uint64_t mmm__hash_mem(const char *s, size_t len);
+/* key is the len bytes at s (key is NUL-terminated, s need not be). */
+int mmm__key_equal(const char *key, const char *s, size_t len);
+const char *mmm__param_name(const struct mmm_program_priv *pv, uint32_t idx);
+long mmm__idtab_find(const struct mmm_program_priv *pv, const mmm_idtab *t,
+                     mmm__key_fn key, const char *s, size_t len);
+int mmm__idtab_insert(mmm_idtab *t, const char *key, uint32_t idx);
+int mmm__id_number(const char *s, size_t len, size_t *plen, uint32_t *num);
+int mmm__num_prefix_is(const struct mmm_program_priv *pv, const char *s,
+                       size_t plen);
+long mmm__kernel_find(const struct mmm_program_priv *pv, const char *s,
+                      size_t len);
+int mmm__kernel_id_insert(struct mmm_program_priv *pv, size_t idx);
+
+/* program.c: growing arrays (grow_big: with mmm__big_realloc), the
+ * builder's state check and the public views of the arrays. */
+int mmm__program_grow(void *arr, size_t *cap, size_t count, size_t elem);
+int mmm__program_grow_big(void *arr, size_t *cap, size_t count,
+                          size_t elem);
+int mmm__program_check_open(const mmm_program *p, mmm_error *err);
+void mmm__program_sync_views(mmm_program *p);
+
 /* Expression id -> entry (for the evaluator). */
 static inline const mmm_expr_entry *
 mmm__expr_entry(const mmm_program *p, uint32_t id)

@@ -1,7 +1,7 @@
 /* util/csr.h: compressed sparse row adjacency of a DAG given as an edge
  * list.  Internal to the library.
  *
- * One builder for every graph of mmm: src/program.c builds the kernel
+ * One builder for every graph of mmm: src/program_graph.c builds the kernel
  * DAG's successor and predecessor lists with it, src/antichain.c those of
  * the edge lists given to mmm__max_antichain. */
 #ifndef MMM_UTIL_CSR_H
