@@ -494,6 +494,43 @@ Test(gantt, small_schedule_is_readable)
     mmm_tmpdir_remove(dir);
 }
 
+/* The time axis has one format: a schedule of 3/4 time units has ticks
+ * every 0.1, all written with one decimal (the old axis wrote "0" beside
+ * "0.1"). */
+Test(gantt, time_axis_one_format)
+{
+    char dir[256], path[512];
+    char *svg;
+    size_t n, i;
+    int ticks = 0;
+    double axis_y = -1;
+    FILE *f;
+    mmm_tmpdir_make(dir, sizeof dir, "mmm_gantt");
+    snprintf(path, sizeof path, "%s/q.xml", dir);
+    f = fopen(path, "w");
+    cr_assert_not_null(f);
+    fputs("<program name='q'><kernel id='a' blocks='1' work='1' span='3/4' reads='0' "
+          "writes='0'/></program>\n", f);
+    fclose(f);
+    snprintf(path, sizeof path, "%s/q.xml -p 1", dir);
+    svg = gantt(dir, path, "svg");
+    n = svg_texts(svg, texts, 4096);
+    for (i = 0; i < n; i++)
+        if (!strcmp(texts[i].s, "0.0") || !strcmp(texts[i].s, "0"))
+            axis_y = texts[i].y; /* the first tick's row */
+    cr_assert_geq(axis_y, 0, "no tick at 0");
+    for (i = 0; i < n; i++) {
+        const char *dot = strchr(texts[i].s, '.');
+        if (texts[i].y != axis_y)
+            continue;
+        cr_assert(dot && strlen(dot + 1) == 1, "tick '%s'", texts[i].s);
+        ticks++;
+    }
+    cr_assert_geq(ticks, 7, "0.0 to 0.7 at least");
+    free(svg);
+    mmm_tmpdir_remove(dir);
+}
+
 /* --gantt out.pdf, like --plot: a PDF document (header and end marker of
  * the PDF specification); another extension is a usage error naming the
  * three. */

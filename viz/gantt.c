@@ -139,18 +139,17 @@ static void grid(chart *c)
 static double time_axis(chart *c)
 {
     double step = nice_step(c->tmax), t, y = c->y1 + 2;
-    char a[64];
     int i;
     int e = axis_exponent(c->tmax);
     double unit = pow(10.0, e);
+    /* One format for the axis: the decimals of the step (in the unit). */
+    int dec = (int)-floor(log10(step / unit) + 1e-9);
+    dec = dec < 0 ? 0 : dec > 8 ? 8 : dec;
     mmm__gd_line(&c->d, c->x0, y, c->x1, y, INK, 1, 0);
     for (i = 0, t = 0.0; t <= c->tmax * (1 + 1e-12) && i < 1000; t = ++i * step) {
         double x = X(c, t);
         mmm__gd_line(&c->d, x, y, x, y + 5, INK, 1, 0);
-        if (e)
-            mmm__gd_text(&c->d, x, y + 18, 11, GD_MIDDLE, INK, 0, "%.4g", t / unit);
-        else
-            mmm__gd_text(&c->d, x, y + 18, 11, GD_MIDDLE, INK, 0, "%s", fmt(t, a, sizeof a));
+        mmm__gd_text(&c->d, x, y + 18, 11, GD_MIDDLE, INK, 0, "%.*f", dec, t / unit);
     }
     if (e)
         mmm__gd_text(&c->d, (c->x0 + c->x1) / 2, y + 36, 12, GD_MIDDLE, INK, 0,
