@@ -197,6 +197,44 @@ static char *copy_value(char *dst, const xmlChar *b, const xmlChar *e)
     return dst;
 }
 
+/* The elements of the file being read (DAG or machine file). */
+static int in_mode(const loader *ld, enum elem k)
+{
+    if (ld->mode == MODE_MACHINE)
+        return k == E_MACHINE || k == E_DESCRIPTION || k == E_MPARAM;
+    return k != E_NONE && k != E_MACHINE && k != E_MPARAM && k < E_COUNT;
+}
+
+/* When no name is close: "; 'count' is an attribute of <blocks>" (attr),
+ * or "; <blocks> goes inside <kernel>", appended to dst when name belongs
+ * to another element of the file. */
+static void elsewhere_hint(char *dst, size_t size, const loader *ld,
+                           enum elem here, const char *name, int attr)
+{
+    size_t n = strlen(dst);
+    if (!name || strstr(dst, "did you mean"))
+        return;
+    for (int k = E_NONE + 1; k < E_COUNT; k++) {
+        if (!in_mode(ld, (enum elem)k) || k == (int)here)
+            continue;
+        if (attr) {
+            for (int i = 0; defs[k].attrs[i]; i++)
+                if (!strcmp(defs[k].attrs[i], name)) {
+                    snprintf(dst + n, size - n, "; '%s' is an attribute of <%s>",
+                             name, defs[k].name);
+                    return;
+                }
+        } else {
+            for (const unsigned char *c = defs[k].children; *c != E_NONE; c++)
+                if (!strcmp(defs[*c].name, name)) {
+                    snprintf(dst + n, size - n, "; <%s> goes inside <%s>", name,
+                             defs[k].name);
+                    return;
+                }
+        }
+    }
+}
+
 /* "; did you mean 'span'?" when name is close to one of names (NULL-
  * terminated), then, when list, " (allowed: a, b, ...)": into dst, which
  * stays "" when there is nothing to add.  name NULL: no suggestion. */
@@ -267,8 +305,11 @@ static int collect(loader *ld, enum elem kind, int nattr,
                   !strcmp((const char *)a[0], "noNamespaceSchemaLocation")))
             continue; /* editors' hint to find the schema: harmless */
         if (k < 0) {
-            name_hint(ld->hint, sizeof ld->hint, a[1] ? NULL : (const char *)a[0],
-                      d->attrs, 1);
+            const char *an = a[1] ? NULL : (const char *)a[0];
+            name_hint(ld->hint, sizeof ld->hint, an, d->attrs, 0);
+            elsewhere_hint(ld->hint, sizeof ld->hint, ld, kind, an, 1);
+            name_hint(ld->hint + strlen(ld->hint),
+                      sizeof ld->hint - strlen(ld->hint), NULL, d->attrs, 1);
             mmm__parse_fail(ld, MMM_EINPUT, CLASS_SCHEMA, line,
                  "element '%s', attribute '%s%s%s': the attribute is not "
                  "allowed%s",
@@ -382,6 +423,8 @@ static void unexpected_element(loader *ld, enum elem parent,
      * added to it */
     name_hint(ld->hint, sizeof ld->hint, prefix ? NULL : (const char *)local,
               names, 0);
+    elsewhere_hint(ld->hint, sizeof ld->hint, ld, parent,
+                   prefix ? NULL : (const char *)local, 0);
     if (expected[0])
         mmm__parse_fail(ld, MMM_EINPUT, CLASS_SCHEMA, line,
              "element '%s': this element is not expected inside <%s> "

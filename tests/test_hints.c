@@ -189,6 +189,67 @@ Test(hints, misspelt_names_of_the_schema, .init = cr_redirect_stderr)
     cr_assert_stderr_eq_str("", "libxml2 printed something");
 }
 
+/* Does the schema give element `elem` (of the same root as e) attribute
+ * `name`? */
+static int has_attr(const entry *es, int n, const entry *e, const char *elem,
+                    const char *name)
+{
+    for (int i = 0; i < n; i++)
+        if (es[i].kind == 'A' && !strcmp(es[i].path[0], e->path[0]) &&
+            !strcmp(es[i].path[es[i].depth - 1], elem))
+            for (int j = 0; j < es[i].nnames; j++)
+                if (!strcmp(es[i].names[j], name))
+                    return 1;
+    return 0;
+}
+
+/* An attribute of one element written on another that does not take it:
+ * a close name of that element, or the element it belongs to (one that
+ * takes it in the schema). */
+Test(hints, attribute_of_another_element, .init = cr_redirect_stderr)
+{
+    entry es[32];
+    int n = read_schema(es, 32), tried = 0;
+    char doc[2048];
+    for (int i = 0; i < n; i++)
+        for (int f = 0; f < n; f++) {
+            const entry *e = &es[i], *on = &es[f];
+            if (e->kind != 'A' || on->kind != 'A' || f == i ||
+                strcmp(e->path[0], on->path[0]))
+                continue;
+            for (int j = 0; j < e->nnames; j++) {
+                const char *name = e->names[j];
+                if (has_attr(es, n, on, on->path[on->depth - 1], name))
+                    continue;
+                document(doc, sizeof doc, on, name, NULL);
+                mmm_error err;
+                mmm_program *p = NULL;
+                mmm_machine *m = NULL;
+                char path[] = "/tmp/mmm_hintsXXXXXX";
+                int fd = mkstemp(path);
+                cr_assert_geq(fd, 0);
+                cr_assert_eq(write(fd, doc, strlen(doc)), (ssize_t)strlen(doc));
+                close(fd);
+                int rc = !strcmp(on->path[0], "machine")
+                             ? mmm_machine_load_file(&m, path, NULL, &err)
+                             : mmm_program_load_file(&p, path, NULL, &err);
+                unlink(path);
+                mmm_machine_free(m);
+                mmm_program_free(p);
+                cr_expect_eq(rc, MMM_EINPUT, "%s: %s", doc, err.message);
+                const char *at = strstr(err.message, "' is an attribute of <");
+                char owner[32] = "";
+                if (at)
+                    sscanf(at + strlen("' is an attribute of <"), "%31[a-z]", owner);
+                cr_expect(strstr(err.message, "did you mean '") ||
+                              (at && has_attr(es, n, on, owner, name)),
+                          "%s: %s", doc, err.message);
+                tried++;
+            }
+        }
+    cr_expect_geq(tried, 40, "%d tried", tried);
+}
+
 /* A name nowhere near any allowed one: no guess, only the list. */
 Test(hints, no_guess_when_nothing_is_close)
 {
