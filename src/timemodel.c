@@ -32,6 +32,9 @@ static const struct {
      "one dependent global-memory round trip", 10, 1e5, 600},
     {"bandwidth_bytes_per_cycle", "bytes/cycle",
      "global-memory bandwidth of the whole GPU per SM cycle", 1, 1e5, 1500},
+    {"start_s", "s",
+     "fixed time of one run of stream launches beyond its launches (first "
+     "launch, last kernel's end)", 1e-9, 1e-3, 5e-6},
 };
 
 double mmm_time_const_start(int i)
@@ -259,7 +262,9 @@ int mmm_time_machine_get(mmm_time_machine *m, const mmm_instance *inst,
         char what[160];
         snprintf(what, sizeof what, "%s, %s", consts[i].meaning,
                  consts[i].unit);
-        if ((r = get_real(inst, consts[i].name, what, require_constants,
+        /* start_s is optional (0): files written before it stay valid */
+        if ((r = get_real(inst, consts[i].name, what,
+                          require_constants && i != MMM_TIME_START,
                           lo > 0 ? 0 : -1, &m->c[i], err)) < 0)
             return r;
     }
@@ -385,7 +390,12 @@ static int launch(const mmm_time_machine *m, const mmm_program *prog,
             continue;
         double a = (double)ceil_div(n, m->p);
         double ci = safe_div(a * ipb, ipc), cb = safe_div((double)n * bpb, bw);
+        /* A warp waits for its conflicted shared accesses before the
+         * operations that depend on them: the shared-memory time adds to
+         * the critical path instead of hiding behind it. */
         double cs = safe_div(a * wpb, m->shared_wavefronts_per_cycle);
+        if (cs > 0)
+            cs += lat;
         double cw = lat;
         mmm_time_term t = MMM_TIME_TERM_LATENCY;
         if (ci > cw) {
@@ -530,7 +540,7 @@ int mmm_time_compute(mmm_time *out, const mmm_instance *inst,
             for (int t = 0; t < MMM_TIME_NTERMS; t++)
                 on_path[t] += term_s[k][t];
         }
-        out->seconds = dist[end];
+        out->seconds = dist[end] + (m->graph ? 0 : m->c[MMM_TIME_START]);
         int best = 0;
         for (int t = 1; t < MMM_TIME_NTERMS; t++)
             if (on_path[t] > on_path[best])

@@ -220,6 +220,7 @@ static void truth(mmm_time_machine *m)
     m->c[MMM_TIME_SYNC_WARP] = 20;
     m->c[MMM_TIME_MEM_LATENCY] = 700;
     m->c[MMM_TIME_BANDWIDTH] = 800;
+    m->c[MMM_TIME_START] = 1e-5;
 }
 
 /* A reproducible uniform number in [-1, 1] (64-bit LCG, Knuth MMIX). */

@@ -347,3 +347,50 @@ Test(time, coalescing_by_hand)
     /* 32 words 16 B apart span 512 B: 4 sectors of 128 for 128 useful */
     strided_case("S", 4, "sector_bytes", 128, 4);
 }
+
+/* The shared-memory term adds the block's critical path (a warp waits for
+ * its conflicted accesses before the operations that depend on them), and
+ * a run of stream launches costs start_s once more (not a graph replay). */
+Test(time, shared_and_start_by_hand)
+{
+    static const char prog[] =
+        "<program name='sh'>\n" SMALL_MACHINE
+        "<param name='start_s' value='5e-3'/>\n"
+        "<param name='graph' value='0'/>\n"
+        "<kernel id='k' blocks='2' threads='64' work='64' span='10'\n"
+        "        reads='0' writes='0' wavefronts='100'/>\n"
+        "</program>\n";
+    mmm_program *p;
+    mmm_instance *inst;
+    mmm_error err;
+    mmm_time t;
+    cr_assert_eq(mmm_program_load_memory(&p, prog, strlen(prog), "sh.xml",
+                                         NULL, &err),
+                 0, "%s", err.message);
+    cr_assert_eq(mmm_instance_new(&inst, p, &err), 0);
+    eval_small(p, inst, NULL, 0);
+    cr_assert_eq(mmm_time_compute(&t, inst, NULL, &err), 0, "%s",
+                 err.message);
+    /* 64 threads = 2 warps; A = min(512/64, 4 blocks) = 4, 8 slots: the 2
+     * blocks are one wave, a = ceil(2/2) = 1 block per SM.
+     *   C_lat   = 2 cycles * span 10 = 20
+     *   C_issue = 1 * 2 warps * 64/64 / 1 = 2
+     *   C_sh    = 1 * 2 warps * 100 wavefronts / 1 + C_lat = 220
+     * exec = 220 cycles / 1e6 Hz = 2.2e-4 s (shared);
+     * stream: max(1e-3, 1e-4 + 2.2e-4) = 1e-3, plus start_s 5e-3 */
+    cr_expect(fabs(t.kernels[0].exec_seconds - 2.2e-4) < 1e-15, "%.17g",
+              t.kernels[0].exec_seconds);
+    cr_expect(fabs(t.kernels[0].seconds - 1e-3) < 1e-15, "%.17g",
+              t.kernels[0].seconds);
+    cr_expect(fabs(t.seconds - 6e-3) < 1e-15, "%.17g", t.seconds);
+    mmm_time_dispose(&t);
+    /* graph: 1e-4 + 2.2e-4, no start_s */
+    eval_small(p, inst, "graph", 1);
+    cr_assert_eq(mmm_time_compute(&t, inst, NULL, &err), 0, "%s",
+                 err.message);
+    cr_expect(fabs(t.seconds - 3.2e-4) < 1e-15, "%.17g", t.seconds);
+    cr_expect_eq(t.kernels[0].dominant, MMM_TIME_TERM_SHARED);
+    mmm_time_dispose(&t);
+    mmm_instance_free(inst);
+    mmm_program_free(p);
+}

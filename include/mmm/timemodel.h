@@ -9,8 +9,8 @@
  *     shared_reserved_bytes, shared_granule_bytes, sm_registers,
  *     register_granule, register_partitions, word_bytes,
  *     shared_wavefronts_per_cycle, sector_bytes;
- *   fitted (mmm fit) or measured: launch_s, launch_graph_s, op_cycles,
- *     issue_per_cycle, sync_cycles, sync_cycles_per_warp,
+ *   fitted (mmm fit) or measured: launch_s, launch_graph_s, start_s,
+ *     op_cycles, issue_per_cycle, sync_cycles, sync_cycles_per_warp,
  *     mem_latency_cycles, bandwidth_bytes_per_cycle;
  *   the launch mode: graph (0 stream, 1 CUDA graph replay).
  * Results are doubles (seconds); occupancy, waves and launches are exact
@@ -40,6 +40,7 @@ enum {
     MMM_TIME_SYNC_WARP,       /**< sync_cycles_per_warp, cycles/warp */
     MMM_TIME_MEM_LATENCY,     /**< mem_latency_cycles, cycles */
     MMM_TIME_BANDWIDTH,       /**< bandwidth_bytes_per_cycle, bytes/cycle */
+    MMM_TIME_START,           /**< start_s, seconds (optional, 0) */
     MMM_TIME_NCONST
 };
 
