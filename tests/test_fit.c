@@ -355,6 +355,16 @@ Test(fit_cli, errors_and_written_machine, .timeout = 300)
     cr_expect_eq(sh(cmd, out, sizeof out), 0, "%s", out);
     cr_expect_not_null(strstr(out, "\"op_cycles\": 4.2417"), "%s", out);
     cr_expect_not_null(strstr(out, "\"mem_latency_cycles\": 690"), "%s", out);
+    /* start_s is optional: a file without it (h100-calibrated.xml) is
+     * predicted with 0 when nothing is fitted */
+    snprintf(cmd, sizeof cmd,
+             "cd " MMM_SOURCE_DIR " && " MMM_BIN " fit --data %s/ok.csv "
+             "dags/cumodp/div_opt.xml --machine "
+             "dags/machines/h100-calibrated.xml --fit none --format json "
+             "2>&1",
+             dir);
+    cr_expect_eq(sh(cmd, out, sizeof out), 0, "%s", out);
+    cr_expect_not_null(strstr(out, "\"start_s\": 0"), "%s", out);
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     cr_expect_eq(system(cmd), 0);
 }
