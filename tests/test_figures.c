@@ -22,18 +22,7 @@
 #include "mmm/report.h"
 #include "tmpdir.h"
 #include "slurp.h"
-
-static int run(const char *fmt, ...)
-{
-    char cmd[4096];
-    va_list ap;
-    int st;
-    va_start(ap, fmt);
-    vsnprintf(cmd, sizeof cmd, fmt, ap);
-    va_end(ap);
-    st = system(cmd);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
+#include "shell.h"
 
 static int same_file(const char *a, const char *b)
 {

@@ -30,6 +30,7 @@
 #include "mmm/sweep_plot.h"
 #include "../viz/plot_int.h"
 #include "tmpdir.h"
+#include "shell.h"
 
 /* ------------------------------------------------------------------ */
 /* Layout checks                                                       */
@@ -321,18 +322,6 @@ Test(plots, palette_colours_differ)
 
 /* ------------------------------------------------------------------ */
 /* Gantt charts                                                        */
-
-static int run(const char *fmt, ...)
-{
-    char cmd[4096];
-    va_list ap;
-    int st;
-    va_start(ap, fmt);
-    vsnprintf(cmd, sizeof cmd, fmt, ap);
-    va_end(ap);
-    st = system(cmd);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
 
 static char *slurp(const char *path, size_t *len)
 {

@@ -22,6 +22,7 @@
 
 #include "mmm/mmm.h"
 #include "mmm/render.h"
+#include "shell.h"
 
 /* ------------------------------------------------------------------ */
 /* Helpers                                                             */
@@ -121,19 +122,6 @@ static void write_file(const char *path, const char *text)
     cr_assert_not_null(f);
     fputs(text, f);
     fclose(f);
-}
-
-/* Run a shell command; its exit status. */
-static int run(const char *fmt, ...)
-{
-    char cmd[4096];
-    va_list ap;
-    int st;
-    va_start(ap, fmt);
-    vsnprintf(cmd, sizeof cmd, fmt, ap);
-    va_end(ap);
-    st = system(cmd);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
 /* Every program file under dags/ (machine files are not programs). */

@@ -18,6 +18,7 @@
 
 #include "mmm/mmm.h"
 #include "mmm/report.h"
+#include "shell.h"
 
 typedef struct loaded {
     mmm_program *prog;
@@ -63,18 +64,6 @@ static char *report(const loaded *l, const mmm_report_options *o)
     cr_assert_not_null(html);
     cr_assert_eq(strlen(html), len);
     return html;
-}
-
-static int run(const char *fmt, ...)
-{
-    char cmd[4096];
-    va_list ap;
-    int st;
-    va_start(ap, fmt);
-    vsnprintf(cmd, sizeof cmd, fmt, ap);
-    va_end(ap);
-    st = system(cmd);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
 /* Nothing in the page may make a browser fetch: the only URLs are the SVG
