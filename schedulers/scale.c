@@ -10,6 +10,7 @@
 
 #include "mmm/metrics.h"
 #include "sim_int.h"
+#include "util/grow.h"
 
 static int nomem(mmm_error *err)
 {
@@ -115,16 +116,12 @@ int mmm_speedup_parse_p(int64_t **out, size_t *n, const char *text,
                                  "more than %d values of p", MMM_SPEEDUP_MAX_ROWS);
         }
         for (x = a;; x++) {
-            if (m == cap) {
-                size_t nc = cap ? 2 * cap : 16;
-                int64_t *nv = realloc(v, nc * sizeof *nv);
-                if (!nv) {
-                    free(v);
-                    return nomem(err);
-                }
-                v = nv;
-                cap = nc;
+            int64_t *nv = mmm__grow(v, &cap, m + 1, sizeof *nv, 16);
+            if (!nv) {
+                free(v);
+                return nomem(err);
             }
+            v = nv;
             v[m++] = x;
             if (x == b)
                 break;

@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "mmm/fit.h"
+#include "util/file.h"
+#include "util/grow.h"
 
 #define RUNS_MAX_BYTES (64u << 20)
 #define RUNS_MAX_ROWS 1000000u
@@ -257,18 +259,10 @@ int mmm_runs_read_memory(mmm_runs **out, const char *buf, size_t len,
                           RUNS_MAX_ROWS);
             goto fail;
         }
-        if (nrows + 1 > cap) {
-            size_t ncap = cap ? 2 * cap : 64;
-            const char **nr = realloc(rec, ncap * nh * sizeof *nr);
-            mmm_run_row *rows = realloc(r->rows, ncap * sizeof *rows);
-            if (nr)
-                rec = nr;
-            if (rows)
-                r->rows = rows;
-            if (!nr || !rows)
-                goto nomem;
-            cap = ncap;
-        }
+        /* the fields of a row (nh of them) and the row grow together */
+        if (mmm__grow2(&rec, &r->rows, &cap, nrows + 1, nh * sizeof *rec,
+                       sizeof *r->rows, 64) < 0)
+            goto nomem;
         mmm_run_row *row = &r->rows[nrows];
         memset(row, 0, sizeof *row);
         row->line = line;
@@ -337,48 +331,13 @@ fail:
 int mmm_runs_read_file(mmm_runs **out, const char *path, int graph_default,
                        mmm_error *err)
 {
-    FILE *f = fopen(path, "rb");
     char *buf = NULL;
-    size_t len = 0, cap = 0;
+    size_t len = 0;
     *out = NULL;
-    if (!f)
-        return mmm_error_set(err, MMM_EIO, path, 0, "cannot open: %s",
-                             strerror(errno));
-    for (;;) {
-        if (len + 65536 > cap) {
-            size_t ncap = cap ? 2 * cap : 65536;
-            if (ncap > (size_t)RUNS_MAX_BYTES + 65536)
-                ncap = (size_t)RUNS_MAX_BYTES + 65536;
-            if (len >= ncap) {
-                fclose(f);
-                free(buf);
-                return mmm_error_set(err, MMM_ELIMIT, path, 0,
-                                     "file too big (limit %u bytes)",
-                                     RUNS_MAX_BYTES);
-            }
-            char *nb = realloc(buf, ncap);
-            if (!nb) {
-                fclose(f);
-                free(buf);
-                return mmm_error_set(err, MMM_ENOMEM, path, 0,
-                                     "out of memory");
-            }
-            buf = nb;
-            cap = ncap;
-        }
-        size_t got = fread(buf + len, 1, cap - len, f);
-        len += got;
-        if (got == 0)
-            break;
-    }
-    int bad = ferror(f);
-    fclose(f);
-    if (bad) {
-        free(buf);
-        return mmm_error_set(err, MMM_EIO, path, 0, "read error");
-    }
-    int r = mmm_runs_read_memory(out, buf ? buf : "", len, path,
-                                 graph_default, err);
+    int r = mmm__read_whole_file(path, RUNS_MAX_BYTES, &buf, &len, err);
+    if (r < 0)
+        return r;
+    r = mmm_runs_read_memory(out, buf, len, path, graph_default, err);
     free(buf);
     return r;
 }

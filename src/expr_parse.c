@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "expr_code.h"
+#include "util/grow.h"
 
 typedef struct parser {
     const char *text;
@@ -105,14 +106,10 @@ static int enter(parser *p)
 
 static int emit(parser *p, uint32_t op, uint32_t arg)
 {
-    if (p->ncode == p->capcode) {
-        size_t cap = p->capcode ? 2 * p->capcode : 16;
-        instr *c = realloc(p->code, cap * sizeof *c);
-        if (!c)
-            return nomem(p);
-        p->code = c;
-        p->capcode = cap;
-    }
+    instr *c = mmm__grow(p->code, &p->capcode, p->ncode + 1, sizeof *c, 16);
+    if (!c)
+        return nomem(p);
+    p->code = c;
     p->code[p->ncode].op = op;
     p->code[p->ncode].arg = arg;
     p->ncode++;
@@ -121,18 +118,13 @@ static int emit(parser *p, uint32_t op, uint32_t arg)
 
 static int emit_const(parser *p, mmm_value v)
 {
-    if (p->nconst == p->capconst) {
-        size_t cap = p->capconst ? 2 * p->capconst : 8;
-        mmm_value *c;
-        if (cap > UINT32_MAX)
-            return mmm_error_set(p->err, MMM_ELIMIT, NULL, 0,
-                                 "expression has too many constants");
-        c = realloc(p->consts, cap * sizeof *c);
-        if (!c)
-            return nomem(p);
-        p->consts = c;
-        p->capconst = cap;
-    }
+    if (p->nconst >= UINT32_MAX)
+        return mmm_error_set(p->err, MMM_ELIMIT, NULL, 0,
+                             "expression has too many constants");
+    mmm_value *c = mmm__grow(p->consts, &p->capconst, p->nconst + 1, sizeof *c, 8);
+    if (!c)
+        return nomem(p);
+    p->consts = c;
     p->consts[p->nconst] = v;
     return emit(p, OP_CONST, (uint32_t)p->nconst++);
 }

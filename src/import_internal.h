@@ -1,5 +1,6 @@
-/* import_internal.h: the readers of task-graph formats in the core library
- * and the file reading they share with the dispatcher (src/import.c). */
+/* import_internal.h: the readers of task-graph formats in the core
+ * library, called by the dispatcher (src/import.c) on the whole file read
+ * into memory (util/file.c). */
 #ifndef MMM_IMPORT_INTERNAL_H
 #define MMM_IMPORT_INTERNAL_H
 
@@ -20,10 +21,5 @@ int mmm__read_wfcommons(mmm_program **out, const char *buf, size_t len,
 int mmm__read_dax(mmm_program **out, const char *buf, size_t len,
                   const char *name, const mmm_import_options *opt,
                   mmm_import_report *rep, mmm_error *err);
-
-/* The whole file, NUL-terminated (*len excludes the NUL), at most max
- * bytes. */
-int mmm__read_whole_file(const char *path, uint64_t max, char **out,
-                         size_t *len, mmm_error *err);
 
 #endif

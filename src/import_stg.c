@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "import_internal.h"
+#include "util/grow.h"
 
 typedef struct scan {
     const char *p, *end;
@@ -193,17 +194,12 @@ int mmm__read_stg(mmm_program **out, const char *buf, size_t len,
                                   id, np, j);
                 goto done;
             }
-            if (npreds == cap) {
-                size_t nc = cap ? 2 * cap : 256;
-                long long *np2 = realloc(preds, nc * sizeof *preds);
-                if (!np2) {
-                    r = mmm_error_set(err, MMM_ENOMEM, name, 0,
-                                      "out of memory");
-                    goto done;
-                }
-                preds = np2;
-                cap = nc;
+            long long *np2 = mmm__grow(preds, &cap, npreds + 1, sizeof *preds, 256);
+            if (!np2) {
+                r = mmm_error_set(err, MMM_ENOMEM, name, 0, "out of memory");
+                goto done;
             }
+            preds = np2;
             preds[npreds++] = pr;
         }
         prev_id = id;

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "program_internal.h"
+#include "util/grow.h"
 
 #define NONE UINT32_MAX
 
@@ -82,14 +83,10 @@ static int push_work(sp_state *s, uint32_t v)
 {
     if (v >= s->src || s->indeg[v] != 1 || s->outdeg[v] != 1)
         return 0;
-    if (s->nwork == s->work_cap) {
-        size_t cap = s->work_cap * 2 + 64;
-        uint32_t *w = realloc(s->work, cap * sizeof *w);
-        if (!w)
-            return MMM_ENOMEM;
-        s->work = w;
-        s->work_cap = cap;
-    }
+    uint32_t *w = mmm__grow(s->work, &s->work_cap, s->nwork + 1, sizeof *w, 64);
+    if (!w)
+        return MMM_ENOMEM;
+    s->work = w;
     s->work[s->nwork++] = v;
     return 0;
 }
@@ -97,14 +94,10 @@ static int push_work(sp_state *s, uint32_t v)
 static int add_op(sp_state *s, uint32_t a, uint32_t b, uint32_t x)
 {
     mmm_sp_plan *pl = s->plan;
-    if (pl->nops == s->ops_cap) {
-        size_t cap = s->ops_cap * 2 + 64;
-        mmm_sp_op *o = realloc(pl->ops, cap * sizeof *o);
-        if (!o)
-            return MMM_ENOMEM;
-        pl->ops = o;
-        s->ops_cap = cap;
-    }
+    mmm_sp_op *o = mmm__grow(pl->ops, &s->ops_cap, pl->nops + 1, sizeof *o, 64);
+    if (!o)
+        return MMM_ENOMEM;
+    pl->ops = o;
     pl->ops[pl->nops].a = a;
     pl->ops[pl->nops].b = b;
     pl->ops[pl->nops].x = x;

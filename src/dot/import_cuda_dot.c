@@ -26,6 +26,8 @@
 
 #include "dot_common.h"
 #include "mmm/import_dot.h"
+#include "util/file.h"
+#include "util/grow.h"
 
 typedef struct cost_row {
     char *name;
@@ -76,47 +78,10 @@ static int costs_load(costs *c, const char *path, const mmm_limits *lim,
     size_t len = 0, cap = 0;
     long ln = 0;
     int r, header_seen = 0;
-    FILE *fp = fopen(path, "rb");
     memset(c, 0, sizeof *c);
-    if (!fp)
-        return mmm_error_set(err, MMM_EIO, path, 0, "cannot open: %s",
-                             strerror(errno));
-    text = malloc(65536);
-    cap = text ? 65536 : 0;
-    while (text) {
-        size_t got = fread(text + len, 1, cap - len - 1, fp);
-        len += got;
-        if (got == 0)
-            break;
-        if ((uint64_t)len > lim->max_file_bytes) {
-            fclose(fp);
-            free(text);
-            return mmm_error_set(err, MMM_ELIMIT, path, 0,
-                                 "file too big (limit %llu bytes)",
-                                 (unsigned long long)lim->max_file_bytes);
-        }
-        if (cap - len < 2) {
-            char *nt = realloc(text, cap * 2);
-            if (!nt) {
-                free(text);
-                text = NULL;
-                break;
-            }
-            text = nt;
-            cap *= 2;
-        }
-    }
-    if (!text || ferror(fp)) {
-        int e = errno;
-        fclose(fp);
-        free(text);
-        return text ? mmm_error_set(err, MMM_EIO, path, 0, "cannot read: %s",
-                                    strerror(e))
-                    : mmm_error_set(err, MMM_ENOMEM, path, 0, "out of memory");
-    }
-    fclose(fp);
-    text[len] = '\0';
-    cap = 0;
+    if ((r = mmm__read_whole_file(path, lim->max_file_bytes, &text, &len,
+                                  err)) < 0)
+        return r;
     if (memchr(text, '\0', len)) {
         free(text);
         return mmm_error_set(err, MMM_EPARSE, path, 0,
@@ -166,16 +131,12 @@ static int costs_load(costs *c, const char *path, const mmm_limits *lim,
                               "a costs line without a kernel name");
             goto fail;
         }
-        if (c->n == cap) {
-            size_t nc = cap ? 2 * cap : 16;
-            cost_row *nr = realloc(c->rows, nc * sizeof *nr);
-            if (!nr) {
-                r = mmm_error_set(err, MMM_ENOMEM, path, ln, "out of memory");
-                goto fail;
-            }
-            c->rows = nr;
-            cap = nc;
+        cost_row *nr = mmm__grow(c->rows, &cap, c->n + 1, sizeof *nr, 16);
+        if (!nr) {
+            r = mmm_error_set(err, MMM_ENOMEM, path, ln, "out of memory");
+            goto fail;
         }
+        c->rows = nr;
         if (!(c->rows[c->n].name = strdup(f[0]))) {
             r = mmm_error_set(err, MMM_ENOMEM, path, ln, "out of memory");
             goto fail;

@@ -415,7 +415,9 @@ static void flow_free(flow_state *s)
         mmm__big_free(arrays[i]);
 }
 
-/* Predecessor lists of the CSR (duplicates kept), in s->own_*. */
+/* Predecessor lists of the CSR (duplicates kept, increasing), in s->own_*,
+ * and pedge: for each predecessor entry u of x, the position of x in u's
+ * successor list (where the flow on u -> x is kept). */
 static int flow_preds(flow_state *s)
 {
     size_t n = s->n, m = s->ss[n];
@@ -432,21 +434,12 @@ static int flow_preds(flow_state *s)
     uint32_t *cur = s->qf; /* a scratch cursor */
     memcpy(cur, ps, n * sizeof *cur);
     for (uint32_t u = 0; u < n; u++)
-        for (uint32_t j = s->ss[u]; j < s->ss[u + 1]; j++)
-            pt[cur[s->succ[j]]++] = u;
+        for (uint32_t j = s->ss[u]; j < s->ss[u + 1]; j++) {
+            uint32_t at = cur[s->succ[j]]++;
+            pt[at] = u;
+            s->pedge[at] = j;
+        }
     return 0;
-}
-
-/* pedge: for each predecessor entry u of x, the position of x in u's
- * successor list (where the flow on u -> x is kept).  The predecessor
- * lists are in increasing u, like the walk below. */
-static void flow_pedges(flow_state *s)
-{
-    uint32_t *cur = s->qf; /* a scratch cursor */
-    memcpy(cur, s->ps, s->n * sizeof *cur);
-    for (uint32_t u = 0; u < s->n; u++)
-        for (uint32_t j = s->ss[u]; j < s->ss[u + 1]; j++)
-            s->pedge[cur[s->succ[j]]++] = j;
 }
 
 static int flow_alloc(flow_state *s, size_t n, size_t m)
@@ -491,7 +484,6 @@ int prev_antichain_flow(int64_t *out, size_t n, const int64_t *w,
         flow_free(&s);
         return nomem(err);
     }
-    flow_pedges(&s);
     int64_t sum = 0, flow = 0;
     for (size_t v = 0; v < n; v++) {
         s.rt[v] = s.rs[v] = w[v];
