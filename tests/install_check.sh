@@ -17,6 +17,8 @@
 #     C=55 K=8); a shared build must link libmmm.so, a static one not;
 #   - the same program with -DWITH_DRAW against mmm-draw (pkg-config and
 #     mmm::draw) renders DOT;
+#   - the C example of README.md builds with pkg-config (-Wall -Wextra
+#     -Werror) and prints W = 104, S = 16 for diamond.xml;
 #   - the installed binary draws (it finds its plugin under the prefix, the
 #     build tree's is not beside it).
 # SANITIZE (e.g. address,undefined) is passed to the consumer's compiler
@@ -93,6 +95,23 @@ check_run pc_consumer "$want"
 cc -std=c11 $sanflags -DWITH_DRAW -o pc_consumer_draw "$src/tests/consumer/consumer.c" \
     $(pkg-config --cflags --libs mmm-draw) || fail "cc with pkg-config mmm-draw"
 check_run pc_consumer_draw "$want dot=yes"
+
+# The example of README.md ("Installing and using the library"), as a
+# reader would copy it: built with pkg-config and strict warnings, run
+# where diamond.xml is.
+awk '/^## Installing and using the library/ {in_sec = 1; next}
+     /^## / {in_sec = 0}
+     in_sec && /^```c$/ {code = 1; next}
+     code && /^```$/ {exit}
+     code {print}' "$src/README.md" >readme_example.c
+[ -s readme_example.c ] || fail "no C example in README.md's library section"
+# shellcheck disable=SC2046
+cc -std=c11 -Wall -Wextra -Werror $sanflags -o readme_example readme_example.c \
+    $(pkg-config --cflags --libs mmm) || fail "README.md's example does not build"
+cp "$src/dags/diamond.xml" diamond.xml
+out=$(./readme_example) || fail "README.md's example failed"
+[ "$out" = "libmmm $v: W = 104, S = 16" ] ||
+    fail "README.md's example printed '$out', expected 'libmmm $v: W = 104, S = 16'"
 
 # CMake package.
 cmake -S "$src/tests/consumer" -B cm -DCMAKE_PREFIX_PATH="$P" \
