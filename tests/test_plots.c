@@ -311,6 +311,84 @@ Test(plots, keys_band_and_single_panel_geometry)
         mmm_plot_curve_dispose(&c[i]);
 }
 
+/* The speedup figure of mmm scale, from a result made by hand: T1 =
+ * 2482077, critical path 3627, three policies of which fifo and
+ * critical-path have the same makespan at every p.  The figure keeps its
+ * title, subtitle and axis titles on the page and off each other (the
+ * checks of check_layout), fills the band between the bounds, draws fifo
+ * and critical-path as one curve (one would hide the other) in a colour of
+ * its own, and prints T1 in full, not as 2.48208e+06.  With all three
+ * equal, one policy curve is left. */
+static void speedup_layout(mmm__plot_layout *rec, int all_equal)
+{
+    const mmm_sim_policy *pol[3] = {&mmm_sim_policy_fifo, &mmm_sim_policy_lifo,
+                                    &mmm_sim_policy_critical_path};
+    const double T1 = 2482077, cp = 3627;
+    int64_t ps[5] = {1, 2, 4, 8, 16};
+    mmm_speedup_row rows[5];
+    double mk[5][3];
+    mmm_speedup s;
+    mmm_error err;
+    char *svg;
+    size_t len, i;
+    memset(&s, 0, sizeof s);
+    s.W = T1;
+    s.S = cp;
+    s.parallelism = T1 / cp;
+    s.T1 = T1;
+    s.critical_path = cp;
+    s.N = 2053;
+    s.L = 3;
+    s.K = 4;
+    s.C = 1209;
+    s.npolicies = 3;
+    s.policies = pol;
+    s.nrows = 5;
+    s.rows = rows;
+    for (i = 0; i < 5; i++) {
+        double p = (double)ps[i], lb = fmax(T1 / p, cp), gr = T1 / p + (1 - 1 / p) * cp;
+        rows[i].p = ps[i];
+        rows[i].lower_bound = lb;
+        rows[i].graham = gr;
+        rows[i].graham_brent = (2053 / p + 3) * 1209;
+        rows[i].has_corollary = ps[i] >= 4;
+        rows[i].corollary = rows[i].has_corollary ? (2053 / 4.0 + 3) * 1209 : 0;
+        mk[i][0] = mk[i][2] = (lb + gr) / 2;
+        mk[i][1] = all_equal ? mk[i][0] : gr;
+        rows[i].makespan = mk[i];
+        rows[i].speedup_min = T1 / gr;
+        rows[i].speedup_max = T1 / lb;
+        rows[i].T1 = T1;
+    }
+    cr_assert_eq(mmm__speedup_plot_layout(&s, "reduction", rec, &svg, &len, &err), 0,
+                 "%s", err.message);
+    cr_assert(len > 0 && strstr(svg, "</svg>"));
+    free(svg);
+}
+
+Test(plots, speedup_figure)
+{
+    static mmm__plot_layout rec;
+    size_t i, j;
+    int sub = 0;
+    speedup_layout(&rec, 0);
+    check_layout(&rec, "speedup figure");
+    /* perfect, T1/lower bound, T1/Graham, fifo = critical-path, lifo */
+    cr_assert_eq(rec.ncurves, 5, "%zu curves", rec.ncurves);
+    cr_assert_eq(rec.nbands, 1, "the band between the bounds is filled");
+    for (i = 0; i < rec.ncurves; i++)
+        for (j = i + 1; j < rec.ncurves; j++)
+            cr_assert_neq(rec.curves[i].rgb, rec.curves[j].rgb, "curves %zu and %zu", i, j);
+    for (i = 0; i < rec.nboxes; i++)
+        if (rec.boxes[i].kind == MMM__PLOT_TITLE &&
+            !strncmp(rec.boxes[i].text, "T1 = 2482077, critical path = 3627", 34))
+            sub++;
+    cr_assert_eq(sub, 1, "the subtitle gives T1 and the critical path in full");
+    speedup_layout(&rec, 1);
+    check_layout(&rec, "speedup figure, equal policies");
+    cr_assert_eq(rec.ncurves, 4, "%zu curves", rec.ncurves);
+}
+
 /* Colours of the palette differ from each other. */
 Test(plots, palette_colours_differ)
 {

@@ -249,6 +249,15 @@ Test(scale_cli, text_csv_plot_and_usage)
                  "xmllint --noout %s/s.svg", MMM_BIN, file, dir, dir);
         cr_assert_eq(sh(cmd), 0, "%s", cmd);
     }
+    /* A non-integer past 10^5 keeps every integer digit: T1 = 3·100001 + 4,
+     * so the lower bound at p = 2 is 300007/2 = 150003.5 (six significant
+     * digits would print 150004, read as an integer). */
+    snprintf(file, sizeof file, "%s/wide.xml", dir);
+    write_file(file, fan_xml(3, 100001, 4, 0));
+    snprintf(cmd, sizeof cmd, "%s scale %s --p 2 | grep -Eq '^ +2 +150003\\.5 '",
+             MMM_BIN, file);
+    cr_assert_eq(sh(cmd), 0, "%s", cmd);
+    snprintf(file, sizeof file, "%s/fan.xml", dir);
     snprintf(cmd, sizeof cmd, "%s scale %s --p 3..1 2> %s/e.txt", MMM_BIN, file, dir);
     cr_assert_eq(sh(cmd), 2);
     snprintf(cmd, sizeof cmd, "%s scale %s --plot x.gif 2> /dev/null", MMM_BIN, file);

@@ -57,17 +57,6 @@ static double X(const chart *c, double t)
     return c->x0 + (c->x1 - c->x0) * t / c->tmax;
 }
 
-static char *fmt(double v, char *buf, size_t size)
-{
-    if (v == floor(v) && fabs(v) < 1e15)
-        snprintf(buf, size, "%.0f", v);
-    else if (fabs(v) >= 1000 && fabs(v) < 1e15)
-        snprintf(buf, size, "%.1f", v);
-    else
-        snprintf(buf, size, "%.6g", v);
-    return buf;
-}
-
 /* Tick labels stay short: beyond 10^6 they are in units of 10^e, said once
  * in the axis title. */
 static int axis_exponent(double tmax)
@@ -100,7 +89,7 @@ static void header(chart *c, const char *title, const char *note)
     mmm__gd_text(&c->d, c->x0, 24, 16, GD_START, INK, 1, "%s", title);
     mmm__gd_text(&c->d, c->x0, 43, 12, GD_START, MUTED, 0,
                  "utilization %.1f%%, idle %s SM time units, %lld blocks in %lld launches%s",
-                 100.0 * r->utilization, fmt(r->idle, a, sizeof a),
+                 100.0 * r->utilization, mmm__fig_num(r->idle, a, sizeof a),
                  (long long)r->blocks, (long long)r->launches, note);
     for (i = 0; i < 4; i++) {
         const char *off;
@@ -110,7 +99,7 @@ static void header(chart *c, const char *title, const char *note)
         off = key[i].v > c->tmax ? " (off the chart \xe2\x86\x92)" : "";
         mmm__gd_line(&c->d, x, 58, x + 22, 58, key[i].rgb, 2, key[i].dash);
         mmm__gd_text(&c->d, x + 27, 62, 12, GD_START, INK, 0, "%s %s%s", key[i].name,
-                     fmt(key[i].v, a, sizeof a), off);
+                     mmm__fig_num(key[i].v, a, sizeof a), off);
         x += 27 + text_w(12, strlen(key[i].name) + strlen(a) + 1 + (*off ? 17 : 0)) + 18;
     }
 }
@@ -258,11 +247,11 @@ static void record_rects(chart *c, const mmm_sim_record *rec, double lane_h)
         snprintf(tip, sizeof tip, "%s: launches %lld..%lld (each like the one "
                  "before), %s to %s", kd->id, (long long)rec->copy,
                  (long long)(rec->copy + rec->copies - 1),
-                 fmt(rec->start, a, sizeof a), fmt(rec->end, b, sizeof b));
+                 mmm__fig_num(rec->start, a, sizeof a), mmm__fig_num(rec->end, b, sizeof b));
     else
         snprintf(tip, sizeof tip, "%s launch %lld class %u: %s to %s, %lld block%s",
                  kd->id, (long long)rec->copy, (unsigned)(rec->klass - kd->first_class),
-                 fmt(rec->start, a, sizeof a), fmt(rec->end, b, sizeof b),
+                 mmm__fig_num(rec->start, a, sizeof a), mmm__fig_num(rec->end, b, sizeof b),
                  (long long)rec->waves, rec->waves == 1 ? "" : "s per SM");
     for (sm = rec->sm_first; sm < rec->sm_first + rec->sm_count; sm++) {
         double y = c->y0 + (double)sm * lane_h + gap / 2;
@@ -370,8 +359,8 @@ static void kernel_bar(chart *c, uint32_t k, double y, double h)
     if (frac < 0.08)
         frac = 0.08;
     snprintf(tip, sizeof tip, "%s: %s to %s, %lld blocks, %.1f SMs busy on average",
-             c->prog->kernels[k].id, fmt(st->first_start, a, sizeof a),
-             fmt(st->last_end, b, sizeof b), (long long)st->blocks, mean);
+             c->prog->kernels[k].id, mmm__fig_num(st->first_start, a, sizeof a),
+             mmm__fig_num(st->last_end, b, sizeof b), (long long)st->blocks, mean);
     mmm__gd_rect(&c->d, x, y, w, h, kernel_colour(k), 0.25, tip);
     mmm__gd_rect(&c->d, x, y + h * (1 - frac), w, h * frac, kernel_colour(k), 1.0, tip);
 }

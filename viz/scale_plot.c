@@ -2,23 +2,52 @@
  * drawn with mmm/plot.h into a file or, for the report, into memory. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "mmm/plot.h"
 #include "mmm/scale.h"
 #include "figure_int.h"
+#include "plot_int.h"
 
 #define MAX_CURVES 16 /* perfect, two bounds, and the policies */
 
+/* The legend of policy j: its name, or with the policies of equal
+ * makespans that it stands for ("all 8 policies" when they all agree). */
+static void policy_label(const mmm_speedup *s, const size_t *same, size_t npol,
+                         size_t j, char *buf, size_t size)
+{
+    size_t k, n = 0, len;
+    for (k = 0; k < npol; k++)
+        n += same[k] == j;
+    if (n <= 1 || same[j] != j) {
+        snprintf(buf, size, "%s (simulated)", s->policies[j]->name);
+        return;
+    }
+    if (n == npol) {
+        snprintf(buf, size, "all %zu policies (simulated, equal)", n);
+        return;
+    }
+    len = (size_t)snprintf(buf, size, "%s", s->policies[j]->name);
+    for (k = j + 1; k < npol && len < size; k++)
+        if (same[k] == j)
+            len += (size_t)snprintf(buf + len, size - len, " = %s",
+                                    s->policies[k]->name);
+    if (len < size)
+        snprintf(buf + len, size - len, " (simulated)");
+}
+
 /* The figure, written into path or, when path is NULL, into *svg. */
 static int speedup_plot(const mmm_speedup *s, const char *program_name,
-                        const char *path, char **svg, size_t *len, mmm_error *err)
+                        const char *path, char **svg, size_t *len,
+                        mmm__plot_layout *rec, mmm_error *err)
 {
     mmm_plot_curve c[MAX_CURVES];
-    char labels[MAX_CURVES][64];
+    char labels[MAX_CURVES][160];
+    size_t same[MAX_CURVES]; /* a policy drawn by an earlier equal one */
     mmm_plot_panel panel;
     mmm_plot_mark marks[2];
     mmm_plot plot;
-    char title[256], subtitle[256];
+    char title[256], subtitle[256], t1[40], cp[40];
     size_t nc = 0, i, j, npol;
     double top = 1;
     int rc = MMM_OK, perfect_done = 0;
@@ -26,6 +55,22 @@ static int speedup_plot(const mmm_speedup *s, const char *program_name,
     if (!s || s->nrows == 0)
         return mmm_error_set(err, MMM_EINVAL, path, 0, "nothing to plot");
     npol = s->npolicies < MAX_CURVES - 3 ? s->npolicies : MAX_CURVES - 3;
+    /* Policies with the same makespan at every p would hide each other
+     * behind the last one drawn: the first of each such group is drawn,
+     * labelled with the whole group, and the others are left out. */
+    for (j = 0; j < npol; j++) {
+        size_t k, r;
+        same[j] = j;
+        for (k = 0; k < j && same[j] == j; k++) {
+            if (same[k] != k)
+                continue;
+            for (r = 0; r < s->nrows; r++)
+                if (s->rows[r].makespan[k] != s->rows[r].makespan[j])
+                    break;
+            if (r == s->nrows)
+                same[j] = k;
+        }
+    }
     /* The band of the speedup range: T1/lower bound above, T1/Graham
      * below (every greedy schedule lies between them). */
     for (i = 0; i < 3 + npol; i++) {
@@ -37,8 +82,7 @@ static int speedup_plot(const mmm_speedup *s, const char *program_name,
         else if (i == 2)
             label = "T1 / Graham's bound";
         else {
-            snprintf(labels[i], sizeof labels[i], "%s (simulated)",
-                     s->policies[i - 3]->name);
+            policy_label(s, same, npol, i - 3, labels[i], sizeof labels[i]);
             label = labels[i];
         }
         if ((rc = mmm_plot_curve_init(&c[i], label, s->nrows, 0)) < 0) {
@@ -86,6 +130,20 @@ static int speedup_plot(const mmm_speedup *s, const char *program_name,
     }
     for (i = 0; i < nc && rc == MMM_OK; i++)
         rc = mmm_plot_curve_finish(&c[i]);
+    /* Leave out the policies drawn by an equal one (kept in order). */
+    for (i = j = 3; i < nc; i++) {
+        if (same[i - 3] != i - 3) {
+            mmm_plot_curve_dispose(&c[i]);
+            continue;
+        }
+        if (j != i) {
+            c[j] = c[i];
+            c[j].label = labels[j];
+            memmove(labels[j], labels[i], sizeof labels[j]);
+        }
+        j++;
+    }
+    nc = j;
     if (rc < 0) {
         rc = mmm_error_set(err, rc, NULL, 0, "out of memory");
         goto done;
@@ -111,8 +169,9 @@ static int speedup_plot(const mmm_speedup *s, const char *program_name,
     }
     snprintf(title, sizeof title, "%s: speedup over p", program_name ? program_name : "");
     snprintf(subtitle, sizeof subtitle,
-             "T1 = %.6g, critical path = %.6g, T1 / critical path = %.4g",
-             s->T1, s->critical_path,
+             "T1 = %s, critical path = %s, T1 / critical path = %.4g",
+             mmm__fig_num(s->T1, t1, sizeof t1),
+             mmm__fig_num(s->critical_path, cp, sizeof cp),
              s->critical_path > 0 ? s->T1 / s->critical_path : 1.0);
     plot.title = title;
     plot.subtitle = subtitle;
@@ -121,7 +180,8 @@ static int speedup_plot(const mmm_speedup *s, const char *program_name,
     plot.panels = &panel;
     plot.npanels = 1;
     plot.marks = marks;
-    rc = path ? mmm_plot_write(&plot, path, err) : mmm__plot_svg(&plot, svg, len, err);
+    rc = path ? mmm_plot_write(&plot, path, err)
+              : mmm__plot_layout_svg(&plot, rec, svg, len, err);
 done:
     for (i = 0; i < nc; i++)
         mmm_plot_curve_dispose(&c[i]);
@@ -133,7 +193,7 @@ int mmm_speedup_plot_write(const mmm_speedup *s, const char *program_name,
 {
     if (!path)
         return mmm_error_set(err, MMM_EINVAL, NULL, 0, "no file name");
-    return speedup_plot(s, program_name, path, NULL, NULL, err);
+    return speedup_plot(s, program_name, path, NULL, NULL, NULL, err);
 }
 
 int mmm__speedup_plot_svg(const mmm_speedup *s, const char *program_name, char **svg,
@@ -141,5 +201,14 @@ int mmm__speedup_plot_svg(const mmm_speedup *s, const char *program_name, char *
 {
     *svg = NULL;
     *len = 0;
-    return speedup_plot(s, program_name, NULL, svg, len, err);
+    return speedup_plot(s, program_name, NULL, svg, len, NULL, err);
+}
+
+int mmm__speedup_plot_layout(const mmm_speedup *s, const char *program_name,
+                             mmm__plot_layout *rec, char **svg, size_t *len,
+                             mmm_error *err)
+{
+    *svg = NULL;
+    *len = 0;
+    return speedup_plot(s, program_name, NULL, svg, len, rec, err);
 }

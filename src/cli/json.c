@@ -255,7 +255,12 @@ char *cli_fmt_num(double v, char *buf, size_t size)
         snprintf(buf, size, "%s", isnan(v) ? "nan" : (v > 0 ? "inf" : "-inf"));
     else if (v == floor(v) && fabs(v) < 1e15)
         snprintf(buf, size, "%.0f", v);
-    else
+    else if (fabs(v) >= 1e5 && fabs(v) < 1e15) {
+        /* Six significant digits would drop integer digits (1241038.5
+         * as 1.24104e+06, 123456.7 as 123457, read as an integer): keep
+         * every integer digit and one decimal. */
+        snprintf(buf, size, "%.1f", v);
+    } else
         snprintf(buf, size, "%.6g", v);
     return buf;
 }
