@@ -249,6 +249,13 @@ static int alloc_result(mmm_speedup *s, const mmm_speedup_options *opt,
     return MMM_OK;
 }
 
+void mmm_speedup_options_init(mmm_speedup_options *opt)
+{
+    static const mmm_speedup_options defaults = MMM_SPEEDUP_OPTIONS_INIT;
+    if (opt)
+        *opt = defaults;
+}
+
 int mmm_speedup_compute(mmm_speedup *out, const mmm_instance *inst,
                       const mmm_override *ov, size_t nov,
                       const mmm_speedup_options *opt, mmm_error *err)

@@ -204,6 +204,12 @@ static int dispatch(mmm_program **out, mmm_input_format f, const char *buf,
 
 static const mmm_import_options default_options = MMM_IMPORT_OPTIONS_INIT;
 
+void mmm_import_options_init(mmm_import_options *opt)
+{
+    if (opt)
+        *opt = default_options;
+}
+
 int mmm_program_read_memory(mmm_program **out, const char *buf, size_t len,
                             const char *name, const mmm_import_options *opt,
                             mmm_import_report *rep, mmm_error *err)

@@ -85,6 +85,8 @@ Test(options, init_functions_give_the_defaults)
         cr_expect_eq(g->max_rects, 0);
     }
     /* NULL is harmless. */
+    mmm_import_options_init(NULL);
+    mmm_speedup_options_init(NULL);
     mmm_load_options_init(NULL);
     mmm_sim_options_init(NULL);
     mmm_render_options_init(NULL);
@@ -150,6 +152,82 @@ Test(options, null_options_mean_the_defaults)
     cr_expect(nx == ny && memcmp(x, y, nx) == 0, "same SVG with NULL options");
     free(x);
     free(y);
+    mmm_metrics_dispose(&m);
+    mmm_instance_free(inst);
+    mmm_program_free(prog);
+}
+
+/* The options of the task-graph reader and of the speedup sweep: the
+ * defaults written out from the headers' comments, by the function and by
+ * the macro; NULL options give the same results as the defaults. */
+Test(options, import_and_speedup_defaults)
+{
+    mmm_import_options io, im = MMM_IMPORT_OPTIONS_INIT;
+    mmm_speedup_options so, sm = MMM_SPEEDUP_OPTIONS_INIT;
+    memset(&io, 0x5a, sizeof io);
+    memset(&so, 0x5a, sizeof so);
+    mmm_import_options_init(&io);
+    mmm_speedup_options_init(&so);
+    for (int i = 0; i < 2; i++) {
+        const mmm_import_options *o = i ? &im : &io;
+        const mmm_speedup_options *s = i ? &sm : &so;
+        cr_expect_eq(o->load.limits.max_file_bytes, 0);
+        cr_expect_eq(o->load.limits.max_kernels, 0);
+        cr_expect_null(o->load.machine);
+        cr_expect_eq(o->load.skip_schema, 0);
+        cr_expect_eq(o->load.threads, MMM_THREADS_AUTO);
+        cr_expect_eq(o->format, MMM_INPUT_UNKNOWN);
+        cr_expect_eq(o->time_unit, MMM_TIME_US);
+        cr_expect_eq(o->negative_to_zero, 0);
+        cr_expect_null(o->cost_attr);
+        cr_expect_null(o->costs_file);
+        cr_expect_null(o->dot_reader);
+        cr_expect_null(o->cuda_dot_reader);
+        cr_expect_null(s->p);
+        cr_expect_eq(s->np, 0);
+        cr_expect_null(s->policies);
+        cr_expect_eq(s->npolicies, 0);
+        cr_expect_eq(s->seed, 1);
+        cr_expect_eq(s->max_launches, 0);
+    }
+}
+
+Test(options, import_and_speedup_null_means_the_defaults)
+{
+    mmm_program *prog, *a, *b;
+    mmm_instance *inst;
+    mmm_metrics m;
+    mmm_import_options io;
+    mmm_speedup_options so;
+    mmm_speedup x, y;
+    mmm_error err;
+    load(&prog, &inst, &m);
+    /* Read: diamond.xml either way (4 kernels, told as mmm's XML). */
+    mmm_import_options_init(&io);
+    cr_assert_eq(mmm_program_read_file(&a, DIAMOND, NULL, NULL, &err), 0, "%s",
+                 err.message);
+    cr_assert_eq(mmm_program_read_file(&b, DIAMOND, &io, NULL, &err), 0, "%s",
+                 err.message);
+    cr_expect_eq(a->nkernels, 4);
+    cr_expect_eq(b->nkernels, 4);
+    mmm_program_free(a);
+    mmm_program_free(b);
+    /* Speedup: the same rows, fifo only, on the default list of p. */
+    mmm_speedup_options_init(&so);
+    cr_assert_eq(mmm_speedup_compute(&x, inst, NULL, 0, NULL, &err), 0, "%s",
+                 err.message);
+    cr_assert_eq(mmm_speedup_compute(&y, inst, NULL, 0, &so, &err), 0, "%s",
+                 err.message);
+    cr_expect_eq(x.nrows, y.nrows);
+    cr_expect_gt(x.nrows, 0);
+    cr_expect_eq(x.npolicies, 1);
+    cr_expect_eq(y.npolicies, 1);
+    for (size_t i = 0; i < x.nrows && i < y.nrows; i++) {
+        cr_expect_eq(x.rows[i].p, y.rows[i].p);
+        cr_expect_eq(x.rows[i].makespan[0], y.rows[i].makespan[0]);
+    }
+    mmm_speedup_dispose(&x);
+    mmm_speedup_dispose(&y);
     mmm_metrics_dispose(&m);
     mmm_instance_free(inst);
     mmm_program_free(prog);

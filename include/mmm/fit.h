@@ -93,7 +93,8 @@ typedef struct mmm_fit_result {
  * out-of-bounds starts are moved inside the bounds of
  * mmm_time_const_bounds), to minimize Σ (ln t̂ − ln t)² by a projected
  * Levenberg–Marquardt iteration in log space (each constant in its box).
- * m receives the fitted constants.  Errors: a sample the model cannot
+ * m receives the fitted constants.  opt NULL: every constant is fitted,
+ * at most 100 iterations per start.  Errors: a sample the model cannot
  * predict (its message), MMM_ENOMEM, MMM_EINVAL (no samples).
  */
 MMM_API int mmm_time_fit(mmm_time_machine *m, const mmm_fit_sample *s, size_t n,

@@ -89,9 +89,13 @@ typedef struct mmm_import_options {
     mmm_import_reader cuda_dot_reader; /**< NULL: CUDA DOT is refused */
 } mmm_import_options;
 
+/** The defaults; a NULL options pointer means the same. */
 #define MMM_IMPORT_OPTIONS_INIT                                               \
-    {MMM_LOAD_OPTIONS_INIT, MMM_INPUT_UNKNOWN, MMM_TIME_US, 0, NULL, NULL,    \
-     NULL, NULL}
+    {.load = MMM_LOAD_OPTIONS_INIT, .format = MMM_INPUT_UNKNOWN,              \
+     .time_unit = MMM_TIME_US, .negative_to_zero = 0, .cost_attr = NULL,      \
+     .costs_file = NULL, .dot_reader = NULL, .cuda_dot_reader = NULL}
+/** Set *opt to the defaults (MMM_IMPORT_OPTIONS_INIT). */
+MMM_API void mmm_import_options_init(mmm_import_options *opt);
 
 /** What a read noticed besides errors (for the caller to show). */
 typedef struct mmm_import_report {

@@ -47,11 +47,16 @@ typedef struct mmm_speedup_options {
     size_t np;
     const mmm_sim_policy *const *policies; /**< NULL: fifo only */
     size_t npolicies;
-    uint64_t seed;        /**< for the random policy */
+    uint64_t seed;        /**< for the random policy (default 1) */
     int64_t max_launches; /**< per simulation; 0: the simulator's default */
 } mmm_speedup_options;
 
-#define MMM_SPEEDUP_OPTIONS_INIT {NULL, 0, NULL, 0, 1, 0}
+/** The defaults; a NULL options pointer means the same. */
+#define MMM_SPEEDUP_OPTIONS_INIT                                              \
+    {.p = NULL, .np = 0, .policies = NULL, .npolicies = 0, .seed = 1,         \
+     .max_launches = 0}
+/** Set *opt to the defaults (MMM_SPEEDUP_OPTIONS_INIT). */
+MMM_API void mmm_speedup_options_init(mmm_speedup_options *opt);
 
 typedef struct mmm_speedup_row {
     int64_t p;
