@@ -556,6 +556,24 @@ Test(gantt, small_schedule_is_readable)
             bg--;
         cr_assert_eq(sscanf(bg, "<rect x=\"%*f\" y=\"%*f\" width=\"%*f\" height=\"%lf\"", &h), 1);
         cr_assert_geq(h / p, 40, "%s: lanes of %g pixels", args, h / p);
+        /* The blocks' rectangles leave white between lanes (3 pixels or
+         * more), so that one kernel's blocks on neighbouring SMs do not
+         * read as one bar. */
+        {
+            const char *q = bg + 5;
+            int blocks = 0;
+            while ((q = strstr(q, "<rect x=\"")) != NULL) {
+                double bh;
+                if (sscanf(q, "<rect x=\"%*f\" y=\"%*f\" width=\"%*f\" height=\"%lf\"",
+                           &bh) == 1 && bh > 0.5 * h / p && bh < h / p + 0.01) {
+                    cr_assert_leq(bh, h / p - 3, "%s: a block %g pixels high in a lane of %g",
+                                  args, bh, h / p);
+                    blocks++;
+                }
+                q += 5;
+            }
+            cr_assert_gt(blocks, 0, "%s: no block rectangles found", args);
+        }
         free(svg);
     }
     mmm_tmpdir_remove(dir);

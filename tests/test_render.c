@@ -495,6 +495,42 @@ Test(render, block_level_shows_the_kinds_of_blocks)
     unload(&l);
 }
 
+/* Every block keeps its index after its kind's letter, past 100 and past
+ * 1000 too (in a smaller font): kernel k has 1200 blocks of kind A and one
+ * of kind B, so its blocks are A0 .. A1199 and B1200. */
+Test(render, block_level_labels_every_block_of_a_kind)
+{
+    static const char xml[] =
+        "<program name=\"kinds\"><kernel id=\"k\">"
+        "<blocks count=\"1200\" work=\"1\" span=\"1\" reads=\"0\" writes=\"0\"/>"
+        "<blocks count=\"1\" work=\"2\" span=\"2\" reads=\"0\" writes=\"0\"/>"
+        "</kernel></program>";
+    loaded l;
+    char *dot;
+    Agraph_t *g;
+    Agnode_t *n;
+    int seen = 0;
+    load_memory(&l, xml);
+    dot = render(&l, MMM_RENDER_DOT, MMM_LEVEL_BLOCK, NULL);
+    g = agmemread(dot);
+    cr_assert_not_null(g);
+    for (n = agfstnode(g); n; n = agnxtnode(g, n)) {
+        char want[16];
+        int j;
+        if (strcmp(agget(n, "kind"), "block") != 0)
+            continue;
+        j = (int)attr_num(n, "block");
+        snprintf(want, sizeof want, "%c%d", j < 1200 ? 'A' : 'B', j);
+        cr_assert_str_eq(agget(n, "label"), want);
+        cr_assert_str_eq(agget(n, "fontsize"), strlen(want) <= 4 ? "8" : "6.5", "%s", want);
+        seen++;
+    }
+    cr_assert_eq(seen, 1201);
+    agclose(g);
+    free(dot);
+    unload(&l);
+}
+
 /* ------------------------------------------------------------------ */
 /* Block level                                                         */
 
@@ -876,6 +912,47 @@ Test(render, failed_render_leaves_the_file_untouched)
     cr_assert_eq(count_files(dir), 1);
     rmtree(dir);
     unload(&l);
+}
+
+/* A picture taller than a cairo bitmap can be (32767 pixels) is drawn at
+ * a lower resolution without a word on stderr: Graphviz's cairo plugin
+ * would scale it itself and print "(null): graph is too large for
+ * cairo-renderer bitmaps".  A chain of 200 one-block kernels at block
+ * level and 200 dpi is about 40000 pixels tall. */
+Test(render, tall_png_fits_a_bitmap_silently, .timeout = 120)
+{
+    char dir[256], path[300], *text;
+    unsigned char *png;
+    FILE *f;
+    size_t n, i;
+    unsigned long w, h;
+    make_tmpdir(dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/chain.xml", dir);
+    f = fopen(path, "w");
+    cr_assert_not_null(f);
+    fputs("<program name=\"chain\">\n", f);
+    for (i = 0; i < 200; i++)
+        fprintf(f, "<kernel id=\"k%zu\" blocks=\"1\" work=\"1\" span=\"1\" reads=\"0\" "
+                   "writes=\"0\"/>\n", i);
+    for (i = 0; i + 1 < 200; i++)
+        fprintf(f, "<edge from=\"k%zu\" to=\"k%zu\"/>\n", i, i + 1);
+    fputs("</program>\n", f);
+    cr_assert_eq(fclose(f), 0);
+    cr_assert_eq(run("'%s' render '%s' --level block --dpi 200 -o '%s/c.png' 2> '%s/err.txt'",
+                     MMM_BIN, path, dir, dir), 0);
+    snprintf(path, sizeof path, "%s/err.txt", dir);
+    text = read_file(path, &n);
+    cr_assert_eq(n, 0, "stderr: %s", text);
+    free(text);
+    snprintf(path, sizeof path, "%s/c.png", dir);
+    png = (unsigned char *)read_file(path, &n);
+    cr_assert_geq(n, 24);
+    cr_assert_eq(memcmp(png, "\x89PNG", 4), 0);
+    w = (unsigned long)png[16] << 24 | (unsigned long)png[17] << 16 | (unsigned long)png[18] << 8 | png[19];
+    h = (unsigned long)png[20] << 24 | (unsigned long)png[21] << 16 | (unsigned long)png[22] << 8 | png[23];
+    cr_assert(h > 30000 && h <= 32767 && w > 0 && w < h, "%lu x %lu", w, h);
+    free(png);
+    cr_assert_eq(run("rm -rf '%s'", dir), 0);
 }
 
 Test(render, cli_formats_exit_codes_and_atomicity)

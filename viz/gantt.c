@@ -232,7 +232,9 @@ static void lane_labels(chart *c, double lane_h)
 static void record_rects(chart *c, const mmm_sim_record *rec, double lane_h)
 {
     const mmm_kernel *kd = &c->prog->kernels[rec->kernel];
-    double gap = lane_h >= 6 ? 1.0 : 0.0;
+    /* White between lanes, wide enough on tall lanes that blocks of one
+     * kernel on neighbouring SMs do not merge into one bar. */
+    double gap = lane_h >= 24 ? 4.0 : lane_h >= 6 ? 1.0 : 0.0;
     double x = X(c, rec->start), w = X(c, rec->end) - x;
     char tip[600], a[64], b[64];
     int64_t sm;

@@ -651,21 +651,24 @@ static int block_node(render_ctx *c, launch *L, size_t j, const mmm_class_val *c
     set(n, "width", "0.32");
     set(n, "height", "0.26");
     set(n, "fixedsize", "true");
-    set(n, "fontsize", "8");
     set(n, "fontname", MMM_FONT);
     set(n, "penwidth", "0.6");
     set(n, "color", MMM_BORDER_COLOR);
-    if (c->inst->program->kernels[L->kernel].nclasses > 1) {
-        /* Several kinds: the kind's letter, with the index while short. */
+    {
+        /* The index, after the kind's letter when there are several
+         * kinds (A0, B3); longer labels in a smaller font, so that every
+         * block keeps its number inside its fixed box. */
         char k[16], lab[48];
-        class_letter((uint32_t)cl, k, sizeof k);
-        if (j < 100)
+        size_t len;
+        if (c->inst->program->kernels[L->kernel].nclasses > 1) {
+            class_letter((uint32_t)cl, k, sizeof k);
             snprintf(lab, sizeof lab, "%s%zu", k, j);
-        else
-            snprintf(lab, sizeof lab, "%s", k);
+        } else {
+            snprintf(lab, sizeof lab, "%zu", j);
+        }
+        len = strlen(lab);
         set(n, "label", lab);
-    } else {
-        set_int(n, "label", (long long)j);
+        set(n, "fontsize", len <= 4 ? "8" : len == 5 ? "6.5" : len == 6 ? "5.5" : "4.5");
     }
     fill_style(c, n, mmm__class_measure(cv, c->opt->color));
     {
@@ -972,6 +975,23 @@ static GVC_t *gv_context(void)
     return gvc;
 }
 
+/* Cairo bitmaps are at most 32767 pixels a side; past that Graphviz's
+ * cairo plugin (2.42) scales the picture down itself and says so on
+ * stderr ("(null): graph is too large for cairo-renderer bitmaps"), which
+ * a library must not.  Lower the resolution of the laid-out graph instead,
+ * so that it fits (the same picture, silently). */
+#define BITMAP_MAX_PX 32000.0
+static void fit_bitmap(Agraph_t *g)
+{
+    double dpi = GD_drawing(g)->dpi > 0 ? GD_drawing(g)->dpi : 96.0;
+    double pad = 2 * 0.2 * 72; /* the graph's pad, 0.2 inch each side */
+    double w = (GD_bb(g).UR.x - GD_bb(g).LL.x + pad) * dpi / 72.0;
+    double h = (GD_bb(g).UR.y - GD_bb(g).LL.y + pad) * dpi / 72.0;
+    double big = w > h ? w : h;
+    if (big > BITMAP_MAX_PX)
+        GD_drawing(g)->dpi = dpi * BITMAP_MAX_PX / big;
+}
+
 static int layout_render(render_ctx *c, char **out, size_t *len_out)
 {
     static const char *const device[] = {"svg", "png:cairo", "pdf:cairo"};
@@ -983,6 +1003,8 @@ static int layout_render(render_ctx *c, char **out, size_t *len_out)
         return gv_fail(c->err, "cannot start (are its plugins installed?)");
     if (gvLayout(gvc, c->g, "dot") != 0)
         return gv_fail(c->err, "layout failed");
+    if (c->opt->format == MMM_RENDER_PNG)
+        fit_bitmap(c->g);
     if (gvRenderData(gvc, c->g, device[c->opt->format], &data, &len) != 0 || !data) {
         rc = gv_fail(c->err, c->opt->format == MMM_RENDER_SVG
                                  ? "cannot render svg"

@@ -15,6 +15,7 @@
 
 #define LE "\xe2\x89\xa4"
 #define MIDDOT "\xc2\xb7"
+#define GE "\xe2\x89\xa5"
 
 /* Sweeps above this many points are sampled (about SAMPLE_POINTS values,
  * geometric when the range spans decades): a report stays quick. */
@@ -95,7 +96,7 @@ static void put_table(mmm_text *t, const char *name, const mmm_sweep_result *res
     mmm__text_put_xml(t, name);
     mmm__text_put(t, "</th><th class=\"n\">O</th><th class=\"n\">W</th><th class=\"n\">S</th>"
                     "<th class=\"n\">(N/p + L)" MIDDOT "C</th><th class=\"n\">(N/K + L)" MIDDOT
-                    "C</th></tr>\n");
+                    "C, p " GE " K</th></tr>\n");
     put_point_row(t, "smallest overhead O", &res->min_overhead, res->has_p);
     if (res->has_p)
         put_point_row(t, "smallest Graham" "\xe2\x80\x93" "Brent bound", &res->min_bound, 1);

@@ -48,7 +48,7 @@ static int curves_init(mmm_sweep_plot *sp)
 {
     static const char *labels1[5] = {
         "W  work", "S  span", "O  overhead",
-        "Graham-Brent (N/p + L)C", "corollary (N/K + L)C"};
+        "Graham-Brent (N/p + L)C", "corollary (N/K+L)C, p>=K"};
     static const int colors1[5] = {0, 3, 1, 2, 5};
     /* Ten distinct colours, none black (kept for the best). */
     static const int colors2[NCURVES] = {0, 1, 2, 3, 4, 5, 8, 9, 10, 11};
@@ -251,7 +251,7 @@ static int finish(mmm_sweep_plot *sp, const mmm_sweep_result *res,
         pan[0].curves = sp->curves;
         pan[0].ncurves = sp->ncurves;
         pan[1].ylabel = has_gb ? "Graham-Brent (cycles)"
-                               : "corollary (cycles)";
+                               : "corollary, p >= K (cycles)";
         pan[1].curves = sp->curves + NSLOTS;
         pan[1].ncurves = sp->ncurves;
     }
@@ -273,7 +273,7 @@ static int finish(mmm_sweep_plot *sp, const mmm_sweep_result *res,
              spec->objective == MMM_OBJECTIVE_OVERHEAD ? "O"
              : spec->objective == MMM_OBJECTIVE_BOUND ? "Graham-Brent bound"
              : spec->objective == MMM_OBJECTIVE_TIME  ? "predicted time"
-                                                      : "corollary bound",
+                                                      : "corollary bound (p >= K)",
              (unsigned long long)res->npoints,
              (unsigned long long)res->nfeasible);
     if (has_gb)

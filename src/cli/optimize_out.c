@@ -536,7 +536,7 @@ static void print_summary(const sink *s, const mmm_sweep_result *res,
                ? "Graham-Brent bound (N/p + L)C"
            : spec->objective == MMM_OBJECTIVE_TIME
                ? "time model, predicted seconds (docs/time.md)"
-               : "corollary bound (N/K + L)C");
+               : "corollary bound (N/K + L)C, a bound for p >= K");
     if (!res->has_best)
         return;
     printf("at best   ");
@@ -577,7 +577,7 @@ static void print_summary(const sink *s, const mmm_sweep_result *res,
                res->graham_brent_not_worse ? "yes" : "NO");
     else
         printf("check      Graham-Brent bound: p unknown (use -p P)\n");
-    printf("check      corollary bound at best <= at baseline: %s\n",
+    printf("check      corollary bound (p >= K) at best <= at baseline: %s\n",
            res->corollary_not_worse ? "yes" : "NO");
     for (i = 0; i < m->n; i++) /* warnings first */
         if (m->warning[i])
