@@ -684,6 +684,23 @@ static int sweep_loop(mmm_sweep_result *out, sweep_ctx *ctx, mmm_sweep_fn fn,
     return MMM_OK;
 }
 
+/* The start of a sweep: *out emptied, the spec checked, the context made
+ * (nothing to dispose when this fails). */
+static int sweep_open(sweep_ctx *ctx, mmm_sweep_result *out,
+                      mmm_instance *inst, const mmm_sweep_spec *spec,
+                      mmm_error *err)
+{
+    int rc;
+    memset(out, 0, sizeof *out);
+    mmm_error_clear(&out->first_infeasible);
+    if (err)
+        mmm_error_clear(err);
+    if ((rc = check_spec(spec, inst->program, err)) < 0)
+        return rc;
+    out->naxes = spec->naxes;
+    return ctx_init(ctx, inst, spec, err);
+}
+
 int mmm_sweep_resolve(mmm_sweep_result *out, uint64_t *npoints,
                       mmm_instance *inst, const mmm_sweep_spec *spec,
                       mmm_error *err)
@@ -691,13 +708,7 @@ int mmm_sweep_resolve(mmm_sweep_result *out, uint64_t *npoints,
     sweep_ctx ctx;
     int rc;
 
-    memset(out, 0, sizeof *out);
-    if (err)
-        mmm_error_clear(err);
-    if ((rc = check_spec(spec, inst->program, err)) < 0)
-        return rc;
-    out->naxes = spec->naxes;
-    if ((rc = ctx_init(&ctx, inst, spec, err)) < 0)
+    if ((rc = sweep_open(&ctx, out, inst, spec, err)) < 0)
         return rc;
     rc = resolve_axes(out, &ctx, err);
     ctx_dispose(&ctx);
@@ -713,14 +724,7 @@ int mmm_sweep_run(mmm_sweep_result *out, mmm_instance *inst,
     sweep_ctx ctx;
     int rc;
 
-    memset(out, 0, sizeof *out);
-    mmm_error_clear(&out->first_infeasible);
-    if (err)
-        mmm_error_clear(err);
-    if ((rc = check_spec(spec, inst->program, err)) < 0)
-        return rc;
-    out->naxes = spec->naxes;
-    if ((rc = ctx_init(&ctx, inst, spec, err)) < 0)
+    if ((rc = sweep_open(&ctx, out, inst, spec, err)) < 0)
         return rc;
     if ((rc = resolve_axes(out, &ctx, err)) < 0)
         goto done;

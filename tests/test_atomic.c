@@ -19,8 +19,10 @@
 #include <criterion/parameterized.h>
 #include <dirent.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "mmm_run.h"
+#include "slurp.h"
 #include "tmpdir.h"
 
 #define DIAMOND MMM_DAGS_DIR "/diamond.xml"
@@ -64,23 +66,10 @@ static void write_file(const char *path, const char *text)
     fclose(f);
 }
 
+/* The file's bytes, or NULL when there is no such file. */
 static char *read_file(const char *path, size_t *len)
 {
-    FILE *f = fopen(path, "rb");
-    char *s;
-    long n;
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    s = malloc((size_t)n + 1);
-    cr_assert(s != NULL);
-    cr_assert_eq(fread(s, 1, (size_t)n, f), (size_t)n);
-    s[n] = '\0';
-    fclose(f);
-    *len = (size_t)n;
-    return s;
+    return access(path, F_OK) == 0 ? slurp(path, len) : NULL;
 }
 
 /* The names in dir other than keep (and "." ".."), comma-separated. */

@@ -19,12 +19,7 @@
 #include <sys/wait.h>
 
 #include "mmm/mmm.h"
-
-static int close_rel(double a, double b, double tol)
-{
-    double scale = fmax(fabs(a), fabs(b));
-    return fabs(a - b) <= tol * scale || scale == 0.0;
-}
+#include "numbers.h"
 
 static int64_t gcd64(int64_t a, int64_t b)
 {

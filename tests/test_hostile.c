@@ -26,6 +26,7 @@
 
 #include "mmm/mmm.h"
 #include "mmm_run.h"
+#include "slurp.h"
 #include "tmpdir.h"
 
 #define HOSTILE MMM_TEST_DATA "/hostile/"
@@ -123,7 +124,6 @@ static double json_number(const char *json, const char *key)
     return strtod(p + strlen(pat), NULL);
 }
 
-static char *read_text(const char *path);
 
 /* ------------------------------------------------------------------ */
 /* The committed files                                                 */
@@ -381,7 +381,7 @@ Test(hostile, output_escaping)
     expect_success(&r, path, 30);
     mmm_run_dispose(&r);
     snprintf(args, sizeof args, "%s/r.html", dir);
-    char *html = read_text(args);
+    char *html = slurp(args, NULL);
     cr_expect(strstr(html, "<script") == NULL, "a <script> in the report");
     cr_expect(strstr(html, "<img") == NULL, "an <img> in the report");
     free(html);
@@ -390,7 +390,7 @@ Test(hostile, output_escaping)
     expect_success(&r, path, 10);
     mmm_run_dispose(&r);
     snprintf(args, sizeof args, "%s/r.svg", dir);
-    char *svg = read_text(args);
+    char *svg = slurp(args, NULL);
     cr_expect(strstr(svg, "<script") == NULL, "a <script> in the SVG");
     free(svg);
     mmm_tmpdir_remove(dir);
@@ -854,23 +854,6 @@ static void commas(char *buf, size_t size, unsigned long long n)
     buf[o] = '\0';
 }
 
-static char *read_text(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    char *s;
-    long n;
-    cr_assert(f != NULL, "cannot open %s", path);
-    fseek(f, 0, SEEK_END);
-    n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    s = malloc((size_t)n + 1);
-    cr_assert(s != NULL);
-    cr_assert_eq(fread(s, 1, (size_t)n, f), (size_t)n);
-    s[n] = '\0';
-    fclose(f);
-    return s;
-}
-
 /* The defaults in README, docs/format.md and --help are the code's. */
 Test(hostile, limit_defaults_documented)
 {
@@ -881,7 +864,7 @@ Test(hostile, limit_defaults_documented)
     static const char *flags[5] = {"--max-kernels N", "--max-edges N",
                                    "--max-params N", "--max-expr-length N",
                                    "--max-index-repeat N"};
-    char *readme = read_text(MMM_SOURCE_DIR "/README.md");
+    char *readme = slurp(MMM_SOURCE_DIR "/README.md", NULL);
     char row[128], num[32];
     mmm_run_result r;
     const char *argv[] = {"analyze", "--help", NULL};

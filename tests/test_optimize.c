@@ -22,25 +22,13 @@
 #include "mmm/optimize.h"
 #include "optimize_internal.h"
 #include "mmm/plot.h"
+#include "numbers.h"
 
 #define REL_TOL 1e-12
 
-static int close_rel(double a, double b)
+static int close12(double a, double b)
 {
-    double scale = fmax(fabs(a), fabs(b));
-    return fabs(a - b) <= REL_TOL * scale || scale == 0.0;
-}
-
-static int64_t cdiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
-
-static int64_t ilog2(int64_t x)
-{
-    int64_t k = 0;
-    while (x > 1) {
-        x >>= 1;
-        k++;
-    }
-    return k;
+    return close_rel(a, b, REL_TOL);
 }
 
 /* ------------------------------------------------------------------ */
@@ -180,16 +168,16 @@ Test(optimize, division_overhead_falls_as_inverse_square_picks_z_over_7)
                          (2.0 * (double)(s * s));
         double slide_W = (double)(n - m + 1) * (double)m * (double)(9 * s + 1) /
                          (4.0 * (double)s);
-        cr_assert(close_rel(c.pt[i].O, slide_O), "O(%lld)", (long long)s);
-        cr_assert(close_rel(c.pt[i].W, slide_W), "W(%lld)", (long long)s);
-        cr_assert(close_rel(c.pt[i].S, 3.0 * (double)(n - m + 1)));
+        cr_assert(close12(c.pt[i].O, slide_O), "O(%lld)", (long long)s);
+        cr_assert(close12(c.pt[i].W, slide_W), "W(%lld)", (long long)s);
+        cr_assert(close12(c.pt[i].S, 3.0 * (double)(n - m + 1)));
     }
     /* O(s0)/O(s) = s^2, W(s0)/W(s) = (10/4) / (91/40) = 100/91, S const. */
-    cr_assert(close_rel(res.ratio_O, 100.0));
-    cr_assert(close_rel(res.ratio_W, 100.0 / 91.0));
-    cr_assert(close_rel(res.ratio_S, 1.0));
-    cr_assert(close_rel(res.W_factor, 100.0 / 91.0));
-    cr_assert(close_rel(res.S_factor, 1.0));
+    cr_assert(close12(res.ratio_O, 100.0));
+    cr_assert(close12(res.ratio_W, 100.0 / 91.0));
+    cr_assert(close12(res.ratio_S, 1.0));
+    cr_assert(close12(res.W_factor, 100.0 / 91.0));
+    cr_assert(close12(res.S_factor, 1.0));
     cr_assert(res.has_p);
     cr_assert(res.graham_brent_not_worse);
     cr_assert(res.corollary_not_worse);
@@ -241,11 +229,11 @@ Test(optimize, division_brute_force_with_ceilings_and_ties)
     cr_assert_eq(res.npoints, (uint64_t)smax);
     cr_assert_eq(res.best.params[0].num, best, "best %lld, expected %lld",
                  (long long)res.best.params[0].num, (long long)best);
-    cr_assert(close_rel(res.best.O, bestO));
-    cr_assert(close_rel(res.min_overhead.O, bestO));
-    cr_assert(close_rel(res.W_min, Wmin));
-    cr_assert(close_rel(res.W_max, Wmax));
-    cr_assert(close_rel(res.ratio_O, div_opt_O(n, m, 1, U) / bestO));
+    cr_assert(close12(res.best.O, bestO));
+    cr_assert(close12(res.min_overhead.O, bestO));
+    cr_assert(close12(res.W_min, Wmin));
+    cr_assert(close12(res.W_max, Wmax));
+    cr_assert(close12(res.ratio_O, div_opt_O(n, m, 1, U) / bestO));
     /* The plateau: the next value has the same overhead. */
     cr_assert(div_opt_O(n, m, best + 1, U) == bestO);
     fx_close(&f);
@@ -361,12 +349,12 @@ Test(optimize, multiplication_overhead_ratio_is_equation_4)
                          (double)cdiv(n + s - 1, s * l);
         double round_1 = (double)n / (double)l / (double)cdiv(n, l);
         double ratio = c.pt[0].O / c.pt[i].O;
-        cr_assert(close_rel(c.pt[i].O, mul_O(n, n, s, l, U)), "O_%lld",
+        cr_assert(close12(c.pt[i].O, mul_O(n, n, s, l, U)), "O_%lld",
                   (long long)s);
-        cr_assert(close_rel(ratio, eq4((double)n, (double)s) * round_s / round_1),
+        cr_assert(close12(ratio, eq4((double)n, (double)s) * round_s / round_1),
                   "O_1/O_%lld = %.17g", (long long)s, ratio);
         /* W = (2m-1)(n+s-1) when the rounding is exact: (2m-1) B_s s l. */
-        cr_assert(close_rel(c.pt[i].W, (double)(2 * n - 1) *
+        cr_assert(close12(c.pt[i].W, (double)(2 * n - 1) *
                                            (double)(cdiv(n + s - 1, s * l) * s * l)));
     }
     /* Overhead falls with s: the optimizer takes the largest s... */
@@ -400,10 +388,10 @@ Test(optimize, multiplication_corollary_ratio_is_equation_5)
             double R = c.pt[0].corollary / c.pt[i].corollary;
             double Cfix = mul_C_slide(s, U) / mul_C_dag(s, U);
             int addition_dominates = s >= 3 && U * (s - 2) > 2 * s * (s - 1);
-            cr_assert(close_rel(c.pt[i].C, mul_C_dag(s, U)));
+            cr_assert(close12(c.pt[i].C, mul_C_dag(s, U)));
             cr_assert_eq(c.pt[i].C != mul_C_slide(s, U), addition_dominates,
                          "s=%lld U=%lld", (long long)s, (long long)U);
-            cr_assert(close_rel(R, eq5((double)n, (double)s, (double)U) * Cfix),
+            cr_assert(close12(R, eq5((double)n, (double)s, (double)U) * Cfix),
                       "R(s=%lld, U=%lld) = %.17g", (long long)s, (long long)U, R);
             cr_assert_eq(c.pt[i].L, ilog2(n / s) + 1);
         }
@@ -438,7 +426,7 @@ Test(optimize, ties_go_to_the_smaller_value_whatever_the_order)
     cr_assert_eq(res.npoints, 8);
     cr_assert_eq(res.best.params[0].num, 2);
     cr_assert_eq(res.baseline.params[0].num, 9); /* the first feasible */
-    cr_assert(close_rel(res.best.O, 24.0));
+    cr_assert(close12(res.best.O, 24.0));
 
     f.spec.axes[0].has_from = f.spec.axes[0].has_to = f.spec.axes[0].has_step = 0;
     f.spec.axes[0].values = vals;
@@ -484,7 +472,7 @@ Test(optimize, exact_rational_range)
         cr_assert(c.pt[i].params[0].exact);
         cr_assert_eq(c.pt[i].params[0].num * 4, (int64_t)(i + 2) * c.pt[i].params[0].den);
         /* O = (1/s) U */
-        cr_assert(close_rel(c.pt[i].O, 4.0 / (double)(i + 2)));
+        cr_assert(close12(c.pt[i].O, 4.0 / (double)(i + 2)));
     }
     cr_assert_eq(res.best.params[0].num, 2);
     cr_assert_eq(res.best.params[0].den, 1);
@@ -539,7 +527,7 @@ Test(optimize, two_parameters_grid_brute_force)
     cr_assert_eq(res.best.params[0].num, bs);
     cr_assert_eq(res.best.params[1].num, bl, "best l %lld, expected %lld",
                  (long long)res.best.params[1].num, (long long)bl);
-    cr_assert(close_rel(res.best.O, bo));
+    cr_assert(close12(res.best.O, bo));
     fx_close(&f);
 }
 
@@ -561,8 +549,8 @@ Test(optimize, explicit_baseline_outside_the_sweep)
     fx_run(&f, &res, NULL, NULL);
     cr_assert_not(res.baseline_in_sweep);
     cr_assert_eq(res.baseline.params[0].num, 2);
-    cr_assert(close_rel(res.ratio_O, div_opt_O(n, m, 2, U) / div_opt_O(n, m, 10, U)));
-    cr_assert(close_rel(res.ratio_O, 25.0));
+    cr_assert(close12(res.ratio_O, div_opt_O(n, m, 2, U) / div_opt_O(n, m, 10, U)));
+    cr_assert(close12(res.ratio_O, 25.0));
 
     f.spec.baseline[0] = mmm_value_int(11); /* 7s > Z */
     {
@@ -599,7 +587,7 @@ Test(optimize, bound_objective_and_p)
     f.spec.p = p;
     fx_run(&f, &res, NULL, NULL);
     cr_assert_eq(res.best.params[0].num, best);
-    cr_assert(close_rel(res.best.graham_brent, bb));
+    cr_assert(close12(res.best.graham_brent, bb));
     cr_assert_eq(res.min_bound.index, res.best.index);
     cr_assert(res.graham_brent_not_worse);
     fx_close(&f);
@@ -621,7 +609,7 @@ Test(optimize, bound_objective_needs_p)
     fx_run(&f, &res, NULL, NULL);
     cr_assert(res.has_p);
     /* (N/p + L) C = (4/4 + 1)(1 + 2*3) = 14 */
-    cr_assert(close_rel(res.best.graham_brent, 14.0));
+    cr_assert(close12(res.best.graham_brent, 14.0));
     fx_close(&f);
 }
 

@@ -31,6 +31,7 @@
 #include "../viz/plot_int.h"
 #include "tmpdir.h"
 #include "shell.h"
+#include "slurp.h"
 
 /* ------------------------------------------------------------------ */
 /* Layout checks                                                       */
@@ -400,25 +401,6 @@ Test(plots, palette_colours_differ)
 
 /* ------------------------------------------------------------------ */
 /* Gantt charts                                                        */
-
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    char *buf;
-    long n;
-    cr_assert_not_null(f, "cannot read %s", path);
-    fseek(f, 0, SEEK_END);
-    n = ftell(f);
-    rewind(f);
-    buf = malloc((size_t)n + 1);
-    cr_assert_not_null(buf);
-    cr_assert_eq(fread(buf, 1, (size_t)n, f), (size_t)n);
-    buf[n] = '\0';
-    fclose(f);
-    if (len)
-        *len = (size_t)n;
-    return buf;
-}
 
 typedef struct svg_text {
     double x0, x1, y0, y1, x, y;

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "mmm/mmm.h"
+#include "numbers.h"
 
 /* Costs are doubles summed by the tool in another order: a relative error
  * of a few ulps per operation is expected, 1e-12 leaves a wide margin and
@@ -44,24 +45,6 @@ typedef struct run {
     mmm_metrics met;
     int has_met;
 } run;
-
-static int64_t cdiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
-
-static int64_t ilog2(int64_t x)
-{
-    int64_t k = 0;
-    while (x > 1) {
-        x >>= 1;
-        k++;
-    }
-    return k;
-}
-
-static int close_rel(double a, double b, double tol)
-{
-    double scale = fmax(fabs(a), fabs(b));
-    return fabs(a - b) <= tol * scale || scale == 0.0;
-}
 
 static void describe(char *buf, size_t size, const char *file, point q)
 {

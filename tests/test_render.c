@@ -23,6 +23,7 @@
 #include "mmm/mmm.h"
 #include "mmm/render.h"
 #include "shell.h"
+#include "slurp.h"
 
 /* ------------------------------------------------------------------ */
 /* Helpers                                                             */
@@ -97,25 +98,6 @@ static int count_files(const char *dir)
     return n;
 }
 
-static char *read_file(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    char *buf;
-    long n;
-    cr_assert_not_null(f, "cannot open %s", path);
-    fseek(f, 0, SEEK_END);
-    n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    buf = malloc((size_t)n + 1);
-    cr_assert_not_null(buf);
-    cr_assert_eq(fread(buf, 1, (size_t)n, f), (size_t)n);
-    buf[n] = '\0';
-    fclose(f);
-    if (len)
-        *len = (size_t)n;
-    return buf;
-}
-
 static void write_file(const char *path, const char *text)
 {
     FILE *f = fopen(path, "wb");
@@ -130,7 +112,7 @@ typedef void (*dag_fn)(const char *path);
 static int is_program(const char *path)
 {
     size_t n;
-    char *text = read_file(path, &n);
+    char *text = slurp(path, &n);
     int yes = strstr(text, "<program") != NULL;
     free(text);
     return yes;
@@ -900,13 +882,13 @@ Test(render, failed_render_leaves_the_file_untouched)
     write_file(file, "previous content\n");
     o.level = MMM_LEVEL_BLOCK; /* refused: 10235 blocks */
     cr_assert_eq(mmm_render_file(file, l.inst, &l.m, &o, &err), MMM_ELIMIT);
-    text = read_file(file, NULL);
+    text = slurp(file, NULL);
     cr_assert_str_eq(text, "previous content\n");
     free(text);
     cr_assert_eq(count_files(dir), 1, "a temporary file was left behind");
     o.level = MMM_LEVEL_KERNEL;
     cr_assert_eq(mmm_render_file(file, l.inst, &l.m, &o, &err), 0, "%s", err.message);
-    text = read_file(file, NULL);
+    text = slurp(file, NULL);
     cr_assert(strstr(text, "<svg"));
     free(text);
     cr_assert_eq(count_files(dir), 1);
@@ -941,11 +923,11 @@ Test(render, tall_png_fits_a_bitmap_silently, .timeout = 120)
     cr_assert_eq(run("'%s' render '%s' --level block --dpi 200 -o '%s/c.png' 2> '%s/err.txt'",
                      MMM_BIN, path, dir, dir), 0);
     snprintf(path, sizeof path, "%s/err.txt", dir);
-    text = read_file(path, &n);
+    text = slurp(path, &n);
     cr_assert_eq(n, 0, "stderr: %s", text);
     free(text);
     snprintf(path, sizeof path, "%s/c.png", dir);
-    png = (unsigned char *)read_file(path, &n);
+    png = (unsigned char *)slurp(path, &n);
     cr_assert_geq(n, 24);
     cr_assert_eq(memcmp(png, "\x89PNG", 4), 0);
     w = (unsigned long)png[16] << 24 | (unsigned long)png[17] << 16 | (unsigned long)png[18] << 8 | png[19];
@@ -963,13 +945,13 @@ Test(render, cli_formats_exit_codes_and_atomicity)
     cr_assert_eq(run("'%s' render '%s/diamond.xml' -o '%s/d.png' 2>/dev/null", MMM_BIN,
                      MMM_DAGS_DIR, dir), 0);
     snprintf(path, sizeof path, "%s/d.png", dir);
-    text = read_file(path, &n);
+    text = slurp(path, &n);
     cr_assert_eq(memcmp(text, "\x89PNG", 4), 0);
     free(text);
     cr_assert_eq(run("'%s' render '%s/diamond.xml' -o '%s/d.out' --format pdf", MMM_BIN,
                      MMM_DAGS_DIR, dir), 0);
     snprintf(path, sizeof path, "%s/d.out", dir);
-    text = read_file(path, &n);
+    text = slurp(path, &n);
     cr_assert_eq(memcmp(text, "%PDF-", 5), 0);
     free(text);
     cr_assert_eq(run("'%s' render '%s/diamond.xml' --format dot -o - | grep -q '^digraph'",
@@ -993,7 +975,7 @@ Test(render, cli_formats_exit_codes_and_atomicity)
     cr_assert_eq(run("grep -q 'max-nodes' '%s/err.txt'", dir), 0);
     cr_assert_eq(run("'%s' render '%s/diamond.xml' -D nope=3 -o '%s' 2>/dev/null", MMM_BIN,
                      MMM_DAGS_DIR, path), 1);
-    text = read_file(path, NULL);
+    text = slurp(path, NULL);
     cr_assert_str_eq(text, "keep me\n");
     free(text);
     /* -p reaches the picture: (19/5 + 5)·52 = 457.6. */

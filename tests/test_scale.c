@@ -16,16 +16,7 @@
 
 #include "mmm/mmm.h"
 #include "mmm/scale.h"
-
-static mmm_program *load(const char *xml)
-{
-    mmm_program *prog = NULL;
-    mmm_error err;
-    mmm_load_options opt = MMM_LOAD_OPTIONS_INIT;
-    int rc = mmm_program_load_memory(&prog, xml, strlen(xml), "test.xml", &opt, &err);
-    cr_assert_eq(rc, 0, "load: %s (line %ld)", err.message, err.line);
-    return prog;
-}
+#include "load_xml.h"
 
 static mmm_instance *evaluate(const mmm_program *prog)
 {
@@ -57,7 +48,7 @@ static void close_to(double got, double want, const char *what, int64_t p)
 Test(scale, fan_rows_match_closed_forms)
 {
     const long b = 10, c = 3, d = 5;
-    mmm_program *prog = load(fan_xml(b, c, d, 0));
+    mmm_program *prog = load_xml(fan_xml(b, c, d, 0));
     mmm_instance *inst = evaluate(prog);
     const mmm_sim_policy *pol[2] = {&mmm_sim_policy_fifo, &mmm_sim_policy_lifo};
     int64_t ps[] = {1, 2, 3, 4, 7, 9, 10, 11, 64};
@@ -113,7 +104,7 @@ Test(scale, p_dependent_program)
         "<kernel id=\"a\" blocks=\"4*p\" work=\"3\" span=\"3\" reads=\"0\" writes=\"0\"/>"
         "<kernel id=\"z\" blocks=\"1\" work=\"5\" span=\"5\" reads=\"0\" writes=\"0\"/>"
         "<edge from=\"a\" to=\"z\"/></program>";
-    mmm_program *prog = load(xml);
+    mmm_program *prog = load_xml(xml);
     mmm_instance *inst = evaluate(prog);
     int64_t ps[] = {1, 5, 16};
     mmm_speedup_options o = MMM_SPEEDUP_OPTIONS_INIT;

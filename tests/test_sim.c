@@ -13,20 +13,11 @@
 #include "mmm/gantt.h"
 #include "mmm/mmm.h"
 #include "mmm/sim.h"
+#include "load_xml.h"
 #include "slurp.h"
 
 /* ------------------------------------------------------------------ */
 /* Helpers                                                            */
-
-static mmm_program *load(const char *xml)
-{
-    mmm_program *prog = NULL;
-    mmm_error err;
-    mmm_load_options opt = MMM_LOAD_OPTIONS_INIT;
-    int rc = mmm_program_load_memory(&prog, xml, strlen(xml), "test.xml", &opt, &err);
-    cr_assert_eq(rc, 0, "load: %s (line %ld)", err.message, err.line);
-    return prog;
-}
 
 static mmm_instance *evaluate(const mmm_program *prog, int64_t p)
 {
@@ -140,7 +131,7 @@ static void chain_case(int repeat_form)
     mmm_instance *inst;
     size_t bi, pi;
     chain_xml(xml, sizeof xml, repeat_form);
-    prog = load(xml);
+    prog = load_xml(xml);
     inst = evaluate(prog, 0);
     for (bi = 0; bi < sizeof chain_blocks / sizeof chain_blocks[0]; bi++) {
         int64_t b = chain_blocks[bi];
@@ -186,7 +177,7 @@ Test(sim_chain, repeat_chain_every_policy)
 Test(sim_chain, long_repeat_is_closed_form)
 {
     /* 10^12 launches of 3 blocks on 2 SMs: each launch takes 2 waves of 5. */
-    mmm_program *prog = load("<program name='r'>"
+    mmm_program *prog = load_xml("<program name='r'>"
                              "<kernel id='k' repeat='10^12' blocks='3' work='1' span='5' "
                              "reads='0' writes='0'/></program>");
     mmm_instance *inst = evaluate(prog, 2);
@@ -263,7 +254,7 @@ static const char h1_xml[] =
 
 Test(sim_hand, h1_each_policy)
 {
-    mmm_program *prog = load(h1_xml);
+    mmm_program *prog = load_xml(h1_xml);
     mmm_instance *inst = evaluate(prog, 2);
     /* fifo (x, y, z by declaration): 0 x x | 2 x y | 4 z | 5 z | 6 w | 10. */
     static const span_want fifo[] = {{"x", 0, 4}, {"y", 2, 7}, {"z", 4, 6}, {"w", 6, 10}};
@@ -303,7 +294,7 @@ Test(sim_hand, h1_each_policy)
 Test(sim_hand, lifo_goes_depth_first)
 {
     /* p = 1; a -> c, b -> d; unit blocks.  fifo: a b c d; lifo: a c b d. */
-    mmm_program *prog = load("<program name='l'>"
+    mmm_program *prog = load_xml("<program name='l'>"
                              "<kernel id='a' blocks='1' work='1' span='1' reads='0' writes='0'/>"
                              "<kernel id='b' blocks='1' work='1' span='1' reads='0' writes='0'/>"
                              "<kernel id='c' blocks='1' work='1' span='1' reads='0' writes='0'/>"
@@ -342,7 +333,7 @@ Test(sim_hand, classes_and_waves)
      * T = 16.  shortest-block: threes at 0,3 (8 blocks), 6: 2 threes + 2
      * sevens (6-9, 6-13), 9: 2 sevens (9-16): T = 16.  fifo = class order
      * = shortest here.  total 58, LB 14.5, CP 7. */
-    mmm_program *prog = load("<program name='w'><kernel id='k'>"
+    mmm_program *prog = load_xml("<program name='w'><kernel id='k'>"
                              "<blocks count='10' work='1' span='3' reads='0' writes='0'/>"
                              "<blocks count='4' work='1' span='7' reads='0' writes='0'/>"
                              "</kernel></program>");
@@ -362,7 +353,7 @@ Test(sim_edge, empty_kernels_and_zero_costs)
 {
     /* a has no blocks, b has no launches, c costs 0, d costs 1: the
      * dependencies still hold through them. */
-    mmm_program *prog = load("<program name='e'>"
+    mmm_program *prog = load_xml("<program name='e'>"
                              "<kernel id='s' blocks='2' work='1' span='3' reads='0' writes='0'/>"
                              "<kernel id='a' blocks='0' work='1' span='1' reads='0' writes='0'/>"
                              "<kernel id='b' repeat='0' blocks='5' work='1' span='1' reads='0' writes='0'/>"
@@ -386,7 +377,7 @@ Test(sim_edge, empty_kernels_and_zero_costs)
 
 Test(sim_edge, no_blocks_at_all)
 {
-    mmm_program *prog = load("<program name='n'>"
+    mmm_program *prog = load_xml("<program name='n'>"
                              "<kernel id='a' blocks='0' work='1' span='1' reads='0' writes='0'/>"
                              "</program>");
     mmm_instance *inst = evaluate(prog, 3);
@@ -401,7 +392,7 @@ Test(sim_edge, no_blocks_at_all)
 
 Test(sim_edge, p_unknown_and_launch_limit)
 {
-    mmm_program *prog = load("<program name='q'>"
+    mmm_program *prog = load_xml("<program name='q'>"
                              "<kernel id='a' repeat='100' index='i' blocks='i' work='1' span='1' "
                              "reads='0' writes='0'/></program>");
     mmm_instance *inst = evaluate(prog, 0);
@@ -431,7 +422,7 @@ Test(sim_edge, p_unknown_and_launch_limit)
 
 Test(sim_edge, records_cap)
 {
-    mmm_program *prog = load("<program name='q'>"
+    mmm_program *prog = load_xml("<program name='q'>"
                              "<kernel id='a' repeat='40' index='i' blocks='i' work='1' span='1' "
                              "reads='0' writes='0'/></program>");
     mmm_instance *inst = evaluate(prog, 3);
@@ -597,7 +588,7 @@ Test(sim_cli, p_required)
 static void write_pictures(const char *dir, const char *xml, size_t max_rects,
                            int record)
 {
-    mmm_program *prog = load(xml);
+    mmm_program *prog = load_xml(xml);
     mmm_instance *inst = evaluate(prog, 3);
     mmm_sim_result r = simulate(inst, "critical-path", 3, record);
     mmm_gantt_options go = MMM_GANTT_OPTIONS_INIT;
@@ -664,7 +655,7 @@ Test(sim_pictures, detailed_aggregated_and_escaped)
 
 Test(sim_pictures, write_errors_are_reported)
 {
-    mmm_program *prog = load(h1_xml);
+    mmm_program *prog = load_xml(h1_xml);
     mmm_instance *inst = evaluate(prog, 2);
     mmm_sim_result r = simulate(inst, "fifo", 2, 1);
     mmm_error err;

@@ -22,12 +22,7 @@
 #include <string.h>
 #include <sys/wait.h>
 
-/* |a - b| within tol of the larger magnitude (or both zero). */
-static int close_rel(double a, double b, double tol)
-{
-    double scale = fmax(fabs(a), fabs(b));
-    return fabs(a - b) <= tol * scale || scale == 0.0;
-}
+#include "numbers.h"
 
 typedef struct run {
     mmm_program *prog;
