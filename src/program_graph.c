@@ -30,9 +30,12 @@ static long edge_end(mmm_program *p, uint32_t *last, const char *id)
     size_t len = strlen(id), plen;
     uint32_t num;
     if (mmm__id_number(id, len, &plen, &num) &&
-        mmm__num_prefix_is(pv, id, plen) &&
-        num < pv->num_cap && pv->num_kernel[num])
-        return (long)pv->num_kernel[num] - 1;
+        mmm__num_prefix_is(pv, id, plen)) {
+        if (num < pv->num_ident)
+            return (long)num;
+        if (num < pv->num_cap && pv->num_kernel[num])
+            return (long)pv->num_kernel[num] - 1;
+    }
     if (*last && strcmp(pv->kernels[*last - 1].id, id) == 0)
         return (long)*last - 1;
     long k = mmm_program_find_kernel(p, id);

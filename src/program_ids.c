@@ -226,6 +226,8 @@ long mmm__kernel_find(const struct mmm_program_priv *pv, const char *s,
     uint32_t num;
     if (mmm__id_number(s, len, &plen, &num) &&
         mmm__num_prefix_is(pv, s, plen)) {
+        if (num < pv->num_ident)
+            return (long)num;
         if (num < pv->num_cap && pv->num_kernel[num])
             return (long)pv->num_kernel[num] - 1;
         if (!pv->num_in_tab)
@@ -263,6 +265,8 @@ int mmm__kernel_id_insert(struct mmm_program_priv *pv, size_t idx)
         }
         if (num < pv->num_cap) {
             pv->num_kernel[num] = (uint32_t)idx + 1;
+            if (num == idx && pv->num_ident == idx)
+                pv->num_ident = idx + 1;
             return 0;
         }
         pv->num_in_tab++;

@@ -133,6 +133,11 @@ struct mmm_program_priv {
     size_t num_prefix_len;
     uint32_t *num_kernel;
     size_t num_cap, num_in_tab;
+    /* Kernels 0 .. num_ident-1 have the ids <prefix><their index> (a
+     * generated file's k0, k1, ...): such an id below num_ident is its
+     * kernel's index, found without reading num_kernel (with edges in
+     * random order, that read is a cache miss per edge end). */
+    size_t num_ident;
     size_t nindexed;          /* kernels with an index */
     int last_kernel_minimal;  /* the last kernel has its blocks= class */
 

@@ -502,6 +502,53 @@ Test(program, numbered_ids_added_out_of_order)
     mmm_program_free(p);
 }
 
+/* Ids k0, k1, ... in the order of their kernels are found by their number
+ * alone (the run of such ids from kernel 0); the ids after the run ends
+ * (a kernel without a number, then numbers that are not their indices)
+ * go through the array.  Every edge end is checked against the index
+ * the kernel was added at, edges given in scrambled order. */
+Test(program, numbered_ids_in_order_then_not)
+{
+    enum { RUN = 1000 };
+    mmm_program *p = new_program(NULL);
+    mmm_error err;
+    char a[32], b[32];
+    for (int i = 0; i < RUN; i++) {
+        snprintf(a, sizeof a, "k%d", i);
+        ok_kernel(p, a);
+    }
+    ok_kernel(p, "start");     /* index RUN: ends the run */
+    ok_kernel(p, "k1001");     /* index RUN + 1 = its number, after the run */
+    ok_kernel(p, "k1000");     /* index RUN + 2 */
+    ok_kernel(p, "k5000");     /* index RUN + 3 */
+    const long want[] = {RUN, RUN + 1, RUN + 2, RUN + 3};
+    const char *const late[] = {"start", "k1001", "k1000", "k5000"};
+    for (int i = 0; i < 4; i++)
+        cr_assert_eq(mmm_program_find_kernel(p, late[i]), want[i]);
+    cr_assert_eq(mmm_program_find_kernel(p, "k1002"), -1);
+    cr_assert_eq(mmm_program_find_kernel(p, "k05"), -1);
+    cr_assert_eq(mmm_program_find_kernel(p, "k"), -1);
+    /* edges u -> v, u < v, in a scrambled order, ends among all ids */
+    size_t ne = 0;
+    for (int j = 0; j < 3000; j++) {
+        int u = (int)(((long)j * 7919) % (RUN + 3));
+        int v = u + 1 + (int)(((long)j * 104729) % (RUN + 3 - u));
+        const char *ua = u < RUN ? (snprintf(a, sizeof a, "k%d", u), a)
+                                 : late[u - RUN];
+        const char *vb = v < RUN ? (snprintf(b, sizeof b, "k%d", v), b)
+                                 : late[v - RUN];
+        ok_edge(p, ua, vb, 10 + j);
+        cr_assert_eq(p->edges[ne].from, (uint32_t)u, "%s", ua);
+        cr_assert_eq(p->edges[ne].to, (uint32_t)v, "%s", vb);
+        ne++;
+    }
+    cr_assert_eq(mmm_program_add_edge(p, "k999", "k5001", 9, &err), 0);
+    cr_assert_eq(mmm_program_finalize(p, &err), MMM_EINPUT);
+    cr_assert(strstr(err.message, "unknown kernel 'k5001'"), "%s",
+              err.message);
+    mmm_program_free(p);
+}
+
 /* Bytes [0, n) are whole UTF-8 characters. */
 static int valid_utf8(const char *s)
 {
