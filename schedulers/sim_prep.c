@@ -115,6 +115,10 @@ int mmm__sim_prep_init(sim_prep *s, const mmm_instance *inst, mmm_error *err)
     int rc;
 
     memset(s, 0, sizeof *s);
+    if (!inst->classes)
+        return mmm_error_set(err, MMM_EINVAL, prog->file, 0,
+                             "the instance keeps no class values "
+                             "(MMM_INSTANCE_NO_CLASSES)");
     for (k = 0; k < n; k++)
         if (prog->kernels[k].nclasses > s->max_classes)
             s->max_classes = prog->kernels[k].nclasses;

@@ -34,9 +34,18 @@ static int nomem(mmm_error *err)
 int mmm_instance_new(mmm_instance **out, const mmm_program *p,
                      mmm_error *err)
 {
+    return mmm_instance_new_flags(out, p, 0, err);
+}
+
+int mmm_instance_new_flags(mmm_instance **out, const mmm_program *p,
+                           unsigned flags, mmm_error *err)
+{
     if (!out || !p)
         return mmm_error_set(err, MMM_EINVAL, NULL, 0,
                              "mmm_instance_new: missing argument");
+    if (flags & ~(unsigned)MMM_INSTANCE_NO_CLASSES)
+        return mmm_error_set(err, MMM_EINVAL, NULL, 0,
+                             "mmm_instance_new: unknown flags 0x%x", flags);
     *out = NULL;
     if (!p->finalized)
         return mmm_error_set(err, MMM_EINVAL, p->file, 0,
@@ -56,14 +65,16 @@ int mmm_instance_new(mmm_instance **out, const mmm_program *p,
     in->pub.nkernels = p->nkernels;
     in->pub.kernels = mmm__big_calloc(p->nkernels ? p->nkernels : 1,
                              sizeof(mmm_kernel_val));
-    in->pub.classes = mmm__big_calloc(p->nclasses ? p->nclasses : 1,
-                             sizeof(mmm_class_val));
+    int keep = !(flags & MMM_INSTANCE_NO_CLASSES);
+    in->pub.classes = keep ? mmm__big_calloc(p->nclasses ? p->nclasses : 1,
+                                             sizeof(mmm_class_val))
+                           : NULL;
     in->memo = calloc(ne, sizeof *in->memo);
     in->memo_rc = calloc(ne, sizeof *in->memo_rc);
     in->memo_gen = calloc(ne, sizeof *in->memo_gen);
     in->override_of = malloc((p->nparams ? p->nparams : 1) * sizeof(int));
     in->scratch = calloc(widest, sizeof *in->scratch);
-    if (!in->pub.values || !in->pub.kernels || !in->pub.classes ||
+    if (!in->pub.values || !in->pub.kernels || (keep && !in->pub.classes) ||
         !in->memo || !in->memo_rc || !in->memo_gen || !in->override_of ||
         !in->scratch) {
         mmm_instance_free(&in->pub);
@@ -615,7 +626,8 @@ static int eval_uniform(inst_impl *in, size_t k, mmm_kernel_val *kv,
 {
     const mmm_program *p = in->pub.program;
     const mmm_kernel *kr = &p->kernels[k];
-    mmm_class_val *cv = &in->pub.classes[kr->first_class];
+    mmm_class_val *cv = in->pub.classes ? &in->pub.classes[kr->first_class]
+                                        : in->scratch;
     launch l;
     int r;
     if ((r = eval_classes(in, k, 1, 1, cv, err)) < 0 ||
@@ -666,7 +678,8 @@ static int eval_varying(inst_impl *in, size_t k, mmm_kernel_val *kv,
                              (long long)limit);
     for (int64_t j = 1; j <= kv->repeat; j++) {
         mmm_class_val *cv =
-            j == 1 ? &in->pub.classes[kr->first_class] : in->scratch;
+            j == 1 && in->pub.classes ? &in->pub.classes[kr->first_class]
+                                      : in->scratch;
         launch l;
         int r;
         if ((r = eval_classes(in, k, j, 1, cv, err)) < 0 ||
@@ -737,8 +750,9 @@ static int eval_kernel(inst_impl *in, size_t k, mmm_error *err)
     }
     if (kv->repeat == 0) {
         /* No launch: nothing to evaluate, dependencies pass through. */
-        memset(&in->pub.classes[kr->first_class], 0,
-               kr->nclasses * sizeof(mmm_class_val));
+        if (in->pub.classes)
+            memset(&in->pub.classes[kr->first_class], 0,
+                   kr->nclasses * sizeof(mmm_class_val));
         return 0;
     }
     return kr->uses_index ? eval_varying(in, k, kv, err)
@@ -782,7 +796,7 @@ int mmm_instance_eval_copy(const mmm_instance *inst, size_t k, int64_t copy,
                              "kernel '%s' has no launch %lld (it has %lld)",
                              kr->id, (long long)copy,
                              (long long)inst->kernels[k].repeat);
-    if (!kr->uses_index) {
+    if (!kr->uses_index && inst->classes) {
         memcpy(out, &inst->classes[kr->first_class],
                kr->nclasses * sizeof *out);
         return 0;

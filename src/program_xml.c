@@ -44,6 +44,10 @@ int mmm_program_write_xml(FILE *f, const mmm_instance *inst,
     if (!f || !inst)
         return mmm_error_set(err, MMM_EINVAL, NULL, 0,
                              "mmm_program_write_xml: missing argument");
+    if (!inst->classes)
+        return mmm_error_set(err, MMM_EINVAL, inst->program->file, 0,
+                             "mmm_program_write_xml: the instance keeps no "
+                             "class values (MMM_INSTANCE_NO_CLASSES)");
     const mmm_program *p = inst->program;
     size_t k, i;
     fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);

@@ -387,11 +387,24 @@ done:
     return rc;
 }
 
+/* The models read the class values that an instance made with
+ * MMM_INSTANCE_NO_CLASSES does not keep. */
+static int need_classes(const mmm_instance *inst, mmm_error *err)
+{
+    if (inst && !inst->classes)
+        return mmm_error_set(err, MMM_EINVAL, inst->program->file, 0,
+                             "the instance keeps no class values "
+                             "(MMM_INSTANCE_NO_CLASSES)");
+    return 0;
+}
+
 int mmm_tmm_compute(mmm_tmm *out, const mmm_instance *inst, mmm_error *err)
 {
     mmm_tmm_machine mc;
     int rc;
     memset(out, 0, sizeof *out);
+    if ((rc = need_classes(inst, err)) < 0)
+        return rc;
     if ((rc = mmm_tmm_machine_get(&mc, inst, err)) < 0)
         return rc;
     return tmm_pass(out, inst, &mc, 1, err);
@@ -534,7 +547,8 @@ int mmm_balance_compute(mmm_balance *out, const mmm_instance *inst,
     int rc;
 
     memset(out, 0, sizeof *out);
-    if ((rc = mmm_balance_machine_get(&out->machine, inst, err)) < 0)
+    if ((rc = need_classes(inst, err)) < 0 ||
+        (rc = mmm_balance_machine_get(&out->machine, inst, err)) < 0)
         return rc;
     mc.P = out->machine.P;
     mc.C = out->machine.C;

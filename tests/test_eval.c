@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "mmm/import.h"
 #include "mmm/mmm.h"
 
 typedef struct fixture {
@@ -383,4 +384,98 @@ Test(eval, repeat_zero_contributes_nothing)
     cr_assert_eq(k->L, 0);
     cr_assert_float_eq(k->W, 0, 0);
     done(&f);
+}
+
+/* An instance made with MMM_INSTANCE_NO_CLASSES keeps no class values but
+ * gives every kernel the measures computed by hand below (launches that
+ * read their index, several classes, repeat 0 and 2), the same as an
+ * instance that keeps them; mmm_instance_eval_copy evaluates the classes
+ * it does not keep, and the functions that read classes refuse it. */
+Test(eval, instance_without_class_values)
+{
+    static const char xml[] =
+        "<program name=\"t\">\n"
+        "  <param name=\"U\" value=\"2\"/>\n"
+        "  <param name=\"n\" value=\"3\"/>\n"
+        "  <kernel id=\"a\" blocks=\"n\" work=\"10\" span=\"4\" reads=\"1\""
+        " writes=\"1\"/>\n"
+        "  <kernel id=\"b\" repeat=\"n\" index=\"i\">\n"
+        "    <blocks count=\"i\" work=\"5*i\" span=\"i\" reads=\"0\""
+        " writes=\"1\"/>\n"
+        "    <blocks count=\"2\" work=\"7\" span=\"3\" reads=\"1\""
+        " writes=\"0\"/>\n"
+        "  </kernel>\n"
+        "  <kernel id=\"c\" repeat=\"0\" blocks=\"4\" work=\"1\" span=\"1\""
+        " reads=\"0\" writes=\"0\"/>\n"
+        "  <kernel id=\"d\" repeat=\"2\">\n"
+        "    <blocks count=\"1\" work=\"8\" span=\"2\" reads=\"2\""
+        " writes=\"0\"/>\n"
+        "    <blocks count=\"3\" work=\"6\" span=\"5\" reads=\"0\""
+        " writes=\"0\"/>\n"
+        "  </kernel>\n"
+        "  <edge from=\"a\" to=\"b\"/><edge from=\"b\" to=\"c\"/>"
+        "<edge from=\"c\" to=\"d\"/>\n"
+        "</program>\n";
+    mmm_program *p = NULL;
+    mmm_instance *full = NULL, *lean = NULL;
+    mmm_error err;
+    cr_assert_eq(mmm_program_load_memory(&p, xml, sizeof xml - 1, "t.xml",
+                                         NULL, &err), 0, "%s", err.message);
+    cr_assert_eq(mmm_instance_new(&full, p, &err), 0);
+    cr_assert_eq(mmm_instance_new_flags(&lean, p, MMM_INSTANCE_NO_CLASSES,
+                                        &err), 0);
+    cr_assert_eq(mmm_instance_eval(full, NULL, 0, &err), 0, "%s", err.message);
+    cr_assert_eq(mmm_instance_eval(lean, NULL, 0, &err), 0, "%s", err.message);
+    cr_assert_null(lean->classes);
+    cr_assert_not_null(full->classes);
+    /* by hand, U = 2: a: 3 blocks; b, launch i: i blocks (work 5i, span i,
+     * O(B) 2) and 2 (work 7, span 3, O(B) 2); c: no launch; d, twice:
+     * 1 block (work 8, span 2, O(B) 4) and 3 (work 6, span 5, O(B) 0) */
+    static const struct {
+        int64_t N, blocks, W, S, O, C;
+    } want[] = {{3, 3, 30, 4, 12, 8},
+                {3 + 4 + 5, 5, 5 * (1 + 4 + 9) + 3 * 14, 9, 6 + 8 + 10, 5},
+                {0, 0, 0, 0, 0, 0},
+                {8, 4, 52, 10, 8, 6}};
+    for (size_t k = 0; k < 4; k++) {
+        const mmm_kernel_val *v = &lean->kernels[k];
+        cr_assert_eq(v->N, want[k].N, "kernel %zu", k);
+        cr_assert_eq(v->blocks, want[k].blocks, "kernel %zu", k);
+        cr_assert_eq(v->W_i, want[k].W, "kernel %zu", k);
+        cr_assert_eq(v->S_i, want[k].S, "kernel %zu", k);
+        cr_assert_eq(v->O_i, want[k].O, "kernel %zu", k);
+        cr_assert_eq(v->C_i, want[k].C, "kernel %zu", k);
+        cr_assert_eq(memcmp(v, &full->kernels[k], sizeof *v), 0,
+                     "kernel %zu", k);
+        for (int64_t j = 1; j <= v->repeat; j++) {
+            mmm_class_val a[2], b[2];
+            memset(a, 0, sizeof a);
+            memset(b, 0, sizeof b);
+            cr_assert_eq(mmm_instance_eval_copy(full, k, j, a, &err), 0);
+            cr_assert_eq(mmm_instance_eval_copy(lean, k, j, b, &err), 0);
+            cr_assert_eq(memcmp(a, b, sizeof a), 0, "kernel %zu copy %lld",
+                         k, (long long)j);
+        }
+    }
+    mmm_tmm t;
+    mmm_balance bal;
+    mmm_sim_result sr;
+    cr_assert_eq(mmm_tmm_compute(&t, lean, &err), MMM_EINVAL);
+    cr_assert(strstr(err.message, "MMM_INSTANCE_NO_CLASSES"), "%s",
+              err.message);
+    cr_assert_eq(mmm_balance_compute(&bal, lean, &err), MMM_EINVAL);
+    cr_assert(strstr(err.message, "MMM_INSTANCE_NO_CLASSES"), "%s",
+              err.message);
+    mmm_instance_set_p(lean, 2);
+    cr_assert_eq(mmm_simulate(&sr, lean, NULL, &err), MMM_EINVAL);
+    cr_assert(strstr(err.message, "MMM_INSTANCE_NO_CLASSES"), "%s",
+              err.message);
+    FILE *f = tmpfile();
+    cr_assert_not_null(f);
+    cr_assert_eq(mmm_program_write_xml(f, lean, NULL, &err), MMM_EINVAL);
+    cr_assert_eq(ftell(f), 0);
+    fclose(f);
+    mmm_instance_free(full);
+    mmm_instance_free(lean);
+    mmm_program_free(p);
 }

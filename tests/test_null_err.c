@@ -270,6 +270,15 @@ Test(null_err, mmm_instance_new)
     REFUSED(mmm_instance_new(&inst, NULL, NULL));
 }
 
+Test(null_err, mmm_instance_new_flags)
+{
+    mmm_program *p = diamond();
+    mmm_instance *inst = NULL;
+    REFUSED(mmm_instance_new_flags(&inst, p, 0x80u, NULL)); /* unknown flag */
+    cr_assert_null(inst);
+    mmm_program_free(p);
+}
+
 Test(null_err, mmm_instance_eval)
 {
     mmm_program *p = diamond();

@@ -98,7 +98,8 @@ typedef struct mmm_instance {
     size_t nkernels;
     mmm_kernel_val *kernels;   /**< by kernel index */
     mmm_class_val *classes;    /**< by class index: the first launch's
-                                    values (copy 1) */
+                                    values (copy 1); NULL for an instance
+                                    made with MMM_INSTANCE_NO_CLASSES */
     double U;                  /**< value of parameter U */
     int has_p;                 /**< p is known */
     int64_t p;                 /**< number of SMs when has_p */
@@ -107,6 +108,25 @@ typedef struct mmm_instance {
 /** Allocate an instance for a finalized program (no evaluation yet). */
 MMM_API int mmm_instance_new(mmm_instance **out, const mmm_program *p,
                              mmm_error *err);
+
+/** Flags of mmm_instance_new_flags. */
+enum {
+    /** Keep the measures of each kernel but not the values of its block
+     *  classes: classes stays NULL (each kernel's classes are evaluated
+     *  into a scratch launch and summed), which saves
+     *  sizeof(mmm_class_val) per class, most of the evaluation's memory
+     *  and first-touch time on a program of 10^6 kernels.
+     *  mmm_instance_eval_copy still works (it evaluates the classes); the
+     *  functions that read classes (mmm_tmm_compute, mmm_balance_compute,
+     *  mmm_simulate, mmm_program_write_xml) refuse such an instance
+     *  (MMM_EINVAL). */
+    MMM_INSTANCE_NO_CLASSES = 1u
+};
+
+/** mmm_instance_new with flags (MMM_INSTANCE_*, 0: the same as
+ *  mmm_instance_new). */
+MMM_API int mmm_instance_new_flags(mmm_instance **out, const mmm_program *p,
+                                   unsigned flags, mmm_error *err);
 MMM_API void mmm_instance_free(mmm_instance *inst);
 
 /**

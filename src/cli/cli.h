@@ -33,6 +33,7 @@ typedef struct cli_common {
     mmm_limits limits;
     mmm_threads threads;             /* how the program is loaded */
     int launch;                      /* --launch: CLI_LAUNCH_* (time model) */
+    unsigned instance_flags;         /* MMM_INSTANCE_*: set by the command */
     /* task-graph formats (mmm/import.h) */
     mmm_input_format input_format;   /* --input-format; 0: by content */
     mmm_time_unit time_unit;         /* --time-unit */

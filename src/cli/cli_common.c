@@ -480,7 +480,7 @@ static int load(const cli_common *c, const char *path, int lenient,
         goto done;
     if (cli_overrides(c, *prog, lenient, ov, nov) != CLI_OK)
         goto done;
-    if (mmm_instance_new(inst, *prog, &err) < 0) {
+    if (mmm_instance_new_flags(inst, *prog, c->instance_flags, &err) < 0) {
         cli_print_error(&err);
         goto done;
     }

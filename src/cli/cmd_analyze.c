@@ -253,6 +253,10 @@ int cmd_analyze(int argc, char **argv)
     if (totals && (c.format != CLI_CSV || models != CLI_MODEL_MMM))
         return cli_usage("analyze", "--totals goes with --format csv (and the mmm model)");
 
+    /* The measures, their table and paths need no class values (the
+     * other models do): the largest array of a big evaluation saved. */
+    if (models == CLI_MODEL_MMM)
+        c.instance_flags = MMM_INSTANCE_NO_CLASSES;
     rc = cli_load(&c, file, 0, &prog, &inst);
     if (rc != CLI_OK)
         return rc;
