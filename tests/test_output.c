@@ -219,6 +219,57 @@ Test(output, table_columns_apart)
     out_free(&o);
 }
 
+/* optimize's tables size their columns to their content: with U = 4·10^5
+ * the overhead at s = 1 has 15 digits, wider than a fixed 12-character
+ * column.  Every number of a row ends where its header's name ends (right
+ * aligned), in the summary table and in the sweep table. */
+static void right_aligned(const char *text, int nth, const char *col)
+{
+    const char *h = text, *line, *end;
+    size_t at, n = 0;
+    char name[32];
+    int k;
+    for (k = 0; k <= nth; k++) { /* the nth line naming Graham-Brent, from 0 */
+        h = strstr(h, "Graham-Brent  ");
+        cr_assert_not_null(h, "header %d missing in\n%s", nth, text);
+        while (h > text && h[-1] != '\n')
+            h--;
+        if (k < nth)
+            h = strchr(h, '\n');
+    }
+    snprintf(name, sizeof name, " %s", col);
+    cr_assert_not_null(strstr(h, name));
+    at = (size_t)(strstr(h, name) - h) + strlen(col); /* column of the name's last char */
+    cr_assert(h[at + 1] == ' ' || h[at + 1] == '\n', "%s", h);
+    for (line = strchr(h, '\n') + 1; *line && *line != '\n'; line = end + 1) {
+        end = strchr(line, '\n');
+        cr_assert_not_null(end);
+        if (!strncmp(line, "s0/best", 7) || line[0] == '(')
+            break;
+        cr_assert((size_t)(end - line) > at, "%.*s", (int)(end - line), line);
+        cr_assert(line[at] >= '0' && line[at] <= '9' &&
+                  (line[at + 1] == ' ' || line + at + 1 == end),
+                  "column %s of '%.*s' does not end under its header", col,
+                  (int)(end - line), line);
+        n++;
+    }
+    cr_assert_geq(n, 2);
+}
+
+Test(output, optimize_columns_fit_their_content)
+{
+    char args[512];
+    out o;
+    snprintf(args, sizeof args, "optimize %s/poly_div_opt.xml --param s --values 1,2,64 "
+             "-D U=400000", MMM_DAGS_DIR);
+    o = run(args);
+    cr_assert_eq(o.status, 0, "%s", o.err);
+    right_aligned(o.out, 0, "O"); /* best, baseline */
+    right_aligned(o.out, 1, "O"); /* the sweep table */
+    right_aligned(o.out, 1, "corollary");
+    out_free(&o);
+}
+
 /* -D: spaces around the name, a close name suggested, constants only. */
 Test(output, define_errors_say_what_to_fix)
 {

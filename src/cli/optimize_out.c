@@ -480,20 +480,57 @@ static void print_range(const sink *s, size_t a)
            mmm_value_format(r->step, 0, z, sizeof z));
 }
 
-static void print_row_head(const sink *s, const char *tag)
-{
-    size_t a;
-    printf("%-10s", tag);
-    for (a = 0; a < s->plan->naxes; a++)
-        printf(" %10.10s", pname(s, a));
-}
-
-static void print_params(const sink *s, const mmm_value *v)
+/* Cells of a table sized to its content (cli_table): the swept values,
+ * then the measures (full: N, L, C and K too). */
+static int add_params(cli_table *t, const sink *s, const mmm_value *v)
 {
     size_t a;
     char buf[64];
     for (a = 0; a < s->plan->naxes; a++)
-        printf(" %10s", mmm_value_format(v[a], 0, buf, sizeof buf));
+        if (cli_table_add(t, mmm_value_format(v[a], 0, buf, sizeof buf)) < 0)
+            return -1;
+    return 0;
+}
+
+static int add_measures(cli_table *t, const mmm_sweep_point *pt, int full)
+{
+    char b[7][64];
+    int rc = 0;
+    rc |= cli_table_add(t, cli_fmt_num(pt->W, b[0], sizeof b[0]));
+    rc |= cli_table_add(t, cli_fmt_num(pt->S, b[1], sizeof b[1]));
+    rc |= cli_table_add(t, cli_fmt_num(pt->O, b[2], sizeof b[2]));
+    if (full) {
+        snprintf(b[3], sizeof b[3], "%lld", (long long)pt->N);
+        snprintf(b[4], sizeof b[4], "%lld", (long long)pt->L);
+        snprintf(b[5], sizeof b[5], "%lld", (long long)pt->K);
+        rc |= cli_table_add(t, b[3]);
+        rc |= cli_table_add(t, b[4]);
+        rc |= cli_table_add(t, cli_fmt_num(pt->C, b[6], sizeof b[6]));
+        rc |= cli_table_add(t, b[5]);
+    }
+    rc |= cli_table_add(t, pt->has_p ? cli_fmt_num(pt->graham_brent, b[0], sizeof b[0]) : "-");
+    rc |= cli_table_add(t, cli_fmt_num(pt->corollary, b[1], sizeof b[1]));
+    if (opt_show_time)
+        rc |= cli_table_add(t, pt->seconds > 0 ? cli_fmt_seconds(pt->seconds, b[2], sizeof b[2])
+                                               : "-");
+    return rc ? -1 : 0;
+}
+
+static int add_header(cli_table *t, const sink *s, int full)
+{
+    static const char *const head[] = {"W", "S", "O", "N", "L", "C", "K"};
+    size_t a, i;
+    int rc = 0;
+    for (a = 0; a < s->plan->naxes; a++)
+        rc |= cli_table_add(t, pname(s, a));
+    for (i = 0; i < 7; i++)
+        if (full || i < 3)
+            rc |= cli_table_add(t, head[i]);
+    rc |= cli_table_add(t, "Graham-Brent");
+    rc |= cli_table_add(t, "corollary");
+    if (opt_show_time)
+        rc |= cli_table_add(t, "time");
+    return rc ? -1 : 0;
 }
 
 static void print_measures(const mmm_sweep_point *pt, int full)
@@ -546,23 +583,37 @@ static void print_summary(const sink *s, const mmm_sweep_result *res,
                mmm_value_format(inst_at_best->values[i], 0, v, sizeof v));
     }
     printf("\n\n");
-    print_row_head(s, "");
-    printf(" %12s %12s %12s %13s %12s%s\n", "W", "S", "O", "Graham-Brent",
-           "corollary", opt_show_time ? "         time" : "");
-    printf("%-10s", "best");
-    print_params(s, res->best.params);
-    print_measures(&res->best, 0);
-    printf("\n%-10s", "baseline");
-    print_params(s, res->baseline.params);
-    print_measures(&res->baseline, 0);
-    printf("\n%-10s", "s0/best");
-    for (i = 0; i < s->plan->naxes; i++)
-        printf(" %10s", "");
-    printf(" %12s %12s %12s %13s %12s\n", ratio_cell(res->ratio_W, a, sizeof a),
-           ratio_cell(res->ratio_S, b, sizeof b),
-           ratio_cell(res->ratio_O, c, sizeof c),
-           res->has_p ? ratio_cell(res->ratio_graham_brent, d, sizeof d) : "-",
-           ratio_cell(res->ratio_corollary, e, sizeof e));
+    {
+        /* best, baseline and their ratios, columns sized to their content */
+        cli_table t;
+        size_t nc = 1 + s->plan->naxes + 5 + (opt_show_time ? 1 : 0);
+        int rc = 0;
+        cli_table_init(&t, nc);
+        rc |= cli_table_add(&t, "");
+        rc |= add_header(&t, s, 0);
+        rc |= cli_table_add(&t, "best");
+        rc |= add_params(&t, s, res->best.params);
+        rc |= add_measures(&t, &res->best, 0);
+        rc |= cli_table_add(&t, "baseline");
+        rc |= add_params(&t, s, res->baseline.params);
+        rc |= add_measures(&t, &res->baseline, 0);
+        rc |= cli_table_add(&t, "s0/best");
+        for (i = 0; i < s->plan->naxes; i++)
+            rc |= cli_table_add(&t, "");
+        rc |= cli_table_add(&t, ratio_cell(res->ratio_W, a, sizeof a));
+        rc |= cli_table_add(&t, ratio_cell(res->ratio_S, b, sizeof b));
+        rc |= cli_table_add(&t, ratio_cell(res->ratio_O, c, sizeof c));
+        rc |= cli_table_add(&t, res->has_p ? ratio_cell(res->ratio_graham_brent, d, sizeof d)
+                                           : "-");
+        rc |= cli_table_add(&t, ratio_cell(res->ratio_corollary, e, sizeof e));
+        if (opt_show_time)
+            rc |= cli_table_add(&t, "");
+        if (rc == 0)
+            cli_table_print(&t, stdout, "", 1ul);
+        else
+            printf("(out of memory: the table is left out)\n");
+        cli_table_dispose(&t);
+    }
     printf("\nW varies by a factor %s over the feasible values (%s .. %s)\n",
            cli_fmt_num(res->W_factor, a, sizeof a),
            cli_fmt_num(res->W_min, b, sizeof b),
@@ -624,15 +675,15 @@ static const char *row_tag(const mmm_sweep_result *res, const row *r)
     if (r->pt.status != 0)
         return "";
     if (res->has_best && i == res->best.index)
-        return "  <- best";
+        return "<- best";
     if (res->baseline_in_sweep && i == res->baseline.index)
-        return "  <- baseline";
+        return "<- baseline";
     if (res->has_p && i == res->min_bound.index)
-        return "  <- min Graham-Brent";
+        return "<- min Graham-Brent";
     if (i == res->min_corollary.index)
-        return "  <- min corollary";
+        return "<- min corollary";
     if (i == res->min_overhead.index)
-        return "  <- min O";
+        return "<- min O";
     return "";
 }
 
@@ -653,15 +704,41 @@ static int print_table(sink *s, const mmm_sweep_result *res)
         if (keep_row(s, extra[i], NULL) < 0)
             return CLI_FAIL;
     qsort(s->rows, s->nrows, sizeof *s->rows, row_cmp);
-    printf("\n");
-    print_table_head(s);
-    for (i = 0; i < s->nrows; i++) {
-        const row *r = &s->rows[i];
-        if (i > 0 && r->pt.index == s->rows[i - 1].pt.index)
-            continue;
-        print_table_row(s, &r->pt, r->reason);
-        printf("%s\n", row_tag(res, r));
-        shown++;
+    {
+        /* Columns sized to their content; the tag (or why a value is
+         * infeasible) last. */
+        cli_table t;
+        size_t nc = s->plan->naxes + 9 + (opt_show_time ? 1 : 0) + 1;
+        int rc = 0;
+        cli_table_init(&t, nc);
+        rc |= add_header(&t, s, 1);
+        rc |= cli_table_add(&t, "");
+        for (i = 0; i < s->nrows && rc == 0; i++) {
+            const row *r = &s->rows[i];
+            size_t k;
+            char why[sizeof r->reason + 16];
+            if (i > 0 && r->pt.index == s->rows[i - 1].pt.index)
+                continue;
+            rc |= add_params(&t, s, r->pt.params);
+            if (r->pt.status == 0) {
+                rc |= add_measures(&t, &r->pt, 1);
+                rc |= cli_table_add(&t, row_tag(res, r));
+            } else {
+                for (k = s->plan->naxes; k + 1 < nc; k++)
+                    rc |= cli_table_add(&t, "-");
+                snprintf(why, sizeof why, "infeasible: %s", r->reason);
+                rc |= cli_table_add(&t, why);
+            }
+            shown++;
+        }
+        if (rc != 0) {
+            cli_table_dispose(&t);
+            fprintf(stderr, "mmm: out of memory\n");
+            return CLI_FAIL;
+        }
+        printf("\n");
+        cli_table_print(&t, stdout, "", 1ul << (nc - 1));
+        cli_table_dispose(&t);
     }
     if (shown < res->npoints)
         printf("(%zu of %llu values shown; --max-rows 0 shows all, "

@@ -57,6 +57,8 @@ void cli_table_print(const cli_table *t, FILE *f, const char *indent,
             size_t pad = w[c] - width(s);
             int left = c < 8 * sizeof left_aligned && (left_aligned >> c) & 1;
             int last = c + 1 == t->ncols;
+            if (last && left && !*s)
+                break; /* no trailing blanks for an empty last cell */
             if (c > 0)
                 fputs("  ", f);
             if (!left)
