@@ -266,6 +266,13 @@ Test(report, cli)
                      "grep -c 'id=\"sweeps\"' | grep -q '^0$'", MMM_BIN, MMM_DAGS_DIR), 0);
     cr_assert_eq(run("'%s' report '%s/poly_mul.xml' --sweep l --no-simulation -o - | "
                      "grep -q '<h3>l</h3>'", MMM_BIN, MMM_DAGS_DIR), 0);
+    /* Where each value comes from: -p and -D are the command line. */
+    cr_assert_eq(run("'%s' report '%s/poly_div_opt.xml' -p 5 -D n=2^14 --no-sweep "
+                     "--no-simulation -o - > '%s/params.html'", MMM_BIN, MMM_DAGS_DIR, dir), 0);
+    cr_assert_eq(run("grep -q '<code>p</code></td><td class=\"n\">5</td>.*<td>command line</td>' "
+                     "'%s/params.html' && grep -q '<code>n</code></td><td class=\"n\">16384</td>"
+                     ".*<td>command line</td>' '%s/params.html' && grep -q '<code>m</code></td>"
+                     ".*<td>default</td>' '%s/params.html'", dir, dir, dir), 0);
     cr_assert_eq(run("'%s' report --help >/dev/null", MMM_BIN), 0);
     cr_assert_eq(run("'%s' report '%s/diamond.xml' 2>/dev/null", MMM_BIN, MMM_DAGS_DIR), 2);
     cr_assert_eq(run("'%s' report '%s/diamond.xml' --format json -o x.html 2>/dev/null",

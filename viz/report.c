@@ -225,7 +225,7 @@ static void put_params(mmm_text *t, const mmm_instance *inst, const mmm_report_o
             mmm__text_put_xml(t, pa->max_text ? pa->max_text : "");
         }
         mmm__text_printf(t, "</code></td><td>%s</td></tr>\n",
-                         overridden(opt, i) ? "-D" : pa->from_machine ? "machine file"
+                         overridden(opt, i) ? "command line" : pa->from_machine ? "machine file"
                                                                       : "default");
     }
     if (p->nparams)
