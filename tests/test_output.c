@@ -79,7 +79,7 @@ static int json_check(const char *expr)
 
 TestSuite(output, .init = setup, .fini = teardown);
 
-/* The issue's example: a of work = span = 2^53 + 1 (one block), then b of
+/* An integer past 2^53: a of work = span = 2^53 + 1 (one block), then b of
  * cost 1.  By hand: W = S = 2^53 + 2, C = 2^53 + 1, which doubles round. */
 Test(output, exact_past_2_53)
 {
@@ -267,6 +267,27 @@ Test(output, optimize_columns_fit_their_content)
     right_aligned(o.out, 0, "O"); /* best, baseline */
     right_aligned(o.out, 1, "O"); /* the sweep table */
     right_aligned(o.out, 1, "corollary");
+    out_free(&o);
+}
+
+/* A program without parameters (a task graph) says so instead of an
+ * empty "params" line, in analyze and in compare. */
+Test(output, no_params_said)
+{
+    char args[512];
+    out o;
+    const char *path = write_xml("noparam.xml",
+        "<program name=\"g\"><kernel id=\"a\" blocks=\"1\" work=\"1\" span=\"1\" "
+        "reads=\"0\" writes=\"0\"/></program>\n");
+    snprintf(args, sizeof args, "analyze %s", path);
+    o = run(args);
+    cr_assert_eq(o.status, 0, "%s", o.err);
+    cr_assert(strstr(o.out, "\nparams   (none)\n"), "%s", o.out);
+    out_free(&o);
+    snprintf(args, sizeof args, "compare %s %s", path, path);
+    o = run(args);
+    cr_assert_eq(o.status, 0, "%s", o.err);
+    cr_assert(strstr(o.out, "\nparams A   (none)\n"), "%s", o.out);
     out_free(&o);
 }
 

@@ -51,6 +51,8 @@ static void print_text(const mmm_instance *inst, const mmm_metrics *m,
     if (prog->description[0])
         printf("         %s\n", prog->description);
     printf("params  ");
+    if (prog->nparams == 0)
+        printf(" (none)");
     for (i = 0; i < prog->nparams; i++) {
         char v[64];
         printf(" %s=%s", prog->params[i].name,

@@ -78,6 +78,8 @@ static void print_params(const char *tag, const side *s)
 {
     size_t i;
     printf("%-10s", tag);
+    if (s->prog->nparams == 0)
+        printf(" (none)");
     for (i = 0; i < s->prog->nparams; i++) {
         char v[64];
         printf(" %s=%s", s->prog->params[i].name,
