@@ -318,7 +318,8 @@ Test(plots, keys_band_and_single_panel_geometry)
  * title, subtitle and axis titles on the page and off each other (the
  * checks of check_layout), fills the band between the bounds, draws fifo
  * and critical-path as one curve (one would hide the other) in a colour of
- * its own, and prints T1 in full, not as 2.48208e+06.  With all three
+ * its own, draws the two bounds last (dashed, over a schedule that meets
+ * them), and prints T1 in full, not as 2.48208e+06.  With all three
  * equal, one policy curve is left. */
 static void speedup_layout(mmm__plot_layout *rec, int all_equal)
 {
@@ -377,6 +378,10 @@ Test(plots, speedup_figure)
     /* perfect, T1/lower bound, T1/Graham, fifo = critical-path, lifo */
     cr_assert_eq(rec.ncurves, 5, "%zu curves", rec.ncurves);
     cr_assert_eq(rec.nbands, 1, "the band between the bounds is filled");
+    /* The bounds (dashed) are drawn last, over a schedule that meets them. */
+    cr_assert_eq(rec.curves[3].line, MMM_PLOT_DASHED);
+    cr_assert_eq(rec.curves[4].line, MMM_PLOT_DASHED);
+    cr_assert_eq(rec.curves[1].line, MMM_PLOT_SOLID);
     for (i = 0; i < rec.ncurves; i++)
         for (j = i + 1; j < rec.ncurves; j++)
             cr_assert_neq(rec.curves[i].rgb, rec.curves[j].rgb, "curves %zu and %zu", i, j);

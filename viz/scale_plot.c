@@ -41,7 +41,7 @@ static int speedup_plot(const mmm_speedup *s, const char *program_name,
                         const char *path, char **svg, size_t *len,
                         mmm__plot_layout *rec, mmm_error *err)
 {
-    mmm_plot_curve c[MAX_CURVES];
+    mmm_plot_curve c[MAX_CURVES], d[MAX_CURVES];
     char labels[MAX_CURVES][160];
     size_t same[MAX_CURVES]; /* a policy drawn by an earlier equal one */
     mmm_plot_panel panel;
@@ -150,7 +150,16 @@ static int speedup_plot(const mmm_speedup *s, const char *program_name,
     }
     panel.ylabel = "speedup T1 / T(p)";
     panel.yscale = MMM_PLOT_LOG;
-    panel.curves = c;
+    /* Drawn in this order: perfect speedup, the policies, then the two
+     * bounds, dashed, over them: a schedule that meets a bound (often) no
+     * longer hides the bound's line. */
+    d[0] = c[0];
+    for (i = 3; i < nc; i++)
+        d[i - 2] = c[i];
+    d[nc - 2] = c[1];
+    d[nc - 1] = c[2];
+    d[nc - 2].band_with = (int)nc; /* 1 + the index of T1/Graham */
+    panel.curves = d;
     panel.ncurves = nc;
     plot.nmarks = 0;
     if (s->K > 0) {
