@@ -184,6 +184,12 @@ Test(output, corollary_condition)
     o = run(args);
     cr_assert(!strstr(o.out, "not a bound"), "%s", o.out);
     out_free(&o);
+    /* JSON says it too, beside the value. */
+    snprintf(args, sizeof args, "analyze %s/diamond.xml -p 2 --format json", MMM_DAGS_DIR);
+    o = run(args);
+    cr_assert(json_check("d['bounds']['corollary_holds_from_p'] == 8 == d['metrics']['K']"),
+              "%s", o.out);
+    out_free(&o);
 }
 
 /* Wide numbers never run together: every row of the kernel table splits

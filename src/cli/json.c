@@ -323,6 +323,8 @@ void cli_json_bounds(cli_json_writer *w, const mmm_metrics *m)
         cli_json_key(w, "graham_brent"); cli_json_double(w, m->graham_brent);
     }
     cli_json_key(w, "corollary"); cli_json_double(w, m->corollary);
+    /* The corollary is a bound only for p >= K (as in --format csv --totals). */
+    cli_json_key(w, "corollary_holds_from_p"); cli_json_int(w, m->K);
     cli_json_end_object(w);
 }
 
