@@ -297,6 +297,32 @@ Test(output, no_params_said)
     out_free(&o);
 }
 
+/* The time model's table says what its numbers are: resident blocks per
+ * SM and what limits them (not "resident (limit)" over "8 threads"); one
+ * launch is "1 launch".  simulate without p names every way to give it. */
+Test(output, time_table_and_simulate_p_said)
+{
+    char args[512];
+    out o;
+    const char *path = write_xml("one.xml",
+        "<program name=\"g\"><param name=\"U\" value=\"1\"/>"
+        "<kernel id=\"a\" blocks=\"1000\" threads=\"256\" "
+        "work=\"256\" span=\"1\" reads=\"1\" writes=\"1\"/></program>\n");
+    snprintf(args, sizeof args, "analyze %s --machine %s/machines/h100-fitted.xml --model time",
+             path, MMM_DAGS_DIR);
+    o = run(args);
+    cr_assert_eq(o.status, 0, "%s", o.err);
+    cr_assert(strstr(o.out, " blocks/SM limited by dominant\n"), "%s", o.out);
+    cr_assert(strstr(o.out, ", 1 launch\n"), "%s", o.out);
+    out_free(&o);
+    snprintf(args, sizeof args, "simulate %s", path);
+    o = run(args);
+    cr_assert_eq(o.status, 2);
+    cr_assert(strstr(o.err, "give -p P, a machine file that sets p (--machine FILE), or "
+                            "declare a parameter p"), "%s", o.err);
+    out_free(&o);
+}
+
 /* -D: spaces around the name, a close name suggested, constants only. */
 Test(output, define_errors_say_what_to_fix)
 {

@@ -449,8 +449,9 @@ int cmd_simulate(int argc, char **argv)
     if (rc != CLI_OK)
         goto done;
     if (!list && !inst->has_p) {
-        rc = cli_usage("simulate", "the number of SMs is unknown: give -p P "
-                       "(or declare a parameter p)");
+        rc = cli_usage("simulate", "the number of SMs is unknown: give -p P, "
+                       "a machine file that sets p (--machine FILE), or declare "
+                       "a parameter p in the program");
         goto done;
     }
     if (list && a.c.format == CLI_JSON) {

@@ -57,20 +57,21 @@ void cli_time_text(FILE *f, const mmm_time *t, const mmm_instance *inst,
     fprintf(f, "  machine  p=%lld clock=%g Hz", (long long)m->p, m->clock_hz);
     for (int c = 0; c < MMM_TIME_NCONST; c++)
         fprintf(f, " %s=%g", mmm_time_const_name(c), m->c[c]);
-    fprintf(f, "\n  time     %s  (%.6g s)  dominant %s, %lld launches\n",
+    fprintf(f, "\n  time     %s  (%.6g s)  dominant %s, %lld launch%s\n",
             cli_fmt_seconds(t->seconds, a, sizeof a), t->seconds,
-            mmm_time_term_name(t->dominant), (long long)t->launches);
+            mmm_time_term_name(t->dominant), (long long)t->launches,
+            t->launches == 1 ? "" : "es");
     fprintf(f, "  critical path  ");
     cli_print_kernel_path(f, inst, t->path, t->path_len);
-    fprintf(f, "\n%-*s %10s %12s %12s %8s %9s %-10s %-9s\n", (int)width,
-            "kernel", "launches", "seconds", "exec", "waves", "resident",
-            "(limit)", "dominant");
+    fprintf(f, "\n%-*s %10s %12s %12s %8s %9s %-10s %s\n", (int)width,
+            "kernel", "launches", "seconds", "exec", "waves", "blocks/SM",
+            "limited by", "dominant");
     for (i = 0; i < prog->nkernels; i++) {
         size_t k = prog->topo[i];
         const mmm_time_kernel *tk = &t->kernels[k];
         if (cli_rows_done(f, i, prog->nkernels, max_rows))
             break;
-        fprintf(f, "%-*.*s %10lld %12s %12s %8lld %9lld %-10s %-9s\n",
+        fprintf(f, "%-*.*s %10lld %12s %12s %8lld %9lld %-10s %s\n",
                 (int)width, (int)width, prog->kernels[k].id,
                 (long long)tk->launches, cli_fmt_seconds(tk->seconds, a, sizeof a),
                 cli_fmt_seconds(tk->exec_seconds, b, sizeof b),
