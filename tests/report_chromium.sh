@@ -4,6 +4,8 @@
 #   - the page loads with no console message at all (the page has no script,
 #     so any message is an error: a blocked fetch, a parse error...);
 #   - the DOM after loading holds the inline SVG of the DAG with every kernel;
+#   - in a window 600 pixels wide the page is no wider than the window
+#     (wide tables scroll inside themselves);
 #   - a screenshot shows the DAG: pixels of the critical-path blue and of the
 #     node fill palette are there (counted with python3, no packages).
 # Exit status: 0 pass, 1 fail, 77 skipped (no Chromium).  Without python3
@@ -54,6 +56,17 @@ grep -q '<svg' "$WORK/dom.html" || fail "no inline SVG in the loaded page"
 for id in $("$MMM" analyze "$DAG" --format csv | tail -n +2 | cut -d, -f1); do
     grep -q "<title>$id</title>" "$WORK/dom.html" || fail "kernel $id is not in the DAG"
 done
+
+# A narrow window (600 pixels, a phone or half a laptop screen): the page
+# never grows wider than the window; a wide table scrolls inside itself.
+# A copy of the page without its script-forbidding policy measures it.
+sed -e '/Content-Security-Policy/d' \
+    -e 's|</body>|<script>document.body.setAttribute("data-fit", document.documentElement.scrollWidth <= window.innerWidth ? "fits" : "overflow " + document.documentElement.scrollWidth + " > " + window.innerWidth);</script></body>|' \
+    "$WORK/report.html" >"$WORK/narrow.html"
+run_browser --window-size=600,800 --dump-dom "file://$WORK/narrow.html" \
+    >"$WORK/narrow_dom.html" 2>/dev/null || fail "chromium --dump-dom (narrow) failed"
+fit=$(grep -o 'data-fit="[^"]*"' "$WORK/narrow_dom.html")
+[ "$fit" = 'data-fit="fits"' ] || fail "600 pixels wide, the page does not fit: $fit"
 
 run_browser --window-size=1100,1100 --screenshot="$WORK/shot.png" \
     "file://$WORK/report.html" >/dev/null 2>"$WORK/shot.log" ||
