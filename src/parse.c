@@ -280,16 +280,23 @@ static void bad_attr_value(loader *ld, const elem_def *d, int i,
 }
 
 /* Check the attributes of an element against its definition and copy
- * them: vals[i] is attrs[i]'s value or NULL.  Returns 0 or -1 (failed). */
+ * them: vals[i] is attrs[i]'s value or NULL.  With to_pipe (an element of
+ * a program), the copies are the values of the element's record, written
+ * in attribute order straight into the pipe behind its header, and the
+ * record is committed once they are checked.  Returns 0 or -1 (failed). */
 static int collect(loader *ld, enum elem kind, int nattr,
-                   const xmlChar **at, long line, const char **vals)
+                   const xmlChar **at, long line, const char **vals,
+                   int to_pipe)
 {
     const elem_def *d = &defs[kind];
     int slot[MAX_ATTRS + 2]; /* known ones, each once, + the two xsi: */
+    int at_of[MAX_ATTRS];    /* attribute i is at[at_of[i]], or -1 */
     size_t need = 0;
     unsigned seen = 0;
-    for (int i = 0; d->attrs[i]; i++)
+    for (int i = 0; d->attrs[i]; i++) {
         vals[i] = NULL;
+        at_of[i] = -1;
+    }
     for (int i = 0; i < nattr; i++) {
         const xmlChar **a = at + 5 * i;
         int k = -1;
@@ -318,6 +325,7 @@ static int collect(loader *ld, enum elem kind, int nattr,
             return -1;
         }
         slot[i] = k;
+        at_of[k] = i;
         seen |= BIT(k);
         need += (size_t)(a[4] - a[3]) + 1;
     }
@@ -328,24 +336,35 @@ static int collect(loader *ld, enum elem kind, int nattr,
                  d->name, d->attrs[i]);
             return -1;
         }
-    if (need > ld->scratch_cap) {
-        size_t cap = need < 256 ? 256 : need * 2;
-        char *n = realloc(ld->scratch, cap);
-        if (!n) {
+    char *rec = NULL, *out;
+    if (to_pipe) {
+        size_t size = sizeof(record) + need;
+        rec = size <= UINT32_MAX ? mmm__pipe_reserve(ld->pipe, size) : NULL;
+        if (!rec) {
             mmm__parse_fail(ld, MMM_ENOMEM, CLASS_OTHER, line, "out of memory");
             return -1;
         }
-        ld->scratch = n;
-        ld->scratch_cap = cap;
+        out = rec + sizeof(record);
+    } else {
+        if (need > ld->scratch_cap) {
+            size_t cap = need < 256 ? 256 : need * 2;
+            char *n = realloc(ld->scratch, cap);
+            if (!n) {
+                mmm__parse_fail(ld, MMM_ENOMEM, CLASS_OTHER, line,
+                                "out of memory");
+                return -1;
+            }
+            ld->scratch = n;
+            ld->scratch_cap = cap;
+        }
+        out = ld->scratch;
     }
-    char *out = ld->scratch;
-    for (int i = 0; i < nattr; i++) {
-        const xmlChar **a = at + 5 * i;
-        if (a[2])
-            continue;
-        vals[slot[i]] = out;
-        out = copy_value(out, a[3], a[4]);
-    }
+    for (int i = 0; d->attrs[i]; i++)
+        if (at_of[i] >= 0) {
+            const xmlChar **a = at + 5 * at_of[i];
+            vals[i] = out;
+            out = copy_value(out, a[3], a[4]);
+        }
     for (int i = 0; d->attrs[i]; i++) {
         unsigned bit = BIT(i);
         const char *v = vals[i];
@@ -356,8 +375,18 @@ static int collect(loader *ld, enum elem kind, int nattr,
             ((d->access & bit) && strcmp(v, "coalesced") &&
              strcmp(v, "irregular"))) {
             bad_attr_value(ld, d, i, v, line);
-            return -1;
+            return -1; /* a record reserved is not committed */
         }
+    }
+    if (to_pipe) {
+        record r;
+        memset(&r, 0, sizeof r);
+        r.size = (uint32_t)(out - rec);
+        r.kind = (unsigned)kind & 0xffu;
+        r.mask = seen & 0xffffffu;
+        r.line = line;
+        memcpy(rec, &r, sizeof r);
+        mmm__pipe_commit(ld->pipe, r.size);
     }
     return 0;
 }
@@ -449,14 +478,6 @@ void mmm__parse_start_description(loader *ld, long line)
     ld->text_len = 0;
 }
 
-static size_t nattrs(enum elem kind)
-{
-    size_t n = 0;
-    while (defs[kind].attrs[n])
-        n++;
-    return n;
-}
-
 /* ------------------------------------------------------------------ */
 /* SAX callbacks                                                       */
 
@@ -511,14 +532,15 @@ static void on_start(void *ud, const xmlChar *local, const xmlChar *prefix,
         return;
     }
     ld->stack[ld->depth++] = (unsigned char)kind;
-    if (collect(ld, kind, nattr, attrs, line, vals) < 0)
+    int to_pipe = ld->mode == MODE_PROGRAM && kind != E_DESCRIPTION;
+    if (collect(ld, kind, nattr, attrs, line, vals, to_pipe) < 0)
         return;
     if (ld->mode != MODE_PROGRAM)
         mmm__parse_machine_element(ld, kind, vals, line);
     else if (kind == E_DESCRIPTION)
         mmm__parse_start_description(ld, line);
-    else
-        mmm__parse_emit(ld, kind, vals, nattrs(kind), line);
+    else if (kind == E_KERNEL)
+        ld->open_kernel_minimal = vals[KE_BLOCKS] != NULL;
 }
 
 static void on_end(void *ud, const xmlChar *local, const xmlChar *prefix,
@@ -534,7 +556,10 @@ static void on_end(void *ud, const xmlChar *local, const xmlChar *prefix,
     if (ld->mode != MODE_PROGRAM)
         return;
     if (kind == E_KERNEL) {
-        mmm__parse_emit(ld, R_END_KERNEL, NULL, 0, 0);
+        /* only a kernel of <blocks> children has something to check at
+         * its end (that it has one) */
+        if (!ld->open_kernel_minimal)
+            mmm__parse_emit(ld, R_END_KERNEL, NULL, 0, 0);
     } else if (kind == E_DESCRIPTION) {
         const char *text = ld->text_len ? ld->text : "";
         mmm__parse_emit(ld, R_DESCRIPTION, &text, 1, ld->description_line);

@@ -133,6 +133,8 @@ typedef struct loader {
     int have_err, err_class, halted;
 
     size_t depth;
+    int open_kernel_minimal; /* the open <kernel> has blocks=: the builder
+                                needs no record of its end */
     unsigned char stack[STACK_MAX];
     /* libxml2 hands names over interned in the parser's dictionary (one
      * pointer per distinct name), so once a name has matched, the next

@@ -227,15 +227,12 @@ int mmm__parse_build_records(void *ctx, char *data, size_t len)
     size_t pos = 0;
     while (pos < len && !b->have_err) {
         record r;
-        const char *v[MAX_ATTRS];
+        const char *v[MAX_ATTRS] = {NULL};
         memcpy(&r, data + pos, sizeof r);
         const char *p = data + pos + sizeof r;
-        for (size_t i = 0; i < MAX_ATTRS; i++) {
-            v[i] = NULL;
-            if (r.mask & BIT(i)) {
-                v[i] = p;
-                p += strlen(p) + 1;
-            }
+        for (unsigned m = r.mask; m; m &= m - 1) {
+            v[__builtin_ctz(m)] = p;
+            p += strlen(p) + 1;
         }
         if (r.kind == R_END_KERNEL) {
             end_kernel(b);
