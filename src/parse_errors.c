@@ -3,6 +3,7 @@
  * through its global handlers, which are ours for the duration of a load)
  * become mmm_error with libxml2's wording tidied to one line.  Lines are
  * those of the '<' that opens the element. */
+#define _GNU_SOURCE /* memrchr */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -174,38 +175,23 @@ void mmm__parse_guard_end(const handler_guard *g)
 /* ------------------------------------------------------------------ */
 /* Lines                                                               */
 
-/* Does the 8-byte word w contain byte b?  (The classic zero-byte test on
- * w ^ b·0x01..01.) */
-static int word_has(uint64_t w, unsigned char b)
-{
-    uint64_t x = w ^ (0x0101010101010101ull * b);
-    return ((x - 0x0101010101010101ull) & ~x & 0x8080808080808080ull) != 0;
-}
-
-/* Line of the '<' that opened the tag the parser has just read: scan back
- * from the parser's position ('<' cannot occur inside a tag), eight bytes
- * at a time while they hold neither '<' nor a newline. */
+/* Line of the '<' that opened the tag the parser has just read: the
+ * last '<' before the parser's position ('<' cannot occur inside a tag),
+ * found by memrchr, and the newlines between it and the position. */
 long mmm__parse_tag_line(xmlParserCtxtPtr c)
 {
     if (!c || !c->input || !c->input->cur || !c->input->base)
         return 0;
     const xmlChar *base = c->input->base, *p = c->input->cur;
-    long line = c->input->line, nl = 0;
-    while (p > base) {
-        uint64_t w;
-        if (p - base >= 8) {
-            memcpy(&w, p - 8, 8);
-            if (!word_has(w, '<') && !word_has(w, '\n')) {
-                p -= 8;
-                continue;
-            }
-        }
-        --p;
-        if (*p == '<')
-            return line - nl;
-        if (*p == '\n')
-            nl++;
-    }
+    long line = c->input->line;
+    if (p <= base)
+        return line;
+    const xmlChar *lt = memrchr(base, '<', (size_t)(p - base));
+    if (!lt)
+        return line;
+    for (const xmlChar *q = lt + 1;
+         q < p && (q = memchr(q, '\n', (size_t)(p - q))) != NULL; q++)
+        line--;
     return line;
 }
 
