@@ -1,7 +1,9 @@
 /*
  * bench_load.c: where the time of `mmm analyze` goes on a big DAG, in
  * process: loading (parse + validate + finalize), evaluation, the measures
- * without K, and K (the antichain).  For bench/bench_analyze.sh.
+ * without K, and K (the antichain), with an instance made as `mmm
+ * analyze` makes it (MMM_INSTANCE_NO_CLASSES).  For bench/bench_analyze.sh
+ * and bench/bench_shapes.sh.
  *
  *   bench_load FILE [auto|off|on]
  *
@@ -97,7 +99,9 @@ int main(int argc, char **argv)
     printf("rss_after_load %lld\n", peak_rss_bytes());
 
     t0 = now_s();
-    if (mmm_instance_new(&inst, prog, &err) < 0 ||
+    /* as mmm analyze does with the mmm model alone: no class values kept */
+    if (mmm_instance_new_flags(&inst, prog, MMM_INSTANCE_NO_CLASSES,
+                               &err) < 0 ||
         mmm_instance_eval(inst, NULL, 0, &err) < 0)
         goto fail;
     phase("eval", t0);
