@@ -41,6 +41,34 @@
  * successors to join (the flow keeps its value; the chains end there
  * instead).  Free ends so stay near the latest nodes, where the searches
  * look first.
+ *
+ * The greedy part takes first the ends of the predecessors with the fewest
+ * successors left to join (they have the fewest other chances; on the
+ * local shape of bench/gen_dag.py this halves the searches' work).
+ *
+ * Where the nearest free end is far (the wide shape: a window of 2000
+ * kernels, weights up to 1000: each breadth-first search reached ~1000
+ * nodes), a labelled search finds most paths instead: labels are lower
+ * bounds of the distance to a free end in the search graph (a global
+ * breadth-first labelling from all free ends, redone when the searches
+ * have done about twice its work since), and a depth-first search from
+ * in(x) follows admissible arcs (label one less), relabels the nodes it
+ * leaves and looks one arc ahead for free ends (the shortest augmenting
+ * path method with a look-ahead).  Labels only guide it: any path it
+ * finds is a residual path to a free end, and when it gives up (a step
+ * budget, or a root label past what the latest labelling saw) the
+ * breadth-first search takes over, and only the breadth-first search ever
+ * declares a join finished or a node dead.  So K does not depend on the
+ * labels, only the work does.  Which search goes first is chosen by
+ * rounds of searches from the measured work per path found (the labelled
+ * search costs ~3x more per path where the breadth-first search is short,
+ * ~10x less on the wide shape); its arrays are allocated on first use.
+ *
+ * Also tried and measured (docs/model.md): push-relabel (highest label,
+ * global relabelling, gap) from the same greedy start: about 3x faster
+ * than the breadth-first searches alone on the wide shape, 20x slower on
+ * the local one (excess travels along the long chains); depth-first
+ * instead of breadth-first searches: 100x slower on the local shape.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -61,6 +89,16 @@ static int nomem(mmm_error *err)
 /* Nodes of the residual network: out(v) = 2v, in(v) = 2v + 1. */
 #define DEAD UINT32_MAX
 
+/* Tuning (measured on the shapes of bench/gen_dag.py, docs/model.md). */
+enum {
+    LONG_SEARCH = 256,  /* a breadth-first search reaching more is long */
+    CHOOSE_EVERY = 256, /* searches between two choices of the method */
+    RETRY_AFTER = 64,   /* rounds before the other method is tried again */
+    SAP_STEPS = 256,    /* steps of one labelled search before it gives up */
+    FAR_SLACK = 16,     /* labels above far + FAR_SLACK: given up */
+    GREEDY_SORT = 32    /* in-degree up to which the greedy picks */
+};
+
 /* What a kernel v holds, together (a search touches one cache line per
  * kernel, not one per array); side 0 is out(v), side 1 in(v). */
 typedef struct knode {
@@ -80,7 +118,27 @@ typedef struct kflow {
     uint32_t *order;   /* a topological order (NULL: index order is one) */
     int64_t *f;        /* by edge (succ position): its flow */
     knode *nd;
-    uint32_t *q;       /* the search queue */
+    uint32_t *q;       /* the search queue (and the global labelling's) */
+    /* The labelled search (below): */
+    int mode;          /* MMM__FLOW_* */
+    /* The choice of the method (adaptive): searches and paths found in
+     * this round, work at its start, each method's cost per path in its
+     * latest round (0: not tried) and rounds since. */
+    int labelled;
+    uint32_t tries, paths, since[2];
+    uint64_t work0;
+    double cost[2];
+    uint32_t stk[SAP_STEPS + 2], stkj[SAP_STEPS + 2]; /* its path */
+    uint32_t *lab, *cur;  /* by network node: label, current arc (all
+                           * these arrays: NULL until first used) */
+    uint32_t *gs;      /* by network node: the epoch of its label */
+    uint32_t *jep;     /* by kernel: the epoch it joined in */
+    uint32_t epoch, far; /* of the latest global labelling */
+    uint32_t *ends;    /* kernels that got free ends (some may not hold
+                        * any now), for the next global labelling */
+    size_t nends, ends_cap;
+    uint64_t work;      /* all search work: nodes reached, arcs looked at */
+    uint64_t work_next; /* when the next global labelling is due */
     uint32_t *left;    /* by kernel: successors not joined yet */
     uint8_t *joined;   /* by kernel: it has joined */
     uint32_t stamp;
@@ -157,6 +215,14 @@ static void reach(kflow *s, uint32_t z, uint32_t y, uint32_t j)
     ((s)->nd[(z) >> 1].mark[(z) & 1] != (s)->stamp &&                    \
      (s)->nd[(z) >> 1].mark[(z) & 1] != DEAD)
 
+/* What a breadth-first search found: the amount sent, after counting
+ * the nodes it reached (qt) as work. */
+static int64_t found(kflow *s, size_t qt, int64_t sent)
+{
+    s->work += qt;
+    return sent;
+}
+
 /* A breadth-first search backwards along residual arcs from in(x) for
  * the nearest out(u) with a free end, then an augmentation along the path
  * found.  Returns what was sent (> 0), or 0 after marking every node the
@@ -180,13 +246,13 @@ static int64_t search(kflow *s, uint32_t x, int64_t want)
                     continue;
                 reach(s, z, y, pp[1]);
                 if (s->nd[pp[0]].rt > 0)
-                    return augment(s, z, root, want);
+                    return found(s, qt, augment(s, z, root, want));
                 s->q[qt++] = z;
             }
             if (s->nd[v].pf > 0 && FRESH(s, y - 1)) {
                 reach(s, y - 1, y, NONE);
                 if (s->nd[v].rt > 0)
-                    return augment(s, y - 1, root, want);
+                    return found(s, qt, augment(s, y - 1, root, want));
                 s->q[qt++] = y - 1;
             }
         } else { /* into out(v): in(v) (a pass), and in(z) of each
@@ -202,30 +268,327 @@ static int64_t search(kflow *s, uint32_t x, int64_t want)
                 }
         }
     }
+    found(s, qt, 0);
     for (size_t i = 0; i < qt; i++)
         MARK(s, s->q[i]) = DEAD;
     return 0;
 }
 
-/* Node x joins: returns the part of w(x) that no chain reaches (x's
- * share of K). */
-static int64_t join(kflow *s, uint32_t x, int64_t want)
+/* ------------------------------------------------------------------ */
+/* The labelled search                                                 */
+
+
+static int is_dead(const kflow *s, uint32_t z)
 {
-    /* Greedy: the free ends of the predecessors, latest first. */
-    const uint32_t *pp = s->pp + 2 * (size_t)s->ps[x];
-    const uint32_t *end = s->pp + 2 * (size_t)s->ps[x + 1];
-    for (; pp < end && want > 0; end -= 2) {
-        knode *a = &s->nd[end[-2]];
-        int64_t d = a->rt < want ? a->rt : want;
-        if (d > 0) {
-            a->rt -= d;
-            s->f[end[-1]] += d;
-            want -= d;
+    return MARK(s, z) == DEAD;
+}
+
+/* The label of z: set by the latest global labelling or since, else 0 for
+ * a kernel that joined after it, else far (it did not reach z). */
+static uint32_t get_lab(const kflow *s, uint32_t z)
+{
+    if (s->gs[z] == s->epoch)
+        return s->lab[z];
+    return s->jep[z >> 1] == s->epoch ? 0 : s->far;
+}
+
+static void set_lab(kflow *s, uint32_t z, uint32_t d)
+{
+    s->lab[z] = d;
+    s->gs[z] = s->epoch;
+}
+
+/* A new labelling epoch; after 2^32 - 1 of them every stamp is cleared. */
+static void next_epoch(kflow *s)
+{
+    if (++s->epoch == UINT32_MAX) {
+        memset(s->gs, 0, 2 * s->n * sizeof *s->gs);
+        memset(s->jep, 0, s->n * sizeof *s->jep);
+        s->epoch = 1;
+    }
+}
+
+/* Global labelling: lab = the distance in the search graph to the nearest
+ * free end, by a breadth-first search from all free ends (the list ends,
+ * compacted on the way: nodes without free ends now, dead ones and
+ * repeats leave it) backwards along the search graph's arcs. */
+static void global_label(kflow *s)
+{
+    size_t qh = 0, qt = 0, k = 0;
+    next_epoch(s);
+    for (size_t i = 0; i < s->nends; i++) {
+        uint32_t x = s->ends[i];
+        if (s->nd[x].rt > 0 && !is_dead(s, 2 * x) &&
+            s->gs[2 * x] != s->epoch) {
+            s->ends[k++] = x;
+            set_lab(s, 2 * x, 0);
+            s->cur[2 * x] = 0;
+            s->q[qt++] = 2 * x;
         }
     }
-    int64_t got = 1;
-    while (want > 0 && (got = search(s, x, want)) > 0)
+    s->nends = k;
+    while (qh < qt) {
+        uint32_t z = s->q[qh++], v = z >> 1, d = s->lab[z] + 1;
+#define SEE(c)                                                            \
+    do {                                                                  \
+        if (s->gs[c] != s->epoch && !is_dead(s, c)) {                     \
+            set_lab(s, c, d);                                             \
+            s->cur[c] = 0;                                                \
+            s->q[qt++] = c;                                              \
+        }                                                                 \
+    } while (0)
+        if (!(z & 1)) { /* out(v): from in(c) of joined successors c (the
+                         * edge, backwards), from in(v) when v passes */
+            for (uint32_t j = s->ss[v]; j < s->ss[v + 1]; j++)
+                if (s->joined[s->succ[j]])
+                    SEE(2 * s->succ[j] + 1);
+            if (s->nd[v].pf > 0)
+                SEE(z + 1);
+        } else { /* in(v): from out(v) (a pass), from out(p) of each
+                  * predecessor p whose flow goes to v */
+            SEE(z - 1);
+            const uint32_t *pp = s->pp + 2 * (size_t)s->ps[v];
+            const uint32_t *end = s->pp + 2 * (size_t)s->ps[v + 1];
+            for (; pp < end; pp += 2)
+                if (s->f[pp[1]] > 0)
+                    SEE(2 * pp[0]);
+        }
+#undef SEE
+    }
+    s->far = qt ? s->lab[s->q[qt - 1]] + 1 : 1;
+    /* The next one when the searches have done about as much work. */
+    s->work += qt + s->nends;
+    s->work_next = s->work + 2 * (qt + s->nends) + 1024;
+}
+
+/* A node got free ends: label 0, and the next global labelling starts
+ * from it. */
+static void end_added(kflow *s, uint32_t v)
+{
+    if (!s->lab)
+        return;
+    if (s->nends == s->ends_cap)
+        global_label(s); /* compacts the list (to at most n nodes) */
+    set_lab(s, 2 * v, 0);
+    s->ends[s->nends++] = v;
+}
+
+/* Search arc k of y (the arcs of search, in its order): its head, NONE
+ * when not residual now; *j the edge (NONE: a pass arc). */
+static uint32_t sap_arc(const kflow *s, uint32_t y, uint32_t k, uint32_t *j)
+{
+    uint32_t v = y >> 1;
+    if (y & 1) {
+        uint32_t np = s->ps[v + 1] - s->ps[v];
+        if (k < np) {
+            const uint32_t *pp = s->pp + 2 * ((size_t)s->ps[v] + k);
+            *j = pp[1];
+            return 2 * pp[0];
+        }
+        *j = NONE;
+        return s->nd[v].pf > 0 ? y - 1 : NONE;
+    }
+    if (k == 0) {
+        *j = NONE;
+        return y + 1;
+    }
+    *j = s->ss[v] + k - 1;
+    return s->f[*j] > 0 ? 2 * s->succ[*j] + 1 : NONE;
+}
+
+static uint32_t sap_narcs(const kflow *s, uint32_t y)
+{
+    uint32_t v = y >> 1;
+    return y & 1 ? s->ps[v + 1] - s->ps[v] + 1 : s->ss[v + 1] - s->ss[v] + 1;
+}
+
+/* Send along the path stk[0] = in(x), ..., stk[top] = out(u) (u has free
+ * ends), at most want; returns the amount. */
+static int64_t sap_augment(kflow *s, size_t top, int64_t want)
+{
+    uint32_t z = s->stk[top];
+    int64_t b = s->nd[z >> 1].rt < want ? s->nd[z >> 1].rt : want;
+    for (size_t i = top; i > 0; i--) {
+        int64_t cap = arc_cap(s, s->stk[i], s->stk[i - 1], s->stkj[i]);
+        if (cap < b)
+            b = cap;
+    }
+    s->nd[z >> 1].rt -= b;
+    for (size_t i = top; i > 0; i--)
+        arc_push(s, s->stk[i], s->stk[i - 1], s->stkj[i], b);
+    return b;
+}
+
+/* A depth-first search from in(x) along admissible arcs (lab[z] + 1 ==
+ * lab[y]), relabelling each node it leaves (1 + the least label of its
+ * heads), with a look-ahead for free ends one arc away.  Returns what it
+ * sent, or 0 when it gives up (SAP_STEPS spent, or the root's label past
+ * far + FAR_SLACK): the breadth-first search decides then. */
+static int64_t sap(kflow *s, uint32_t x, int64_t want)
+{
+    size_t top = 0;
+    s->stk[0] = 2 * x + 1;
+    for (uint32_t step = 0; step < SAP_STEPS; step++) {
+        uint32_t y = s->stk[top], na = sap_narcs(s, y), j = NONE, z = NONE;
+        uint32_t ly = get_lab(s, y), k;
+        s->work += na;
+        if (y & 1) /* look-ahead (free ends are out(u) nodes) */
+            for (k = 0; k < na; k++) {
+                z = sap_arc(s, y, k, &j);
+                if (z != NONE && s->nd[z >> 1].rt > 0 && !is_dead(s, z)) {
+                    s->stk[++top] = z;
+                    s->stkj[top] = j;
+                    return sap_augment(s, top, want);
+                }
+            }
+        for (k = s->cur[y]; k < na; k++) {
+            z = sap_arc(s, y, k, &j);
+            if (z != NONE && get_lab(s, z) + 1 == ly && !is_dead(s, z))
+                break;
+        }
+        if (k < na) { /* advance */
+            s->cur[y] = k;
+            s->stk[++top] = z;
+            s->stkj[top] = j;
+            continue;
+        }
+        uint32_t best = s->far + FAR_SLACK; /* relabel, retreat */
+        for (k = 0; k < na; k++) {
+            z = sap_arc(s, y, k, &j);
+            if (z != NONE && get_lab(s, z) < best && !is_dead(s, z))
+                best = get_lab(s, z);
+        }
+        set_lab(s, y, best + 1);
+        s->cur[y] = 0;
+        if (top > 0)
+            top--;
+        else if (best >= s->far + FAR_SLACK)
+            return 0;
+    }
+    return 0;
+}
+
+/* The labelled search's arrays, on its first use: every kernel joined
+ * so far is unlabelled (far), and the free ends held now start the first
+ * global labelling, which comes at once. */
+static int labelled_init(kflow *s)
+{
+    size_t n = s->n, n2 = 2 * n;
+    s->lab = mmm__big_calloc(n2, sizeof *s->lab);
+    s->cur = mmm__big_calloc(n2, sizeof *s->cur);
+    s->gs = mmm__big_calloc(n2, sizeof *s->gs);
+    s->jep = mmm__big_calloc(n, sizeof *s->jep);
+    s->ends_cap = n2 + 1;
+    s->ends = mmm__big_malloc(s->ends_cap * sizeof *s->ends);
+    if (!s->lab || !s->cur || !s->gs || !s->jep || !s->ends) {
+        void *arrays[] = {s->lab, s->cur, s->gs, s->jep, s->ends};
+        for (size_t i = 0; i < sizeof arrays / sizeof *arrays; i++)
+            mmm__big_free(arrays[i]);
+        s->lab = s->cur = s->gs = s->jep = s->ends = NULL;
+        return MMM_ENOMEM;
+    }
+    s->epoch = 1;
+    s->far = 1;
+    for (uint32_t v = 0; v < n; v++)
+        if (s->joined[v] && s->nd[v].rt > 0)
+            s->ends[s->nends++] = v;
+    s->work_next = s->work;
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Joining                                                             */
+
+/* The greedy part of x's join: the free ends of its predecessors, those
+ * with the fewest successors left to join first (they have the fewest
+ * other chances); beyond GREEDY_SORT predecessors, the latest first.
+ * Returns what x still wants. */
+static int64_t greedy(kflow *s, uint32_t x, int64_t want)
+{
+    const uint32_t *pp = s->pp + 2 * (size_t)s->ps[x];
+    const uint32_t *end = s->pp + 2 * (size_t)s->ps[x + 1];
+    if (end - pp > 2 * GREEDY_SORT) {
+        for (; pp < end && want > 0; end -= 2) {
+            knode *a = &s->nd[end[-2]];
+            int64_t d = a->rt < want ? a->rt : want;
+            if (d > 0) {
+                a->rt -= d;
+                s->f[end[-1]] += d;
+                want -= d;
+            }
+        }
+        return want;
+    }
+    while (want > 0) {
+        const uint32_t *best = NULL;
+        for (const uint32_t *q = pp; q < end; q += 2)
+            if (s->nd[q[0]].rt > 0 &&
+                (!best || s->left[q[0]] < s->left[best[0]] ||
+                 (s->left[q[0]] == s->left[best[0]] && q[0] > best[0])))
+                best = q;
+        if (!best)
+            break;
+        knode *a = &s->nd[best[0]];
+        int64_t d = a->rt < want ? a->rt : want;
+        a->rt -= d;
+        s->f[best[1]] += d;
+        want -= d;
+    }
+    return want;
+}
+
+/* The end of a round of CHOOSE_EVERY searches (adaptive): its method's
+ * cost per path found; the next round takes the cheaper method, the
+ * labelled search first tried when breadth-first searches reach more than
+ * LONG_SEARCH nodes per path, and a method left for RETRY_AFTER rounds
+ * tried again (the shape of the graph can change on the way). */
+static void choose(kflow *s)
+{
+    int m = s->labelled, o = !m;
+    s->cost[m] = (double)(s->work - s->work0) / (s->paths ? s->paths : 1);
+    s->since[m] = 0;
+    s->since[o]++;
+    if (s->cost[o] == 0)
+        s->labelled = !m && s->cost[m] > LONG_SEARCH;
+    else if (s->since[o] >= RETRY_AFTER || s->cost[o] < s->cost[m])
+        s->labelled = o;
+    s->tries = s->paths = 0;
+    s->work0 = s->work;
+}
+
+/* Node x joins: returns the part of w(x) that no chain reaches (x's
+ * share of K).  After the greedy part, each augmenting path comes from
+ * the labelled search when it is the method of the round, else (or when
+ * it gives up) from the breadth-first search, whose failure alone ends
+ * the join. */
+static int64_t join(kflow *s, uint32_t x, int64_t want)
+{
+    want = greedy(s, x, want);
+    while (want > 0) {
+        int64_t got = 0;
+        if (s->mode == MMM__FLOW_BFS || s->mode == MMM__FLOW_LABELLED)
+            s->labelled = s->mode == MMM__FLOW_LABELLED;
+        if (s->labelled && !s->lab && labelled_init(s) < 0)
+            s->mode = MMM__FLOW_BFS; /* no memory for it: without */
+        if (s->labelled && s->lab) {
+            if (s->work >= s->work_next)
+                global_label(s);
+            got = sap(s, x, want);
+        }
+        if (!got)
+            got = search(s, x, want);
+        s->paths += got > 0;
+        s->tries++;
+        if (s->mode == MMM__FLOW_ALTERNATE && s->tries >= 3) {
+            s->labelled = !s->labelled; /* for the tests */
+            s->tries = 0;
+        } else if (s->mode == MMM__FLOW_ADAPTIVE && s->tries >= CHOOSE_EVERY) {
+            choose(s);
+        }
+        if (!got)
+            break;
         want -= got;
+    }
     return want;
 }
 
@@ -298,6 +661,8 @@ static int hand_on_from(kflow *s, uint32_t u)
             b = cap;
     }
     s->nd[u].rt -= b;
+    if (b > 0 && s->nd[z >> 1].rt == 0)
+        end_added(s, z >> 1);
     s->nd[z >> 1].rt += b;
     for (uint32_t c = z; c != src; c = PAR(s, c))
         arc_push(s, PAR(s, c), c, PJ(s, c), b);
@@ -316,9 +681,9 @@ static void hand_on(kflow *s, uint32_t x)
 
 static void kflow_free(kflow *s)
 {
-    void *arrays[] = {s->own_ps, s->own_pred, s->pp, s->order,
-                      s->f,      s->nd,       s->q,  s->left,
-                      s->joined};
+    void *arrays[] = {s->own_ps, s->own_pred, s->pp,  s->order, s->f,
+                      s->nd,     s->q,        s->left, s->joined, s->lab,
+                      s->cur,    s->gs,       s->jep, s->ends};
     for (size_t i = 0; i < sizeof arrays / sizeof *arrays; i++)
         mmm__big_free(arrays[i]);
 }
@@ -404,10 +769,10 @@ static int kflow_alloc(kflow *s, size_t n, size_t m)
     return 0;
 }
 
-int mmm__antichain_flow_preds(int64_t *out, size_t n, const int64_t *w,
-                              const uint32_t *ss, const uint32_t *succ,
-                              const uint32_t *ps, const uint32_t *pred,
-                              mmm_error *err)
+int mmm__antichain_flow_mode(int64_t *out, size_t n, const int64_t *w,
+                             const uint32_t *ss, const uint32_t *succ,
+                             const uint32_t *ps, const uint32_t *pred,
+                             int mode, mmm_error *err)
 {
     *out = 0;
     if (n == 0)
@@ -422,6 +787,7 @@ int mmm__antichain_flow_preds(int64_t *out, size_t n, const int64_t *w,
     s.succ = succ;
     s.ps = ps;
     s.pred = pred;
+    s.mode = mode;
     if (kflow_alloc(&s, n, ss[n]) < 0 || (!ps && build_preds(&s) < 0) ||
         build_order(&s) < 0) {
         kflow_free(&s);
@@ -435,12 +801,25 @@ int mmm__antichain_flow_preds(int64_t *out, size_t n, const int64_t *w,
         uint32_t x = s.order ? s.order[i] : (uint32_t)i;
         k += join(&s, x, w[x]);
         s.nd[x].rt = w[x];
+        if (w[x] > 0)
+            end_added(&s, x);
         s.joined[x] = 1;
+        if (s.jep)
+            s.jep[x] = s.epoch;
         hand_on(&s, x);
     }
     *out = k;
     kflow_free(&s);
     return 0;
+}
+
+int mmm__antichain_flow_preds(int64_t *out, size_t n, const int64_t *w,
+                              const uint32_t *ss, const uint32_t *succ,
+                              const uint32_t *ps, const uint32_t *pred,
+                              mmm_error *err)
+{
+    return mmm__antichain_flow_mode(out, n, w, ss, succ, ps, pred,
+                                    MMM__FLOW_ADAPTIVE, err);
 }
 
 int mmm__antichain_flow(int64_t *out, size_t n, const int64_t *w,

@@ -249,6 +249,21 @@ int mmm__antichain_flow_preds(int64_t *out, size_t n, const int64_t *weight,
                               const uint32_t *succ_start, const uint32_t *succ,
                               const uint32_t *pred_start, const uint32_t *pred,
                               mmm_error *err);
+/* The same with the method of the augmenting-path searches fixed, for the
+ * tests: MMM__FLOW_ADAPTIVE (what the two above use: chosen as it goes),
+ * MMM__FLOW_BFS (breadth-first searches alone), MMM__FLOW_LABELLED (the
+ * labelled search first, always), MMM__FLOW_ALTERNATE (the two in turns
+ * of three searches).  K is the same whatever the method. */
+enum {
+    MMM__FLOW_ADAPTIVE,
+    MMM__FLOW_BFS,
+    MMM__FLOW_LABELLED,
+    MMM__FLOW_ALTERNATE
+};
+int mmm__antichain_flow_mode(int64_t *out, size_t n, const int64_t *weight,
+                             const uint32_t *succ_start, const uint32_t *succ,
+                             const uint32_t *pred_start, const uint32_t *pred,
+                             int mode, mmm_error *err);
 
 /**
  * Largest weighted antichain of a DAG given by its edges (u -> v) and node

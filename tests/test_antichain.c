@@ -94,14 +94,30 @@ static void to_csr(uint32_t *ss, uint32_t *succ, int n, size_t m,
         succ[cur[from[e]]++] = to[e];
 }
 
+/* The flow alone, by each method of its searches (adaptive, breadth-first
+ * only, labelled first, the two in turns) and by the earlier algorithm
+ * (tests/helpers/antichain_prev.c): all must agree; returns their K. */
 static int64_t flow_only(int n, const int64_t *w, size_t m,
                          const uint32_t *from, const uint32_t *to)
 {
     uint32_t ss[MAXN + 1], succ[1024];
-    int64_t k = -1;
+    int64_t k = -1, km = -2, kp = -3;
     mmm_error err;
+    cr_assert(m <= 1024);
     to_csr(ss, succ, n, m, from, to);
     cr_assert_eq(mmm__antichain_flow(&k, (size_t)n, w, ss, succ, &err), 0);
+    static const int modes[] = {MMM__FLOW_ADAPTIVE, MMM__FLOW_BFS,
+                                MMM__FLOW_LABELLED, MMM__FLOW_ALTERNATE};
+    for (int i = 0; i < 4; i++) {
+        cr_assert_eq(mmm__antichain_flow_mode(&km, (size_t)n, w, ss, succ,
+                                              NULL, NULL, modes[i], &err),
+                     0);
+        cr_assert_eq(km, k, "method %d: K %lld, adaptive %lld", modes[i],
+                     (long long)km, (long long)k);
+    }
+    cr_assert_eq(prev_antichain_flow(&kp, (size_t)n, w, ss, succ, &err), 0);
+    cr_assert_eq(kp, k, "earlier flow %lld, flow %lld", (long long)kp,
+                 (long long)k);
     return k;
 }
 
@@ -181,6 +197,37 @@ Test(antichain, random_dags_match_brute_force)
               sp_seen);
 }
 
+/* Shuffle the node numbers (with their weights) and the edge order, so
+ * that index order is not topological. */
+static void shuffle_dag(int n, int64_t *w, size_t m, uint32_t *from,
+                        uint32_t *to)
+{
+    uint32_t *perm = malloc((size_t)(n ? n : 1) * sizeof *perm);
+    cr_assert(perm);
+    for (int i = 0; i < n; i++)
+        perm[i] = (uint32_t)i;
+    for (int i = n - 1; i > 0; i--) {
+        int j = rnd_int(0, i);
+        uint32_t t = perm[i];
+        perm[i] = perm[j];
+        perm[j] = t;
+        int64_t tw = w[i];
+        w[i] = w[j];
+        w[j] = tw;
+    }
+    for (size_t e = 0; e < m; e++) {
+        from[e] = perm[from[e]];
+        to[e] = perm[to[e]];
+    }
+    for (size_t e = m; e > 1; e--) {
+        size_t j = rnd() % e;
+        uint32_t tf = from[e - 1], tt = to[e - 1];
+        from[e - 1] = from[j], to[e - 1] = to[j];
+        from[j] = tf, to[j] = tt;
+    }
+    free(perm);
+}
+
 /* The benchmark's shapes (bench/gen_dag.py), small: kernel v's
  * predecessors among the `window` kernels before it, `deg` of them (or,
  * when pairs, each edge a random pair at distance <= window, duplicates
@@ -215,32 +262,8 @@ static size_t shaped_dag(int n, int window, int deg, int pairs, int shuffle,
             }
         }
     }
-    if (shuffle) {
-        uint32_t *perm = malloc((size_t)n * sizeof *perm);
-        cr_assert(perm);
-        for (int i = 0; i < n; i++)
-            perm[i] = (uint32_t)i;
-        for (int i = n - 1; i > 0; i--) {
-            int j = rnd_int(0, i);
-            uint32_t t = perm[i];
-            perm[i] = perm[j];
-            perm[j] = t;
-            int64_t tw = w[i];
-            w[i] = w[j];
-            w[j] = tw;
-        }
-        for (size_t e = 0; e < m; e++) {
-            from[e] = perm[from[e]];
-            to[e] = perm[to[e]];
-        }
-        for (size_t e = m; e > 1; e--) {
-            size_t j = rnd() % e;
-            uint32_t tf = from[e - 1], tt = to[e - 1];
-            from[e - 1] = from[j], to[e - 1] = to[j];
-            from[j] = tf, to[j] = tt;
-        }
-        free(perm);
-    }
+    if (shuffle)
+        shuffle_dag(n, w, m, from, to);
     return m;
 }
 
@@ -309,6 +332,15 @@ Test(antichain, benchmark_shapes_match_the_earlier_flow)
                      0);
         cr_assert_eq(mmm__antichain_flow(&k, (size_t)n, w, ss, succ, &err),
                      0);
+        for (int mode = MMM__FLOW_BFS; mode <= MMM__FLOW_ALTERNATE; mode++) {
+            int64_t km = -4;
+            cr_assert_eq(mmm__antichain_flow_mode(&km, (size_t)n, w, ss, succ,
+                                                  NULL, NULL, mode, &err),
+                         0);
+            cr_assert_eq(km, expect, "iteration %d (shape %d), method %d: "
+                         "K %lld, earlier flow %lld", it, sh, mode,
+                         (long long)km, (long long)expect);
+        }
         cr_assert_eq(mmm__max_antichain(&kp, NULL, (size_t)n, w, m, from, to,
                                        &err),
                      0, "%s", err.message);
@@ -316,6 +348,153 @@ Test(antichain, benchmark_shapes_match_the_earlier_flow)
                      "earlier flow %lld", it, sh, n, (long long)k,
                      (long long)expect);
         cr_assert_eq(kp, expect, "iteration %d", it);
+    }
+    free(w), free(from), free(to), free(ss), free(succ), free(cur);
+}
+
+/* --------------------------- adversarial DAGs --------------------------- */
+
+/* Adversarial DAGs of about n nodes (returns the edge count, *pn the node
+ * count), edges at most maxm:
+ *   0  chains of heavy nodes (weights up to 10^9) crossing a wide layer of
+ *      lighter ones: a layer node hangs between two chain positions, so
+ *      the largest antichain mixes chain nodes and layer nodes;
+ *   1  weights 0 (most nodes, or all);
+ *   2  a single node (weight 0 or not);
+ *   3  disconnected parts: two to four random DAGs side by side;
+ *   4  duplicate edges: each edge of a random DAG one to three times;
+ *   5  weights 10^12 and 1 alternating along a window of 3.
+ * Node numbers and edge order are shuffled. */
+static size_t adversarial(int kind, int n, int *pn, int64_t *w,
+                          uint32_t *from, uint32_t *to, size_t maxm)
+{
+    size_t m = 0;
+#define EDGE(a, b)                                                        \
+    do {                                                                  \
+        if (m < maxm) {                                                   \
+            from[m] = (uint32_t)(a);                                      \
+            to[m++] = (uint32_t)(b);                                      \
+        }                                                                 \
+    } while (0)
+    if (kind == 2)
+        n = 1;
+    if (kind == 0 && n >= 4) {
+        int c = rnd_int(1, 3), len = n / 2 / c > 1 ? n / 2 / c : 2;
+        if (c * len > n - 1)
+            c = 1, len = n / 2 > 1 ? n / 2 : 1;
+        int layer = n - c * len;
+        for (int k = 0; k < c; k++)
+            for (int i = 0; i < len; i++) {
+                w[k * len + i] = rnd_int(1000000, 1000000000);
+                if (i + 1 < len)
+                    EDGE(k * len + i, k * len + i + 1);
+            }
+        for (int t = 0; t < layer; t++) {
+            int v = c * len + t, at = rnd_int(0, len - 1);
+            w[v] = rnd_int(0, 3) ? rnd_int(1, 300000000) : rnd_int(0, 5);
+            for (int k = 0; k < c; k++) { /* between at - 1 and at + 1 */
+                if (at > 0 && rnd_int(0, 2))
+                    EDGE(k * len + rnd_int(0, at - 1), v);
+                if (at + 1 < len && rnd_int(0, 2))
+                    EDGE(v, k * len + rnd_int(at + 1, len - 1));
+            }
+        }
+    } else if (kind == 5) {
+        for (int v = 0; v < n; v++) {
+            w[v] = v % 2 ? 1 : 1000000000000;
+            for (int d = 1; d <= 3 && d <= v; d++)
+                if (rnd_int(0, 2))
+                    EDGE(v - d, v);
+        }
+    } else {
+        int parts = kind == 3 ? rnd_int(2, 4) : 1, lo = 0;
+        int dens = rnd_int(5, 60), zeros = kind == 1 ? rnd_int(50, 100) : 0;
+        for (int p = 0; p < parts; p++) {
+            int hi = p + 1 == parts ? n : lo + n / parts;
+            for (int i = lo; i < hi; i++)
+                for (int j = i + 1; j < hi; j++)
+                    if (rnd_int(0, 99) < dens && (hi - lo < 40 ||
+                                                  j - i < 40)) {
+                        int times = kind == 4 ? rnd_int(1, 3) : 1;
+                        while (times--)
+                            EDGE(i, j);
+                    }
+            lo = hi;
+        }
+        for (int v = 0; v < n; v++)
+            w[v] = rnd_int(0, 99) < zeros ? 0 : rnd_int(1, 1000);
+    }
+#undef EDGE
+    shuffle_dag(n, w, m, from, to);
+    *pn = n;
+    return m;
+}
+
+Test(antichain, adversarial_dags_match_brute_force_and_the_earlier_flow)
+{
+    rng_state = 0x853c49e6748fea9bu;
+    for (int it = 0; it < 600; it++) {
+        int kind = it % 6, n;
+        int64_t w[MAXN];
+        uint32_t from[1024], to[1024];
+        size_t m = adversarial(kind, rnd_int(1, 16), &n, w, from, to, 1024);
+        int64_t expect = brute_antichain(n, w, m, from, to), k = -1;
+        mmm_error err;
+        cr_assert_eq(mmm__max_antichain(&k, NULL, (size_t)n, w, m, from, to,
+                                        &err),
+                     0, "%s", err.message);
+        cr_assert_eq(k, expect, "iteration %d (kind %d): K %lld, brute "
+                     "force %lld", it, kind, (long long)k, (long long)expect);
+        /* the flow by each method and the earlier algorithm */
+        cr_assert_eq(flow_only(n, w, m, from, to), expect,
+                     "iteration %d (kind %d)", it, kind);
+    }
+}
+
+/* The same kinds, medium: every method of the flow and the public entry
+ * agree with the earlier algorithm. */
+Test(antichain, adversarial_medium_dags_match_the_earlier_flow)
+{
+    enum { NMAX = 3000, MMAX = 40 * NMAX };
+    int64_t *w = malloc(NMAX * sizeof *w);
+    uint32_t *from = malloc(MMAX * sizeof *from);
+    uint32_t *to = malloc(MMAX * sizeof *to);
+    uint32_t *ss = malloc((NMAX + 1) * sizeof *ss);
+    uint32_t *succ = malloc(MMAX * sizeof *succ);
+    uint32_t *cur = malloc(NMAX * sizeof *cur);
+    cr_assert(w && from && to && ss && succ && cur);
+    rng_state = 0x6a09e667f3bcc909u;
+    for (int it = 0; it < 36; it++) {
+        int kind = it % 6, n;
+        size_t m = adversarial(kind, rnd_int(200, NMAX), &n, w, from, to,
+                               MMAX);
+        memset(ss, 0, (size_t)(n + 1) * sizeof *ss);
+        for (size_t e = 0; e < m; e++)
+            ss[from[e] + 1]++;
+        for (int v = 0; v < n; v++)
+            ss[v + 1] += ss[v];
+        memcpy(cur, ss, (size_t)n * sizeof *cur);
+        for (size_t e = 0; e < m; e++)
+            succ[cur[from[e]]++] = to[e];
+        int64_t expect = -1, k = -2;
+        mmm_error err;
+        cr_assert_eq(prev_antichain_flow(&expect, (size_t)n, w, ss, succ,
+                                         &err),
+                     0);
+        for (int mode = MMM__FLOW_ADAPTIVE; mode <= MMM__FLOW_ALTERNATE;
+             mode++) {
+            cr_assert_eq(mmm__antichain_flow_mode(&k, (size_t)n, w, ss, succ,
+                                                  NULL, NULL, mode, &err),
+                         0);
+            cr_assert_eq(k, expect, "iteration %d (kind %d, %d nodes), "
+                         "method %d: K %lld, earlier flow %lld", it, kind, n,
+                         mode, (long long)k, (long long)expect);
+        }
+        cr_assert_eq(mmm__max_antichain(&k, NULL, (size_t)n, w, m, from, to,
+                                        &err),
+                     0, "%s", err.message);
+        cr_assert_eq(k, expect, "iteration %d (kind %d): public entry",
+                     it, kind);
     }
     free(w), free(from), free(to), free(ss), free(succ), free(cur);
 }
