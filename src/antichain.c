@@ -91,7 +91,7 @@ static int nomem(mmm_error *err)
 
 /* Tuning (measured on the shapes of bench/gen_dag.py, docs/model.md). */
 enum {
-    LONG_SEARCH = 256,  /* a breadth-first search reaching more is long */
+    LONG_SEARCH = 1024, /* breadth-first work per path above: long */
     CHOOSE_EVERY = 256, /* searches between two choices of the method */
     RETRY_AFTER = 64,   /* rounds before the other method is tried again */
     SAP_STEPS = 256,    /* steps of one labelled search before it gives up */
