@@ -5,7 +5,6 @@
  */
 #include <criterion/criterion.h>
 
-#include <dirent.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -14,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "mmm/mmm.h"
+#include "xml_files.h"
 
 /* The root element decides what a file is; it is found after the XML
  * declaration, comments, processing instructions and a DOCTYPE.  The head
@@ -114,51 +114,29 @@ static void check_machine(const char *path)
     mmm_machine_free(m);
 }
 
-static int ends_with(const char *s, const char *suffix)
+/* One bundled .xml file: a program or a machine file, checked and counted. */
+static void visit(const char *path, void *arg)
 {
-    size_t n = strlen(s), k = strlen(suffix);
-    return n >= k && strcmp(s + n - k, suffix) == 0;
-}
-
-static void walk(const char *dir, tally *t, int depth)
-{
-    cr_assert_lt(depth, 16, "dags/ nested too deep at %s", dir);
-    DIR *d = opendir(dir);
-    cr_assert_not_null(d, "cannot open %s", dir);
-    struct dirent *e;
-    while ((e = readdir(d)) != NULL) {
-        char path[4096];
-        struct stat st;
-        if (e->d_name[0] == '.')
-            continue;
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        if (stat(path, &st) != 0)
-            continue;
-        if (S_ISDIR(st.st_mode)) {
-            walk(path, t, depth + 1);
-        } else if (S_ISREG(st.st_mode) && ends_with(e->d_name, ".xml")) {
-            switch (root_kind(path)) {
-            case KIND_PROGRAM:
-                check_program(path);
-                t->programs++;
-                break;
-            case KIND_MACHINE:
-                check_machine(path);
-                t->machines++;
-                break;
-            default:
-                t->others++;
-                break;
-            }
-        }
+    tally *t = arg;
+    switch (root_kind(path)) {
+    case KIND_PROGRAM:
+        check_program(path);
+        t->programs++;
+        break;
+    case KIND_MACHINE:
+        check_machine(path);
+        t->machines++;
+        break;
+    default:
+        t->others++;
+        break;
     }
-    closedir(d);
 }
 
 Test(dags, every_bundled_file_loads_and_analyzes)
 {
     tally t = {0, 0, 0};
-    walk(MMM_DAGS_DIR, &t, 0);
+    for_each_xml_file(MMM_DAGS_DIR, visit, &t);
     /* at least the three polynomial programs and the three small ones */
     cr_expect_geq(t.programs, 6, "found only %d programs", t.programs);
     cr_log_info("dags/: %d programs, %d machine files, %d other .xml",

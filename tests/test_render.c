@@ -24,6 +24,7 @@
 #include "mmm/render.h"
 #include "shell.h"
 #include "slurp.h"
+#include "xml_files.h"
 
 /* ------------------------------------------------------------------ */
 /* Helpers                                                             */
@@ -118,32 +119,26 @@ static int is_program(const char *path)
     return yes;
 }
 
+typedef struct dag_visit {
+    dag_fn fn;
+    int n; /* programs visited */
+} dag_visit;
+
+static void visit_program(const char *path, void *arg)
+{
+    dag_visit *v = arg;
+    if (is_program(path)) {
+        v->fn(path);
+        v->n++;
+    }
+}
+
+/* Calls fn on every program under dir; returns how many. */
 static int for_each_dag_in(const char *dir, dag_fn fn)
 {
-    DIR *d = opendir(dir);
-    struct dirent *e;
-    int n = 0;
-    cr_assert_not_null(d, "cannot open %s", dir);
-    while ((e = readdir(d))) {
-        char path[1024];
-        struct stat st;
-        if (e->d_name[0] == '.')
-            continue;
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        if (stat(path, &st) != 0)
-            continue;
-        if (S_ISDIR(st.st_mode)) {
-            n += for_each_dag_in(path, fn);
-        } else {
-            size_t len = strlen(path);
-            if (len > 4 && strcmp(path + len - 4, ".xml") == 0 && is_program(path)) {
-                fn(path);
-                n++;
-            }
-        }
-    }
-    closedir(d);
-    return n;
+    dag_visit v = {fn, 0};
+    for_each_xml_file(dir, visit_program, &v);
+    return v.n;
 }
 
 static double attr_num(void *obj, const char *name)
