@@ -20,6 +20,8 @@
 # and fails, default 300), KERNELS_WIDE, OUT (where the files go, default
 # bench/out/, git-ignored).  The files are generated once (about 200 MB
 # each; python3 writes one in about 30 to 50 s) and reused.
+# K by each method of the flow and by the earlier algorithm, on the same
+# files: bench/bench_k.sh.
 # Exit status: 0 when every target passes, 1 otherwise.
 set -eu
 
