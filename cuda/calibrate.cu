@@ -500,6 +500,40 @@ static int bench_launch(ctx *c, mmm_calib_raw *r, int reps, int chain)
 
 /* Issue rate: warp-instructions (the FMAs) of a full GPU over event time;
  * the library divides by the clock and the SMs. */
+/* Starting blocks: an empty kernel with small blocks, twice, with many
+ * more blocks the second time; the difference of the two event times over
+ * the difference of the block counts is the whole GPU's time per block
+ * (the launch's own fixed cost cancels).  Every SM holds sm_blocks such
+ * blocks at once, so the blocks' start and retirement is all that is
+ * timed. */
+#define BLOCK_THREADS 64
+static int bench_blocks(ctx *c, mmm_calib_raw *r, int reps, int quick)
+{
+    int64_t per = (int64_t)r->dev.sms * r->dev.sm_blocks;
+    r->block_threads = BLOCK_THREADS;
+    r->block_grid[0] = per * (quick ? 4 : 16);
+    r->block_grid[1] = per * (quick ? 16 : 64);
+    k_empty<<<(unsigned)r->block_grid[1], BLOCK_THREADS, 0, c->st>>>();
+    CKL();
+    for (int k = 0; k < reps; k++) {
+        double s[2];
+        for (int g = 0; g < 2; g++) {
+            CK(cudaEventRecord(c->e0, c->st));
+            k_empty<<<(unsigned)r->block_grid[g], BLOCK_THREADS, 0, c->st>>>();
+            CK(cudaGetLastError());
+            CK(cudaEventRecord(c->e1, c->st));
+            if (elapsed_s(c, &s[g]) < 0)
+                return -1;
+        }
+        if (s[1] > s[0])
+            push(&r->block_s, (s[1] - s[0]) /
+                                  (double)(r->block_grid[1] - r->block_grid[0]));
+    }
+    if (r->block_s.n == 0)
+        return fail(c, "the block-start launches did not grow with their blocks");
+    return 0;
+}
+
 static int bench_issue(ctx *c, mmm_calib_raw *r, int reps, int sms)
 {
     int per_sm = 0, t = 256;
@@ -826,6 +860,7 @@ extern "C" int mmm__cuda_calibrate(mmm_calib_raw *r, int device, int quick,
     }
     if (bench_clock(c, r, reps) < 0 ||
         bench_launch(c, r, quick ? 5 : 21, quick ? 500 : 4000) < 0 ||
+        bench_blocks(c, r, reps, quick) < 0 ||
         bench_issue(c, r, reps, r->dev.sms) < 0)
         return -1;
     {

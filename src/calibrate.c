@@ -169,6 +169,7 @@ int mmm_calib_analyze(mmm_calib *out, const mmm_calib_raw *raw,
     CHECK(load_cycles, "load_cycles");
     CHECK(l2_load_cycles, "l2_load_cycles");
     CHECK(shared_cycles, "shared_cycles");
+    CHECK(block_s, "block_s");
 #undef CHECK
     for (i = 0; i < MMM_CALIB_NOPS; i++) {
         snprintf(what, sizeof what, "op_cycles[%s]", op_names[i]);
@@ -203,6 +204,14 @@ int mmm_calib_analyze(mmm_calib *out, const mmm_calib_raw *raw,
                                  (long long)raw->u_blocks[i], raw->u_resident[i]);
     }
 
+    if (raw->block_threads <= 0 || raw->block_grid[0] <= 0 ||
+        raw->block_grid[1] <= raw->block_grid[0])
+        return mmm_error_set(err, MMM_EINPUT, NULL, 0,
+                             "calibration: the block-start launches have "
+                             "%d threads per block and %lld, %lld blocks",
+                             raw->block_threads,
+                             (long long)raw->block_grid[0],
+                             (long long)raw->block_grid[1]);
     out->dev = raw->dev;
     out->quick = raw->quick;
     out->chase_region_bytes = raw->chase_region_bytes;
@@ -219,6 +228,10 @@ int mmm_calib_analyze(mmm_calib *out, const mmm_calib_raw *raw,
     stat_series(&out->load_cycles, &raw->load_cycles);
     stat_series(&out->l2_load_cycles, &raw->l2_load_cycles);
     stat_series(&out->shared_cycles, &raw->shared_cycles);
+    for (k = 0; k < raw->block_s.n; k++)
+        v[k] = raw->block_s.v[k] * f * raw->dev.sms;
+    mmm_calib_stat_of(&out->block_cycles, v, (size_t)raw->block_s.n);
+    out->block_threads = raw->block_threads;
     for (i = 0; i < MMM_CALIB_NOPS; i++)
         stat_series(&out->op_cycles[i], &raw->op_cycles[i]);
     for (i = 0; i < MMM_CALIB_NSYNC; i++) {
@@ -449,6 +462,12 @@ int mmm_calib_machine_xml(char **out, size_t *len, const mmm_calib *c,
                "seconds per launch: the same chain captured once as a CUDA "
                "graph and replayed");
 
+    param_stat(fp, "block_cycles", &c->block_cycles,
+               "cycles one SM takes to start a block: two launches of an empty "
+               "kernel with blocks of %d threads, the difference of their "
+               "event times over the difference of their block counts, x "
+               "clock_hz x p", c->block_threads);
+
     param_stat(fp, "issue_per_cycle", &c->issue_per_cycle,
                "warp-instructions issued per SM per cycle: 16 independent fp32 "
                "FMA chains per thread, every SM full, FMAs over event time x "
@@ -635,6 +654,9 @@ int mmm_calib_constants_from_machine(mmm_calib_constants *out,
         if ((r = get(&out->op_cycles_of[i], m, name, err)) < 0)
             return r;
     }
+    /* Optional: files written before it was measured have none. */
+    if (get(&out->block_cycles, m, "block_cycles", NULL) < 0)
+        out->block_cycles = 0;
     for (i = 0; i < MMM_CALIB_NBLOCK; i++) {
         snprintf(name, sizeof name, "U_latency_%d", mmm_calib_block_sizes[i]);
         if ((r = get(&out->U_latency[i], m, name, err)) < 0)

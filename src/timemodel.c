@@ -13,29 +13,38 @@ static const struct {
     const char *name, *unit, *meaning;
     double lo, hi;  /* physical bounds, for fitting */
     double start;   /* a typical value: the fit's start when none is given */
+    int optional;   /* 0 when a machine does not give it */
 } consts[MMM_TIME_NCONST] = {
     {"launch_s", "s", "host time to issue one launch into a stream", 1e-8,
-     1e-3, 3e-6},
+     1e-3, 3e-6, 0},
     {"launch_graph_s", "s",
      "GPU time between dependent launches (one replayed graph node)", 1e-8,
-     1e-3, 1e-6},
+     1e-3, 1e-6, 0},
     {"op_cycles", "cycles",
      "latency of one local operation on a thread's critical path", 0.1, 1e3,
-     4},
+     4, 0},
     {"issue_per_cycle", "warp-instructions/cycle",
-     "warp-instructions one SM issues per cycle", 0.1, 8, 2},
+     "warp-instructions one SM issues per cycle", 0.1, 8, 2, 0},
     {"sync_cycles", "cycles", "a block-wide barrier of a one-warp block", 1,
-     1e5, 100},
+     1e5, 100, 0},
     {"sync_cycles_per_warp", "cycles/warp",
-     "what a barrier costs more per warp of the block", 0.01, 1e4, 10},
+     "what a barrier costs more per warp of the block", 0.01, 1e4, 10, 0},
     {"mem_latency_cycles", "cycles",
-     "one dependent global-memory round trip", 10, 1e5, 600},
+     "one dependent global-memory round trip", 10, 1e5, 600, 0},
     {"bandwidth_bytes_per_cycle", "bytes/cycle",
-     "global-memory bandwidth of the whole GPU per SM cycle", 1, 1e5, 1500},
+     "global-memory bandwidth of the whole GPU per SM cycle", 1, 1e5, 1500, 0},
     {"start_s", "s",
      "fixed time of one run of stream launches beyond its launches (first "
-     "launch, last kernel's end)", 1e-9, 1e-3, 5e-6},
+     "launch, last kernel's end)", 1e-9, 1e-3, 5e-6, 1},
+    {"block_cycles", "cycles",
+     "time an SM takes to start one block (it starts its blocks one after "
+     "another)", 0.1, 1e5, 100, 1},
 };
+
+int mmm_time_const_optional(int i)
+{
+    return i >= 0 && i < MMM_TIME_NCONST ? consts[i].optional : 0;
+}
 
 double mmm_time_const_start(int i)
 {
@@ -79,6 +88,7 @@ const char *mmm_time_term_name(mmm_time_term t)
     case MMM_TIME_TERM_BANDWIDTH: return "bandwidth";
     case MMM_TIME_TERM_SHARED: return "shared";
     case MMM_TIME_TERM_LAUNCH: return "launch";
+    case MMM_TIME_TERM_BLOCKS: return "blocks";
     }
     return "?";
 }
@@ -262,10 +272,12 @@ int mmm_time_machine_get(mmm_time_machine *m, const mmm_instance *inst,
         char what[160];
         snprintf(what, sizeof what, "%s, %s", consts[i].meaning,
                  consts[i].unit);
-        /* start_s is optional (0): files written before it stay valid */
+        /* start_s and block_cycles are optional (0): files written
+         * before them stay valid */
         if ((r = get_real(inst, consts[i].name, what,
-                          require_constants && i != MMM_TIME_START,
-                          lo > 0 ? 0 : -1, &m->c[i], err)) < 0)
+                          require_constants && !consts[i].optional,
+                          lo > 0 && !consts[i].optional ? 0 : -1, &m->c[i],
+                          err)) < 0)
             return r;
     }
     int64_t g = 0;
@@ -396,6 +408,8 @@ static int launch(const mmm_time_machine *m, const mmm_program *prog,
         double cs = safe_div(a * wpb, m->shared_wavefronts_per_cycle);
         if (cs > 0)
             cs += lat;
+        /* The SM starts its blocks one after another. */
+        double ck = a * m->c[MMM_TIME_BLOCK];
         double cw = lat;
         mmm_time_term t = MMM_TIME_TERM_LATENCY;
         if (ci > cw) {
@@ -409,6 +423,10 @@ static int launch(const mmm_time_machine *m, const mmm_program *prog,
         if (cs > cw) {
             cw = cs;
             t = MMM_TIME_TERM_SHARED;
+        }
+        if (ck > cw) {
+            cw = ck;
+            t = MMM_TIME_TERM_BLOCKS;
         }
         if (cw * (double)times > best) {
             best = cw * (double)times;

@@ -105,6 +105,7 @@ Test(calibrate, theil_sen_needs_two_distinct_x)
 #define F 1.5e9        /* SM clock, Hz */
 #define SMS 100
 #define LAUNCH 3.0e-6  /* seconds per stream launch */
+#define BLOCK_CYCLES 150.0 /* cycles per block start on an SM */
 #define GRAPH 1.0e-6
 #define LOAD 600.0     /* cycles */
 #define SYNC0 10.0     /* barrier: SYNC0 + SYNC1 * warps cycles */
@@ -158,6 +159,12 @@ static void synth(mmm_calib_raw *r)
     fill(&r->launch_stream_s, LAUNCH, 9);
     fill(&r->launch_own_stream_s, LAUNCH * 1.1, 9);
     fill(&r->launch_graph_s, GRAPH, 9);
+    /* 150 cycles per block per SM: whole-GPU seconds per block =
+     * 150 / (F * SMS) */
+    r->block_threads = 64;
+    r->block_grid[0] = 32 * SMS * 16;
+    r->block_grid[1] = 32 * SMS * 64;
+    fill(&r->block_s, BLOCK_CYCLES / (F * SMS), 9);
     r->issue_warp_instructions = ISSUE_INSTR;
     /* 3.5 warp-instructions per SM cycle */
     fill(&r->issue_s, ISSUE_INSTR / (3.5 * F * SMS), 5);
@@ -198,6 +205,8 @@ Test(calibrate, analysis_recovers_chosen_constants)
     cr_expect(close_to(c.launch_stream_s.median, LAUNCH, 1e-12));
     cr_expect(close_to(c.launch_own_stream_s.median, LAUNCH * 1.1, 1e-12));
     cr_expect(close_to(c.launch_graph_s.median, GRAPH, 1e-12));
+    cr_expect(close_to(c.block_cycles.median, BLOCK_CYCLES, 1e-12));
+    cr_expect(c.block_threads == 64);
     cr_expect(close_to(c.issue_per_cycle.median, 3.5, 1e-12));
     cr_expect(close_to(c.load_cycles.median, LOAD, 1e-12));
     cr_expect(close_to(c.sync_base_cycles, SYNC0, 1e-12), "%g", c.sync_base_cycles);
@@ -312,6 +321,7 @@ Test(calibrate, machine_file_round_trip)
     cr_expect(close_to(k.clock_hz, F, 1e-9));
     cr_expect(close_to(k.launch_s, LAUNCH, 1e-9));
     cr_expect(close_to(k.launch_graph_s, GRAPH, 1e-9));
+    cr_expect(close_to(k.block_cycles, BLOCK_CYCLES, 1e-9));
     cr_expect(close_to(k.issue_per_cycle, 3.5, 1e-9));
     cr_expect(close_to(k.mem_latency_cycles, LOAD, 1e-9));
     cr_expect(close_to(k.L, LOAD, 1e-9));

@@ -131,30 +131,34 @@ typedef struct design {
 } design;
 
 static const design runs_design[] = {
-    {"div_opt.xml", {"n=4096", "m=2048", "s=32"}},
-    {"div_opt.xml", {"n=4096", "m=2048", "s=256"}},
-    {"div_opt.xml", {"n=4096", "m=2048", "s=1024"}},
-    {"div_opt.xml", {"n=16384", "m=256", "s=64"}},
-    {"div_opt.xml", {"n=16384", "m=256", "s=512"}},
-    {"div_opt.xml", {"n=65536", "m=32768", "s=128"}},
-    {"div_opt.xml", {"n=65536", "m=32768", "s=1024"}},
-    {"div_opt.xml", {"n=4096", "m=2048", "s=512"}},
-    {"div_opt.xml", {"n=16384", "m=256", "s=1024"}},
-    {"div_opt.xml", {"n=65536", "m=32768", "s=256"}},
-    {"div_opt.xml", {"n=16384", "m=256", "s=32"}},
-    {"div_naive.xml", {"n=4096", "m=2048", "B=1"}},
-    {"div_naive.xml", {"n=4096", "m=2048", "B=8"}},
-    {"div_naive.xml", {"n=65536", "m=32768", "B=1"}},
-    {"div_naive.xml", {"n=16384", "m=256", "B=8"}},
-    {"mul.xml", {"n=1024", "m=256", "s=1"}},
-    {"mul.xml", {"n=1024", "m=1024", "s=8", "l=128"}},
-    {"mul.xml", {"n=4096", "m=4096", "s=2"}},
-    {"mul.xml", {"n=8192", "m=4096", "s=32"}},
-    {"mul.xml", {"n=16384", "m=16384", "s=4", "l=512"}},
-    {"mul.xml", {"n=16384", "m=16384", "s=16"}},
-    {"mul.xml", {"n=65536", "m=65536", "s=4"}},
-    {"mul.xml", {"n=65536", "m=65536", "s=8"}},
-    {"mul.xml", {"n=65536", "m=256", "s=1"}},
+    {"cumodp/div_opt.xml", {"n=4096", "m=2048", "s=32"}},
+    {"cumodp/div_opt.xml", {"n=4096", "m=2048", "s=256"}},
+    {"cumodp/div_opt.xml", {"n=4096", "m=2048", "s=1024"}},
+    {"cumodp/div_opt.xml", {"n=16384", "m=256", "s=64"}},
+    {"cumodp/div_opt.xml", {"n=16384", "m=256", "s=512"}},
+    {"cumodp/div_opt.xml", {"n=65536", "m=32768", "s=128"}},
+    {"cumodp/div_opt.xml", {"n=65536", "m=32768", "s=1024"}},
+    {"cumodp/div_opt.xml", {"n=4096", "m=2048", "s=512"}},
+    {"cumodp/div_opt.xml", {"n=16384", "m=256", "s=1024"}},
+    {"cumodp/div_opt.xml", {"n=65536", "m=32768", "s=256"}},
+    {"cumodp/div_opt.xml", {"n=16384", "m=256", "s=32"}},
+    {"cumodp/div_naive.xml", {"n=4096", "m=2048", "B=1"}},
+    {"cumodp/div_naive.xml", {"n=4096", "m=2048", "B=8"}},
+    {"cumodp/div_naive.xml", {"n=65536", "m=32768", "B=1"}},
+    {"cumodp/div_naive.xml", {"n=16384", "m=256", "B=8"}},
+    {"cumodp/mul.xml", {"n=1024", "m=256", "s=1"}},
+    {"cumodp/mul.xml", {"n=1024", "m=1024", "s=8", "l=128"}},
+    {"cumodp/mul.xml", {"n=4096", "m=4096", "s=2"}},
+    {"cumodp/mul.xml", {"n=8192", "m=4096", "s=32"}},
+    {"cumodp/mul.xml", {"n=16384", "m=16384", "s=4", "l=512"}},
+    {"cumodp/mul.xml", {"n=16384", "m=16384", "s=16"}},
+    {"cumodp/mul.xml", {"n=65536", "m=65536", "s=4"}},
+    {"cumodp/mul.xml", {"n=65536", "m=65536", "s=8"}},
+    {"cumodp/mul.xml", {"n=65536", "m=256", "s=1"}},
+    /* many small blocks: the SM's block starts bind */
+    {"gpu/reduce.xml", {"n=268435456", "tpb=64", "k=1"}},
+    {"gpu/reduce.xml", {"n=268435456", "tpb=128", "k=1"}},
+    {"gpu/reduce.xml", {"n=16777216", "tpb=64", "k=2"}},
 };
 #define NDESIGN (sizeof runs_design / sizeof runs_design[0])
 
@@ -179,7 +183,7 @@ static void synth_open(synth *y)
         char path[512];
         mmm_override ov[4];
         size_t nov = 0;
-        snprintf(path, sizeof path, "%s/cumodp/%s", MMM_DAGS_DIR,
+        snprintf(path, sizeof path, "%s/%s", MMM_DAGS_DIR,
                  runs_design[i].dag);
         cr_assert_eq(mmm_program_load_file(&y->prog[i], path, &lo, &err), 0,
                      "%s", err.message);
@@ -221,6 +225,7 @@ static void truth(mmm_time_machine *m)
     m->c[MMM_TIME_MEM_LATENCY] = 700;
     m->c[MMM_TIME_BANDWIDTH] = 800;
     m->c[MMM_TIME_START] = 1e-5;
+    m->c[MMM_TIME_BLOCK] = 170;
 }
 
 /* A reproducible uniform number in [-1, 1] (64-bit LCG, Knuth MMIX). */

@@ -121,6 +121,7 @@ static const char small[] =
     "<kernel id='c' blocks='1' threads='1' work='1' span='1' reads='0'\n"
     "        writes='0'/>\n"
     "<edge from='a' to='b'/>\n"
+    "<param name='block_cycles' value='0'/>\n"
     "</program>\n";
 
 static void load_small(mmm_program **p, mmm_instance **inst)
@@ -198,7 +199,34 @@ Test(time, one_launch_by_hand)
     cr_assert_eq(mmm_time_compute(&t, inst, NULL, &err), 0);
     cr_expect(fabs(t.kernels[0].exec_seconds - 1.6e-3) < 1e-15, "%.17g",
               t.kernels[0].exec_seconds);
+    cr_expect_eq(t.kernels[0].dominant, MMM_TIME_TERM_ISSUE);
     mmm_time_dispose(&t);
+
+    /* An SM that takes 300 cycles to start a block: a full wave puts 4
+     * blocks on each SM, 4 * 300 = 1200 cycles > 800 (issue): two waves
+     * 2400 cycles, the blocks' starts bind.  At 150 cycles (600 < 800)
+     * the issue term binds again: 1600 cycles. */
+    {
+        mmm_override ov[2] = {
+            {mmm_program_find_param(p, "N"), mmm_value_double(16)},
+            {mmm_program_find_param(p, "block_cycles"),
+             mmm_value_double(300)}};
+        cr_assert_eq(mmm_instance_eval(inst, ov, 2, &err), 0, "%s",
+                     err.message);
+        cr_assert_eq(mmm_time_compute(&t, inst, NULL, &err), 0);
+        cr_expect(fabs(t.kernels[0].exec_seconds - 2.4e-3) < 1e-15, "%.17g",
+                  t.kernels[0].exec_seconds);
+        cr_expect_eq(t.kernels[0].dominant, MMM_TIME_TERM_BLOCKS);
+        mmm_time_dispose(&t);
+        ov[1].value = mmm_value_double(150);
+        cr_assert_eq(mmm_instance_eval(inst, ov, 2, &err), 0, "%s",
+                     err.message);
+        cr_assert_eq(mmm_time_compute(&t, inst, NULL, &err), 0);
+        cr_expect(fabs(t.kernels[0].exec_seconds - 1.6e-3) < 1e-15, "%.17g",
+                  t.kernels[0].exec_seconds);
+        cr_expect_eq(t.kernels[0].dominant, MMM_TIME_TERM_ISSUE);
+        mmm_time_dispose(&t);
+    }
     mmm_instance_free(inst);
     mmm_program_free(p);
 }

@@ -135,6 +135,13 @@ typedef struct mmm_calib_raw {
     int64_t u_blocks[MMM_CALIB_NBLOCK];
     int u_resident[MMM_CALIB_NBLOCK];
     mmm_calib_series u_bandwidth_s[MMM_CALIB_NBLOCK];
+    /** Starting blocks: seconds per block of the whole GPU, each sample
+     *  the difference of two launches of an empty kernel with blocks of
+     *  block_threads threads, block_grid[1] and block_grid[0] blocks,
+     *  over the difference of their block counts. */
+    int block_threads;
+    int64_t block_grid[2];
+    mmm_calib_series block_s;
 } mmm_calib_raw;
 
 /** A robust summary of one series. */
@@ -186,6 +193,10 @@ typedef struct mmm_calib {
      *  bandwidth at the measured latency: load_cycles x
      *  bandwidth_bytes_per_cycle_per_sm / 4. */
     double saturation_words_per_sm;
+    /** Cycles one SM takes to start one block (empty blocks of
+     *  block_threads threads; whole GPU seconds x clock x p). */
+    mmm_calib_stat block_cycles;
+    int block_threads;
 } mmm_calib;
 
 /** Raw samples to constants.  The clock used to turn seconds into cycles
@@ -219,6 +230,7 @@ typedef struct mmm_calib_constants {
     double sync_cycles, sync_cycles_per_warp;
     double U, L;
     double U_latency[MMM_CALIB_NBLOCK], U_bandwidth[MMM_CALIB_NBLOCK];
+    double block_cycles; /**< 0 in files written before it was measured */
 } mmm_calib_constants;
 
 /** Read the constants above from a loaded machine.  MMM_EINPUT naming the

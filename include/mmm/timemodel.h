@@ -11,7 +11,8 @@
  *     shared_wavefronts_per_cycle, sector_bytes;
  *   fitted (mmm fit) or measured: launch_s, launch_graph_s, start_s,
  *     op_cycles, issue_per_cycle, sync_cycles, sync_cycles_per_warp,
- *     mem_latency_cycles, bandwidth_bytes_per_cycle;
+ *     mem_latency_cycles, bandwidth_bytes_per_cycle, block_cycles
+ *     (start_s and block_cycles are optional: 0 when not given);
  *   the launch mode: graph (0 stream, 1 CUDA graph replay).
  * Results are doubles (seconds); occupancy, waves and launches are exact
  * integers.
@@ -41,6 +42,7 @@ enum {
     MMM_TIME_MEM_LATENCY,     /**< mem_latency_cycles, cycles */
     MMM_TIME_BANDWIDTH,       /**< bandwidth_bytes_per_cycle, bytes/cycle */
     MMM_TIME_START,           /**< start_s, seconds (optional, 0) */
+    MMM_TIME_BLOCK,           /**< block_cycles, cycles (optional, 0) */
     MMM_TIME_NCONST
 };
 
@@ -71,6 +73,8 @@ MMM_API int mmm_time_const_find(const char *name);
 MMM_API void mmm_time_const_bounds(int i, double *lo, double *hi);
 /** A typical value of constant i (where a fit starts when it has none). */
 MMM_API double mmm_time_const_start(int i);
+/** 1 when constant i may be absent from a machine (it is 0 then). */
+MMM_API int mmm_time_const_optional(int i);
 
 /** Which limit sets the resident blocks per SM. */
 typedef enum mmm_time_limit {
@@ -86,9 +90,10 @@ typedef enum mmm_time_term {
     MMM_TIME_TERM_ISSUE,
     MMM_TIME_TERM_BANDWIDTH,
     MMM_TIME_TERM_SHARED,
-    MMM_TIME_TERM_LAUNCH
+    MMM_TIME_TERM_LAUNCH,
+    MMM_TIME_TERM_BLOCKS
 } mmm_time_term;
-#define MMM_TIME_NTERMS 5
+#define MMM_TIME_NTERMS 6
 
 /**
  * Resident blocks per SM of a block of `threads` threads using
