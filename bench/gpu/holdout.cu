@@ -1,0 +1,267 @@
+/*
+ * holdout.cu: two more kinds of kernel, timed after the time model and its
+ * machine files were frozen, so that they test it on programs it has never
+ * seen: a matrix transpose through shared-memory tiles and a 1-D stencil
+ * with a shared halo, over their launch configurations.  Their DAG files,
+ * dags/gpu/transpose.xml and dags/gpu/stencil.xml, were written before any
+ * of these timings was looked at.  Output: CSV rows as validate.cu's.
+ *
+ *   nvcc -O3 -arch=sm_90 -std=c++17 -o holdout bench/gpu/holdout.cu
+ *   ./holdout > holdout.csv
+ *
+ * Timing: cudaEvents around each launch sequence, one warm-up, median of 7;
+ * every result is checked on the host before its row is printed.
+ */
+#include <cuda_runtime.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CHECK(x)                                                              \
+    do {                                                                      \
+        cudaError_t e_ = (x);                                                 \
+        if (e_ != cudaSuccess) {                                              \
+            fprintf(stderr, "holdout: %s:%d: %s\n", __FILE__, __LINE__,       \
+                    cudaGetErrorString(e_));                                  \
+            exit(1);                                                          \
+        }                                                                     \
+    } while (0)
+
+#define RUNS 7
+static cudaEvent_t ev0, ev1;
+
+static int cmp_float(const void *a, const void *b)
+{
+    float x = *(const float *)a, y = *(const float *)b;
+    return (x > y) - (x < y);
+}
+
+static float time_median(void (*fn)(void *), void *arg)
+{
+    float t[RUNS];
+    fn(arg);
+    CHECK(cudaDeviceSynchronize());
+    for (int r = 0; r < RUNS; r++) {
+        CHECK(cudaEventRecord(ev0, 0));
+        fn(arg);
+        CHECK(cudaEventRecord(ev1, 0));
+        CHECK(cudaEventSynchronize(ev1));
+        CHECK(cudaEventElapsedTime(&t[r], ev0, ev1));
+    }
+    CHECK(cudaGetLastError());
+    qsort(t, RUNS, sizeof t[0], cmp_float);
+    return t[RUNS / 2];
+}
+
+static int log2i(long v)
+{
+    int l = 0;
+    while ((1L << l) < v)
+        l++;
+    return l;
+}
+
+/* ------------------------------------------------------------------ */
+/* Transpose of an n x n float matrix: a block moves a TS x TS tile with
+ * TS x TS/R threads, each thread R rows of the tile (TS/R apart): R
+ * coalesced loads into a padded shared tile (TS+1 columns: no bank
+ * conflicts), barrier, R coalesced stores of the tile's columns. */
+
+template <int TS, int R>
+__global__ void transpose(const float *__restrict__ in, float *__restrict__ out,
+                          int n)
+{
+    __shared__ float t[TS][TS + 1];
+    int x = blockIdx.x * TS + threadIdx.x, y = blockIdx.y * TS + threadIdx.y;
+#pragma unroll
+    for (int i = 0; i < R; i++)
+        t[threadIdx.y + i * (TS / R)][threadIdx.x] =
+            in[(size_t)(y + i * (TS / R)) * n + x];
+    __syncthreads();
+    x = blockIdx.y * TS + threadIdx.x;
+    y = blockIdx.x * TS + threadIdx.y;
+#pragma unroll
+    for (int i = 0; i < R; i++)
+        out[(size_t)(y + i * (TS / R)) * n + x] =
+            t[threadIdx.x][threadIdx.y + i * (TS / R)];
+}
+
+struct tr_arg {
+    const float *in;
+    float *out;
+    int n, TS, R;
+};
+typedef void (*tr_fn)(const float *, float *, int);
+template <int TS, int R>
+static void tr_launch(const float *in, float *out, int n)
+{
+    dim3 grid(n / TS, n / TS), block(TS, TS / R);
+    transpose<TS, R><<<grid, block>>>(in, out, n);
+}
+static const tr_fn tr_table[3][4] = {
+    {tr_launch<8, 1>, tr_launch<8, 2>, tr_launch<8, 4>, tr_launch<8, 8>},
+    {tr_launch<16, 1>, tr_launch<16, 2>, tr_launch<16, 4>, tr_launch<16, 8>},
+    {tr_launch<32, 1>, tr_launch<32, 2>, tr_launch<32, 4>, tr_launch<32, 8>}};
+
+static void tr_run(void *a)
+{
+    struct tr_arg *t = (struct tr_arg *)a;
+    tr_table[log2i(t->TS) - 3][log2i(t->R)](t->in, t->out, t->n);
+}
+
+static void bench_transpose(int n)
+{
+    size_t bytes = (size_t)n * n * sizeof(float);
+    float *h = (float *)malloc(bytes), *g = (float *)malloc(bytes), *din, *dout;
+    for (size_t i = 0; i < (size_t)n * n; i++)
+        h[i] = (float)(i % 100003);
+    CHECK(cudaMalloc(&din, bytes));
+    CHECK(cudaMalloc(&dout, bytes));
+    CHECK(cudaMemcpy(din, h, bytes, cudaMemcpyHostToDevice));
+    for (int TS = 8; TS <= 32; TS *= 2)
+        for (int R = 1; R <= 8; R *= 2) {
+            struct tr_arg a = {din, dout, n, TS, R};
+            CHECK(cudaMemset(dout, 0, bytes));
+            float ms = time_median(tr_run, &a);
+            CHECK(cudaMemcpy(g, dout, bytes, cudaMemcpyDeviceToHost));
+            for (int p = 0; p < 4096; p++) {
+                size_t i = ((size_t)p * 2654435761u) % n, j = ((size_t)p * 40503u + 17) % n;
+                if (g[i * n + j] != h[j * n + i]) {
+                    fprintf(stderr, "holdout: transpose n=%d TS=%d R=%d wrong at %zu,%zu\n",
+                            n, TS, R, i, j);
+                    exit(1);
+                }
+            }
+            printf("transpose,%d,,,%d,%d,%.5f,\n", n, TS, R, ms);
+            fflush(stdout);
+        }
+    CHECK(cudaFree(din));
+    CHECK(cudaFree(dout));
+    free(h);
+    free(g);
+}
+
+/* ------------------------------------------------------------------ */
+/* 1-D stencil of radius 3 (7 weights) over n floats, ITER sweeps in a
+ * chain (ping-pong): a block computes T*K consecutive outputs; its threads
+ * load the T*K words and the 2*3 of the halo into shared memory (each
+ * thread K words T apart, coalesced; the first 3 threads the halo),
+ * barrier, then each thread K outputs (T apart), 7 shared loads and 7
+ * multiply-adds each.  Borders read zeros. */
+
+#define RAD 3
+#define ST_ITER 10
+__constant__ float wts[2 * RAD + 1] = {0.05f, 0.1f, 0.2f, 0.3f, 0.2f, 0.1f, 0.05f};
+
+template <int T, int K>
+__global__ void stencil(const float *__restrict__ in, float *__restrict__ out,
+                        int n)
+{
+    __shared__ float s[T * K + 2 * RAD];
+    const int base = blockIdx.x * T * K;
+#pragma unroll
+    for (int j = 0; j < K; j++)
+        s[RAD + j * T + threadIdx.x] = in[base + j * T + threadIdx.x];
+    if (threadIdx.x < RAD) {
+        int l = base - RAD + threadIdx.x, r = base + T * K + threadIdx.x;
+        s[threadIdx.x] = l >= 0 ? in[l] : 0.0f;
+        s[RAD + T * K + threadIdx.x] = r < n ? in[r] : 0.0f;
+    }
+    __syncthreads();
+#pragma unroll
+    for (int j = 0; j < K; j++) {
+        int c = RAD + j * T + threadIdx.x;
+        float v = 0.0f;
+#pragma unroll
+        for (int d = -RAD; d <= RAD; d++)
+            v += wts[d + RAD] * s[c + d];
+        out[base + j * T + threadIdx.x] = v;
+    }
+}
+
+struct st_arg {
+    float *a, *b;
+    int n, T, K;
+};
+typedef void (*st_fn)(const float *, float *, int);
+template <int T, int K>
+static void st_launch(const float *in, float *out, int n)
+{
+    if constexpr (T * K + 2 * RAD <= 12288) /* 48 KiB of shared memory */
+        stencil<T, K><<<n / (T * K), T>>>(in, out, n);
+    else
+        abort();
+}
+#define SK(T) {st_launch<T, 1>, st_launch<T, 2>, st_launch<T, 4>, st_launch<T, 8>, st_launch<T, 16>}
+static const st_fn st_table[5][5] = {SK(64), SK(128), SK(256), SK(512), SK(1024)};
+
+static void st_run(void *p)
+{
+    struct st_arg *s = (struct st_arg *)p;
+    for (int it = 0; it < ST_ITER; it++) {
+        const float *in = (it & 1) ? s->b : s->a;
+        float *out = (it & 1) ? s->a : s->b;
+        st_table[log2i(s->T) - 6][log2i(s->K)](in, out, s->n);
+    }
+}
+
+static void bench_stencil(int n)
+{
+    size_t bytes = (size_t)n * sizeof(float);
+    float *h = (float *)malloc(bytes), *want = (float *)malloc(bytes),
+          *got = (float *)malloc(bytes), *da, *db;
+    const float w[7] = {0.05f, 0.1f, 0.2f, 0.3f, 0.2f, 0.1f, 0.05f};
+    for (int i = 0; i < n; i++)
+        h[i] = (float)(i % 1000) / 1000.0f;
+    for (int i = 0; i < n; i++) {
+        float v = 0.0f;
+        for (int d = -RAD; d <= RAD; d++) {
+            int j = i + d;
+            v += w[d + RAD] * (j >= 0 && j < n ? h[j] : 0.0f);
+        }
+        want[i] = v;
+    }
+    CHECK(cudaMalloc(&da, bytes));
+    CHECK(cudaMalloc(&db, bytes));
+    for (int T = 64; T <= 1024; T *= 2)
+        for (int K = 1; K <= 16; K *= 2) {
+            if (T * K + 2 * RAD > 12288)
+                continue; /* more than 48 KiB of shared memory */
+            struct st_arg a = {da, db, n, T, K};
+            float ms = time_median(st_run, &a);
+            /* One sweep from the start, checked. */
+            CHECK(cudaMemcpy(da, h, bytes, cudaMemcpyHostToDevice));
+            st_table[log2i(T) - 6][log2i(K)](da, db, n);
+            CHECK(cudaMemcpy(got, db, bytes, cudaMemcpyDeviceToHost));
+            for (int i = 0; i < n; i += 977)
+                if (fabsf(got[i] - want[i]) > 1e-5f) {
+                    fprintf(stderr, "holdout: stencil n=%d T=%d K=%d: out[%d] = %g, want %g\n",
+                            n, T, K, i, got[i], want[i]);
+                    exit(1);
+                }
+            printf("stencil,%d,%d,%d,,,%.5f,\n", n, T, K, ms);
+            fflush(stdout);
+        }
+    CHECK(cudaFree(da));
+    CHECK(cudaFree(db));
+    free(h);
+    free(want);
+    free(got);
+}
+
+int main(void)
+{
+    cudaDeviceProp prop;
+    CHECK(cudaGetDeviceProperties(&prop, 0));
+    fprintf(stderr, "holdout: %s, %d SMs\n", prop.name, prop.multiProcessorCount);
+    CHECK(cudaEventCreate(&ev0));
+    CHECK(cudaEventCreate(&ev1));
+    printf("program,n,tpb,k,tile,r,time_ms,d\n");
+    bench_transpose(2048);
+    bench_transpose(8192);
+    bench_stencil(1 << 20);
+    bench_stencil(1 << 26);
+    return 0;
+}

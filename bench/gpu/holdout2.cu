@@ -1,0 +1,295 @@
+/*
+ * holdout2.cu: a second held-out set, timed after the time model gained
+ * latency_exposed (which the first held-out set, holdout.cu, helped to
+ * find): a matrix-vector product with one warp per row and a three-kernel
+ * prefix sum, over their launch configurations.  Their DAG files,
+ * dags/gpu/gemv.xml and dags/gpu/scan.xml, were written before any of these
+ * timings was looked at.  Output: CSV rows as validate.cu's.
+ *
+ *   nvcc -O3 -arch=sm_90 -o holdout2 bench/gpu/holdout2.cu
+ *   ./holdout2 > holdout2.csv
+ *
+ * Timing: cudaEvents around each launch sequence, one warm-up, median of 7;
+ * every result is checked on the host before its row is printed.
+ */
+#include <cuda_runtime.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CHECK(x)                                                              \
+    do {                                                                      \
+        cudaError_t e_ = (x);                                                 \
+        if (e_ != cudaSuccess) {                                              \
+            fprintf(stderr, "holdout2: %s:%d: %s\n", __FILE__, __LINE__,      \
+                    cudaGetErrorString(e_));                                  \
+            exit(1);                                                          \
+        }                                                                     \
+    } while (0)
+
+#define RUNS 7
+static cudaEvent_t ev0, ev1;
+
+static int cmp_float(const void *a, const void *b)
+{
+    float x = *(const float *)a, y = *(const float *)b;
+    return (x > y) - (x < y);
+}
+
+static float time_median(void (*fn)(void *), void *arg)
+{
+    float t[RUNS];
+    fn(arg);
+    CHECK(cudaDeviceSynchronize());
+    for (int r = 0; r < RUNS; r++) {
+        CHECK(cudaEventRecord(ev0, 0));
+        fn(arg);
+        CHECK(cudaEventRecord(ev1, 0));
+        CHECK(cudaEventSynchronize(ev1));
+        CHECK(cudaEventElapsedTime(&t[r], ev0, ev1));
+    }
+    CHECK(cudaGetLastError());
+    qsort(t, RUNS, sizeof t[0], cmp_float);
+    return t[RUNS / 2];
+}
+
+static int log2i(long v)
+{
+    int l = 0;
+    while ((1L << l) < v)
+        l++;
+    return l;
+}
+
+/* ------------------------------------------------------------------ */
+/* y = A x, A an m x n row-major float matrix: one warp per row, each warp
+ * K rows (one after another); a lane adds n/32 products (coalesced reads of
+ * the row, x from the L1/L2), then a shuffle reduction (5 steps); lane 0
+ * writes y. */
+
+template <int T, int K>
+__global__ void gemv(const float *__restrict__ A, const float *__restrict__ x,
+                     float *__restrict__ y, int n)
+{
+    const int lane = threadIdx.x & 31;
+    const int warp = (blockIdx.x * T + threadIdx.x) >> 5;
+    for (int j = 0; j < K; j++) {
+        const int row = warp * K + j;
+        const float *a = A + (size_t)row * n;
+        float s = 0.0f;
+        for (int c = lane; c < n; c += 32)
+            s += a[c] * x[c];
+#pragma unroll
+        for (int o = 16; o > 0; o >>= 1)
+            s += __shfl_down_sync(0xffffffffu, s, o);
+        if (lane == 0)
+            y[row] = s;
+    }
+}
+
+struct gv_arg {
+    const float *A, *x;
+    float *y;
+    int m, n, T, K;
+};
+typedef void (*gv_fn)(const float *, const float *, float *, int, int);
+template <int T, int K>
+static void gv_launch(const float *A, const float *x, float *y, int m, int n)
+{
+    gemv<T, K><<<m / (T / 32 * K), T>>>(A, x, y, n);
+}
+#define GK(T) {gv_launch<T, 1>, gv_launch<T, 2>, gv_launch<T, 4>, gv_launch<T, 8>}
+static const gv_fn gv_table[6][4] = {GK(32), GK(64), GK(128), GK(256), GK(512), GK(1024)};
+
+static void gv_run(void *p)
+{
+    struct gv_arg *g = (struct gv_arg *)p;
+    gv_table[log2i(g->T) - 5][log2i(g->K)](g->A, g->x, g->y, g->m, g->n);
+}
+
+static void bench_gemv(int m, int n)
+{
+    size_t bytes = (size_t)m * n * sizeof(float);
+    float *hA = (float *)malloc(bytes), *hx = (float *)malloc(n * sizeof(float)),
+          *hy = (float *)malloc(m * sizeof(float)), *dA, *dx, *dy;
+    for (size_t i = 0; i < (size_t)m * n; i++)
+        hA[i] = (float)((i * 7 + 1) % 9) - 4.0f;
+    for (int i = 0; i < n; i++)
+        hx[i] = (float)(i % 5) - 2.0f;
+    CHECK(cudaMalloc(&dA, bytes));
+    CHECK(cudaMalloc(&dx, n * sizeof(float)));
+    CHECK(cudaMalloc(&dy, m * sizeof(float)));
+    CHECK(cudaMemcpy(dA, hA, bytes, cudaMemcpyHostToDevice));
+    CHECK(cudaMemcpy(dx, hx, n * sizeof(float), cudaMemcpyHostToDevice));
+    for (int T = 32; T <= 1024; T *= 2)
+        for (int K = 1; K <= 8; K *= 2) {
+            struct gv_arg g = {dA, dx, dy, m, n, T, K};
+            CHECK(cudaMemset(dy, 0, m * sizeof(float)));
+            float ms = time_median(gv_run, &g);
+            CHECK(cudaMemcpy(hy, dy, m * sizeof(float), cudaMemcpyDeviceToHost));
+            /* Small integers: exact in float. */
+            for (int r = 0; r < m; r += 97) {
+                double want = 0;
+                for (int c = 0; c < n; c++)
+                    want += (double)hA[(size_t)r * n + c] * hx[c];
+                if (hy[r] != (float)want) {
+                    fprintf(stderr, "holdout2: gemv m=%d T=%d K=%d: y[%d] = %g, want %g\n",
+                            m, T, K, r, hy[r], want);
+                    exit(1);
+                }
+            }
+            printf("gemv,%d,%d,%d,%d,%.5f\n", m, n, T, K, ms);
+            fflush(stdout);
+        }
+    CHECK(cudaFree(dA));
+    CHECK(cudaFree(dx));
+    CHECK(cudaFree(dy));
+    free(hA);
+    free(hx);
+    free(hy);
+}
+
+/* ------------------------------------------------------------------ */
+/* Inclusive prefix sum of n ints in three launches: (1) each block scans
+ * T*K consecutive words: a thread loads K consecutive words into registers
+ * (K words per thread, not coalesced across the warp for K > 1), scans
+ * them, a Hillis-Steele scan of the T thread totals in shared memory
+ * (log2 T steps, two barriers each), adds its prefix and stores; thread
+ * T-1 stores the block's total.  (2) one block of 1024 threads scans the
+ * block totals (the same way, in chunks of 1024 with a carry).  (3) every
+ * element adds its block's prefix (T threads, K words per thread). */
+
+template <int T>
+__device__ int block_scan(int v, int *sh)
+{
+    sh[threadIdx.x] = v;
+    __syncthreads();
+    for (int o = 1; o < T; o <<= 1) {
+        int t = threadIdx.x >= o ? sh[threadIdx.x - o] : 0;
+        __syncthreads();
+        sh[threadIdx.x] += t;
+        __syncthreads();
+    }
+    return sh[threadIdx.x];
+}
+
+template <int T, int K>
+__global__ void scan_blocks(const int *__restrict__ in, int *__restrict__ out,
+                            int *__restrict__ sums)
+{
+    __shared__ int sh[T];
+    const size_t base = ((size_t)blockIdx.x * T + threadIdx.x) * K;
+    int v[K], s = 0;
+#pragma unroll
+    for (int j = 0; j < K; j++) {
+        s += in[base + j];
+        v[j] = s;
+    }
+    int incl = block_scan<T>(s, sh);
+    int excl = incl - s;
+#pragma unroll
+    for (int j = 0; j < K; j++)
+        out[base + j] = v[j] + excl;
+    if (threadIdx.x == T - 1)
+        sums[blockIdx.x] = incl;
+}
+
+__global__ void scan_sums(int *sums, int count)
+{
+    __shared__ int sh[1024];
+    int carry = 0;
+    for (int c = 0; c < count; c += 1024) {
+        int i = c + threadIdx.x;
+        int v = i < count ? sums[i] : 0;
+        int incl = block_scan<1024>(v, sh) + carry;
+        if (i < count)
+            sums[i] = incl - v; /* exclusive prefix of the block totals */
+        __syncthreads();
+        carry = sh[1023] + carry;
+        __syncthreads();
+    }
+}
+
+template <int T, int K>
+__global__ void scan_add(int *__restrict__ out, const int *__restrict__ sums)
+{
+    const size_t base = ((size_t)blockIdx.x * T + threadIdx.x) * K;
+    const int add = sums[blockIdx.x];
+#pragma unroll
+    for (int j = 0; j < K; j++)
+        out[base + j] += add;
+}
+
+struct sc_arg {
+    const int *in;
+    int *out, *sums;
+    int n, T, K;
+};
+typedef void (*sc_fn)(const int *, int *, int *, int);
+template <int T, int K>
+static void sc_launch(const int *in, int *out, int *sums, int blocks)
+{
+    scan_blocks<T, K><<<blocks, T>>>(in, out, sums);
+    scan_sums<<<1, 1024>>>(sums, blocks);
+    scan_add<T, K><<<blocks, T>>>(out, sums);
+}
+#define CK4(T) {sc_launch<T, 1>, sc_launch<T, 2>, sc_launch<T, 4>, sc_launch<T, 8>}
+static const sc_fn sc_table[5][4] = {CK4(64), CK4(128), CK4(256), CK4(512), CK4(1024)};
+
+static void sc_run(void *p)
+{
+    struct sc_arg *s = (struct sc_arg *)p;
+    sc_table[log2i(s->T) - 6][log2i(s->K)](s->in, s->out, s->sums,
+                                           s->n / (s->T * s->K));
+}
+
+static void bench_scan(int n)
+{
+    int *h = (int *)malloc(n * sizeof(int)), *g = (int *)malloc(n * sizeof(int)),
+        *din, *dout, *dsums;
+    for (int i = 0; i < n; i++)
+        h[i] = (int)((i * 2654435761u) >> 28) - 7;
+    CHECK(cudaMalloc(&din, n * sizeof(int)));
+    CHECK(cudaMalloc(&dout, n * sizeof(int)));
+    CHECK(cudaMalloc(&dsums, (n / 64) * sizeof(int)));
+    CHECK(cudaMemcpy(din, h, n * sizeof(int), cudaMemcpyHostToDevice));
+    for (int T = 64; T <= 1024; T *= 2)
+        for (int K = 1; K <= 8; K *= 2) {
+            struct sc_arg a = {din, dout, dsums, n, T, K};
+            float ms = time_median(sc_run, &a);
+            CHECK(cudaMemcpy(g, dout, n * sizeof(int), cudaMemcpyDeviceToHost));
+            long long s = 0;
+            for (int i = 0; i < n; i++) {
+                s += h[i];
+                if (g[i] != (int)s) {
+                    fprintf(stderr, "holdout2: scan n=%d T=%d K=%d: out[%d] = %d, want %lld\n",
+                            n, T, K, i, g[i], s);
+                    exit(1);
+                }
+            }
+            printf("scan,,%d,%d,%d,%.5f\n", n, T, K, ms);
+            fflush(stdout);
+        }
+    CHECK(cudaFree(din));
+    CHECK(cudaFree(dout));
+    CHECK(cudaFree(dsums));
+    free(h);
+    free(g);
+}
+
+int main(void)
+{
+    cudaDeviceProp prop;
+    CHECK(cudaGetDeviceProperties(&prop, 0));
+    fprintf(stderr, "holdout2: %s, %d SMs\n", prop.name, prop.multiProcessorCount);
+    CHECK(cudaEventCreate(&ev0));
+    CHECK(cudaEventCreate(&ev1));
+    printf("program,m,n,tpb,k,time_ms\n");
+    bench_gemv(16384, 4096);
+    bench_gemv(65536, 1024);
+    bench_scan(1 << 22);
+    bench_scan(1 << 26);
+    return 0;
+}
