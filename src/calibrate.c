@@ -27,6 +27,8 @@ const char *mmm_calib_op_name(mmm_calib_op op)
 /* ------------------------------------------------------------------ */
 /* Robust statistics                                                   */
 
+static double exposed(const mmm_calib *c);
+
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -277,7 +279,34 @@ int mmm_calib_analyze(mmm_calib *out, const mmm_calib_raw *raw,
     }
     out->saturation_words_per_sm =
         out->load_cycles.median * out->bandwidth_bytes_per_cycle_per_sm / 4.0;
+    out->latency_exposed = exposed(out);
     return 0;
+}
+
+/* latency_exposed of the time model from the U kernel: a round of a wave
+ * (every block slot busy) costs u_bandwidth cycles, where the model's two
+ * terms are the round of one block alone (u_latency, its critical path)
+ * and the transfer of the wave's words (resident blocks x threads x 4
+ * bytes over the bandwidth per SM); the model adds latency_exposed of the
+ * shorter to the longer, so e = (u_bandwidth - longer) / shorter, clamped
+ * to [0, 1]; the median over the block sizes. */
+static double exposed(const mmm_calib *c)
+{
+    double e[MMM_CALIB_NBLOCK];
+    size_t n = 0;
+    for (int i = 0; i < MMM_CALIB_NBLOCK; i++) {
+        double lat = c->u_latency[i].median,
+               bw = (double)c->u_resident[i] * mmm_calib_block_sizes[i] * 4.0 /
+                    c->bandwidth_bytes_per_cycle_per_sm,
+               lo = fmin(lat, bw), hi = fmax(lat, bw);
+        if (!(lo > 0))
+            continue;
+        e[n++] = fmin(1, fmax(0, (c->u_bandwidth[i].median - hi) / lo));
+    }
+    if (n == 0)
+        return 0;
+    qsort(e, n, sizeof e[0], cmp_double);
+    return n % 2 ? e[n / 2] : 0.5 * (e[n / 2 - 1] + e[n / 2]);
 }
 
 /* ------------------------------------------------------------------ */
@@ -468,6 +497,13 @@ int mmm_calib_machine_xml(char **out, size_t *len, const mmm_calib *c,
                "event times over the difference of their block counts, x "
                "clock_hz x p", c->block_threads);
 
+    param(fp, "latency_exposed", c->latency_exposed,
+          "derived: the share of the shorter of a wave's critical path and its "
+          "memory transfer that the longer does not hide, from the U kernel "
+          "below: (U_bandwidth - max(U_latency, transfer)) / min(U_latency, "
+          "transfer), the transfer being resident blocks x threads x 4 bytes "
+          "over bandwidth_bytes_per_cycle_per_sm; median over the block sizes");
+
     param_stat(fp, "issue_per_cycle", &c->issue_per_cycle,
                "warp-instructions issued per SM per cycle: 16 independent fp32 "
                "FMA chains per thread, every SM full, FMAs over event time x "
@@ -657,6 +693,8 @@ int mmm_calib_constants_from_machine(mmm_calib_constants *out,
     /* Optional: files written before it was measured have none. */
     if (get(&out->block_cycles, m, "block_cycles", NULL) < 0)
         out->block_cycles = 0;
+    if (get(&out->latency_exposed, m, "latency_exposed", NULL) < 0)
+        out->latency_exposed = 0;
     for (i = 0; i < MMM_CALIB_NBLOCK; i++) {
         snprintf(name, sizeof name, "U_latency_%d", mmm_calib_block_sizes[i]);
         if ((r = get(&out->U_latency[i], m, name, err)) < 0)

@@ -39,6 +39,10 @@ static const struct {
     {"block_cycles", "cycles",
      "time an SM takes to start one block (it starts its blocks one after "
      "another)", 0.1, 1e5, 100, 1},
+    {"latency_exposed", "fraction",
+     "share of the shorter of a wave's critical path and its memory "
+     "transfer that the longer does not hide (0: overlapped, 1: added)",
+     0.01, 1, 0.5, 1},
 };
 
 int mmm_time_const_optional(int i)
@@ -410,15 +414,17 @@ static int launch(const mmm_time_machine *m, const mmm_program *prog,
             cs += lat;
         /* The SM starts its blocks one after another. */
         double ck = a * m->c[MMM_TIME_BLOCK];
-        double cw = lat;
-        mmm_time_term t = MMM_TIME_TERM_LATENCY;
+        /* A wave's critical path and its memory transfer overlap only in
+         * part: the shorter adds latency_exposed of itself to the longer
+         * (a round's words arrive over the transfer time after the
+         * latency). */
+        double mem = fmax(lat, cb) + m->c[MMM_TIME_EXPOSED] * fmin(lat, cb);
+        double cw = mem;
+        mmm_time_term t = cb > lat ? MMM_TIME_TERM_BANDWIDTH
+                                   : MMM_TIME_TERM_LATENCY;
         if (ci > cw) {
             cw = ci;
             t = MMM_TIME_TERM_ISSUE;
-        }
-        if (cb > cw) {
-            cw = cb;
-            t = MMM_TIME_TERM_BANDWIDTH;
         }
         if (cs > cw) {
             cw = cs;

@@ -226,6 +226,12 @@ Test(calibrate, analysis_recovers_chosen_constants)
     }
     /* Little's law: 600 cycles x (2.4e12 / 1.5e9 / 100 = 16 B per cycle) / 4 */
     cr_expect(close_to(c.saturation_words_per_sm, 600.0 * 16 / 4, 1e-12));
+    /* latency_exposed: a round's transfer is resident x threads x 4 B over
+     * 16 B per cycle per SM = 512 cycles at every block size, shorter than
+     * each U_latency; (U_bandwidth - U_latency) / 512 is 300/512, 330/512,
+     * 300/512, 300/512: the median 300/512. */
+    cr_expect(close_to(c.latency_exposed, 300.0 / 512, 1e-12), "%.17g",
+              c.latency_exposed);
     free(r);
 }
 
@@ -322,6 +328,7 @@ Test(calibrate, machine_file_round_trip)
     cr_expect(close_to(k.launch_s, LAUNCH, 1e-9));
     cr_expect(close_to(k.launch_graph_s, GRAPH, 1e-9));
     cr_expect(close_to(k.block_cycles, BLOCK_CYCLES, 1e-9));
+    cr_expect(close_to(k.latency_exposed, 300.0 / 512, 1e-9));
     cr_expect(close_to(k.issue_per_cycle, 3.5, 1e-9));
     cr_expect(close_to(k.mem_latency_cycles, LOAD, 1e-9));
     cr_expect(close_to(k.L, LOAD, 1e-9));
@@ -395,6 +402,8 @@ Test(calibrate, committed_h100_files_agree)
     cr_expect(close_to(k.launch_graph_s * 1e6, json_measured(json, "launch_graph_us"), 1e-9));
     cr_expect(close_to(k.clock_hz, json_measured(json, "clock_hz"), 1e-9));
     cr_expect(close_to(k.issue_per_cycle, json_measured(json, "issue_per_cycle"), 1e-9));
+    cr_expect(close_to(k.block_cycles, json_measured(json, "block_cycles"), 1e-9));
+    cr_expect(close_to(k.latency_exposed, json_measured(json, "latency_exposed"), 1e-9));
     cr_expect(close_to(k.bandwidth_bytes_per_cycle * k.clock_hz,
                        json_measured(json, "bandwidth_bytes_per_s"), 1e-8));
     cr_expect(close_to(k.sync_cycles_per_warp,

@@ -226,6 +226,7 @@ static void truth(mmm_time_machine *m)
     m->c[MMM_TIME_BANDWIDTH] = 800;
     m->c[MMM_TIME_START] = 1e-5;
     m->c[MMM_TIME_BLOCK] = 170;
+    m->c[MMM_TIME_EXPOSED] = 0.4;
 }
 
 /* A reproducible uniform number in [-1, 1] (64-bit LCG, Knuth MMIX). */

@@ -122,6 +122,7 @@ static const char small[] =
     "        writes='0'/>\n"
     "<edge from='a' to='b'/>\n"
     "<param name='block_cycles' value='0'/>\n"
+    "<param name='latency_exposed' value='0'/>\n"
     "</program>\n";
 
 static void load_small(mmm_program **p, mmm_instance **inst)
@@ -225,6 +226,22 @@ Test(time, one_launch_by_hand)
         cr_expect(fabs(t.kernels[0].exec_seconds - 1.6e-3) < 1e-15, "%.17g",
                   t.kernels[0].exec_seconds);
         cr_expect_eq(t.kernels[0].dominant, MMM_TIME_TERM_ISSUE);
+        mmm_time_dispose(&t);
+    }
+
+    /* Half the shorter of the critical path and the transfer exposed,
+     * 10 blocks again: the full wave max(800 issue, 360 + 122.88/2) = 800;
+     * the last wave 360 + 30.72/2 = 375.36 cycles: 1175.36 cycles. */
+    {
+        mmm_override ov[2] = {
+            {mmm_program_find_param(p, "N"), mmm_value_double(10)},
+            {mmm_program_find_param(p, "latency_exposed"),
+             mmm_value_double(0.5)}};
+        cr_assert_eq(mmm_instance_eval(inst, ov, 2, &err), 0, "%s",
+                     err.message);
+        cr_assert_eq(mmm_time_compute(&t, inst, NULL, &err), 0);
+        cr_expect(fabs(t.kernels[0].exec_seconds - 1.17536e-3) < 1e-15,
+                  "%.17g", t.kernels[0].exec_seconds);
         mmm_time_dispose(&t);
     }
     mmm_instance_free(inst);

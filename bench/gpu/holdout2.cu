@@ -4,7 +4,7 @@
  * find): a matrix-vector product with one warp per row and a three-kernel
  * prefix sum, over their launch configurations.  Their DAG files,
  * dags/gpu/gemv.xml and dags/gpu/scan.xml, were written before any of these
- * timings was looked at.  Output: CSV rows as validate.cu's.
+ * timings was looked at.  Output: CSV rows (program, m, n, tpb, k, time_ms).
  *
  *   nvcc -O3 -arch=sm_90 -o holdout2 bench/gpu/holdout2.cu
  *   ./holdout2 > holdout2.csv

@@ -197,6 +197,11 @@ typedef struct mmm_calib {
      *  block_threads threads; whole GPU seconds x clock x p). */
     mmm_calib_stat block_cycles;
     int block_threads;
+    /** The time model's latency_exposed, derived from the U kernel: for
+     *  each block size (u_bandwidth - max(u_latency, t)) / min(u_latency,
+     *  t), t = u_resident x threads x 4 / bandwidth_bytes_per_cycle_per_sm,
+     *  clamped to [0, 1]; the median over the block sizes. */
+    double latency_exposed;
 } mmm_calib;
 
 /** Raw samples to constants.  The clock used to turn seconds into cycles
@@ -231,6 +236,7 @@ typedef struct mmm_calib_constants {
     double U, L;
     double U_latency[MMM_CALIB_NBLOCK], U_bandwidth[MMM_CALIB_NBLOCK];
     double block_cycles; /**< 0 in files written before it was measured */
+    double latency_exposed; /**< likewise */
 } mmm_calib_constants;
 
 /** Read the constants above from a loaded machine.  MMM_EINPUT naming the

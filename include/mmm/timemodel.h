@@ -11,8 +11,9 @@
  *     shared_wavefronts_per_cycle, sector_bytes;
  *   fitted (mmm fit) or measured: launch_s, launch_graph_s, start_s,
  *     op_cycles, issue_per_cycle, sync_cycles, sync_cycles_per_warp,
- *     mem_latency_cycles, bandwidth_bytes_per_cycle, block_cycles
- *     (start_s and block_cycles are optional: 0 when not given);
+ *     mem_latency_cycles, bandwidth_bytes_per_cycle, block_cycles,
+ *     latency_exposed (start_s, block_cycles and latency_exposed are
+ *     optional: 0 when not given);
  *   the launch mode: graph (0 stream, 1 CUDA graph replay).
  * Results are doubles (seconds); occupancy, waves and launches are exact
  * integers.
@@ -43,6 +44,7 @@ enum {
     MMM_TIME_BANDWIDTH,       /**< bandwidth_bytes_per_cycle, bytes/cycle */
     MMM_TIME_START,           /**< start_s, seconds (optional, 0) */
     MMM_TIME_BLOCK,           /**< block_cycles, cycles (optional, 0) */
+    MMM_TIME_EXPOSED,         /**< latency_exposed, fraction (optional, 0) */
     MMM_TIME_NCONST
 };
 

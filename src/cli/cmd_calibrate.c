@@ -95,6 +95,7 @@ static void print_text(const mmm_calib *c)
               MMM_CALIB_NBLOCK, c->u_bandwidth, 1, "cycles");
     printf("  %-34s %12.5g words\n", "in flight per SM to saturate",
            c->saturation_words_per_sm);
+    printf("  %-34s %12.5g\n", "latency exposed (from U)", c->latency_exposed);
 }
 
 /* ---- JSON ---- */
@@ -264,6 +265,8 @@ static void print_json(const mmm_calib *c)
     cli_json_end_object(&w);
     cli_json_key(&w, "saturation_words_per_sm");
     cli_json_double(&w, c->saturation_words_per_sm);
+    cli_json_key(&w, "latency_exposed");
+    cli_json_double(&w, c->latency_exposed);
     cli_json_end_object(&w);
 
     /* The spread of each figure above, in the same units. */
