@@ -23,9 +23,21 @@ import statistics
 import subprocess
 import sys
 
-# The parameters that choose a launch configuration; every other parameter
-# of a row names the size.
-CONFIG = {"tpb", "k", "tile", "r"}
+# The parameters that choose a launch configuration, in the order
+# `mmm optimize --param` is given them (it breaks ties towards smaller values
+# of the first); every other parameter of a row names the size.
+CONFIG_ORDER = ["tpb", "k", "tile", "r"]
+CONFIG = set(CONFIG_ORDER)
+RTOL = 1e-12  # predicted times this close are a tie, as in mmm optimize
+
+
+def pick_of(rows, idx):
+    """The configuration `mmm optimize --objective time` picks among the
+    runs idx: the smallest predicted time, ties to the smaller values."""
+    low = min(rows[i]["predicted_s"] for i in idx)
+    tied = [i for i in idx if rows[i]["predicted_s"] <= low * (1 + RTOL)]
+    return min(tied, key=lambda i: [rows[i]["params"][k] for k in CONFIG_ORDER
+                                    if k in rows[i]["params"]])
 
 
 def predict(mmm, runs, dags, machine):
@@ -49,6 +61,8 @@ def main():
     ap.add_argument("--machine", action="append", required=True)
     ap.add_argument("--mmm", default="build/mmm")
     ap.add_argument("--dags", default="dags/gpu")
+    ap.add_argument("--json", action="store_true",
+                    help="print the groups and picks as JSON instead")
     a = ap.parse_args()
     programs = set()
     for r in a.runs:
@@ -60,6 +74,9 @@ def main():
     dags = [os.path.join(a.dags, p + ".xml") for p in sorted(programs)]
     results = {m: predict(a.mmm, a.runs, dags, m) for m in a.machine}
 
+    if a.json:
+        print(json.dumps(summary(a, results)))
+        return
     print("| program | size | measured best | best (ms) | "
           + " | ".join("pick, %s | pick/best" % os.path.basename(m)
                        for m in a.machine) + " |")
@@ -83,7 +100,7 @@ def main():
         cells = []
         for m in a.machine:
             rows = results[m]["rows"]
-            pick = min(idx, key=lambda i: rows[i]["predicted_s"])
+            pick = pick_of(rows, idx)
             ratio = rows[pick]["measured_s"] / rows[best]["measured_s"]
             worst[m] = max(worst[m], ratio)
             within[m] += ratio <= 1.10
@@ -101,6 +118,29 @@ def main():
               "median error %.1f %%, largest %.1f %%." % (
                   m, within[m], ngroups, worst[m], len(rows),
                   100 * statistics.median(rel), 100 * max(rel)))
+
+
+def summary(a, results):
+    """Per machine file: every group's program, size, measured best, pick
+    and pick/best."""
+    out = {}
+    for m in a.machine:
+        rows = results[m]["rows"]
+        groups = {}
+        for i, row in enumerate(rows):
+            size = {k: v for k, v in row["params"].items() if k not in CONFIG}
+            key = (row["program"], json.dumps(size, sort_keys=True))
+            groups.setdefault(key, []).append(i)
+        res = []
+        for (prog, size), idx in groups.items():
+            best = min(idx, key=lambda i: rows[i]["measured_s"])
+            pick = pick_of(rows, idx)
+            res.append({"program": prog, "size": json.loads(size),
+                        "best": rows[best]["params"],
+                        "pick": rows[pick]["params"],
+                        "ratio": rows[pick]["measured_s"] / rows[best]["measured_s"]})
+        out[m] = res
+    return out
 
 
 if __name__ == "__main__":
