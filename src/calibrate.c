@@ -27,8 +27,6 @@ const char *mmm_calib_op_name(mmm_calib_op op)
 /* ------------------------------------------------------------------ */
 /* Robust statistics                                                   */
 
-static double exposed(const mmm_calib *c);
-
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -145,6 +143,32 @@ static int check_device(const mmm_calib_device *d, mmm_error *err)
 static void stat_series(mmm_calib_stat *out, const mmm_calib_series *s)
 {
     mmm_calib_stat_of(out, s->v, (size_t)s->n);
+}
+
+/* latency_exposed of the time model from the U kernel: a round of a wave
+ * (every block slot busy) costs u_bandwidth cycles, where the model's two
+ * terms are the round of one block alone (u_latency, its critical path)
+ * and the transfer of the wave's words (resident blocks x threads x 4
+ * bytes over the bandwidth per SM); the model adds latency_exposed of the
+ * shorter to the longer, so e = (u_bandwidth - longer) / shorter, clamped
+ * to [0, 1]; the median over the block sizes. */
+static double exposed(const mmm_calib *c)
+{
+    double e[MMM_CALIB_NBLOCK];
+    size_t n = 0;
+    for (int i = 0; i < MMM_CALIB_NBLOCK; i++) {
+        double lat = c->u_latency[i].median,
+               bw = (double)c->u_resident[i] * mmm_calib_block_sizes[i] * 4.0 /
+                    c->bandwidth_bytes_per_cycle_per_sm,
+               lo = fmin(lat, bw), hi = fmax(lat, bw);
+        if (!(lo > 0))
+            continue;
+        e[n++] = fmin(1, fmax(0, (c->u_bandwidth[i].median - hi) / lo));
+    }
+    if (n == 0)
+        return 0;
+    qsort(e, n, sizeof e[0], cmp_double);
+    return n % 2 ? e[n / 2] : 0.5 * (e[n / 2 - 1] + e[n / 2]);
 }
 
 int mmm_calib_analyze(mmm_calib *out, const mmm_calib_raw *raw,
@@ -281,32 +305,6 @@ int mmm_calib_analyze(mmm_calib *out, const mmm_calib_raw *raw,
         out->load_cycles.median * out->bandwidth_bytes_per_cycle_per_sm / 4.0;
     out->latency_exposed = exposed(out);
     return 0;
-}
-
-/* latency_exposed of the time model from the U kernel: a round of a wave
- * (every block slot busy) costs u_bandwidth cycles, where the model's two
- * terms are the round of one block alone (u_latency, its critical path)
- * and the transfer of the wave's words (resident blocks x threads x 4
- * bytes over the bandwidth per SM); the model adds latency_exposed of the
- * shorter to the longer, so e = (u_bandwidth - longer) / shorter, clamped
- * to [0, 1]; the median over the block sizes. */
-static double exposed(const mmm_calib *c)
-{
-    double e[MMM_CALIB_NBLOCK];
-    size_t n = 0;
-    for (int i = 0; i < MMM_CALIB_NBLOCK; i++) {
-        double lat = c->u_latency[i].median,
-               bw = (double)c->u_resident[i] * mmm_calib_block_sizes[i] * 4.0 /
-                    c->bandwidth_bytes_per_cycle_per_sm,
-               lo = fmin(lat, bw), hi = fmax(lat, bw);
-        if (!(lo > 0))
-            continue;
-        e[n++] = fmin(1, fmax(0, (c->u_bandwidth[i].median - hi) / lo));
-    }
-    if (n == 0)
-        return 0;
-    qsort(e, n, sizeof e[0], cmp_double);
-    return n % 2 ? e[n / 2] : 0.5 * (e[n / 2 - 1] + e[n / 2]);
 }
 
 /* ------------------------------------------------------------------ */
