@@ -145,6 +145,26 @@ static void eval_small(mmm_program *p, mmm_instance *inst, const char *name,
                  0, "%s", err.message);
 }
 
+/* Kernel a's execution time with N blocks and one more parameter set. */
+static void expect_exec2(mmm_program *p, mmm_instance *inst, double N,
+                         const char *name, double v, double want,
+                         mmm_time_term dominant)
+{
+    mmm_error err;
+    mmm_time t;
+    mmm_override ov[2] = {
+        {mmm_program_find_param(p, "N"), mmm_value_double(N)},
+        {mmm_program_find_param(p, name), mmm_value_double(v)}};
+    cr_assert_eq(mmm_instance_eval(inst, ov, 2, &err), 0, "%s", err.message);
+    cr_assert_eq(mmm_time_compute(&t, inst, NULL, &err), 0, "%s",
+                 err.message);
+    cr_expect(fabs(t.kernels[0].exec_seconds - want) < 1e-15,
+              "%s = %g: %.17g, want %.17g", name, v, t.kernels[0].exec_seconds,
+              want);
+    cr_expect_eq(t.kernels[0].dominant, dominant, "%s = %g", name, v);
+    mmm_time_dispose(&t);
+}
+
 Test(time, one_launch_by_hand)
 {
     mmm_program *p;
@@ -207,43 +227,17 @@ Test(time, one_launch_by_hand)
      * blocks on each SM, 4 * 300 = 1200 cycles > 800 (issue): two waves
      * 2400 cycles, the blocks' starts bind.  At 150 cycles (600 < 800)
      * the issue term binds again: 1600 cycles. */
-    {
-        mmm_override ov[2] = {
-            {mmm_program_find_param(p, "N"), mmm_value_double(16)},
-            {mmm_program_find_param(p, "block_cycles"),
-             mmm_value_double(300)}};
-        cr_assert_eq(mmm_instance_eval(inst, ov, 2, &err), 0, "%s",
-                     err.message);
-        cr_assert_eq(mmm_time_compute(&t, inst, NULL, &err), 0);
-        cr_expect(fabs(t.kernels[0].exec_seconds - 2.4e-3) < 1e-15, "%.17g",
-                  t.kernels[0].exec_seconds);
-        cr_expect_eq(t.kernels[0].dominant, MMM_TIME_TERM_BLOCKS);
-        mmm_time_dispose(&t);
-        ov[1].value = mmm_value_double(150);
-        cr_assert_eq(mmm_instance_eval(inst, ov, 2, &err), 0, "%s",
-                     err.message);
-        cr_assert_eq(mmm_time_compute(&t, inst, NULL, &err), 0);
-        cr_expect(fabs(t.kernels[0].exec_seconds - 1.6e-3) < 1e-15, "%.17g",
-                  t.kernels[0].exec_seconds);
-        cr_expect_eq(t.kernels[0].dominant, MMM_TIME_TERM_ISSUE);
-        mmm_time_dispose(&t);
-    }
+    expect_exec2(p, inst, 16, "block_cycles", 300, 2.4e-3,
+                 MMM_TIME_TERM_BLOCKS);
+    expect_exec2(p, inst, 16, "block_cycles", 150, 1.6e-3,
+                 MMM_TIME_TERM_ISSUE);
 
     /* Half the shorter of the critical path and the transfer exposed,
      * 10 blocks again: the full wave max(800 issue, 360 + 122.88/2) = 800;
-     * the last wave 360 + 30.72/2 = 375.36 cycles: 1175.36 cycles. */
-    {
-        mmm_override ov[2] = {
-            {mmm_program_find_param(p, "N"), mmm_value_double(10)},
-            {mmm_program_find_param(p, "latency_exposed"),
-             mmm_value_double(0.5)}};
-        cr_assert_eq(mmm_instance_eval(inst, ov, 2, &err), 0, "%s",
-                     err.message);
-        cr_assert_eq(mmm_time_compute(&t, inst, NULL, &err), 0);
-        cr_expect(fabs(t.kernels[0].exec_seconds - 1.17536e-3) < 1e-15,
-                  "%.17g", t.kernels[0].exec_seconds);
-        mmm_time_dispose(&t);
-    }
+     * the last wave 360 + 30.72/2 = 375.36 cycles: 1175.36 cycles, the
+     * full wave's issue the dominant term. */
+    expect_exec2(p, inst, 10, "latency_exposed", 0.5, 1.17536e-3,
+                 MMM_TIME_TERM_ISSUE);
     mmm_instance_free(inst);
     mmm_program_free(p);
 }

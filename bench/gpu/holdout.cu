@@ -4,7 +4,7 @@
  * seen: a matrix transpose through shared-memory tiles and a 1-D stencil
  * with a shared halo, over their launch configurations.  Their DAG files,
  * dags/gpu/transpose.xml and dags/gpu/stencil.xml, were written before any
- * of these timings was looked at.  Output: CSV rows as validate.cu's.
+ * of these timings was looked at.  Output: CSV rows as validate.cu's (program, n, tpb, k, tile, r, time_ms, d).
  *
  *   nvcc -O3 -arch=sm_90 -std=c++17 -o holdout bench/gpu/holdout.cu
  *   ./holdout > holdout.csv
@@ -19,49 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CHECK(x)                                                              \
-    do {                                                                      \
-        cudaError_t e_ = (x);                                                 \
-        if (e_ != cudaSuccess) {                                              \
-            fprintf(stderr, "holdout: %s:%d: %s\n", __FILE__, __LINE__,       \
-                    cudaGetErrorString(e_));                                  \
-            exit(1);                                                          \
-        }                                                                     \
-    } while (0)
-
-#define RUNS 7
-static cudaEvent_t ev0, ev1;
-
-static int cmp_float(const void *a, const void *b)
-{
-    float x = *(const float *)a, y = *(const float *)b;
-    return (x > y) - (x < y);
-}
-
-static float time_median(void (*fn)(void *), void *arg)
-{
-    float t[RUNS];
-    fn(arg);
-    CHECK(cudaDeviceSynchronize());
-    for (int r = 0; r < RUNS; r++) {
-        CHECK(cudaEventRecord(ev0, 0));
-        fn(arg);
-        CHECK(cudaEventRecord(ev1, 0));
-        CHECK(cudaEventSynchronize(ev1));
-        CHECK(cudaEventElapsedTime(&t[r], ev0, ev1));
-    }
-    CHECK(cudaGetLastError());
-    qsort(t, RUNS, sizeof t[0], cmp_float);
-    return t[RUNS / 2];
-}
-
-static int log2i(long v)
-{
-    int l = 0;
-    while ((1L << l) < v)
-        l++;
-    return l;
-}
+#define PROG "holdout"
+#include "timing.cuh"
 
 /* ------------------------------------------------------------------ */
 /* Transpose of an n x n float matrix: a block moves a TS x TS tile with
@@ -256,8 +215,7 @@ int main(void)
     cudaDeviceProp prop;
     CHECK(cudaGetDeviceProperties(&prop, 0));
     fprintf(stderr, "holdout: %s, %d SMs\n", prop.name, prop.multiProcessorCount);
-    CHECK(cudaEventCreate(&ev0));
-    CHECK(cudaEventCreate(&ev1));
+    timing_init();
     printf("program,n,tpb,k,tile,r,time_ms,d\n");
     bench_transpose(2048);
     bench_transpose(8192);

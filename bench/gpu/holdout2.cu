@@ -19,49 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CHECK(x)                                                              \
-    do {                                                                      \
-        cudaError_t e_ = (x);                                                 \
-        if (e_ != cudaSuccess) {                                              \
-            fprintf(stderr, "holdout2: %s:%d: %s\n", __FILE__, __LINE__,      \
-                    cudaGetErrorString(e_));                                  \
-            exit(1);                                                          \
-        }                                                                     \
-    } while (0)
-
-#define RUNS 7
-static cudaEvent_t ev0, ev1;
-
-static int cmp_float(const void *a, const void *b)
-{
-    float x = *(const float *)a, y = *(const float *)b;
-    return (x > y) - (x < y);
-}
-
-static float time_median(void (*fn)(void *), void *arg)
-{
-    float t[RUNS];
-    fn(arg);
-    CHECK(cudaDeviceSynchronize());
-    for (int r = 0; r < RUNS; r++) {
-        CHECK(cudaEventRecord(ev0, 0));
-        fn(arg);
-        CHECK(cudaEventRecord(ev1, 0));
-        CHECK(cudaEventSynchronize(ev1));
-        CHECK(cudaEventElapsedTime(&t[r], ev0, ev1));
-    }
-    CHECK(cudaGetLastError());
-    qsort(t, RUNS, sizeof t[0], cmp_float);
-    return t[RUNS / 2];
-}
-
-static int log2i(long v)
-{
-    int l = 0;
-    while ((1L << l) < v)
-        l++;
-    return l;
-}
+#define PROG "holdout2"
+#include "timing.cuh"
 
 /* ------------------------------------------------------------------ */
 /* y = A x, A an m x n row-major float matrix: one warp per row, each warp
@@ -284,8 +243,7 @@ int main(void)
     cudaDeviceProp prop;
     CHECK(cudaGetDeviceProperties(&prop, 0));
     fprintf(stderr, "holdout2: %s, %d SMs\n", prop.name, prop.multiProcessorCount);
-    CHECK(cudaEventCreate(&ev0));
-    CHECK(cudaEventCreate(&ev1));
+    timing_init();
     printf("program,m,n,tpb,k,time_ms\n");
     bench_gemv(16384, 4096);
     bench_gemv(65536, 1024);

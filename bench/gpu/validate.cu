@@ -24,43 +24,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CHECK(x)                                                              \
-    do {                                                                      \
-        cudaError_t e_ = (x);                                                 \
-        if (e_ != cudaSuccess) {                                              \
-            fprintf(stderr, "validate: %s:%d: %s\n", __FILE__, __LINE__,      \
-                    cudaGetErrorString(e_));                                  \
-            exit(1);                                                          \
-        }                                                                     \
-    } while (0)
-
-#define RUNS 7
-
-static cudaEvent_t ev0, ev1;
-
-static int cmp_float(const void *a, const void *b)
-{
-    float x = *(const float *)a, y = *(const float *)b;
-    return (x > y) - (x < y);
-}
-
-/* Median time in ms of RUNS runs of fn(arg) after one warm-up. */
-static float time_median(void (*fn)(void *), void *arg)
-{
-    float t[RUNS];
-    fn(arg);
-    CHECK(cudaDeviceSynchronize());
-    for (int r = 0; r < RUNS; r++) {
-        CHECK(cudaEventRecord(ev0, 0));
-        fn(arg);
-        CHECK(cudaEventRecord(ev1, 0));
-        CHECK(cudaEventSynchronize(ev1));
-        CHECK(cudaEventElapsedTime(&t[r], ev0, ev1));
-    }
-    CHECK(cudaGetLastError());
-    qsort(t, RUNS, sizeof t[0], cmp_float);
-    return t[RUNS / 2];
-}
+#define PROG "validate"
+#include "timing.cuh"
 
 /* ------------------------------------------------------------------ */
 /* Reduction: partial sums of T*K consecutive words per block (each thread
@@ -129,14 +94,6 @@ static void reduce_launch(const float *x, float *part, int blocks)
      reduce_launch<T, 64>}
 static const reduce_fn reduce_table[5][7] = {RK(64), RK(128), RK(256),
                                              RK(512), RK(1024)};
-
-static int log2i(long v)
-{
-    int l = 0;
-    while ((1L << l) < v)
-        l++;
-    return l;
-}
 
 static void reduce_run(void *a)
 {
@@ -414,8 +371,7 @@ int main(int argc, char **argv)
     cudaDeviceProp prop;
     CHECK(cudaGetDeviceProperties(&prop, 0));
     fprintf(stderr, "validate: %s, %d SMs\n", prop.name, prop.multiProcessorCount);
-    CHECK(cudaEventCreate(&ev0));
-    CHECK(cudaEventCreate(&ev1));
+    timing_init();
     printf("program,n,tpb,k,tile,r,time_ms,d\n");
     bench_reduce(1L << 20, quick);
     bench_reduce(1L << 24, quick);

@@ -1,0 +1,68 @@
+/*
+ * timing.cuh: what validate.cu, holdout.cu and holdout2.cu share: a CUDA
+ * error check that exits, the median of RUNS timed runs of a launch
+ * sequence (cudaEvents on the legacy stream around the whole sequence, one
+ * warm-up first), and log2 of a power of two.  Define PROG (the program's
+ * name, for messages) before including it.
+ */
+#ifndef MMM_BENCH_GPU_TIMING_CUH
+#define MMM_BENCH_GPU_TIMING_CUH
+
+#include <cuda_runtime.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#define CHECK(x)                                                              \
+    do {                                                                      \
+        cudaError_t e_ = (x);                                                 \
+        if (e_ != cudaSuccess) {                                              \
+            fprintf(stderr, "%s: %s:%d: %s\n", PROG, __FILE__, __LINE__,      \
+                    cudaGetErrorString(e_));                                  \
+            exit(1);                                                          \
+        }                                                                     \
+    } while (0)
+
+#define RUNS 7
+
+static cudaEvent_t ev0, ev1;
+
+static void timing_init(void)
+{
+    CHECK(cudaEventCreate(&ev0));
+    CHECK(cudaEventCreate(&ev1));
+}
+
+static int cmp_float(const void *a, const void *b)
+{
+    float x = *(const float *)a, y = *(const float *)b;
+    return (x > y) - (x < y);
+}
+
+/* Median time in ms of RUNS runs of fn(arg) after one warm-up. */
+static float time_median(void (*fn)(void *), void *arg)
+{
+    float t[RUNS];
+    fn(arg);
+    CHECK(cudaDeviceSynchronize());
+    for (int r = 0; r < RUNS; r++) {
+        CHECK(cudaEventRecord(ev0, 0));
+        fn(arg);
+        CHECK(cudaEventRecord(ev1, 0));
+        CHECK(cudaEventSynchronize(ev1));
+        CHECK(cudaEventElapsedTime(&t[r], ev0, ev1));
+    }
+    CHECK(cudaGetLastError());
+    qsort(t, RUNS, sizeof t[0], cmp_float);
+    return t[RUNS / 2];
+}
+
+/* log2 of a power of two (the smallest l with 2^l >= v). */
+static int log2i(long v)
+{
+    int l = 0;
+    while ((1L << l) < v)
+        l++;
+    return l;
+}
+
+#endif
