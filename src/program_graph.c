@@ -21,24 +21,19 @@ struct mmm_pending_edge {
     const char *from, *to; /* NULL when already resolved */
 };
 
-/* The kernel named id (or -1).  A numbered id is one read of the array
- * of numbered ids; another tries *last first: the same kernel as the last
- * edge's, at the cost of one string compare. */
+/* The kernel named id (or -1).  A numbered id is read in one pass and
+ * found by its number (mmm__kernel_find_numbered); another tries *last
+ * first: the same kernel as the last edge's, at the cost of one string
+ * compare. */
 static long edge_end(mmm_program *p, uint32_t *last, const char *id)
 {
     struct mmm_program_priv *pv = p->priv;
-    size_t len = strlen(id), plen;
-    uint32_t num;
-    if (mmm__id_number(id, len, &plen, &num) &&
-        mmm__num_prefix_is(pv, id, plen)) {
-        if (num < pv->num_ident)
-            return (long)num;
-        if (num < pv->num_cap && pv->num_kernel[num])
-            return (long)pv->num_kernel[num] - 1;
-    }
+    long k = mmm__kernel_find_numbered(pv, id);
+    if (k >= 0)
+        return k;
     if (*last && strcmp(pv->kernels[*last - 1].id, id) == 0)
         return (long)*last - 1;
-    long k = mmm_program_find_kernel(p, id);
+    k = mmm_program_find_kernel(p, id);
     *last = k >= 0 ? (uint32_t)k + 1 : 0;
     return k;
 }

@@ -237,6 +237,40 @@ long mmm__kernel_find(const struct mmm_program_priv *pv, const char *s,
                         kernel_hash(s, len));
 }
 
+/* The kernel of a numbered id (NUL-terminated) read forwards, in one pass
+ * and without strlen: the prefix, then 1 to 9 digits without a leading
+ * zero, and nothing after them.  (The prefix of numbered ids never ends
+ * with a digit, so this is exactly mmm__id_number's form.)  -1 when id is
+ * not of that form or is not in the array: the caller then takes the
+ * general way. */
+long mmm__kernel_find_numbered(const struct mmm_program_priv *pv,
+                               const char *id)
+{
+    const char *pfx = pv->num_prefix;
+    size_t plen = pv->num_prefix_len;
+    if (!pfx)
+        return -1;
+    for (size_t i = 0; i < plen; i++) /* pfx holds no NUL: stops at id's */
+        if (id[i] != pfx[i])
+            return -1;
+    const char *d = id + plen;
+    if (*d < '0' || *d > '9' || (*d == '0' && d[1] != '\0'))
+        return -1;
+    uint32_t num = 0;
+    for (int n = 0; *d >= '0' && *d <= '9'; d++) {
+        if (++n > 9)
+            return -1;
+        num = num * 10 + (uint32_t)(*d - '0');
+    }
+    if (*d)
+        return -1;
+    if (num < pv->num_ident)
+        return (long)num;
+    if (num < pv->num_cap && pv->num_kernel[num])
+        return (long)pv->num_kernel[num] - 1;
+    return -1;
+}
+
 /* Record kernel idx (its id already in pv->kernels) in the array of
  * numbered ids or in the hash table. */
 int mmm__kernel_id_insert(struct mmm_program_priv *pv, size_t idx)

@@ -190,6 +190,8 @@ int mmm__num_prefix_is(const struct mmm_program_priv *pv, const char *s,
                        size_t plen);
 long mmm__kernel_find(const struct mmm_program_priv *pv, const char *s,
                       size_t len);
+long mmm__kernel_find_numbered(const struct mmm_program_priv *pv,
+                               const char *id);
 int mmm__kernel_id_insert(struct mmm_program_priv *pv, size_t idx);
 
 /* program.c: growing arrays (grow_big: with mmm__big_realloc), the

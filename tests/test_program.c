@@ -509,7 +509,7 @@ Test(program, numbered_ids_added_out_of_order)
  * the kernel was added at, edges given in scrambled order. */
 Test(program, numbered_ids_in_order_then_not)
 {
-    enum { RUN = 1000 };
+    enum { RUN = 1000, NLATE = 8 };
     mmm_program *p = new_program(NULL);
     mmm_error err;
     char a[32], b[32];
@@ -517,22 +517,27 @@ Test(program, numbered_ids_in_order_then_not)
         snprintf(a, sizeof a, "k%d", i);
         ok_kernel(p, a);
     }
-    ok_kernel(p, "start");     /* index RUN: ends the run */
-    ok_kernel(p, "k1001");     /* index RUN + 1 = its number, after the run */
-    ok_kernel(p, "k1000");     /* index RUN + 2 */
-    ok_kernel(p, "k5000");     /* index RUN + 3 */
-    const long want[] = {RUN, RUN + 1, RUN + 2, RUN + 3};
-    const char *const late[] = {"start", "k1001", "k1000", "k5000"};
-    for (int i = 0; i < 4; i++)
-        cr_assert_eq(mmm_program_find_kernel(p, late[i]), want[i]);
+    /* after the run: an id without a number ends it, a number equal to
+     * its index after the end, numbers out of order, and ids that look
+     * numbered but are not (a leading zero, no digits, a letter after the
+     * digits, 10 digits): each is kernel RUN + its place here */
+    const char *const late[NLATE] = {"start", "k1001", "k1000", "k5000",
+                                     "k05",   "k",     "k1x",
+                                     "k1234567890"};
+    for (int i = 0; i < NLATE; i++)
+        ok_kernel(p, late[i]);
+    for (int i = 0; i < NLATE; i++)
+        cr_assert_eq(mmm_program_find_kernel(p, late[i]), RUN + i, "%s",
+                     late[i]);
     cr_assert_eq(mmm_program_find_kernel(p, "k1002"), -1);
-    cr_assert_eq(mmm_program_find_kernel(p, "k05"), -1);
-    cr_assert_eq(mmm_program_find_kernel(p, "k"), -1);
+    cr_assert_eq(mmm_program_find_kernel(p, "k005"), -1);
+    cr_assert_eq(mmm_program_find_kernel(p, "k5x"), -1);
     /* edges u -> v, u < v, in a scrambled order, ends among all ids */
+    enum { N = RUN + NLATE };
     size_t ne = 0;
     for (int j = 0; j < 3000; j++) {
-        int u = (int)(((long)j * 7919) % (RUN + 3));
-        int v = u + 1 + (int)(((long)j * 104729) % (RUN + 3 - u));
+        int u = (int)(((long)j * 7919) % (N - 1));
+        int v = u + 1 + (int)(((long)j * 104729) % (N - 1 - u));
         const char *ua = u < RUN ? (snprintf(a, sizeof a, "k%d", u), a)
                                  : late[u - RUN];
         const char *vb = v < RUN ? (snprintf(b, sizeof b, "k%d", v), b)
@@ -541,6 +546,17 @@ Test(program, numbered_ids_in_order_then_not)
         cr_assert_eq(p->edges[ne].from, (uint32_t)u, "%s", ua);
         cr_assert_eq(p->edges[ne].to, (uint32_t)v, "%s", vb);
         ne++;
+    }
+    for (int i = 0; i < NLATE; i++) { /* every late id as both ends */
+        ok_edge(p, "k7", late[i], 5000 + i);
+        cr_assert_eq(p->edges[ne].to, (uint32_t)(RUN + i), "%s", late[i]);
+        ne++;
+        if (i > 0) {
+            ok_edge(p, late[i], "start", 6000 + i);
+            cr_assert_eq(p->edges[ne].from, (uint32_t)(RUN + i), "%s",
+                         late[i]);
+            ne++;
+        }
     }
     cr_assert_eq(mmm_program_add_edge(p, "k999", "k5001", 9, &err), 0);
     cr_assert_eq(mmm_program_finalize(p, &err), MMM_EINPUT);
