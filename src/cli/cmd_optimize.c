@@ -51,7 +51,8 @@ static const char optimize_help[] =
     "  --max-points N       refuse sweeps of more points (default 100000000)\n"
     "  --max-rows N         text: table rows shown (default 60: evenly spaced,\n"
     "                       plus the best, the baseline and the minimizers);\n"
-    "                       0 = all, printed as they come, the summary last\n";
+    "                       0 = all (past 20000 values printed as they come,\n"
+    "                       the summary last)\n";
 
 #define MAX_ROWS_DEFAULT 60
 

@@ -171,9 +171,9 @@ int opt_on_point(const mmm_sweep_point *pt, const mmm_error *why,
         json_row(s, pt, why);
     else if (s->o->c.format == CLI_CSV)
         csv_row(s, pt, why);
-    else if (s->o->max_rows == 0) {
-        /* All rows: print them as they come (constant memory); the
-         * summary follows the table. */
+    else if (s->stream) {
+        /* All rows of a huge sweep: print them as they come (constant
+         * memory); the summary follows the table. */
         print_table_row(s, pt, why ? why->message : "");
         putchar('\n');
     } else if (pt->index % s->stride == 0 || pt->index + 1 == s->total)
@@ -763,6 +763,7 @@ int opt_sink_init(sink *s, const opt_args *o, const mmm_program *prog,
     s->total = total;
     s->jw = jw;
     s->stride = 1;
+    s->stream = o->max_rows == 0 && total > OPT_KEEP_ALL_ROWS;
     if (o->max_rows > 0 && total > (uint64_t)o->max_rows)
         s->stride = (total + (uint64_t)o->max_rows - 1) / (uint64_t)o->max_rows;
     if (o->plot && mmm_sweep_plot_new(&s->fig, prog, plan, plan->axes[0].count, &err) < 0) {
@@ -786,7 +787,7 @@ void opt_out_begin(sink *s, const mmm_sweep_spec *spec)
         json_head(s, spec);
     else if (s->o->c.format == CLI_CSV)
         csv_header(s);
-    else if (s->o->max_rows == 0)
+    else if (s->stream)
         print_table_head(s);
 }
 
@@ -797,7 +798,7 @@ int opt_out_end(sink *s, const mmm_sweep_result *res, const mmm_sweep_spec *spec
     collect_msgs(&m, s, res, spec);
     if (s->o->c.format == CLI_JSON) {
         json_tail(s, res, mb, m0, &m);
-    } else if (s->o->c.format == CLI_TEXT && s->o->max_rows == 0) {
+    } else if (s->o->c.format == CLI_TEXT && s->stream) {
         printf("\n");
         print_summary(s, res, spec, inst, &m);
     } else if (s->o->c.format == CLI_TEXT) {

@@ -39,8 +39,14 @@ typedef struct sink {
     row *rows;
     size_t nrows, cap;
     uint64_t stride;
+    int stream;                     /* text rows printed as they come */
     mmm_sweep_plot *fig;            /* --plot */
 } sink;
+
+/* --max-rows 0 keeps every row of a sweep up to this many values, to size
+ * the table's columns to their content; beyond, the rows are printed as
+ * they come (constant memory, fixed columns). */
+#define OPT_KEEP_ALL_ROWS 20000
 
 /* --objective time: a column of predicted seconds in the tables. */
 extern int opt_show_time;
