@@ -523,9 +523,23 @@ static int redeclare_machine_param(mmm_program *p, int slot,
 {
     struct mmm_program_priv *pv = p->priv;
     expr_scope sc = {NULL, -1, (size_t)slot, NULL};
+    expr_scope all = params_scope(p);
     uint32_t v, lo, hi;
     int r;
-    /* The default is compiled only to report its mistakes. */
+    /* The default is compiled only to report its mistakes (the machine's
+     * value replaces it), in the machine parameter's place: before the
+     * program's own parameters.  A default that needs them is the
+     * program's own quantity under a machine parameter's name. */
+    if (compile(p, &v, value_text, &sc, line, NULL) < 0 &&
+        compile(p, &v, value_text, &all, line, NULL) == 0)
+        return mmm_error_set(err, MMM_EINPUT, p->file, line,
+                             "parameter '%s' is a parameter of the machine "
+                             "file, whose value replaces this default "
+                             "('%s'), but the default uses this program's "
+                             "own parameters: rename it if it is not the "
+                             "machine's %s",
+                             pv->params[slot].name, value_text,
+                             pv->params[slot].name);
     if ((r = compile(p, &v, value_text, &sc, line, err)) < 0 ||
         (r = compile_opt(p, &lo, min_text, &sc, line, err)) < 0 ||
         (r = compile_opt(p, &hi, max_text, &sc, line, err)) < 0)

@@ -331,6 +331,33 @@ Test(program, machine_parameters)
     cr_assert_eq(mmm_expr_eval(p->params[1].value, NULL, 0, &v, &err), 0);
     cr_assert(v.exact && v.num == 5 && v.den == 2);
     mmm_program_free(p);
+
+    /* A redeclared machine parameter whose default uses the program's own
+     * parameters is the program's quantity under a machine name (the
+     * machine's value would replace it silently): said so.  The machine's
+     * parameters come first, as the loader adds them. */
+    p = new_program(NULL);
+    cr_assert_eq(mmm_program_add_machine_param(p, "P", mmm_value_int(16896),
+                                               &err),
+                 0);
+    cr_assert_eq(mmm_program_add_machine_param(p, "Q", mmm_value_int(128),
+                                               &err),
+                 0);
+    cr_assert_eq(mmm_program_add_param(p, "n", "1024", NULL, NULL, 5, &err), 0);
+    cr_assert_eq(mmm_program_add_param(p, "P", "n/4", NULL, NULL, 6, &err),
+                 MMM_EINPUT);
+    cr_assert_eq(err.line, 6);
+    cr_assert(strstr(err.message, "rename it if it is not the machine's P"),
+              "%s", err.message);
+    /* a name declared nowhere is the usual error */
+    cr_assert_eq(mmm_program_add_param(p, "Q", "m/4", NULL, NULL, 7, &err),
+                 MMM_EINPUT);
+    cr_assert(strstr(err.message, "'m'"), "%s", err.message);
+    cr_assert(!strstr(err.message, "rename"), "%s", err.message);
+    /* a constant default is the machine's parameter redeclared */
+    cr_assert_eq(mmm_program_add_param(p, "Q", "64", NULL, NULL, 8, &err), 0,
+                 "%s", err.message);
+    mmm_program_free(p);
 }
 
 /* A random DAG declared in a shuffled order with duplicate edges: the
