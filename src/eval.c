@@ -347,9 +347,10 @@ static void describe(char *buf, size_t size, const mmm_program *p,
 }
 
 /* An expression of a class: memoized (use_memo) or evaluated directly. */
-static int class_value(inst_impl *in, size_t k, const mmm_block_class *bc,
-                       uint32_t id, int attr, int64_t copy, int use_memo,
-                       mmm_value *out, mmm_error *err)
+static int class_value(inst_impl *in, const mmm_value *values, size_t k,
+                       const mmm_block_class *bc, uint32_t id, int attr,
+                       int64_t copy, int use_memo, mmm_value *out,
+                       mmm_error *err)
 {
     const mmm_program *p = in->pub.program;
     mmm_error sub;
@@ -357,7 +358,7 @@ static int class_value(inst_impl *in, size_t k, const mmm_block_class *bc,
     if (use_memo)
         r = ev(in, id, out, &sub);
     else
-        r = mmm_expr_eval(mmm__expr_entry(p, id)->expr, in->pub.values,
+        r = mmm_expr_eval(mmm__expr_entry(p, id)->expr, values,
                           in->pub.nvalues, out, &sub);
     if (r < 0) {
         char what[256];
@@ -464,14 +465,19 @@ static void exact_class(const inst_impl *in, mmm_class_val *o, const class_exact
 }
 
 /* Evaluate the classes of launch `copy` of kernel k into cv[]. */
-static int eval_classes(inst_impl *in, size_t k, int64_t copy, int use_memo,
-                        mmm_class_val *cv, mmm_error *err)
+/* The block classes of launch `copy` of kernel k.  With use_memo the
+ * instance's own values and memo are used (and the index written into its
+ * values: mmm_instance_eval); without, only `values` is read and written
+ * (its index slot), never the instance. */
+static int eval_classes(inst_impl *in, mmm_value *values, size_t k,
+                        int64_t copy, int use_memo, mmm_class_val *cv,
+                        mmm_error *err)
 {
     const mmm_program *p = in->pub.program;
     const struct mmm_program_priv *pv = p->priv;
     const mmm_kernel *kr = &p->kernels[k];
     if (kr->index_slot >= 0)
-        in->pub.values[kr->index_slot] = mmm_value_int(copy);
+        values[kr->index_slot] = mmm_value_int(copy);
     for (uint32_t c = 0; c < kr->nclasses; c++) {
         size_t ci = kr->first_class + c;
         const mmm_block_class *bc = &p->classes[ci];
@@ -495,8 +501,8 @@ static int eval_classes(inst_impl *in, size_t k, int64_t copy, int use_memo,
                 id = pv->kernel_eid[k][MMM_KX_THREADS];
             if (id == MMM_NO_EXPR)
                 continue;
-            if ((r = class_value(in, k, bc, id, a, copy, use_memo, &v,
-                                 err)) < 0)
+            if ((r = class_value(in, values, k, bc, id, a, copy, use_memo,
+                                 &v, err)) < 0)
                 return r;
             exact_attr(a, v, o, &x);
             if (a == MMM_CX_COUNT)
@@ -630,7 +636,7 @@ static int eval_uniform(inst_impl *in, size_t k, mmm_kernel_val *kv,
                                         : in->scratch;
     launch l;
     int r;
-    if ((r = eval_classes(in, k, 1, 1, cv, err)) < 0 ||
+    if ((r = eval_classes(in, in->pub.values, k, 1, 1, cv, err)) < 0 ||
         (r = sum_launch(p, k, cv, &l, err)) < 0)
         return r;
     int64_t rep = kv->repeat;
@@ -682,7 +688,7 @@ static int eval_varying(inst_impl *in, size_t k, mmm_kernel_val *kv,
                                       : in->scratch;
         launch l;
         int r;
-        if ((r = eval_classes(in, k, j, 1, cv, err)) < 0 ||
+        if ((r = eval_classes(in, in->pub.values, k, j, 1, cv, err)) < 0 ||
             (r = sum_launch(p, k, cv, &l, err)) < 0)
             return r;
         if (__builtin_add_overflow(kv->N, l.blocks, &kv->N))
@@ -801,7 +807,17 @@ int mmm_instance_eval_copy(const mmm_instance *inst, size_t k, int64_t copy,
                kr->nclasses * sizeof *out);
         return 0;
     }
-    /* Direct evaluation, no memo: only the kernel's own index slot of the
-     * value array is written (one instance, one thread). */
-    return eval_classes((inst_impl *)(uintptr_t)inst, k, copy, 0, out, err);
+    /* Direct evaluation, no memo, in a private copy of the values with the
+     * launch's index set: the instance is only read, so threads may share
+     * it. */
+    mmm_value small[64], *vals = small;
+    if (inst->nvalues > sizeof small / sizeof small[0] &&
+        !(vals = malloc(inst->nvalues * sizeof *vals)))
+        return nomem(err);
+    memcpy(vals, inst->values, inst->nvalues * sizeof *vals);
+    int r = eval_classes((inst_impl *)(uintptr_t)inst, vals, k, copy, 0, out,
+                         err);
+    if (vals != small)
+        free(vals);
+    return r;
 }

@@ -149,7 +149,9 @@ MMM_API void mmm_instance_set_p(mmm_instance *inst, int64_t p);
 /**
  * The classes of launch `copy` (1..repeat) of kernel k: out must hold
  * program->kernels[k].nclasses values.  For a kernel that does not use its index
- * this is the same for every copy.
+ * this is the same for every copy.  Only reads inst (the launch's index is
+ * set in a private copy of its values): threads may call it on one
+ * instance at once.
  */
 MMM_API int mmm_instance_eval_copy(const mmm_instance *inst, size_t k, int64_t copy,
                                    mmm_class_val *out, mmm_error *err);

@@ -31,14 +31,13 @@
  *   - A loaded (finalized) mmm_program is never written again: any number
  *     of threads may read it at once, each making its own mmm_instance
  *     from it (mmm_instance_new, mmm_instance_eval).
- *   - An mmm_instance belongs to one thread at a time.  mmm_instance_eval,
- *     mmm_instance_set_p and the sweeps change it; and some functions that
- *     take a const mmm_instance * write into it while they run: those that
- *     evaluate a kernel launch by launch because it reads its repeat index
- *     (mmm_instance_eval_copy, and through it the TMM and balance models,
- *     the time model, the simulator, mmm/scale.h and the drawings) set the
- *     index's value in the instance.  Only reading its fields and
- *     mmm_metrics_compute never write.  Give each thread its own instance.
+ *   - An evaluated mmm_instance may be read by any number of threads at
+ *     once: every function that takes a const mmm_instance * only reads
+ *     it (mmm_instance_eval_copy evaluates a launch in a private copy of
+ *     the values, and through it the TMM and balance models, the time
+ *     model, the simulator, mmm/scale.h and the drawings).  The functions
+ *     that change it (mmm_instance_eval, mmm_instance_set_p, the sweeps)
+ *     need it to themselves: no other thread may use it meanwhile.
  *   - Loads (program, machine and run files, task graphs) may run in
  *     several threads at once; libxml2 keeps its error handlers per thread.
  *     With libxml2 2.9, call xmlInitParser() once from the main thread
