@@ -1,14 +1,13 @@
 /* program.c: the program model and its builder: parameters, constraints,
- * kernels and their block classes; identical expression texts are
- * compiled once (a million kernels with blocks="4" share one mmm_expr).
- * Strings and the id tables are in program_ids.c, the edges and finalize
- * in program_graph.c. */
+ * kernels and their block classes.  Their expressions are compiled (each
+ * text once) in program_expr.c, strings and the id tables are in
+ * program_ids.c, the edges and finalize in program_graph.c. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "program_internal.h"
-#include "suggest.h"
+#include "util/grow.h"
 
 /* ------------------------------------------------------------------ */
 /* Limits                                                              */
@@ -39,10 +38,19 @@ mmm_limits mmm_limits_effective(const mmm_limits *in)
 /* Growing arrays                                                      */
 
 /* Make room for one more element of size elem in *arr (capacity *cap):
- * with realloc (mmm__program_grow) or, for the arrays that grow with the
- * kernels and edges, with mmm__big_realloc (mmm__program_grow_big). */
-static int grow_with(void *arr, size_t *cap, size_t count, size_t elem,
-                     int big)
+ * the library's growable array (util/grow.h), or, for the arrays that
+ * grow with the kernels and edges, doubling with mmm__big_realloc. */
+int mmm__program_grow(void *arr, size_t *cap, size_t count, size_t elem)
+{
+    void **pa = arr;
+    void *n = mmm__grow(*pa, cap, count + 1, elem, 16);
+    if (!n)
+        return MMM_ENOMEM;
+    *pa = n;
+    return 0;
+}
+
+int mmm__program_grow_big(void *arr, size_t *cap, size_t count, size_t elem)
 {
     void **pa = arr;
     if (count < *cap)
@@ -50,8 +58,7 @@ static int grow_with(void *arr, size_t *cap, size_t count, size_t elem,
     size_t ncap = *cap ? *cap * 2 : 16;
     if (ncap > SIZE_MAX / elem)
         return MMM_ENOMEM;
-    void *n = big ? mmm__big_realloc(*pa, count * elem, ncap * elem)
-                  : realloc(*pa, ncap * elem);
+    void *n = mmm__big_realloc(*pa, count * elem, ncap * elem);
     if (!n)
         return MMM_ENOMEM;
     *pa = n;
@@ -59,254 +66,9 @@ static int grow_with(void *arr, size_t *cap, size_t count, size_t elem,
     return 0;
 }
 
-int mmm__program_grow(void *arr, size_t *cap, size_t count, size_t elem)
-{
-    return grow_with(arr, cap, count, elem, 0);
-}
-
-int mmm__program_grow_big(void *arr, size_t *cap, size_t count, size_t elem)
-{
-    return grow_with(arr, cap, count, elem, 1);
-}
-
 static int nomem(mmm_error *err)
 {
     return mmm_error_set(err, MMM_ENOMEM, NULL, 0, "out of memory");
-}
-
-/* ------------------------------------------------------------------ */
-/* Names                                                               */
-
-static int is_name_start(char c)
-{
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
-}
-
-static int is_name_char(char c)
-{
-    return is_name_start(c) || (c >= '0' && c <= '9');
-}
-
-static int is_identifier(const char *s)
-{
-    if (!is_name_start(*s))
-        return 0;
-    while (*++s)
-        if (!is_name_char(*s))
-            return 0;
-    return 1;
-}
-
-/* Does text contain the identifier name as a token?  Conservative: a
- * function name equal to it counts too (that only costs sharing). */
-static int has_token(const char *text, const char *name)
-{
-    size_t len = strlen(name);
-    const char *s = text;
-    while (*s) {
-        if (is_name_start(*s)) {
-            const char *b = s;
-            while (is_name_char(*s))
-                s++;
-            if ((size_t)(s - b) == len && memcmp(b, name, len) == 0)
-                return 1;
-        } else if ((*s >= '0' && *s <= '9') || *s == '.') {
-            /* a number, with its exponent: "1e6" holds no name "e6" */
-            while ((*s >= '0' && *s <= '9') || *s == '.')
-                s++;
-            if (*s == 'e' || *s == 'E') {
-                s++;
-                if (*s == '+' || *s == '-')
-                    s++;
-                while (*s >= '0' && *s <= '9')
-                    s++;
-            }
-        } else {
-            s++;
-        }
-    }
-    return 0;
-}
-
-/* ------------------------------------------------------------------ */
-/* Expressions                                                         */
-
-typedef struct resolve_ctx {
-    const struct mmm_program_priv *priv;
-    const char *index; /* kernel index name visible, or NULL */
-    int index_slot;
-    size_t limit;      /* only parameters with slot < limit are visible */
-    const char *hidden_index; /* an index name that is not visible here */
-    int saw_hidden;
-    const char *unknown; /* the name that is not known, for the message */
-    size_t unknown_len;
-} resolve_ctx;
-
-static int resolve(const char *name, size_t len, void *payload)
-{
-    resolve_ctx *c = payload;
-    if (c->index && mmm__key_equal(c->index, name, len))
-        return c->index_slot;
-    long slot = mmm__idtab_find(c->priv, &c->priv->param_tab,
-                                mmm__param_name, name, len);
-    if (slot >= 0 && (size_t)slot < c->limit)
-        return (int)slot;
-    if (c->hidden_index && mmm__key_equal(c->hidden_index, name, len))
-        c->saw_hidden = 1;
-    c->unknown = name;
-    c->unknown_len = len;
-    return -1;
-}
-
-static uint64_t expr_hash(const char *text, int32_t ctx)
-{
-    uint64_t h = mmm__hash_mem(text, strlen(text));
-    return h ^ ((uint64_t)(uint32_t)(ctx + 1) * 0x9e3779b97f4a7c15u);
-}
-
-static long expr_find(const struct mmm_program_priv *pv, const char *text,
-                      int32_t ctx, uint64_t h)
-{
-    if (!pv->expr_slots_cap)
-        return -1;
-    size_t mask = pv->expr_slots_cap - 1;
-    for (size_t i = h & mask;; i = (i + 1) & mask) {
-        uint32_t v = pv->expr_slots[i];
-        if (!v)
-            return -1;
-        const mmm_expr_entry *e = &pv->exprs[v - 1];
-        if (e->hash == h && e->key_ctx == ctx && strcmp(e->text, text) == 0)
-            return (long)(v - 1);
-    }
-}
-
-static void expr_place(uint32_t *slots, size_t cap, uint32_t id, uint64_t h)
-{
-    size_t i = h & (cap - 1);
-    while (slots[i])
-        i = (i + 1) & (cap - 1);
-    slots[i] = id + 1;
-}
-
-static int expr_table_add(struct mmm_program_priv *pv, uint32_t id)
-{
-    if ((pv->nexprs + 1) * 2 > pv->expr_slots_cap) {
-        size_t cap = pv->expr_slots_cap ? pv->expr_slots_cap * 2 : 64;
-        uint32_t *slots = calloc(cap, sizeof *slots);
-        if (!slots)
-            return MMM_ENOMEM;
-        for (size_t i = 0; i < pv->expr_slots_cap; i++)
-            if (pv->expr_slots[i]) {
-                uint32_t old = pv->expr_slots[i] - 1;
-                expr_place(slots, cap, old, pv->exprs[old].hash);
-            }
-        free(pv->expr_slots);
-        pv->expr_slots = slots;
-        pv->expr_slots_cap = cap;
-    }
-    expr_place(pv->expr_slots, pv->expr_slots_cap, id, pv->exprs[id].hash);
-    return 0;
-}
-
-/* Where an expression is compiled: the kernel index it may read. */
-typedef struct expr_scope {
-    const char *index;     /* visible index name, or NULL */
-    int index_slot;
-    size_t limit;          /* visible parameters: slots < limit */
-    const char *hidden_index;
-} expr_scope;
-
-static expr_scope params_scope(const mmm_program *p)
-{
-    expr_scope s = {NULL, -1, p->nparams, NULL};
-    return s;
-}
-
-/* Compile text in scope (or find it compiled already); *id receives the
- * expression id.  Errors get the file and line. */
-static int compile(mmm_program *p, uint32_t *id, const char *text,
-                   const expr_scope *scope, long line, mmm_error *err)
-{
-    struct mmm_program_priv *pv = p->priv;
-    int shareable = scope->limit == p->nparams;
-    int32_t ctx = scope->index && has_token(text, scope->index)
-                      ? scope->index_slot
-                      : -1;
-    uint64_t h = expr_hash(text, ctx);
-    if (shareable) {
-        long found = expr_find(pv, text, ctx, h);
-        if (found >= 0) {
-            *id = (uint32_t)found;
-            return 0;
-        }
-    }
-    if (pv->nexprs >= UINT32_MAX - 1)
-        return mmm_error_set(err, MMM_ELIMIT, p->file, line,
-                             "too many distinct expressions");
-    if (mmm__program_grow(&pv->exprs, &pv->exprs_cap, pv->nexprs,
-                          sizeof *pv->exprs) < 0)
-        return nomem(err);
-
-    resolve_ctx rc = {pv, scope->index, scope->index_slot, scope->limit,
-                      scope->hidden_index, 0, NULL, 0};
-    mmm_expr_limits lim = {pv->limits.max_expr_length, pv->limits.max_depth};
-    mmm_error sub;
-    mmm_expr *e = NULL;
-    mmm_error_clear(&sub);
-    int r = mmm_expr_parse(&e, text, resolve, &rc, &lim, &sub);
-    if (r < 0) {
-        if (rc.saw_hidden)
-            return mmm_error_set(err, r, p->file, line,
-                                 "%s (a kernel's repeat cannot use its own "
-                                 "index '%s')",
-                                 sub.message, scope->hidden_index);
-        if (rc.unknown && r == MMM_EINPUT) {
-            /* a close name, another kernel's index; the loader looks
-             * for a declaration later in the file (unknown_name) */
-            char hint[512];
-            size_t len = strlen(sub.message);
-            if (!mmm__unknown_param_hint(hint, sizeof hint, p, rc.unknown,
-                                         rc.unknown_len, scope->limit,
-                                         scope->index) &&
-                rc.unknown_len < sizeof pv->unknown_name) {
-                memcpy(pv->unknown_name, rc.unknown, rc.unknown_len);
-                pv->unknown_name[rc.unknown_len] = '\0';
-                pv->unknown_cut = len;
-            }
-            return mmm_error_set(err, r, p->file, line, "%s%s", sub.message,
-                                 hint);
-        }
-        return mmm_error_set(err, r, p->file, line, "%s", sub.message);
-    }
-    const char *t = mmm__arena_strdup(&pv->arena, text);
-    if (!t) {
-        mmm_expr_free(e);
-        return nomem(err);
-    }
-    mmm_expr_entry *en = &pv->exprs[pv->nexprs];
-    en->text = t;
-    en->hash = h;
-    en->expr = e;
-    en->key_ctx = ctx;
-    en->uses_index = scope->index && mmm_expr_uses(e, scope->index_slot);
-    en->shareable = (uint8_t)shareable;
-    *id = (uint32_t)pv->nexprs++;
-    if (shareable && expr_table_add(pv, *id) < 0)
-        return nomem(err);
-    return 0;
-}
-
-/* Compile an optional text: MMM_NO_EXPR when absent. */
-static int compile_opt(mmm_program *p, uint32_t *id, const char *text,
-                       const expr_scope *scope, long line, mmm_error *err)
-{
-    *id = MMM_NO_EXPR;
-    return text ? compile(p, id, text, scope, line, err) : 0;
-}
-
-static const mmm_expr *expr_of(const mmm_program *p, uint32_t id)
-{
-    return id == MMM_NO_EXPR ? NULL : p->priv->exprs[id].expr;
 }
 
 /* ------------------------------------------------------------------ */
@@ -491,7 +253,7 @@ static int check_new_param(mmm_program *p, const char *name, long line,
                            mmm_error *err)
 {
     struct mmm_program_priv *pv = p->priv;
-    if (!is_identifier(name))
+    if (!mmm__prog_is_identifier(name))
         return mmm_error_set(err, MMM_EINPUT, p->file, line,
                              "invalid parameter name '%s' (letters, digits "
                              "and '_', not starting with a digit)",
@@ -522,16 +284,16 @@ static int redeclare_machine_param(mmm_program *p, int slot,
                                    long line, mmm_error *err)
 {
     struct mmm_program_priv *pv = p->priv;
-    expr_scope sc = {NULL, -1, (size_t)slot, NULL};
-    expr_scope all = params_scope(p);
+    mmm__expr_scope sc = {NULL, -1, (size_t)slot, NULL};
+    mmm__expr_scope all = mmm__prog_params_scope(p);
     uint32_t v, lo, hi;
     int r;
     /* The default is compiled only to report its mistakes (the machine's
      * value replaces it), in the machine parameter's place: before the
      * program's own parameters.  A default that needs them is the
      * program's own quantity under a machine parameter's name. */
-    if (compile(p, &v, value_text, &sc, line, NULL) < 0 &&
-        compile(p, &v, value_text, &all, line, NULL) == 0)
+    if (mmm__prog_compile(p, &v, value_text, &sc, line, NULL) < 0 &&
+        mmm__prog_compile(p, &v, value_text, &all, line, NULL) == 0)
         return mmm_error_set(err, MMM_EINPUT, p->file, line,
                              "parameter '%s' is a parameter of the machine "
                              "file, whose value replaces this default "
@@ -540,14 +302,14 @@ static int redeclare_machine_param(mmm_program *p, int slot,
                              "machine's %s",
                              pv->params[slot].name, value_text,
                              pv->params[slot].name);
-    if ((r = compile(p, &v, value_text, &sc, line, err)) < 0 ||
-        (r = compile_opt(p, &lo, min_text, &sc, line, err)) < 0 ||
-        (r = compile_opt(p, &hi, max_text, &sc, line, err)) < 0)
+    if ((r = mmm__prog_compile(p, &v, value_text, &sc, line, err)) < 0 ||
+        (r = mmm__prog_compile_opt(p, &lo, min_text, &sc, line, err)) < 0 ||
+        (r = mmm__prog_compile_opt(p, &hi, max_text, &sc, line, err)) < 0)
         return r;
     mmm_param *pa = &pv->params[slot];
     pa->line = line;
-    pa->min = expr_of(p, lo);
-    pa->max = expr_of(p, hi);
+    pa->min = mmm__prog_expr_of(p, lo);
+    pa->max = mmm__prog_expr_of(p, hi);
     pa->min_text = min_text ? mmm__arena_strdup(&pv->arena, min_text) : NULL;
     pa->max_text = max_text ? mmm__arena_strdup(&pv->arena, max_text) : NULL;
     if ((min_text && !pa->min_text) || (max_text && !pa->max_text))
@@ -580,19 +342,19 @@ int mmm_program_add_param(mmm_program *p, const char *name,
     }
     if ((r = check_new_param(p, name, line, err)) < 0)
         return r;
-    expr_scope sc = params_scope(p);
+    mmm__expr_scope sc = mmm__prog_params_scope(p);
     uint32_t v, lo, hi;
-    if ((r = compile(p, &v, value_text, &sc, line, err)) < 0 ||
-        (r = compile_opt(p, &lo, min_text, &sc, line, err)) < 0 ||
-        (r = compile_opt(p, &hi, max_text, &sc, line, err)) < 0)
+    if ((r = mmm__prog_compile(p, &v, value_text, &sc, line, err)) < 0 ||
+        (r = mmm__prog_compile_opt(p, &lo, min_text, &sc, line, err)) < 0 ||
+        (r = mmm__prog_compile_opt(p, &hi, max_text, &sc, line, err)) < 0)
         return r;
     if ((r = append_param(p, name, line, value_text, min_text, max_text,
                           err)) < 0)
         return r;
     mmm_param *pa = &pv->params[p->nparams - 1];
-    pa->value = expr_of(p, v);
-    pa->min = expr_of(p, lo);
-    pa->max = expr_of(p, hi);
+    pa->value = mmm__prog_expr_of(p, v);
+    pa->min = mmm__prog_expr_of(p, lo);
+    pa->max = mmm__prog_expr_of(p, hi);
     pv->declared_by_prog[p->nparams - 1] = 1;
     return 0;
 }
@@ -622,11 +384,11 @@ int mmm_program_add_machine_param(mmm_program *p, const char *name,
     char text[128];
     machine_value_text(value, text, sizeof text);
     int slot = mmm_program_find_param(p, name);
-    expr_scope sc = {NULL, -1, 0, NULL}; /* a constant sees nothing */
+    mmm__expr_scope sc = {NULL, -1, 0, NULL}; /* a constant sees nothing */
     uint32_t v;
     if (slot < 0 && (r = check_new_param(p, name, 0, err)) < 0)
         return r;
-    if ((r = compile(p, &v, text, &sc, 0, err)) < 0)
+    if ((r = mmm__prog_compile(p, &v, text, &sc, 0, err)) < 0)
         return r;
     if (slot < 0) {
         if ((r = append_param(p, name, 0, text, NULL, NULL, err)) < 0)
@@ -639,7 +401,7 @@ int mmm_program_add_machine_param(mmm_program *p, const char *name,
         pv->params[slot].value_text = t;
     }
     mmm_param *pa = &pv->params[slot];
-    pa->value = expr_of(p, v);
+    pa->value = mmm__prog_expr_of(p, v);
     pa->from_machine = 1;
     pv->machine_value[slot] = value;
     return 0;
@@ -655,9 +417,9 @@ int mmm_program_add_constraint(mmm_program *p, const char *test_text,
         return mmm_error_set(err, MMM_EINVAL, p->file, line,
                              "a constraint needs a test");
     struct mmm_program_priv *pv = p->priv;
-    expr_scope sc = params_scope(p);
+    mmm__expr_scope sc = mmm__prog_params_scope(p);
     uint32_t t;
-    if ((r = compile(p, &t, test_text, &sc, line, err)) < 0)
+    if ((r = mmm__prog_compile(p, &t, test_text, &sc, line, err)) < 0)
         return r;
     if (mmm__program_grow(&pv->constraints, &pv->constraints_cap,
                           p->nconstraints, sizeof *pv->constraints) < 0)
@@ -665,7 +427,7 @@ int mmm_program_add_constraint(mmm_program *p, const char *test_text,
     mmm_constraint *c = &pv->constraints[p->nconstraints];
     c->text = pv->exprs[t].text;
     c->line = line;
-    c->test = expr_of(p, t);
+    c->test = mmm__prog_expr_of(p, t);
     p->nconstraints++;
     mmm__program_sync_views(p);
     return 0;
@@ -683,7 +445,7 @@ static int compile_class(mmm_program *p, uint32_t eid[MMM_CX_N],
                                         "writes"};
     const char *req[] = {cs->count, cs->work, cs->span, cs->reads,
                          cs->writes};
-    expr_scope sc = {k->index, k->index_slot, p->nparams, NULL};
+    mmm__expr_scope sc = {k->index, k->index_slot, p->nparams, NULL};
     int r;
     for (int i = 0; i < 5; i++) {
         if (!req[i])
@@ -691,27 +453,27 @@ static int compile_class(mmm_program *p, uint32_t eid[MMM_CX_N],
                                  "%skernel '%s' lacks attribute '%s'",
                                  minimal ? "" : "<blocks> of ", id,
                                  i == 0 && minimal ? "blocks" : names[i]);
-        if ((r = compile(p, &eid[MMM_CX_COUNT + i], req[i], &sc, cs->line,
+        if ((r = mmm__prog_compile(p, &eid[MMM_CX_COUNT + i], req[i], &sc, cs->line,
                          err)) < 0)
             return r;
     }
-    if ((r = compile_opt(p, &eid[MMM_CX_THREADS], cs->threads, &sc, cs->line,
+    if ((r = mmm__prog_compile_opt(p, &eid[MMM_CX_THREADS], cs->threads, &sc, cs->line,
                          err)) < 0 ||
-        (r = compile_opt(p, &eid[MMM_CX_SHARED], cs->shared, &sc, cs->line,
+        (r = mmm__prog_compile_opt(p, &eid[MMM_CX_SHARED], cs->shared, &sc, cs->line,
                          err)) < 0 ||
-        (r = compile_opt(p, &eid[MMM_CX_SHARED_BYTES], cs->shared_bytes, &sc,
+        (r = mmm__prog_compile_opt(p, &eid[MMM_CX_SHARED_BYTES], cs->shared_bytes, &sc,
                          cs->line, err)) < 0 ||
-        (r = compile_opt(p, &eid[MMM_CX_REGISTERS], cs->registers, &sc,
+        (r = mmm__prog_compile_opt(p, &eid[MMM_CX_REGISTERS], cs->registers, &sc,
                          cs->line, err)) < 0 ||
-        (r = compile_opt(p, &eid[MMM_CX_BARRIERS], cs->barriers, &sc,
+        (r = mmm__prog_compile_opt(p, &eid[MMM_CX_BARRIERS], cs->barriers, &sc,
                          cs->line, err)) < 0 ||
-        (r = compile_opt(p, &eid[MMM_CX_ROUNDS], cs->rounds, &sc, cs->line,
+        (r = mmm__prog_compile_opt(p, &eid[MMM_CX_ROUNDS], cs->rounds, &sc, cs->line,
                          err)) < 0 ||
-        (r = compile_opt(p, &eid[MMM_CX_WAVEFRONTS], cs->wavefronts, &sc,
+        (r = mmm__prog_compile_opt(p, &eid[MMM_CX_WAVEFRONTS], cs->wavefronts, &sc,
                          cs->line, err)) < 0 ||
-        (r = compile_opt(p, &eid[MMM_CX_READ_STRIDE], cs->read_stride, &sc,
+        (r = mmm__prog_compile_opt(p, &eid[MMM_CX_READ_STRIDE], cs->read_stride, &sc,
                          cs->line, err)) < 0 ||
-        (r = compile_opt(p, &eid[MMM_CX_WRITE_STRIDE], cs->write_stride, &sc,
+        (r = mmm__prog_compile_opt(p, &eid[MMM_CX_WRITE_STRIDE], cs->write_stride, &sc,
                          cs->line, err)) < 0)
         return r;
     return 0;
@@ -742,20 +504,20 @@ static int append_class(mmm_program *p, size_t kernel,
     }
     mmm_block_class *c = &pv->classes[p->nclasses];
     c->line = cs->line;
-    c->count = expr_of(p, eid[MMM_CX_COUNT]);
-    c->work = expr_of(p, eid[MMM_CX_WORK]);
-    c->span = expr_of(p, eid[MMM_CX_SPAN]);
-    c->reads = expr_of(p, eid[MMM_CX_READS]);
-    c->writes = expr_of(p, eid[MMM_CX_WRITES]);
-    c->threads = expr_of(p, eid[MMM_CX_THREADS]);
-    c->shared = expr_of(p, eid[MMM_CX_SHARED]);
-    c->shared_bytes = expr_of(p, eid[MMM_CX_SHARED_BYTES]);
-    c->registers = expr_of(p, eid[MMM_CX_REGISTERS]);
-    c->barriers = expr_of(p, eid[MMM_CX_BARRIERS]);
-    c->rounds = expr_of(p, eid[MMM_CX_ROUNDS]);
-    c->wavefronts = expr_of(p, eid[MMM_CX_WAVEFRONTS]);
-    c->read_stride = expr_of(p, eid[MMM_CX_READ_STRIDE]);
-    c->write_stride = expr_of(p, eid[MMM_CX_WRITE_STRIDE]);
+    c->count = mmm__prog_expr_of(p, eid[MMM_CX_COUNT]);
+    c->work = mmm__prog_expr_of(p, eid[MMM_CX_WORK]);
+    c->span = mmm__prog_expr_of(p, eid[MMM_CX_SPAN]);
+    c->reads = mmm__prog_expr_of(p, eid[MMM_CX_READS]);
+    c->writes = mmm__prog_expr_of(p, eid[MMM_CX_WRITES]);
+    c->threads = mmm__prog_expr_of(p, eid[MMM_CX_THREADS]);
+    c->shared = mmm__prog_expr_of(p, eid[MMM_CX_SHARED]);
+    c->shared_bytes = mmm__prog_expr_of(p, eid[MMM_CX_SHARED_BYTES]);
+    c->registers = mmm__prog_expr_of(p, eid[MMM_CX_REGISTERS]);
+    c->barriers = mmm__prog_expr_of(p, eid[MMM_CX_BARRIERS]);
+    c->rounds = mmm__prog_expr_of(p, eid[MMM_CX_ROUNDS]);
+    c->wavefronts = mmm__prog_expr_of(p, eid[MMM_CX_WAVEFRONTS]);
+    c->read_stride = mmm__prog_expr_of(p, eid[MMM_CX_READ_STRIDE]);
+    c->write_stride = mmm__prog_expr_of(p, eid[MMM_CX_WRITE_STRIDE]);
     c->access = cs->access;
     memcpy(pv->class_eid[p->nclasses], eid, sizeof pv->class_eid[0]);
     mmm_kernel *k = &pv->kernels[kernel];
@@ -786,7 +548,7 @@ static int check_new_kernel(mmm_program *p, const mmm_kernel_spec *s,
                              "--max-kernels)",
                              pv->limits.max_kernels);
     if (s->index) {
-        if (!is_identifier(s->index))
+        if (!mmm__prog_is_identifier(s->index))
             return mmm_error_set(err, MMM_EINPUT, p->file, s->line,
                                  "invalid index name '%s' of kernel '%s'",
                                  s->index, s->id);
@@ -850,11 +612,11 @@ int mmm_program_add_kernel(mmm_program *p, const mmm_kernel_spec *spec,
         k.index_slot = (int)(p->nparams + pv->nindexed);
     }
     uint32_t keid[MMM_KX_N], ceid[MMM_CX_N];
-    expr_scope rs = {NULL, -1, p->nparams, k.index};
-    expr_scope ks = {k.index, k.index_slot, p->nparams, NULL};
-    if ((r = compile_opt(p, &keid[MMM_KX_REPEAT], spec->repeat, &rs,
+    mmm__expr_scope rs = {NULL, -1, p->nparams, k.index};
+    mmm__expr_scope ks = {k.index, k.index_slot, p->nparams, NULL};
+    if ((r = mmm__prog_compile_opt(p, &keid[MMM_KX_REPEAT], spec->repeat, &rs,
                          spec->line, err)) < 0 ||
-        (r = compile_opt(p, &keid[MMM_KX_THREADS], spec->threads, &ks,
+        (r = mmm__prog_compile_opt(p, &keid[MMM_KX_THREADS], spec->threads, &ks,
                          spec->line, err)) < 0)
         return r;
     mmm_class_spec cs = {spec->line,         spec->blocks,
@@ -874,8 +636,8 @@ int mmm_program_add_kernel(mmm_program *p, const mmm_kernel_spec *spec,
     k.id = mmm__arena_strdup(&pv->arena, spec->id);
     if (!k.id)
         return nomem(err);
-    k.repeat = expr_of(p, keid[MMM_KX_REPEAT]);
-    k.threads = expr_of(p, keid[MMM_KX_THREADS]);
+    k.repeat = mmm__prog_expr_of(p, keid[MMM_KX_REPEAT]);
+    k.threads = mmm__prog_expr_of(p, keid[MMM_KX_THREADS]);
     k.uses_index = keid[MMM_KX_THREADS] != MMM_NO_EXPR &&
                    pv->exprs[keid[MMM_KX_THREADS]].uses_index;
     k.first_class = (uint32_t)p->nclasses;

@@ -278,4 +278,25 @@ int mmm__max_antichain(int64_t *out, mmm_k_method *method_out, size_t n,
                        const uint32_t *from, const uint32_t *to,
                        mmm_error *err);
 
+
+/* program_expr.c: where an expression is compiled (the kernel index it may
+ * read, the parameters it sees), and the compiler every builder call uses:
+ * each text is compiled once per scope; *id receives the expression id;
+ * errors get the file and line. */
+typedef struct mmm__expr_scope {
+    const char *index;     /* visible index name, or NULL */
+    int index_slot;
+    size_t limit;          /* visible parameters: slots < limit */
+    const char *hidden_index;
+} mmm__expr_scope;
+int mmm__prog_is_identifier(const char *s);
+mmm__expr_scope mmm__prog_params_scope(const mmm_program *p);
+int mmm__prog_compile(mmm_program *p, uint32_t *id, const char *text,
+                      const mmm__expr_scope *scope, long line, mmm_error *err);
+/* An optional text: MMM_NO_EXPR when absent. */
+int mmm__prog_compile_opt(mmm_program *p, uint32_t *id, const char *text,
+                          const mmm__expr_scope *scope, long line,
+                          mmm_error *err);
+const mmm_expr *mmm__prog_expr_of(const mmm_program *p, uint32_t id);
+
 #endif
