@@ -69,6 +69,15 @@
  * than the breadth-first searches alone on the wide shape, 20x slower on
  * the local one (excess travels along the long chains); depth-first
  * instead of breadth-first searches: 100x slower on the local shape.
+ *
+ * Why one file of about 900 lines: it is one algorithm, whose two searches
+ * share the flow's state (the residual arcs, the free ends, the epochs
+ * that keep dead nodes dead) and whose exactness argument above covers
+ * them together; splitting the labelled search out would expose that
+ * state to a second file for no reader's gain.  The series-parallel plan
+ * is already apart (sp_plan.c).  tests/helpers/antichain_prev.c repeats
+ * its predecessor-list builder on purpose: it is the earlier algorithm,
+ * frozen as the tests' independent oracle.
  */
 #include <stdlib.h>
 #include <string.h>
