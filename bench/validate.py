@@ -55,6 +55,17 @@ def fmt_params(p, keys):
     return " ".join("%s=%s" % (k, p[k]) for k in sorted(p) if k in keys)
 
 
+def groups_of(rows):
+    """Indices of the runs by (program, size), in the order they come; the
+    size is every parameter that is not a launch configuration."""
+    groups = {}
+    for i, row in enumerate(rows):
+        size = {k: v for k, v in row["params"].items() if k not in CONFIG}
+        groups.setdefault((row["program"], json.dumps(size, sort_keys=True)),
+                          []).append(i)
+    return groups
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("runs", nargs="+")
@@ -84,18 +95,8 @@ def main():
     worst = {m: 1.0 for m in a.machine}
     within = {m: 0 for m in a.machine}
     ngroups = 0
-    groups = {}
-    order = []
-    for i, row in enumerate(results[a.machine[0]]["rows"]):
-        size = fmt_params(row["params"], set(row["params"]) - CONFIG)
-        key = (row["program"], size)
-        if key not in groups:
-            groups[key] = []
-            order.append(key)
-        groups[key].append(i)
-    for key in order:
-        idx = groups[key]
-        ref = results[a.machine[0]]["rows"]
+    ref = results[a.machine[0]]["rows"]
+    for (prog, size), idx in groups_of(ref).items():
         best = min(idx, key=lambda i: ref[i]["measured_s"])
         cells = []
         for m in a.machine:
@@ -107,7 +108,8 @@ def main():
             cells.append("%s | %.3f" % (fmt_params(rows[pick]["params"], CONFIG), ratio))
         ngroups += 1
         print("| %s | %s | %s | %.4g | %s |" % (
-            key[0], key[1], fmt_params(ref[best]["params"], CONFIG),
+            prog, fmt_params(json.loads(size), set(json.loads(size))),
+            fmt_params(ref[best]["params"], CONFIG),
             ref[best]["measured_s"] * 1e3, " | ".join(cells)))
     print()
     for m in a.machine:
@@ -126,13 +128,8 @@ def summary(a, results):
     out = {}
     for m in a.machine:
         rows = results[m]["rows"]
-        groups = {}
-        for i, row in enumerate(rows):
-            size = {k: v for k, v in row["params"].items() if k not in CONFIG}
-            key = (row["program"], json.dumps(size, sort_keys=True))
-            groups.setdefault(key, []).append(i)
         res = []
-        for (prog, size), idx in groups.items():
+        for (prog, size), idx in groups_of(rows).items():
             best = min(idx, key=lambda i: rows[i]["measured_s"])
             pick = pick_of(rows, idx)
             res.append({"program": prog, "size": json.loads(size),

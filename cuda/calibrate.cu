@@ -498,8 +498,6 @@ static int bench_launch(ctx *c, mmm_calib_raw *r, int reps, int chain)
     return 0;
 }
 
-/* Issue rate: warp-instructions (the FMAs) of a full GPU over event time;
- * the library divides by the clock and the SMs. */
 /* Starting blocks: an empty kernel with small blocks, twice, with many
  * more blocks the second time; the difference of the two event times over
  * the difference of the block counts is the whole GPU's time per block
@@ -534,6 +532,8 @@ static int bench_blocks(ctx *c, mmm_calib_raw *r, int reps, int quick)
     return 0;
 }
 
+/* Issue rate: warp-instructions (the FMAs) of a full GPU over event time;
+ * the library divides by the clock and the SMs. */
 static int bench_issue(ctx *c, mmm_calib_raw *r, int reps, int sms)
 {
     int per_sm = 0, t = 256;

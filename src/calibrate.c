@@ -167,8 +167,9 @@ static double exposed(const mmm_calib *c)
     }
     if (n == 0)
         return 0;
-    qsort(e, n, sizeof e[0], cmp_double);
-    return n % 2 ? e[n / 2] : 0.5 * (e[n / 2 - 1] + e[n / 2]);
+    mmm_calib_stat st;
+    mmm_calib_stat_of(&st, e, n);
+    return st.median;
 }
 
 int mmm_calib_analyze(mmm_calib *out, const mmm_calib_raw *raw,

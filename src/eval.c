@@ -464,7 +464,6 @@ static void exact_class(const inst_impl *in, mmm_class_val *o, const class_exact
     }
 }
 
-/* Evaluate the classes of launch `copy` of kernel k into cv[]. */
 /* The block classes of launch `copy` of kernel k.  With use_memo the
  * instance's own values and memo are used (and the index written into its
  * values: mmm_instance_eval); without, only `values` is read and written

@@ -233,8 +233,7 @@ int mmm_time_fit(mmm_time_machine *m, const mmm_fit_sample *s, size_t n,
         if (opt && !opt->fit[i]) {
             double lo, hi;
             mmm_time_const_bounds(i, &lo, &hi);
-            /* start_s and block_cycles are optional: kept at 0 when a
-             * file has none */
+            /* an optional constant is kept at 0 when a file has none */
             if (!(m->c[i] >= lo && m->c[i] <= hi) &&
                 !(mmm_time_const_optional(i) && m->c[i] == 0))
                 return mmm_error_set(err, MMM_EINPUT, NULL, 0,

@@ -13,7 +13,7 @@ static const struct {
     const char *name, *unit, *meaning;
     double lo, hi;  /* physical bounds, for fitting */
     double start;   /* a typical value: the fit's start when none is given */
-    int optional;   /* 0 when a machine does not give it */
+    int optional;   /* 1: a machine may leave it out (it is 0 then) */
 } consts[MMM_TIME_NCONST] = {
     {"launch_s", "s", "host time to issue one launch into a stream", 1e-8,
      1e-3, 3e-6, 0},
@@ -276,7 +276,7 @@ int mmm_time_machine_get(mmm_time_machine *m, const mmm_instance *inst,
         char what[160];
         snprintf(what, sizeof what, "%s, %s", consts[i].meaning,
                  consts[i].unit);
-        /* start_s and block_cycles are optional (0): files written
+        /* the optional constants are 0 when absent: files written
          * before them stay valid */
         if ((r = get_real(inst, consts[i].name, what,
                           require_constants && !consts[i].optional,
