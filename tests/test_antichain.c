@@ -274,6 +274,23 @@ static const struct {
 } shapes[] = {{4, 3, 0, 0, 64}, {8, 3, 0, 0, 1000}, {1000, 3, 0, 1, 64},
               {4, 3, 1, 0, 64}, {6, 2, 1, 1, 9}};
 
+/* A small DAG: the public entry and the flow by each method and the
+ * earlier algorithm (flow_only) all give the brute-force K. */
+static void match_brute_force(int n, const int64_t *w, size_t m,
+                              const uint32_t *from, const uint32_t *to,
+                              int it, const char *what, int which)
+{
+    int64_t expect = brute_antichain(n, w, m, from, to), k = -1;
+    mmm_error err;
+    cr_assert_eq(mmm__max_antichain(&k, NULL, (size_t)n, w, m, from, to,
+                                    &err),
+                 0, "%s", err.message);
+    cr_assert_eq(k, expect, "iteration %d (%s %d): K %lld, brute force %lld",
+                 it, what, which, (long long)k, (long long)expect);
+    cr_assert_eq(flow_only(n, w, m, from, to), expect,
+                 "iteration %d (%s %d)", it, what, which);
+}
+
 Test(antichain, benchmark_shapes_match_brute_force)
 {
     rng_state = 0x2545f4914f6cdd1du;
@@ -285,15 +302,7 @@ Test(antichain, benchmark_shapes_match_brute_force)
         size_t m = shaped_dag(n, shapes[sh].window, shapes[sh].deg,
                               shapes[sh].pairs, shapes[sh].shuffle,
                               shapes[sh].wmax, w, from, to);
-        int64_t expect = brute_antichain(n, w, m, from, to), k = -1;
-        mmm_error err;
-        cr_assert_eq(mmm__max_antichain(&k, NULL, (size_t)n, w, m, from, to,
-                                       &err),
-                     0, "%s", err.message);
-        cr_assert_eq(k, expect, "iteration %d (shape %d): K %lld, brute "
-                     "force %lld", it, sh, (long long)k, (long long)expect);
-        cr_assert_eq(flow_only(n, w, m, from, to), expect,
-                     "iteration %d (shape %d)", it, sh);
+        match_brute_force(n, w, m, from, to, it, "shape", sh);
     }
 }
 
@@ -438,16 +447,7 @@ Test(antichain, adversarial_dags_match_brute_force_and_the_earlier_flow)
         int64_t w[MAXN];
         uint32_t from[1024], to[1024];
         size_t m = adversarial(kind, rnd_int(1, 16), &n, w, from, to, 1024);
-        int64_t expect = brute_antichain(n, w, m, from, to), k = -1;
-        mmm_error err;
-        cr_assert_eq(mmm__max_antichain(&k, NULL, (size_t)n, w, m, from, to,
-                                        &err),
-                     0, "%s", err.message);
-        cr_assert_eq(k, expect, "iteration %d (kind %d): K %lld, brute "
-                     "force %lld", it, kind, (long long)k, (long long)expect);
-        /* the flow by each method and the earlier algorithm */
-        cr_assert_eq(flow_only(n, w, m, from, to), expect,
-                     "iteration %d (kind %d)", it, kind);
+        match_brute_force(n, w, m, from, to, it, "kind", kind);
     }
 }
 
