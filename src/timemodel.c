@@ -300,8 +300,7 @@ int mmm_time_machine_get(mmm_time_machine *m, const mmm_instance *inst,
 /* One launch                                                          */
 
 typedef struct launch_cost {
-    double seconds;       /* launch cost included */
-    double exec;          /* execution alone */
+    double exec;          /* execution alone, seconds */
     int64_t waves, resident;
     mmm_time_limit limit;
     mmm_time_term term;
@@ -445,15 +444,6 @@ static int launch(const mmm_time_machine *m, const mmm_program *prog,
     out->resident = A;
     out->limit = lim;
     out->term = term;
-    double gpu = m->c[MMM_TIME_LAUNCH_GRAPH] + out->exec;
-    if (!m->graph && m->c[MMM_TIME_LAUNCH] > gpu) {
-        out->seconds = m->c[MMM_TIME_LAUNCH];
-        out->term = MMM_TIME_TERM_LAUNCH;
-    } else {
-        out->seconds = gpu;
-        if (m->c[MMM_TIME_LAUNCH_GRAPH] > out->exec)
-            out->term = MMM_TIME_TERM_LAUNCH;
-    }
     return 0;
 }
 
@@ -467,6 +457,19 @@ void mmm_time_dispose(mmm_time *t)
     free(t->kernels);
     free(t->path);
     memset(t, 0, sizeof *t);
+}
+
+/* The host issues launches in the file's order when every dependency
+ * points forward in it (as a program's launches are written), else in
+ * the topological order. */
+static int file_order_is_topological(const mmm_program *prog)
+{
+    for (size_t k = 0; k < prog->nkernels; k++)
+        for (uint32_t e = prog->pred_start[k]; e < prog->pred_start[k + 1];
+             e++)
+            if (prog->pred[e] >= k)
+                return 0;
+    return 1;
 }
 
 int mmm_time_compute(mmm_time *out, const mmm_instance *inst,
@@ -498,22 +501,57 @@ int mmm_time_compute(mmm_time *out, const mmm_instance *inst,
         r = mmm_error_set(err, MMM_ENOMEM, prog->file, 0, "out of memory");
         goto fail;
     }
-    for (size_t k = 0; k < nk; k++) {
+    /* Launches in the host's order: the i-th is issued at i·launch_s
+     * (stream; a replayed graph has every launch issued at 0); a launch
+     * starts when it is issued and launch_graph_s after the end of what it
+     * depends on (its kernel's previous launch, else its predecessors'
+     * last), and ends its execution later.  dist[k]: the end of k's last
+     * launch (docs/time.md, section 3). */
+    const double gap = m->c[MMM_TIME_LAUNCH_GRAPH];
+    const double pace = m->graph ? 0 : m->c[MMM_TIME_LAUNCH];
+    const int in_file_order = file_order_is_topological(prog);
+    double issued = 0; /* launches issued so far */
+    long end = -1;
+    for (size_t i = 0; i < nk; i++) {
+        size_t k = in_file_order ? i : prog->topo[i];
         const mmm_kernel *kr = &prog->kernels[k];
         const mmm_kernel_val *kv = &inst->kernels[k];
         mmm_time_kernel *tk = &out->kernels[k];
+        double ready = 0;
+        from[k] = -1;
+        for (uint32_t e = prog->pred_start[k]; e < prog->pred_start[k + 1];
+             e++) {
+            uint32_t q = prog->pred[e];
+            if (from[k] < 0 || dist[q] > ready) {
+                ready = dist[q];
+                from[k] = (long)q;
+            }
+        }
         int64_t copies = kv->varies ? kv->repeat : (kv->repeat > 0 ? 1 : 0);
-        double mult = kv->varies ? 1.0 : (double)kv->repeat;
+        double t_end = ready;
         tk->launches = kv->repeat;
-        tk->resident = 0;
         for (int64_t j = 1; j <= copies; j++) {
             launch_cost lc;
             if ((r = mmm_instance_eval_copy(inst, k, j, cv, err)) < 0 ||
                 (r = launch(m, prog, kr, cv, kr->nclasses, &lc, err)) < 0)
                 goto fail;
-            tk->seconds += mult * lc.seconds;
-            tk->exec_seconds += mult * lc.exec;
-            term_s[k][lc.term] += mult * lc.seconds;
+            issued += 1;
+            double t_1 = fmax(issued * pace, t_end + gap) + lc.exec;
+            if (kv->varies) {
+                t_end = t_1;
+                tk->exec_seconds += lc.exec;
+                term_s[k][lc.term] += lc.exec;
+            } else {
+                /* repeat identical launches, each after the previous:
+                 * the end is the later of the GPU's pace from the first
+                 * and the host's issue of the last. */
+                double rep = (double)kv->repeat;
+                issued += rep - 1;
+                t_end = fmax(t_1 + (rep - 1) * (gap + lc.exec),
+                             issued * pace + lc.exec);
+                tk->exec_seconds += rep * lc.exec;
+                term_s[k][lc.term] += rep * lc.exec;
+            }
             if (lc.waves > tk->waves)
                 tk->waves = lc.waves;
             if (lc.resident > 0 &&
@@ -522,28 +560,15 @@ int mmm_time_compute(mmm_time *out, const mmm_instance *inst,
                 tk->limit = lc.limit;
             }
         }
+        dist[k] = t_end;
+        tk->seconds = t_end - ready;
+        term_s[k][MMM_TIME_TERM_LAUNCH] += fmax(0, tk->seconds - tk->exec_seconds);
         int best = 0;
         for (int t = 1; t < MMM_TIME_NTERMS; t++)
             if (term_s[k][t] > term_s[k][best])
                 best = t;
         tk->dominant = (mmm_time_term)best;
         out->launches += kv->repeat;
-    }
-    /* Longest path in topological order. */
-    long end = -1;
-    for (size_t i = 0; i < nk; i++) {
-        uint32_t k = prog->topo[i];
-        double best = 0;
-        from[k] = -1;
-        for (uint32_t e = prog->pred_start[k]; e < prog->pred_start[k + 1];
-             e++) {
-            uint32_t q = prog->pred[e];
-            if (from[k] < 0 || dist[q] > best) {
-                best = dist[q];
-                from[k] = (long)q;
-            }
-        }
-        dist[k] = best + out->kernels[k].seconds;
         if (end < 0 || dist[k] > dist[end])
             end = (long)k;
     }

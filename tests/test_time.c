@@ -183,24 +183,32 @@ Test(time, one_launch_by_hand)
      *     122.88 cycles -> 800 (issue)
      *   last wave: a = 1: 200; bytes 2*1536/100 = 30.72 -> 360 (latency)
      *   exec = 1160 cycles / 1e6 Hz = 1.16e-3 s
-     *   stream: max(1e-3, 1e-4 + 1.16e-3) = 1.26e-3 s */
+     * Stream: the host issues a launch every 1e-3 s, a, b, b, b, c in the
+     * file's order; a launch starts when issued and 1e-4 after what it
+     * depends on has ended.  a: issued at 1e-3, ends 2.16e-3. */
     const mmm_time_kernel *a = &t.kernels[0];
     cr_expect_eq(a->resident, 4);
     cr_expect_eq(a->waves, 2);
     cr_expect_eq(a->limit, MMM_TIME_LIMIT_THREADS);
     cr_expect(fabs(a->exec_seconds - 1.16e-3) < 1e-15, "%.17g",
               a->exec_seconds);
-    cr_expect(fabs(a->seconds - 1.26e-3) < 1e-15, "%.17g", a->seconds);
+    cr_expect(fabs(a->seconds - 2.16e-3) < 1e-15, "%.17g", a->seconds);
     cr_expect_eq(a->dominant, MMM_TIME_TERM_ISSUE);
-    /* Kernel b: 3 launches of one thread: C_lat = 2 cycles = 2e-6 s;
-     * stream: max(1e-3, 1e-4 + 2e-6) = 1e-3 each, launch-bound. */
+    /* Kernel b: 3 launches of one thread, C_lat = 2 cycles = 2e-6 s each.
+     * The first is issued at 2e-3 and starts at 2.16e-3 + 1e-4, ends
+     * 2.262e-3; the second issued at 3e-3 ends 3.002e-3; the third
+     * 4.002e-3: b adds 4.002e-3 - 2.16e-3 = 1.842e-3, launch-bound. */
     const mmm_time_kernel *b = &t.kernels[1];
     cr_expect_eq(b->launches, 3);
-    cr_expect(fabs(b->seconds - 3e-3) < 1e-15, "%.17g", b->seconds);
+    cr_expect(fabs(b->seconds - 1.842e-3) < 1e-15, "%.17g", b->seconds);
     cr_expect_eq(b->dominant, MMM_TIME_TERM_LAUNCH);
-    /* The program: the path a -> b (4.26e-3) beats c alone (1e-3). */
-    cr_expect(fabs(t.seconds - 4.26e-3) < 1e-15, "%.17g", t.seconds);
-    cr_expect_eq(t.path_len, 2);
+    /* c depends on nothing but is issued fifth, at 5e-3: it ends at
+     * 5.002e-3, after b; the program ends there. */
+    cr_expect(fabs(t.kernels[2].seconds - 5.002e-3) < 1e-15, "%.17g",
+              t.kernels[2].seconds);
+    cr_expect(fabs(t.seconds - 5.002e-3) < 1e-15, "%.17g", t.seconds);
+    cr_expect_eq(t.path_len, 1);
+    cr_expect_eq(t.path[0], 2);
     cr_expect_eq(t.launches, 5);
     cr_expect_eq(t.dominant, MMM_TIME_TERM_LAUNCH);
     mmm_time_dispose(&t);
@@ -416,12 +424,12 @@ Test(time, shared_and_start_by_hand)
      *   C_issue = 1 * 2 warps * 64/64 / 1 = 2
      *   C_sh    = 1 * 2 warps * 100 wavefronts / 1 + C_lat = 220
      * exec = 220 cycles / 1e6 Hz = 2.2e-4 s (shared);
-     * stream: max(1e-3, 1e-4 + 2.2e-4) = 1e-3, plus start_s 5e-3 */
+     * stream: issued at 1e-3, ends 1.22e-3, plus start_s 5e-3 */
     cr_expect(fabs(t.kernels[0].exec_seconds - 2.2e-4) < 1e-15, "%.17g",
               t.kernels[0].exec_seconds);
-    cr_expect(fabs(t.kernels[0].seconds - 1e-3) < 1e-15, "%.17g",
+    cr_expect(fabs(t.kernels[0].seconds - 1.22e-3) < 1e-15, "%.17g",
               t.kernels[0].seconds);
-    cr_expect(fabs(t.seconds - 6e-3) < 1e-15, "%.17g", t.seconds);
+    cr_expect(fabs(t.seconds - 6.22e-3) < 1e-15, "%.17g", t.seconds);
     mmm_time_dispose(&t);
     /* graph: 1e-4 + 2.2e-4, no start_s */
     eval_small(p, inst, "graph", 1);
@@ -432,4 +440,93 @@ Test(time, shared_and_start_by_hand)
     mmm_time_dispose(&t);
     mmm_instance_free(inst);
     mmm_program_free(p);
+}
+
+/* Stream launches: the host issues one every launch_s, a launch starts when
+ * it is issued and launch_graph_s after what it depends on has ended.  The
+ * library computes a repeat of identical launches in closed form and a
+ * repeat that reads its index launch by launch; both are checked here
+ * against the same recurrence run launch by launch, from the kernels'
+ * execution times, with the host ahead of the GPU, behind it, and catching
+ * up in the middle of a repeat. */
+static double simulate_chain(const double *exec, int n, double pace,
+                             double gap)
+{
+    double end = 0;
+    for (int i = 1; i <= n; i++)
+        end = fmax(i * pace, end + gap) + exec[i - 1];
+    return end;
+}
+
+Test(time, stream_launches_follow_the_host)
+{
+    /* a: span Sa (2 cycles each, 1e6 Hz); then b, K launches of span Sb;
+     * then v, K launches of span Sb*(i+1) for its index i = 1..K. */
+    static const char prog[] =
+        "<program name='chain'>\n" SMALL_MACHINE
+        "<param name='block_cycles' value='0'/>\n"
+        "<param name='Sa' value='1'/>\n"
+        "<param name='Sb' value='1'/>\n"
+        "<param name='K' value='20'/>\n"
+        "<kernel id='a' blocks='1' threads='1' work='1' span='Sa'\n"
+        "        reads='0' writes='0'/>\n"
+        "<kernel id='b' blocks='1' threads='1' work='1' span='Sb'\n"
+        "        reads='0' writes='0' repeat='K'/>\n"
+        "<kernel id='v' blocks='1' threads='1' work='1' span='Sb*(i+1)'\n"
+        "        reads='0' writes='0' repeat='K' index='i'/>\n"
+        "<edge from='a' to='b'/>\n"
+        "<edge from='b' to='v'/>\n"
+        "</program>\n";
+    /* launch_s = 1e-3, launch_graph_s = 1e-4; exec of a span S: 2e-6 S. */
+    static const struct {
+        double Sa, Sb, K;
+    } cases[] = {
+        {1, 1, 20},      /* host-bound throughout */
+        {1, 1000, 20},   /* b: 2e-3 + 1e-4 per launch, GPU-bound */
+        {2500, 100, 20}, /* a runs 5e-3 while the host issues ahead; b's
+                          * 3e-4 per launch catches up with the host */
+        {2500, 400, 37}, /* v's growing launches overtake the host */
+        {1, 1, 1},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        mmm_program *p;
+        mmm_instance *inst;
+        mmm_error err;
+        mmm_time t;
+        cr_assert_eq(mmm_program_load_memory(&p, prog, strlen(prog),
+                                             "chain.xml", NULL, &err),
+                     0, "%s", err.message);
+        cr_assert_eq(mmm_instance_new(&inst, p, &err), 0);
+        mmm_override ov[3] = {
+            {mmm_program_find_param(p, "Sa"), mmm_value_double(cases[c].Sa)},
+            {mmm_program_find_param(p, "Sb"), mmm_value_double(cases[c].Sb)},
+            {mmm_program_find_param(p, "K"), mmm_value_double(cases[c].K)}};
+        cr_assert_eq(mmm_instance_eval(inst, ov, 3, &err), 0, "%s",
+                     err.message);
+        cr_assert_eq(mmm_time_compute(&t, inst, NULL, &err), 0, "%s",
+                     err.message);
+        int K = (int)cases[c].K, n = 1 + 2 * K;
+        double exec[1 + 2 * 37];
+        exec[0] = 2e-6 * cases[c].Sa;
+        for (int i = 1; i <= K; i++) {
+            exec[i] = 2e-6 * cases[c].Sb;
+            exec[K + i] = 2e-6 * cases[c].Sb * (i + 1);
+        }
+        double want = simulate_chain(exec, n, 1e-3, 1e-4);
+        cr_expect(fabs(t.seconds - want) < 1e-12, "case %zu: %.17g, want %.17g",
+                  c, t.seconds, want);
+        /* b's own end, before v: a and b's seconds add up to it. */
+        double want_b = simulate_chain(exec, 1 + K, 1e-3, 1e-4);
+        cr_expect(fabs(t.kernels[0].seconds + t.kernels[1].seconds - want_b) <
+                      1e-12,
+                  "case %zu: b ends at %.17g, want %.17g", c,
+                  t.kernels[0].seconds + t.kernels[1].seconds, want_b);
+        /* The kernels' seconds add up along the chain. */
+        double sum = t.kernels[0].seconds + t.kernels[1].seconds +
+                     t.kernels[2].seconds;
+        cr_expect(fabs(sum - want) < 1e-12, "case %zu: %.17g", c, sum);
+        mmm_time_dispose(&t);
+        mmm_instance_free(inst);
+        mmm_program_free(p);
+    }
 }
