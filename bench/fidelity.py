@@ -21,7 +21,8 @@ MMM = sys.argv[2] if len(sys.argv) > 2 else "build/mmm"
 DAGS = ["dags/cumodp/div_opt.xml", "dags/cumodp/div_naive.xml",
         "dags/cumodp/mul.xml"]
 BASE = "dags/machines/h100.xml"
-FIX = ["--fix", "mem_latency_cycles,op_cycles,block_cycles,latency_exposed"]
+FIX = ["--fix", "mem_latency_cycles,op_cycles,block_cycles,latency_exposed,"
+       "sync_cycles,sync_cycles_per_warp"]
 DOC = "docs/fidelity.md"
 PARAMS = ["n", "m", "s", "B", "l"]
 
@@ -172,13 +173,13 @@ def main():
       "CUDA graphs; how they were taken: dags/cumodp/README.md); the programs are "
       "`dags/cumodp/div_opt.xml`, `div_naive.xml` and `mul.xml`, the base "
       "machine `dags/machines/h100.xml` (hardware limits, and the measured "
-      "memory latency, the operation latency, the block start and the exposed latency, all kept); the model and its constants are described in "
+      "memory latency, the operation latency, the barrier, the block start and the exposed latency, all kept); the model and its constants are described in "
       "docs/time.md.  Every figure below is computed by `mmm fit` and "
       "`mmm optimize`.  Predicted times are doubles.\n")
     w("## 1. The fit on all %d runs\n" % len(rows))
     w("`mmm fit --data dags/cumodp/runs_stream.csv --launch graph --data "
       "dags/cumodp/runs_graph.csv dags/cumodp/*.xml --machine dags/machines/h100.xml --fix "
-      "mem_latency_cycles,op_cycles,block_cycles,latency_exposed -o dags/machines/h100-fitted.xml`\n")
+      "mem_latency_cycles,op_cycles,block_cycles,latency_exposed,sync_cycles,sync_cycles_per_warp -o dags/machines/h100-fitted.xml`\n")
     w("| constant | value | unit |")
     w("|---|---|---|")
     for k, v in full["constants"].items():
