@@ -371,6 +371,18 @@ Test(fit_cli, errors_and_written_machine, .timeout = 300)
              dir);
     cr_expect_eq(sh(cmd, out, sizeof out), 0, "%s", out);
     cr_expect_not_null(strstr(out, "\"start_s\": 0"), "%s", out);
+    /* a -D the program does not declare is noted once, not once per run */
+    snprintf(cmd, sizeof cmd,
+             "cd " MMM_SOURCE_DIR " && " MMM_BIN " fit --data %s/ok.csv "
+             "dags/cumodp/div_opt.xml --machine dags/machines/h100.xml "
+             "-D nosuch=1 --format json 2>&1 >/dev/null",
+             dir);
+    cr_expect_eq(sh(cmd, out, sizeof out), 0, "%s", out);
+    const char *note = "note: -D nosuch ignored: the file declares no such "
+                       "parameter";
+    const char *first = strstr(out, note);
+    cr_expect_not_null(first, "%s", out);
+    cr_expect_null(first ? strstr(first + 1, note) : NULL, "%s", out);
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     cr_expect_eq(system(cmd), 0);
 }

@@ -91,13 +91,16 @@ int cli_read_program(const cli_common *c, const char *path,
                      const mmm_machine *machine, mmm_program **prog,
                      mmm_import_report *rep);
 
-/* Build the override list for -D/-p against prog (exposed for commands that
- * re-evaluate, e.g. optimize).  *nov receives the count; ov must hold
- * CLI_MAX_DEFS + 1 entries.  Prints errors; returns CLI_OK/CLI_FAIL. */
 /* "FILE: error: OPT NAME: the file declares no parameter 'NAME'", then
  * advice when given, else a close name or the declared ones; on stderr. */
 void cli_no_such_param(const mmm_program *prog, const char *opt,
                        const char *name, const char *advice);
+/* Build the override list for -D/-p against prog (exposed for commands that
+ * re-evaluate, e.g. optimize).  *nov receives the count; ov must hold
+ * CLI_MAX_DEFS + 1 entries.  A -D name prog does not declare is an error
+ * when lenient is 0, skipped with a note on stderr when 1, skipped
+ * silently when 2 (a caller evaluating one file many times notes once).
+ * Prints errors; returns CLI_OK/CLI_FAIL. */
 int cli_overrides(const cli_common *c, const mmm_program *prog, int lenient,
                   mmm_override *ov, size_t *nov);
 

@@ -377,8 +377,10 @@ int cli_overrides(const cli_common *c, const mmm_program *prog, int lenient,
         slot = mmm_program_find_param(prog, name);
         if (slot < 0) {
             if (lenient) {
-                fprintf(stderr, "%s: note: -D %s ignored: the file declares no such parameter\n",
-                        prog->file, name);
+                if (lenient == 1)
+                    fprintf(stderr, "%s: note: -D %s ignored: the file "
+                                    "declares no such parameter\n",
+                            prog->file, name);
                 continue;
             }
             cli_no_such_param(prog, "-D", name,

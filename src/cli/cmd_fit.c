@@ -99,6 +99,7 @@ int cmd_fit(int argc, char **argv)
     int graph = 0, fit[MMM_TIME_NCONST], rc = CLI_FAIL;
     mmm_machine *base = NULL;
     mmm_program *prog[FIT_MAX_FILES] = {0};
+    char noted[FIT_MAX_FILES] = {0}; /* -D notes printed, by program */
     mmm_runs *runs[FIT_MAX_FILES] = {0};
     fit_run *fr = NULL;
     mmm_fit_sample *smp = NULL;
@@ -240,8 +241,11 @@ int cmd_fit(int argc, char **argv)
             fr[k].runs = runs[i];
             fr[k].row = row;
             fr[k].prog = p;
-            if (cli_overrides(&c, prog[p], 1, ov, &ndef) != CLI_OK)
+            /* -D names a program does not declare: noted once per program */
+            if (cli_overrides(&c, prog[p], noted[p] ? 2 : 1, ov, &ndef) !=
+                CLI_OK)
                 goto done;
+            noted[p] = 1;
             if (mmm_runs_overrides(runs[i], row, prog[p], ov + ndef, &nov,
                                    &err) < 0)
                 goto fail_err;
