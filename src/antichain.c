@@ -102,7 +102,12 @@ static int nomem(mmm_error *err)
 enum {
     LONG_SEARCH = 1024, /* breadth-first work per path above: long */
     CHOOSE_EVERY = 256, /* searches between two choices of the method */
-    RETRY_AFTER = 64,   /* rounds before the other method is tried again */
+    RETRY_AFTER = 64,   /* rounds before the other method is tried again
+                         * (times its cost over this one's, up to
+                         * RETRY_RATIO) */
+    RETRY_RATIO = 64,
+    LABEL_SPANS = 4,    /* the global labelling: kernels from x back
+                         * this many times the longest edge */
     SAP_STEPS = 256,    /* steps of one labelled search before it gives up */
     FAR_SLACK = 16,     /* labels above far + FAR_SLACK: given up */
     GREEDY_SORT = 32    /* in-degree up to which the greedy picks */
@@ -136,7 +141,7 @@ typedef struct kflow {
     int labelled;
     uint32_t tries, paths, since[2];
     uint64_t work0;
-    double cost[2];
+    double cost[2];    /* (moving averages over rounds) */
     uint32_t stk[SAP_STEPS + 2], stkj[SAP_STEPS + 2]; /* its path */
     uint32_t *lab, *cur;  /* by network node: label, current arc (all
                            * these arrays: NULL until first used) */
@@ -151,6 +156,11 @@ typedef struct kflow {
     uint32_t *left;    /* by kernel: successors not joined yet */
     uint8_t *joined;   /* by kernel: it has joined */
     uint32_t stamp;
+    uint32_t x;        /* the kernel joining (or the latest joined) */
+    uint32_t span;     /* longest edge v - u when index order is
+                        * topological, else 0 */
+    uint32_t label_spans; /* LABEL_SPANS (1 for MMM__FLOW_NARROW) */
+    mmm__flow_stats *st; /* counts, when asked for (tests) */
 } kflow;
 
 #define MARK(s, z) ((s)->nd[(z) >> 1].mark[(z) & 1])
@@ -320,14 +330,25 @@ static void next_epoch(kflow *s)
 /* Global labelling: lab = the distance in the search graph to the nearest
  * free end, by a breadth-first search from all free ends (the list ends,
  * compacted on the way: nodes without free ends now, dead ones and
- * repeats leave it) backwards along the search graph's arcs. */
+ * repeats leave it) backwards along the search graph's arcs.
+ *
+ * When edges are short (index order topological, the longest edge span),
+ * it labels only the kernels from x - LABEL_SPANS * span on, and ends
+ * before that leave the list for good (x only grows): a path that wanders
+ * further back is long, and labelling the whole joined graph made the
+ * labellings most of the work on the wide shape of bench/gen_dag.py (their
+ * reach grew with the graph).  Kernels left out keep the label far, so
+ * the labelled search does not go there; the breadth-first search still
+ * does when it gives up. */
 static void global_label(kflow *s)
 {
     size_t qh = 0, qt = 0, k = 0;
+    uint64_t reach = (uint64_t)s->label_spans * s->span;
+    uint32_t lo = s->span && s->x > reach ? s->x - (uint32_t)reach : 0;
     next_epoch(s);
     for (size_t i = 0; i < s->nends; i++) {
         uint32_t x = s->ends[i];
-        if (s->nd[x].rt > 0 && !is_dead(s, 2 * x) &&
+        if (x >= lo && s->nd[x].rt > 0 && !is_dead(s, 2 * x) &&
             s->gs[2 * x] != s->epoch) {
             s->ends[k++] = x;
             set_lab(s, 2 * x, 0);
@@ -340,7 +361,7 @@ static void global_label(kflow *s)
         uint32_t z = s->q[qh++], v = z >> 1, d = s->lab[z] + 1;
 #define SEE(c)                                                            \
     do {                                                                  \
-        if (s->gs[c] != s->epoch && !is_dead(s, c)) {                     \
+        if ((c) >> 1 >= lo && s->gs[c] != s->epoch && !is_dead(s, c)) {  \
             set_lab(s, c, d);                                             \
             s->cur[c] = 0;                                                \
             s->q[qt++] = c;                                              \
@@ -365,6 +386,11 @@ static void global_label(kflow *s)
 #undef SEE
     }
     s->far = qt ? s->lab[s->q[qt - 1]] + 1 : 1;
+    if (s->st) {
+        s->st->labellings++;
+        if (qt > s->st->labelled_most)
+            s->st->labelled_most = qt;
+    }
     /* The next one when the searches have done about as much work. */
     s->work += qt + s->nends;
     s->work_next = s->work + 2 * (qt + s->nends) + 1024;
@@ -547,19 +573,26 @@ static int64_t greedy(kflow *s, uint32_t x, int64_t want)
 }
 
 /* The end of a round of CHOOSE_EVERY searches (adaptive): its method's
- * cost per path found; the next round takes the cheaper method, the
- * labelled search first tried when breadth-first searches reach more than
- * LONG_SEARCH nodes per path, and a method left for RETRY_AFTER rounds
- * tried again (the shape of the graph can change on the way). */
+ * cost per path found, averaged over its rounds (a new round weighs 1/4:
+ * single rounds swing, one long breadth-first search or one global
+ * labelling can be most of a round); the next round takes the cheaper
+ * method, the labelled search first tried when breadth-first searches
+ * reach more than LONG_SEARCH nodes per path, and a method left for
+ * RETRY_AFTER rounds times its cost ratio (at most RETRY_RATIO) tried
+ * again (the shape of the graph can change on the way; on the wide shape
+ * a round of breadth-first searches costs ten of the labelled search). */
 static void choose(kflow *s)
 {
     int m = s->labelled, o = !m;
-    s->cost[m] = (double)(s->work - s->work0) / (s->paths ? s->paths : 1);
+    double c = (double)(s->work - s->work0) / (s->paths ? s->paths : 1);
+    s->cost[m] = s->cost[m] == 0 ? c : 0.75 * s->cost[m] + 0.25 * c;
     s->since[m] = 0;
     s->since[o]++;
+    double ratio = s->cost[m] > 0 ? s->cost[o] / s->cost[m] : 1;
+    ratio = ratio < 1 ? 1 : ratio > RETRY_RATIO ? RETRY_RATIO : ratio;
     if (s->cost[o] == 0)
         s->labelled = !m && s->cost[m] > LONG_SEARCH;
-    else if (s->since[o] >= RETRY_AFTER || s->cost[o] < s->cost[m])
+    else if (s->since[o] >= RETRY_AFTER * ratio || s->cost[o] < s->cost[m])
         s->labelled = o;
     s->tries = s->paths = 0;
     s->work0 = s->work;
@@ -572,11 +605,12 @@ static void choose(kflow *s)
  * the join. */
 static int64_t join(kflow *s, uint32_t x, int64_t want)
 {
+    s->x = x;
     want = greedy(s, x, want);
     while (want > 0) {
         int64_t got = 0;
-        if (s->mode == MMM__FLOW_BFS || s->mode == MMM__FLOW_LABELLED)
-            s->labelled = s->mode == MMM__FLOW_LABELLED;
+        if (s->mode != MMM__FLOW_ADAPTIVE && s->mode != MMM__FLOW_ALTERNATE)
+            s->labelled = s->mode != MMM__FLOW_BFS;
         if (s->labelled && !s->lab && labelled_init(s) < 0)
             s->mode = MMM__FLOW_BFS; /* no memory for it: without */
         if (s->labelled && s->lab) {
@@ -584,8 +618,13 @@ static int64_t join(kflow *s, uint32_t x, int64_t want)
                 global_label(s);
             got = sap(s, x, want);
         }
-        if (!got)
+        if (!got) {
             got = search(s, x, want);
+            if (s->st && got)
+                s->st->bfs_paths++;
+        } else if (s->st) {
+            s->st->labelled_paths++;
+        }
         s->paths += got > 0;
         s->tries++;
         if (s->mode == MMM__FLOW_ALTERNATE && s->tries >= 3) {
@@ -735,19 +774,24 @@ static void build_pp(kflow *s)
 }
 
 /* A topological order in s->order, or none when the index order is one
- * (the common case: files list kernels before their successors). */
+ * (the common case: files list kernels before their successors; span is
+ * then the longest edge). */
 static int build_order(kflow *s)
 {
     size_t n = s->n;
     int sorted = 1;
     for (uint32_t u = 0; u < n && sorted; u++)
-        for (uint32_t j = s->ss[u]; j < s->ss[u + 1]; j++)
+        for (uint32_t j = s->ss[u]; j < s->ss[u + 1]; j++) {
             if (s->succ[j] <= u) {
                 sorted = 0;
                 break;
             }
+            if (s->succ[j] - u > s->span)
+                s->span = s->succ[j] - u;
+        }
     if (sorted)
         return 0;
+    s->span = 0;
     uint32_t *ord = mmm__big_malloc(n * sizeof *ord);
     if (!ord)
         return MMM_ENOMEM;
@@ -778,12 +822,14 @@ static int kflow_alloc(kflow *s, size_t n, size_t m)
     return 0;
 }
 
-int mmm__antichain_flow_mode(int64_t *out, size_t n, const int64_t *w,
-                             const uint32_t *ss, const uint32_t *succ,
-                             const uint32_t *ps, const uint32_t *pred,
-                             int mode, mmm_error *err)
+int mmm__antichain_flow_stats(int64_t *out, size_t n, const int64_t *w,
+                              const uint32_t *ss, const uint32_t *succ,
+                              const uint32_t *ps, const uint32_t *pred,
+                              int mode, mmm__flow_stats *st, mmm_error *err)
 {
     *out = 0;
+    if (st)
+        memset(st, 0, sizeof *st);
     if (n == 0)
         return 0;
     if (n > ((size_t)1 << 30)) /* network nodes 2n + 1 must fit 32 bits */
@@ -797,12 +843,16 @@ int mmm__antichain_flow_mode(int64_t *out, size_t n, const int64_t *w,
     s.ps = ps;
     s.pred = pred;
     s.mode = mode;
+    s.label_spans = mode == MMM__FLOW_NARROW ? 1 : LABEL_SPANS;
+    s.st = st;
     if (kflow_alloc(&s, n, ss[n]) < 0 || (!ps && build_preds(&s) < 0) ||
         build_order(&s) < 0) {
         kflow_free(&s);
         return nomem(err);
     }
     build_pp(&s);
+    if (st)
+        st->label_kernels = s.span ? (uint64_t)s.label_spans * s.span + 1 : 0;
     for (size_t v = 0; v < n; v++)
         s.left[v] = ss[v + 1] - ss[v];
     int64_t k = 0;
@@ -820,6 +870,15 @@ int mmm__antichain_flow_mode(int64_t *out, size_t n, const int64_t *w,
     *out = k;
     kflow_free(&s);
     return 0;
+}
+
+int mmm__antichain_flow_mode(int64_t *out, size_t n, const int64_t *w,
+                             const uint32_t *ss, const uint32_t *succ,
+                             const uint32_t *ps, const uint32_t *pred,
+                             int mode, mmm_error *err)
+{
+    return mmm__antichain_flow_stats(out, n, w, ss, succ, ps, pred, mode,
+                                     NULL, err);
 }
 
 int mmm__antichain_flow_preds(int64_t *out, size_t n, const int64_t *w,

@@ -255,17 +255,35 @@ int mmm__antichain_flow_preds(int64_t *out, size_t n, const int64_t *weight,
  * tests: MMM__FLOW_ADAPTIVE (what the two above use: chosen as it goes),
  * MMM__FLOW_BFS (breadth-first searches alone), MMM__FLOW_LABELLED (the
  * labelled search first, always), MMM__FLOW_ALTERNATE (the two in turns
- * of three searches).  K is the same whatever the method. */
+ * of three searches), MMM__FLOW_NARROW (labelled first, each global
+ * labelling over one longest edge back instead of four: it leaves out more
+ * often).  K is the same whatever the method. */
 enum {
     MMM__FLOW_ADAPTIVE,
     MMM__FLOW_BFS,
     MMM__FLOW_LABELLED,
-    MMM__FLOW_ALTERNATE
+    MMM__FLOW_ALTERNATE,
+    MMM__FLOW_NARROW
 };
 int mmm__antichain_flow_mode(int64_t *out, size_t n, const int64_t *weight,
                              const uint32_t *succ_start, const uint32_t *succ,
                              const uint32_t *pred_start, const uint32_t *pred,
                              int mode, mmm_error *err);
+/* The same, and what the flow did (for the tests):
+ * augmenting paths found by each search, the global labellings, the most
+ * network nodes one of them labelled, and the kernels one may label
+ * (4 times the longest edge, 1 time for MMM__FLOW_NARROW, plus one,
+ * when the index order is topological; 0: all). */
+typedef struct mmm__flow_stats {
+    uint64_t bfs_paths, labelled_paths;
+    uint64_t labellings, labelled_most, label_kernels;
+} mmm__flow_stats;
+int mmm__antichain_flow_stats(int64_t *out, size_t n, const int64_t *weight,
+                              const uint32_t *succ_start,
+                              const uint32_t *succ,
+                              const uint32_t *pred_start,
+                              const uint32_t *pred, int mode,
+                              mmm__flow_stats *stats, mmm_error *err);
 
 /**
  * Largest weighted antichain of a DAG given by its edges (u -> v) and node

@@ -79,36 +79,38 @@ static int64_t brute_antichain(int n, const int64_t *w, size_t m,
     return best;
 }
 
-/* CSR of an edge list (duplicates kept: the flow accepts them). */
-static void to_csr(uint32_t *ss, uint32_t *succ, int n, size_t m,
-                   const uint32_t *from, const uint32_t *to)
+/* CSR of an edge list (duplicates kept: the flow accepts them); cur: n
+ * entries of scratch. */
+static void to_csr(uint32_t *ss, uint32_t *succ, uint32_t *cur, int n,
+                   size_t m, const uint32_t *from, const uint32_t *to)
 {
     memset(ss, 0, (size_t)(n + 1) * sizeof *ss);
     for (size_t e = 0; e < m; e++)
         ss[from[e] + 1]++;
     for (int v = 0; v < n; v++)
         ss[v + 1] += ss[v];
-    uint32_t cur[MAXN];
     memcpy(cur, ss, (size_t)n * sizeof *cur);
     for (size_t e = 0; e < m; e++)
         succ[cur[from[e]]++] = to[e];
 }
 
 /* The flow alone, by each method of its searches (adaptive, breadth-first
- * only, labelled first, the two in turns) and by the earlier algorithm
+ * only, labelled first, the two in turns, labelled first with the
+ * narrowest labelling) and by the earlier algorithm
  * (tests/helpers/antichain_prev.c): all must agree; returns their K. */
 static int64_t flow_only(int n, const int64_t *w, size_t m,
                          const uint32_t *from, const uint32_t *to)
 {
-    uint32_t ss[MAXN + 1], succ[1024];
+    uint32_t ss[MAXN + 1], succ[1024], cur[MAXN];
     int64_t k = -1, km = -2, kp = -3;
     mmm_error err;
     cr_assert(m <= 1024);
-    to_csr(ss, succ, n, m, from, to);
+    to_csr(ss, succ, cur, n, m, from, to);
     cr_assert_eq(mmm__antichain_flow(&k, (size_t)n, w, ss, succ, &err), 0);
     static const int modes[] = {MMM__FLOW_ADAPTIVE, MMM__FLOW_BFS,
-                                MMM__FLOW_LABELLED, MMM__FLOW_ALTERNATE};
-    for (int i = 0; i < 4; i++) {
+                                MMM__FLOW_LABELLED, MMM__FLOW_ALTERNATE,
+                                MMM__FLOW_NARROW};
+    for (int i = 0; i < 5; i++) {
         cr_assert_eq(mmm__antichain_flow_mode(&km, (size_t)n, w, ss, succ,
                                               NULL, NULL, modes[i], &err),
                      0);
@@ -326,14 +328,7 @@ Test(antichain, benchmark_shapes_match_the_earlier_flow)
         size_t m = shaped_dag(n, window, shapes[sh].deg, shapes[sh].pairs,
                               shapes[sh].shuffle, shapes[sh].wmax, w, from,
                               to);
-        memset(ss, 0, (size_t)(n + 1) * sizeof *ss);
-        for (size_t e = 0; e < m; e++)
-            ss[from[e] + 1]++;
-        for (int v = 0; v < n; v++)
-            ss[v + 1] += ss[v];
-        memcpy(cur, ss, (size_t)n * sizeof *cur);
-        for (size_t e = 0; e < m; e++)
-            succ[cur[from[e]]++] = to[e];
+        to_csr(ss, succ, cur, n, m, from, to);
         int64_t expect = -1, k = -2, kp = -3;
         mmm_error err;
         cr_assert_eq(prev_antichain_flow(&expect, (size_t)n, w, ss, succ,
@@ -341,7 +336,7 @@ Test(antichain, benchmark_shapes_match_the_earlier_flow)
                      0);
         cr_assert_eq(mmm__antichain_flow(&k, (size_t)n, w, ss, succ, &err),
                      0);
-        for (int mode = MMM__FLOW_BFS; mode <= MMM__FLOW_ALTERNATE; mode++) {
+        for (int mode = MMM__FLOW_BFS; mode <= MMM__FLOW_NARROW; mode++) {
             int64_t km = -4;
             cr_assert_eq(mmm__antichain_flow_mode(&km, (size_t)n, w, ss, succ,
                                                   NULL, NULL, mode, &err),
@@ -357,6 +352,71 @@ Test(antichain, benchmark_shapes_match_the_earlier_flow)
                      "earlier flow %lld", it, sh, n, (long long)k,
                      (long long)expect);
         cr_assert_eq(kp, expect, "iteration %d", it);
+    }
+    free(w), free(from), free(to), free(ss), free(succ), free(cur);
+}
+
+/* The global labelling of the labelled search covers only the kernels of
+ * the last four longest edges (one for the narrow method) when the index
+ * order is topological, all kernels otherwise: on a medium DAG of the
+ * wide shape (window 128, weights to 1000), in index order and shuffled,
+ * each labelling reaches at most two network nodes per kernel it may
+ * cover (the longest edge measured here from the edge list), the labelled
+ * search finds paths, and K is the earlier flow's. */
+Test(antichain, labelling_stays_near_the_joining_kernel)
+{
+    enum { N = 20000, WINDOW = 128 };
+    int64_t *w = malloc(N * sizeof *w);
+    uint32_t *from = malloc(3 * N * sizeof *from);
+    uint32_t *to = malloc(3 * N * sizeof *to);
+    uint32_t *ss = malloc((N + 1) * sizeof *ss);
+    uint32_t *succ = malloc(3 * N * sizeof *succ);
+    uint32_t *cur = malloc(N * sizeof *cur);
+    cr_assert(w && from && to && ss && succ && cur);
+    rng_state = 0x9e3779b97f4a7c15u;
+    for (int shuffle = 0; shuffle < 2; shuffle++) {
+        size_t m = shaped_dag(N, WINDOW, 3, 0, shuffle, 1000, w, from, to);
+        uint64_t span = 0;
+        for (size_t e = 0; e < m; e++)
+            if (to[e] - from[e] > span)
+                span = to[e] - from[e];
+        cr_assert(shuffle || (span > WINDOW / 2 && span <= WINDOW));
+        to_csr(ss, succ, cur, N, m, from, to);
+        int64_t expect = -1;
+        mmm_error err;
+        cr_assert_eq(prev_antichain_flow(&expect, N, w, ss, succ, &err), 0);
+        static const struct {
+            int mode, spans;
+        } runs[] = {{MMM__FLOW_LABELLED, 4}, {MMM__FLOW_NARROW, 1},
+                    {MMM__FLOW_ADAPTIVE, 4}};
+        for (size_t r = 0; r < sizeof runs / sizeof *runs; r++) {
+            int64_t k = -2;
+            mmm__flow_stats st;
+            cr_assert_eq(mmm__antichain_flow_stats(&k, N, w, ss, succ, NULL,
+                                                   NULL, runs[r].mode, &st,
+                                                   &err),
+                         0);
+            cr_assert_eq(k, expect, "mode %d, shuffled %d: K %lld, earlier "
+                         "flow %lld", runs[r].mode, shuffle, (long long)k,
+                         (long long)expect);
+            uint64_t cover = shuffle ? 0 : runs[r].spans * span + 1;
+            cr_assert_eq(st.label_kernels, cover, "mode %d: %llu, expected "
+                         "%llu", runs[r].mode,
+                         (unsigned long long)st.label_kernels,
+                         (unsigned long long)cover);
+            if (runs[r].mode == MMM__FLOW_ADAPTIVE)
+                continue;
+            cr_assert(st.labellings > 0 && st.labelled_paths > 0,
+                      "mode %d: %llu labellings, %llu labelled paths",
+                      runs[r].mode, (unsigned long long)st.labellings,
+                      (unsigned long long)st.labelled_paths);
+            cr_assert(st.labelled_most <= 2 * (shuffle ? N : cover),
+                      "mode %d, shuffled %d: a labelling reached %llu "
+                      "network nodes, at most %llu kernels allowed",
+                      runs[r].mode, shuffle,
+                      (unsigned long long)st.labelled_most,
+                      (unsigned long long)(shuffle ? N : cover));
+        }
     }
     free(w), free(from), free(to), free(ss), free(succ), free(cur);
 }
@@ -468,20 +528,13 @@ Test(antichain, adversarial_medium_dags_match_the_earlier_flow)
         int kind = it % 6, n;
         size_t m = adversarial(kind, rnd_int(200, NMAX), &n, w, from, to,
                                MMAX);
-        memset(ss, 0, (size_t)(n + 1) * sizeof *ss);
-        for (size_t e = 0; e < m; e++)
-            ss[from[e] + 1]++;
-        for (int v = 0; v < n; v++)
-            ss[v + 1] += ss[v];
-        memcpy(cur, ss, (size_t)n * sizeof *cur);
-        for (size_t e = 0; e < m; e++)
-            succ[cur[from[e]]++] = to[e];
+        to_csr(ss, succ, cur, n, m, from, to);
         int64_t expect = -1, k = -2;
         mmm_error err;
         cr_assert_eq(prev_antichain_flow(&expect, (size_t)n, w, ss, succ,
                                          &err),
                      0);
-        for (int mode = MMM__FLOW_ADAPTIVE; mode <= MMM__FLOW_ALTERNATE;
+        for (int mode = MMM__FLOW_ADAPTIVE; mode <= MMM__FLOW_NARROW;
              mode++) {
             cr_assert_eq(mmm__antichain_flow_mode(&k, (size_t)n, w, ss, succ,
                                                   NULL, NULL, mode, &err),
