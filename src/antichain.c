@@ -51,7 +51,8 @@
  * nodes), a labelled search finds most paths instead: labels are lower
  * bounds of the distance to a free end in the search graph (a global
  * breadth-first labelling from all free ends, redone when the searches
- * have done about twice its work since), and a depth-first search from
+ * have done about twice its work since; when edges are short, over the
+ * kernels of the last four longest edges only), and a depth-first search from
  * in(x) follows admissible arcs (label one less), relabels the nodes it
  * leaves and looks one arc ahead for free ends (the shortest augmenting
  * path method with a look-ahead).  Labels only guide it: any path it
@@ -62,7 +63,9 @@
  * labels, only the work does.  Which search goes first is chosen by
  * rounds of searches from the measured work per path found (the labelled
  * search costs ~3x more per path where the breadth-first search is short,
- * ~10x less on the wide shape); its arrays are allocated on first use.
+ * ~10x less on the wide shape; the costs are moving averages, since one
+ * long search can be most of a round); its arrays are allocated on first
+ * use.
  *
  * Also tried and measured (docs/model.md): push-relabel (highest label,
  * global relabelling, gap) from the same greedy start: about 3x faster

@@ -94,6 +94,31 @@ static void to_csr(uint32_t *ss, uint32_t *succ, uint32_t *cur, int n,
         succ[cur[from[e]]++] = to[e];
 }
 
+/* The buffers of a medium DAG: weights, edge list, CSR and its scratch. */
+typedef struct medium {
+    int64_t *w;
+    uint32_t *from, *to, *ss, *succ, *cur;
+} medium;
+
+static medium medium_alloc(size_t nmax, size_t mmax)
+{
+    medium d;
+    d.w = malloc(nmax * sizeof *d.w);
+    d.from = malloc(mmax * sizeof *d.from);
+    d.to = malloc(mmax * sizeof *d.to);
+    d.ss = malloc((nmax + 1) * sizeof *d.ss);
+    d.succ = malloc(mmax * sizeof *d.succ);
+    d.cur = malloc(nmax * sizeof *d.cur);
+    cr_assert(d.w && d.from && d.to && d.ss && d.succ && d.cur);
+    return d;
+}
+
+static void medium_free(medium *d)
+{
+    free(d->w), free(d->from), free(d->to), free(d->ss), free(d->succ),
+        free(d->cur);
+}
+
 /* The flow alone, by each method of its searches (adaptive, breadth-first
  * only, labelled first, the two in turns, labelled first with the
  * narrowest labelling) and by the earlier algorithm
@@ -313,13 +338,10 @@ Test(antichain, benchmark_shapes_match_brute_force)
 Test(antichain, benchmark_shapes_match_the_earlier_flow)
 {
     enum { NMAX = 6000 };
-    int64_t *w = malloc(NMAX * sizeof *w);
-    uint32_t *from = malloc(3 * NMAX * sizeof *from);
-    uint32_t *to = malloc(3 * NMAX * sizeof *to);
-    uint32_t *ss = malloc((NMAX + 1) * sizeof *ss);
-    uint32_t *succ = malloc(3 * NMAX * sizeof *succ);
-    uint32_t *cur = malloc(NMAX * sizeof *cur);
-    cr_assert(w && from && to && ss && succ && cur);
+    medium d = medium_alloc(NMAX, 3 * NMAX);
+    int64_t *w = d.w;
+    uint32_t *from = d.from, *to = d.to, *ss = d.ss, *succ = d.succ;
+    uint32_t *cur = d.cur;
     rng_state = 0xda3e39cb94b95bdbu;
     for (int it = 0; it < 40; it++) {
         int sh = it % (int)(sizeof shapes / sizeof *shapes);
@@ -353,7 +375,7 @@ Test(antichain, benchmark_shapes_match_the_earlier_flow)
                      (long long)expect);
         cr_assert_eq(kp, expect, "iteration %d", it);
     }
-    free(w), free(from), free(to), free(ss), free(succ), free(cur);
+    medium_free(&d);
 }
 
 /* The global labelling of the labelled search covers only the kernels of
@@ -366,25 +388,21 @@ Test(antichain, benchmark_shapes_match_the_earlier_flow)
 Test(antichain, labelling_stays_near_the_joining_kernel)
 {
     enum { N = 20000, WINDOW = 128 };
-    int64_t *w = malloc(N * sizeof *w);
-    uint32_t *from = malloc(3 * N * sizeof *from);
-    uint32_t *to = malloc(3 * N * sizeof *to);
-    uint32_t *ss = malloc((N + 1) * sizeof *ss);
-    uint32_t *succ = malloc(3 * N * sizeof *succ);
-    uint32_t *cur = malloc(N * sizeof *cur);
-    cr_assert(w && from && to && ss && succ && cur);
+    medium d = medium_alloc(N, 3 * N);
     rng_state = 0x9e3779b97f4a7c15u;
     for (int shuffle = 0; shuffle < 2; shuffle++) {
-        size_t m = shaped_dag(N, WINDOW, 3, 0, shuffle, 1000, w, from, to);
+        size_t m =
+            shaped_dag(N, WINDOW, 3, 0, shuffle, 1000, d.w, d.from, d.to);
         uint64_t span = 0;
         for (size_t e = 0; e < m; e++)
-            if (to[e] - from[e] > span)
-                span = to[e] - from[e];
+            if (d.to[e] - d.from[e] > span)
+                span = d.to[e] - d.from[e];
         cr_assert(shuffle || (span > WINDOW / 2 && span <= WINDOW));
-        to_csr(ss, succ, cur, N, m, from, to);
+        to_csr(d.ss, d.succ, d.cur, N, m, d.from, d.to);
         int64_t expect = -1;
         mmm_error err;
-        cr_assert_eq(prev_antichain_flow(&expect, N, w, ss, succ, &err), 0);
+        cr_assert_eq(prev_antichain_flow(&expect, N, d.w, d.ss, d.succ, &err),
+                     0);
         static const struct {
             int mode, spans;
         } runs[] = {{MMM__FLOW_LABELLED, 4}, {MMM__FLOW_NARROW, 1},
@@ -392,9 +410,9 @@ Test(antichain, labelling_stays_near_the_joining_kernel)
         for (size_t r = 0; r < sizeof runs / sizeof *runs; r++) {
             int64_t k = -2;
             mmm__flow_stats st;
-            cr_assert_eq(mmm__antichain_flow_stats(&k, N, w, ss, succ, NULL,
-                                                   NULL, runs[r].mode, &st,
-                                                   &err),
+            cr_assert_eq(mmm__antichain_flow_stats(&k, N, d.w, d.ss, d.succ,
+                                                   NULL, NULL, runs[r].mode,
+                                                   &st, &err),
                          0);
             cr_assert_eq(k, expect, "mode %d, shuffled %d: K %lld, earlier "
                          "flow %lld", runs[r].mode, shuffle, (long long)k,
@@ -418,7 +436,7 @@ Test(antichain, labelling_stays_near_the_joining_kernel)
                       (unsigned long long)(shuffle ? N : cover));
         }
     }
-    free(w), free(from), free(to), free(ss), free(succ), free(cur);
+    medium_free(&d);
 }
 
 /* --------------------------- adversarial DAGs --------------------------- */
@@ -516,13 +534,10 @@ Test(antichain, adversarial_dags_match_brute_force_and_the_earlier_flow)
 Test(antichain, adversarial_medium_dags_match_the_earlier_flow)
 {
     enum { NMAX = 3000, MMAX = 40 * NMAX };
-    int64_t *w = malloc(NMAX * sizeof *w);
-    uint32_t *from = malloc(MMAX * sizeof *from);
-    uint32_t *to = malloc(MMAX * sizeof *to);
-    uint32_t *ss = malloc((NMAX + 1) * sizeof *ss);
-    uint32_t *succ = malloc(MMAX * sizeof *succ);
-    uint32_t *cur = malloc(NMAX * sizeof *cur);
-    cr_assert(w && from && to && ss && succ && cur);
+    medium d = medium_alloc(NMAX, MMAX);
+    int64_t *w = d.w;
+    uint32_t *from = d.from, *to = d.to, *ss = d.ss, *succ = d.succ;
+    uint32_t *cur = d.cur;
     rng_state = 0x6a09e667f3bcc909u;
     for (int it = 0; it < 36; it++) {
         int kind = it % 6, n;
@@ -549,7 +564,7 @@ Test(antichain, adversarial_medium_dags_match_the_earlier_flow)
         cr_assert_eq(k, expect, "iteration %d (kind %d): public entry",
                      it, kind);
     }
-    free(w), free(from), free(to), free(ss), free(succ), free(cur);
+    medium_free(&d);
 }
 
 Test(antichain, series_parallel_dags_take_the_composition)
