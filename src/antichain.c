@@ -111,7 +111,7 @@ enum {
     RETRY_RATIO = 64,
     LABEL_SPANS = 4,    /* the global labelling: kernels from x back
                          * this many times the longest edge */
-    SAP_STEPS = 256,    /* steps of one labelled search before it gives up */
+    SAP_STEPS = 1024,   /* steps of one labelled search before it gives up */
     FAR_SLACK = 16,     /* labels above far + FAR_SLACK: given up */
     GREEDY_SORT = 32    /* in-degree up to which the greedy picks */
 };
