@@ -1,9 +1,9 @@
 /*
- * timing.cuh: what validate.cu, holdout.cu and holdout2.cu share: a CUDA
- * error check that exits, the median of RUNS timed runs of a launch
- * sequence (cudaEvents on the legacy stream around the whole sequence, one
- * warm-up first), and log2 of a power of two.  Define PROG (the program's
- * name, for messages) before including it.
+ * timing.cuh: what validate.cu, holdout.cu, holdout2.cu and holdout3.cu
+ * share: a CUDA error check that exits, the median of RUNS timed runs of a
+ * launch sequence (cudaEvents on the legacy stream around the whole
+ * sequence, one warm-up first), and log2 of a power of two.  Define PROG
+ * (the program's name, for messages) before including it.
  */
 #ifndef MMM_BENCH_GPU_TIMING_CUH
 #define MMM_BENCH_GPU_TIMING_CUH

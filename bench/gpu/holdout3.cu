@@ -1,0 +1,493 @@
+/*
+ * holdout3.cu: a fourth held-out set ("set D"): a CSR sparse matrix-vector
+ * product, a Bellman-Ford relaxation sweep with global atomics, a sum with
+ * warp shuffles and one atomic per block, and a matrix product with
+ * register blocking along rows, over their launch configurations.  Their
+ * DAG files, dags/gpu/spmv.xml, relax.xml, shfl_reduce.xml and regmm.xml,
+ * were written from this source and `ptxas -v` before any of these kernels
+ * was timed.  Output: CSV rows (program, n, m, d, tpb, k, tile, r, time_ms).
+ *
+ *   nvcc -O3 -arch=sm_90 -std=c++17 -o holdout3 bench/gpu/holdout3.cu
+ *   ./holdout3 > holdout3.csv
+ *
+ * Timing: cudaEvents around each launch sequence, one warm-up, median of 7;
+ * every result is checked on the host before its row is printed (exit 1 on
+ * a mismatch).
+ */
+#include <cuda_runtime.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PROG "holdout3"
+#include "timing.cuh"
+
+/* A fixed pseudo-random sequence (splitmix64), the same on every run. */
+static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
+static uint32_t rnd(void)
+{
+    uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return (uint32_t)((z ^ (z >> 31)) >> 32);
+}
+
+static void *xmalloc(size_t bytes)
+{
+    void *p = malloc(bytes);
+    if (!p) {
+        fprintf(stderr, "holdout3: out of host memory (%zu bytes)\n", bytes);
+        exit(1);
+    }
+    return p;
+}
+
+/* ------------------------------------------------------------------ */
+/* y = A x, A an n x n CSR matrix with exactly d nonzeros per row, their
+ * columns uniform at random over n (a gather from x): a thread handles K
+ * consecutive rows.  It reads the K + 1 row offsets it needs, and for each
+ * row its d column indices and values (consecutive words of one thread) and
+ * the d gathered x, and writes one word of y per row. */
+
+template <int T, int K>
+__global__ void spmv(const int *__restrict__ rowptr, const int *__restrict__ col,
+                     const float *__restrict__ val, const float *__restrict__ x,
+                     float *__restrict__ y)
+{
+    const int row0 = (blockIdx.x * T + threadIdx.x) * K;
+    int start = rowptr[row0];
+#pragma unroll
+    for (int j = 0; j < K; j++) {
+        const int end = rowptr[row0 + j + 1];
+        float s = 0.0f;
+        for (int e = start; e < end; e++)
+            s += val[e] * x[col[e]];
+        y[row0 + j] = s;
+        start = end;
+    }
+}
+
+struct sp_arg {
+    const int *rowptr, *col;
+    const float *val, *x;
+    float *y;
+    int n, T, K;
+};
+typedef void (*sp_fn)(const int *, const int *, const float *, const float *,
+                      float *, int);
+template <int T, int K>
+static void sp_launch(const int *rowptr, const int *col, const float *val,
+                      const float *x, float *y, int n)
+{
+    spmv<T, K><<<n / (T * K), T>>>(rowptr, col, val, x, y);
+}
+#define SPK(T) {sp_launch<T, 1>, sp_launch<T, 2>, sp_launch<T, 4>, sp_launch<T, 8>}
+static const sp_fn sp_table[5][4] = {SPK(64), SPK(128), SPK(256), SPK(512), SPK(1024)};
+
+static void sp_run(void *p)
+{
+    struct sp_arg *a = (struct sp_arg *)p;
+    sp_table[log2i(a->T) - 6][log2i(a->K)](a->rowptr, a->col, a->val, a->x, a->y, a->n);
+}
+
+static void bench_spmv(int n, int d)
+{
+    const size_t nnz = (size_t)n * d;
+    int *hrow = (int *)xmalloc((n + 1) * sizeof(int)), *hcol = (int *)xmalloc(nnz * sizeof(int));
+    float *hval = (float *)xmalloc(nnz * sizeof(float)), *hx = (float *)xmalloc(n * sizeof(float)),
+          *want = (float *)xmalloc(n * sizeof(float)), *got = (float *)xmalloc(n * sizeof(float));
+    int *drow, *dcol;
+    float *dval, *dx, *dy;
+    for (int i = 0; i <= n; i++)
+        hrow[i] = i * d;
+    for (size_t e = 0; e < nnz; e++) {
+        uint32_t r = rnd();
+        hcol[e] = (int)(r % (uint32_t)n);
+        hval[e] = (float)((int)(r >> 28) - 8); /* -8 .. 7 */
+    }
+    for (int i = 0; i < n; i++)
+        hx[i] = (float)((i * 7) % 11) - 5.0f;
+    /* Small integers: every product and sum is exact in float. */
+    for (int i = 0; i < n; i++) {
+        double s = 0;
+        for (size_t e = hrow[i]; e < (size_t)hrow[i + 1]; e++)
+            s += (double)hval[e] * hx[hcol[e]];
+        want[i] = (float)s;
+    }
+    CHECK(cudaMalloc(&drow, (n + 1) * sizeof(int)));
+    CHECK(cudaMalloc(&dcol, nnz * sizeof(int)));
+    CHECK(cudaMalloc(&dval, nnz * sizeof(float)));
+    CHECK(cudaMalloc(&dx, n * sizeof(float)));
+    CHECK(cudaMalloc(&dy, n * sizeof(float)));
+    CHECK(cudaMemcpy(drow, hrow, (n + 1) * sizeof(int), cudaMemcpyHostToDevice));
+    CHECK(cudaMemcpy(dcol, hcol, nnz * sizeof(int), cudaMemcpyHostToDevice));
+    CHECK(cudaMemcpy(dval, hval, nnz * sizeof(float), cudaMemcpyHostToDevice));
+    CHECK(cudaMemcpy(dx, hx, n * sizeof(float), cudaMemcpyHostToDevice));
+    for (int T = 64; T <= 1024; T *= 2)
+        for (int K = 1; K <= 8; K *= 2) {
+            struct sp_arg a = {drow, dcol, dval, dx, dy, n, T, K};
+            CHECK(cudaMemset(dy, 0xff, n * sizeof(float))); /* NaN: an unwritten row fails */
+            float ms = time_median(sp_run, &a);
+            CHECK(cudaMemcpy(got, dy, n * sizeof(float), cudaMemcpyDeviceToHost));
+            for (int i = 0; i < n; i++)
+                if (!(fabsf(got[i] - want[i]) <= 1e-3f)) {
+                    fprintf(stderr, "holdout3: spmv n=%d d=%d T=%d K=%d: y[%d] = %g, want %g\n",
+                            n, d, T, K, i, got[i], want[i]);
+                    exit(1);
+                }
+            printf("spmv,%d,,%d,%d,%d,,,%.5f\n", n, d, T, K, ms);
+            fflush(stdout);
+        }
+    CHECK(cudaFree(drow));
+    CHECK(cudaFree(dcol));
+    CHECK(cudaFree(dval));
+    CHECK(cudaFree(dx));
+    CHECK(cudaFree(dy));
+    free(hrow);
+    free(hcol);
+    free(hval);
+    free(hx);
+    free(want);
+    free(got);
+}
+
+/* ------------------------------------------------------------------ */
+/* One Bellman-Ford relaxation sweep over m edges (u, v, w) of a graph of n
+ * vertices, the endpoints uniform at random: dout[v] = min(dout[v],
+ * din[u] + w) by atomicMin, with dout = din before the sweep (the distances
+ * read and those written are two arrays, so the result does not depend on
+ * the order of the atomics and repeating the sweep leaves it unchanged).
+ * A block handles T*K consecutive edges, a thread K of them T apart
+ * (coalesced): first its K edges (three loads each), then the K gathered
+ * distances, then the K atomics, each loop unrolled. */
+
+template <int T, int K>
+__global__ void relax(const int *__restrict__ eu, const int *__restrict__ ev,
+                      const int *__restrict__ ew, const int *__restrict__ din,
+                      int *__restrict__ dout)
+{
+    const int base = blockIdx.x * T * K + threadIdx.x;
+    int u[K], v[K], w[K], du[K];
+#pragma unroll
+    for (int j = 0; j < K; j++) {
+        u[j] = eu[base + j * T];
+        v[j] = ev[base + j * T];
+        w[j] = ew[base + j * T];
+    }
+#pragma unroll
+    for (int j = 0; j < K; j++)
+        du[j] = din[u[j]];
+#pragma unroll
+    for (int j = 0; j < K; j++)
+        atomicMin(&dout[v[j]], du[j] + w[j]);
+}
+
+struct rx_arg {
+    const int *u, *v, *w, *din;
+    int *dout;
+    int m, T, K;
+};
+typedef void (*rx_fn)(const int *, const int *, const int *, const int *, int *, int);
+template <int T, int K>
+static void rx_launch(const int *u, const int *v, const int *w, const int *din,
+                      int *dout, int m)
+{
+    relax<T, K><<<m / (T * K), T>>>(u, v, w, din, dout);
+}
+#define RXK(T) {rx_launch<T, 1>, rx_launch<T, 2>, rx_launch<T, 4>, rx_launch<T, 8>}
+static const rx_fn rx_table[5][4] = {RXK(64), RXK(128), RXK(256), RXK(512), RXK(1024)};
+
+static void rx_run(void *p)
+{
+    struct rx_arg *a = (struct rx_arg *)p;
+    rx_table[log2i(a->T) - 6][log2i(a->K)](a->u, a->v, a->w, a->din, a->dout, a->m);
+}
+
+static void bench_relax(int n, int m)
+{
+    int *hu = (int *)xmalloc((size_t)m * sizeof(int)), *hv = (int *)xmalloc((size_t)m * sizeof(int)),
+        *hw = (int *)xmalloc((size_t)m * sizeof(int)), *hd = (int *)xmalloc(n * sizeof(int)),
+        *want = (int *)xmalloc(n * sizeof(int)), *got = (int *)xmalloc(n * sizeof(int));
+    int *du, *dv, *dw, *din, *dout;
+    for (int i = 0; i < n; i++)
+        hd[i] = (int)(rnd() % 1000000u);
+    for (int e = 0; e < m; e++) {
+        hu[e] = (int)(rnd() % (uint32_t)n);
+        hv[e] = (int)(rnd() % (uint32_t)n);
+        hw[e] = 1 + (int)(rnd() % 1000u);
+    }
+    memcpy(want, hd, n * sizeof(int));
+    long changed = 0;
+    for (int e = 0; e < m; e++) {
+        int t = hd[hu[e]] + hw[e];
+        if (t < want[hv[e]])
+            want[hv[e]] = t;
+    }
+    for (int i = 0; i < n; i++)
+        changed += want[i] != hd[i];
+    fprintf(stderr, "holdout3: relax n=%d m=%d: %ld of the distances shorten\n", n, m, changed);
+    CHECK(cudaMalloc(&du, (size_t)m * sizeof(int)));
+    CHECK(cudaMalloc(&dv, (size_t)m * sizeof(int)));
+    CHECK(cudaMalloc(&dw, (size_t)m * sizeof(int)));
+    CHECK(cudaMalloc(&din, n * sizeof(int)));
+    CHECK(cudaMalloc(&dout, n * sizeof(int)));
+    CHECK(cudaMemcpy(du, hu, (size_t)m * sizeof(int), cudaMemcpyHostToDevice));
+    CHECK(cudaMemcpy(dv, hv, (size_t)m * sizeof(int), cudaMemcpyHostToDevice));
+    CHECK(cudaMemcpy(dw, hw, (size_t)m * sizeof(int), cudaMemcpyHostToDevice));
+    CHECK(cudaMemcpy(din, hd, n * sizeof(int), cudaMemcpyHostToDevice));
+    for (int T = 64; T <= 1024; T *= 2)
+        for (int K = 1; K <= 8; K *= 2) {
+            struct rx_arg a = {du, dv, dw, din, dout, m, T, K};
+            CHECK(cudaMemcpy(dout, hd, n * sizeof(int), cudaMemcpyHostToDevice));
+            float ms = time_median(rx_run, &a);
+            CHECK(cudaMemcpy(got, dout, n * sizeof(int), cudaMemcpyDeviceToHost));
+            for (int i = 0; i < n; i++)
+                if (got[i] != want[i]) {
+                    fprintf(stderr, "holdout3: relax n=%d m=%d T=%d K=%d: dist[%d] = %d, want %d\n",
+                            n, m, T, K, i, got[i], want[i]);
+                    exit(1);
+                }
+            printf("relax,%d,%d,,%d,%d,,,%.5f\n", n, m, T, K, ms);
+            fflush(stdout);
+        }
+    CHECK(cudaFree(du));
+    CHECK(cudaFree(dv));
+    CHECK(cudaFree(dw));
+    CHECK(cudaFree(din));
+    CHECK(cudaFree(dout));
+    free(hu);
+    free(hv);
+    free(hw);
+    free(hd);
+    free(want);
+    free(got);
+}
+
+/* ------------------------------------------------------------------ */
+/* Sum of n floats in one launch: a block of T threads adds T*K consecutive
+ * words, a thread K of them T apart (coalesced, unrolled); a warp adds its
+ * 32 sums by shuffles (5 steps), lane 0 of each warp stores its sum in
+ * shared memory, one barrier, then warp 0 adds the T/32 warp sums by
+ * shuffles (log2(T/32) steps) and its lane 0 adds the block's sum to the
+ * result with one atomicAdd (one launch, no second pass). */
+
+template <int T, int K>
+__global__ void shfl_reduce(const float *__restrict__ in, float *__restrict__ out)
+{
+    __shared__ float ws[T / 32];
+    const size_t base = (size_t)blockIdx.x * (T * K) + threadIdx.x;
+    float s = 0.0f;
+#pragma unroll
+    for (int j = 0; j < K; j++)
+        s += in[base + (size_t)j * T];
+#pragma unroll
+    for (int o = 16; o > 0; o >>= 1)
+        s += __shfl_down_sync(0xffffffffu, s, o);
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    if (lane == 0)
+        ws[warp] = s;
+    __syncthreads();
+    if (warp == 0) {
+        s = lane < T / 32 ? ws[lane] : 0.0f;
+#pragma unroll
+        for (int o = T / 64; o > 0; o >>= 1)
+            s += __shfl_down_sync(0xffffffffu, s, o);
+        if (lane == 0)
+            atomicAdd(out, s);
+    }
+}
+
+struct sr_arg {
+    const float *in;
+    float *out;
+    long n;
+    int T, K;
+};
+typedef void (*sr_fn)(const float *, float *, long);
+template <int T, int K>
+static void sr_launch(const float *in, float *out, long n)
+{
+    shfl_reduce<T, K><<<(unsigned)(n / (T * K)), T>>>(in, out);
+}
+#define SRK(T) {sr_launch<T, 1>, sr_launch<T, 2>, sr_launch<T, 4>, sr_launch<T, 8>}
+static const sr_fn sr_table[5][4] = {SRK(64), SRK(128), SRK(256), SRK(512), SRK(1024)};
+
+static void sr_run(void *p)
+{
+    struct sr_arg *a = (struct sr_arg *)p;
+    sr_table[log2i(a->T) - 6][log2i(a->K)](a->in, a->out, a->n);
+}
+
+static void bench_shfl_reduce(long n)
+{
+    float *h = (float *)xmalloc((size_t)n * sizeof(float)), *din, *dout, got;
+    /* -1 at even, +1 at odd indices, 0 at multiples of 128: a block's
+     * T*K >= 64 words (aligned) add up to T*K/128, or 0 or 1 for 64, never
+     * negative, so every sum of some blocks' sums lies in 0 .. n/128 < 2^24
+     * and the float sum is exact whatever the order of the atomics. */
+    long long want = 0;
+    for (long i = 0; i < n; i++) {
+        int v = (i & 1) ? 1 : (i % 128 == 0 ? 0 : -1);
+        h[i] = (float)v;
+        want += v;
+    }
+    CHECK(cudaMalloc(&din, (size_t)n * sizeof(float)));
+    CHECK(cudaMalloc(&dout, sizeof(float)));
+    CHECK(cudaMemcpy(din, h, (size_t)n * sizeof(float), cudaMemcpyHostToDevice));
+    for (int T = 64; T <= 1024; T *= 2)
+        for (int K = 1; K <= 8; K *= 2) {
+            struct sr_arg a = {din, dout, n, T, K};
+            /* The timed runs add to the result; one run from zero is checked. */
+            float ms = time_median(sr_run, &a);
+            CHECK(cudaMemset(dout, 0, sizeof(float)));
+            sr_run(&a);
+            CHECK(cudaMemcpy(&got, dout, sizeof(float), cudaMemcpyDeviceToHost));
+            if (fabs((double)got - (double)want) > 0.5) {
+                fprintf(stderr, "holdout3: shfl_reduce n=%ld T=%d K=%d: %g, want %lld\n",
+                        n, T, K, got, want);
+                exit(1);
+            }
+            printf("shfl_reduce,%ld,,,%d,%d,,,%.5f\n", n, T, K, ms);
+            fflush(stdout);
+        }
+    CHECK(cudaFree(din));
+    CHECK(cudaFree(dout));
+    free(h);
+}
+
+/* ------------------------------------------------------------------ */
+/* C = A B for n x n floats, register blocking along rows: a block computes
+ * a TS x TS tile of C with TS/R x TS threads (threadIdx.x the column group,
+ * threadIdx.y the row), each thread R outputs of one row, TS/R apart.  Per
+ * step of TS columns of A: every thread loads R words of A's tile and R of
+ * B's (rows of TS/R consecutive words per instruction) into shared memory
+ * (A's tile padded to TS+1 columns), barrier, then for each of the TS
+ * columns one shared load of A (kept in a register) and R of B and R fused
+ * multiply-adds, barrier. */
+
+template <int TS, int R>
+__global__ void regmm(const float *__restrict__ A, const float *__restrict__ B,
+                      float *__restrict__ C, int n)
+{
+    __shared__ float As[TS][TS + 1], Bs[TS][TS];
+    const int tx = threadIdx.x, ty = threadIdx.y;
+    const int row = blockIdx.y * TS + ty, col0 = blockIdx.x * TS;
+    float acc[R];
+#pragma unroll
+    for (int i = 0; i < R; i++)
+        acc[i] = 0.0f;
+    for (int t = 0; t < n; t += TS) {
+#pragma unroll
+        for (int i = 0; i < R; i++) {
+            const int c = tx + i * (TS / R);
+            As[ty][c] = A[(size_t)row * n + t + c];
+            Bs[ty][c] = B[(size_t)(t + ty) * n + col0 + c];
+        }
+        __syncthreads();
+#pragma unroll
+        for (int kk = 0; kk < TS; kk++) {
+            const float a = As[ty][kk];
+#pragma unroll
+            for (int i = 0; i < R; i++)
+                acc[i] += a * Bs[kk][tx + i * (TS / R)];
+        }
+        __syncthreads();
+    }
+#pragma unroll
+    for (int i = 0; i < R; i++)
+        C[(size_t)row * n + col0 + tx + i * (TS / R)] = acc[i];
+}
+
+struct rm_arg {
+    const float *A, *B;
+    float *C;
+    int n, TS, R;
+};
+typedef void (*rm_fn)(const float *, const float *, float *, int);
+template <int TS, int R>
+static void rm_launch(const float *A, const float *B, float *C, int n)
+{
+    dim3 grid(n / TS, n / TS), block(TS / R, TS);
+    regmm<TS, R><<<grid, block>>>(A, B, C, n);
+}
+static const rm_fn rm_table[2][4] = {
+    {rm_launch<16, 1>, rm_launch<16, 2>, rm_launch<16, 4>, rm_launch<16, 8>},
+    {rm_launch<32, 1>, rm_launch<32, 2>, rm_launch<32, 4>, rm_launch<32, 8>}};
+
+static void rm_run(void *p)
+{
+    struct rm_arg *a = (struct rm_arg *)p;
+    rm_table[log2i(a->TS) - 4][log2i(a->R)](a->A, a->B, a->C, a->n);
+}
+
+static void bench_regmm(int n)
+{
+    size_t bytes = (size_t)n * n * sizeof(float);
+    float *hA = (float *)xmalloc(bytes), *hB = (float *)xmalloc(bytes),
+          *hC = (float *)xmalloc(bytes), *dA, *dB, *dC;
+    double *want = (double *)xmalloc(n * sizeof(double));
+    int *pj = (int *)xmalloc(n * sizeof(int));
+    for (size_t i = 0; i < (size_t)n * n; i++) {
+        hA[i] = (float)((i * 5 + 2) % 13) - 6.0f;
+        hB[i] = (float)((i * 3 + 1) % 11) - 5.0f;
+    }
+    /* One probe in every row, its column spread over all columns.  Small
+     * integers: every product and partial sum (< 2^24) is exact in float. */
+    for (int i = 0; i < n; i++) {
+        pj[i] = (int)(((size_t)i * 2654435761u + 12345) % (size_t)n);
+        want[i] = 0;
+    }
+    for (int k = 0; k < n; k++) /* row by row of B */
+        for (int i = 0; i < n; i++)
+            want[i] += (double)hA[(size_t)i * n + k] * hB[(size_t)k * n + pj[i]];
+    CHECK(cudaMalloc(&dA, bytes));
+    CHECK(cudaMalloc(&dB, bytes));
+    CHECK(cudaMalloc(&dC, bytes));
+    CHECK(cudaMemcpy(dA, hA, bytes, cudaMemcpyHostToDevice));
+    CHECK(cudaMemcpy(dB, hB, bytes, cudaMemcpyHostToDevice));
+    for (int TS = 16; TS <= 32; TS *= 2)
+        for (int R = 1; R <= 8; R *= 2) {
+            struct rm_arg a = {dA, dB, dC, n, TS, R};
+            CHECK(cudaMemset(dC, 0xff, bytes)); /* NaN: an unwritten output fails */
+            float ms = time_median(rm_run, &a);
+            CHECK(cudaMemcpy(hC, dC, bytes, cudaMemcpyDeviceToHost));
+            for (int i = 0; i < n; i++) {
+                const float got = hC[(size_t)i * n + pj[i]];
+                if (!(fabs(got - want[i]) <= 1e-3)) {
+                    fprintf(stderr, "holdout3: regmm n=%d TS=%d R=%d: C[%d][%d] = %g, want %g\n",
+                            n, TS, R, i, pj[i], got, want[i]);
+                    exit(1);
+                }
+            }
+            printf("regmm,%d,,,,,%d,%d,%.5f\n", n, TS, R, ms);
+            fflush(stdout);
+        }
+    CHECK(cudaFree(dA));
+    CHECK(cudaFree(dB));
+    CHECK(cudaFree(dC));
+    free(hA);
+    free(hB);
+    free(hC);
+    free(want);
+    free(pj);
+}
+
+int main(void)
+{
+    cudaDeviceProp prop;
+    CHECK(cudaGetDeviceProperties(&prop, 0));
+    fprintf(stderr, "holdout3: %s, %d SMs\n", prop.name, prop.multiProcessorCount);
+    timing_init();
+    printf("program,n,m,d,tpb,k,tile,r,time_ms\n");
+    bench_spmv(1 << 20, 16);
+    bench_spmv(1 << 24, 8);
+    bench_relax(1 << 20, 1 << 23);
+    bench_relax(1 << 24, 1 << 26);
+    bench_shfl_reduce(1L << 25);
+    bench_shfl_reduce(1L << 30);
+    bench_regmm(1024);
+    bench_regmm(3072);
+    return 0;
+}

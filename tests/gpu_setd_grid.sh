@@ -1,0 +1,65 @@
+#!/bin/sh
+# gpu_setd_grid.sh MMM SOURCE_DIR: every launch configuration that
+# bench/gpu/holdout3.cu times (its two sizes of each kernel) evaluates with
+# the time model from its DAG file in dags/gpu, and configurations the
+# program does not run are refused by the files' ranges and constraints.
+mmm=$1 src=$2
+machine=$src/dags/machines/h100-calibrated.xml
+fail=0 n=0
+ok() { # DAG -D...: must evaluate
+    n=$((n + 1))
+    f=$1
+    shift
+    if ! out=$("$mmm" analyze "$src/dags/gpu/$f" --machine "$machine" --model time \
+               --format json "$@" 2>&1); then
+        echo "FAIL: $f $*: $out"
+        fail=1
+    elif ! printf '%s' "$out" | grep -q '"seconds"'; then
+        echo "FAIL: $f $*: no predicted seconds"
+        fail=1
+    fi
+}
+bad() { # DAG -D...: must be refused by a range or a constraint of the file
+    f=$1
+    shift
+    if err=$("$mmm" analyze "$src/dags/gpu/$f" --machine "$machine" --model time "$@" \
+             2>&1 >/dev/null); then
+        echo "FAIL: $f $* was accepted"
+        fail=1
+    elif ! printf '%s' "$err" | grep -Eq "^$src/dags/gpu/$f:[0-9]+: error: (constraint|parameter)"; then
+        echo "FAIL: $f $*: not refused by the file: $err"
+        fail=1
+    fi
+}
+for T in 64 128 256 512 1024; do
+    for K in 1 2 4 8; do
+        ok spmv.xml -D n=1048576 -D d=16 -D tpb=$T -D k=$K
+        ok spmv.xml -D n=16777216 -D d=8 -D tpb=$T -D k=$K
+        ok relax.xml -D n=1048576 -D m=8388608 -D tpb=$T -D k=$K
+        ok relax.xml -D n=16777216 -D m=67108864 -D tpb=$T -D k=$K
+        ok shfl_reduce.xml -D n=33554432 -D tpb=$T -D k=$K
+        ok shfl_reduce.xml -D n=1073741824 -D tpb=$T -D k=$K
+    done
+done
+for TS in 16 32; do
+    for R in 1 2 4 8; do
+        ok regmm.xml -D n=1024 -D tile=$TS -D r=$R
+        ok regmm.xml -D n=3072 -D tile=$TS -D r=$R
+    done
+done
+for f in spmv.xml relax.xml shfl_reduce.xml; do
+    bad $f -D tpb=32
+    bad $f -D tpb=96
+    bad $f -D tpb=2048
+    bad $f -D k=3
+    bad $f -D k=16
+done
+bad spmv.xml -D n=1000
+bad relax.xml -D m=1000
+bad shfl_reduce.xml -D n=1000
+bad regmm.xml -D tile=8
+bad regmm.xml -D tile=24
+bad regmm.xml -D r=16
+bad regmm.xml -D n=1000
+[ "$fail" -eq 0 ] && echo "$n configurations of set D evaluate; the others are refused"
+exit "$fail"
