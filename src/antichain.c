@@ -457,28 +457,49 @@ static int64_t sap_augment(kflow *s, size_t top, int64_t want)
     return b;
 }
 
+/* After an augmentation along stk[0..top]: the part of the path up to its
+ * first saturated arc from in(x), or without its end when the end's free
+ * ends are used up; the search goes on from there. */
+static size_t sap_keep(const kflow *s, size_t top)
+{
+    for (size_t i = 1; i <= top; i++)
+        if (arc_cap(s, s->stk[i], s->stk[i - 1], s->stkj[i]) == 0)
+            return i - 1;
+    return top - 1;
+}
+
 /* A depth-first search from in(x) along admissible arcs (lab[z] + 1 ==
  * lab[y]), relabelling each node it leaves (1 + the least label of its
- * heads), with a look-ahead for free ends one arc away.  Returns what it
- * sent, or 0 when it gives up (SAP_STEPS spent, or the root's label past
- * far + FAR_SLACK): the breadth-first search decides then. */
+ * heads), with a look-ahead for free ends one arc away; after each
+ * augmentation it goes on from the path's unsaturated part.  Returns what
+ * it sent, or 0 when it gives up at once (SAP_STEPS spent, or the root's
+ * label past far + FAR_SLACK): the breadth-first search decides then. */
 static int64_t sap(kflow *s, uint32_t x, int64_t want)
 {
     size_t top = 0;
+    int64_t sent = 0;
     s->stk[0] = 2 * x + 1;
-    for (uint32_t step = 0; step < SAP_STEPS; step++) {
+    for (uint32_t step = 0; step < SAP_STEPS && want > 0; step++) {
         uint32_t y = s->stk[top], na = sap_narcs(s, y), j = NONE, z = NONE;
         uint32_t ly = get_lab(s, y), k;
         s->work += na;
+        int augmented = 0;
         if (y & 1) /* look-ahead (free ends are out(u) nodes) */
-            for (k = 0; k < na; k++) {
+            for (k = 0; k < na && !augmented; k++) {
                 z = sap_arc(s, y, k, &j);
                 if (z != NONE && s->nd[z >> 1].rt > 0 && !is_dead(s, z)) {
                     s->stk[++top] = z;
                     s->stkj[top] = j;
-                    return sap_augment(s, top, want);
+                    int64_t b = sap_augment(s, top, want);
+                    s->paths += sent > 0; /* the caller counts one */
+                    sent += b;
+                    want -= b;
+                    top = sap_keep(s, top);
+                    augmented = 1;
                 }
             }
+        if (augmented)
+            continue;
         for (k = s->cur[y]; k < na; k++) {
             z = sap_arc(s, y, k, &j);
             if (z != NONE && get_lab(s, z) + 1 == ly && !is_dead(s, z))
@@ -501,9 +522,9 @@ static int64_t sap(kflow *s, uint32_t x, int64_t want)
         if (top > 0)
             top--;
         else if (best >= s->far + FAR_SLACK)
-            return 0;
+            return sent;
     }
-    return 0;
+    return sent;
 }
 
 /* The labelled search's arrays, on its first use: every kernel joined
@@ -871,6 +892,8 @@ int mmm__antichain_flow_stats(int64_t *out, size_t n, const int64_t *w,
         hand_on(&s, x);
     }
     *out = k;
+    if (st)
+        st->work = s.work;
     kflow_free(&s);
     return 0;
 }

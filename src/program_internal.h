@@ -269,14 +269,17 @@ int mmm__antichain_flow_mode(int64_t *out, size_t n, const int64_t *weight,
                              const uint32_t *succ_start, const uint32_t *succ,
                              const uint32_t *pred_start, const uint32_t *pred,
                              int mode, mmm_error *err);
-/* The same, and what the flow did (for the tests):
- * augmenting paths found by each search, the global labellings, the most
- * network nodes one of them labelled, and the kernels one may label
- * (4 times the longest edge, 1 time for MMM__FLOW_NARROW, plus one,
- * when the index order is topological; 0: all). */
+/* The same, and what the flow did (for the tests and the benchmarks):
+ * the searches of each kind that sent flow (a labelled one may send along
+ * several paths), the global labellings, the most network nodes one of
+ * them labelled, the kernels one may label (4 times the longest edge, 1
+ * time for MMM__FLOW_NARROW, plus one, when the index order is
+ * topological; 0: all), and the searches' work (nodes reached, arcs
+ * looked at: a count free of the machine's load). */
 typedef struct mmm__flow_stats {
     uint64_t bfs_paths, labelled_paths;
     uint64_t labellings, labelled_most, label_kernels;
+    uint64_t work; /* nodes the searches reached, arcs they looked at */
 } mmm__flow_stats;
 int mmm__antichain_flow_stats(int64_t *out, size_t n, const int64_t *weight,
                               const uint32_t *succ_start,
