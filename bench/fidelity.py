@@ -22,7 +22,7 @@ DAGS = ["dags/cumodp/div_opt.xml", "dags/cumodp/div_naive.xml",
         "dags/cumodp/mul.xml"]
 BASE = "dags/machines/h100.xml"
 FIX = ["--fix", "mem_latency_cycles,op_cycles,block_cycles,latency_exposed,"
-       "sync_cycles,sync_cycles_per_warp"]
+       "sync_cycles,sync_cycles_per_warp,atomic_cycles"]
 DOC = "docs/fidelity.md"
 PARAMS = ["n", "m", "s", "B", "l"]
 
@@ -179,7 +179,7 @@ def main():
     w("## 1. The fit on all %d runs\n" % len(rows))
     w("`mmm fit --data dags/cumodp/runs_stream.csv --launch graph --data "
       "dags/cumodp/runs_graph.csv dags/cumodp/*.xml --machine dags/machines/h100.xml --fix "
-      "mem_latency_cycles,op_cycles,block_cycles,latency_exposed,sync_cycles,sync_cycles_per_warp -o dags/machines/h100-fitted.xml`\n")
+      "mem_latency_cycles,op_cycles,block_cycles,latency_exposed,sync_cycles,sync_cycles_per_warp,atomic_cycles -o dags/machines/h100-fitted.xml`\n")
     w("| constant | value | unit |")
     w("|---|---|---|")
     for k, v in full["constants"].items():

@@ -47,15 +47,17 @@ static mmm_access access_of(const char *v, mmm_access dflt)
 
 /* The kernel attributes its <blocks> children inherit, in the order of
  * builder.kernel_def, and the <blocks> attributes of the same names. */
-#define KDEF_N 8
+#define KDEF_N 9
 static const int kdef_ke[KDEF_N] = {KE_SHARED,    KE_SHARED_BYTES,
                                     KE_REGISTERS, KE_BARRIERS,
                                     KE_ROUNDS,    KE_WAVEFRONTS,
-                                    KE_READ_STRIDE, KE_WRITE_STRIDE};
+                                    KE_READ_STRIDE, KE_WRITE_STRIDE,
+                                    KE_ATOMICS};
 static const int kdef_bl[KDEF_N] = {BL_SHARED,    BL_SHARED_BYTES,
                                     BL_REGISTERS, BL_BARRIERS,
                                     BL_ROUNDS,    BL_WAVEFRONTS,
-                                    BL_READ_STRIDE, BL_WRITE_STRIDE};
+                                    BL_READ_STRIDE, BL_WRITE_STRIDE,
+                                    BL_ATOMICS};
 
 void mmm__parse_kernel_defs_free(builder *b)
 {
@@ -95,6 +97,7 @@ static void start_kernel(builder *b, const char **v, long line)
         ks.wavefronts = v[KE_WAVEFRONTS];
         ks.read_stride = v[KE_READ_STRIDE];
         ks.write_stride = v[KE_WRITE_STRIDE];
+        ks.atomics = v[KE_ATOMICS];
     } else {
         /* Several kinds of block: shared, access and the time model's
          * attributes are their defaults. */
@@ -128,7 +131,7 @@ static void start_blocks(builder *b, const char **v, long line)
         const char **dst[KDEF_N] = {&cs.shared, &cs.shared_bytes,
                                     &cs.registers, &cs.barriers, &cs.rounds,
                                     &cs.wavefronts, &cs.read_stride,
-                                    &cs.write_stride};
+                                    &cs.write_stride, &cs.atomics};
         for (int i = 0; i < KDEF_N; i++)
             *dst[i] = v[kdef_bl[i]] ? v[kdef_bl[i]] : b->kernel_def[i];
     }

@@ -474,6 +474,8 @@ static int compile_class(mmm_program *p, uint32_t eid[MMM_CX_N],
         (r = mmm__prog_compile_opt(p, &eid[MMM_CX_READ_STRIDE], cs->read_stride, &sc,
                          cs->line, err)) < 0 ||
         (r = mmm__prog_compile_opt(p, &eid[MMM_CX_WRITE_STRIDE], cs->write_stride, &sc,
+                         cs->line, err)) < 0 ||
+        (r = mmm__prog_compile_opt(p, &eid[MMM_CX_ATOMICS], cs->atomics, &sc,
                          cs->line, err)) < 0)
         return r;
     return 0;
@@ -518,6 +520,7 @@ static int append_class(mmm_program *p, size_t kernel,
     c->wavefronts = mmm__prog_expr_of(p, eid[MMM_CX_WAVEFRONTS]);
     c->read_stride = mmm__prog_expr_of(p, eid[MMM_CX_READ_STRIDE]);
     c->write_stride = mmm__prog_expr_of(p, eid[MMM_CX_WRITE_STRIDE]);
+    c->atomics = mmm__prog_expr_of(p, eid[MMM_CX_ATOMICS]);
     c->access = cs->access;
     memcpy(pv->class_eid[p->nclasses], eid, sizeof pv->class_eid[0]);
     mmm_kernel *k = &pv->kernels[kernel];
@@ -626,7 +629,8 @@ int mmm_program_add_kernel(mmm_program *p, const mmm_kernel_spec *spec,
                          spec->access,       spec->shared_bytes,
                          spec->registers,    spec->barriers,
                          spec->rounds,       spec->wavefronts,
-                         spec->read_stride,    spec->write_stride};
+                         spec->read_stride,    spec->write_stride,
+                         spec->atomics};
     if (spec->blocks &&
         (r = compile_class(p, ceid, &cs, &k, spec->id, 1, err)) < 0)
         return r;

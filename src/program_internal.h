@@ -73,6 +73,7 @@ enum {
     MMM_CX_WAVEFRONTS,   /* time model: shared-memory wavefronts per warp */
     MMM_CX_READ_STRIDE,  /* time model: words between threads' reads */
     MMM_CX_WRITE_STRIDE, /* time model: words between threads' writes */
+    MMM_CX_ATOMICS,      /* time model: atomics per block on one word */
     MMM_CX_N
 };
 

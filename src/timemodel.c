@@ -43,6 +43,9 @@ static const struct {
      "share of the shorter of a wave's critical path and its memory "
      "transfer that the longer does not hide (0: overlapped, 1: added)",
      0.01, 1, 0.5, 1},
+    {"atomic_cycles", "cycles",
+     "time between two atomic operations on one global word (the GPU "
+     "serves them one after another)", 0.01, 1e4, 4, 1},
 };
 
 int mmm_time_const_optional(int i)
@@ -93,6 +96,7 @@ const char *mmm_time_term_name(mmm_time_term t)
     case MMM_TIME_TERM_SHARED: return "shared";
     case MMM_TIME_TERM_LAUNCH: return "launch";
     case MMM_TIME_TERM_BLOCKS: return "blocks";
+    case MMM_TIME_TERM_ATOMICS: return "atomics";
     }
     return "?";
 }
@@ -331,7 +335,7 @@ static int launch(const mmm_time_machine *m, const mmm_program *prog,
                   launch_cost *out, mmm_error *err)
 {
     int64_t N = 0, A = INT64_MAX;
-    double lat = 0, issue = 0, bytes = 0, wave = 0;
+    double lat = 0, issue = 0, bytes = 0, wave = 0, atomics = 0;
     mmm_time_limit lim = MMM_TIME_LIMIT_THREADS;
     memset(out, 0, sizeof *out);
     for (size_t c = 0; c < nc; c++) {
@@ -387,6 +391,7 @@ static int launch(const mmm_time_machine *m, const mmm_program *prog,
                  (v->reads * spread(m, v->read_stride) +
                   v->writes * spread(m, v->write_stride));
         wave += (double)v->count * (double)wb * v->wavefronts;
+        atomics += (double)v->count * v->atomics;
         N += v->count;
     }
     if (N == 0)
@@ -438,6 +443,13 @@ static int launch(const mmm_time_machine *m, const mmm_program *prog,
             term = t;
         }
         cyc += cw * (double)times;
+    }
+    /* Atomic operations on one word are served one after another, beside
+     * the waves: the launch lasts at least as long as they take. */
+    double ca = atomics * m->c[MMM_TIME_ATOMIC];
+    if (ca > cyc) {
+        cyc = ca;
+        term = MMM_TIME_TERM_ATOMICS;
     }
     out->exec = cyc / m->clock_hz;
     out->waves = nf + (rem > 0);

@@ -688,8 +688,10 @@ static mmm_program *build_program(int nk, const gen_kernel *g, size_t m,
                          g[k].a[c], g[k].b[c]);
             else
                 snprintf(cnt[c], sizeof cnt[c], "%d", g[k].a[c]);
-            mmm_class_spec cs = {100 + k, cnt[c], "2", "1", "1", "0",
-                                 NULL, NULL, MMM_ACCESS_COALESCED, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
+            mmm_class_spec cs = {.line = 100 + k, .count = cnt[c],
+                                 .work = "2", .span = "1", .reads = "1",
+                                 .writes = "0",
+                                 .access = MMM_ACCESS_COALESCED};
             cr_assert_eq(mmm_program_add_class(p, (size_t)k, &cs, &err), 0,
                          "%s", err.message);
         }

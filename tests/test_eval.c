@@ -309,12 +309,15 @@ Test(eval, classes_of_a_kernel)
     s.repeat = "3";
     s.threads = "32";
     cr_assert_eq(mmm_program_add_kernel(p, &s, NULL, &err), 0);
-    mmm_class_spec a = {3, "2", "10", "4", "1", "1", NULL, NULL,
-                        MMM_ACCESS_COALESCED, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
-    mmm_class_spec b = {4, "3", "7", "6", "0", "0", "64", "2",
-                        MMM_ACCESS_IRREGULAR, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
-    mmm_class_spec c = {5, "0", "99", "99", "9", "9", NULL, NULL,
-                        MMM_ACCESS_COALESCED, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
+    mmm_class_spec a = {.line = 3, .count = "2", .work = "10", .span = "4",
+                        .reads = "1", .writes = "1",
+                        .access = MMM_ACCESS_COALESCED};
+    mmm_class_spec b = {.line = 4, .count = "3", .work = "7", .span = "6",
+                        .reads = "0", .writes = "0", .threads = "64",
+                        .shared = "2", .access = MMM_ACCESS_IRREGULAR};
+    mmm_class_spec c = {.line = 5, .count = "0", .work = "99", .span = "99",
+                        .reads = "9", .writes = "9",
+                        .access = MMM_ACCESS_COALESCED};
     cr_assert_eq(mmm_program_add_class(p, 0, &a, &err), 0);
     cr_assert_eq(mmm_program_add_class(p, 0, &b, &err), 0);
     cr_assert_eq(mmm_program_add_class(p, 0, &c, &err), 0);

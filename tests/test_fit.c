@@ -159,6 +159,9 @@ static const design runs_design[] = {
     {"gpu/reduce.xml", {"n=268435456", "tpb=64", "k=1"}},
     {"gpu/reduce.xml", {"n=268435456", "tpb=128", "k=1"}},
     {"gpu/reduce.xml", {"n=16777216", "tpb=64", "k=2"}},
+    /* one atomic per block on one word: the atomics bind */
+    {"gpu/shfl_reduce.xml", {"n=1073741824", "tpb=64", "k=1"}},
+    {"gpu/shfl_reduce.xml", {"n=268435456", "tpb=64", "k=2"}},
 };
 #define NDESIGN (sizeof runs_design / sizeof runs_design[0])
 
@@ -227,6 +230,7 @@ static void truth(mmm_time_machine *m)
     m->c[MMM_TIME_START] = 1e-5;
     m->c[MMM_TIME_BLOCK] = 170;
     m->c[MMM_TIME_EXPOSED] = 0.4;
+    m->c[MMM_TIME_ATOMIC] = 4.5;
 }
 
 /* A reproducible uniform number in [-1, 1] (64-bit LCG, Knuth MMIX). */

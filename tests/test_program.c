@@ -216,10 +216,12 @@ Test(program, classes_and_index)
     s.index = "i";
     cr_assert_eq(mmm_program_add_kernel(p, &s, &idx, &err), 0);
     cr_assert_eq(idx, 1);
-    mmm_class_spec c1 = {6, "m/s/2^i", "s", "1", "3*s", "0", NULL, NULL,
-                         MMM_ACCESS_COALESCED, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
-    mmm_class_spec c2 = {7, "1", "2", "2", "1", "1", "64", "4",
-                         MMM_ACCESS_IRREGULAR, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
+    mmm_class_spec c1 = {.line = 6, .count = "m/s/2^i", .work = "s",
+                         .span = "1", .reads = "3*s", .writes = "0",
+                         .access = MMM_ACCESS_COALESCED};
+    mmm_class_spec c2 = {.line = 7, .count = "1", .work = "2", .span = "2",
+                         .reads = "1", .writes = "1", .threads = "64",
+                         .shared = "4", .access = MMM_ACCESS_IRREGULAR};
     cr_assert_eq(mmm_program_add_class(p, 1, &c1, &err), 0, "%s",
                  err.message);
     cr_assert_eq(mmm_program_add_class(p, 1, &c2, &err), 0);

@@ -530,3 +530,76 @@ Test(time, stream_launches_follow_the_host)
         mmm_program_free(p);
     }
 }
+
+/* Atomics on one word are served one after another beside the waves: a
+ * launch lasts at least blocks x atomics x atomic_cycles.  Kernel k: 10
+ * blocks of 128 threads as kernel a of the small program (1160 cycles of
+ * waves); its <blocks> children inherit the kernel's atomics. */
+Test(time, atomics_on_one_word_by_hand)
+{
+    static const char prog[] =
+        "<program name='at'>\n" SMALL_MACHINE
+        "<param name='block_cycles' value='0'/>\n"
+        "<param name='latency_exposed' value='0'/>\n"
+        "<param name='atomic_cycles' value='50'/>\n"
+        "<param name='A' value='1'/>\n"
+        "<kernel id='k' threads='128' shared='0' barriers='2' atomics='A'>\n"
+        "  <blocks count='8' work='6400' span='100' reads='2' writes='1' rounds='1'/>\n"
+        "  <blocks count='2' work='6400' span='100' reads='2' writes='1' rounds='1'/>\n"
+        "</kernel>\n"
+        "</program>\n";
+    static const struct {
+        double A, exec;
+        mmm_time_term term;
+    } cases[] = {
+        {0, 1.16e-3, MMM_TIME_TERM_ISSUE},   /* no atomics: the waves */
+        {1, 1.16e-3, MMM_TIME_TERM_ISSUE},   /* 10 x 50 = 500 < 1160 */
+        {2.32, 1.16e-3, MMM_TIME_TERM_ISSUE}, /* 1160: a tie keeps the waves */
+        {3, 1.5e-3, MMM_TIME_TERM_ATOMICS},  /* 10 x 3 x 50 = 1500 cycles */
+    };
+    mmm_program *p;
+    mmm_instance *inst;
+    mmm_error err;
+    cr_assert_eq(mmm_program_load_memory(&p, prog, strlen(prog), "at.xml",
+                                         NULL, &err),
+                 0, "%s", err.message);
+    cr_assert_eq(mmm_instance_new(&inst, p, &err), 0);
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        mmm_time t;
+        eval_small(p, inst, "A", cases[c].A);
+        cr_assert_eq(mmm_time_compute(&t, inst, NULL, &err), 0, "%s",
+                     err.message);
+        cr_expect(fabs(t.kernels[0].exec_seconds - cases[c].exec) < 1e-15,
+                  "A = %g: %.17g, want %.17g", cases[c].A,
+                  t.kernels[0].exec_seconds, cases[c].exec);
+        cr_expect_eq(t.kernels[0].dominant, cases[c].term, "A = %g",
+                     cases[c].A);
+        mmm_time_dispose(&t);
+    }
+    mmm_instance_free(inst);
+    mmm_program_free(p);
+
+    /* the minimal form reads the attribute too */
+    static const char minimal[] =
+        "<program name='at1'>\n" SMALL_MACHINE
+        "<param name='block_cycles' value='0'/>\n"
+        "<param name='latency_exposed' value='0'/>\n"
+        "<param name='atomic_cycles' value='50'/>\n"
+        "<kernel id='k' blocks='10' threads='128' work='6400' span='100'\n"
+        "        reads='2' writes='1' rounds='1' barriers='2' atomics='3'/>\n"
+        "</program>\n";
+    mmm_time t;
+    cr_assert_eq(mmm_program_load_memory(&p, minimal, strlen(minimal),
+                                         "at1.xml", NULL, &err),
+                 0, "%s", err.message);
+    cr_assert_eq(mmm_instance_new(&inst, p, &err), 0);
+    eval_small(p, inst, NULL, 0);
+    cr_assert_eq(mmm_time_compute(&t, inst, NULL, &err), 0, "%s",
+                 err.message);
+    cr_expect(fabs(t.kernels[0].exec_seconds - 1.5e-3) < 1e-15, "%.17g",
+              t.kernels[0].exec_seconds);
+    cr_expect_eq(t.kernels[0].dominant, MMM_TIME_TERM_ATOMICS);
+    mmm_time_dispose(&t);
+    mmm_instance_free(inst);
+    mmm_program_free(p);
+}

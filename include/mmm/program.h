@@ -98,6 +98,8 @@ typedef struct mmm_block_class {
     const mmm_expr *read_stride;  /**< words between neighbouring threads'
                                        global reads (coalescing) */
     const mmm_expr *write_stride; /**< the same for global writes */
+    const mmm_expr *atomics;      /**< atomic operations of one block on a
+                                       global word every block updates */
 } mmm_block_class;
 
 /** A kernel, or a chain of `repeat` identical launches of it. */
@@ -201,7 +203,7 @@ typedef struct mmm_class_spec {
     mmm_access access;
     /* optional, time model (docs/time.md) */
     const char *shared_bytes, *registers, *barriers, *rounds, *wavefronts;
-    const char *read_stride, *write_stride;
+    const char *read_stride, *write_stride, *atomics;
 } mmm_class_spec;
 
 /** Texts of a kernel.  When the kernel has <blocks> children, blocks/work/
@@ -218,7 +220,7 @@ typedef struct mmm_kernel_spec {
     mmm_access access;
     /* optional, time model (docs/time.md) */
     const char *shared_bytes, *registers, *barriers, *rounds, *wavefronts;
-    const char *read_stride, *write_stride;
+    const char *read_stride, *write_stride, *atomics;
 } mmm_kernel_spec;
 
 /** Add a kernel; *index_out (may be NULL) receives its index. */

@@ -45,6 +45,7 @@ enum {
     MMM_TIME_START,           /**< start_s, seconds (optional, 0) */
     MMM_TIME_BLOCK,           /**< block_cycles, cycles (optional, 0) */
     MMM_TIME_EXPOSED,         /**< latency_exposed, fraction (optional, 0) */
+    MMM_TIME_ATOMIC,          /**< atomic_cycles, cycles (optional, 0) */
     MMM_TIME_NCONST
 };
 
@@ -93,9 +94,10 @@ typedef enum mmm_time_term {
     MMM_TIME_TERM_BANDWIDTH,
     MMM_TIME_TERM_SHARED,
     MMM_TIME_TERM_LAUNCH,
-    MMM_TIME_TERM_BLOCKS
+    MMM_TIME_TERM_BLOCKS,
+    MMM_TIME_TERM_ATOMICS
 } mmm_time_term;
-#define MMM_TIME_NTERMS 6
+#define MMM_TIME_NTERMS 7
 
 /**
  * Resident blocks per SM of a block of `threads` threads using
