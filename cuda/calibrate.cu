@@ -532,6 +532,45 @@ static int bench_blocks(ctx *c, mmm_calib_raw *r, int reps, int quick)
     return 0;
 }
 
+/* Atomics on one word: one thread per block adds to the same float, in
+ * two launches with many more blocks the second time; the difference of
+ * their event times over the difference of their block counts is the time
+ * between two atomics on one word (they are served one after another, and
+ * take longer than the blocks' start, which the same difference would
+ * otherwise measure: bench_blocks). */
+__global__ void k_atomic(float *x)
+{
+    if (threadIdx.x == 0)
+        atomicAdd(x, 1.0f);
+}
+
+static int bench_atomics(ctx *c, mmm_calib_raw *r, int reps, int quick)
+{
+    int64_t per = (int64_t)r->dev.sms * r->dev.sm_blocks;
+    float *x = (float *)c->d_sink;
+    r->atomic_grid[0] = per * (quick ? 4 : 16);
+    r->atomic_grid[1] = per * (quick ? 16 : 64);
+    k_atomic<<<(unsigned)r->atomic_grid[1], 32, 0, c->st>>>(x);
+    CKL();
+    for (int k = 0; k < reps; k++) {
+        double s[2];
+        for (int g = 0; g < 2; g++) {
+            CK(cudaEventRecord(c->e0, c->st));
+            k_atomic<<<(unsigned)r->atomic_grid[g], 32, 0, c->st>>>(x);
+            CK(cudaGetLastError());
+            CK(cudaEventRecord(c->e1, c->st));
+            if (elapsed_s(c, &s[g]) < 0)
+                return -1;
+        }
+        if (s[1] > s[0])
+            push(&r->atomic_s, (s[1] - s[0]) / (double)(r->atomic_grid[1] -
+                                                       r->atomic_grid[0]));
+    }
+    if (r->atomic_s.n == 0)
+        return fail(c, "the atomic launches did not grow with their blocks");
+    return 0;
+}
+
 /* Issue rate: warp-instructions (the FMAs) of a full GPU over event time;
  * the library divides by the clock and the SMs. */
 static int bench_issue(ctx *c, mmm_calib_raw *r, int reps, int sms)
@@ -861,6 +900,7 @@ extern "C" int mmm__cuda_calibrate(mmm_calib_raw *r, int device, int quick,
     if (bench_clock(c, r, reps) < 0 ||
         bench_launch(c, r, quick ? 5 : 21, quick ? 500 : 4000) < 0 ||
         bench_blocks(c, r, reps, quick) < 0 ||
+        bench_atomics(c, r, reps, quick) < 0 ||
         bench_issue(c, r, reps, r->dev.sms) < 0)
         return -1;
     {

@@ -197,6 +197,7 @@ int mmm_calib_analyze(mmm_calib *out, const mmm_calib_raw *raw,
     CHECK(l2_load_cycles, "l2_load_cycles");
     CHECK(shared_cycles, "shared_cycles");
     CHECK(block_s, "block_s");
+    CHECK(atomic_s, "atomic_s");
 #undef CHECK
     for (i = 0; i < MMM_CALIB_NOPS; i++) {
         snprintf(what, sizeof what, "op_cycles[%s]", op_names[i]);
@@ -239,6 +240,12 @@ int mmm_calib_analyze(mmm_calib *out, const mmm_calib_raw *raw,
                              raw->block_threads,
                              (long long)raw->block_grid[0],
                              (long long)raw->block_grid[1]);
+    if (raw->atomic_grid[0] <= 0 || raw->atomic_grid[1] <= raw->atomic_grid[0])
+        return mmm_error_set(err, MMM_EINPUT, NULL, 0,
+                             "calibration: the atomic launches have %lld and "
+                             "%lld blocks",
+                             (long long)raw->atomic_grid[0],
+                             (long long)raw->atomic_grid[1]);
     out->dev = raw->dev;
     out->quick = raw->quick;
     out->chase_region_bytes = raw->chase_region_bytes;
@@ -258,6 +265,9 @@ int mmm_calib_analyze(mmm_calib *out, const mmm_calib_raw *raw,
     for (k = 0; k < raw->block_s.n; k++)
         v[k] = raw->block_s.v[k] * f * raw->dev.sms;
     mmm_calib_stat_of(&out->block_cycles, v, (size_t)raw->block_s.n);
+    for (k = 0; k < raw->atomic_s.n; k++)
+        v[k] = raw->atomic_s.v[k] * f;
+    mmm_calib_stat_of(&out->atomic_cycles, v, (size_t)raw->atomic_s.n);
     out->block_threads = raw->block_threads;
     for (i = 0; i < MMM_CALIB_NOPS; i++)
         stat_series(&out->op_cycles[i], &raw->op_cycles[i]);
@@ -495,6 +505,11 @@ int mmm_calib_machine_xml(char **out, size_t *len, const mmm_calib *c,
                "kernel with blocks of %d threads, the difference of their "
                "event times over the difference of their block counts, x "
                "clock_hz x p", c->block_threads);
+    param_stat(fp, "atomic_cycles", &c->atomic_cycles,
+               "cycles between two atomic operations on one global word: two "
+               "launches in which one thread per block adds to the same float "
+               "(atomicAdd), the difference of their event times over the "
+               "difference of their block counts, x clock_hz");
 
     param(fp, "latency_exposed", c->latency_exposed,
           "derived: the share of the shorter of a wave's critical path and its "
@@ -694,6 +709,8 @@ int mmm_calib_constants_from_machine(mmm_calib_constants *out,
         out->block_cycles = 0;
     if (get(&out->latency_exposed, m, "latency_exposed", NULL) < 0)
         out->latency_exposed = 0;
+    if (get(&out->atomic_cycles, m, "atomic_cycles", NULL) < 0)
+        out->atomic_cycles = 0;
     for (i = 0; i < MMM_CALIB_NBLOCK; i++) {
         snprintf(name, sizeof name, "U_latency_%d", mmm_calib_block_sizes[i]);
         if ((r = get(&out->U_latency[i], m, name, err)) < 0)

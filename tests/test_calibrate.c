@@ -106,6 +106,7 @@ Test(calibrate, theil_sen_needs_two_distinct_x)
 #define SMS 100
 #define LAUNCH 3.0e-6  /* seconds per stream launch */
 #define BLOCK_CYCLES 150.0 /* cycles per block start on an SM */
+#define ATOMIC_CYCLES 3.5  /* cycles between two atomics on one word */
 #define GRAPH 1.0e-6
 #define LOAD 600.0     /* cycles */
 #define SYNC0 10.0     /* barrier: SYNC0 + SYNC1 * warps cycles */
@@ -165,6 +166,9 @@ static void synth(mmm_calib_raw *r)
     r->block_grid[0] = 32 * SMS * 16;
     r->block_grid[1] = 32 * SMS * 64;
     fill(&r->block_s, BLOCK_CYCLES / (F * SMS), 9);
+    r->atomic_grid[0] = 32 * SMS * 16;
+    r->atomic_grid[1] = 32 * SMS * 64;
+    fill(&r->atomic_s, ATOMIC_CYCLES / F, 9);
     r->issue_warp_instructions = ISSUE_INSTR;
     /* 3.5 warp-instructions per SM cycle */
     fill(&r->issue_s, ISSUE_INSTR / (3.5 * F * SMS), 5);
@@ -206,6 +210,8 @@ Test(calibrate, analysis_recovers_chosen_constants)
     cr_expect(close_to(c.launch_own_stream_s.median, LAUNCH * 1.1, 1e-12));
     cr_expect(close_to(c.launch_graph_s.median, GRAPH, 1e-12));
     cr_expect(close_to(c.block_cycles.median, BLOCK_CYCLES, 1e-12));
+    /* whole-GPU seconds per atomic x clock, not x p: one word */
+    cr_expect(close_to(c.atomic_cycles.median, ATOMIC_CYCLES, 1e-12));
     cr_expect(c.block_threads == 64);
     cr_expect(close_to(c.issue_per_cycle.median, 3.5, 1e-12));
     cr_expect(close_to(c.load_cycles.median, LOAD, 1e-12));
@@ -266,6 +272,17 @@ Test(calibrate, analysis_rejects_bad_samples)
     synth(r);
     r->u_resident[1] = 0;
     cr_expect_eq(mmm_calib_analyze(&c, r, &err), MMM_EINPUT);
+
+    synth(r);
+    r->atomic_s.n = 0;
+    cr_expect_eq(mmm_calib_analyze(&c, r, &err), MMM_EINPUT);
+    cr_expect(strstr(err.message, "atomic_s") != NULL, "%s", err.message);
+
+    synth(r);
+    r->atomic_grid[1] = r->atomic_grid[0];
+    cr_expect_eq(mmm_calib_analyze(&c, r, &err), MMM_EINPUT);
+    cr_expect(strstr(err.message, "atomic launches") != NULL, "%s",
+              err.message);
     free(r);
 }
 
@@ -328,6 +345,7 @@ Test(calibrate, machine_file_round_trip)
     cr_expect(close_to(k.launch_s, LAUNCH, 1e-9));
     cr_expect(close_to(k.launch_graph_s, GRAPH, 1e-9));
     cr_expect(close_to(k.block_cycles, BLOCK_CYCLES, 1e-9));
+    cr_expect(close_to(k.atomic_cycles, ATOMIC_CYCLES, 1e-9));
     cr_expect(close_to(k.latency_exposed, 300.0 / 512, 1e-9));
     cr_expect(close_to(k.issue_per_cycle, 3.5, 1e-9));
     cr_expect(close_to(k.mem_latency_cycles, LOAD, 1e-9));

@@ -375,6 +375,11 @@ Test(fit_cli, errors_and_written_machine, .timeout = 300)
              dir);
     cr_expect_eq(sh(cmd, out, sizeof out), 0, "%s", out);
     cr_expect_not_null(strstr(out, "\"start_s\": 0"), "%s", out);
+    /* --help names every constant the fit knows */
+    cr_expect_eq(sh(MMM_BIN " fit --help", out, sizeof out), 0);
+    for (int i = 0; i < MMM_TIME_NCONST; i++)
+        cr_expect_not_null(strstr(out, mmm_time_const_name(i)),
+                           "--help does not name %s", mmm_time_const_name(i));
     /* a -D the program does not declare is noted once, not once per run */
     snprintf(cmd, sizeof cmd,
              "cd " MMM_SOURCE_DIR " && " MMM_BIN " fit --data %s/ok.csv "

@@ -142,6 +142,12 @@ typedef struct mmm_calib_raw {
     int block_threads;
     int64_t block_grid[2];
     mmm_calib_series block_s;
+    /** Atomics on one word: seconds per atomic of the whole GPU, each
+     *  sample the difference of two launches of atomic_grid[1] and
+     *  atomic_grid[0] blocks in which one thread per block adds to the
+     *  same float (atomicAdd), over the difference of their block counts. */
+    int64_t atomic_grid[2];
+    mmm_calib_series atomic_s;
 } mmm_calib_raw;
 
 /** A robust summary of one series. */
@@ -197,6 +203,9 @@ typedef struct mmm_calib {
      *  block_threads threads; whole GPU seconds x clock x p). */
     mmm_calib_stat block_cycles;
     int block_threads;
+    /** Cycles between two atomic operations on one global word (a float
+     *  atomicAdd; whole GPU seconds per atomic x clock). */
+    mmm_calib_stat atomic_cycles;
     /** The time model's latency_exposed, derived from the U kernel: for
      *  each block size (u_bandwidth - max(u_latency, t)) / min(u_latency,
      *  t), t = u_resident x threads x 4 / bandwidth_bytes_per_cycle_per_sm,
@@ -237,6 +246,7 @@ typedef struct mmm_calib_constants {
     double U_latency[MMM_CALIB_NBLOCK], U_bandwidth[MMM_CALIB_NBLOCK];
     double block_cycles; /**< 0 in files written before it was measured */
     double latency_exposed; /**< likewise */
+    double atomic_cycles;   /**< likewise */
 } mmm_calib_constants;
 
 /** Read the constants above from a loaded machine.  MMM_EINPUT naming the

@@ -72,6 +72,7 @@ static void print_text(const mmm_calib *c)
     text_row("launch, own stream", &c->launch_own_stream_s, 1e6, "us");
     text_row("launch, graph replay", &c->launch_graph_s, 1e6, "us");
     text_row("block start, cycles per block per SM", &c->block_cycles, 1, "cycles");
+    text_row("atomics on one word, cycles apart", &c->atomic_cycles, 1, "cycles");
     text_row("issue, warp-instructions/cycle/SM", &c->issue_per_cycle, 1, "");
     text_row("dependent load beyond L2", &c->load_cycles, 1, "cycles");
     text_row("dependent load, L2 hit", &c->l2_load_cycles, 1, "cycles");
@@ -219,6 +220,8 @@ static void print_json(const mmm_calib *c)
     cli_json_double(&w, c->launch_graph_s.median * 1e6);
     cli_json_key(&w, "block_cycles");
     cli_json_double(&w, c->block_cycles.median);
+    cli_json_key(&w, "atomic_cycles");
+    cli_json_double(&w, c->atomic_cycles.median);
     cli_json_key(&w, "issue_per_cycle");
     cli_json_double(&w, c->issue_per_cycle.median);
     cli_json_key(&w, "load_latency_cycles");
@@ -277,6 +280,7 @@ static void print_json(const mmm_calib *c)
     json_stat(&w, "launch_own_stream_us", &c->launch_own_stream_s, 1e6);
     json_stat(&w, "launch_graph_us", &c->launch_graph_s, 1e6);
     json_stat(&w, "block_cycles", &c->block_cycles, 1);
+    json_stat(&w, "atomic_cycles", &c->atomic_cycles, 1);
     json_stat(&w, "issue_per_cycle", &c->issue_per_cycle, 1);
     json_stat(&w, "load_latency_cycles", &c->load_cycles, 1);
     json_stat(&w, "l2_latency_cycles", &c->l2_load_cycles, 1);

@@ -37,7 +37,8 @@ static const char fit_help[] =
     "  --format FMT         text (default) or json\n"
     "constants: launch_s, launch_graph_s, op_cycles, issue_per_cycle,\n"
     "sync_cycles, sync_cycles_per_warp, mem_latency_cycles,\n"
-    "bandwidth_bytes_per_cycle\n";
+    "bandwidth_bytes_per_cycle; optional (0 when a machine has none):\n"
+    "start_s, block_cycles, latency_exposed, atomic_cycles\n";
 
 #define FIT_MAX_FILES 64
 
