@@ -52,10 +52,11 @@
  * bounds of the distance to a free end in the search graph (a global
  * breadth-first labelling from all free ends, redone when the searches
  * have done about twice its work since; when edges are short, over the
- * kernels of the last four longest edges only), and a depth-first search from
- * in(x) follows admissible arcs (label one less), relabels the nodes it
+ * kernels of the last four longest edges only), and a depth-first search
+ * from in(x) follows admissible arcs (label one less), relabels the nodes it
  * leaves and looks one arc ahead for free ends (the shortest augmenting
- * path method with a look-ahead).  Labels only guide it: any path it
+ * path method with a look-ahead); after an augmentation it goes on from
+ * the unsaturated part of its path.  Labels only guide it: any path it
  * finds is a residual path to a free end, and when it gives up (a step
  * budget, or a root label past what the latest labelling saw) the
  * breadth-first search takes over, and only the breadth-first search ever
@@ -71,9 +72,14 @@
  * global relabelling, gap) from the same greedy start: about 3x faster
  * than the breadth-first searches alone on the wide shape, 20x slower on
  * the local one (excess travels along the long chains); depth-first
- * instead of breadth-first searches: 100x slower on the local shape.
+ * instead of breadth-first searches: 100x slower on the local shape;
+ * sweeps that mark dead every node no free end reaches (a valid dead set,
+ * but on the wide shape nearly every joined node is reached: it marked
+ * almost none and cost 1.3-3x); deferring the searches until all kernels
+ * have joined by the greedy part (the searches then cross the whole
+ * graph).
  *
- * Why one file of about 900 lines: it is one algorithm, whose two searches
+ * Why one file of about 1000 lines: it is one algorithm, whose two searches
  * share the flow's state (the residual arcs, the free ends, the epochs
  * that keep dead nodes dead) and whose exactness argument above covers
  * them together; splitting the labelled search out would expose that
