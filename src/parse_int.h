@@ -50,12 +50,13 @@ enum {
     KE_ID, KE_BLOCKS, KE_THREADS, KE_WORK, KE_SPAN, KE_READS, KE_WRITES,
     KE_REPEAT, KE_INDEX, KE_SHARED, KE_ACCESS, KE_SHARED_BYTES,
     KE_REGISTERS, KE_BARRIERS, KE_ROUNDS, KE_WAVEFRONTS, KE_READ_STRIDE,
-    KE_WRITE_STRIDE, KE_ATOMICS
+    KE_WRITE_STRIDE, KE_ATOMICS, KE_GLOBAL_WAVEFRONTS
 };
 enum {
     BL_COUNT, BL_WORK, BL_SPAN, BL_READS, BL_WRITES, BL_THREADS, BL_SHARED,
     BL_ACCESS, BL_SHARED_BYTES, BL_REGISTERS, BL_BARRIERS, BL_ROUNDS,
-    BL_WAVEFRONTS, BL_READ_STRIDE, BL_WRITE_STRIDE, BL_ATOMICS
+    BL_WAVEFRONTS, BL_READ_STRIDE, BL_WRITE_STRIDE, BL_ATOMICS,
+    BL_GLOBAL_WAVEFRONTS
 };
 enum { ED_FROM, ED_TO };
 enum { MP_NAME, MP_VALUE };
@@ -114,10 +115,10 @@ typedef struct builder {
     int kernel_minimal;  /* it has a blocks attribute */
     size_t kernel_nclasses;
     /* defaults for its <blocks> children: shared, shared_bytes, registers,
-     * barriers, rounds, wavefronts, read_stride, write_stride, atomics
-     * (KDEF_N texts,
+     * barriers, rounds, wavefronts, read_stride, write_stride, atomics,
+     * global_wavefronts (KDEF_N texts,
      * NULL when not given) */
-    char *kernel_def[9];
+    char *kernel_def[10];
     int kernel_access;   /* -1: not given */
     mmm_error err;       /* the first error */
     int have_err;

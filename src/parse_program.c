@@ -47,17 +47,17 @@ static mmm_access access_of(const char *v, mmm_access dflt)
 
 /* The kernel attributes its <blocks> children inherit, in the order of
  * builder.kernel_def, and the <blocks> attributes of the same names. */
-#define KDEF_N 9
+#define KDEF_N 10
 static const int kdef_ke[KDEF_N] = {KE_SHARED,    KE_SHARED_BYTES,
                                     KE_REGISTERS, KE_BARRIERS,
                                     KE_ROUNDS,    KE_WAVEFRONTS,
                                     KE_READ_STRIDE, KE_WRITE_STRIDE,
-                                    KE_ATOMICS};
+                                    KE_ATOMICS, KE_GLOBAL_WAVEFRONTS};
 static const int kdef_bl[KDEF_N] = {BL_SHARED,    BL_SHARED_BYTES,
                                     BL_REGISTERS, BL_BARRIERS,
                                     BL_ROUNDS,    BL_WAVEFRONTS,
                                     BL_READ_STRIDE, BL_WRITE_STRIDE,
-                                    BL_ATOMICS};
+                                    BL_ATOMICS, BL_GLOBAL_WAVEFRONTS};
 
 void mmm__parse_kernel_defs_free(builder *b)
 {
@@ -98,6 +98,7 @@ static void start_kernel(builder *b, const char **v, long line)
         ks.read_stride = v[KE_READ_STRIDE];
         ks.write_stride = v[KE_WRITE_STRIDE];
         ks.atomics = v[KE_ATOMICS];
+        ks.global_wavefronts = v[KE_GLOBAL_WAVEFRONTS];
     } else {
         /* Several kinds of block: shared, access and the time model's
          * attributes are their defaults. */
@@ -131,7 +132,8 @@ static void start_blocks(builder *b, const char **v, long line)
         const char **dst[KDEF_N] = {&cs.shared, &cs.shared_bytes,
                                     &cs.registers, &cs.barriers, &cs.rounds,
                                     &cs.wavefronts, &cs.read_stride,
-                                    &cs.write_stride, &cs.atomics};
+                                    &cs.write_stride, &cs.atomics,
+                                    &cs.global_wavefronts};
         for (int i = 0; i < KDEF_N; i++)
             *dst[i] = v[kdef_bl[i]] ? v[kdef_bl[i]] : b->kernel_def[i];
     }

@@ -476,7 +476,9 @@ static int compile_class(mmm_program *p, uint32_t eid[MMM_CX_N],
         (r = mmm__prog_compile_opt(p, &eid[MMM_CX_WRITE_STRIDE], cs->write_stride, &sc,
                          cs->line, err)) < 0 ||
         (r = mmm__prog_compile_opt(p, &eid[MMM_CX_ATOMICS], cs->atomics, &sc,
-                         cs->line, err)) < 0)
+                         cs->line, err)) < 0 ||
+        (r = mmm__prog_compile_opt(p, &eid[MMM_CX_GLOBAL_WAVEFRONTS],
+                         cs->global_wavefronts, &sc, cs->line, err)) < 0)
         return r;
     return 0;
 }
@@ -521,6 +523,7 @@ static int append_class(mmm_program *p, size_t kernel,
     c->read_stride = mmm__prog_expr_of(p, eid[MMM_CX_READ_STRIDE]);
     c->write_stride = mmm__prog_expr_of(p, eid[MMM_CX_WRITE_STRIDE]);
     c->atomics = mmm__prog_expr_of(p, eid[MMM_CX_ATOMICS]);
+    c->global_wavefronts = mmm__prog_expr_of(p, eid[MMM_CX_GLOBAL_WAVEFRONTS]);
     c->access = cs->access;
     memcpy(pv->class_eid[p->nclasses], eid, sizeof pv->class_eid[0]);
     mmm_kernel *k = &pv->kernels[kernel];
@@ -630,7 +633,7 @@ int mmm_program_add_kernel(mmm_program *p, const mmm_kernel_spec *spec,
                          spec->registers,    spec->barriers,
                          spec->rounds,       spec->wavefronts,
                          spec->read_stride,    spec->write_stride,
-                         spec->atomics};
+                         spec->atomics,        spec->global_wavefronts};
     if (spec->blocks &&
         (r = compile_class(p, ceid, &cs, &k, spec->id, 1, err)) < 0)
         return r;

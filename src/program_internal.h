@@ -74,6 +74,8 @@ enum {
     MMM_CX_READ_STRIDE,  /* time model: words between threads' reads */
     MMM_CX_WRITE_STRIDE, /* time model: words between threads' writes */
     MMM_CX_ATOMICS,      /* time model: atomics per block on one word */
+    MMM_CX_GLOBAL_WAVEFRONTS, /* time model: L1 wavefronts of global
+                                 accesses per warp */
     MMM_CX_N
 };
 

@@ -97,6 +97,7 @@ const char *mmm_time_term_name(mmm_time_term t)
     case MMM_TIME_TERM_LAUNCH: return "launch";
     case MMM_TIME_TERM_BLOCKS: return "blocks";
     case MMM_TIME_TERM_ATOMICS: return "atomics";
+    case MMM_TIME_TERM_L1: return "l1";
     }
     return "?";
 }
@@ -335,7 +336,7 @@ static int launch(const mmm_time_machine *m, const mmm_program *prog,
                   launch_cost *out, mmm_error *err)
 {
     int64_t N = 0, A = INT64_MAX;
-    double lat = 0, issue = 0, bytes = 0, wave = 0, atomics = 0;
+    double lat = 0, issue = 0, bytes = 0, wave = 0, gwave = 0, atomics = 0;
     mmm_time_limit lim = MMM_TIME_LIMIT_THREADS;
     memset(out, 0, sizeof *out);
     for (size_t c = 0; c < nc; c++) {
@@ -392,12 +393,13 @@ static int launch(const mmm_time_machine *m, const mmm_program *prog,
                   v->writes * spread(m, v->write_stride));
         wave += (double)v->count * (double)wb * v->wavefronts;
         atomics += (double)v->count * v->atomics;
+        gwave += (double)v->count * (double)wb * v->global_wavefronts;
         N += v->count;
     }
     if (N == 0)
         return 0; /* nothing launched */
     double ipb = issue / (double)N, bpb = bytes / (double)N,
-           wpb = wave / (double)N;
+           wpb = wave / (double)N, gpb = gwave / (double)N;
     double ipc = m->c[MMM_TIME_ISSUE], bw = m->c[MMM_TIME_BANDWIDTH];
     int64_t slots = A * m->p;
     int64_t nf = N / slots, rem = N % slots;
@@ -418,6 +420,11 @@ static int launch(const mmm_time_machine *m, const mmm_program *prog,
             cs += lat;
         /* The SM starts its blocks one after another. */
         double ck = a * m->c[MMM_TIME_BLOCK];
+        /* The L1 passes one 128-byte line per cycle for the global
+         * accesses and the shared ones alike (one data path). */
+        double cg = gpb > 0 ? safe_div(a * (wpb + gpb),
+                                       m->shared_wavefronts_per_cycle)
+                            : 0;
         /* A wave's critical path and its memory transfer overlap only in
          * part: the shorter adds latency_exposed of itself to the longer
          * (a round's words arrive over the transfer time after the
@@ -437,6 +444,10 @@ static int launch(const mmm_time_machine *m, const mmm_program *prog,
         if (ck > cw) {
             cw = ck;
             t = MMM_TIME_TERM_BLOCKS;
+        }
+        if (cg > cw) {
+            cw = cg;
+            t = MMM_TIME_TERM_L1;
         }
         if (cw * (double)times > best) {
             best = cw * (double)times;

@@ -603,3 +603,48 @@ Test(time, atomics_on_one_word_by_hand)
     mmm_instance_free(inst);
     mmm_program_free(p);
 }
+
+/* The L1 passes one 128-byte line per cycle for global and shared
+ * accesses alike: a warp's global accesses that touch G lines cost a·W_b·
+ * (wavefronts + G) cycles per wave on the SM.  Kernel a of the small
+ * program (10 blocks of 128 threads = 4 warps; waves of a = 4 and a = 1
+ * blocks per SM: 800 issue and 360 latency cycles) with G = 100 per warp:
+ * 4·4·100 = 1600 and 1·4·100 = 400 cycles, 2000 in all (the L1 binds);
+ * with G = 40: 640 < 800 and 160 < 360, the waves as before (1160). */
+Test(time, global_wavefronts_by_hand)
+{
+    static const char prog[] =
+        "<program name='gw'>\n" SMALL_MACHINE
+        "<param name='block_cycles' value='0'/>\n"
+        "<param name='latency_exposed' value='0'/>\n"
+        "<param name='G' value='100'/>\n"
+        "<kernel id='a' blocks='10' threads='128' work='128*50' span='100'\n"
+        "        reads='2' writes='1' rounds='1' barriers='2'\n"
+        "        global_wavefronts='G'/>\n"
+        "</program>\n";
+    mmm_program *p;
+    mmm_instance *inst;
+    mmm_error err;
+    mmm_time t;
+    cr_assert_eq(mmm_program_load_memory(&p, prog, strlen(prog), "gw.xml",
+                                         NULL, &err),
+                 0, "%s", err.message);
+    cr_assert_eq(mmm_instance_new(&inst, p, &err), 0);
+    eval_small(p, inst, NULL, 0);
+    cr_assert_eq(mmm_time_compute(&t, inst, NULL, &err), 0, "%s",
+                 err.message);
+    cr_expect(fabs(t.kernels[0].exec_seconds - 2.0e-3) < 1e-15, "%.17g",
+              t.kernels[0].exec_seconds);
+    cr_expect_eq(t.kernels[0].dominant, MMM_TIME_TERM_L1);
+    cr_expect_str_eq(mmm_time_term_name(MMM_TIME_TERM_L1), "l1");
+    mmm_time_dispose(&t);
+    eval_small(p, inst, "G", 40);
+    cr_assert_eq(mmm_time_compute(&t, inst, NULL, &err), 0, "%s",
+                 err.message);
+    cr_expect(fabs(t.kernels[0].exec_seconds - 1.16e-3) < 1e-15, "%.17g",
+              t.kernels[0].exec_seconds);
+    cr_expect_eq(t.kernels[0].dominant, MMM_TIME_TERM_ISSUE);
+    mmm_time_dispose(&t);
+    mmm_instance_free(inst);
+    mmm_program_free(p);
+}

@@ -56,6 +56,8 @@ typedef struct mmm_class_val {
                                writes, 0 if not given (then 1) */
     double atomics;       /**< atomic operations of one block on a global
                                word every block updates, 0 if not given */
+    double global_wavefronts; /**< L1 wavefronts of one warp's global
+                                   accesses, 0 if not given */
     /** work, span, overhead and cost as exact integers, each valid when
      *  its bit MMM_EXACT_W, _S, _O, _C is set in exact (the value is an
      *  integer of the exact arithmetic and fits 64 bits). */

@@ -100,6 +100,8 @@ typedef struct mmm_block_class {
     const mmm_expr *write_stride; /**< the same for global writes */
     const mmm_expr *atomics;      /**< atomic operations of one block on a
                                        global word every block updates */
+    const mmm_expr *global_wavefronts; /**< L1 wavefronts (128-byte lines)
+                                            of one warp's global accesses */
 } mmm_block_class;
 
 /** A kernel, or a chain of `repeat` identical launches of it. */
@@ -203,7 +205,7 @@ typedef struct mmm_class_spec {
     mmm_access access;
     /* optional, time model (docs/time.md) */
     const char *shared_bytes, *registers, *barriers, *rounds, *wavefronts;
-    const char *read_stride, *write_stride, *atomics;
+    const char *read_stride, *write_stride, *atomics, *global_wavefronts;
 } mmm_class_spec;
 
 /** Texts of a kernel.  When the kernel has <blocks> children, blocks/work/
@@ -220,7 +222,7 @@ typedef struct mmm_kernel_spec {
     mmm_access access;
     /* optional, time model (docs/time.md) */
     const char *shared_bytes, *registers, *barriers, *rounds, *wavefronts;
-    const char *read_stride, *write_stride, *atomics;
+    const char *read_stride, *write_stride, *atomics, *global_wavefronts;
 } mmm_kernel_spec;
 
 /** Add a kernel; *index_out (may be NULL) receives its index. */

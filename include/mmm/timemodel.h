@@ -95,9 +95,10 @@ typedef enum mmm_time_term {
     MMM_TIME_TERM_SHARED,
     MMM_TIME_TERM_LAUNCH,
     MMM_TIME_TERM_BLOCKS,
-    MMM_TIME_TERM_ATOMICS
+    MMM_TIME_TERM_ATOMICS,
+    MMM_TIME_TERM_L1
 } mmm_time_term;
-#define MMM_TIME_NTERMS 7
+#define MMM_TIME_NTERMS 8
 
 /**
  * Resident blocks per SM of a block of `threads` threads using
