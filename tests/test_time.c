@@ -125,13 +125,20 @@ static const char small[] =
     "<param name='latency_exposed' value='0'/>\n"
     "</program>\n";
 
-static void load_small(mmm_program **p, mmm_instance **inst)
+/* Load a program from text (named file in messages) with a new instance. */
+static void load_text(const char *text, const char *file, mmm_program **p,
+                      mmm_instance **inst)
 {
     mmm_error err;
-    cr_assert_eq(mmm_program_load_memory(p, small, strlen(small), "small.xml",
-                                         NULL, &err),
+    cr_assert_eq(mmm_program_load_memory(p, text, strlen(text), file, NULL,
+                                         &err),
                  0, "%s", err.message);
     cr_assert_eq(mmm_instance_new(inst, *p, &err), 0);
+}
+
+static void load_small(mmm_program **p, mmm_instance **inst)
+{
+    load_text(small, "small.xml", p, inst);
 }
 
 static void eval_small(mmm_program *p, mmm_instance *inst, const char *name,
@@ -359,10 +366,7 @@ static void strided_case(const char *name, double v, const char *name2,
     mmm_instance *inst;
     mmm_time t;
     mmm_error err;
-    cr_assert_eq(mmm_program_load_memory(&p, strided, strlen(strided),
-                                         "st.xml", NULL, &err),
-                 0, "%s", err.message);
-    cr_assert_eq(mmm_instance_new(&inst, p, &err), 0);
+    load_text(strided, "st.xml", &p, &inst);
     mmm_override ov[2] = {{mmm_program_find_param(p, name),
                            mmm_value_double(v)},
                           {mmm_program_find_param(p, name2 ? name2 : name),
@@ -411,10 +415,7 @@ Test(time, shared_and_start_by_hand)
     mmm_instance *inst;
     mmm_error err;
     mmm_time t;
-    cr_assert_eq(mmm_program_load_memory(&p, prog, strlen(prog), "sh.xml",
-                                         NULL, &err),
-                 0, "%s", err.message);
-    cr_assert_eq(mmm_instance_new(&inst, p, &err), 0);
+    load_text(prog, "sh.xml", &p, &inst);
     eval_small(p, inst, NULL, 0);
     cr_assert_eq(mmm_time_compute(&t, inst, NULL, &err), 0, "%s",
                  err.message);
@@ -493,10 +494,7 @@ Test(time, stream_launches_follow_the_host)
         mmm_instance *inst;
         mmm_error err;
         mmm_time t;
-        cr_assert_eq(mmm_program_load_memory(&p, prog, strlen(prog),
-                                             "chain.xml", NULL, &err),
-                     0, "%s", err.message);
-        cr_assert_eq(mmm_instance_new(&inst, p, &err), 0);
+        load_text(prog, "chain.xml", &p, &inst);
         mmm_override ov[3] = {
             {mmm_program_find_param(p, "Sa"), mmm_value_double(cases[c].Sa)},
             {mmm_program_find_param(p, "Sb"), mmm_value_double(cases[c].Sb)},
@@ -560,10 +558,7 @@ Test(time, atomics_on_one_word_by_hand)
     mmm_program *p;
     mmm_instance *inst;
     mmm_error err;
-    cr_assert_eq(mmm_program_load_memory(&p, prog, strlen(prog), "at.xml",
-                                         NULL, &err),
-                 0, "%s", err.message);
-    cr_assert_eq(mmm_instance_new(&inst, p, &err), 0);
+    load_text(prog, "at.xml", &p, &inst);
     for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
         mmm_time t;
         eval_small(p, inst, "A", cases[c].A);
@@ -589,10 +584,7 @@ Test(time, atomics_on_one_word_by_hand)
         "        reads='2' writes='1' rounds='1' barriers='2' atomics='3'/>\n"
         "</program>\n";
     mmm_time t;
-    cr_assert_eq(mmm_program_load_memory(&p, minimal, strlen(minimal),
-                                         "at1.xml", NULL, &err),
-                 0, "%s", err.message);
-    cr_assert_eq(mmm_instance_new(&inst, p, &err), 0);
+    load_text(minimal, "at1.xml", &p, &inst);
     eval_small(p, inst, NULL, 0);
     cr_assert_eq(mmm_time_compute(&t, inst, NULL, &err), 0, "%s",
                  err.message);
@@ -626,10 +618,7 @@ Test(time, global_wavefronts_by_hand)
     mmm_instance *inst;
     mmm_error err;
     mmm_time t;
-    cr_assert_eq(mmm_program_load_memory(&p, prog, strlen(prog), "gw.xml",
-                                         NULL, &err),
-                 0, "%s", err.message);
-    cr_assert_eq(mmm_instance_new(&inst, p, &err), 0);
+    load_text(prog, "gw.xml", &p, &inst);
     eval_small(p, inst, NULL, 0);
     cr_assert_eq(mmm_time_compute(&t, inst, NULL, &err), 0, "%s",
                  err.message);
