@@ -331,6 +331,27 @@ Test(time, attributes_validated)
                        err.message);
     mmm_instance_free(inst);
     mmm_program_free(p);
+    /* the same check for the later attributes, on a <blocks> child too */
+    static const char *const later[][2] = {
+        {"atomics='-1'", "atomics of kernel 'a' = -1 is negative"},
+        {"global_wavefronts='-2'",
+         "global_wavefronts of kernel 'a' = -2 is negative"},
+    };
+    for (size_t i = 0; i < sizeof later / sizeof *later; i++) {
+        char text[512];
+        snprintf(text, sizeof text,
+                 "<program name='t'><param name='U' value='1'/>\n"
+                 "<kernel id='a' threads='1' %s>\n"
+                 "<blocks count='1' work='1' span='1' reads='0' writes='0'/>"
+                 "</kernel></program>\n",
+                 later[i][0]);
+        load_text(text, "n.xml", &p, &inst);
+        cr_expect_lt(mmm_instance_eval(inst, NULL, 0, &err), 0);
+        cr_expect_not_null(strstr(err.message, later[i][1]), "%s",
+                           err.message);
+        mmm_instance_free(inst);
+        mmm_program_free(p);
+    }
 }
 
 /* Coalescing (read_stride, write_stride): a bandwidth-bound launch whose
