@@ -1,8 +1,8 @@
 /*
- * timing.cuh: what validate.cu, holdout.cu, holdout2.cu and holdout3.cu
- * share: a CUDA error check that exits, the median of RUNS timed runs of a
- * launch sequence (cudaEvents on the legacy stream around the whole
- * sequence, one warm-up first), and log2 of a power of two.  Define PROG
+ * timing.cuh: what validate.cu, holdout.cu, holdout2.cu, holdout3.cu and
+ * holdout4.cu share: a CUDA error check that exits, the median of RUNS
+ * timed runs of a launch sequence (cudaEvents on the legacy stream around
+ * the whole sequence, one warm-up first), and log2 of a power of two.  Define PROG
  * (the program's name, for messages) before including it.
  */
 #ifndef MMM_BENCH_GPU_TIMING_CUH

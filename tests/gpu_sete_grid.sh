@@ -1,0 +1,70 @@
+#!/bin/sh
+# gpu_sete_grid.sh MMM SOURCE_DIR: every launch configuration that
+# bench/gpu/holdout4.cu times (its two sizes of each kernel) evaluates with
+# the time model from its DAG file in dags/gpu, and configurations the
+# program does not run are refused by the files' ranges and constraints.
+mmm=$1 src=$2
+machine=$src/dags/machines/h100-calibrated.xml
+fail=0 n=0
+ok() { # DAG -D...: must evaluate
+    n=$((n + 1))
+    f=$1
+    shift
+    if ! out=$("$mmm" analyze "$src/dags/gpu/$f" --machine "$machine" --model time \
+               --format json "$@" 2>&1); then
+        echo "FAIL: $f $*: $out"
+        fail=1
+    elif ! printf '%s' "$out" | grep -q '"seconds"'; then
+        echo "FAIL: $f $*: no predicted seconds"
+        fail=1
+    fi
+}
+bad() { # DAG -D...: must be refused by a range or a constraint of the file
+    f=$1
+    shift
+    if err=$("$mmm" analyze "$src/dags/gpu/$f" --machine "$machine" --model time "$@" \
+             2>&1 >/dev/null); then
+        echo "FAIL: $f $* was accepted"
+        fail=1
+    elif ! printf '%s' "$err" | grep -Eq "^$src/dags/gpu/$f:[0-9]+: error: (constraint|parameter)"; then
+        echo "FAIL: $f $*: not refused by the file: $err"
+        fail=1
+    fi
+}
+for T in 64 128 256 512 1024; do
+    for K in 1 2 4 8; do
+        ok seq_reduce.xml -D n=33554432 -D tpb=$T -D k=$K
+        ok seq_reduce.xml -D n=1073741824 -D tpb=$T -D k=$K
+        ok bfs_step.xml -D n=1048576 -D f=16384 -D d=8 -D tpb=$T -D k=$K
+        ok bfs_step.xml -D n=33554432 -D f=524288 -D d=8 -D tpb=$T -D k=$K
+        ok vec_spmv.xml -D n=262144 -D d=64 -D tpb=$T -D k=$K
+        ok vec_spmv.xml -D n=8388608 -D d=32 -D tpb=$T -D k=$K
+    done
+done
+for TR in 32:1 32:2 32:4 64:2 64:4; do
+    ok mm2d.xml -D n=1024 -D tile=${TR%:*} -D r=${TR#*:}
+    ok mm2d.xml -D n=4096 -D tile=${TR%:*} -D r=${TR#*:}
+done
+for f in seq_reduce.xml bfs_step.xml vec_spmv.xml; do
+    bad $f -D tpb=32
+    bad $f -D tpb=96
+    bad $f -D tpb=2048
+    bad $f -D k=3
+    bad $f -D k=16
+done
+bad seq_reduce.xml -D n=1000
+bad bfs_step.xml -D f=1000
+bad bfs_step.xml -D n=2097152
+bad bfs_step.xml -D d=16
+bad vec_spmv.xml -D n=1001
+bad vec_spmv.xml -D d=48
+bad vec_spmv.xml -D d=128
+bad mm2d.xml -D tile=16
+bad mm2d.xml -D tile=48
+bad mm2d.xml -D tile=128
+bad mm2d.xml -D r=3
+bad mm2d.xml -D r=8
+bad mm2d.xml -D tile=64 -D r=1
+bad mm2d.xml -D n=1000
+[ "$fail" -eq 0 ] && echo "$n configurations of set E evaluate; the others are refused"
+exit "$fail"
