@@ -4,33 +4,7 @@
 # the time model from its DAG file in dags/gpu, and configurations the
 # program does not run are refused by the files' ranges and constraints.
 mmm=$1 src=$2
-machine=$src/dags/machines/h100-calibrated.xml
-fail=0 n=0
-ok() { # DAG -D...: must evaluate
-    n=$((n + 1))
-    f=$1
-    shift
-    if ! out=$("$mmm" analyze "$src/dags/gpu/$f" --machine "$machine" --model time \
-               --format json "$@" 2>&1); then
-        echo "FAIL: $f $*: $out"
-        fail=1
-    elif ! printf '%s' "$out" | grep -q '"seconds"'; then
-        echo "FAIL: $f $*: no predicted seconds"
-        fail=1
-    fi
-}
-bad() { # DAG -D...: must be refused by a range or a constraint of the file
-    f=$1
-    shift
-    if err=$("$mmm" analyze "$src/dags/gpu/$f" --machine "$machine" --model time "$@" \
-             2>&1 >/dev/null); then
-        echo "FAIL: $f $* was accepted"
-        fail=1
-    elif ! printf '%s' "$err" | grep -Eq "^$src/dags/gpu/$f:[0-9]+: error: (constraint|parameter)"; then
-        echo "FAIL: $f $*: not refused by the file: $err"
-        fail=1
-    fi
-}
+. "$(dirname "$0")/helpers/gpu_grid.sh"
 for T in 64 128 256 512 1024; do
     for K in 1 2 4 8; do
         ok seq_reduce.xml -D n=33554432 -D tpb=$T -D k=$K

@@ -1,0 +1,33 @@
+# gpu_grid.sh: what tests/gpu_setd_grid.sh and gpu_sete_grid.sh share.
+# Source it with mmm (the CLI) and src (the source tree) set; it sets
+# machine, fail and n, and defines:
+#   ok DAG -D...   the configuration must evaluate with the time model
+#                  (counted in n)
+#   bad DAG -D...  it must be refused by a range or a constraint of the file
+machine=$src/dags/machines/h100-calibrated.xml
+fail=0 n=0
+ok() {
+    n=$((n + 1))
+    f=$1
+    shift
+    if ! out=$("$mmm" analyze "$src/dags/gpu/$f" --machine "$machine" --model time \
+               --format json "$@" 2>&1); then
+        echo "FAIL: $f $*: $out"
+        fail=1
+    elif ! printf '%s' "$out" | grep -q '"seconds"'; then
+        echo "FAIL: $f $*: no predicted seconds"
+        fail=1
+    fi
+}
+bad() {
+    f=$1
+    shift
+    if err=$("$mmm" analyze "$src/dags/gpu/$f" --machine "$machine" --model time "$@" \
+             2>&1 >/dev/null); then
+        echo "FAIL: $f $* was accepted"
+        fail=1
+    elif ! printf '%s' "$err" | grep -Eq "^$src/dags/gpu/$f:[0-9]+: error: (constraint|parameter)"; then
+        echo "FAIL: $f $*: not refused by the file: $err"
+        fail=1
+    fi
+}
