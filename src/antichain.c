@@ -51,8 +51,8 @@
  * nodes), a labelled search finds most paths instead: labels are lower
  * bounds of the distance to a free end in the search graph (a global
  * breadth-first labelling from all free ends, redone when the searches
- * have done about twice its work since; when edges are short, over the
- * kernels of the last four longest edges only), and a depth-first search
+ * have done about four times its work since; when edges are short, over
+ * the kernels of the last four longest edges only), and a depth-first search
  * from in(x) follows admissible arcs (label one less), relabels the nodes it
  * leaves and looks one arc ahead for free ends (the shortest augmenting
  * path method with a look-ahead); after an augmentation it goes on from
@@ -66,7 +66,11 @@
  * search costs ~3x more per path where the breadth-first search is short,
  * ~10x less on the wide shape; the costs are moving averages, since one
  * long search can be most of a round); its arrays are allocated on first
- * use.
+ * use.  The labelling is most of the labelled search's cache misses, so
+ * what it reads is packed: a node's label, epoch and current arc in one
+ * record, and whether each edge carries flow in a byte per predecessor
+ * entry (fp, kept in step with the flows), read in the order of the
+ * predecessor lists it walks.
  *
  * Also tried and measured (docs/model.md): push-relabel (highest label,
  * global relabelling, gap) from the same greedy start: about 3x faster
@@ -118,6 +122,8 @@ enum {
     LABEL_SPANS = 4,    /* the global labelling: kernels from x back
                          * this many times the longest edge */
     SAP_STEPS = 1024,   /* steps of one labelled search before it gives up */
+    RELABEL_AFTER = 4,  /* search work between two global labellings, in
+                         * units of the latest one's work */
     FAR_SLACK = 16,     /* labels above far + FAR_SLACK: given up */
     GREEDY_SORT = 32    /* in-degree up to which the greedy picks */
 };
@@ -131,6 +137,13 @@ typedef struct knode {
     uint32_t par[2];  /* the network node it leads to, towards in(x) */
     uint32_t pj[2];   /* the edge (succ position) of that arc */
 } knode;
+
+/* What the labelled search keeps of a network node, together. */
+typedef struct lnode {
+    uint32_t lab; /* label */
+    uint32_t gs;  /* the epoch of the label */
+    uint32_t cur; /* current arc */
+} lnode;
 
 typedef struct kflow {
     size_t n;
@@ -152,10 +165,11 @@ typedef struct kflow {
     uint64_t work0;
     double cost[2];    /* (moving averages over rounds) */
     uint32_t stk[SAP_STEPS + 2], stkj[SAP_STEPS + 2]; /* its path */
-    uint32_t *lab, *cur;  /* by network node: label, current arc (all
-                           * these arrays: NULL until first used) */
-    uint32_t *gs;      /* by network node: the epoch of its label */
+    lnode *ln;         /* by network node: label, its epoch, current arc
+                        * (these arrays: NULL until first used) */
     uint32_t *jep;     /* by kernel: the epoch it joined in */
+    uint8_t *fp;       /* by pred entry: its edge's flow is positive */
+    uint32_t *jk;      /* by edge (succ position): its pred entry */
     uint32_t epoch, far; /* of the latest global labelling */
     uint32_t *ends;    /* kernels that got free ends (some may not hold
                         * any now), for the next global labelling */
@@ -166,6 +180,7 @@ typedef struct kflow {
     uint8_t *joined;   /* by kernel: it has joined */
     uint32_t stamp;
     uint32_t x;        /* the kernel joining (or the latest joined) */
+    uint32_t jn;       /* kernels joined, when index order is topological */
     uint32_t span;     /* longest edge v - u when index order is
                         * topological, else 0 */
     uint32_t label_spans; /* LABEL_SPANS (1 for MMM__FLOW_NARROW) */
@@ -199,6 +214,14 @@ static int64_t arc_cap(const kflow *s, uint32_t a, uint32_t b, uint32_t j)
     return b == a - 1 ? INT64_MAX : s->f[j];
 }
 
+/* Add amount to the flow of edge j (and keep fp in step). */
+static void flow_add(kflow *s, uint32_t j, int64_t amount)
+{
+    s->f[j] += amount;
+    if (s->fp)
+        s->fp[s->jk[j]] = s->f[j] > 0;
+}
+
 static void arc_push(kflow *s, uint32_t a, uint32_t b, uint32_t j,
                      int64_t amount)
 {
@@ -206,11 +229,11 @@ static void arc_push(kflow *s, uint32_t a, uint32_t b, uint32_t j,
         if (b == a + 1)
             s->nd[a >> 1].pf -= amount;
         else
-            s->f[j] += amount;
+            flow_add(s, j, amount);
     } else if (b == a - 1) {
         s->nd[a >> 1].pf += amount;
     } else {
-        s->f[j] -= amount;
+        flow_add(s, j, -amount);
     }
 }
 
@@ -315,24 +338,53 @@ static int is_dead(const kflow *s, uint32_t z)
  * a kernel that joined after it, else far (it did not reach z). */
 static uint32_t get_lab(const kflow *s, uint32_t z)
 {
-    if (s->gs[z] == s->epoch)
-        return s->lab[z];
+    if (s->ln[z].gs == s->epoch)
+        return s->ln[z].lab;
     return s->jep[z >> 1] == s->epoch ? 0 : s->far;
 }
 
 static void set_lab(kflow *s, uint32_t z, uint32_t d)
 {
-    s->lab[z] = d;
-    s->gs[z] = s->epoch;
+    s->ln[z].lab = d;
+    s->ln[z].gs = s->epoch;
 }
 
 /* A new labelling epoch; after 2^32 - 1 of them every stamp is cleared. */
 static void next_epoch(kflow *s)
 {
     if (++s->epoch == UINT32_MAX) {
-        memset(s->gs, 0, 2 * s->n * sizeof *s->gs);
+        for (size_t i = 0; i < 2 * s->n; i++)
+            s->ln[i].gs = 0;
         memset(s->jep, 0, s->n * sizeof *s->jep);
         s->epoch = 1;
+    }
+}
+
+static uint32_t sap_arc(const kflow *s, uint32_t y, uint32_t k, uint32_t *j);
+static uint32_t sap_narcs(const kflow *s, uint32_t y);
+
+/* For the tests: the nodes q[0..qt) of the global labelling just done,
+ * checked against the residual network itself (the flows f, not fp; the
+ * joined flags, not jn): a node labelled 0 has free ends, any other one
+ * is 1 + the least label among the heads of its arcs (those labelled in
+ * this epoch, not dead, from lo on), and its kernel has joined. */
+static void check_labels(kflow *s, size_t qt, uint32_t lo)
+{
+    for (size_t i = 0; i < qt; i++) {
+        uint32_t c = s->q[i], d = s->ln[c].lab, least = UINT32_MAX, j;
+        int ok = s->joined[c >> 1];
+        if (d == 0) {
+            ok = ok && !(c & 1) && s->nd[c >> 1].rt > 0;
+        } else {
+            for (uint32_t k = 0; k < sap_narcs(s, c); k++) {
+                uint32_t z = sap_arc(s, c, k, &j);
+                if (z != NONE && z >> 1 >= lo && !is_dead(s, z) &&
+                    s->ln[z].gs == s->epoch && s->ln[z].lab < least)
+                    least = s->ln[z].lab;
+            }
+            ok = ok && least != UINT32_MAX && least + 1 == d;
+        }
+        s->st->label_errors += !ok;
     }
 }
 
@@ -358,58 +410,72 @@ static void global_label(kflow *s)
     for (size_t i = 0; i < s->nends; i++) {
         uint32_t x = s->ends[i];
         if (x >= lo && s->nd[x].rt > 0 && !is_dead(s, 2 * x) &&
-            s->gs[2 * x] != s->epoch) {
+            s->ln[2 * x].gs != s->epoch) {
             s->ends[k++] = x;
             set_lab(s, 2 * x, 0);
-            s->cur[2 * x] = 0;
+            s->ln[2 * x].cur = 0;
             s->q[qt++] = 2 * x;
         }
     }
     s->nends = k;
-    while (qh < qt) {
-        uint32_t z = s->q[qh++], v = z >> 1, d = s->lab[z] + 1;
+    /* (locals: the stores below may alias the fields of s) */
+    const uint32_t *ss = s->ss, *succ = s->succ, *ps = s->ps, *pp = s->pp;
+    const uint8_t *joined = s->order ? s->joined : NULL, *fp = s->fp;
+    const knode *nd = s->nd;
+    lnode *ln = s->ln;
+    uint32_t *q = s->q, epoch = s->epoch, jn = s->jn;
+    uint32_t d = 1; /* the label of the next layer */
+    for (size_t layer = qt; qh < qt;) {
+        if (qh == layer)
+            d++, layer = qt;
+        uint32_t z = q[qh++], v = z >> 1;
 #define SEE(c)                                                            \
     do {                                                                  \
-        if ((c) >> 1 >= lo && s->gs[c] != s->epoch && !is_dead(s, c)) {  \
-            set_lab(s, c, d);                                             \
-            s->cur[c] = 0;                                                \
-            s->q[qt++] = c;                                              \
+        if ((c) >> 1 >= lo && ln[c].gs != epoch &&                        \
+            nd[(c) >> 1].mark[(c) & 1] != DEAD) {                         \
+            ln[c].lab = d;                                                \
+            ln[c].gs = epoch;                                             \
+            ln[c].cur = 0;                                                \
+            q[qt++] = c;                                                  \
         }                                                                 \
     } while (0)
         if (!(z & 1)) { /* out(v): from in(c) of joined successors c (the
                          * edge, backwards), from in(v) when v passes */
-            for (uint32_t j = s->ss[v]; j < s->ss[v + 1]; j++)
-                if (s->joined[s->succ[j]])
-                    SEE(2 * s->succ[j] + 1);
-            if (s->nd[v].pf > 0)
+            for (uint32_t j = ss[v]; j < ss[v + 1]; j++) {
+                uint32_t c = succ[j];
+                if (joined ? joined[c] : c < jn)
+                    SEE(2 * c + 1);
+            }
+            if (nd[v].pf > 0)
                 SEE(z + 1);
         } else { /* in(v): from out(v) (a pass), from out(p) of each
                   * predecessor p whose flow goes to v */
             SEE(z - 1);
-            const uint32_t *pp = s->pp + 2 * (size_t)s->ps[v];
-            const uint32_t *end = s->pp + 2 * (size_t)s->ps[v + 1];
-            for (; pp < end; pp += 2)
-                if (s->f[pp[1]] > 0)
-                    SEE(2 * pp[0]);
+            for (size_t e = ps[v]; e < ps[v + 1]; e++)
+                if (fp[e])
+                    SEE(2 * pp[2 * e]);
         }
 #undef SEE
     }
-    s->far = qt ? s->lab[s->q[qt - 1]] + 1 : 1;
+    s->far = qt ? s->ln[s->q[qt - 1]].lab + 1 : 1;
     if (s->st) {
+        if (s->st->check_labels)
+            check_labels(s, qt, lo);
         s->st->labellings++;
         if (qt > s->st->labelled_most)
             s->st->labelled_most = qt;
     }
-    /* The next one when the searches have done about as much work. */
+    /* The next one when the searches have done RELABEL_AFTER times its
+     * work. */
     s->work += qt + s->nends;
-    s->work_next = s->work + 2 * (qt + s->nends) + 1024;
+    s->work_next = s->work + RELABEL_AFTER * (qt + s->nends) + 1024;
 }
 
 /* A node got free ends: label 0, and the next global labelling starts
  * from it. */
 static void end_added(kflow *s, uint32_t v)
 {
-    if (!s->lab)
+    if (!s->ln)
         return;
     if (s->nends == s->ends_cap)
         global_label(s); /* compacts the list (to at most n nodes) */
@@ -486,45 +552,68 @@ static int64_t sap(kflow *s, uint32_t x, int64_t want)
     int64_t sent = 0;
     s->stk[0] = 2 * x + 1;
     for (uint32_t step = 0; step < SAP_STEPS && want > 0; step++) {
-        uint32_t y = s->stk[top], na = sap_narcs(s, y), j = NONE, z = NONE;
-        uint32_t ly = get_lab(s, y), k;
+        uint32_t y = s->stk[top], v = y >> 1, j = NONE, z, k;
+        uint32_t ly = get_lab(s, y), cur = s->ln[y].cur;
+        uint32_t best = s->far + FAR_SLACK, adm = NONE, admk = 0, admj = 0;
+        int ahead = y & 1; /* look-ahead (free ends are out(u) nodes) */
+        /* The arcs of sap_arc, in its order: in(v): out(p) of each
+         * predecessor entry from base, then out(v) when v passes; out(v):
+         * in(v), then in(c) of each successor entry from base whose edge
+         * carries flow. */
+        uint32_t base = ahead ? s->ps[v] : s->ss[v];
+        uint32_t np = (ahead ? s->ps[v + 1] : s->ss[v + 1]) - base;
+        uint32_t na = np + 1;
+        const uint32_t *pe = s->pp + 2 * (size_t)base;
         s->work += na;
-        int augmented = 0;
-        if (y & 1) /* look-ahead (free ends are out(u) nodes) */
-            for (k = 0; k < na && !augmented; k++) {
-                z = sap_arc(s, y, k, &j);
-                if (z != NONE && s->nd[z >> 1].rt > 0 && !is_dead(s, z)) {
-                    s->stk[++top] = z;
-                    s->stkj[top] = j;
-                    int64_t b = sap_augment(s, top, want);
-                    s->paths += sent > 0; /* the caller counts one */
-                    sent += b;
-                    want -= b;
-                    top = sap_keep(s, top);
-                    augmented = 1;
-                }
+        /* One pass over the arcs: a free end one arc away (in(v) only),
+         * else the first admissible arc from the current one, else the
+         * least label of the heads (relabel). */
+        for (k = 0; k < na; k++) {
+            if (ahead && k < np) {
+                z = 2 * pe[2 * k], j = pe[2 * k + 1];
+            } else if (ahead) {
+                z = s->nd[v].pf > 0 ? y - 1 : NONE, j = NONE;
+            } else if (k == 0) {
+                z = y + 1, j = NONE;
+            } else {
+                j = base + k - 1;
+                z = s->f[j] > 0 ? 2 * s->succ[j] + 1 : NONE;
             }
-        if (augmented)
-            continue;
-        for (k = s->cur[y]; k < na; k++) {
-            z = sap_arc(s, y, k, &j);
-            if (z != NONE && get_lab(s, z) + 1 == ly && !is_dead(s, z))
+            if (z == NONE || is_dead(s, z))
+                continue;
+            if (ahead && s->nd[z >> 1].rt > 0)
                 break;
+            if (adm != NONE)
+                continue; /* only free ends matter now */
+            uint32_t lz = get_lab(s, z);
+            if (k >= cur && lz + 1 == ly) {
+                adm = z, admk = k, admj = j;
+                if (!ahead)
+                    break;
+            } else if (lz < best) {
+                best = lz;
+            }
         }
-        if (k < na) { /* advance */
-            s->cur[y] = k;
+        if (k < na && ahead) { /* augment along the path and z */
             s->stk[++top] = z;
             s->stkj[top] = j;
+            int64_t b = sap_augment(s, top, want);
+            if (s->st && b == 0)
+                s->st->empty_paths++;
+            s->paths += sent > 0; /* the caller counts one */
+            sent += b;
+            want -= b;
+            top = sap_keep(s, top);
             continue;
         }
-        uint32_t best = s->far + FAR_SLACK; /* relabel, retreat */
-        for (k = 0; k < na; k++) {
-            z = sap_arc(s, y, k, &j);
-            if (z != NONE && get_lab(s, z) < best && !is_dead(s, z))
-                best = get_lab(s, z);
+        if (adm != NONE) { /* advance */
+            s->ln[y].cur = admk;
+            s->stk[++top] = adm;
+            s->stkj[top] = admj;
+            continue;
         }
-        set_lab(s, y, best + 1);
-        s->cur[y] = 0;
+        set_lab(s, y, best + 1); /* relabel, retreat */
+        s->ln[y].cur = 0;
         if (top > 0)
             top--;
         else if (best >= s->far + FAR_SLACK)
@@ -539,19 +628,26 @@ static int64_t sap(kflow *s, uint32_t x, int64_t want)
 static int labelled_init(kflow *s)
 {
     size_t n = s->n, n2 = 2 * n;
-    s->lab = mmm__big_calloc(n2, sizeof *s->lab);
-    s->cur = mmm__big_calloc(n2, sizeof *s->cur);
-    s->gs = mmm__big_calloc(n2, sizeof *s->gs);
+    s->ln = mmm__big_calloc(n2, sizeof *s->ln);
     s->jep = mmm__big_calloc(n, sizeof *s->jep);
+    size_t m = s->ss[n];
+    s->jk = mmm__big_malloc((m ? m : 1) * sizeof *s->jk);
+    uint8_t *fp = mmm__big_malloc(m ? m : 1);
     s->ends_cap = n2 + 1;
     s->ends = mmm__big_malloc(s->ends_cap * sizeof *s->ends);
-    if (!s->lab || !s->cur || !s->gs || !s->jep || !s->ends) {
-        void *arrays[] = {s->lab, s->cur, s->gs, s->jep, s->ends};
+    if (!s->ln || !s->jep || !s->ends || !s->jk || !fp) {
+        void *arrays[] = {s->ln, s->jep, s->ends, s->jk, fp};
         for (size_t i = 0; i < sizeof arrays / sizeof *arrays; i++)
             mmm__big_free(arrays[i]);
-        s->lab = s->cur = s->gs = s->jep = s->ends = NULL;
+        s->ln = NULL;
+        s->jep = s->ends = s->jk = NULL;
         return MMM_ENOMEM;
     }
+    for (size_t e = 0; e < m; e++) {
+        s->jk[s->pp[2 * e + 1]] = (uint32_t)e;
+        fp[e] = s->f[s->pp[2 * e + 1]] > 0;
+    }
+    s->fp = fp;
     s->epoch = 1;
     s->far = 1;
     for (uint32_t v = 0; v < n; v++)
@@ -578,7 +674,7 @@ static int64_t greedy(kflow *s, uint32_t x, int64_t want)
             int64_t d = a->rt < want ? a->rt : want;
             if (d > 0) {
                 a->rt -= d;
-                s->f[end[-1]] += d;
+                flow_add(s, end[-1], d);
                 want -= d;
             }
         }
@@ -596,7 +692,7 @@ static int64_t greedy(kflow *s, uint32_t x, int64_t want)
         knode *a = &s->nd[best[0]];
         int64_t d = a->rt < want ? a->rt : want;
         a->rt -= d;
-        s->f[best[1]] += d;
+        flow_add(s, best[1], d);
         want -= d;
     }
     return want;
@@ -641,9 +737,9 @@ static int64_t join(kflow *s, uint32_t x, int64_t want)
         int64_t got = 0;
         if (s->mode != MMM__FLOW_ADAPTIVE && s->mode != MMM__FLOW_ALTERNATE)
             s->labelled = s->mode != MMM__FLOW_BFS;
-        if (s->labelled && !s->lab && labelled_init(s) < 0)
+        if (s->labelled && !s->ln && labelled_init(s) < 0)
             s->mode = MMM__FLOW_BFS; /* no memory for it: without */
-        if (s->labelled && s->lab) {
+        if (s->labelled && s->ln) {
             if (s->work >= s->work_next)
                 global_label(s);
             got = sap(s, x, want);
@@ -760,8 +856,8 @@ static void hand_on(kflow *s, uint32_t x)
 static void kflow_free(kflow *s)
 {
     void *arrays[] = {s->own_ps, s->own_pred, s->pp,  s->order, s->f,
-                      s->nd,     s->q,        s->left, s->joined, s->lab,
-                      s->cur,    s->gs,       s->jep, s->ends};
+                      s->nd,     s->q,        s->left, s->joined, s->ln,
+                      s->jep,    s->ends,     s->jk,   s->fp};
     for (size_t i = 0; i < sizeof arrays / sizeof *arrays; i++)
         mmm__big_free(arrays[i]);
 }
@@ -858,8 +954,11 @@ int mmm__antichain_flow_stats(int64_t *out, size_t n, const int64_t *w,
                               int mode, mmm__flow_stats *st, mmm_error *err)
 {
     *out = 0;
-    if (st)
+    if (st) {
+        int check = st->check_labels;
         memset(st, 0, sizeof *st);
+        st->check_labels = check;
+    }
     if (n == 0)
         return 0;
     if (n > ((size_t)1 << 30)) /* network nodes 2n + 1 must fit 32 bits */
@@ -893,6 +992,7 @@ int mmm__antichain_flow_stats(int64_t *out, size_t n, const int64_t *w,
         if (w[x] > 0)
             end_added(&s, x);
         s.joined[x] = 1;
+        s.jn = (uint32_t)i + 1;
         if (s.jep)
             s.jep[x] = s.epoch;
         hand_on(&s, x);

@@ -283,6 +283,13 @@ typedef struct mmm__flow_stats {
     uint64_t bfs_paths, labelled_paths;
     uint64_t labellings, labelled_most, label_kernels;
     uint64_t work; /* nodes the searches reached, arcs they looked at */
+    uint64_t empty_paths;  /* augmentations of the labelled search that
+                            * sent nothing (none while it follows only
+                            * residual arcs) */
+    int check_labels;      /* in: check every global labelling (slow) */
+    uint64_t label_errors; /* labelled nodes whose label is not 1 + the
+                            * least label of their arcs' heads (0: a
+                            * free end), or whose kernel has not joined */
 } mmm__flow_stats;
 int mmm__antichain_flow_stats(int64_t *out, size_t n, const int64_t *weight,
                               const uint32_t *succ_start,

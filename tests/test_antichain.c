@@ -384,7 +384,11 @@ Test(antichain, benchmark_shapes_match_the_earlier_flow)
  * wide shape (window 128, weights to 1000), in index order and shuffled,
  * each labelling reaches at most two network nodes per kernel it may
  * cover (the longest edge measured here from the edge list), the labelled
- * search finds paths, and K is the earlier flow's. */
+ * search finds paths, every label of every labelling is checked against
+ * the residual network (mmm__flow_stats.check_labels: 1 + the least
+ * label of the arcs' heads, 0 on free ends), no path of the labelled
+ * search sends nothing (it follows residual arcs only), and K is the
+ * earlier flow's. */
 Test(antichain, labelling_stays_near_the_joining_kernel)
 {
     enum { N = 20000, WINDOW = 128 };
@@ -409,7 +413,7 @@ Test(antichain, labelling_stays_near_the_joining_kernel)
                     {MMM__FLOW_ADAPTIVE, 4}};
         for (size_t r = 0; r < sizeof runs / sizeof *runs; r++) {
             int64_t k = -2;
-            mmm__flow_stats st;
+            mmm__flow_stats st = {.check_labels = 1};
             cr_assert_eq(mmm__antichain_flow_stats(&k, N, d.w, d.ss, d.succ,
                                                    NULL, NULL, runs[r].mode,
                                                    &st, &err),
@@ -422,6 +426,14 @@ Test(antichain, labelling_stays_near_the_joining_kernel)
                          "%llu", runs[r].mode,
                          (unsigned long long)st.label_kernels,
                          (unsigned long long)cover);
+            cr_assert_eq(st.label_errors, 0, "mode %d, shuffled %d: %llu "
+                         "labels are not distances to a free end",
+                         runs[r].mode, shuffle,
+                         (unsigned long long)st.label_errors);
+            cr_assert_eq(st.empty_paths, 0, "mode %d, shuffled %d: %llu "
+                         "labelled paths sent nothing (a non-residual arc "
+                         "followed)", runs[r].mode, shuffle,
+                         (unsigned long long)st.empty_paths);
             if (runs[r].mode == MMM__FLOW_ADAPTIVE)
                 continue;
             cr_assert(st.labellings > 0 && st.labelled_paths > 0,
