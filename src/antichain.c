@@ -567,34 +567,61 @@ static int64_t sap(kflow *s, uint32_t x, int64_t want)
         s->work += na;
         /* One pass over the arcs: a free end one arc away (in(v) only),
          * else the first admissible arc from the current one, else the
-         * least label of the heads (relabel). */
-        for (k = 0; k < na; k++) {
-            if (ahead && k < np) {
-                z = 2 * pe[2 * k], j = pe[2 * k + 1];
-            } else if (ahead) {
-                z = s->nd[v].pf > 0 ? y - 1 : NONE, j = NONE;
-            } else if (k == 0) {
-                z = y + 1, j = NONE;
-            } else {
-                j = base + k - 1;
-                z = s->f[j] > 0 ? 2 * s->succ[j] + 1 : NONE;
-            }
-            if (z == NONE || is_dead(s, z))
-                continue;
-            if (ahead && s->nd[z >> 1].rt > 0)
-                break;
-            if (adm != NONE)
-                continue; /* only free ends matter now */
-            uint32_t lz = get_lab(s, z);
-            if (k >= cur && lz + 1 == ly) {
-                adm = z, admk = k, admj = j;
-                if (!ahead)
+         * least label of the heads (relabel).  Locals: nothing is stored
+         * through s until the pass ends. */
+        const knode *nd = s->nd;
+        const lnode *ln = s->ln;
+        const uint32_t *jep = s->jep;
+        uint32_t epoch = s->epoch, far = s->far;
+        int found = 0;
+#define LAB(z)                                                            \
+    (ln[z].gs == epoch ? ln[z].lab : jep[(z) >> 1] == epoch ? 0 : far)
+        if (ahead) {
+            for (k = 0; k <= np; k++) {
+                if (k < np)
+                    z = 2 * pe[2 * k], j = pe[2 * k + 1];
+                else if (nd[v].pf > 0)
+                    z = y - 1, j = NONE;
+                else
                     break;
-            } else if (lz < best) {
-                best = lz;
+                const knode *a = &nd[z >> 1];
+                if (a->mark[z & 1] == DEAD)
+                    continue;
+                if (a->rt > 0) {
+                    found = 1;
+                    break;
+                }
+                if (adm != NONE)
+                    continue; /* only free ends matter now */
+                uint32_t lz = LAB(z);
+                if (k >= cur && lz + 1 == ly)
+                    adm = z, admk = k, admj = j;
+                else if (lz < best)
+                    best = lz;
+            }
+        } else {
+            for (k = 0; k < na; k++) {
+                if (k == 0) {
+                    z = y + 1, j = NONE;
+                } else {
+                    j = base + k - 1;
+                    if (s->f[j] <= 0)
+                        continue;
+                    z = 2 * s->succ[j] + 1;
+                }
+                if (nd[z >> 1].mark[z & 1] == DEAD)
+                    continue;
+                uint32_t lz = LAB(z);
+                if (k >= cur && lz + 1 == ly) {
+                    adm = z, admk = k, admj = j;
+                    break;
+                }
+                if (lz < best)
+                    best = lz;
             }
         }
-        if (k < na && ahead) { /* augment along the path and z */
+#undef LAB
+        if (found) { /* augment along the path and z */
             s->stk[++top] = z;
             s->stkj[top] = j;
             int64_t b = sap_augment(s, top, want);
