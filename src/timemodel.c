@@ -311,6 +311,17 @@ typedef struct launch_cost {
     mmm_time_term term;
 } launch_cost;
 
+/* *cur becomes c and *term t when c is larger (a tie keeps the earlier
+ * term). */
+static void take_larger(double *cur, mmm_time_term *term, double c,
+                        mmm_time_term t)
+{
+    if (c > *cur) {
+        *cur = c;
+        *term = t;
+    }
+}
+
 static double safe_div(double a, double b)
 {
     return b > 0 ? a / b : (a > 0 ? HUGE_VAL : 0);
@@ -433,22 +444,10 @@ static int launch(const mmm_time_machine *m, const mmm_program *prog,
         double cw = mem;
         mmm_time_term t = cb > lat ? MMM_TIME_TERM_BANDWIDTH
                                    : MMM_TIME_TERM_LATENCY;
-        if (ci > cw) {
-            cw = ci;
-            t = MMM_TIME_TERM_ISSUE;
-        }
-        if (cs > cw) {
-            cw = cs;
-            t = MMM_TIME_TERM_SHARED;
-        }
-        if (ck > cw) {
-            cw = ck;
-            t = MMM_TIME_TERM_BLOCKS;
-        }
-        if (cg > cw) {
-            cw = cg;
-            t = MMM_TIME_TERM_L1;
-        }
+        take_larger(&cw, &t, ci, MMM_TIME_TERM_ISSUE);
+        take_larger(&cw, &t, cs, MMM_TIME_TERM_SHARED);
+        take_larger(&cw, &t, ck, MMM_TIME_TERM_BLOCKS);
+        take_larger(&cw, &t, cg, MMM_TIME_TERM_L1);
         if (cw * (double)times > best) {
             best = cw * (double)times;
             term = t;
@@ -457,11 +456,8 @@ static int launch(const mmm_time_machine *m, const mmm_program *prog,
     }
     /* Atomic operations on one word are served one after another, beside
      * the waves: the launch lasts at least as long as they take. */
-    double ca = atomics * m->c[MMM_TIME_ATOMIC];
-    if (ca > cyc) {
-        cyc = ca;
-        term = MMM_TIME_TERM_ATOMICS;
-    }
+    take_larger(&cyc, &term, atomics * m->c[MMM_TIME_ATOMIC],
+                MMM_TIME_TERM_ATOMICS);
     out->exec = cyc / m->clock_hz;
     out->waves = nf + (rem > 0);
     out->resident = A;
