@@ -25,6 +25,7 @@
 
 #define PROG "holdout4"
 #include "timing.cuh"
+#include "reduce_final.cuh"
 
 /* A fixed pseudo-random sequence (splitmix64), the same on every run. */
 static uint64_t rng_state = 0x2545f4914f6cdd1dull;
@@ -51,8 +52,9 @@ static void *xmalloc(size_t bytes)
  * T*K consecutive words, a thread K CONSECUTIVE words (one load each,
  * unrolled: a warp's load instruction touches words K apart), then a tree
  * in shared memory (log2(T) levels, a barrier after each) and thread 0
- * writes the block's sum.  seq_final: one block of 1024 threads adds the
- * partial sums (1024 apart) and reduces them the same way. */
+ * writes the block's sum.  reduce_final (reduce_final.cuh, shared with
+ * validate.cu): one block of 1024 threads adds the partial sums (1024
+ * apart) and reduces them the same way. */
 
 template <int T, int K>
 __global__ void seq_partial(const float *__restrict__ x, float *__restrict__ part)
@@ -75,23 +77,6 @@ __global__ void seq_partial(const float *__restrict__ x, float *__restrict__ par
         part[blockIdx.x] = sh[0];
 }
 
-__global__ void seq_final(const float *__restrict__ part, int count, float *__restrict__ out)
-{
-    __shared__ float sh[1024];
-    float s = 0.0f;
-    for (int i = threadIdx.x; i < count; i += 1024)
-        s += part[i];
-    sh[threadIdx.x] = s;
-    __syncthreads();
-    for (int w = 512; w > 0; w >>= 1) {
-        if (threadIdx.x < w)
-            sh[threadIdx.x] += sh[threadIdx.x + w];
-        __syncthreads();
-    }
-    if (threadIdx.x == 0)
-        *out = sh[0];
-}
-
 struct sq_arg {
     const float *x;
     float *part, *out;
@@ -112,7 +97,7 @@ static void sq_run(void *p)
     struct sq_arg *a = (struct sq_arg *)p;
     const unsigned blocks = (unsigned)(a->n / ((long)a->T * a->K));
     sq_table[log2i(a->T) - 6][log2i(a->K)](a->x, a->part, blocks);
-    seq_final<<<1, 1024>>>(a->part, (int)blocks, a->out);
+    reduce_final<<<1, 1024>>>(a->part, (int)blocks, a->out);
 }
 
 static void bench_seq_reduce(long n)

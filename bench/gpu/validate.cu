@@ -26,6 +26,7 @@
 
 #define PROG "validate"
 #include "timing.cuh"
+#include "reduce_final.cuh"
 
 /* ------------------------------------------------------------------ */
 /* Reduction: partial sums of T*K consecutive words per block (each thread
@@ -53,24 +54,6 @@ __global__ void reduce_partial(const float *__restrict__ x,
     }
     if (threadIdx.x == 0)
         part[blockIdx.x] = sh[0];
-}
-
-__global__ void reduce_final(const float *__restrict__ part, int count,
-                             float *__restrict__ out)
-{
-    __shared__ float sh[1024];
-    float s = 0.0f;
-    for (int i = threadIdx.x; i < count; i += 1024)
-        s += part[i];
-    sh[threadIdx.x] = s;
-    __syncthreads();
-    for (int w = 512; w > 0; w >>= 1) {
-        if (threadIdx.x < w)
-            sh[threadIdx.x] += sh[threadIdx.x + w];
-        __syncthreads();
-    }
-    if (threadIdx.x == 0)
-        *out = sh[0];
 }
 
 struct reduce_arg {
