@@ -21,13 +21,7 @@ for TS in 16 32; do
         ok regmm.xml -D n=3072 -D tile=$TS -D r=$R
     done
 done
-for f in spmv.xml relax.xml shfl_reduce.xml; do
-    bad $f -D tpb=32
-    bad $f -D tpb=96
-    bad $f -D tpb=2048
-    bad $f -D k=3
-    bad $f -D k=16
-done
+bad_tpb_k spmv.xml relax.xml shfl_reduce.xml
 bad spmv.xml -D n=1000
 bad relax.xml -D m=1000
 bad shfl_reduce.xml -D n=1000

@@ -19,13 +19,7 @@ for TR in 32:1 32:2 32:4 64:2 64:4; do
     ok mm2d.xml -D n=1024 -D tile=${TR%:*} -D r=${TR#*:}
     ok mm2d.xml -D n=4096 -D tile=${TR%:*} -D r=${TR#*:}
 done
-for f in seq_reduce.xml bfs_step.xml vec_spmv.xml; do
-    bad $f -D tpb=32
-    bad $f -D tpb=96
-    bad $f -D tpb=2048
-    bad $f -D k=3
-    bad $f -D k=16
-done
+bad_tpb_k seq_reduce.xml bfs_step.xml vec_spmv.xml
 bad seq_reduce.xml -D n=1000
 bad bfs_step.xml -D f=1000
 bad bfs_step.xml -D n=2097152

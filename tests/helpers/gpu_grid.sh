@@ -4,6 +4,7 @@
 #   ok DAG -D...   the configuration must evaluate with the time model
 #                  (counted in n)
 #   bad DAG -D...  it must be refused by a range or a constraint of the file
+#   bad_tpb_k DAG...  tpb 32, 96, 2048 and k 3, 16 are refused by each
 machine=$src/dags/machines/h100-calibrated.xml
 fail=0 n=0
 ok() {
@@ -30,4 +31,13 @@ bad() {
         echo "FAIL: $f $*: not refused by the file: $err"
         fail=1
     fi
+}
+bad_tpb_k() {
+    for g in "$@"; do
+        bad "$g" -D tpb=32
+        bad "$g" -D tpb=96
+        bad "$g" -D tpb=2048
+        bad "$g" -D k=3
+        bad "$g" -D k=16
+    done
 }
