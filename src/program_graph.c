@@ -243,7 +243,11 @@ static int build_topo(mmm_program *p, mmm_error *err)
         return nomem(err);
     }
     size_t tail = 0;
+    pv->index_topological = 1;
     for (size_t v = 0; v < n; v++) {
+        for (uint32_t e = pv->pred_start[v]; e < pv->pred_start[v + 1]; e++)
+            if (pv->pred[e] >= v)
+                pv->index_topological = 0;
         indeg[v] = pv->pred_start[v + 1] - pv->pred_start[v];
         if (!indeg[v])
             topo[tail++] = (uint32_t)v;

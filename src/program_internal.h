@@ -166,6 +166,9 @@ struct mmm_program_priv {
 
     /* Filled by finalize. */
     uint32_t *succ_start, *succ, *pred_start, *pred, *topo;
+    int index_topological; /* every edge goes from a lower kernel index to a
+                              higher one (the file's order is a topological
+                              order) */
     mmm_sp_plan sp;
 };
 

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "mmm/timemodel.h"
+#include "program_internal.h"
 
 static const struct {
     const char *name, *unit, *meaning;
@@ -478,19 +479,6 @@ void mmm_time_dispose(mmm_time *t)
     memset(t, 0, sizeof *t);
 }
 
-/* The host issues launches in the file's order when every dependency
- * points forward in it (as a program's launches are written), else in
- * the topological order. */
-static int file_order_is_topological(const mmm_program *prog)
-{
-    for (size_t k = 0; k < prog->nkernels; k++)
-        for (uint32_t e = prog->pred_start[k]; e < prog->pred_start[k + 1];
-             e++)
-            if (prog->pred[e] >= k)
-                return 0;
-    return 1;
-}
-
 int mmm_time_compute(mmm_time *out, const mmm_instance *inst,
                      const mmm_time_machine *mach, mmm_error *err)
 {
@@ -528,7 +516,10 @@ int mmm_time_compute(mmm_time *out, const mmm_instance *inst,
      * launch (docs/time.md, section 3). */
     const double gap = m->c[MMM_TIME_LAUNCH_GRAPH];
     const double pace = m->graph ? 0 : m->c[MMM_TIME_LAUNCH];
-    const int in_file_order = file_order_is_topological(prog);
+    /* The host issues launches in the file's order when every dependency
+     * points forward in it (as a program's launches are written), else in
+     * the topological order. */
+    const int in_file_order = prog->priv->index_topological;
     double issued = 0; /* launches issued so far */
     long end = -1;
     for (size_t i = 0; i < nk; i++) {
