@@ -478,7 +478,11 @@ static int compile_class(mmm_program *p, uint32_t eid[MMM_CX_N],
         (r = mmm__prog_compile_opt(p, &eid[MMM_CX_ATOMICS], cs->atomics, &sc,
                          cs->line, err)) < 0 ||
         (r = mmm__prog_compile_opt(p, &eid[MMM_CX_GLOBAL_WAVEFRONTS],
-                         cs->global_wavefronts, &sc, cs->line, err)) < 0)
+                         cs->global_wavefronts, &sc, cs->line, err)) < 0 ||
+        (r = mmm__prog_compile_opt(p, &eid[MMM_CX_GATHERS], cs->gathers, &sc,
+                         cs->line, err)) < 0 ||
+        (r = mmm__prog_compile_opt(p, &eid[MMM_CX_GATHER_BYTES],
+                         cs->gather_bytes, &sc, cs->line, err)) < 0)
         return r;
     return 0;
 }
@@ -524,6 +528,8 @@ static int append_class(mmm_program *p, size_t kernel,
     c->write_stride = mmm__prog_expr_of(p, eid[MMM_CX_WRITE_STRIDE]);
     c->atomics = mmm__prog_expr_of(p, eid[MMM_CX_ATOMICS]);
     c->global_wavefronts = mmm__prog_expr_of(p, eid[MMM_CX_GLOBAL_WAVEFRONTS]);
+    c->gathers = mmm__prog_expr_of(p, eid[MMM_CX_GATHERS]);
+    c->gather_bytes = mmm__prog_expr_of(p, eid[MMM_CX_GATHER_BYTES]);
     c->access = cs->access;
     memcpy(pv->class_eid[p->nclasses], eid, sizeof pv->class_eid[0]);
     mmm_kernel *k = &pv->kernels[kernel];
@@ -633,7 +639,8 @@ int mmm_program_add_kernel(mmm_program *p, const mmm_kernel_spec *spec,
                          spec->registers,    spec->barriers,
                          spec->rounds,       spec->wavefronts,
                          spec->read_stride,    spec->write_stride,
-                         spec->atomics,        spec->global_wavefronts};
+                         spec->atomics,        spec->global_wavefronts,
+                         spec->gathers,        spec->gather_bytes};
     if (spec->blocks &&
         (r = compile_class(p, ceid, &cs, &k, spec->id, 1, err)) < 0)
         return r;

@@ -76,6 +76,8 @@ enum {
     MMM_CX_ATOMICS,      /* time model: atomics per block on one word */
     MMM_CX_GLOBAL_WAVEFRONTS, /* time model: L1 wavefronts of global
                                  accesses per warp */
+    MMM_CX_GATHERS,      /* time model: reads per thread at random addresses */
+    MMM_CX_GATHER_BYTES, /* time model: bytes of the region they fall in */
     MMM_CX_N
 };
 

@@ -276,6 +276,18 @@ int mmm_time_machine_get(mmm_time_machine *m, const mmm_instance *inst,
                      "global-memory transaction unit, bytes", 32, 1,
                      &m->sector_bytes, err)) < 0)
         return r;
+    /* A gather costs one sector unless the machine says more. */
+    m->gather_hit_bytes = m->gather_miss_bytes = (double)m->sector_bytes;
+    if ((r = get_real(inst, "gather_hit_bytes",
+                      "bytes of bandwidth one gathered word found in the L2 "
+                      "costs", 0, 0, &m->gather_hit_bytes, err)) < 0 ||
+        (r = get_real(inst, "gather_miss_bytes",
+                      "bytes of bandwidth one gathered word missing the L2 "
+                      "costs", 0, 0, &m->gather_miss_bytes, err)) < 0 ||
+        (r = get_real(inst, "gather_l2_bytes",
+                      "L2 capacity that gathered words find, bytes", 0, -1,
+                      &m->gather_l2_bytes, err)) < 0)
+        return r;
     for (int i = 0; i < MMM_TIME_NCONST; i++) {
         double lo, hi;
         mmm_time_const_bounds(i, &lo, &hi);
@@ -343,6 +355,17 @@ static double spread(const mmm_time_machine *m, double stride)
     return moved > useful ? moved / useful : 1;
 }
 
+/* Bandwidth bytes of one gathered word over a region of `region` bytes
+ * (0: larger than any cache): it is in the L2 with probability
+ * h = min(1, gather_l2_bytes / region) and costs gather_hit_bytes then, else
+ * gather_miss_bytes (a random word missing the L2 moves more than its
+ * sector from DRAM; bench/gpu/gathers.cu). */
+static double gather_cost(const mmm_time_machine *m, double region)
+{
+    double h = region > 0 ? fmin(1, m->gather_l2_bytes / region) : 0;
+    return h * m->gather_hit_bytes + (1 - h) * m->gather_miss_bytes;
+}
+
 static int launch(const mmm_time_machine *m, const mmm_program *prog,
                   const mmm_kernel *kr, const mmm_class_val *cv, size_t nc,
                   launch_cost *out, mmm_error *err)
@@ -400,9 +423,17 @@ static int launch(const mmm_time_machine *m, const mmm_program *prog,
         if (cl > lat)
             lat = cl;
         issue += (double)v->count * (double)wb * v->work / (double)T;
-        bytes += (double)v->count * (double)T * m->word_bytes *
-                 (v->reads * spread(m, v->read_stride) +
-                  v->writes * spread(m, v->write_stride));
+        if (v->gathers > v->reads)
+            return mmm_error_set(err, MMM_EINPUT, prog->file, line,
+                                 "kernel '%s': gathers = %g is more than its "
+                                 "reads = %g (gathers count among the "
+                                 "reads)",
+                                 kr->id, v->gathers, v->reads);
+        bytes += (double)v->count * (double)T *
+                 (m->word_bytes *
+                      ((v->reads - v->gathers) * spread(m, v->read_stride) +
+                       v->writes * spread(m, v->write_stride)) +
+                  v->gathers * gather_cost(m, v->gather_bytes));
         wave += (double)v->count * (double)wb * v->wavefronts;
         atomics += (double)v->count * v->atomics;
         gwave += (double)v->count * (double)wb * v->global_wavefronts;

@@ -336,6 +336,8 @@ Test(time, attributes_validated)
         {"atomics='-1'", "atomics of kernel 'a' = -1 is negative"},
         {"global_wavefronts='-2'",
          "global_wavefronts of kernel 'a' = -2 is negative"},
+        {"gathers='-3'", "gathers of kernel 'a' = -3 is negative"},
+        {"gather_bytes='-4'", "gather_bytes of kernel 'a' = -4 is negative"},
     };
     for (size_t i = 0; i < sizeof later / sizeof *later; i++) {
         char text[512];
@@ -657,4 +659,83 @@ Test(time, global_wavefronts_by_hand)
     mmm_time_dispose(&t);
     mmm_instance_free(inst);
     mmm_program_free(p);
+}
+
+/* Gathered reads: of a thread's 100 reads, 80 at random addresses over a
+ * region of G bytes, 20 coalesced (4 bytes each).  Two blocks of 32
+ * threads, one wave (a = 1): latency 2·1 + 100·1 = 102 cycles; the
+ * bandwidth term (100 bytes per cycle) binds.  With gather_hit_bytes 20,
+ * gather_miss_bytes 90 and gather_l2_bytes 1000 a gathered word costs
+ * h·20 + (1 − h)·90 bytes, h = min(1, 1000/G):
+ *   G = 500:  h = 1, 20 bytes:      64·(80 + 80·20)   = 107520 bytes, 1075.2 cycles;
+ *   G = 4000: h = 1/4, 72.5 bytes:  64·(80 + 80·72.5) = 376320 bytes, 3763.2 cycles;
+ *   no region given: h = 0, 90:     64·(80 + 80·90)   = 465920 bytes, 4659.2 cycles.
+ * Without those machine constants a gathered word costs one 32-byte
+ * sector (the rule for spread reads): 64·(80 + 80·32) = 168960 bytes,
+ * 1689.6 cycles.  Gathers beyond the reads are refused. */
+Test(time, gathers_by_hand)
+{
+#define GATHER_KERNEL(REGION)                                                \
+    "<kernel id='g' blocks='2' threads='32' work='32' span='1'\n"            \
+    "        reads='100' writes='0' rounds='1' gathers='80'" REGION "/>\n"
+    static const char *const texts[] = {
+        "<program name='g1'>\n" SMALL_MACHINE
+        "<param name='latency_exposed' value='0'/>\n"
+        "<param name='gather_hit_bytes' value='20'/>\n"
+        "<param name='gather_miss_bytes' value='90'/>\n"
+        "<param name='gather_l2_bytes' value='1000'/>\n"
+        "<param name='G' value='500'/>\n"
+        GATHER_KERNEL(" gather_bytes='G'") "</program>\n",
+        "<program name='g2'>\n" SMALL_MACHINE
+        "<param name='gather_hit_bytes' value='20'/>\n"
+        "<param name='gather_miss_bytes' value='90'/>\n"
+        "<param name='gather_l2_bytes' value='1000'/>\n"
+        GATHER_KERNEL("") "</program>\n",
+        "<program name='g3'>\n" SMALL_MACHINE
+        "<param name='G' value='500'/>\n"
+        GATHER_KERNEL(" gather_bytes='G'") "</program>\n"};
+    static const double want[] = {1075.2e-6, 4659.2e-6, 1689.6e-6};
+    for (int i = 0; i < 3; i++) {
+        mmm_program *p;
+        mmm_instance *inst;
+        mmm_error err;
+        mmm_time t;
+        load_text(texts[i], "g.xml", &p, &inst);
+        eval_small(p, inst, NULL, 0);
+        cr_assert_eq(mmm_time_compute(&t, inst, NULL, &err), 0, "%s",
+                     err.message);
+        cr_expect(fabs(t.kernels[0].exec_seconds - want[i]) < 1e-15,
+                  "program %d: %.17g, want %.17g", i,
+                  t.kernels[0].exec_seconds, want[i]);
+        cr_expect_eq(t.kernels[0].dominant, MMM_TIME_TERM_BANDWIDTH);
+        mmm_time_dispose(&t);
+        if (i == 0) {
+            eval_small(p, inst, "G", 4000);
+            cr_assert_eq(mmm_time_compute(&t, inst, NULL, &err), 0, "%s",
+                         err.message);
+            cr_expect(fabs(t.kernels[0].exec_seconds - 3763.2e-6) < 1e-15,
+                      "G = 4000: %.17g", t.kernels[0].exec_seconds);
+            mmm_time_dispose(&t);
+        }
+        mmm_instance_free(inst);
+        mmm_program_free(p);
+    }
+    {
+        static const char more[] = "<program name='g4'>\n" SMALL_MACHINE
+            "<kernel id='g' blocks='2' threads='32' work='32' span='1'\n"
+            "        reads='10' writes='0' gathers='12'/>\n</program>\n";
+        mmm_program *p;
+        mmm_instance *inst;
+        mmm_error err;
+        mmm_time t;
+        load_text(more, "g4.xml", &p, &inst);
+        eval_small(p, inst, NULL, 0);
+        cr_expect_neq(mmm_time_compute(&t, inst, NULL, &err), 0);
+        cr_expect(strstr(err.message, "gathers = 12 is more than its reads = 10"),
+                  "%s", err.message);
+        cr_expect_eq(err.line, 17, "line %ld", err.line); /* after the 15 machine lines */
+        mmm_instance_free(inst);
+        mmm_program_free(p);
+    }
+#undef GATHER_KERNEL
 }

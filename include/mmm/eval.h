@@ -58,6 +58,10 @@ typedef struct mmm_class_val {
                                word every block updates, 0 if not given */
     double global_wavefronts; /**< L1 wavefronts of one warp's global
                                    accesses, 0 if not given */
+    double gathers;       /**< of the reads, those at random addresses over
+                               a region, 0 if not given */
+    double gather_bytes;  /**< bytes of that region, 0 if not given (then
+                               larger than any cache) */
     /** work, span, overhead and cost as exact integers, each valid when
      *  its bit MMM_EXACT_W, _S, _O, _C is set in exact (the value is an
      *  integer of the exact arithmetic and fits 64 bits). */

@@ -102,6 +102,9 @@ typedef struct mmm_block_class {
                                        global word every block updates */
     const mmm_expr *global_wavefronts; /**< L1 wavefronts (128-byte lines)
                                             of one warp's global accesses */
+    const mmm_expr *gathers;      /**< of the reads, those at addresses
+                                       spread at random over a region */
+    const mmm_expr *gather_bytes; /**< bytes of that region */
 } mmm_block_class;
 
 /** A kernel, or a chain of `repeat` identical launches of it. */
@@ -206,6 +209,7 @@ typedef struct mmm_class_spec {
     /* optional, time model (docs/time.md) */
     const char *shared_bytes, *registers, *barriers, *rounds, *wavefronts;
     const char *read_stride, *write_stride, *atomics, *global_wavefronts;
+    const char *gathers, *gather_bytes;
 } mmm_class_spec;
 
 /** Texts of a kernel.  When the kernel has <blocks> children, blocks/work/
@@ -223,6 +227,7 @@ typedef struct mmm_kernel_spec {
     /* optional, time model (docs/time.md) */
     const char *shared_bytes, *registers, *barriers, *rounds, *wavefronts;
     const char *read_stride, *write_stride, *atomics, *global_wavefronts;
+    const char *gathers, *gather_bytes;
 } mmm_kernel_spec;
 
 /** Add a kernel; *index_out (may be NULL) receives its index. */

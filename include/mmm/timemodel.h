@@ -8,7 +8,8 @@
  *     sm_blocks, block_threads, sm_shared_bytes, block_shared_bytes,
  *     shared_reserved_bytes, shared_granule_bytes, sm_registers,
  *     register_granule, register_partitions, word_bytes,
- *     shared_wavefronts_per_cycle, sector_bytes;
+ *     shared_wavefronts_per_cycle, sector_bytes, and the measured costs
+ *     of gathered reads gather_hit_bytes, gather_miss_bytes, gather_l2_bytes;
  *   fitted (mmm fit) or measured: launch_s, launch_graph_s, start_s,
  *     op_cycles, issue_per_cycle, sync_cycles, sync_cycles_per_warp,
  *     mem_latency_cycles, bandwidth_bytes_per_cycle, block_cycles,
@@ -61,6 +62,10 @@ typedef struct mmm_time_machine {
     double shared_wavefronts_per_cycle; /**< shared-memory wavefronts one
                                              SM serves per cycle */
     int64_t sector_bytes; /**< unit of a global-memory transaction */
+    double gather_hit_bytes;  /**< bandwidth bytes of a gathered word that
+                                   hits the L2 (default sector_bytes) */
+    double gather_miss_bytes; /**< ... that misses it (default sector_bytes) */
+    double gather_l2_bytes;   /**< L2 capacity gathers find (default 0) */
     /* fitted constants, indexed by MMM_TIME_* */
     double c[MMM_TIME_NCONST];
     int graph; /**< 1: CUDA graph replay; 0: stream launches */
