@@ -571,6 +571,81 @@ static int bench_atomics(ctx *c, mmm_calib_raw *r, int reps, int quick)
     return 0;
 }
 
+/* Gathered words: each thread reads 8 words at addresses uniform at random
+ * over a region (a hash of the thread, the word and the launch: no index
+ * array, so nothing else moves) and writes their sum.  Regions: a quarter
+ * of the L2 (found in it), 1, 2 and 4 times the L2, and 32 times (missing
+ * it), each a power of two, the largest halved until it fits in a quarter
+ * of the free memory; seconds per word of the whole GPU. */
+__device__ __forceinline__ unsigned gather_hash(unsigned x)
+{
+    x ^= x >> 16;
+    x *= 0x7feb352dU;
+    x ^= x >> 15;
+    x *= 0x846ca68bU;
+    x ^= x >> 16;
+    return x;
+}
+
+__global__ void k_gather(const float *__restrict__ x, float *__restrict__ out,
+                         size_t mask, unsigned salt)
+{
+    const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
+    float s = 0.0f;
+#pragma unroll
+    for (int j = 0; j < 8; j++) {
+        size_t i = ((size_t)gather_hash(t * 8u + j + salt) << 8 ^
+                    gather_hash(t * 7919u + j)) & mask;
+        s += x[i];
+    }
+    out[t] = s;
+}
+
+static size_t pow2_at_least(size_t v)
+{
+    size_t p = 1;
+    while (p < v)
+        p *= 2;
+    return p;
+}
+
+static int bench_gathers(ctx *c, mmm_calib_raw *r, int reps, int quick)
+{
+    const unsigned threads = quick ? 1u << 20 : 1u << 22;
+    size_t l2 = pow2_at_least((size_t)r->dev.l2_bytes), free_b = 0, total_b = 0;
+    size_t regions[MMM_CALIB_NGATHER] = {l2 / 4, l2, 2 * l2, 4 * l2, 32 * l2};
+    float *x, *out;
+    unsigned salt = 0;
+    if (regions[0] < (1u << 20))
+        regions[0] = 1u << 20;
+    CK(cudaMemGetInfo(&free_b, &total_b));
+    while (regions[4] > 8 * l2 && regions[4] > free_b / 4)
+        regions[4] /= 2;
+    CK(cudaMalloc(&x, regions[4]));
+    CK(cudaMalloc(&out, (size_t)threads * sizeof(float)));
+    CK(cudaMemset(x, 0, regions[4]));
+    r->gather_words = (int64_t)threads * 8;
+    for (int g = 0; g < MMM_CALIB_NGATHER; g++) {
+        size_t mask = regions[g] / sizeof(float) - 1;
+        r->gather_region_bytes[g] = (int64_t)regions[g];
+        k_gather<<<threads / 256, 256, 0, c->st>>>(x, out, mask, salt += 0x9e3779b9u);
+        CKL();
+        for (int k = 0; k < reps; k++) {
+            double s;
+            CK(cudaEventRecord(c->e0, c->st));
+            k_gather<<<threads / 256, 256, 0, c->st>>>(x, out, mask, salt += 0x9e3779b9u);
+            CK(cudaGetLastError());
+            CK(cudaEventRecord(c->e1, c->st));
+            if (elapsed_s(c, &s) < 0)
+                return -1;
+            push(&r->gather_s[g], s / (double)r->gather_words);
+        }
+    }
+    CK(cudaFree(x));
+    CK(cudaFree(out));
+    return 0;
+}
+
 /* Issue rate: warp-instructions (the FMAs) of a full GPU over event time;
  * the library divides by the clock and the SMs. */
 static int bench_issue(ctx *c, mmm_calib_raw *r, int reps, int sms)
@@ -913,6 +988,7 @@ extern "C" int mmm__cuda_calibrate(mmm_calib_raw *r, int device, int quick,
     }
     if (bench_core(c, r, reps) < 0 ||
         bench_copy(c, r, reps, (size_t)256 << 20, r->dev.sms) < 0 ||
+        bench_gathers(c, r, reps, quick) < 0 ||
         bench_u(c, r, reps, r->dev.sms, 64, 32, 16) < 0)
         return -1;
     CK(cudaFree(c->d_cycles));

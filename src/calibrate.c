@@ -172,6 +172,42 @@ static double exposed(const mmm_calib *c)
     return st.median;
 }
 
+/* What a gathered word costs, in bytes of the copy bandwidth: each
+ * region's seconds per word x bandwidth_bytes_per_s; the first region's
+ * median is the time model's gather_hit_bytes, the last one's
+ * gather_miss_bytes, and between, the share found in the L2,
+ * h = (miss - cost) / (miss - hit), makes h x region an estimate of the
+ * capacity gathered words find: gather_l2_bytes is their median.  v is
+ * scratch of MMM_CALIB_MAX_SAMPLES. */
+static void gathers(mmm_calib *out, const mmm_calib_raw *raw, double *v)
+{
+    double cap[MMM_CALIB_NGATHER];
+    int i, k;
+    for (i = 0; i < MMM_CALIB_NGATHER; i++) {
+        const mmm_calib_series *s = &raw->gather_s[i];
+        for (k = 0; k < s->n; k++)
+            v[k] = s->v[k] * out->bandwidth_bytes_per_s;
+        mmm_calib_stat_of(&out->gather_bytes[i], v, (size_t)s->n);
+        out->gather_region_bytes[i] = raw->gather_region_bytes[i];
+    }
+    double hit = out->gather_bytes[0].median,
+           miss = out->gather_bytes[MMM_CALIB_NGATHER - 1].median;
+    out->gather_hit_bytes = hit;
+    out->gather_miss_bytes = miss;
+    if (!(miss > hit)) { /* nothing measurably misses: all found */
+        out->gather_l2_bytes =
+            (double)raw->gather_region_bytes[MMM_CALIB_NGATHER - 1];
+        return;
+    }
+    for (i = 1; i < MMM_CALIB_NGATHER - 1; i++) {
+        double h = (miss - out->gather_bytes[i].median) / (miss - hit);
+        cap[i - 1] = fmin(1, fmax(0, h)) * (double)raw->gather_region_bytes[i];
+    }
+    mmm_calib_stat st;
+    mmm_calib_stat_of(&st, cap, MMM_CALIB_NGATHER - 2);
+    out->gather_l2_bytes = st.median;
+}
+
 int mmm_calib_analyze(mmm_calib *out, const mmm_calib_raw *raw,
                       mmm_error *err)
 {
@@ -199,6 +235,22 @@ int mmm_calib_analyze(mmm_calib *out, const mmm_calib_raw *raw,
     CHECK(block_s, "block_s");
     CHECK(atomic_s, "atomic_s");
 #undef CHECK
+    for (i = 0; i < MMM_CALIB_NGATHER; i++) {
+        snprintf(what, sizeof what, "gather_s[%d]", i);
+        if ((r = check_series(&raw->gather_s[i], what, err)) < 0)
+            return r;
+        if (raw->gather_region_bytes[i] <= 0 ||
+            (i > 0 && raw->gather_region_bytes[i] <=
+                          raw->gather_region_bytes[i - 1]))
+            return mmm_error_set(err, MMM_EINPUT, NULL, 0,
+                                 "calibration: the gather regions must be "
+                                 "positive and grow (region %d has %lld "
+                                 "bytes)",
+                                 i, (long long)raw->gather_region_bytes[i]);
+    }
+    if (raw->gather_words <= 0)
+        return mmm_error_set(err, MMM_EINPUT, NULL, 0,
+                             "calibration: gather_words must be positive");
     for (i = 0; i < MMM_CALIB_NOPS; i++) {
         snprintf(what, sizeof what, "op_cycles[%s]", op_names[i]);
         if ((r = check_series(&raw->op_cycles[i], what, err)) < 0)
@@ -312,6 +364,7 @@ int mmm_calib_analyze(mmm_calib *out, const mmm_calib_raw *raw,
         stat_series(&out->u_latency[i], &raw->u_latency_cycles[i]);
         out->u_resident[i] = raw->u_resident[i];
     }
+    gathers(out, raw, v);
     out->saturation_words_per_sm =
         out->load_cycles.median * out->bandwidth_bytes_per_cycle_per_sm / 4.0;
     out->latency_exposed = exposed(out);
@@ -510,6 +563,32 @@ int mmm_calib_machine_xml(char **out, size_t *len, const mmm_calib *c,
                "launches in which one thread per block adds to the same float "
                "(atomicAdd), the difference of their event times over the "
                "difference of their block counts, x clock_hz");
+
+    {
+        char sizes[256];
+        int o = 0;
+        for (i = 0; i < MMM_CALIB_NGATHER && o >= 0 && (size_t)o < sizeof sizes; i++)
+            o += snprintf(sizes + o, sizeof sizes - (size_t)o, "%s%.4g MiB: %.4g",
+                          i ? ", " : "",
+                          (double)c->gather_region_bytes[i] / 1048576.0,
+                          c->gather_bytes[i].median);
+        param_stat(fp, "gather_hit_bytes", &c->gather_bytes[0],
+                   "bytes of copy bandwidth one gathered word costs when it "
+                   "is in the L2: launches of 8 words per thread read at "
+                   "random over %.4g MiB, seconds per word x the best copy "
+                   "bandwidth below (by region: %s)",
+                   (double)c->gather_region_bytes[0] / 1048576.0, sizes);
+        param_stat(fp, "gather_miss_bytes",
+                   &c->gather_bytes[MMM_CALIB_NGATHER - 1],
+                   "the same when it misses the L2: words at random over "
+                   "%.4g MiB",
+                   (double)c->gather_region_bytes[MMM_CALIB_NGATHER - 1] /
+                       1048576.0);
+        param(fp, "gather_l2_bytes", floor(c->gather_l2_bytes),
+              "derived: the L2 capacity gathered words find, the median over "
+              "the regions between the two of h x region, h = (miss - "
+              "cost) / (miss - hit) the share found in the L2");
+    }
 
     param(fp, "latency_exposed", c->latency_exposed,
           "derived: the share of the shorter of a wave's critical path and its "
@@ -711,6 +790,12 @@ int mmm_calib_constants_from_machine(mmm_calib_constants *out,
         out->latency_exposed = 0;
     if (get(&out->atomic_cycles, m, "atomic_cycles", NULL) < 0)
         out->atomic_cycles = 0;
+    if (get(&out->gather_hit_bytes, m, "gather_hit_bytes", NULL) < 0)
+        out->gather_hit_bytes = 0;
+    if (get(&out->gather_miss_bytes, m, "gather_miss_bytes", NULL) < 0)
+        out->gather_miss_bytes = 0;
+    if (get(&out->gather_l2_bytes, m, "gather_l2_bytes", NULL) < 0)
+        out->gather_l2_bytes = 0;
     for (i = 0; i < MMM_CALIB_NBLOCK; i++) {
         snprintf(name, sizeof name, "U_latency_%d", mmm_calib_block_sizes[i]);
         if ((r = get(&out->U_latency[i], m, name, err)) < 0)

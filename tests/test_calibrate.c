@@ -118,6 +118,20 @@ Test(calibrate, theil_sen_needs_two_distinct_x)
 static const double bw[MMM_CALIB_NBLOCK] = {2.0e12, 2.4e12, 2.2e12, 1.9e12};
 static const double ulat[MMM_CALIB_NBLOCK] = {800, 820, 900, 1000};
 static const double ubw[MMM_CALIB_NBLOCK] = {1100, 1150, 1200, 1300};
+/* Gathered words: regions of 16, 64, 128, 256 and 2048 MiB; a word costs
+ * GHIT bytes of the best copy bandwidth (2.4e12 B/s) in the first, GMISS
+ * in the last, and between h GHIT + (1 - h) GMISS with h = GL2 / region,
+ * so that every middle region gives back GL2 exactly. */
+#define GHIT 20.0
+#define GMISS 90.0
+#define GL2 (30.0 * 1048576)
+static const double gregion_mib[MMM_CALIB_NGATHER] = {16, 64, 128, 256, 2048};
+static double gcost(int i)
+{
+    double h = i == 0 ? 1 : i == MMM_CALIB_NGATHER - 1
+                                ? 0 : GL2 / (gregion_mib[i] * 1048576);
+    return h * GHIT + (1 - h) * GMISS;
+}
 static const int resident[MMM_CALIB_NBLOCK] = {16, 8, 4, 2};
 
 /* n samples: m exactly, then m(1 +- k eps) in pairs, so the median is m. */
@@ -194,6 +208,11 @@ static void synth(mmm_calib_raw *r)
         /* 8 waves of ROUNDS rounds of ubw[i] cycles each */
         fill(&r->u_bandwidth_s[i], 8.0 * ROUNDS * ubw[i] / F, 9);
     }
+    r->gather_words = (int64_t)1 << 25;
+    for (i = 0; i < MMM_CALIB_NGATHER; i++) {
+        r->gather_region_bytes[i] = (int64_t)(gregion_mib[i] * 1048576);
+        fill(&r->gather_s[i], gcost(i) / 2.4e12, 7);
+    }
 }
 
 Test(calibrate, analysis_recovers_chosen_constants)
@@ -223,6 +242,13 @@ Test(calibrate, analysis_recovers_chosen_constants)
     cr_expect_eq(c.bandwidth_block, 256);
     cr_expect(close_to(c.bandwidth_bytes_per_cycle_per_sm, 2.4e12 / F / SMS, 1e-12));
     cr_expect(close_to(c.memcpy_bandwidth.median, 2.5e12, 1e-12));
+    /* 57.1875, 73.59375, 81.796875 bytes between: each gives 30 MiB */
+    cr_expect(close_to(c.gather_bytes[1].median, 57.1875, 1e-12), "%.17g",
+              c.gather_bytes[1].median);
+    cr_expect(close_to(c.gather_hit_bytes, GHIT, 1e-12));
+    cr_expect(close_to(c.gather_miss_bytes, GMISS, 1e-12));
+    cr_expect(close_to(c.gather_l2_bytes, GL2, 1e-12), "%.17g", c.gather_l2_bytes);
+    cr_expect_eq(c.gather_region_bytes[4], (int64_t)2048 * 1048576);
     for (i = 0; i < MMM_CALIB_NBLOCK; i++) {
         cr_expect(close_to(c.bandwidth[i].median, bw[i], 1e-12));
         cr_expect(close_to(c.u_latency[i].median, ulat[i], 1e-12));
@@ -246,6 +272,7 @@ Test(calibrate, analysis_rejects_bad_samples)
     mmm_calib_raw *r = calloc(1, sizeof *r);
     mmm_calib c;
     mmm_error err;
+    int i;
     cr_assert_not_null(r);
 
     synth(r);
@@ -277,6 +304,29 @@ Test(calibrate, analysis_rejects_bad_samples)
     r->atomic_s.n = 0;
     cr_expect_eq(mmm_calib_analyze(&c, r, &err), MMM_EINPUT);
     cr_expect(strstr(err.message, "atomic_s") != NULL, "%s", err.message);
+
+    synth(r);
+    r->gather_s[2].n = 0;
+    cr_expect_eq(mmm_calib_analyze(&c, r, &err), MMM_EINPUT);
+    cr_expect(strstr(err.message, "gather_s[2]") != NULL, "%s", err.message);
+
+    synth(r);
+    r->gather_region_bytes[3] = r->gather_region_bytes[2];
+    cr_expect_eq(mmm_calib_analyze(&c, r, &err), MMM_EINPUT);
+    cr_expect(strstr(err.message, "gather regions") != NULL, "%s", err.message);
+
+    synth(r);
+    r->gather_words = 0;
+    cr_expect_eq(mmm_calib_analyze(&c, r, &err), MMM_EINPUT);
+    cr_expect(strstr(err.message, "gather_words") != NULL, "%s", err.message);
+
+    /* a GPU whose far region costs no more than its near one: every
+     * gathered word is found, as far as the regions measured reach */
+    synth(r);
+    for (i = 0; i < MMM_CALIB_NGATHER; i++)
+        fill(&r->gather_s[i], GHIT / 2.4e12, 7);
+    cr_assert_eq(mmm_calib_analyze(&c, r, &err), 0, "%s", err.message);
+    cr_expect(close_to(c.gather_l2_bytes, 2048.0 * 1048576, 1e-12));
 
     synth(r);
     r->atomic_grid[1] = r->atomic_grid[0];
@@ -346,6 +396,9 @@ Test(calibrate, machine_file_round_trip)
     cr_expect(close_to(k.launch_graph_s, GRAPH, 1e-9));
     cr_expect(close_to(k.block_cycles, BLOCK_CYCLES, 1e-9));
     cr_expect(close_to(k.atomic_cycles, ATOMIC_CYCLES, 1e-9));
+    cr_expect(close_to(k.gather_hit_bytes, GHIT, 1e-9));
+    cr_expect(close_to(k.gather_miss_bytes, GMISS, 1e-9));
+    cr_expect(close_to(k.gather_l2_bytes, GL2, 1e-9));
     cr_expect(close_to(k.latency_exposed, 300.0 / 512, 1e-9));
     cr_expect(close_to(k.issue_per_cycle, 3.5, 1e-9));
     cr_expect(close_to(k.mem_latency_cycles, LOAD, 1e-9));

@@ -36,6 +36,9 @@ extern "C" {
 #define MMM_CALIB_NBLOCK 4
 /** Block sizes of the barrier benchmark: 32, 64, ..., 1024. */
 #define MMM_CALIB_NSYNC 6
+/** Regions of the gather benchmark: one inside the L2, three between
+ *  (1, 2 and 4 times the L2), one far beyond it. */
+#define MMM_CALIB_NGATHER 5
 
 /** The dependent operations timed (op_cycles). */
 typedef enum mmm_calib_op {
@@ -148,6 +151,13 @@ typedef struct mmm_calib_raw {
      *  same float (atomicAdd), over the difference of their block counts. */
     int64_t atomic_grid[2];
     mmm_calib_series atomic_s;
+    /** Gathered words: seconds per word of the whole GPU, each sample a
+     *  launch reading gather_words words (8 per thread) at random
+     *  addresses over gather_region_bytes[i] bytes, over gather_words.
+     *  The regions grow: the first inside the L2, the last far beyond. */
+    int64_t gather_words;
+    int64_t gather_region_bytes[MMM_CALIB_NGATHER];
+    mmm_calib_series gather_s[MMM_CALIB_NGATHER];
 } mmm_calib_raw;
 
 /** A robust summary of one series. */
@@ -206,6 +216,17 @@ typedef struct mmm_calib {
     /** Cycles between two atomic operations on one global word (a float
      *  atomicAdd; whole GPU seconds per atomic x clock). */
     mmm_calib_stat atomic_cycles;
+    /** Bytes of copy bandwidth one gathered word costs over each region:
+     *  seconds per word x bandwidth_bytes_per_s. */
+    mmm_calib_stat gather_bytes[MMM_CALIB_NGATHER];
+    int64_t gather_region_bytes[MMM_CALIB_NGATHER];
+    /** The time model's gather_hit_bytes and gather_miss_bytes: the
+     *  medians of the first and the last region; gather_l2_bytes: the
+     *  median over the regions between of h x region, h = (miss - cost) /
+     *  (miss - hit) clamped to [0, 1] (the share found in the L2 is
+     *  min(1, gather_l2_bytes / region)); the last region's size when the
+     *  miss costs no more than the hit. */
+    double gather_hit_bytes, gather_miss_bytes, gather_l2_bytes;
     /** The time model's latency_exposed, derived from the U kernel: for
      *  each block size (u_bandwidth - max(u_latency, t)) / min(u_latency,
      *  t), t = u_resident x threads x 4 / bandwidth_bytes_per_cycle_per_sm,
@@ -247,6 +268,7 @@ typedef struct mmm_calib_constants {
     double block_cycles; /**< 0 in files written before it was measured */
     double latency_exposed; /**< likewise */
     double atomic_cycles;   /**< likewise */
+    double gather_hit_bytes, gather_miss_bytes, gather_l2_bytes; /**< likewise */
 } mmm_calib_constants;
 
 /** Read the constants above from a loaded machine.  MMM_EINPUT naming the

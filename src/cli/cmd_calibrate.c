@@ -16,13 +16,15 @@ static const char calibrate_help[] =
     "\n"
     "Measure the GPU with microbenchmarks and print its machine constants: the\n"
     "device properties; launch latency on a stream and replayed as a CUDA graph;\n"
-    "the issue rate; dependent-load latency beyond and inside the L2; saturated\n"
-    "bandwidth by block size; shared-memory latency; the cost of one dependent\n"
-    "int32 add, fp32 FMA, fp64 FMA and 64-bit modular multiplication;\n"
-    "__syncthreads by block size; the U of the MMM alone (latency-bound) and with\n"
-    "the GPU full (bandwidth-bound), by block size.  Each figure is the median\n"
-    "over repetitions, with its spread.  Needs mmm built with CUDA (a CUDA\n"
-    "toolkit found at build time).\n"
+    "the cycles an SM takes to start a block; the cycles between two atomics on\n"
+    "one word; the bandwidth a word read at random costs inside and beyond the\n"
+    "L2, and the L2 such words find; the issue rate; dependent-load latency\n"
+    "beyond and inside the L2; saturated bandwidth by block size; shared-memory\n"
+    "latency; the cost of one dependent int32 add, fp32 FMA, fp64 FMA and 64-bit\n"
+    "modular multiplication; __syncthreads by block size; the U of the MMM alone\n"
+    "(latency-bound) and with the GPU full (bandwidth-bound), by block size.\n"
+    "Each figure is the median over repetitions, with its spread.  Needs mmm\n"
+    "built with CUDA (a CUDA toolkit found at build time).\n"
     "\n"
     "  -o, --output FILE    write the machine file (atomically), for --machine\n"
     "  --format FMT         text (default) or json\n"
@@ -73,6 +75,13 @@ static void print_text(const mmm_calib *c)
     text_row("launch, graph replay", &c->launch_graph_s, 1e6, "us");
     text_row("block start, cycles per block per SM", &c->block_cycles, 1, "cycles");
     text_row("atomics on one word, cycles apart", &c->atomic_cycles, 1, "cycles");
+    for (i = 0; i < MMM_CALIB_NGATHER; i++) {
+        snprintf(what, sizeof what, "gathered word, %.4g MiB",
+                 (double)c->gather_region_bytes[i] / 1048576.0);
+        text_row(what, &c->gather_bytes[i], 1, "B of bandwidth");
+    }
+    printf("  %-34s %12.5g MiB\n", "L2 that gathered words find",
+           c->gather_l2_bytes / 1048576.0);
     text_row("issue, warp-instructions/cycle/SM", &c->issue_per_cycle, 1, "");
     text_row("dependent load beyond L2", &c->load_cycles, 1, "cycles");
     text_row("dependent load, L2 hit", &c->l2_load_cycles, 1, "cycles");
@@ -100,6 +109,28 @@ static void print_text(const mmm_calib *c)
 }
 
 /* ---- JSON ---- */
+
+static void json_stat(cli_json_writer *w, const char *key, const mmm_calib_stat *s,
+                      double scale);
+
+/* "gather_bytes_by_region": {region bytes: bytes of bandwidth per word}
+ * (spread: each figure's summary). */
+static void json_gathers(cli_json_writer *w, const mmm_calib *c, int spread)
+{
+    cli_json_key(w, "gather_bytes_by_region");
+    cli_json_begin_object(w);
+    for (int i = 0; i < MMM_CALIB_NGATHER; i++) {
+        char k[32];
+        snprintf(k, sizeof k, "%lld", (long long)c->gather_region_bytes[i]);
+        if (spread) {
+            json_stat(w, k, &c->gather_bytes[i], 1);
+        } else {
+            cli_json_key(w, k);
+            cli_json_double(w, c->gather_bytes[i].median);
+        }
+    }
+    cli_json_end_object(w);
+}
 
 static void json_stat(cli_json_writer *w, const char *key, const mmm_calib_stat *s,
                       double scale)
@@ -222,6 +253,13 @@ static void print_json(const mmm_calib *c)
     cli_json_double(&w, c->block_cycles.median);
     cli_json_key(&w, "atomic_cycles");
     cli_json_double(&w, c->atomic_cycles.median);
+    cli_json_key(&w, "gather_hit_bytes");
+    cli_json_double(&w, c->gather_hit_bytes);
+    cli_json_key(&w, "gather_miss_bytes");
+    cli_json_double(&w, c->gather_miss_bytes);
+    cli_json_key(&w, "gather_l2_bytes");
+    cli_json_double(&w, c->gather_l2_bytes);
+    json_gathers(&w, c, 0);
     cli_json_key(&w, "issue_per_cycle");
     cli_json_double(&w, c->issue_per_cycle.median);
     cli_json_key(&w, "load_latency_cycles");
@@ -281,6 +319,7 @@ static void print_json(const mmm_calib *c)
     json_stat(&w, "launch_graph_us", &c->launch_graph_s, 1e6);
     json_stat(&w, "block_cycles", &c->block_cycles, 1);
     json_stat(&w, "atomic_cycles", &c->atomic_cycles, 1);
+    json_gathers(&w, c, 1);
     json_stat(&w, "issue_per_cycle", &c->issue_per_cycle, 1);
     json_stat(&w, "load_latency_cycles", &c->load_cycles, 1);
     json_stat(&w, "l2_latency_cycles", &c->l2_load_cycles, 1);
