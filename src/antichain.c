@@ -36,15 +36,29 @@
  * most one failing search.
  *
  * When the last successor of u has joined, the free ends u still has can
- * only reach later nodes by passing through others: a short search moves
- * them, along a residual path, to the nearest node that still has
- * successors to join (the flow keeps its value; the chains end there
+ * only reach later nodes by passing through others: they move, along a
+ * residual path, to that last successor itself when it has successors to
+ * join (an edge and a pass), else to the nearest node that does, found by
+ * a short search (the flow keeps its value; the chains end there
  * instead).  Free ends so stay near the latest nodes, where the searches
  * look first.
  *
  * The greedy part takes first the ends of the predecessors with the fewest
  * successors left to join (they have the fewest other chances; on the
  * local shape of bench/gen_dag.py this halves the searches' work).
+ *
+ * On a big DAG whose edges join far-apart kernels (10^6 kernels, uniform
+ * random edges) nearly every kernel a join looks at is a cache miss, so
+ * what the joins read is laid out for that: the flow of an edge is stored
+ * by its entry in the predecessor list of its head (the greedy part, the
+ * hand-on and the searches walk those lists in order; the given lists
+ * serve when increasing, else the flow builds its own); a kernel's record
+ * (32 bytes) holds its free ends, the flow through it, its search marks,
+ * its successors left to join and a bit for each of its first 32
+ * successors telling whether that edge carries flow (named by a byte per
+ * predecessor entry), so a search reads the successor side of a node from
+ * its record, not from the flows; and the breadth-first searches keep
+ * parents and edges in their queue, not in the records.
  *
  * Where the nearest free end is far (the wide shape: a window of 2000
  * kernels, weights up to 1000: each breadth-first search reached ~1000
@@ -83,7 +97,7 @@
  * have joined by the greedy part (the searches then cross the whole
  * graph).
  *
- * Why one file of about 1000 lines: it is one algorithm, whose two searches
+ * Why one file of about 1200 lines: it is one algorithm, whose two searches
  * share the flow's state (the residual arcs, the free ends, the epochs
  * that keep dead nodes dead) and whose exactness argument above covers
  * them together; splitting the labelled search out would expose that
@@ -125,7 +139,8 @@ enum {
     RELABEL_AFTER = 4,  /* search work between two global labellings, in
                          * units of the latest one's work */
     FAR_SLACK = 16,     /* labels above far + FAR_SLACK: given up */
-    GREEDY_SORT = 32    /* in-degree up to which the greedy picks */
+    GREEDY_SORT = 32,   /* in-degree up to which the greedy picks */
+    FS_BITS = 32        /* successors of a kernel with a flow flag */
 };
 
 /* What a kernel v holds, together (a search touches one cache line per
@@ -134,8 +149,9 @@ typedef struct knode {
     int64_t rt;      /* chain ends of v still free (T -> out(v)) */
     int64_t pf;      /* flow passing through v (out(v) -> in(v)) */
     uint32_t mark[2]; /* search stamp, or DEAD */
-    uint32_t par[2];  /* the network node it leads to, towards in(x) */
-    uint32_t pj[2];   /* the edge (succ position) of that arc */
+    uint32_t left;    /* successors not joined yet */
+    uint32_t fsm;     /* bit k: the edge to successor k carries flow
+                       * (k < fs_bits; the others: read f) */
 } knode;
 
 /* What the labelled search keeps of a network node, together. */
@@ -150,11 +166,18 @@ typedef struct kflow {
     const uint32_t *ss, *succ;    /* successor lists (CSR) */
     const uint32_t *ps, *pred;    /* predecessor lists, increasing */
     uint32_t *own_ps, *own_pred;  /* ... when built here */
-    uint32_t *pp;      /* by pred entry k: pred, then the edge position */
+    uint8_t *ke;       /* by pred entry: the edge's succ slot (its
+                        * position in u's list) when < fs_bits, else
+                        * 0xff */
+    uint32_t fs_bits;  /* FS_BITS (1 for MMM__FLOW_ONE_FLAG) */
+    int succ_sorted;   /* every successor list is increasing */
     uint32_t *order;   /* a topological order (NULL: index order is one) */
-    int64_t *f;        /* by edge (succ position): its flow */
+    int64_t *f;        /* by edge (pred entry): its flow */
     knode *nd;
     uint32_t *q;       /* the search queue (and the global labelling's) */
+    uint32_t *qp, *qe; /* by queue entry i: q[i] was reached from q[qp[i]]
+                        * by the edge qe[i] (NONE: a pass arc, or an edge
+                        * that edge_of finds) */
     /* The labelled search (below): */
     int mode;          /* MMM__FLOW_* */
     /* The choice of the method (adaptive): searches and paths found in
@@ -164,19 +187,18 @@ typedef struct kflow {
     uint32_t tries, paths, since[2];
     uint64_t work0;
     double cost[2];    /* (moving averages over rounds) */
-    uint32_t stk[SAP_STEPS + 2], stkj[SAP_STEPS + 2]; /* its path */
+    uint32_t stk[SAP_STEPS + 2], stkj[SAP_STEPS + 2]; /* its path, and the
+                        * edges (NONE: a pass arc, or found when needed) */
     lnode *ln;         /* by network node: label, its epoch, current arc
                         * (these arrays: NULL until first used) */
     uint32_t *jep;     /* by kernel: the epoch it joined in */
     uint8_t *fp;       /* by pred entry: its edge's flow is positive */
-    uint32_t *jk;      /* by edge (succ position): its pred entry */
     uint32_t epoch, far; /* of the latest global labelling */
     uint32_t *ends;    /* kernels that got free ends (some may not hold
                         * any now), for the next global labelling */
     size_t nends, ends_cap;
     uint64_t work;      /* all search work: nodes reached, arcs looked at */
     uint64_t work_next; /* when the next global labelling is due */
-    uint32_t *left;    /* by kernel: successors not joined yet */
     uint8_t *joined;   /* by kernel: it has joined */
     uint32_t stamp;
     uint32_t x;        /* the kernel joining (or the latest joined) */
@@ -188,8 +210,6 @@ typedef struct kflow {
 } kflow;
 
 #define MARK(s, z) ((s)->nd[(z) >> 1].mark[(z) & 1])
-#define PAR(s, z) ((s)->nd[(z) >> 1].par[(z) & 1])
-#define PJ(s, z) ((s)->nd[(z) >> 1].pj[(z) & 1])
 
 /* A new search stamp; stamps wrap after 2^32 - 2 searches. */
 static uint32_t next_stamp(kflow *s)
@@ -204,62 +224,107 @@ static uint32_t next_stamp(kflow *s)
     return s->stamp;
 }
 
-/* Residual capacity of the arc a -> b (j: the edge when a DAG edge or its
- * flow is involved; INT64_MAX: unbounded). */
-static int64_t arc_cap(const kflow *s, uint32_t a, uint32_t b, uint32_t j)
+/* The edge of the arc a -> b between out(u) and in(v) (u -> v, or back
+ * along it): u's entry in v's predecessor list (increasing: a binary
+ * search), and when the arc goes back (in(v) -> out(u)) and u -> v is
+ * repeated, the first of u's entries whose flow is positive. */
+static uint32_t edge_of(const kflow *s, uint32_t a, uint32_t b)
+{
+    uint32_t back = a & 1, u = back ? b >> 1 : a >> 1;
+    uint32_t v = back ? a >> 1 : b >> 1;
+    uint32_t lo = s->ps[v], hi = s->ps[v + 1];
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (s->pred[mid] < u)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (back)
+        for (uint32_t e = lo; e < s->ps[v + 1] && s->pred[e] == u; e++)
+            if (s->f[e] > 0)
+                return e;
+    return lo;
+}
+
+/* Residual capacity of the arc a -> b (e: the edge when a DAG edge or its
+ * flow is involved, NONE: found by edge_of; INT64_MAX: unbounded). */
+static int64_t arc_cap(const kflow *s, uint32_t a, uint32_t b, uint32_t e)
 {
     if (!(a & 1)) /* out(v) -> in(x): a DAG edge, or back along the pass */
         return b == a + 1 ? s->nd[a >> 1].pf : INT64_MAX;
     /* in(v) -> out(v): a pass; in(v) -> out(u): back along u -> v */
-    return b == a - 1 ? INT64_MAX : s->f[j];
+    if (b == a - 1)
+        return INT64_MAX;
+    return s->f[e != NONE ? e : edge_of(s, a, b)];
 }
 
-/* Add amount to the flow of edge j (and keep fp in step). */
-static void flow_add(kflow *s, uint32_t j, int64_t amount)
+/* Add amount to the flow of edge e, and keep the flags in step: the
+ * successor bit of its tail, fp. */
+static void flow_add(kflow *s, uint32_t e, int64_t amount)
 {
-    s->f[j] += amount;
-    if (s->fp)
-        s->fp[s->jk[j]] = s->f[j] > 0;
+    int64_t old = s->f[e];
+    s->f[e] = old + amount;
+    if ((old > 0) != (s->f[e] > 0)) {
+        if (s->ke[e] != 0xff)
+            s->nd[s->pred[e]].fsm ^= (uint32_t)1 << s->ke[e];
+        if (s->fp)
+            s->fp[e] = s->f[e] > 0;
+    }
 }
 
-static void arc_push(kflow *s, uint32_t a, uint32_t b, uint32_t j,
+static void arc_push(kflow *s, uint32_t a, uint32_t b, uint32_t e,
                      int64_t amount)
 {
     if (!(a & 1)) {
         if (b == a + 1)
             s->nd[a >> 1].pf -= amount;
         else
-            flow_add(s, j, amount);
+            flow_add(s, e != NONE ? e : edge_of(s, a, b), amount);
     } else if (b == a - 1) {
         s->nd[a >> 1].pf += amount;
     } else {
-        flow_add(s, j, -amount);
+        flow_add(s, e != NONE ? e : edge_of(s, a, b), -amount);
     }
 }
 
-/* Send what the path from out(u) = z to in(x) = root carries, at most
- * want; returns the amount. */
-static int64_t augment(kflow *s, uint32_t z, uint32_t root, int64_t want)
+/* The edge of the arc a -> b of queue entry k (a DAG arc whose edge the
+ * search did not know: edge_of finds it, once). */
+static uint32_t queue_edge(kflow *s, size_t k, uint32_t a, uint32_t b)
 {
-    int64_t b = s->nd[z >> 1].rt < want ? s->nd[z >> 1].rt : want;
-    for (uint32_t c = z; c != root; c = PAR(s, c)) {
-        int64_t cap = arc_cap(s, c, PAR(s, c), PJ(s, c));
+    if (s->qe[k] == NONE && a >> 1 != b >> 1)
+        s->qe[k] = edge_of(s, a, b);
+    return s->qe[k];
+}
+
+/* Send what the path from out(u) = q[i] back to in(x) = q[0] carries,
+ * at most want; returns the amount. */
+static int64_t augment(kflow *s, size_t i, int64_t want)
+{
+    const uint32_t *q = s->q, *qp = s->qp, *qe = s->qe;
+    knode *a = &s->nd[q[i] >> 1];
+    int64_t b = a->rt < want ? a->rt : want;
+    for (size_t k = i; k; k = qp[k]) {
+        int64_t cap =
+            arc_cap(s, q[k], q[qp[k]], queue_edge(s, k, q[k], q[qp[k]]));
         if (cap < b)
             b = cap;
     }
-    s->nd[z >> 1].rt -= b;
-    for (uint32_t c = z; c != root; c = PAR(s, c))
-        arc_push(s, c, PAR(s, c), PJ(s, c), b);
+    a->rt -= b;
+    for (size_t k = i; k; k = qp[k])
+        arc_push(s, q[k], q[qp[k]], qe[k], b);
     return b;
 }
 
-/* Reach network node z from y by the edge j (NONE: a pass arc). */
-static void reach(kflow *s, uint32_t z, uint32_t y, uint32_t j)
+/* Reach network node z from queue entry from by the edge e: queue entry
+ * *qt. */
+static void reach(kflow *s, size_t *qt, uint32_t z, size_t from, uint32_t e)
 {
-    knode *a = &s->nd[z >> 1];
-    a->mark[z & 1] = s->stamp;
-    a->par[z & 1] = y;
-    a->pj[z & 1] = j;
+    s->nd[z >> 1].mark[z & 1] = s->stamp;
+    s->q[*qt] = z;
+    s->qp[*qt] = (uint32_t)from;
+    s->qe[*qt] = e;
+    ++*qt;
 }
 
 #define FRESH(s, z)                                                       \
@@ -280,43 +345,41 @@ static int64_t found(kflow *s, size_t qt, int64_t sent)
  * search reached dead. */
 static int64_t search(kflow *s, uint32_t x, int64_t want)
 {
-    uint32_t root = 2 * x + 1;
     size_t qh = 0, qt = 0;
     next_stamp(s);
-    reach(s, root, root, NONE);
-    s->q[qt++] = root;
+    reach(s, &qt, 2 * x + 1, 0, NONE);
     while (qh < qt) {
-        uint32_t y = s->q[qh++], v = y >> 1;
+        size_t yi = qh++;
+        uint32_t y = s->q[yi], v = y >> 1;
         if (y & 1) { /* into in(v): out(p) of each predecessor p, and
                       * out(v) when flow passes through v */
-            const uint32_t *pp = s->pp + 2 * (size_t)s->ps[v];
-            const uint32_t *end = s->pp + 2 * (size_t)s->ps[v + 1];
-            for (; pp < end; pp += 2) {
-                uint32_t z = 2 * pp[0];
+            for (uint32_t e = s->ps[v]; e < s->ps[v + 1]; e++) {
+                uint32_t z = 2 * s->pred[e];
                 if (!FRESH(s, z))
                     continue;
-                reach(s, z, y, pp[1]);
-                if (s->nd[pp[0]].rt > 0)
-                    return found(s, qt, augment(s, z, root, want));
-                s->q[qt++] = z;
+                reach(s, &qt, z, yi, e);
+                if (s->nd[z >> 1].rt > 0)
+                    return found(s, qt - 1, augment(s, qt - 1, want));
             }
             if (s->nd[v].pf > 0 && FRESH(s, y - 1)) {
-                reach(s, y - 1, y, NONE);
+                reach(s, &qt, y - 1, yi, NONE);
                 if (s->nd[v].rt > 0)
-                    return found(s, qt, augment(s, y - 1, root, want));
-                s->q[qt++] = y - 1;
+                    return found(s, qt - 1, augment(s, qt - 1, want));
             }
         } else { /* into out(v): in(v) (a pass), and in(z) of each
                   * successor z that v's flow goes to */
-            if (FRESH(s, y + 1)) {
-                reach(s, y + 1, y, NONE);
-                s->q[qt++] = y + 1;
+            if (FRESH(s, y + 1))
+                reach(s, &qt, y + 1, yi, NONE);
+            uint32_t b = s->ss[v], e = s->ss[v + 1];
+            for (uint32_t m = s->nd[v].fsm; m; m &= m - 1) {
+                uint32_t c = 2 * s->succ[b + (uint32_t)__builtin_ctz(m)] + 1;
+                if (FRESH(s, c))
+                    reach(s, &qt, c, yi, NONE);
             }
-            for (uint32_t j = s->ss[v]; j < s->ss[v + 1]; j++)
-                if (s->f[j] > 0 && FRESH(s, 2 * s->succ[j] + 1)) {
-                    reach(s, 2 * s->succ[j] + 1, y, j);
-                    s->q[qt++] = 2 * s->succ[j] + 1;
-                }
+            for (uint32_t j = b + s->fs_bits; j < e; j++)
+                if (s->f[edge_of(s, 2 * s->succ[j] + 1, y)] > 0 &&
+                    FRESH(s, 2 * s->succ[j] + 1))
+                    reach(s, &qt, 2 * s->succ[j] + 1, yi, NONE);
         }
     }
     found(s, qt, 0);
@@ -419,7 +482,7 @@ static void global_label(kflow *s)
     }
     s->nends = k;
     /* (locals: the stores below may alias the fields of s) */
-    const uint32_t *ss = s->ss, *succ = s->succ, *ps = s->ps, *pp = s->pp;
+    const uint32_t *ss = s->ss, *succ = s->succ, *ps = s->ps, *pred = s->pred;
     const uint8_t *joined = s->order ? s->joined : NULL, *fp = s->fp;
     const knode *nd = s->nd;
     lnode *ln = s->ln;
@@ -453,7 +516,7 @@ static void global_label(kflow *s)
             SEE(z - 1);
             for (size_t e = ps[v]; e < ps[v + 1]; e++)
                 if (fp[e])
-                    SEE(2 * pp[2 * e]);
+                    SEE(2 * pred[e]);
         }
 #undef SEE
     }
@@ -491,9 +554,8 @@ static uint32_t sap_arc(const kflow *s, uint32_t y, uint32_t k, uint32_t *j)
     if (y & 1) {
         uint32_t np = s->ps[v + 1] - s->ps[v];
         if (k < np) {
-            const uint32_t *pp = s->pp + 2 * ((size_t)s->ps[v] + k);
-            *j = pp[1];
-            return 2 * pp[0];
+            *j = s->ps[v] + k;
+            return 2 * s->pred[*j];
         }
         *j = NONE;
         return s->nd[v].pf > 0 ? y - 1 : NONE;
@@ -502,8 +564,9 @@ static uint32_t sap_arc(const kflow *s, uint32_t y, uint32_t k, uint32_t *j)
         *j = NONE;
         return y + 1;
     }
-    *j = s->ss[v] + k - 1;
-    return s->f[*j] > 0 ? 2 * s->succ[*j] + 1 : NONE;
+    uint32_t z = 2 * s->succ[s->ss[v] + k - 1] + 1;
+    *j = edge_of(s, z, y);
+    return s->f[*j] > 0 ? z : NONE;
 }
 
 static uint32_t sap_narcs(const kflow *s, uint32_t y)
@@ -519,7 +582,10 @@ static int64_t sap_augment(kflow *s, size_t top, int64_t want)
     uint32_t z = s->stk[top];
     int64_t b = s->nd[z >> 1].rt < want ? s->nd[z >> 1].rt : want;
     for (size_t i = top; i > 0; i--) {
-        int64_t cap = arc_cap(s, s->stk[i], s->stk[i - 1], s->stkj[i]);
+        uint32_t a = s->stk[i], c = s->stk[i - 1];
+        if (s->stkj[i] == NONE && a >> 1 != c >> 1) /* found once */
+            s->stkj[i] = edge_of(s, a, c);
+        int64_t cap = arc_cap(s, a, c, s->stkj[i]);
         if (cap < b)
             b = cap;
     }
@@ -563,7 +629,7 @@ static int64_t sap(kflow *s, uint32_t x, int64_t want)
         uint32_t base = ahead ? s->ps[v] : s->ss[v];
         uint32_t np = (ahead ? s->ps[v + 1] : s->ss[v + 1]) - base;
         uint32_t na = np + 1;
-        const uint32_t *pe = s->pp + 2 * (size_t)base;
+        const uint32_t *pe = s->pred + base;
         s->work += na;
         /* One pass over the arcs: a free end one arc away (in(v) only),
          * else the first admissible arc from the current one, else the
@@ -579,7 +645,7 @@ static int64_t sap(kflow *s, uint32_t x, int64_t want)
         if (ahead) {
             for (k = 0; k <= np; k++) {
                 if (k < np)
-                    z = 2 * pe[2 * k], j = pe[2 * k + 1];
+                    z = 2 * pe[k], j = base + k;
                 else if (nd[v].pf > 0)
                     z = y - 1, j = NONE;
                 else
@@ -604,10 +670,12 @@ static int64_t sap(kflow *s, uint32_t x, int64_t want)
                 if (k == 0) {
                     z = y + 1, j = NONE;
                 } else {
-                    j = base + k - 1;
-                    if (s->f[j] <= 0)
+                    uint32_t slot = k - 1;
+                    z = 2 * s->succ[base + slot] + 1;
+                    if (slot < s->fs_bits ? !(nd[v].fsm >> slot & 1)
+                                          : s->f[edge_of(s, z, y)] <= 0)
                         continue;
-                    z = 2 * s->succ[j] + 1;
+                    j = NONE; /* sap_augment finds it */
                 }
                 if (nd[z >> 1].mark[z & 1] == DEAD)
                     continue;
@@ -658,22 +726,19 @@ static int labelled_init(kflow *s)
     s->ln = mmm__big_calloc(n2, sizeof *s->ln);
     s->jep = mmm__big_calloc(n, sizeof *s->jep);
     size_t m = s->ss[n];
-    s->jk = mmm__big_malloc((m ? m : 1) * sizeof *s->jk);
     uint8_t *fp = mmm__big_malloc(m ? m : 1);
     s->ends_cap = n2 + 1;
     s->ends = mmm__big_malloc(s->ends_cap * sizeof *s->ends);
-    if (!s->ln || !s->jep || !s->ends || !s->jk || !fp) {
-        void *arrays[] = {s->ln, s->jep, s->ends, s->jk, fp};
+    if (!s->ln || !s->jep || !s->ends || !fp) {
+        void *arrays[] = {s->ln, s->jep, s->ends, fp};
         for (size_t i = 0; i < sizeof arrays / sizeof *arrays; i++)
             mmm__big_free(arrays[i]);
         s->ln = NULL;
-        s->jep = s->ends = s->jk = NULL;
+        s->jep = s->ends = NULL;
         return MMM_ENOMEM;
     }
-    for (size_t e = 0; e < m; e++) {
-        s->jk[s->pp[2 * e + 1]] = (uint32_t)e;
-        fp[e] = s->f[s->pp[2 * e + 1]] > 0;
-    }
+    for (size_t e = 0; e < m; e++)
+        fp[e] = s->f[e] > 0;
     s->fp = fp;
     s->epoch = 1;
     s->far = 1;
@@ -693,33 +758,34 @@ static int labelled_init(kflow *s)
  * Returns what x still wants. */
 static int64_t greedy(kflow *s, uint32_t x, int64_t want)
 {
-    const uint32_t *pp = s->pp + 2 * (size_t)s->ps[x];
-    const uint32_t *end = s->pp + 2 * (size_t)s->ps[x + 1];
-    if (end - pp > 2 * GREEDY_SORT) {
-        for (; pp < end && want > 0; end -= 2) {
-            knode *a = &s->nd[end[-2]];
+    const uint32_t *pred = s->pred;
+    uint32_t b = s->ps[x], e = s->ps[x + 1];
+    if (e - b > GREEDY_SORT) {
+        for (; e > b && want > 0; e--) {
+            knode *a = &s->nd[pred[e - 1]];
             int64_t d = a->rt < want ? a->rt : want;
             if (d > 0) {
                 a->rt -= d;
-                flow_add(s, end[-1], d);
+                flow_add(s, e - 1, d);
                 want -= d;
             }
         }
         return want;
     }
     while (want > 0) {
-        const uint32_t *best = NULL;
-        for (const uint32_t *q = pp; q < end; q += 2)
-            if (s->nd[q[0]].rt > 0 &&
-                (!best || s->left[q[0]] < s->left[best[0]] ||
-                 (s->left[q[0]] == s->left[best[0]] && q[0] > best[0])))
+        uint32_t best = NONE;
+        for (uint32_t q = b; q < e; q++)
+            if (s->nd[pred[q]].rt > 0 &&
+                (best == NONE || s->nd[pred[q]].left < s->nd[pred[best]].left ||
+                 (s->nd[pred[q]].left == s->nd[pred[best]].left &&
+                  pred[q] > pred[best])))
                 best = q;
-        if (!best)
+        if (best == NONE)
             break;
-        knode *a = &s->nd[best[0]];
+        knode *a = &s->nd[pred[best]];
         int64_t d = a->rt < want ? a->rt : want;
         a->rt -= d;
-        flow_add(s, best[1], d);
+        flow_add(s, best, d);
         want -= d;
     }
     return want;
@@ -811,80 +877,95 @@ static int64_t join(kflow *s, uint32_t x, int64_t want)
  * waiting far back for a descendant that reaches them. */
 static int hand_on_from(kflow *s, uint32_t u)
 {
-    size_t qh = 0, qt = 0;
-    uint32_t src = 2 * u, z = NONE;
+    size_t qh = 0, qt = 0, zi = 0;
     next_stamp(s);
-    reach(s, src, src, NONE);
-    s->q[qt++] = src;
-    while (qh < qt && qt < HAND_ON_BUDGET && z == NONE) {
-        uint32_t y = s->q[qh++], v = y >> 1;
+    reach(s, &qt, 2 * u, 0, NONE);
+    while (qh < qt && qt < HAND_ON_BUDGET && !zi) {
+        size_t yi = qh++;
+        uint32_t y = s->q[yi], v = y >> 1;
         if (!(y & 1)) { /* out(v): in(c) of joined successors, in(v) */
             for (uint32_t j = s->ss[v]; j < s->ss[v + 1]; j++) {
                 uint32_t c = 2 * s->succ[j] + 1;
-                if (s->joined[c >> 1] && FRESH(s, c)) {
-                    reach(s, c, y, j);
-                    s->q[qt++] = c;
-                }
+                if (s->joined[c >> 1] && FRESH(s, c))
+                    reach(s, &qt, c, yi, NONE);
             }
-            if (s->nd[v].pf > 0 && FRESH(s, y + 1)) {
-                reach(s, y + 1, y, NONE);
-                s->q[qt++] = y + 1;
-            }
+            if (s->nd[v].pf > 0 && FRESH(s, y + 1))
+                reach(s, &qt, y + 1, yi, NONE);
         } else { /* in(v): out(v), out(p) of predecessors sending flow */
             if (FRESH(s, y - 1)) {
-                reach(s, y - 1, y, NONE);
-                if (s->left[v] > 0) {
-                    z = y - 1;
+                reach(s, &qt, y - 1, yi, NONE);
+                if (s->nd[v].left > 0) {
+                    zi = qt - 1;
                     break;
                 }
-                s->q[qt++] = y - 1;
             }
-            const uint32_t *pp = s->pp + 2 * (size_t)s->ps[v];
-            const uint32_t *end = s->pp + 2 * (size_t)s->ps[v + 1];
-            for (; pp < end; pp += 2)
-                if (s->f[pp[1]] > 0 && FRESH(s, 2 * pp[0])) {
-                    reach(s, 2 * pp[0], y, pp[1]);
-                    if (s->left[pp[0]] > 0) {
-                        z = 2 * pp[0];
+            for (uint32_t e = s->ps[v]; e < s->ps[v + 1]; e++)
+                if (s->f[e] > 0 && FRESH(s, 2 * s->pred[e])) {
+                    reach(s, &qt, 2 * s->pred[e], yi, e);
+                    if (s->nd[s->pred[e]].left > 0) {
+                        zi = qt - 1;
                         break;
                     }
-                    s->q[qt++] = 2 * pp[0];
                 }
         }
     }
-    if (z == NONE)
+    if (!zi)
         return 0;
-    /* The path runs from src to z: par points back towards src. */
+    /* The path runs from out(u) = q[0] to out(z) = q[zi]: the arcs
+     * q[qp[k]] -> q[k]. */
+    const uint32_t *q = s->q, *qp = s->qp, *qe = s->qe;
+    uint32_t z = q[zi] >> 1;
     int64_t b = s->nd[u].rt;
-    for (uint32_t c = z; c != src; c = PAR(s, c)) {
-        int64_t cap = arc_cap(s, PAR(s, c), c, PJ(s, c));
+    for (size_t k = zi; k; k = qp[k]) {
+        int64_t cap =
+            arc_cap(s, q[qp[k]], q[k], queue_edge(s, k, q[qp[k]], q[k]));
         if (cap < b)
             b = cap;
     }
     s->nd[u].rt -= b;
-    if (b > 0 && s->nd[z >> 1].rt == 0)
-        end_added(s, z >> 1);
-    s->nd[z >> 1].rt += b;
-    for (uint32_t c = z; c != src; c = PAR(s, c))
-        arc_push(s, PAR(s, c), c, PJ(s, c), b);
+    if (b > 0 && s->nd[z].rt == 0)
+        end_added(s, z);
+    s->nd[z].rt += b;
+    for (size_t k = zi; k; k = qp[k])
+        arc_push(s, q[qp[k]], q[k], qe[k], b);
     return 1;
 }
 
+/* After x joined, for each predecessor u whose last successor x is: its
+ * free ends go to x itself when x still has successors to join (along
+ * out(u) -> in(x) -> out(x): an edge and a pass, both unbounded), else
+ * where hand_on_from finds.  Neither side of x can be dead here (in(x)
+ * dies only when x's search fails, and then x's greedy part had used up
+ * the free ends of every predecessor; no search has reached out(x) yet):
+ * the check only keeps the move safe if that changes. */
 static void hand_on(kflow *s, uint32_t x)
 {
-    const uint32_t *pp = s->pp + 2 * (size_t)s->ps[x];
-    const uint32_t *end = s->pp + 2 * (size_t)s->ps[x + 1];
-    for (; pp < end; pp += 2)
-        if (--s->left[pp[0]] == 0)
-            while (s->nd[pp[0]].rt > 0 && hand_on_from(s, pp[0]))
-                ;
+    knode *a = &s->nd[x];
+    for (uint32_t e = s->ps[x]; e < s->ps[x + 1]; e++) {
+        uint32_t u = s->pred[e];
+        if (--s->nd[u].left != 0 || s->nd[u].rt == 0)
+            continue;
+        if (a->left > 0 && a->mark[0] != DEAD && a->mark[1] != DEAD) {
+            int64_t b = s->nd[u].rt;
+            s->nd[u].rt = 0;
+            flow_add(s, e, b);
+            a->pf += b;
+            if (a->rt == 0)
+                end_added(s, x);
+            a->rt += b;
+            continue;
+        }
+        while (s->nd[u].rt > 0 && hand_on_from(s, u))
+            ;
+    }
 }
 
 static void kflow_free(kflow *s)
 {
-    void *arrays[] = {s->own_ps, s->own_pred, s->pp,  s->order, s->f,
-                      s->nd,     s->q,        s->left, s->joined, s->ln,
-                      s->jep,    s->ends,     s->jk,   s->fp};
+    void *arrays[] = {s->own_ps, s->own_pred, s->ke,     s->order,
+                      s->f,      s->nd,       s->q,      s->qp,
+                      s->qe,     s->joined,   s->ln,     s->jep,
+                      s->ends,   s->fp};
     for (size_t i = 0; i < sizeof arrays / sizeof *arrays; i++)
         mmm__big_free(arrays[i]);
 }
@@ -912,18 +993,55 @@ static int build_preds(kflow *s)
     return 0;
 }
 
-/* pp: for each predecessor entry u of x, u and the position of x in u's
- * successor list.  The predecessor lists are increasing, like this walk. */
-static void build_pp(kflow *s)
+/* Whether every list of the CSR (start, list) is in increasing order
+ * (repeats allowed). */
+static int increasing(size_t n, const uint32_t *start, const uint32_t *list)
 {
+    for (size_t v = 0; v < n; v++)
+        for (uint32_t e = start[v] + 1; e < start[v + 1]; e++)
+            if (list[e] < list[e - 1])
+                return 0;
+    return 1;
+}
+
+/* ke: for each predecessor entry e (edge u -> c), the slot of the edge
+ * in u's successor list (its position j - ss[u]) when below fs_bits, else
+ * 0xff; the repeats of an edge (u -> c twice) take u's slots for c in
+ * turn.  When the successor lists are increasing, the k-th time u is met
+ * in a walk of the predecessor lists (c increasing) is its k-th successor:
+ * the walk is sequential and counts in a byte per kernel (a cache of
+ * 1 MiB holds 10^6 kernels); else each successor entry finds its
+ * predecessor entry (u's entries in c's list are taken in turn as u
+ * grows).  Both need increasing predecessor lists: returns 1 (ke not
+ * built) when they are not. */
+static int build_ke(kflow *s)
+{
+    size_t n = s->n;
+    const uint32_t *ps = s->ps, *pred = s->pred;
+    uint8_t *ke = s->ke;
+    if (s->succ_sorted) {
+        uint8_t *seen = (uint8_t *)s->q; /* scratch, n bytes */
+        memset(seen, 0, n);
+        for (size_t c = 0; c < n; c++)
+            for (uint32_t e = ps[c], prev = 0; e < ps[c + 1]; e++) {
+                uint8_t *k = &seen[pred[e]];
+                if (pred[e] < prev)
+                    return 1;
+                prev = pred[e];
+                ke[e] = *k < s->fs_bits ? (*k)++ : 0xff;
+            }
+        return 0;
+    }
+    if (!increasing(n, ps, pred))
+        return 1;
     uint32_t *cur = s->q;
-    memcpy(cur, s->ps, s->n * sizeof *cur);
-    for (uint32_t u = 0; u < s->n; u++)
+    memcpy(cur, s->ps, n * sizeof *cur);
+    for (uint32_t u = 0; u < n; u++)
         for (uint32_t j = s->ss[u]; j < s->ss[u + 1]; j++) {
-            size_t k = cur[s->succ[j]]++;
-            s->pp[2 * k] = u;
-            s->pp[2 * k + 1] = j;
+            uint32_t slot = j - s->ss[u];
+            ke[cur[s->succ[j]]++] = slot < s->fs_bits ? (uint8_t)slot : 0xff;
         }
+    return 0;
 }
 
 /* A topological order in s->order, or none when the index order is one
@@ -932,16 +1050,20 @@ static void build_pp(kflow *s)
 static int build_order(kflow *s)
 {
     size_t n = s->n;
-    int sorted = 1;
+    int sorted = 1, increasing_lists = 1;
     for (uint32_t u = 0; u < n && sorted; u++)
-        for (uint32_t j = s->ss[u]; j < s->ss[u + 1]; j++) {
+        for (uint32_t j = s->ss[u], prev = 0; j < s->ss[u + 1]; j++) {
             if (s->succ[j] <= u) {
                 sorted = 0;
                 break;
             }
+            increasing_lists &= s->succ[j] >= prev;
+            prev = s->succ[j];
             if (s->succ[j] - u > s->span)
                 s->span = s->succ[j] - u;
         }
+    s->succ_sorted = sorted ? increasing_lists
+                            : increasing(n, s->ss, s->succ);
     if (sorted)
         return 0;
     s->span = 0;
@@ -964,13 +1086,15 @@ static int build_order(kflow *s)
 static int kflow_alloc(kflow *s, size_t n, size_t m)
 {
     size_t m1 = m ? m : 1, n2 = 2 * n;
-    s->pp = mmm__big_malloc(2 * m1 * sizeof *s->pp);
+    s->ke = mmm__big_malloc(m1);
     s->f = mmm__big_calloc(m1, sizeof *s->f);
     s->nd = mmm__big_calloc(n, sizeof *s->nd);
     s->q = mmm__big_malloc(n2 * sizeof *s->q);
-    s->left = mmm__big_malloc(n * sizeof *s->left);
+    s->qp = mmm__big_malloc(n2 * sizeof *s->qp);
+    s->qe = mmm__big_malloc(n2 * sizeof *s->qe);
     s->joined = mmm__big_calloc(n, sizeof *s->joined);
-    if (!s->pp || !s->f || !s->nd || !s->q || !s->left || !s->joined)
+    if (!s->ke || !s->f || !s->nd || !s->q || !s->qp || !s->qe ||
+        !s->joined)
         return MMM_ENOMEM;
     return 0;
 }
@@ -998,19 +1122,22 @@ int mmm__antichain_flow_stats(int64_t *out, size_t n, const int64_t *w,
     s.succ = succ;
     s.ps = ps;
     s.pred = pred;
-    s.mode = mode;
-    s.label_spans = mode == MMM__FLOW_NARROW ? 1 : LABEL_SPANS;
+    s.mode = mode & ~MMM__FLOW_ONE_FLAG;
+    s.fs_bits = mode & MMM__FLOW_ONE_FLAG ? 1 : FS_BITS;
+    s.label_spans = s.mode == MMM__FLOW_NARROW ? 1 : LABEL_SPANS;
     s.st = st;
+    /* The given predecessor lists serve when they are increasing (as
+     * mmm_program_finalize builds them); else the flow builds its own. */
     if (kflow_alloc(&s, n, ss[n]) < 0 || (!ps && build_preds(&s) < 0) ||
-        build_order(&s) < 0) {
+        build_order(&s) < 0 ||
+        (build_ke(&s) && (build_preds(&s) < 0 || build_ke(&s)))) {
         kflow_free(&s);
         return nomem(err);
     }
-    build_pp(&s);
     if (st)
         st->label_kernels = s.span ? (uint64_t)s.label_spans * s.span + 1 : 0;
     for (size_t v = 0; v < n; v++)
-        s.left[v] = ss[v + 1] - ss[v];
+        s.nd[v].left = ss[v + 1] - ss[v];
     int64_t k = 0;
     for (size_t i = 0; i < n; i++) {
         uint32_t x = s.order ? s.order[i] : (uint32_t)i;

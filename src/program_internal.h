@@ -271,7 +271,11 @@ enum {
     MMM__FLOW_BFS,
     MMM__FLOW_LABELLED,
     MMM__FLOW_ALTERNATE,
-    MMM__FLOW_NARROW
+    MMM__FLOW_NARROW,
+    /* or-ed with one of the above: the flow flags of each kernel's
+     * successor edges kept for its first successor only (the others read
+     * the flows, as for the successors past the 32nd) */
+    MMM__FLOW_ONE_FLAG = 8
 };
 int mmm__antichain_flow_mode(int64_t *out, size_t n, const int64_t *weight,
                              const uint32_t *succ_start, const uint32_t *succ,

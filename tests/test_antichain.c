@@ -94,10 +94,43 @@ static void to_csr(uint32_t *ss, uint32_t *succ, uint32_t *cur, int n,
         succ[cur[from[e]]++] = to[e];
 }
 
+/* Predecessor lists of a CSR, one entry per edge (repeats kept): in
+ * increasing order (the flow's contract), or in decreasing order when
+ * down (the flow must notice, and build its own); cur: n entries of
+ * scratch. */
+static void preds_of(uint32_t *ps, uint32_t *pred, uint32_t *cur, int n,
+                     const uint32_t *ss, const uint32_t *succ, int down)
+{
+    memset(ps, 0, (size_t)(n + 1) * sizeof *ps);
+    for (uint32_t j = 0; j < ss[n]; j++)
+        ps[succ[j] + 1]++;
+    for (int v = 0; v < n; v++)
+        ps[v + 1] += ps[v];
+    memcpy(cur, ps, (size_t)n * sizeof *cur);
+    for (int i = 0; i < n; i++) {
+        int u = down ? n - 1 - i : i;
+        for (uint32_t j = ss[u]; j < ss[u + 1]; j++)
+            pred[cur[succ[j]]++] = (uint32_t)u;
+    }
+}
+
+/* Each successor list of a CSR sorted in place (the flow has a faster
+ * path for sorted lists: both must give the same K). */
+static void sort_succ(int n, const uint32_t *ss, uint32_t *succ)
+{
+    for (int v = 0; v < n; v++)
+        for (uint32_t j = ss[v] + 1; j < ss[v + 1]; j++)
+            for (uint32_t i = j; i > ss[v] && succ[i - 1] > succ[i]; i--) {
+                uint32_t t = succ[i];
+                succ[i] = succ[i - 1];
+                succ[i - 1] = t;
+            }
+}
+
 /* The buffers of a medium DAG: weights, edge list, CSR and its scratch. */
 typedef struct medium {
     int64_t *w;
-    uint32_t *from, *to, *ss, *succ, *cur;
+    uint32_t *from, *to, *ss, *succ, *cur, *ps, *pred;
 } medium;
 
 static medium medium_alloc(size_t nmax, size_t mmax)
@@ -109,39 +142,57 @@ static medium medium_alloc(size_t nmax, size_t mmax)
     d.ss = malloc((nmax + 1) * sizeof *d.ss);
     d.succ = malloc(mmax * sizeof *d.succ);
     d.cur = malloc(nmax * sizeof *d.cur);
-    cr_assert(d.w && d.from && d.to && d.ss && d.succ && d.cur);
+    d.ps = malloc((nmax + 1) * sizeof *d.ps);
+    d.pred = malloc(mmax * sizeof *d.pred);
+    cr_assert(d.w && d.from && d.to && d.ss && d.succ && d.cur && d.ps &&
+              d.pred);
     return d;
 }
 
 static void medium_free(medium *d)
 {
     free(d->w), free(d->from), free(d->to), free(d->ss), free(d->succ),
-        free(d->cur);
+        free(d->cur), free(d->ps), free(d->pred);
 }
 
 /* The flow alone, by each method of its searches (adaptive, breadth-first
  * only, labelled first, the two in turns, labelled first with the
- * narrowest labelling) and by the earlier algorithm
- * (tests/helpers/antichain_prev.c): all must agree; returns their K. */
+ * narrowest labelling), each also with the flow flag of the first
+ * successor only (the others read from the flows), on the successor
+ * lists in edge order and sorted, with the predecessor lists left to the
+ * flow, given in increasing order and given in decreasing order (not
+ * the contract: the flow must build its own), and by the earlier
+ * algorithm (tests/helpers/antichain_prev.c): all must agree; returns
+ * their K. */
 static int64_t flow_only(int n, const int64_t *w, size_t m,
                          const uint32_t *from, const uint32_t *to)
 {
-    uint32_t ss[MAXN + 1], succ[1024], cur[MAXN];
+    uint32_t ss[MAXN + 1], succ[1024], sorted[1024], cur[MAXN];
+    uint32_t ps[2][MAXN + 1], pred[2][1024];
     int64_t k = -1, km = -2, kp = -3;
     mmm_error err;
     cr_assert(m <= 1024);
     to_csr(ss, succ, cur, n, m, from, to);
+    memcpy(sorted, succ, m * sizeof *succ);
+    sort_succ(n, ss, sorted);
+    for (int down = 0; down < 2; down++)
+        preds_of(ps[down], pred[down], cur, n, ss, succ, down);
     cr_assert_eq(mmm__antichain_flow(&k, (size_t)n, w, ss, succ, &err), 0);
     static const int modes[] = {MMM__FLOW_ADAPTIVE, MMM__FLOW_BFS,
                                 MMM__FLOW_LABELLED, MMM__FLOW_ALTERNATE,
                                 MMM__FLOW_NARROW};
-    for (int i = 0; i < 5; i++) {
-        cr_assert_eq(mmm__antichain_flow_mode(&km, (size_t)n, w, ss, succ,
-                                              NULL, NULL, modes[i], &err),
-                     0);
-        cr_assert_eq(km, k, "method %d: K %lld, adaptive %lld", modes[i],
-                     (long long)km, (long long)k);
-    }
+    for (int form = 0; form < 6; form++)
+        for (int i = 0; i < 10; i++) {
+            const uint32_t *sl = form / 3 ? sorted : succ;
+            const uint32_t *pl = form % 3 ? pred[form % 3 - 1] : NULL;
+            const uint32_t *pstart = form % 3 ? ps[form % 3 - 1] : NULL;
+            int mode = modes[i / 2] | (i % 2 ? MMM__FLOW_ONE_FLAG : 0);
+            cr_assert_eq(mmm__antichain_flow_mode(&km, (size_t)n, w, ss, sl,
+                                                  pstart, pl, mode, &err),
+                         0);
+            cr_assert_eq(km, k, "method %d, lists %d: K %lld, adaptive %lld",
+                         mode, form, (long long)km, (long long)k);
+        }
     cr_assert_eq(prev_antichain_flow(&kp, (size_t)n, w, ss, succ, &err), 0);
     cr_assert_eq(kp, k, "earlier flow %lld, flow %lld", (long long)kp,
                  (long long)k);
@@ -358,14 +409,22 @@ Test(antichain, benchmark_shapes_match_the_earlier_flow)
                      0);
         cr_assert_eq(mmm__antichain_flow(&k, (size_t)n, w, ss, succ, &err),
                      0);
-        for (int mode = MMM__FLOW_BFS; mode <= MMM__FLOW_NARROW; mode++) {
+        /* each method, then each with one flow flag per kernel and the
+         * predecessor lists given (increasing) */
+        preds_of(d.ps, d.pred, cur, n, ss, succ, 0);
+        for (int i = 0; i < 2 * (MMM__FLOW_NARROW - MMM__FLOW_BFS + 1);
+             i++) {
             int64_t km = -4;
-            cr_assert_eq(mmm__antichain_flow_mode(&km, (size_t)n, w, ss, succ,
-                                                  NULL, NULL, mode, &err),
+            int mode = MMM__FLOW_BFS + i / 2;
+            cr_assert_eq(mmm__antichain_flow_mode(
+                             &km, (size_t)n, w, ss, succ, i % 2 ? d.ps : NULL,
+                             i % 2 ? d.pred : NULL,
+                             mode | (i % 2 ? MMM__FLOW_ONE_FLAG : 0), &err),
                          0);
-            cr_assert_eq(km, expect, "iteration %d (shape %d), method %d: "
+            cr_assert_eq(km, expect, "iteration %d (shape %d), method %d%s: "
                          "K %lld, earlier flow %lld", it, sh, mode,
-                         (long long)km, (long long)expect);
+                         i % 2 ? " (one flag)" : "", (long long)km,
+                         (long long)expect);
         }
         cr_assert_eq(mmm__max_antichain(&kp, NULL, (size_t)n, w, m, from, to,
                                        &err),
@@ -561,14 +620,20 @@ Test(antichain, adversarial_medium_dags_match_the_earlier_flow)
         cr_assert_eq(prev_antichain_flow(&expect, (size_t)n, w, ss, succ,
                                          &err),
                      0);
-        for (int mode = MMM__FLOW_ADAPTIVE; mode <= MMM__FLOW_NARROW;
-             mode++) {
-            cr_assert_eq(mmm__antichain_flow_mode(&k, (size_t)n, w, ss, succ,
-                                                  NULL, NULL, mode, &err),
+        /* each method, then each with one flow flag per kernel and the
+         * predecessor lists given (decreasing: the flow builds its own) */
+        preds_of(d.ps, d.pred, cur, n, ss, succ, 1);
+        for (int i = 0; i < 2 * (MMM__FLOW_NARROW + 1); i++) {
+            int mode = i / 2;
+            cr_assert_eq(mmm__antichain_flow_mode(
+                             &k, (size_t)n, w, ss, succ, i % 2 ? d.ps : NULL,
+                             i % 2 ? d.pred : NULL,
+                             mode | (i % 2 ? MMM__FLOW_ONE_FLAG : 0), &err),
                          0);
             cr_assert_eq(k, expect, "iteration %d (kind %d, %d nodes), "
-                         "method %d: K %lld, earlier flow %lld", it, kind, n,
-                         mode, (long long)k, (long long)expect);
+                         "method %d%s: K %lld, earlier flow %lld", it, kind,
+                         n, mode, i % 2 ? " (one flag)" : "", (long long)k,
+                         (long long)expect);
         }
         cr_assert_eq(mmm__max_antichain(&k, NULL, (size_t)n, w, m, from, to,
                                         &err),
