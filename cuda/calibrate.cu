@@ -16,6 +16,7 @@
 
 #include "mmm/calibrate.h"
 #include "calibrate_cuda.h"
+#include "gather.cuh"
 
 /* ------------------------------------------------------------------ */
 /* Kernels                                                             */
@@ -576,31 +577,8 @@ static int bench_atomics(ctx *c, mmm_calib_raw *r, int reps, int quick)
  * array, so nothing else moves) and writes their sum.  Regions: a quarter
  * of the L2 (found in it), 1, 2 and 4 times the L2, and 32 times (missing
  * it), each a power of two, the largest halved until it fits in a quarter
- * of the free memory; seconds per word of the whole GPU. */
-__device__ __forceinline__ unsigned gather_hash(unsigned x)
-{
-    x ^= x >> 16;
-    x *= 0x7feb352dU;
-    x ^= x >> 15;
-    x *= 0x846ca68bU;
-    x ^= x >> 16;
-    return x;
-}
-
-__global__ void k_gather(const float *__restrict__ x, float *__restrict__ out,
-                         size_t mask, unsigned salt)
-{
-    const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
-    float s = 0.0f;
-#pragma unroll
-    for (int j = 0; j < 8; j++) {
-        size_t i = ((size_t)gather_hash(t * 8u + j + salt) << 8 ^
-                    gather_hash(t * 7919u + j)) & mask;
-        s += x[i];
-    }
-    out[t] = s;
-}
-
+ * of the free memory; seconds per word of the whole GPU.  The kernel is
+ * gather.cuh's (bench/gpu/gathers.cu times the same one). */
 static size_t pow2_at_least(size_t v)
 {
     size_t p = 1;

@@ -4,13 +4,15 @@
 // word; the grid is 132 x B blocks of 256 threads that loop over 2^26
 // words (256 MiB, more than the L2), so B sets the resident warps per SM
 // without touching the L1/shared carve-out.  K = 1 .. 64, B = 1 .. 8; the
-// best of 7 event-timed launches, in TB/s of words read.
+// best of 7 event-timed launches after a warm-up (timing.cuh), in TB/s of
+// words read.
 // docs/fidelity.md, section 7, reads it.
 //
 //   nvcc -O3 -arch=sm_90 -o reads bench/gpu/reads.cu && ./reads
 #include <cstdio>
 #include <cstdlib>
-#define CK(x) do { cudaError_t e = (x); if (e != cudaSuccess) { fprintf(stderr, "reads: %s\n", cudaGetErrorString(e)); exit(1);} } while (0)
+#define PROG "reads"
+#include "timing.cuh"
 template <int K>
 __global__ void stream(const int *__restrict__ in, int *__restrict__ out,
                        size_t chunks)
@@ -25,24 +27,17 @@ __global__ void stream(const int *__restrict__ in, int *__restrict__ out,
     }
     out[(size_t)blockIdx.x * blockDim.x + threadIdx.x] = acc;
 }
+template <int K> struct sarg { const int *in; int *out; size_t n; int grid; };
+template <int K> static void run_stream(void *p)
+{
+    sarg<K> *a = (sarg<K> *)p;
+    stream<K><<<a->grid, 256>>>(a->in, a->out, a->n / K);
+}
 template <int K> static void run(const int *in, int *out, size_t n, int sms)
 {
-    cudaEvent_t a, b;
-    CK(cudaEventCreate(&a));
-    CK(cudaEventCreate(&b));
     for (int B = 1; B <= 8; B *= 2) {
-        float best = 1e30f;
-        for (int r = 0; r < 7; r++) {
-            CK(cudaEventRecord(a));
-            stream<K><<<sms * B, 256>>>(in, out, n / K);
-            CK(cudaGetLastError());
-            CK(cudaEventRecord(b));
-            CK(cudaEventSynchronize(b));
-            float ms;
-            CK(cudaEventElapsedTime(&ms, a, b));
-            if (ms < best)
-                best = ms;
-        }
+        sarg<K> a = {in, out, n, sms * B};
+        float best = time_best(run_stream<K>, &a);
         printf("%d,%d,%d,%.5f,%.3f\n", K, B, B * 8, best,
                (double)n * 4 / best / 1e9);
     }
@@ -51,10 +46,11 @@ int main()
 {
     size_t n = (size_t)1 << 26;
     int *in, *out, sms;
-    CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
-    CK(cudaMalloc(&in, n * 4));
-    CK(cudaMalloc(&out, (size_t)sms * 8 * 256 * 4));
-    CK(cudaMemset(in, 1, n * 4));
+    timing_init();
+    CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+    CHECK(cudaMalloc(&in, n * 4));
+    CHECK(cudaMalloc(&out, (size_t)sms * 8 * 256 * 4));
+    CHECK(cudaMemset(in, 1, n * 4));
     printf("K,blocks_per_sm,warps_per_sm,best_ms,TB_per_s\n");
     run<1>(in, out, n, sms);
     run<2>(in, out, n, sms);

@@ -1,8 +1,10 @@
 /*
- * timing.cuh: what validate.cu, holdout.cu, holdout2.cu, holdout3.cu and
- * holdout4.cu share: a CUDA error check that exits, the median of RUNS
- * timed runs of a launch sequence (cudaEvents on the legacy stream around
- * the whole sequence, one warm-up first), and log2 of a power of two.  Define PROG
+ * timing.cuh: what validate.cu, holdout.cu, holdout2.cu, holdout3.cu,
+ * holdout4.cu, reads.cu and gathers.cu share: a CUDA error check that
+ * exits, the median (time_median) or the best (time_best) of RUNS timed runs
+ * of a launch sequence (cudaEvents on the legacy stream around the whole
+ * sequence, one warm-up first; timing_init creates the events), and log2 of
+ * a power of two.  Define PROG
  * (the program's name, for messages) before including it.
  */
 #ifndef MMM_BENCH_GPU_TIMING_CUH
@@ -26,20 +28,20 @@
 
 static cudaEvent_t ev0, ev1;
 
-static void timing_init(void)
+static inline void timing_init(void)
 {
     CHECK(cudaEventCreate(&ev0));
     CHECK(cudaEventCreate(&ev1));
 }
 
-static int cmp_float(const void *a, const void *b)
+static inline int cmp_float(const void *a, const void *b)
 {
     float x = *(const float *)a, y = *(const float *)b;
     return (x > y) - (x < y);
 }
 
 /* Median time in ms of RUNS runs of fn(arg) after one warm-up. */
-static float time_median(void (*fn)(void *), void *arg)
+static inline float time_median(void (*fn)(void *), void *arg)
 {
     float t[RUNS];
     fn(arg);
@@ -56,8 +58,29 @@ static float time_median(void (*fn)(void *), void *arg)
     return t[RUNS / 2];
 }
 
+/* Best time in ms of RUNS runs of fn(arg) after one warm-up (the
+ * microbenchmarks, which report what the hardware can do). */
+static inline float time_best(void (*fn)(void *), void *arg)
+{
+    float best = 1e30f;
+    fn(arg);
+    CHECK(cudaDeviceSynchronize());
+    for (int r = 0; r < RUNS; r++) {
+        float ms;
+        CHECK(cudaEventRecord(ev0, 0));
+        fn(arg);
+        CHECK(cudaEventRecord(ev1, 0));
+        CHECK(cudaEventSynchronize(ev1));
+        CHECK(cudaEventElapsedTime(&ms, ev0, ev1));
+        if (ms < best)
+            best = ms;
+    }
+    CHECK(cudaGetLastError());
+    return best;
+}
+
 /* log2 of a power of two (the smallest l with 2^l >= v). */
-static int log2i(long v)
+static inline int log2i(long v)
 {
     int l = 0;
     while ((1L << l) < v)

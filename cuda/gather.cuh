@@ -1,0 +1,38 @@
+/*
+ * gather.cuh: the gather kernel that `mmm calibrate` (calibrate.cu) and the
+ * standalone microbenchmark bench/gpu/gathers.cu both time: each thread
+ * reads 8 words at addresses uniform at random over a region of mask + 1
+ * words (a power of two) and writes their sum.  The addresses are a hash of
+ * the thread, the word and salt (a new salt each launch), so no index array
+ * moves and nothing but the gathered words and one word per thread does.
+ */
+#ifndef MMM_CUDA_GATHER_CUH
+#define MMM_CUDA_GATHER_CUH
+
+#include <stddef.h>
+
+__device__ __forceinline__ unsigned gather_hash(unsigned x)
+{
+    x ^= x >> 16;
+    x *= 0x7feb352dU;
+    x ^= x >> 15;
+    x *= 0x846ca68bU;
+    x ^= x >> 16;
+    return x;
+}
+
+__global__ void k_gather(const float *__restrict__ x, float *__restrict__ out,
+                         size_t mask, unsigned salt)
+{
+    const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
+    float s = 0.0f;
+#pragma unroll
+    for (int j = 0; j < 8; j++) {
+        size_t i = ((size_t)gather_hash(t * 8u + j + salt) << 8 ^
+                    gather_hash(t * 7919u + j)) & mask;
+        s += x[i];
+    }
+    out[t] = s;
+}
+
+#endif
