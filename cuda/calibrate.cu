@@ -577,8 +577,9 @@ static int bench_atomics(ctx *c, mmm_calib_raw *r, int reps, int quick)
  * array, so nothing else moves) and writes their sum.  Regions: a quarter
  * of the L2 (found in it), 1, 2 and 4 times the L2, and 32 times (missing
  * it), each a power of two, the largest halved until it fits in a quarter
- * of the free memory; seconds per word of the whole GPU.  The kernel is
- * gather.cuh's (bench/gpu/gathers.cu times the same one). */
+ * of the free memory; seconds per word of the whole GPU.  Then the same
+ * words stored (k_scatter).  The kernels are gather.cuh's
+ * (bench/gpu/gathers.cu times the same ones). */
 static size_t pow2_at_least(size_t v)
 {
     size_t p = 1;
@@ -617,6 +618,16 @@ static int bench_gathers(ctx *c, mmm_calib_raw *r, int reps, int quick)
             if (elapsed_s(c, &s) < 0)
                 return -1;
             push(&r->gather_s[g], s / (double)r->gather_words);
+        }
+        for (int k = 0; k < reps; k++) {
+            double s;
+            CK(cudaEventRecord(c->e0, c->st));
+            k_scatter<<<threads / 256, 256, 0, c->st>>>(x, mask, salt += 0x9e3779b9u);
+            CK(cudaGetLastError());
+            CK(cudaEventRecord(c->e1, c->st));
+            if (elapsed_s(c, &s) < 0)
+                return -1;
+            push(&r->scatter_s[g], s / (double)r->gather_words);
         }
     }
     CK(cudaFree(x));

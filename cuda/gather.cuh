@@ -1,8 +1,9 @@
 /*
- * gather.cuh: the gather kernel that `mmm calibrate` (calibrate.cu) and the
- * standalone microbenchmark bench/gpu/gathers.cu both time: each thread
- * reads 8 words at addresses uniform at random over a region of mask + 1
- * words (a power of two) and writes their sum.  The addresses are a hash of
+ * gather.cuh: the gather and scatter kernels that `mmm calibrate`
+ * (calibrate.cu) and the standalone microbenchmark bench/gpu/gathers.cu
+ * both time: each thread reads (k_gather) or writes (k_scatter) 8 words at
+ * addresses uniform at random over a region of mask + 1 words (a power of
+ * two); k_gather writes their sum.  The addresses are a hash of
  * the thread, the word and salt (a new salt each launch), so no index array
  * moves and nothing but the gathered words and one word per thread does.
  */
@@ -33,6 +34,19 @@ __global__ void k_gather(const float *__restrict__ x, float *__restrict__ out,
         s += x[i];
     }
     out[t] = s;
+}
+
+/* The same addresses written: each thread stores 8 words at random over
+ * the region. */
+__global__ void k_scatter(float *__restrict__ x, size_t mask, unsigned salt)
+{
+    const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
+#pragma unroll
+    for (int j = 0; j < 8; j++) {
+        size_t i = ((size_t)gather_hash(t * 8u + j + salt) << 8 ^
+                    gather_hash(t * 7919u + j)) & mask;
+        x[i] = (float)t;
+    }
 }
 
 #endif

@@ -189,7 +189,13 @@ static void gathers(mmm_calib *out, const mmm_calib_raw *raw, double *v)
             v[k] = s->v[k] * out->bandwidth_bytes_per_s;
         mmm_calib_stat_of(&out->gather_bytes[i], v, (size_t)s->n);
         out->gather_region_bytes[i] = raw->gather_region_bytes[i];
+        s = &raw->scatter_s[i];
+        for (k = 0; k < s->n; k++)
+            v[k] = s->v[k] * out->bandwidth_bytes_per_s;
+        mmm_calib_stat_of(&out->scatter_bytes[i], v, (size_t)s->n);
     }
+    out->scatter_hit_bytes = out->scatter_bytes[0].median;
+    out->scatter_miss_bytes = out->scatter_bytes[MMM_CALIB_NGATHER - 1].median;
     double hit = out->gather_bytes[0].median,
            miss = out->gather_bytes[MMM_CALIB_NGATHER - 1].median;
     out->gather_hit_bytes = hit;
@@ -238,6 +244,9 @@ int mmm_calib_analyze(mmm_calib *out, const mmm_calib_raw *raw,
     for (i = 0; i < MMM_CALIB_NGATHER; i++) {
         snprintf(what, sizeof what, "gather_s[%d]", i);
         if ((r = check_series(&raw->gather_s[i], what, err)) < 0)
+            return r;
+        snprintf(what, sizeof what, "scatter_s[%d]", i);
+        if ((r = check_series(&raw->scatter_s[i], what, err)) < 0)
             return r;
         if (raw->gather_region_bytes[i] <= 0 ||
             (i > 0 && raw->gather_region_bytes[i] <=
@@ -584,6 +593,16 @@ int mmm_calib_machine_xml(char **out, size_t *len, const mmm_calib *c,
                    "%.4g MiB",
                    (double)c->gather_region_bytes[MMM_CALIB_NGATHER - 1] /
                        1048576.0);
+        param_stat(fp, "scatter_hit_bytes", &c->scatter_bytes[0],
+                   "bytes of copy bandwidth one word stored at a random "
+                   "address costs when it is in the L2: 8 words per thread "
+                   "over %.4g MiB, as the gathers",
+                   (double)c->gather_region_bytes[0] / 1048576.0);
+        param_stat(fp, "scatter_miss_bytes",
+                   &c->scatter_bytes[MMM_CALIB_NGATHER - 1],
+                   "the same when it misses the L2: over %.4g MiB",
+                   (double)c->gather_region_bytes[MMM_CALIB_NGATHER - 1] /
+                       1048576.0);
         param(fp, "gather_l2_bytes", floor(c->gather_l2_bytes),
               "derived: the L2 capacity gathered words find, the median over "
               "the regions between the two of h x region, h = (miss - "
@@ -796,6 +815,10 @@ int mmm_calib_constants_from_machine(mmm_calib_constants *out,
         out->gather_miss_bytes = 0;
     if (get(&out->gather_l2_bytes, m, "gather_l2_bytes", NULL) < 0)
         out->gather_l2_bytes = 0;
+    if (get(&out->scatter_hit_bytes, m, "scatter_hit_bytes", NULL) < 0)
+        out->scatter_hit_bytes = 0;
+    if (get(&out->scatter_miss_bytes, m, "scatter_miss_bytes", NULL) < 0)
+        out->scatter_miss_bytes = 0;
     for (i = 0; i < MMM_CALIB_NBLOCK; i++) {
         snprintf(name, sizeof name, "U_latency_%d", mmm_calib_block_sizes[i]);
         if ((r = get(&out->U_latency[i], m, name, err)) < 0)

@@ -330,7 +330,7 @@ static const char *const class_attr[MMM_CX_N] = {
     "blocks", "work", "span", "reads", "writes", "threads", "shared",
     "shared_bytes", "registers", "barriers", "rounds", "wavefronts",
     "read_stride", "write_stride", "atomics", "global_wavefronts",
-    "gathers", "gather_bytes"};
+    "gathers", "gather_bytes", "scatters"};
 
 /* "blocks of kernel 'x'" (+ " (i = 3)" for an index-dependent launch). */
 static void describe(char *buf, size_t size, const mmm_program *p,
@@ -490,7 +490,7 @@ static int eval_classes(inst_impl *in, mmm_value *values, size_t k,
                                   &o->wavefronts, &o->read_stride,
                                   &o->write_stride, &o->atomics,
                                   &o->global_wavefronts, &o->gathers,
-                                  &o->gather_bytes};
+                                  &o->gather_bytes, &o->scatters};
         mmm_value v;
         class_exact x = {0, 0, 1, 1};
         int r;

@@ -89,12 +89,12 @@ static const char *const kernel_attrs[] = {
     "id", "blocks", "threads", "work", "span", "reads", "writes", "repeat",
     "index", "shared", "access", "shared_bytes", "registers", "barriers",
     "rounds", "wavefronts", "read_stride", "write_stride", "atomics",
-    "global_wavefronts", "gathers", "gather_bytes", NULL};
+    "global_wavefronts", "gathers", "gather_bytes", "scatters", NULL};
 static const char *const blocks_attrs[] = {
     "count", "work", "span", "reads", "writes", "threads", "shared",
     "access", "shared_bytes", "registers", "barriers", "rounds",
     "wavefronts", "read_stride", "write_stride", "atomics",
-    "global_wavefronts", "gathers", "gather_bytes", NULL};
+    "global_wavefronts", "gathers", "gather_bytes", "scatters", NULL};
 static const char *const edge_attrs[] = {"from", "to", NULL};
 static const char *const mparam_attrs[] = {"name", "value", NULL};
 static const char *const no_attrs[] = {NULL};

@@ -51,13 +51,13 @@ enum {
     KE_REPEAT, KE_INDEX, KE_SHARED, KE_ACCESS, KE_SHARED_BYTES,
     KE_REGISTERS, KE_BARRIERS, KE_ROUNDS, KE_WAVEFRONTS, KE_READ_STRIDE,
     KE_WRITE_STRIDE, KE_ATOMICS, KE_GLOBAL_WAVEFRONTS, KE_GATHERS,
-    KE_GATHER_BYTES
+    KE_GATHER_BYTES, KE_SCATTERS
 };
 enum {
     BL_COUNT, BL_WORK, BL_SPAN, BL_READS, BL_WRITES, BL_THREADS, BL_SHARED,
     BL_ACCESS, BL_SHARED_BYTES, BL_REGISTERS, BL_BARRIERS, BL_ROUNDS,
     BL_WAVEFRONTS, BL_READ_STRIDE, BL_WRITE_STRIDE, BL_ATOMICS,
-    BL_GLOBAL_WAVEFRONTS, BL_GATHERS, BL_GATHER_BYTES
+    BL_GLOBAL_WAVEFRONTS, BL_GATHERS, BL_GATHER_BYTES, BL_SCATTERS
 };
 enum { ED_FROM, ED_TO };
 enum { MP_NAME, MP_VALUE };
@@ -117,9 +117,9 @@ typedef struct builder {
     size_t kernel_nclasses;
     /* defaults for its <blocks> children: shared, shared_bytes, registers,
      * barriers, rounds, wavefronts, read_stride, write_stride, atomics,
-     * global_wavefronts, gathers, gather_bytes (KDEF_N texts,
+     * global_wavefronts, gathers, gather_bytes, scatters (KDEF_N texts,
      * NULL when not given) */
-    char *kernel_def[12];
+    char *kernel_def[13];
     int kernel_access;   /* -1: not given */
     mmm_error err;       /* the first error */
     int have_err;

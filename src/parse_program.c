@@ -47,19 +47,21 @@ static mmm_access access_of(const char *v, mmm_access dflt)
 
 /* The kernel attributes its <blocks> children inherit, in the order of
  * builder.kernel_def, and the <blocks> attributes of the same names. */
-#define KDEF_N 12
+#define KDEF_N 13
 static const int kdef_ke[KDEF_N] = {KE_SHARED,    KE_SHARED_BYTES,
                                     KE_REGISTERS, KE_BARRIERS,
                                     KE_ROUNDS,    KE_WAVEFRONTS,
                                     KE_READ_STRIDE, KE_WRITE_STRIDE,
                                     KE_ATOMICS, KE_GLOBAL_WAVEFRONTS,
-                                    KE_GATHERS, KE_GATHER_BYTES};
+                                    KE_GATHERS, KE_GATHER_BYTES,
+                                    KE_SCATTERS};
 static const int kdef_bl[KDEF_N] = {BL_SHARED,    BL_SHARED_BYTES,
                                     BL_REGISTERS, BL_BARRIERS,
                                     BL_ROUNDS,    BL_WAVEFRONTS,
                                     BL_READ_STRIDE, BL_WRITE_STRIDE,
                                     BL_ATOMICS, BL_GLOBAL_WAVEFRONTS,
-                                    BL_GATHERS, BL_GATHER_BYTES};
+                                    BL_GATHERS, BL_GATHER_BYTES,
+                                    BL_SCATTERS};
 
 void mmm__parse_kernel_defs_free(builder *b)
 {
@@ -103,6 +105,7 @@ static void start_kernel(builder *b, const char **v, long line)
         ks.global_wavefronts = v[KE_GLOBAL_WAVEFRONTS];
         ks.gathers = v[KE_GATHERS];
         ks.gather_bytes = v[KE_GATHER_BYTES];
+        ks.scatters = v[KE_SCATTERS];
     } else {
         /* Several kinds of block: shared, access and the time model's
          * attributes are their defaults. */
@@ -138,7 +141,7 @@ static void start_blocks(builder *b, const char **v, long line)
                                     &cs.wavefronts, &cs.read_stride,
                                     &cs.write_stride, &cs.atomics,
                                     &cs.global_wavefronts, &cs.gathers,
-                                    &cs.gather_bytes};
+                                    &cs.gather_bytes, &cs.scatters};
         for (int i = 0; i < KDEF_N; i++)
             *dst[i] = v[kdef_bl[i]] ? v[kdef_bl[i]] : b->kernel_def[i];
     }

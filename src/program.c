@@ -482,7 +482,9 @@ static int compile_class(mmm_program *p, uint32_t eid[MMM_CX_N],
         (r = mmm__prog_compile_opt(p, &eid[MMM_CX_GATHERS], cs->gathers, &sc,
                          cs->line, err)) < 0 ||
         (r = mmm__prog_compile_opt(p, &eid[MMM_CX_GATHER_BYTES],
-                         cs->gather_bytes, &sc, cs->line, err)) < 0)
+                         cs->gather_bytes, &sc, cs->line, err)) < 0 ||
+        (r = mmm__prog_compile_opt(p, &eid[MMM_CX_SCATTERS], cs->scatters,
+                         &sc, cs->line, err)) < 0)
         return r;
     return 0;
 }
@@ -530,6 +532,7 @@ static int append_class(mmm_program *p, size_t kernel,
     c->global_wavefronts = mmm__prog_expr_of(p, eid[MMM_CX_GLOBAL_WAVEFRONTS]);
     c->gathers = mmm__prog_expr_of(p, eid[MMM_CX_GATHERS]);
     c->gather_bytes = mmm__prog_expr_of(p, eid[MMM_CX_GATHER_BYTES]);
+    c->scatters = mmm__prog_expr_of(p, eid[MMM_CX_SCATTERS]);
     c->access = cs->access;
     memcpy(pv->class_eid[p->nclasses], eid, sizeof pv->class_eid[0]);
     mmm_kernel *k = &pv->kernels[kernel];
@@ -640,7 +643,8 @@ int mmm_program_add_kernel(mmm_program *p, const mmm_kernel_spec *spec,
                          spec->rounds,       spec->wavefronts,
                          spec->read_stride,    spec->write_stride,
                          spec->atomics,        spec->global_wavefronts,
-                         spec->gathers,        spec->gather_bytes};
+                         spec->gathers,        spec->gather_bytes,
+                         spec->scatters};
     if (spec->blocks &&
         (r = compile_class(p, ceid, &cs, &k, spec->id, 1, err)) < 0)
         return r;

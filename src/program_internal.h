@@ -78,6 +78,7 @@ enum {
                                  accesses per warp */
     MMM_CX_GATHERS,      /* time model: reads per thread at random addresses */
     MMM_CX_GATHER_BYTES, /* time model: bytes of the region they fall in */
+    MMM_CX_SCATTERS,     /* time model: writes per thread at random addresses */
     MMM_CX_N
 };
 

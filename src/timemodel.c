@@ -278,12 +278,21 @@ int mmm_time_machine_get(mmm_time_machine *m, const mmm_instance *inst,
         return r;
     /* A gather costs one sector unless the machine says more. */
     m->gather_hit_bytes = m->gather_miss_bytes = (double)m->sector_bytes;
+    m->scatter_hit_bytes = m->scatter_miss_bytes = (double)m->sector_bytes;
     if ((r = get_real(inst, "gather_hit_bytes",
                       "bytes of bandwidth one gathered word found in the L2 "
                       "costs", 0, 0, &m->gather_hit_bytes, err)) < 0 ||
         (r = get_real(inst, "gather_miss_bytes",
                       "bytes of bandwidth one gathered word missing the L2 "
                       "costs", 0, 0, &m->gather_miss_bytes, err)) < 0 ||
+        (r = get_real(inst, "scatter_hit_bytes",
+                      "bytes of bandwidth one word written at a random "
+                      "address found in the L2 costs", 0, 0,
+                      &m->scatter_hit_bytes, err)) < 0 ||
+        (r = get_real(inst, "scatter_miss_bytes",
+                      "bytes of bandwidth one word written at a random "
+                      "address missing the L2 costs", 0, 0,
+                      &m->scatter_miss_bytes, err)) < 0 ||
         (r = get_real(inst, "gather_l2_bytes",
                       "L2 capacity that gathered words find, bytes", 0, -1,
                       &m->gather_l2_bytes, err)) < 0)
@@ -355,15 +364,16 @@ static double spread(const mmm_time_machine *m, double stride)
     return moved > useful ? moved / useful : 1;
 }
 
-/* Bandwidth bytes of one gathered word over a region of `region` bytes
- * (0: larger than any cache): it is in the L2 with probability
- * h = min(1, gather_l2_bytes / region) and costs gather_hit_bytes then, else
- * gather_miss_bytes (a random word missing the L2 moves more than its
- * sector from DRAM; bench/gpu/gathers.cu). */
-static double gather_cost(const mmm_time_machine *m, double region)
+/* Bandwidth bytes of one word read (or written) at a random address over
+ * a region of `region` bytes (0: larger than any cache): it is in the L2
+ * with probability h = min(1, gather_l2_bytes / region) and costs hit
+ * bytes then, else miss (a random word missing the L2 moves more than its
+ * sector from DRAM, a written one more again; bench/gpu/gathers.cu). */
+static double random_cost(const mmm_time_machine *m, double region,
+                          double hit, double miss)
 {
     double h = region > 0 ? fmin(1, m->gather_l2_bytes / region) : 0;
-    return h * m->gather_hit_bytes + (1 - h) * m->gather_miss_bytes;
+    return h * hit + (1 - h) * miss;
 }
 
 static int launch(const mmm_time_machine *m, const mmm_program *prog,
@@ -429,11 +439,23 @@ static int launch(const mmm_time_machine *m, const mmm_program *prog,
                                  "reads = %g (gathers count among the "
                                  "reads)",
                                  kr->id, v->gathers, v->reads);
+        if (v->scatters > v->writes)
+            return mmm_error_set(err, MMM_EINPUT, prog->file, line,
+                                 "kernel '%s': scatters = %g is more than "
+                                 "its writes = %g (scatters count among "
+                                 "the writes)",
+                                 kr->id, v->scatters, v->writes);
         bytes += (double)v->count * (double)T *
                  (m->word_bytes *
                       ((v->reads - v->gathers) * spread(m, v->read_stride) +
-                       v->writes * spread(m, v->write_stride)) +
-                  v->gathers * gather_cost(m, v->gather_bytes));
+                       (v->writes - v->scatters) *
+                           spread(m, v->write_stride)) +
+                  v->gathers * random_cost(m, v->gather_bytes,
+                                           m->gather_hit_bytes,
+                                           m->gather_miss_bytes) +
+                  v->scatters * random_cost(m, v->gather_bytes,
+                                            m->scatter_hit_bytes,
+                                            m->scatter_miss_bytes));
         wave += (double)v->count * (double)wb * v->wavefronts;
         atomics += (double)v->count * v->atomics;
         gwave += (double)v->count * (double)wb * v->global_wavefronts;

@@ -212,6 +212,7 @@ static void synth(mmm_calib_raw *r)
     for (i = 0; i < MMM_CALIB_NGATHER; i++) {
         r->gather_region_bytes[i] = (int64_t)(gregion_mib[i] * 1048576);
         fill(&r->gather_s[i], gcost(i) / 2.4e12, 7);
+        fill(&r->scatter_s[i], (i + 1) * 50.0 / 2.4e12, 7); /* 50 .. 250 */
     }
 }
 
@@ -248,6 +249,9 @@ Test(calibrate, analysis_recovers_chosen_constants)
     cr_expect(close_to(c.gather_hit_bytes, GHIT, 1e-12));
     cr_expect(close_to(c.gather_miss_bytes, GMISS, 1e-12));
     cr_expect(close_to(c.gather_l2_bytes, GL2, 1e-12), "%.17g", c.gather_l2_bytes);
+    cr_expect(close_to(c.scatter_hit_bytes, 50, 1e-12));
+    cr_expect(close_to(c.scatter_miss_bytes, 250, 1e-12));
+    cr_expect(close_to(c.scatter_bytes[2].median, 150, 1e-12));
     cr_expect_eq(c.gather_region_bytes[4], (int64_t)2048 * 1048576);
     for (i = 0; i < MMM_CALIB_NBLOCK; i++) {
         cr_expect(close_to(c.bandwidth[i].median, bw[i], 1e-12));
@@ -314,6 +318,11 @@ Test(calibrate, analysis_rejects_bad_samples)
     r->gather_region_bytes[3] = r->gather_region_bytes[2];
     cr_expect_eq(mmm_calib_analyze(&c, r, &err), MMM_EINPUT);
     cr_expect(strstr(err.message, "gather regions") != NULL, "%s", err.message);
+
+    synth(r);
+    r->scatter_s[4].v[0] = -1;
+    cr_expect_eq(mmm_calib_analyze(&c, r, &err), MMM_EINPUT);
+    cr_expect(strstr(err.message, "scatter_s[4]") != NULL, "%s", err.message);
 
     synth(r);
     r->gather_words = 0;
@@ -399,6 +408,8 @@ Test(calibrate, machine_file_round_trip)
     cr_expect(close_to(k.gather_hit_bytes, GHIT, 1e-9));
     cr_expect(close_to(k.gather_miss_bytes, GMISS, 1e-9));
     cr_expect(close_to(k.gather_l2_bytes, GL2, 1e-9));
+    cr_expect(close_to(k.scatter_hit_bytes, 50, 1e-9));
+    cr_expect(close_to(k.scatter_miss_bytes, 250, 1e-9));
     cr_expect(close_to(k.latency_exposed, 300.0 / 512, 1e-9));
     cr_expect(close_to(k.issue_per_cycle, 3.5, 1e-9));
     cr_expect(close_to(k.mem_latency_cycles, LOAD, 1e-9));

@@ -338,6 +338,7 @@ Test(time, attributes_validated)
          "global_wavefronts of kernel 'a' = -2 is negative"},
         {"gathers='-3'", "gathers of kernel 'a' = -3 is negative"},
         {"gather_bytes='-4'", "gather_bytes of kernel 'a' = -4 is negative"},
+        {"scatters='-5'", "scatters of kernel 'a' = -5 is negative"},
     };
     for (size_t i = 0; i < sizeof later / sizeof *later; i++) {
         char text[512];
@@ -738,4 +739,58 @@ Test(time, gathers_by_hand)
         mmm_program_free(p);
     }
 #undef GATHER_KERNEL
+}
+
+/* Scattered writes: of a thread's 100 writes, 80 at random addresses over
+ * G = 4000 bytes, 20 coalesced.  With scatter_hit_bytes 40,
+ * scatter_miss_bytes 200 and gather_l2_bytes 1000 (h = 1/4) a scattered
+ * word costs 0.25·40 + 0.75·200 = 160 bytes: 64·(80 + 80·160) = 824320
+ * bytes, 8243.2 cycles at 100 bytes per cycle (the latency, 102 cycles,
+ * is shorter).  Without those constants a scattered word costs one 32-byte
+ * sector: 64·(80 + 80·32) = 168960 bytes, 1689.6 cycles.  Scatters beyond
+ * the writes are refused. */
+Test(time, scatters_by_hand)
+{
+#define SCATTER_KERNEL(WRITES)                                               \
+    "<param name='G' value='4000'/>\n"                                       \
+    "<kernel id='s' blocks='2' threads='32' work='32' span='1'\n"            \
+    "        reads='0' writes='" WRITES "' rounds='1' scatters='80'"         \
+    " gather_bytes='G'/>\n"
+    static const char *const texts[] = {
+        "<program name='s1'>\n" SMALL_MACHINE
+        "<param name='latency_exposed' value='0'/>\n"
+        "<param name='scatter_hit_bytes' value='40'/>\n"
+        "<param name='scatter_miss_bytes' value='200'/>\n"
+        "<param name='gather_l2_bytes' value='1000'/>\n"
+        SCATTER_KERNEL("100") "</program>\n",
+        "<program name='s2'>\n" SMALL_MACHINE SCATTER_KERNEL("100")
+        "</program>\n",
+        "<program name='s3'>\n" SMALL_MACHINE SCATTER_KERNEL("70")
+        "</program>\n"};
+    static const double want[] = {8243.2e-6, 1689.6e-6};
+    for (int i = 0; i < 3; i++) {
+        mmm_program *p;
+        mmm_instance *inst;
+        mmm_error err;
+        mmm_time t;
+        load_text(texts[i], "s.xml", &p, &inst);
+        eval_small(p, inst, NULL, 0);
+        if (i < 2) {
+            cr_assert_eq(mmm_time_compute(&t, inst, NULL, &err), 0, "%s",
+                         err.message);
+            cr_expect(fabs(t.kernels[0].exec_seconds - want[i]) < 1e-15,
+                      "program %d: %.17g, want %.17g", i,
+                      t.kernels[0].exec_seconds, want[i]);
+            cr_expect_eq(t.kernels[0].dominant, MMM_TIME_TERM_BANDWIDTH);
+            mmm_time_dispose(&t);
+        } else {
+            cr_expect_neq(mmm_time_compute(&t, inst, NULL, &err), 0);
+            cr_expect(strstr(err.message,
+                             "scatters = 80 is more than its writes = 70"),
+                      "%s", err.message);
+        }
+        mmm_instance_free(inst);
+        mmm_program_free(p);
+    }
+#undef SCATTER_KERNEL
 }

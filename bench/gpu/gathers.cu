@@ -10,8 +10,11 @@
 // warm-up (timing.cuh); ns per gather,
 // and the bytes per gather the whole GPU would move in that time at the copy
 // bandwidth measured first (a 16-byte-per-thread copy over 2 GiB, read +
-// write).  The machine constants gather_hit_bytes, gather_miss_bytes and
-// gather_l2_bytes come from these rows (docs/time.md, section 3).
+// write).  Then the same regions written: 8 words stored per thread at
+// random (k_scatter), and 8 atomicAdds (result unused).  The machine
+// constants gather_hit_bytes, gather_miss_bytes, gather_l2_bytes,
+// scatter_hit_bytes and scatter_miss_bytes come from these rows
+// (docs/time.md, section 3).
 //
 //   nvcc -O3 -arch=sm_90 -o gathers bench/gpu/gathers.cu && ./gathers
 #include <cstdio>
@@ -26,12 +29,30 @@ __global__ void copy16(const float4 *__restrict__ in, float4 *__restrict__ out, 
         out[i] = in[i];
 }
 
-struct garg { const float *x; float *out; size_t mask; unsigned threads; unsigned salt; };
+/* Scattered atomicAdds (result unused) at the same addresses as
+ * k_scatter's stores (cuda/gather.cuh). */
+__global__ void k_scatter_add(float *__restrict__ x, size_t mask, unsigned salt)
+{
+    const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
+#pragma unroll
+    for (int j = 0; j < 8; j++) {
+        size_t i = ((size_t)gather_hash(t * 8u + j + salt) << 8 ^
+                    gather_hash(t * 7919u + j)) & mask;
+        atomicAdd(&x[i], 1.0f);
+    }
+}
+
+struct garg { float *x; float *out; size_t mask; unsigned threads; unsigned salt; int mode; };
 static void run_gather(void *p)
 {
     garg *g = (garg *)p;
     g->salt += 0x9e3779b9u; /* other addresses each launch: no reuse between launches */
-    k_gather<<<g->threads / 256, 256>>>(g->x, g->out, g->mask, g->salt);
+    if (g->mode == 0)
+        k_gather<<<g->threads / 256, 256>>>(g->x, g->out, g->mask, g->salt);
+    else if (g->mode == 1)
+        k_scatter<<<g->threads / 256, 256>>>(g->x, g->mask, g->salt);
+    else
+        k_scatter_add<<<g->threads / 256, 256>>>(g->x, g->mask, g->salt);
 }
 struct carg { const float4 *in; float4 *out; size_t n; int sms; };
 static void run_copy(void *p)
@@ -65,12 +86,24 @@ int main()
         if (!fetch)
             printf("# the runtime's default fetch granularity: %zu bytes\n", got);
         for (size_t words = (size_t)1 << 18; words <= max_words; words <<= 1) {
-            garg g = {x, out, words - 1, threads, 0};
+            garg g = {x, out, words - 1, threads, 0, 0};
             float ms = time_best(run_gather, &g);
             double gathers = (double)threads * 8;
             printf("%d,%zu,%zu,%.5f,%.4f,%.1f\n", fetch, got, words * 4, ms, ms * 1e6 / gathers,
                    ms * bw / gathers);
         }
     }
+    /* Scattered stores and scattered atomicAdds, the runtime's default fetch
+     * granularity (set back to 64 bytes, the default printed above). */
+    CHECK(cudaDeviceSetLimit(cudaLimitMaxL2FetchGranularity, 64));
+    printf("kind,region_bytes,ms,ns_per_word,bytes_per_word_at_copy_bw\n");
+    for (int mode = 1; mode <= 2; mode++)
+        for (size_t words = (size_t)1 << 18; words <= max_words; words <<= 1) {
+            garg g = {x, out, words - 1, threads, 0, mode};
+            float ms = time_best(run_gather, &g);
+            double n = (double)threads * 8;
+            printf("%s,%zu,%.5f,%.4f,%.1f\n", mode == 1 ? "store" : "atomic_add", words * 4, ms,
+                   ms * 1e6 / n, ms * bw / n);
+        }
     return 0;
 }

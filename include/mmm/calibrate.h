@@ -158,6 +158,9 @@ typedef struct mmm_calib_raw {
     int64_t gather_words;
     int64_t gather_region_bytes[MMM_CALIB_NGATHER];
     mmm_calib_series gather_s[MMM_CALIB_NGATHER];
+    /** The same words written (stored at random over each region):
+     *  seconds per word of the whole GPU. */
+    mmm_calib_series scatter_s[MMM_CALIB_NGATHER];
 } mmm_calib_raw;
 
 /** A robust summary of one series. */
@@ -227,6 +230,11 @@ typedef struct mmm_calib {
      *  min(1, gather_l2_bytes / region)); the last region's size when the
      *  miss costs no more than the hit. */
     double gather_hit_bytes, gather_miss_bytes, gather_l2_bytes;
+    /** Bytes of copy bandwidth one word stored at a random address costs
+     *  over each region; the first region's median is the time model's
+     *  scatter_hit_bytes, the last one's scatter_miss_bytes. */
+    mmm_calib_stat scatter_bytes[MMM_CALIB_NGATHER];
+    double scatter_hit_bytes, scatter_miss_bytes;
     /** The time model's latency_exposed, derived from the U kernel: for
      *  each block size (u_bandwidth - max(u_latency, t)) / min(u_latency,
      *  t), t = u_resident x threads x 4 / bandwidth_bytes_per_cycle_per_sm,
@@ -269,6 +277,7 @@ typedef struct mmm_calib_constants {
     double latency_exposed; /**< likewise */
     double atomic_cycles;   /**< likewise */
     double gather_hit_bytes, gather_miss_bytes, gather_l2_bytes; /**< likewise */
+    double scatter_hit_bytes, scatter_miss_bytes; /**< likewise */
 } mmm_calib_constants;
 
 /** Read the constants above from a loaded machine.  MMM_EINPUT naming the

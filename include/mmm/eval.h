@@ -62,6 +62,8 @@ typedef struct mmm_class_val {
                                a region, 0 if not given */
     double gather_bytes;  /**< bytes of that region, 0 if not given (then
                                larger than any cache) */
+    double scatters;      /**< of the writes, those at random addresses
+                               over that region, 0 if not given */
     /** work, span, overhead and cost as exact integers, each valid when
      *  its bit MMM_EXACT_W, _S, _O, _C is set in exact (the value is an
      *  integer of the exact arithmetic and fits 64 bits). */

@@ -105,6 +105,8 @@ typedef struct mmm_block_class {
     const mmm_expr *gathers;      /**< of the reads, those at addresses
                                        spread at random over a region */
     const mmm_expr *gather_bytes; /**< bytes of that region */
+    const mmm_expr *scatters;     /**< of the writes, those at addresses
+                                       spread at random over that region */
 } mmm_block_class;
 
 /** A kernel, or a chain of `repeat` identical launches of it. */
@@ -209,7 +211,7 @@ typedef struct mmm_class_spec {
     /* optional, time model (docs/time.md) */
     const char *shared_bytes, *registers, *barriers, *rounds, *wavefronts;
     const char *read_stride, *write_stride, *atomics, *global_wavefronts;
-    const char *gathers, *gather_bytes;
+    const char *gathers, *gather_bytes, *scatters;
 } mmm_class_spec;
 
 /** Texts of a kernel.  When the kernel has <blocks> children, blocks/work/
@@ -227,7 +229,7 @@ typedef struct mmm_kernel_spec {
     /* optional, time model (docs/time.md) */
     const char *shared_bytes, *registers, *barriers, *rounds, *wavefronts;
     const char *read_stride, *write_stride, *atomics, *global_wavefronts;
-    const char *gathers, *gather_bytes;
+    const char *gathers, *gather_bytes, *scatters;
 } mmm_kernel_spec;
 
 /** Add a kernel; *index_out (may be NULL) receives its index. */

@@ -9,7 +9,9 @@
  *     shared_reserved_bytes, shared_granule_bytes, sm_registers,
  *     register_granule, register_partitions, word_bytes,
  *     shared_wavefronts_per_cycle, sector_bytes, and the measured costs
- *     of gathered reads gather_hit_bytes, gather_miss_bytes, gather_l2_bytes;
+ *     of gathered reads and scattered writes gather_hit_bytes,
+ *     gather_miss_bytes, scatter_hit_bytes, scatter_miss_bytes,
+ *     gather_l2_bytes;
  *   fitted (mmm fit) or measured: launch_s, launch_graph_s, start_s,
  *     op_cycles, issue_per_cycle, sync_cycles, sync_cycles_per_warp,
  *     mem_latency_cycles, bandwidth_bytes_per_cycle, block_cycles,
@@ -65,6 +67,9 @@ typedef struct mmm_time_machine {
     double gather_hit_bytes;  /**< bandwidth bytes of a gathered word that
                                    hits the L2 (default sector_bytes) */
     double gather_miss_bytes; /**< ... that misses it (default sector_bytes) */
+    double scatter_hit_bytes;  /**< the same for a word written at a random
+                                    address (default sector_bytes) */
+    double scatter_miss_bytes; /**< ... that misses it (default sector_bytes) */
     double gather_l2_bytes;   /**< L2 capacity gathers find (default 0) */
     /* fitted constants, indexed by MMM_TIME_* */
     double c[MMM_TIME_NCONST];

@@ -17,12 +17,13 @@ static const char calibrate_help[] =
     "Measure the GPU with microbenchmarks and print its machine constants: the\n"
     "device properties; launch latency on a stream and replayed as a CUDA graph;\n"
     "the cycles an SM takes to start a block; the cycles between two atomics on\n"
-    "one word; the bandwidth a word read at random costs inside and beyond the\n"
-    "L2, and the L2 such words find; the issue rate; dependent-load latency\n"
-    "beyond and inside the L2; saturated bandwidth by block size; shared-memory\n"
-    "latency; the cost of one dependent int32 add, fp32 FMA, fp64 FMA and 64-bit\n"
-    "modular multiplication; __syncthreads by block size; the U of the MMM alone\n"
-    "(latency-bound) and with the GPU full (bandwidth-bound), by block size.\n"
+    "one word; the bandwidth a word read or written at random costs inside and\n"
+    "beyond the L2, and the L2 such words find; the issue rate; dependent-load\n"
+    "latency beyond and inside the L2; saturated bandwidth by block size;\n"
+    "shared-memory latency; the cost of one dependent int32 add, fp32 FMA, fp64\n"
+    "FMA and 64-bit modular multiplication; __syncthreads by block size; the U\n"
+    "of the MMM alone (latency-bound) and with the GPU full (bandwidth-bound),\n"
+    "by block size.\n"
     "Each figure is the median over repetitions, with its spread.  Needs mmm\n"
     "built with CUDA (a CUDA toolkit found at build time).\n"
     "\n"
@@ -80,6 +81,11 @@ static void print_text(const mmm_calib *c)
                  (double)c->gather_region_bytes[i] / 1048576.0);
         text_row(what, &c->gather_bytes[i], 1, "B of bandwidth");
     }
+    for (i = 0; i < MMM_CALIB_NGATHER; i++) {
+        snprintf(what, sizeof what, "scattered word, %.4g MiB",
+                 (double)c->gather_region_bytes[i] / 1048576.0);
+        text_row(what, &c->scatter_bytes[i], 1, "B of bandwidth");
+    }
     printf("  %-34s %12.5g MiB\n", "L2 that gathered words find",
            c->gather_l2_bytes / 1048576.0);
     text_row("issue, warp-instructions/cycle/SM", &c->issue_per_cycle, 1, "");
@@ -113,23 +119,28 @@ static void print_text(const mmm_calib *c)
 static void json_stat(cli_json_writer *w, const char *key, const mmm_calib_stat *s,
                       double scale);
 
-/* "gather_bytes_by_region": {region bytes: bytes of bandwidth per word}
- * (spread: each figure's summary). */
+/* "gather_bytes_by_region" and "scatter_bytes_by_region": {region bytes:
+ * bytes of bandwidth per word} (spread: each figure's summary). */
 static void json_gathers(cli_json_writer *w, const mmm_calib *c, int spread)
 {
-    cli_json_key(w, "gather_bytes_by_region");
-    cli_json_begin_object(w);
-    for (int i = 0; i < MMM_CALIB_NGATHER; i++) {
-        char k[32];
-        snprintf(k, sizeof k, "%lld", (long long)c->gather_region_bytes[i]);
-        if (spread) {
-            json_stat(w, k, &c->gather_bytes[i], 1);
-        } else {
-            cli_json_key(w, k);
-            cli_json_double(w, c->gather_bytes[i].median);
+    static const char *const keys[2] = {"gather_bytes_by_region",
+                                        "scatter_bytes_by_region"};
+    for (int kind = 0; kind < 2; kind++) {
+        const mmm_calib_stat *st = kind ? c->scatter_bytes : c->gather_bytes;
+        cli_json_key(w, keys[kind]);
+        cli_json_begin_object(w);
+        for (int i = 0; i < MMM_CALIB_NGATHER; i++) {
+            char k[32];
+            snprintf(k, sizeof k, "%lld", (long long)c->gather_region_bytes[i]);
+            if (spread) {
+                json_stat(w, k, &st[i], 1);
+            } else {
+                cli_json_key(w, k);
+                cli_json_double(w, st[i].median);
+            }
         }
+        cli_json_end_object(w);
     }
-    cli_json_end_object(w);
 }
 
 static void json_stat(cli_json_writer *w, const char *key, const mmm_calib_stat *s,
@@ -259,6 +270,10 @@ static void print_json(const mmm_calib *c)
     cli_json_double(&w, c->gather_miss_bytes);
     cli_json_key(&w, "gather_l2_bytes");
     cli_json_double(&w, c->gather_l2_bytes);
+    cli_json_key(&w, "scatter_hit_bytes");
+    cli_json_double(&w, c->scatter_hit_bytes);
+    cli_json_key(&w, "scatter_miss_bytes");
+    cli_json_double(&w, c->scatter_miss_bytes);
     json_gathers(&w, c, 0);
     cli_json_key(&w, "issue_per_cycle");
     cli_json_double(&w, c->issue_per_cycle.median);
