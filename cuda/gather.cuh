@@ -22,17 +22,22 @@ __device__ __forceinline__ unsigned gather_hash(unsigned x)
     return x;
 }
 
+/* The j-th random word of thread t, of a region of mask + 1 words. */
+__device__ __forceinline__ size_t gather_index(unsigned t, int j, unsigned salt,
+                                               size_t mask)
+{
+    return ((size_t)gather_hash(t * 8u + j + salt) << 8 ^
+            gather_hash(t * 7919u + j)) & mask;
+}
+
 __global__ void k_gather(const float *__restrict__ x, float *__restrict__ out,
                          size_t mask, unsigned salt)
 {
     const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
     float s = 0.0f;
 #pragma unroll
-    for (int j = 0; j < 8; j++) {
-        size_t i = ((size_t)gather_hash(t * 8u + j + salt) << 8 ^
-                    gather_hash(t * 7919u + j)) & mask;
-        s += x[i];
-    }
+    for (int j = 0; j < 8; j++)
+        s += x[gather_index(t, j, salt, mask)];
     out[t] = s;
 }
 
@@ -42,11 +47,8 @@ __global__ void k_scatter(float *__restrict__ x, size_t mask, unsigned salt)
 {
     const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
 #pragma unroll
-    for (int j = 0; j < 8; j++) {
-        size_t i = ((size_t)gather_hash(t * 8u + j + salt) << 8 ^
-                    gather_hash(t * 7919u + j)) & mask;
-        x[i] = (float)t;
-    }
+    for (int j = 0; j < 8; j++)
+        x[gather_index(t, j, salt, mask)] = (float)t;
 }
 
 #endif

@@ -35,11 +35,8 @@ __global__ void k_scatter_add(float *__restrict__ x, size_t mask, unsigned salt)
 {
     const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
 #pragma unroll
-    for (int j = 0; j < 8; j++) {
-        size_t i = ((size_t)gather_hash(t * 8u + j + salt) << 8 ^
-                    gather_hash(t * 7919u + j)) & mask;
-        atomicAdd(&x[i], 1.0f);
-    }
+    for (int j = 0; j < 8; j++)
+        atomicAdd(&x[gather_index(t, j, salt, mask)], 1.0f);
 }
 
 struct garg { float *x; float *out; size_t mask; unsigned threads; unsigned salt; int mode; };
