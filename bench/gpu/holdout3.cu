@@ -22,27 +22,9 @@
 #include <string.h>
 
 #define PROG "holdout3"
+#define RNG_SEED 0x9e3779b97f4a7c15ull /* the data drawn by rnd() (host.cuh) */
 #include "timing.cuh"
-
-/* A fixed pseudo-random sequence (splitmix64), the same on every run. */
-static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
-static uint32_t rnd(void)
-{
-    uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return (uint32_t)((z ^ (z >> 31)) >> 32);
-}
-
-static void *xmalloc(size_t bytes)
-{
-    void *p = malloc(bytes);
-    if (!p) {
-        fprintf(stderr, "holdout3: out of host memory (%zu bytes)\n", bytes);
-        exit(1);
-    }
-    return p;
-}
+#include "host.cuh"
 
 /* ------------------------------------------------------------------ */
 /* y = A x, A an n x n CSR matrix with exactly d nonzeros per row, their

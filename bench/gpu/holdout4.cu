@@ -24,28 +24,10 @@
 #include <string.h>
 
 #define PROG "holdout4"
+#define RNG_SEED 0x2545f4914f6cdd1dull /* the data drawn by rnd() (host.cuh) */
 #include "timing.cuh"
+#include "host.cuh"
 #include "reduce_final.cuh"
-
-/* A fixed pseudo-random sequence (splitmix64), the same on every run. */
-static uint64_t rng_state = 0x2545f4914f6cdd1dull;
-static uint32_t rnd(void)
-{
-    uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return (uint32_t)((z ^ (z >> 31)) >> 32);
-}
-
-static void *xmalloc(size_t bytes)
-{
-    void *p = malloc(bytes);
-    if (!p) {
-        fprintf(stderr, "holdout4: out of host memory (%zu bytes)\n", bytes);
-        exit(1);
-    }
-    return p;
-}
 
 /* ------------------------------------------------------------------ */
 /* Sum of n floats in two launches.  seq_partial: a block of T threads adds

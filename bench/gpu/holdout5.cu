@@ -27,32 +27,14 @@
 #include <string.h>
 
 #define PROG "holdout5"
+#define RNG_SEED 0x853c49e6748fea9bull /* the data drawn by rnd() (host.cuh) */
 #include "timing.cuh"
+#include "host.cuh"
 
 #define ALL_RUNS (1 + RUNS) /* the warm-up and the timed runs */
 
-/* A fixed pseudo-random sequence (splitmix64), the same on every run. */
-static uint64_t rng_state = 0x853c49e6748fea9bull;
-static uint32_t rnd(void)
-{
-    uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return (uint32_t)((z ^ (z >> 31)) >> 32);
-}
-
-static void *xmalloc(size_t bytes)
-{
-    void *p = malloc(bytes);
-    if (!p) {
-        fprintf(stderr, "holdout5: out of host memory (%zu bytes)\n", bytes);
-        exit(1);
-    }
-    return p;
-}
-
 /* The template instances of a kernel for T = 64 .. 1024 and K = 1 .. 8. */
-#define TABLE(name, fn) \
+#define TABLE(fn) \
     {{fn<64, 1>, fn<64, 2>, fn<64, 4>, fn<64, 8>},         \
      {fn<128, 1>, fn<128, 2>, fn<128, 4>, fn<128, 8>},     \
      {fn<256, 1>, fn<256, 2>, fn<256, 4>, fn<256, 8>},     \
@@ -95,7 +77,7 @@ static void pr_launch(const int *rowptr, const int *col, const float *rank, floa
 {
     pr_push<T, K><<<n / (T * K), T>>>(rowptr, col, rank, next, inv_d);
 }
-static const pr_fn pr_table[5][4] = TABLE(pr, pr_launch);
+static const pr_fn pr_table[5][4] = TABLE(pr_launch);
 
 static void pr_run(void *p)
 {
@@ -184,7 +166,7 @@ static void hi_launch(const unsigned *keys, int *count, unsigned mask, int n)
 {
     histogram<T, K><<<n / (T * K), T>>>(keys, count, mask);
 }
-static const hi_fn hi_table[5][4] = TABLE(hi, hi_launch);
+static const hi_fn hi_table[5][4] = TABLE(hi_launch);
 
 static void hi_run(void *p)
 {
@@ -261,7 +243,7 @@ static void cc_launch(const int *eu, const int *ev, const int *label, int *next,
 {
     cc_hook<T, K><<<m / (T * K), T>>>(eu, ev, label, next);
 }
-static const cc_fn cc_table[5][4] = TABLE(cc, cc_launch);
+static const cc_fn cc_table[5][4] = TABLE(cc_launch);
 
 static void cc_run(void *p)
 {
@@ -365,7 +347,7 @@ static void tc_launch(const float *x, float *y, int n)
 {
     tiled_conv<T, K><<<n / (T * K), T>>>(x, y);
 }
-static const tc_fn tc_table[5][4] = TABLE(tc, tc_launch);
+static const tc_fn tc_table[5][4] = TABLE(tc_launch);
 
 static void tc_run(void *p)
 {
