@@ -662,6 +662,19 @@ Test(time, global_wavefronts_by_hand)
     mmm_program_free(p);
 }
 
+/* The first kernel's execution time and dominant term, computed. */
+static void expect_first_exec(mmm_instance *inst, double want,
+                              mmm_time_term dominant, const char *what)
+{
+    mmm_error err;
+    mmm_time t;
+    cr_assert_eq(mmm_time_compute(&t, inst, NULL, &err), 0, "%s", err.message);
+    cr_expect(fabs(t.kernels[0].exec_seconds - want) < 1e-15,
+              "%s: %.17g, want %.17g", what, t.kernels[0].exec_seconds, want);
+    cr_expect_eq(t.kernels[0].dominant, dominant, "%s", what);
+    mmm_time_dispose(&t);
+}
+
 /* Gathered reads: of a thread's 100 reads, 80 at random addresses over a
  * region of G bytes, 20 coalesced (4 bytes each).  Two blocks of 32
  * threads, one wave (a = 1): latency 2·1 + 100·1 = 102 cycles; the
@@ -699,24 +712,13 @@ Test(time, gathers_by_hand)
     for (int i = 0; i < 3; i++) {
         mmm_program *p;
         mmm_instance *inst;
-        mmm_error err;
-        mmm_time t;
         load_text(texts[i], "g.xml", &p, &inst);
         eval_small(p, inst, NULL, 0);
-        cr_assert_eq(mmm_time_compute(&t, inst, NULL, &err), 0, "%s",
-                     err.message);
-        cr_expect(fabs(t.kernels[0].exec_seconds - want[i]) < 1e-15,
-                  "program %d: %.17g, want %.17g", i,
-                  t.kernels[0].exec_seconds, want[i]);
-        cr_expect_eq(t.kernels[0].dominant, MMM_TIME_TERM_BANDWIDTH);
-        mmm_time_dispose(&t);
+        expect_first_exec(inst, want[i], MMM_TIME_TERM_BANDWIDTH, texts[i]);
         if (i == 0) {
             eval_small(p, inst, "G", 4000);
-            cr_assert_eq(mmm_time_compute(&t, inst, NULL, &err), 0, "%s",
-                         err.message);
-            cr_expect(fabs(t.kernels[0].exec_seconds - 3763.2e-6) < 1e-15,
-                      "G = 4000: %.17g", t.kernels[0].exec_seconds);
-            mmm_time_dispose(&t);
+            expect_first_exec(inst, 3763.2e-6, MMM_TIME_TERM_BANDWIDTH,
+                              "G = 4000");
         }
         mmm_instance_free(inst);
         mmm_program_free(p);
@@ -776,13 +778,7 @@ Test(time, scatters_by_hand)
         load_text(texts[i], "s.xml", &p, &inst);
         eval_small(p, inst, NULL, 0);
         if (i < 2) {
-            cr_assert_eq(mmm_time_compute(&t, inst, NULL, &err), 0, "%s",
-                         err.message);
-            cr_expect(fabs(t.kernels[0].exec_seconds - want[i]) < 1e-15,
-                      "program %d: %.17g, want %.17g", i,
-                      t.kernels[0].exec_seconds, want[i]);
-            cr_expect_eq(t.kernels[0].dominant, MMM_TIME_TERM_BANDWIDTH);
-            mmm_time_dispose(&t);
+            expect_first_exec(inst, want[i], MMM_TIME_TERM_BANDWIDTH, texts[i]);
         } else {
             cr_expect_neq(mmm_time_compute(&t, inst, NULL, &err), 0);
             cr_expect(strstr(err.message,
