@@ -376,6 +376,20 @@ static double random_cost(const mmm_time_machine *m, double region,
     return h * hit + (1 - h) * miss;
 }
 
+/* Gathers count among the reads and scatters among the writes: a part
+ * larger than its whole is an error of the file. */
+static int part_of(const mmm_program *prog, long line, const mmm_kernel *kr,
+                   const char *part, double p, const char *whole, double w,
+                   mmm_error *err)
+{
+    if (!(p > w))
+        return 0;
+    return mmm_error_set(err, MMM_EINPUT, prog->file, line,
+                         "kernel '%s': %s = %g is more than its %s = %g "
+                         "(%s count among the %s)",
+                         kr->id, part, p, whole, w, part, whole);
+}
+
 static int launch(const mmm_time_machine *m, const mmm_program *prog,
                   const mmm_kernel *kr, const mmm_class_val *cv, size_t nc,
                   launch_cost *out, mmm_error *err)
@@ -433,18 +447,12 @@ static int launch(const mmm_time_machine *m, const mmm_program *prog,
         if (cl > lat)
             lat = cl;
         issue += (double)v->count * (double)wb * v->work / (double)T;
-        if (v->gathers > v->reads)
-            return mmm_error_set(err, MMM_EINPUT, prog->file, line,
-                                 "kernel '%s': gathers = %g is more than its "
-                                 "reads = %g (gathers count among the "
-                                 "reads)",
-                                 kr->id, v->gathers, v->reads);
-        if (v->scatters > v->writes)
-            return mmm_error_set(err, MMM_EINPUT, prog->file, line,
-                                 "kernel '%s': scatters = %g is more than "
-                                 "its writes = %g (scatters count among "
-                                 "the writes)",
-                                 kr->id, v->scatters, v->writes);
+        int r;
+        if ((r = part_of(prog, line, kr, "gathers", v->gathers, "reads",
+                         v->reads, err)) < 0 ||
+            (r = part_of(prog, line, kr, "scatters", v->scatters, "writes",
+                         v->writes, err)) < 0)
+            return r;
         bytes += (double)v->count * (double)T *
                  (m->word_bytes *
                       ((v->reads - v->gathers) * spread(m, v->read_stride) +
