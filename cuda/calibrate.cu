@@ -609,25 +609,21 @@ static int bench_gathers(ctx *c, mmm_calib_raw *r, int reps, int quick)
         r->gather_region_bytes[g] = (int64_t)regions[g];
         k_gather<<<threads / 256, 256, 0, c->st>>>(x, out, mask, salt += 0x9e3779b9u);
         CKL();
-        for (int k = 0; k < reps; k++) {
-            double s;
-            CK(cudaEventRecord(c->e0, c->st));
-            k_gather<<<threads / 256, 256, 0, c->st>>>(x, out, mask, salt += 0x9e3779b9u);
-            CK(cudaGetLastError());
-            CK(cudaEventRecord(c->e1, c->st));
-            if (elapsed_s(c, &s) < 0)
-                return -1;
-            push(&r->gather_s[g], s / (double)r->gather_words);
-        }
-        for (int k = 0; k < reps; k++) {
-            double s;
-            CK(cudaEventRecord(c->e0, c->st));
-            k_scatter<<<threads / 256, 256, 0, c->st>>>(x, mask, salt += 0x9e3779b9u);
-            CK(cudaGetLastError());
-            CK(cudaEventRecord(c->e1, c->st));
-            if (elapsed_s(c, &s) < 0)
-                return -1;
-            push(&r->scatter_s[g], s / (double)r->gather_words);
+        for (int kind = 0; kind < 2; kind++) { /* read, then written */
+            mmm_calib_series *series = kind ? &r->scatter_s[g] : &r->gather_s[g];
+            for (int k = 0; k < reps; k++) {
+                double s;
+                CK(cudaEventRecord(c->e0, c->st));
+                if (kind)
+                    k_scatter<<<threads / 256, 256, 0, c->st>>>(x, mask, salt += 0x9e3779b9u);
+                else
+                    k_gather<<<threads / 256, 256, 0, c->st>>>(x, out, mask, salt += 0x9e3779b9u);
+                CK(cudaGetLastError());
+                CK(cudaEventRecord(c->e1, c->st));
+                if (elapsed_s(c, &s) < 0)
+                    return -1;
+                push(series, s / (double)r->gather_words);
+            }
         }
     }
     CK(cudaFree(x));

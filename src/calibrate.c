@@ -145,6 +145,16 @@ static void stat_series(mmm_calib_stat *out, const mmm_calib_series *s)
     mmm_calib_stat_of(out, s->v, (size_t)s->n);
 }
 
+/* The same for every sample times factor (seconds to cycles or bytes). */
+static void stat_scaled(mmm_calib_stat *out, const mmm_calib_series *s,
+                        double factor)
+{
+    double v[MMM_CALIB_MAX_SAMPLES];
+    for (int k = 0; k < s->n; k++)
+        v[k] = s->v[k] * factor;
+    mmm_calib_stat_of(out, v, (size_t)s->n);
+}
+
 /* latency_exposed of the time model from the U kernel: a round of a wave
  * (every block slot busy) costs u_bandwidth cycles, where the model's two
  * terms are the round of one block alone (u_latency, its critical path)
@@ -177,22 +187,17 @@ static double exposed(const mmm_calib *c)
  * median is the time model's gather_hit_bytes, the last one's
  * gather_miss_bytes, and between, the share found in the L2,
  * h = (miss - cost) / (miss - hit), makes h x region an estimate of the
- * capacity gathered words find: gather_l2_bytes is their median.  v is
- * scratch of MMM_CALIB_MAX_SAMPLES. */
-static void gathers(mmm_calib *out, const mmm_calib_raw *raw, double *v)
+ * capacity gathered words find: gather_l2_bytes is their median. */
+static void gathers(mmm_calib *out, const mmm_calib_raw *raw)
 {
     double cap[MMM_CALIB_NGATHER];
-    int i, k;
+    int i;
     for (i = 0; i < MMM_CALIB_NGATHER; i++) {
-        const mmm_calib_series *s = &raw->gather_s[i];
-        for (k = 0; k < s->n; k++)
-            v[k] = s->v[k] * out->bandwidth_bytes_per_s;
-        mmm_calib_stat_of(&out->gather_bytes[i], v, (size_t)s->n);
+        stat_scaled(&out->gather_bytes[i], &raw->gather_s[i],
+                    out->bandwidth_bytes_per_s);
+        stat_scaled(&out->scatter_bytes[i], &raw->scatter_s[i],
+                    out->bandwidth_bytes_per_s);
         out->gather_region_bytes[i] = raw->gather_region_bytes[i];
-        s = &raw->scatter_s[i];
-        for (k = 0; k < s->n; k++)
-            v[k] = s->v[k] * out->bandwidth_bytes_per_s;
-        mmm_calib_stat_of(&out->scatter_bytes[i], v, (size_t)s->n);
     }
     out->scatter_hit_bytes = out->scatter_bytes[0].median;
     out->scatter_miss_bytes = out->scatter_bytes[MMM_CALIB_NGATHER - 1].median;
@@ -326,9 +331,7 @@ int mmm_calib_analyze(mmm_calib *out, const mmm_calib_raw *raw,
     for (k = 0; k < raw->block_s.n; k++)
         v[k] = raw->block_s.v[k] * f * raw->dev.sms;
     mmm_calib_stat_of(&out->block_cycles, v, (size_t)raw->block_s.n);
-    for (k = 0; k < raw->atomic_s.n; k++)
-        v[k] = raw->atomic_s.v[k] * f;
-    mmm_calib_stat_of(&out->atomic_cycles, v, (size_t)raw->atomic_s.n);
+    stat_scaled(&out->atomic_cycles, &raw->atomic_s, f);
     out->block_threads = raw->block_threads;
     for (i = 0; i < MMM_CALIB_NOPS; i++)
         stat_series(&out->op_cycles[i], &raw->op_cycles[i]);
@@ -373,7 +376,7 @@ int mmm_calib_analyze(mmm_calib *out, const mmm_calib_raw *raw,
         stat_series(&out->u_latency[i], &raw->u_latency_cycles[i]);
         out->u_resident[i] = raw->u_resident[i];
     }
-    gathers(out, raw, v);
+    gathers(out, raw);
     out->saturation_words_per_sm =
         out->load_cycles.median * out->bandwidth_bytes_per_cycle_per_sm / 4.0;
     out->latency_exposed = exposed(out);

@@ -76,16 +76,14 @@ static void print_text(const mmm_calib *c)
     text_row("launch, graph replay", &c->launch_graph_s, 1e6, "us");
     text_row("block start, cycles per block per SM", &c->block_cycles, 1, "cycles");
     text_row("atomics on one word, cycles apart", &c->atomic_cycles, 1, "cycles");
-    for (i = 0; i < MMM_CALIB_NGATHER; i++) {
-        snprintf(what, sizeof what, "gathered word, %.4g MiB",
-                 (double)c->gather_region_bytes[i] / 1048576.0);
-        text_row(what, &c->gather_bytes[i], 1, "B of bandwidth");
-    }
-    for (i = 0; i < MMM_CALIB_NGATHER; i++) {
-        snprintf(what, sizeof what, "scattered word, %.4g MiB",
-                 (double)c->gather_region_bytes[i] / 1048576.0);
-        text_row(what, &c->scatter_bytes[i], 1, "B of bandwidth");
-    }
+    for (int kind = 0; kind < 2; kind++) /* read, then written */
+        for (i = 0; i < MMM_CALIB_NGATHER; i++) {
+            snprintf(what, sizeof what, "%s word, %.4g MiB",
+                     kind ? "scattered" : "gathered",
+                     (double)c->gather_region_bytes[i] / 1048576.0);
+            text_row(what, kind ? &c->scatter_bytes[i] : &c->gather_bytes[i],
+                     1, "B of bandwidth");
+        }
     printf("  %-34s %12.5g MiB\n", "L2 that gathered words find",
            c->gather_l2_bytes / 1048576.0);
     text_row("issue, warp-instructions/cycle/SM", &c->issue_per_cycle, 1, "");
