@@ -115,7 +115,26 @@ static void print_text(const mmm_calib *c)
 /* ---- JSON ---- */
 
 static void json_stat(cli_json_writer *w, const char *key, const mmm_calib_stat *s,
-                      double scale);
+                      double scale)
+{
+    cli_json_key(w, key);
+    cli_json_begin_object_flat(w);
+    cli_json_key(w, "n");
+    cli_json_int(w, s->n);
+    cli_json_key(w, "q1");
+    cli_json_double(w, s->q1 * scale);
+    cli_json_key(w, "q3");
+    cli_json_double(w, s->q3 * scale);
+    cli_json_key(w, "min");
+    cli_json_double(w, s->min * scale);
+    cli_json_key(w, "max");
+    cli_json_double(w, s->max * scale);
+    cli_json_key(w, "mad");
+    cli_json_double(w, s->mad * scale);
+    cli_json_key(w, "outliers");
+    cli_json_int(w, s->outliers);
+    cli_json_end_object(w);
+}
 
 /* "gather_bytes_by_region" and "scatter_bytes_by_region": {region bytes:
  * bytes of bandwidth per word} (spread: each figure's summary). */
@@ -139,28 +158,6 @@ static void json_gathers(cli_json_writer *w, const mmm_calib *c, int spread)
         }
         cli_json_end_object(w);
     }
-}
-
-static void json_stat(cli_json_writer *w, const char *key, const mmm_calib_stat *s,
-                      double scale)
-{
-    cli_json_key(w, key);
-    cli_json_begin_object_flat(w);
-    cli_json_key(w, "n");
-    cli_json_int(w, s->n);
-    cli_json_key(w, "q1");
-    cli_json_double(w, s->q1 * scale);
-    cli_json_key(w, "q3");
-    cli_json_double(w, s->q3 * scale);
-    cli_json_key(w, "min");
-    cli_json_double(w, s->min * scale);
-    cli_json_key(w, "max");
-    cli_json_double(w, s->max * scale);
-    cli_json_key(w, "mad");
-    cli_json_double(w, s->mad * scale);
-    cli_json_key(w, "outliers");
-    cli_json_int(w, s->outliers);
-    cli_json_end_object(w);
 }
 
 /* {"128": median, ...} (medians) or {"128": {spread}, ...}. */
