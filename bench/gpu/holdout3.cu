@@ -25,6 +25,7 @@
 #define RNG_SEED 0x9e3779b97f4a7c15ull /* the data drawn by rnd() (host.cuh) */
 #include "timing.cuh"
 #include "host.cuh"
+#include "csr.cuh"
 
 /* ------------------------------------------------------------------ */
 /* y = A x, A an n x n CSR matrix with exactly d nonzeros per row, their
@@ -51,12 +52,6 @@ __global__ void spmv(const int *__restrict__ rowptr, const int *__restrict__ col
     }
 }
 
-struct sp_arg {
-    const int *rowptr, *col;
-    const float *val, *x;
-    float *y;
-    int n, T, K;
-};
 typedef void (*sp_fn)(const int *, const int *, const float *, const float *,
                       float *, int);
 template <int T, int K>
@@ -70,70 +65,10 @@ static const sp_fn sp_table[5][4] = {SPK(64), SPK(128), SPK(256), SPK(512), SPK(
 
 static void sp_run(void *p)
 {
-    struct sp_arg *a = (struct sp_arg *)p;
+    struct csr_arg *a = (struct csr_arg *)p;
     sp_table[log2i(a->T) - 6][log2i(a->K)](a->rowptr, a->col, a->val, a->x, a->y, a->n);
 }
 
-static void bench_spmv(int n, int d)
-{
-    const size_t nnz = (size_t)n * d;
-    int *hrow = (int *)xmalloc((n + 1) * sizeof(int)), *hcol = (int *)xmalloc(nnz * sizeof(int));
-    float *hval = (float *)xmalloc(nnz * sizeof(float)), *hx = (float *)xmalloc(n * sizeof(float)),
-          *want = (float *)xmalloc(n * sizeof(float)), *got = (float *)xmalloc(n * sizeof(float));
-    int *drow, *dcol;
-    float *dval, *dx, *dy;
-    for (int i = 0; i <= n; i++)
-        hrow[i] = i * d;
-    for (size_t e = 0; e < nnz; e++) {
-        uint32_t r = rnd();
-        hcol[e] = (int)(r % (uint32_t)n);
-        hval[e] = (float)((int)(r >> 28) - 8); /* -8 .. 7 */
-    }
-    for (int i = 0; i < n; i++)
-        hx[i] = (float)((i * 7) % 11) - 5.0f;
-    /* Small integers: every product and sum is exact in float. */
-    for (int i = 0; i < n; i++) {
-        double s = 0;
-        for (size_t e = hrow[i]; e < (size_t)hrow[i + 1]; e++)
-            s += (double)hval[e] * hx[hcol[e]];
-        want[i] = (float)s;
-    }
-    CHECK(cudaMalloc(&drow, (n + 1) * sizeof(int)));
-    CHECK(cudaMalloc(&dcol, nnz * sizeof(int)));
-    CHECK(cudaMalloc(&dval, nnz * sizeof(float)));
-    CHECK(cudaMalloc(&dx, n * sizeof(float)));
-    CHECK(cudaMalloc(&dy, n * sizeof(float)));
-    CHECK(cudaMemcpy(drow, hrow, (n + 1) * sizeof(int), cudaMemcpyHostToDevice));
-    CHECK(cudaMemcpy(dcol, hcol, nnz * sizeof(int), cudaMemcpyHostToDevice));
-    CHECK(cudaMemcpy(dval, hval, nnz * sizeof(float), cudaMemcpyHostToDevice));
-    CHECK(cudaMemcpy(dx, hx, n * sizeof(float), cudaMemcpyHostToDevice));
-    for (int T = 64; T <= 1024; T *= 2)
-        for (int K = 1; K <= 8; K *= 2) {
-            struct sp_arg a = {drow, dcol, dval, dx, dy, n, T, K};
-            CHECK(cudaMemset(dy, 0xff, n * sizeof(float))); /* NaN: an unwritten row fails */
-            float ms = time_median(sp_run, &a);
-            CHECK(cudaMemcpy(got, dy, n * sizeof(float), cudaMemcpyDeviceToHost));
-            for (int i = 0; i < n; i++)
-                if (!(fabsf(got[i] - want[i]) <= 1e-3f)) {
-                    fprintf(stderr, "holdout3: spmv n=%d d=%d T=%d K=%d: y[%d] = %g, want %g\n",
-                            n, d, T, K, i, got[i], want[i]);
-                    exit(1);
-                }
-            printf("spmv,%d,,%d,%d,%d,,,%.5f\n", n, d, T, K, ms);
-            fflush(stdout);
-        }
-    CHECK(cudaFree(drow));
-    CHECK(cudaFree(dcol));
-    CHECK(cudaFree(dval));
-    CHECK(cudaFree(dx));
-    CHECK(cudaFree(dy));
-    free(hrow);
-    free(hcol);
-    free(hval);
-    free(hx);
-    free(want);
-    free(got);
-}
 
 /* ------------------------------------------------------------------ */
 /* One Bellman-Ford relaxation sweep over m edges (u, v, w) of a graph of n
@@ -463,8 +398,8 @@ int main(void)
     fprintf(stderr, "holdout3: %s, %d SMs\n", prop.name, prop.multiProcessorCount);
     timing_init();
     printf("program,n,m,d,tpb,k,tile,r,time_ms\n");
-    bench_spmv(1 << 20, 16);
-    bench_spmv(1 << 24, 8);
+    bench_csr("spmv", 1 << 20, 16, sp_run);
+    bench_csr("spmv", 1 << 24, 8, sp_run);
     bench_relax(1 << 20, 1 << 23);
     bench_relax(1 << 24, 1 << 26);
     bench_shfl_reduce(1L << 25);

@@ -27,6 +27,7 @@
 #define RNG_SEED 0x2545f4914f6cdd1dull /* the data drawn by rnd() (host.cuh) */
 #include "timing.cuh"
 #include "host.cuh"
+#include "csr.cuh"
 #include "reduce_final.cuh"
 
 /* ------------------------------------------------------------------ */
@@ -49,12 +50,7 @@ __global__ void seq_partial(const float *__restrict__ x, float *__restrict__ par
         s += p[j];
     sh[threadIdx.x] = s;
     __syncthreads();
-#pragma unroll
-    for (int w = T / 2; w > 0; w >>= 1) {
-        if (threadIdx.x < w)
-            sh[threadIdx.x] += sh[threadIdx.x + w];
-        __syncthreads();
-    }
+    block_tree_sum<T>(sh);
     if (threadIdx.x == 0)
         part[blockIdx.x] = sh[0];
 }
@@ -444,12 +440,6 @@ __global__ void vec_spmv(const int *__restrict__ rowptr, const int *__restrict__
     }
 }
 
-struct vs_arg {
-    const int *rowptr, *col;
-    const float *val, *x;
-    float *y;
-    int n, T, K;
-};
 typedef void (*vs_fn)(const int *, const int *, const float *, const float *, float *, int);
 template <int T, int K>
 static void vs_launch(const int *rowptr, const int *col, const float *val, const float *x,
@@ -462,70 +452,10 @@ static const vs_fn vs_table[5][4] = {VSK(64), VSK(128), VSK(256), VSK(512), VSK(
 
 static void vs_run(void *p)
 {
-    struct vs_arg *a = (struct vs_arg *)p;
+    struct csr_arg *a = (struct csr_arg *)p;
     vs_table[log2i(a->T) - 6][log2i(a->K)](a->rowptr, a->col, a->val, a->x, a->y, a->n);
 }
 
-static void bench_vec_spmv(int n, int d)
-{
-    const size_t nnz = (size_t)n * d;
-    int *hrow = (int *)xmalloc((n + 1) * sizeof(int)), *hcol = (int *)xmalloc(nnz * sizeof(int));
-    float *hval = (float *)xmalloc(nnz * sizeof(float)), *hx = (float *)xmalloc(n * sizeof(float)),
-          *want = (float *)xmalloc(n * sizeof(float)), *got = (float *)xmalloc(n * sizeof(float));
-    int *drow, *dcol;
-    float *dval, *dx, *dy;
-    for (int i = 0; i <= n; i++)
-        hrow[i] = i * d;
-    for (size_t e = 0; e < nnz; e++) {
-        uint32_t r = rnd();
-        hcol[e] = (int)(r % (uint32_t)n);
-        hval[e] = (float)((int)(r >> 28) - 8); /* -8 .. 7 */
-    }
-    for (int i = 0; i < n; i++)
-        hx[i] = (float)((i * 7) % 11) - 5.0f;
-    /* Small integers: every product and sum is exact in float. */
-    for (int i = 0; i < n; i++) {
-        double s = 0;
-        for (size_t e = hrow[i]; e < (size_t)hrow[i + 1]; e++)
-            s += (double)hval[e] * hx[hcol[e]];
-        want[i] = (float)s;
-    }
-    CHECK(cudaMalloc(&drow, (n + 1) * sizeof(int)));
-    CHECK(cudaMalloc(&dcol, nnz * sizeof(int)));
-    CHECK(cudaMalloc(&dval, nnz * sizeof(float)));
-    CHECK(cudaMalloc(&dx, n * sizeof(float)));
-    CHECK(cudaMalloc(&dy, n * sizeof(float)));
-    CHECK(cudaMemcpy(drow, hrow, (n + 1) * sizeof(int), cudaMemcpyHostToDevice));
-    CHECK(cudaMemcpy(dcol, hcol, nnz * sizeof(int), cudaMemcpyHostToDevice));
-    CHECK(cudaMemcpy(dval, hval, nnz * sizeof(float), cudaMemcpyHostToDevice));
-    CHECK(cudaMemcpy(dx, hx, n * sizeof(float), cudaMemcpyHostToDevice));
-    for (int T = 64; T <= 1024; T *= 2)
-        for (int K = 1; K <= 8; K *= 2) {
-            struct vs_arg a = {drow, dcol, dval, dx, dy, n, T, K};
-            CHECK(cudaMemset(dy, 0xff, n * sizeof(float))); /* NaN: an unwritten row fails */
-            float ms = time_median(vs_run, &a);
-            CHECK(cudaMemcpy(got, dy, n * sizeof(float), cudaMemcpyDeviceToHost));
-            for (int i = 0; i < n; i++)
-                if (!(fabsf(got[i] - want[i]) <= 1e-3f)) {
-                    fprintf(stderr, "holdout4: vec_spmv n=%d d=%d T=%d K=%d: y[%d] = %g, want %g\n",
-                            n, d, T, K, i, got[i], want[i]);
-                    exit(1);
-                }
-            printf("vec_spmv,%d,,%d,%d,%d,,,%.5f\n", n, d, T, K, ms);
-            fflush(stdout);
-        }
-    CHECK(cudaFree(drow));
-    CHECK(cudaFree(dcol));
-    CHECK(cudaFree(dval));
-    CHECK(cudaFree(dx));
-    CHECK(cudaFree(dy));
-    free(hrow);
-    free(hcol);
-    free(hval);
-    free(hx);
-    free(want);
-    free(got);
-}
 
 int main(void)
 {
@@ -540,7 +470,7 @@ int main(void)
     bench_mm2d(4096);
     bench_bfs_step(1 << 20, 1 << 14, 8);
     bench_bfs_step(1 << 25, 1 << 19, 8);
-    bench_vec_spmv(1 << 18, 64);
-    bench_vec_spmv(1 << 23, 32);
+    bench_csr("vec_spmv", 1 << 18, 64, vs_run);
+    bench_csr("vec_spmv", 1 << 23, 32, vs_run);
     return 0;
 }

@@ -46,12 +46,7 @@ __global__ void reduce_partial(const float *__restrict__ x,
         s += p[(size_t)j * T];
     sh[threadIdx.x] = s;
     __syncthreads();
-#pragma unroll
-    for (int w = T / 2; w > 0; w >>= 1) {
-        if (threadIdx.x < w)
-            sh[threadIdx.x] += sh[threadIdx.x + w];
-        __syncthreads();
-    }
+    block_tree_sum<T>(sh);
     if (threadIdx.x == 0)
         part[blockIdx.x] = sh[0];
 }
