@@ -439,7 +439,10 @@ static int launch(const mmm_time_machine *m, const mmm_program *prog,
             lim = l;
         }
         int64_t wb = ceil_div(T, m->warp_size);
-        double rounds = v->has_rounds ? v->rounds : v->reads;
+        /* Without rounds, a thread's loads are taken to be independent
+         * (issued together, as the compiler does for an unrolled loop):
+         * one round trip if it reads at all. */
+        double rounds = v->has_rounds ? v->rounds : (v->reads > 0);
         double cl = m->c[MMM_TIME_OP] * v->span +
                     m->c[MMM_TIME_MEM_LATENCY] * rounds +
                     v->barriers * (m->c[MMM_TIME_SYNC] +

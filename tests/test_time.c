@@ -423,6 +423,42 @@ Test(time, coalescing_by_hand)
     strided_case("S", 4, "sector_bytes", 128, 4);
 }
 
+/* Without rounds, a thread that reads waits for one round trip, however
+ * many words it reads; one that reads nothing for none.  One block of 32
+ * threads on the small machine (1 MHz): C_lat = 2*10 + 100*rounds; the
+ * issue (1 cycle) and the traffic (32*7*4/100 = 8.96 cycles) stay below. */
+Test(time, rounds_default_by_hand)
+{
+    static const char text[] =
+        "<program name='r'>\n" SMALL_MACHINE
+        "<param name='block_cycles' value='0'/>\n"
+        "<param name='latency_exposed' value='0'/>\n"
+        "<kernel id='d' blocks='1' threads='32' work='32' span='10'\n"
+        "        reads='7' writes='0'/>\n"
+        "<kernel id='e' blocks='1' threads='32' work='32' span='10'\n"
+        "        reads='7' writes='0' rounds='7'/>\n"
+        "<kernel id='f' blocks='1' threads='32' work='32' span='10'\n"
+        "        reads='0' writes='1'/>\n"
+        "</program>\n";
+    mmm_program *p;
+    mmm_instance *inst;
+    mmm_time t;
+    mmm_error err;
+    load_text(text, "rounds.xml", &p, &inst);
+    eval_small(p, inst, NULL, 0);
+    cr_assert_eq(mmm_time_compute(&t, inst, NULL, &err), 0, "%s",
+                 err.message);
+    cr_expect(fabs(t.kernels[0].exec_seconds - 120e-6) < 1e-15, "%.17g",
+              t.kernels[0].exec_seconds);
+    cr_expect(fabs(t.kernels[1].exec_seconds - 720e-6) < 1e-15, "%.17g",
+              t.kernels[1].exec_seconds);
+    cr_expect(fabs(t.kernels[2].exec_seconds - 20e-6) < 1e-15, "%.17g",
+              t.kernels[2].exec_seconds);
+    mmm_time_dispose(&t);
+    mmm_instance_free(inst);
+    mmm_program_free(p);
+}
+
 /* The shared-memory term adds the block's critical path (a warp waits for
  * its conflicted accesses before the operations that depend on them), and
  * a run of stream launches costs start_s once more (not a graph replay). */
