@@ -47,7 +47,8 @@ typedef struct mmm_class_val {
     int64_t registers;    /**< registers per thread, 0 when not given */
     double barriers;      /**< barriers on a thread's path, 0 if not given */
     double rounds;        /**< dependent global round trips */
-    int has_rounds;       /**< rounds was given (else it defaults to reads) */
+    int has_rounds;       /**< rounds was given (else 1 if the thread
+                               reads, 0 if not) */
     double wavefronts;    /**< shared-memory wavefronts of one warp, 0 if
                                not given */
     double read_stride;   /**< words between neighbouring threads' global
