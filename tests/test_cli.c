@@ -238,3 +238,31 @@ Test(cli, missing_file_and_unknown_parameter)
     cr_expect(strstr(r.err, "error: -D zz: the file declares no parameter 'zz'"), "%s", r.err);
     mmm_run_dispose(&r);
 }
+
+/* optimize's "at best" line names the program's parameters and the MMM's
+ * U, Z and p, and counts the machine file's other constants instead of
+ * printing them (dags/machines/h100.xml holds 39 parameters). */
+Test(cli, optimize_at_best_line)
+{
+    const char *args[] = {"optimize", MMM_DAGS_DIR "/poly_div_opt.xml",
+                          "--param", "s", "-D", "Z=70", "-D", "n=7559",
+                          "-D", "m=5040", "--machine",
+                          MMM_DAGS_DIR "/machines/h100.xml", NULL};
+    mmm_run_result r = run(args);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    const char *at = strstr(r.out, "\nat best ");
+    cr_assert(at, "%s", r.out);
+    char line[512];
+    size_t n = strcspn(at + 1, "\n");
+    cr_assert(n < sizeof line);
+    memcpy(line, at + 1, n);
+    line[n] = 0;
+    cr_expect(strstr(line, " Z=70 ") && strstr(line, " U=690 ") &&
+                  strstr(line, " p=132 ") && strstr(line, " s=10"),
+              "%s", line);
+    cr_expect(!strstr(line, "clock_hz") && !strstr(line, "launch_s"), "%s",
+              line);
+    cr_expect(strstr(line, "(and 36 more constants of the machine file)"),
+              "%s", line);
+    mmm_run_dispose(&r);
+}
