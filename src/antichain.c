@@ -41,7 +41,9 @@
  * join (an edge and a pass), else to the nearest node that does, found by
  * a short search (the flow keeps its value; the chains end there
  * instead).  Free ends so stay near the latest nodes, where the searches
- * look first.
+ * look first.  What a hand-on search that found nothing reached is closed
+ * for good and never reaches such a node: later hand-on searches skip it
+ * (STUCK, the argument at hand_on_from).
  *
  * The greedy part takes first the ends of the predecessors with the fewest
  * successors left to join (they have the fewest other chances; on the
@@ -122,8 +124,13 @@ static int nomem(mmm_error *err)
 /* ------------------------------------------------------------------ */
 /* Minimum flow                                                        */
 
-/* Nodes of the residual network: out(v) = 2v, in(v) = 2v + 1. */
+/* Nodes of the residual network: out(v) = 2v, in(v) = 2v + 1.  Marks
+ * (below 2^32 - 2: search stamps) of nodes no longer worth a search:
+ * DEAD, reached by a failed breadth-first search (no free end reaches
+ * them); STUCK, reached by a failed hand-on search (they reach no node
+ * with successors to join, see hand_on_from). */
 #define DEAD UINT32_MAX
+#define STUCK (UINT32_MAX - 1)
 
 /* Tuning (measured on the shapes of bench/gen_dag.py, docs/model.md). */
 enum {
@@ -149,7 +156,7 @@ enum {
 typedef struct knode {
     int64_t rt;      /* chain ends of v still free (T -> out(v)) */
     int64_t pf;      /* flow passing through v (out(v) -> in(v)) */
-    uint32_t mark[2]; /* search stamp, or DEAD */
+    uint32_t mark[2]; /* search stamp, DEAD or STUCK */
     uint32_t left;    /* successors not joined yet */
     uint32_t fsm;     /* bit k: the edge to successor k carries flow
                        * (k < fs_bits; the others: read f) */
@@ -207,18 +214,21 @@ typedef struct kflow {
     uint32_t span;     /* longest edge v - u when index order is
                         * topological, else 0 */
     uint32_t label_spans; /* LABEL_SPANS (1 for MMM__FLOW_NARROW) */
+    uint32_t hand_budget; /* HAND_ON_BUDGET (8 for MMM__FLOW_SHORT_HAND) */
+    int stuck;         /* failed hand-on searches mark STUCK (not with
+                        * MMM__FLOW_NO_STUCK) */
     mmm__flow_stats *st; /* counts, when asked for (tests) */
 } kflow;
 
 #define MARK(s, z) ((s)->nd[(z) >> 1].mark[(z) & 1])
 
-/* A new search stamp; stamps wrap after 2^32 - 2 searches. */
+/* A new search stamp; stamps wrap after 2^32 - 3 searches. */
 static uint32_t next_stamp(kflow *s)
 {
-    if (++s->stamp == DEAD) {
+    if (++s->stamp == STUCK) {
         for (size_t i = 0; i < s->n; i++)
             for (int k = 0; k < 2; k++)
-                if (s->nd[i].mark[k] != DEAD)
+                if (s->nd[i].mark[k] < STUCK)
                     s->nd[i].mark[k] = 0;
         s->stamp = 1;
     }
@@ -330,7 +340,7 @@ static void reach(kflow *s, size_t *qt, uint32_t z, size_t from, uint32_t e)
 
 #define FRESH(s, z)                                                       \
     ((s)->nd[(z) >> 1].mark[(z) & 1] != (s)->stamp &&                    \
-     (s)->nd[(z) >> 1].mark[(z) & 1] != DEAD)
+     (s)->nd[(z) >> 1].mark[(z) & 1] < STUCK)
 
 /* What a breadth-first search found: the amount sent, after counting
  * the nodes it reached (qt) as work. */
@@ -875,13 +885,34 @@ static int64_t join(kflow *s, uint32_t x, int64_t want)
  * search (forward along edges and passes, back along flows): the flow
  * keeps its value, the chains that ended at u now end at z.  The ends
  * stay near the latest nodes, where the searches start, instead of
- * waiting far back for a descendant that reaches them. */
+ * waiting far back for a descendant that reaches them.
+ *
+ * A search that reached everything it could (not stopped by the budget)
+ * and found no such z marks what it reached STUCK, and later hand-on
+ * searches skip it.  That set R is closed: every residual arc leaving
+ * one of its nodes ends in R (the search followed them all; none enters
+ * a dead node, no arc does), and each out(v) in R has no successor left
+ * to join (else it was a z), so all of v's edges are in the network
+ * already.  R stays closed for good: a new kernel adds arcs from its
+ * predecessors, none in R (their successor x was not joined); an
+ * augmenting path ends at the kernel joining, outside R, so it cannot
+ * pass through R or start there (it would have to leave R), and neither
+ * can a hand-on path, whose end z has successors to join; so no flow on
+ * an arc of R ever changes.  Hence R never reaches a node with
+ * successors to join, and skipping it loses no z.  (Nor does it reach
+ * any in(x) to come: the searches for augmenting paths never get into
+ * R, and skip it too.)  On the uniform shape of bench/gen_dag.py, 60 %
+ * of hand-on searches find nothing, mostly among the last kernels to
+ * join, and crossed the same regions again and again: the nodes they
+ * reach fall by half (docs/model.md). */
+static void check_stuck(kflow *s);
+
 static int hand_on_from(kflow *s, uint32_t u)
 {
     size_t qh = 0, qt = 0, zi = 0;
     next_stamp(s);
     reach(s, &qt, 2 * u, 0, NONE);
-    while (qh < qt && qt < HAND_ON_BUDGET && !zi) {
+    while (qh < qt && qt < s->hand_budget && !zi) {
         size_t yi = qh++;
         uint32_t y = s->q[yi], v = y >> 1;
         if (!(y & 1)) { /* out(v): in(c) of joined successors, in(v) */
@@ -910,8 +941,17 @@ static int hand_on_from(kflow *s, uint32_t u)
                 }
         }
     }
-    if (!zi)
+    if (s->st)
+        s->st->hand_on_reached += qt;
+    if (!zi) {
+        if (qh == qt && s->stuck) {
+            for (size_t i = 0; i < qt; i++)
+                MARK(s, s->q[i]) = STUCK;
+            if (s->st && s->st->check_stuck)
+                check_stuck(s);
+        }
         return 0;
+    }
     /* The path runs from out(u) = q[0] to out(z) = q[zi]: the arcs
      * q[qp[k]] -> q[k]. */
     const uint32_t *q = s->q, *qp = s->qp, *qe = s->qe;
@@ -959,6 +999,32 @@ static void hand_on(kflow *s, uint32_t x)
         while (s->nd[u].rt > 0 && hand_on_from(s, u))
             ;
     }
+}
+
+/* For the tests: every residual arc that leaves a STUCK node ends at a
+ * STUCK node, and no STUCK out(v) has successors left to join (what
+ * hand_on_from relies on); each failure counts in stuck_errors. */
+static void check_stuck(kflow *s)
+{
+    const knode *nd = s->nd;
+    uint64_t bad = 0;
+#define NOT_STUCK(z) (nd[(z) >> 1].mark[(z) & 1] != STUCK)
+    for (uint32_t v = 0; v < s->n; v++) {
+        if (nd[v].mark[0] == STUCK) {
+            bad += nd[v].left > 0;
+            for (uint32_t j = s->ss[v]; j < s->ss[v + 1]; j++)
+                bad += !s->joined[s->succ[j]] || NOT_STUCK(2 * s->succ[j] + 1);
+            bad += nd[v].pf > 0 && NOT_STUCK(2 * v + 1);
+        }
+        if (nd[v].mark[1] == STUCK) {
+            bad += NOT_STUCK(2 * v);
+            for (uint32_t e = s->ps[v]; e < s->ps[v + 1]; e++)
+                bad += s->f[e] > 0 && NOT_STUCK(2 * s->pred[e]);
+        }
+    }
+#undef NOT_STUCK
+    s->st->stuck_checks++;
+    s->st->stuck_errors += bad;
 }
 
 static void kflow_free(kflow *s)
@@ -1138,9 +1204,10 @@ int mmm__antichain_flow_stats(int64_t *out, size_t n, const int64_t *w,
 {
     *out = 0;
     if (st) {
-        int check = st->check_labels;
+        int check = st->check_labels, check_stuck = st->check_stuck;
         memset(st, 0, sizeof *st);
         st->check_labels = check;
+        st->check_stuck = check_stuck;
     }
     if (n == 0)
         return 0;
@@ -1154,8 +1221,10 @@ int mmm__antichain_flow_stats(int64_t *out, size_t n, const int64_t *w,
     s.succ = succ;
     s.ps = ps;
     s.pred = pred;
-    s.mode = mode & ~MMM__FLOW_ONE_FLAG;
+    s.mode = mode & (MMM__FLOW_ONE_FLAG - 1);
     s.fs_bits = mode & MMM__FLOW_ONE_FLAG ? 1 : FS_BITS;
+    s.hand_budget = mode & MMM__FLOW_SHORT_HAND ? 8 : HAND_ON_BUDGET;
+    s.stuck = !(mode & MMM__FLOW_NO_STUCK);
     s.label_spans = s.mode == MMM__FLOW_NARROW ? 1 : LABEL_SPANS;
     s.st = st;
     /* The given predecessor lists serve when they are increasing (as

@@ -276,7 +276,12 @@ enum {
     /* or-ed with one of the above: the flow flags of each kernel's
      * successor edges kept for its first successor only (the others read
      * the flows, as for the successors past the 32nd) */
-    MMM__FLOW_ONE_FLAG = 8
+    MMM__FLOW_ONE_FLAG = 8,
+    /* or-ed too: failed hand-on searches mark nothing STUCK (the flow
+     * does the same augmentations, its hand-on searches reach more) */
+    MMM__FLOW_NO_STUCK = 16,
+    /* or-ed too: a hand-on search stops after 8 nodes instead of 4096 */
+    MMM__FLOW_SHORT_HAND = 32
 };
 int mmm__antichain_flow_mode(int64_t *out, size_t n, const int64_t *weight,
                              const uint32_t *succ_start, const uint32_t *succ,
@@ -300,6 +305,13 @@ typedef struct mmm__flow_stats {
     uint64_t label_errors; /* labelled nodes whose label is not 1 + the
                             * least label of their arcs' heads (0: a
                             * free end), or whose kernel has not joined */
+    uint64_t hand_on_reached; /* nodes the hand-on searches reached */
+    int check_stuck;       /* in: after each failed hand-on search that
+                            * marks STUCK, check every STUCK node (slow) */
+    uint64_t stuck_checks; /* those checks */
+    uint64_t stuck_errors; /* STUCK nodes with successors left to join,
+                            * residual arcs from a STUCK node to one that
+                            * is not (counted over all checks) */
 } mmm__flow_stats;
 int mmm__antichain_flow_stats(int64_t *out, size_t n, const int64_t *weight,
                               const uint32_t *succ_start,

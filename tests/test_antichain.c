@@ -193,6 +193,16 @@ static int64_t flow_only(int n, const int64_t *w, size_t m,
             cr_assert_eq(km, k, "method %d, lists %d: K %lld, adaptive %lld",
                          mode, form, (long long)km, (long long)k);
         }
+    /* the hand-on searches without STUCK marks, and cut after 8 nodes */
+    for (int i = 0; i < 4; i++) {
+        int mode = (i % 2 ? MMM__FLOW_BFS : MMM__FLOW_ADAPTIVE) |
+                   (i / 2 ? MMM__FLOW_SHORT_HAND : MMM__FLOW_NO_STUCK);
+        cr_assert_eq(mmm__antichain_flow_mode(&km, (size_t)n, w, ss, succ,
+                                              NULL, NULL, mode, &err),
+                     0);
+        cr_assert_eq(km, k, "mode %d: K %lld, adaptive %lld", mode,
+                     (long long)km, (long long)k);
+    }
     cr_assert_eq(prev_antichain_flow(&kp, (size_t)n, w, ss, succ, &err), 0);
     cr_assert_eq(kp, k, "earlier flow %lld, flow %lld", (long long)kp,
                  (long long)k);
@@ -434,6 +444,70 @@ Test(antichain, benchmark_shapes_match_the_earlier_flow)
                      (long long)expect);
         cr_assert_eq(kp, expect, "iteration %d", it);
     }
+    medium_free(&d);
+}
+
+/* What a hand-on search that found nothing reached is marked STUCK and
+ * skipped by the later ones.  On medium DAGs of every benchmark shape,
+ * by each method, with the hand-on budget of the library and cut after 8
+ * nodes: after every marking, no STUCK kernel has successors left to
+ * join and every residual arc out of a STUCK node ends at a STUCK node
+ * (mmm__flow_stats.check_stuck, checked over the whole network); K is the
+ * earlier flow's; without the marks (MMM__FLOW_NO_STUCK) nothing is
+ * checked and the hand-on searches reach more nodes in all (the marks
+ * are skipped), the same K. */
+Test(antichain, failed_hand_on_searches_mark_closed_regions)
+{
+    enum { NMAX = 3000 };
+    medium d = medium_alloc(NMAX, 3 * NMAX);
+    uint32_t *ss = d.ss, *succ = d.succ;
+    uint64_t reached[2] = {0, 0}, checks = 0, short_checks = 0;
+    rng_state = 0x510e527fade682d1u;
+    for (int it = 0; it < 20; it++) {
+        int sh = it % (int)(sizeof shapes / sizeof *shapes);
+        int n = rnd_int(1000, NMAX);
+        int window = shapes[sh].window * (sh == 2 ? NMAX : 16);
+        size_t m = shaped_dag(n, window, shapes[sh].deg, shapes[sh].pairs,
+                              shapes[sh].shuffle, shapes[sh].wmax, d.w,
+                              d.from, d.to);
+        to_csr(ss, succ, d.cur, n, m, d.from, d.to);
+        int64_t expect = -1;
+        mmm_error err;
+        cr_assert_eq(prev_antichain_flow(&expect, (size_t)n, d.w, ss, succ,
+                                         &err),
+                     0);
+        for (int i = 0; i < 6; i++) {
+            int mode = (i % 2 ? MMM__FLOW_BFS : MMM__FLOW_ADAPTIVE) |
+                       (i / 2 == 1 ? MMM__FLOW_NO_STUCK : 0) |
+                       (i / 2 == 2 ? MMM__FLOW_SHORT_HAND : 0);
+            mmm__flow_stats st = {.check_stuck = 1};
+            int64_t k = -2;
+            cr_assert_eq(mmm__antichain_flow_stats(&k, (size_t)n, d.w, ss,
+                                                   succ, NULL, NULL, mode,
+                                                   &st, &err),
+                         0);
+            cr_assert_eq(k, expect, "iteration %d (shape %d), mode %d: K "
+                         "%lld, earlier flow %lld", it, sh, mode,
+                         (long long)k, (long long)expect);
+            cr_assert_eq(st.stuck_errors, 0, "iteration %d (shape %d), "
+                         "mode %d: %llu arcs leave STUCK nodes", it, sh,
+                         mode, (unsigned long long)st.stuck_errors);
+            if (i / 2 == 1)
+                cr_assert_eq(st.stuck_checks, 0);
+            if (i / 2 < 2)
+                reached[i / 2] += st.hand_on_reached;
+            if (i / 2 == 0)
+                checks += st.stuck_checks;
+            if (i / 2 == 2)
+                short_checks += st.stuck_checks;
+        }
+    }
+    cr_assert(checks > 0 && short_checks > 0, "STUCK marked %llu and %llu "
+              "times", (unsigned long long)checks,
+              (unsigned long long)short_checks);
+    cr_assert(reached[0] < reached[1], "hand-on searches reached %llu "
+              "nodes with STUCK marks, %llu without",
+              (unsigned long long)reached[0], (unsigned long long)reached[1]);
     medium_free(&d);
 }
 
