@@ -1,6 +1,6 @@
 /*
- * host.cuh: the host helpers that holdout3.cu, holdout4.cu and holdout5.cu
- * share: xmalloc (malloc that exits with a message) and rnd, a fixed
+ * host.cuh: the host helpers that holdout3.cu, holdout4.cu, holdout5.cu and
+ * holdout6.cu share: xmalloc (malloc that exits with a message) and rnd, a fixed
  * pseudo-random sequence (splitmix64) that starts from RNG_SEED, so every
  * run of a program draws the same data.  Define PROG (the program's name,
  * for messages) and RNG_SEED before including it.

@@ -1,6 +1,6 @@
 /*
  * timing.cuh: what validate.cu, holdout.cu, holdout2.cu, holdout3.cu,
- * holdout4.cu, holdout5.cu, reads.cu, gathers.cu and retouch.cu share: a CUDA error check that
+ * holdout4.cu, holdout5.cu, holdout6.cu, reads.cu, gathers.cu and retouch.cu share: a CUDA error check that
  * exits, the median (time_median) or the best (time_best) of RUNS timed runs
  * of a launch sequence (cudaEvents on the legacy stream around the whole
  * sequence, one warm-up first; timing_init creates the events), and log2 of

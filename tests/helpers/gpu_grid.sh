@@ -1,5 +1,5 @@
-# gpu_grid.sh: what tests/gpu_setd_grid.sh, gpu_sete_grid.sh and
-# gpu_setf_grid.sh share.
+# gpu_grid.sh: what tests/gpu_setd_grid.sh, gpu_sete_grid.sh,
+# gpu_setf_grid.sh and gpu_setg_grid.sh share.
 # Source it with mmm (the CLI) and src (the source tree) set; it sets
 # machine, fail and n, and defines:
 #   ok DAG -D...   the configuration must evaluate with the time model
