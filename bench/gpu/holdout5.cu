@@ -33,14 +33,6 @@
 
 #define ALL_RUNS (1 + RUNS) /* the warm-up and the timed runs */
 
-/* The template instances of a kernel for T = 64 .. 1024 and K = 1 .. 8. */
-#define TABLE(fn) \
-    {{fn<64, 1>, fn<64, 2>, fn<64, 4>, fn<64, 8>},         \
-     {fn<128, 1>, fn<128, 2>, fn<128, 4>, fn<128, 8>},     \
-     {fn<256, 1>, fn<256, 2>, fn<256, 4>, fn<256, 8>},     \
-     {fn<512, 1>, fn<512, 2>, fn<512, 4>, fn<512, 8>},     \
-     {fn<1024, 1>, fn<1024, 2>, fn<1024, 4>, fn<1024, 8>}}
-
 /* ------------------------------------------------------------------ */
 /* One push-style PageRank step on a graph of n vertices in CSR, each with
  * d out-neighbours uniform at random: vertex u adds rank[u]/d to next[v]

@@ -33,14 +33,6 @@
 
 #define ALL_RUNS (1 + RUNS) /* the warm-up and the timed runs */
 
-/* The template instances of a kernel for T = 64 .. 1024 and K = 1 .. 8. */
-#define TABLE(fn) \
-    {{fn<64, 1>, fn<64, 2>, fn<64, 4>, fn<64, 8>},         \
-     {fn<128, 1>, fn<128, 2>, fn<128, 4>, fn<128, 8>},     \
-     {fn<256, 1>, fn<256, 2>, fn<256, 4>, fn<256, 8>},     \
-     {fn<512, 1>, fn<512, 2>, fn<512, 4>, fn<512, 8>},     \
-     {fn<1024, 1>, fn<1024, 2>, fn<1024, 4>, fn<1024, 8>}}
-
 /* Compare n floats with n ints (exact), exit 1 with a message at the first
  * difference. */
 static void check_exact(const char *what, const float *got, const int *want, size_t n, int T, int K)

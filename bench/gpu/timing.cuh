@@ -1,10 +1,11 @@
 /*
  * timing.cuh: what validate.cu, holdout.cu, holdout2.cu, holdout3.cu,
- * holdout4.cu, holdout5.cu, holdout6.cu, reads.cu, gathers.cu and retouch.cu share: a CUDA error check that
- * exits, the median (time_median) or the best (time_best) of RUNS timed runs
- * of a launch sequence (cudaEvents on the legacy stream around the whole
- * sequence, one warm-up first; timing_init creates the events), and log2 of
- * a power of two.  Define PROG
+ * holdout4.cu, holdout5.cu, holdout6.cu, reads.cu, gathers.cu and
+ * retouch.cu share: a CUDA error check that exits, the median (time_median)
+ * or the best (time_best) of RUNS timed runs of a launch sequence
+ * (cudaEvents on the legacy stream around the whole sequence, one warm-up
+ * first; timing_init creates the events), the table of a kernel's
+ * instances over T and K (TABLE), and log2 of a power of two.  Define PROG
  * (the program's name, for messages) before including it.
  */
 #ifndef MMM_BENCH_GPU_TIMING_CUH
@@ -78,6 +79,16 @@ static inline float time_best(void (*fn)(void *), void *arg)
     CHECK(cudaGetLastError());
     return best;
 }
+
+/* The template instances of a kernel launcher for T = 64 .. 1024 and
+ * K = 1 .. 8, as the initializer of a [5][4] table indexed by
+ * [log2(T) - 6][log2(K)] (holdout5.cu, holdout6.cu). */
+#define TABLE(fn) \
+    {{fn<64, 1>, fn<64, 2>, fn<64, 4>, fn<64, 8>},         \
+     {fn<128, 1>, fn<128, 2>, fn<128, 4>, fn<128, 8>},     \
+     {fn<256, 1>, fn<256, 2>, fn<256, 4>, fn<256, 8>},     \
+     {fn<512, 1>, fn<512, 2>, fn<512, 4>, fn<512, 8>},     \
+     {fn<1024, 1>, fn<1024, 2>, fn<1024, 4>, fn<1024, 8>}}
 
 /* log2 of a power of two (the smallest l with 2^l >= v). */
 static inline int log2i(long v)
