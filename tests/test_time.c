@@ -152,6 +152,18 @@ static void eval_small(mmm_program *p, mmm_instance *inst, const char *name,
                  0, "%s", err.message);
 }
 
+/* Load a program from text, evaluate it at its defaults and compute its
+ * time with its own machine. */
+static void time_text(const char *text, const char *file, mmm_program **p,
+                      mmm_instance **inst, mmm_time *t)
+{
+    mmm_error err;
+    load_text(text, file, p, inst);
+    eval_small(*p, *inst, NULL, 0);
+    cr_assert_eq(mmm_time_compute(t, *inst, NULL, &err), 0, "%s",
+                 err.message);
+}
+
 /* Kernel a's execution time with N blocks and one more parameter set. */
 static void expect_exec2(mmm_program *p, mmm_instance *inst, double N,
                          const char *name, double v, double want,
@@ -443,11 +455,7 @@ Test(time, rounds_default_by_hand)
     mmm_program *p;
     mmm_instance *inst;
     mmm_time t;
-    mmm_error err;
-    load_text(text, "rounds.xml", &p, &inst);
-    eval_small(p, inst, NULL, 0);
-    cr_assert_eq(mmm_time_compute(&t, inst, NULL, &err), 0, "%s",
-                 err.message);
+    time_text(text, "rounds.xml", &p, &inst, &t);
     cr_expect(fabs(t.kernels[0].exec_seconds - 120e-6) < 1e-15, "%.17g",
               t.kernels[0].exec_seconds);
     cr_expect(fabs(t.kernels[1].exec_seconds - 720e-6) < 1e-15, "%.17g",
@@ -475,10 +483,7 @@ Test(time, shared_and_start_by_hand)
     mmm_instance *inst;
     mmm_error err;
     mmm_time t;
-    load_text(prog, "sh.xml", &p, &inst);
-    eval_small(p, inst, NULL, 0);
-    cr_assert_eq(mmm_time_compute(&t, inst, NULL, &err), 0, "%s",
-                 err.message);
+    time_text(prog, "sh.xml", &p, &inst, &t);
     /* 64 threads = 2 warps; A = min(512/64, 4 blocks) = 4, 8 slots: the 2
      * blocks are one wave, a = ceil(2/2) = 1 block per SM.
      *   C_lat   = 2 cycles * span 10 = 20
@@ -644,10 +649,7 @@ Test(time, atomics_on_one_word_by_hand)
         "        reads='2' writes='1' rounds='1' barriers='2' atomics='3'/>\n"
         "</program>\n";
     mmm_time t;
-    load_text(minimal, "at1.xml", &p, &inst);
-    eval_small(p, inst, NULL, 0);
-    cr_assert_eq(mmm_time_compute(&t, inst, NULL, &err), 0, "%s",
-                 err.message);
+    time_text(minimal, "at1.xml", &p, &inst, &t);
     cr_expect(fabs(t.kernels[0].exec_seconds - 1.5e-3) < 1e-15, "%.17g",
               t.kernels[0].exec_seconds);
     cr_expect_eq(t.kernels[0].dominant, MMM_TIME_TERM_ATOMICS);
@@ -678,10 +680,7 @@ Test(time, global_wavefronts_by_hand)
     mmm_instance *inst;
     mmm_error err;
     mmm_time t;
-    load_text(prog, "gw.xml", &p, &inst);
-    eval_small(p, inst, NULL, 0);
-    cr_assert_eq(mmm_time_compute(&t, inst, NULL, &err), 0, "%s",
-                 err.message);
+    time_text(prog, "gw.xml", &p, &inst, &t);
     cr_expect(fabs(t.kernels[0].exec_seconds - 2.0e-3) < 1e-15, "%.17g",
               t.kernels[0].exec_seconds);
     cr_expect_eq(t.kernels[0].dominant, MMM_TIME_TERM_L1);
