@@ -45,9 +45,14 @@
  * for good and never reaches such a node: later hand-on searches skip it
  * (STUCK, the argument at hand_on_from).
  *
- * The greedy part takes first the ends of the predecessors with the fewest
- * successors left to join (they have the fewest other chances; on the
- * local shape of bench/gen_dag.py this halves the searches' work).
+ * The greedy part takes first the ends of the predecessor with the most
+ * to spare: its free ends less what x wants for each of its successors
+ * left to join (x included).  Ends are so taken where they are plenty
+ * for what is still to come, and a predecessor with few ends and several
+ * successors to serve keeps them (on the local shape of bench/gen_dag.py
+ * this cuts the searches' work by 70 % against taking first the
+ * predecessor with the fewest successors left, which halved it against
+ * index order; on the other shapes it is within 1.5 %).
  *
  * On a big DAG whose edges join far-apart kernels (10^6 kernels, uniform
  * random edges) nearly every kernel a join looks at is a cache miss, so
@@ -763,10 +768,20 @@ static int labelled_init(kflow *s)
 /* ------------------------------------------------------------------ */
 /* Joining                                                             */
 
+/* What predecessor a has to spare when x wants want: its free ends less
+ * want for each of its successors left to join (INT64_MIN when that
+ * product overflows). */
+static int64_t spare(const knode *a, int64_t want)
+{
+    int64_t need;
+    if (__builtin_mul_overflow(want, (int64_t)a->left, &need))
+        return INT64_MIN;
+    return a->rt - need;
+}
+
 /* The greedy part of x's join: the free ends of its predecessors, those
- * with the fewest successors left to join first (they have the fewest
- * other chances); beyond GREEDY_SORT predecessors, the latest first.
- * Returns what x still wants. */
+ * with the most to spare first (ties: the latest); beyond GREEDY_SORT
+ * predecessors, the latest first.  Returns what x still wants. */
 static int64_t greedy(kflow *s, uint32_t x, int64_t want)
 {
     const uint32_t *pred = s->pred;
@@ -785,12 +800,16 @@ static int64_t greedy(kflow *s, uint32_t x, int64_t want)
     }
     while (want > 0) {
         uint32_t best = NONE;
-        for (uint32_t q = b; q < e; q++)
-            if (s->nd[pred[q]].rt > 0 &&
-                (best == NONE || s->nd[pred[q]].left < s->nd[pred[best]].left ||
-                 (s->nd[pred[q]].left == s->nd[pred[best]].left &&
-                  pred[q] > pred[best])))
-                best = q;
+        int64_t most = 0;
+        for (uint32_t q = b; q < e; q++) {
+            const knode *a = &s->nd[pred[q]];
+            if (a->rt == 0)
+                continue;
+            int64_t sp = spare(a, want);
+            if (best == NONE || sp > most ||
+                (sp == most && pred[q] > pred[best]))
+                best = q, most = sp;
+        }
         if (best == NONE)
             break;
         knode *a = &s->nd[pred[best]];

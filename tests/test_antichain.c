@@ -742,6 +742,52 @@ Test(antichain, series_parallel_dags_take_the_composition)
     }
 }
 
+/* The greedy part takes first from the predecessor with the most to
+ * spare (free ends less what x wants for each successor it has left to
+ * join), ties to the latest; on three hand examples the other choice
+ * costs a breadth-first path later (kernels in index order, weights in
+ * brackets; the expected K by brute force):
+ * - p1 [1] -> x, y; p2 [3] -> x, a, b; x, y, a, b [1]: x takes p2's end
+ *   (spare 3 - 3 against 1 - 2), and y then p1's; taking p1's (it has
+ *   the fewer successors left) sends y back along p1 -> x to p2;
+ * - p1 [3] -> x, s1, s2, s3; p2 [2] -> x, t; x, s, t [1]: p2's end
+ *   (2 - 2 against 3 - 4); p1's (it has the more ends) leaves s3 short;
+ * - p1 [2] -> x, y; p2 [2] -> x, z; x [1], y, z [2]: spares tie, p2 is
+ *   the later; p1's leaves y short (a path back through x to p2).
+ * And the second with x weighing 2^61: p1's spare overflows (4 * 2^61)
+ * and ranks last, without the undefined product (UBSan build). */
+Test(antichain, greedy_takes_from_the_predecessor_with_most_to_spare)
+{
+    static const struct {
+        int n;
+        size_t m;
+        int64_t w[8];
+        uint32_t from[8], to[8];
+    } ex[] = {
+        {6, 5, {1, 3, 1, 1, 1, 1}, {0, 1, 0, 1, 1}, {2, 2, 3, 4, 5}},
+        {7, 6, {3, 2, 1, 1, 1, 1, 1}, {0, 1, 0, 0, 0, 1}, {2, 2, 3, 4, 5, 6}},
+        {5, 4, {2, 2, 1, 2, 2}, {0, 1, 0, 1}, {2, 2, 3, 4}},
+        {7, 6, {3, 2, (int64_t)1 << 61, 1, 1, 1, 1}, {0, 1, 0, 0, 0, 1},
+         {2, 2, 3, 4, 5, 6}},
+    };
+    for (size_t i = 0; i < sizeof ex / sizeof *ex; i++) {
+        uint32_t ss[8], succ[8], cur[8];
+        to_csr(ss, succ, cur, ex[i].n, ex[i].m, ex[i].from, ex[i].to);
+        int64_t k = -1, expect = brute_antichain(ex[i].n, ex[i].w, ex[i].m,
+                                                 ex[i].from, ex[i].to);
+        mmm__flow_stats st = {0};
+        mmm_error err;
+        cr_assert_eq(mmm__antichain_flow_stats(&k, (size_t)ex[i].n, ex[i].w,
+                                               ss, succ, NULL, NULL,
+                                               MMM__FLOW_BFS, &st, &err),
+                     0);
+        cr_assert_eq(k, expect, "example %zu: K %lld, brute force %lld", i,
+                     (long long)k, (long long)expect);
+        cr_assert_eq(st.bfs_paths, 0, "example %zu: %llu paths", i,
+                     (unsigned long long)st.bfs_paths);
+    }
+}
+
 Test(antichain, hand_examples)
 {
     /* The N graph a -> c, b -> c, b -> d (dags/not_series_parallel.xml). */
