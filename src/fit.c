@@ -329,8 +329,12 @@ int mmm_time_machine_write(const char *path, const char *name,
         int c = mmm_time_const_find(p->name);
         char buf[64];
         if (c >= 0) {
-            fprintf(f, "  <!-- %s: %s (%s), fitted -->\n", p->name,
-                    mmm_time_const_meaning(c), mmm_time_const_unit(c));
+            /* A constant the fit kept still holds the base machine's
+             * value; one it fitted has moved. */
+            fprintf(f, "  <!-- %s: %s (%s), %s -->\n", p->name,
+                    mmm_time_const_meaning(c), mmm_time_const_unit(c),
+                    m->c[c] == p->value.d ? "kept from the base machine"
+                                          : "fitted");
             fprintf(f, "  <param name=\"%s\" value=\"%.9g\"/>\n", p->name,
                     m->c[c]);
             done[c] = 1;

@@ -159,6 +159,11 @@ static const design runs_design[] = {
     {"gpu/reduce.xml", {"n=268435456", "tpb=64", "k=1"}},
     {"gpu/reduce.xml", {"n=268435456", "tpb=128", "k=1"}},
     {"gpu/reduce.xml", {"n=16777216", "tpb=64", "k=2"}},
+    /* a tiled product with 8 outputs per thread: the issue rate binds
+     * (since dags/cumodp/mul.xml counts its product kernel's shared
+     * wavefronts in full, no CUMODP run is issue-bound) */
+    {"gpu/matmul.xml", {"n=1024", "tile=32", "r=8"}},
+    {"gpu/matmul.xml", {"n=2048", "tile=32", "r=4"}},
     /* one atomic per block on one word: the atomics bind */
     {"gpu/shfl_reduce.xml", {"n=1073741824", "tpb=64", "k=1"}},
     {"gpu/shfl_reduce.xml", {"n=268435456", "tpb=64", "k=2"}},
@@ -392,6 +397,17 @@ Test(fit_cli, errors_and_written_machine, .timeout = 300)
     const char *first = strstr(out, note);
     cr_expect_not_null(first, "%s", out);
     cr_expect_null(first ? strstr(first + 1, note) : NULL, "%s", out);
+    /* the written file says which constants were kept and which fitted */
+    snprintf(cmd, sizeof cmd,
+             "cd " MMM_SOURCE_DIR " && " MMM_BIN " fit --data %s/ok.csv "
+             "dags/cumodp/div_opt.xml --machine dags/machines/h100.xml "
+             "--fix op_cycles,mem_latency_cycles -o %s/m2.xml >/dev/null && "
+             "grep -c 'op_cycles: .*, kept from the base machine -->' "
+             "%s/m2.xml && grep -c 'launch_s: .*, fitted -->' %s/m2.xml && "
+             "grep -c 'mem_latency_cycles: .*, fitted -->' %s/m2.xml",
+             dir, dir, dir, dir, dir);
+    cr_expect_eq(sh(cmd, out, sizeof out), 1, "%s", out);
+    cr_expect_str_eq(out, "1\n1\n0\n");
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     cr_expect_eq(system(cmd), 0);
 }
