@@ -328,9 +328,7 @@ int mmm_calib_analyze(mmm_calib *out, const mmm_calib_raw *raw,
     stat_series(&out->load_cycles, &raw->load_cycles);
     stat_series(&out->l2_load_cycles, &raw->l2_load_cycles);
     stat_series(&out->shared_cycles, &raw->shared_cycles);
-    for (k = 0; k < raw->block_s.n; k++)
-        v[k] = raw->block_s.v[k] * f * raw->dev.sms;
-    mmm_calib_stat_of(&out->block_cycles, v, (size_t)raw->block_s.n);
+    stat_scaled(&out->block_cycles, &raw->block_s, f * raw->dev.sms);
     stat_scaled(&out->atomic_cycles, &raw->atomic_s, f);
     out->block_threads = raw->block_threads;
     for (i = 0; i < MMM_CALIB_NOPS; i++)
@@ -369,10 +367,8 @@ int mmm_calib_analyze(mmm_calib *out, const mmm_calib_raw *raw,
          * the kernel ran u_blocks / (u_resident * sms) waves of u_rounds
          * rounds each. */
         double slots = (double)raw->u_resident[i] * raw->dev.sms;
-        for (k = 0; k < s->n; k++)
-            v[k] = s->v[k] * f * slots /
-                   ((double)raw->u_blocks[i] * raw->u_rounds);
-        mmm_calib_stat_of(&out->u_bandwidth[i], v, (size_t)s->n);
+        stat_scaled(&out->u_bandwidth[i], s,
+                    f * slots / ((double)raw->u_blocks[i] * raw->u_rounds));
         stat_series(&out->u_latency[i], &raw->u_latency_cycles[i]);
         out->u_resident[i] = raw->u_resident[i];
     }
