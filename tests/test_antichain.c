@@ -362,6 +362,19 @@ static const struct {
 } shapes[] = {{4, 3, 0, 0, 64}, {8, 3, 0, 0, 1000}, {1000, 3, 0, 1, 64},
               {4, 3, 1, 0, 64}, {6, 2, 1, 1, 9}};
 
+/* A medium DAG of shape sh with n kernels in d (the windows scaled for
+ * medium sizes: 16 times the small ones, the uniform shape's all of
+ * nmax), its successor lists built; returns its number of edges. */
+static size_t medium_shaped(medium *d, int sh, int n, int nmax)
+{
+    int window = shapes[sh].window * (sh == 2 ? nmax : 16);
+    size_t m = shaped_dag(n, window, shapes[sh].deg, shapes[sh].pairs,
+                          shapes[sh].shuffle, shapes[sh].wmax, d->w, d->from,
+                          d->to);
+    to_csr(d->ss, d->succ, d->cur, n, m, d->from, d->to);
+    return m;
+}
+
 /* A small DAG: the public entry and the flow by each method and the
  * earlier algorithm (flow_only) all give the brute-force K. */
 static void match_brute_force(int n, const int64_t *w, size_t m,
@@ -407,11 +420,7 @@ Test(antichain, benchmark_shapes_match_the_earlier_flow)
     for (int it = 0; it < 40; it++) {
         int sh = it % (int)(sizeof shapes / sizeof *shapes);
         int n = rnd_int(500, NMAX);
-        int window = shapes[sh].window * (sh == 2 ? NMAX : 16);
-        size_t m = shaped_dag(n, window, shapes[sh].deg, shapes[sh].pairs,
-                              shapes[sh].shuffle, shapes[sh].wmax, w, from,
-                              to);
-        to_csr(ss, succ, cur, n, m, from, to);
+        size_t m = medium_shaped(&d, sh, n, NMAX);
         int64_t expect = -1, k = -2, kp = -3;
         mmm_error err;
         cr_assert_eq(prev_antichain_flow(&expect, (size_t)n, w, ss, succ,
@@ -466,11 +475,7 @@ Test(antichain, failed_hand_on_searches_mark_closed_regions)
     for (int it = 0; it < 20; it++) {
         int sh = it % (int)(sizeof shapes / sizeof *shapes);
         int n = rnd_int(1000, NMAX);
-        int window = shapes[sh].window * (sh == 2 ? NMAX : 16);
-        size_t m = shaped_dag(n, window, shapes[sh].deg, shapes[sh].pairs,
-                              shapes[sh].shuffle, shapes[sh].wmax, d.w,
-                              d.from, d.to);
-        to_csr(ss, succ, d.cur, n, m, d.from, d.to);
+        medium_shaped(&d, sh, n, NMAX);
         int64_t expect = -1;
         mmm_error err;
         cr_assert_eq(prev_antichain_flow(&expect, (size_t)n, d.w, ss, succ,
