@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "mmm_run.h"
+#include "slurp.h"
 
 #define DIAMOND MMM_DAGS_DIR "/diamond.xml"
 
@@ -263,14 +264,11 @@ Test(cli, optimize_at_best_line)
               "%s", line);
     cr_expect(!strstr(line, "clock_hz") && !strstr(line, "launch_s"), "%s",
               line);
-    FILE *mf = fopen(MMM_DAGS_DIR "/machines/h100.xml", "r");
-    cr_assert_not_null(mf);
-    char buf[1024];
+    char *machine = slurp(MMM_DAGS_DIR "/machines/h100.xml", NULL);
     int nparams = 0;
-    while (fgets(buf, sizeof buf, mf))
-        for (const char *q = buf; (q = strstr(q, "<param ")); q++)
-            nparams++;
-    fclose(mf);
+    for (const char *q = machine; (q = strstr(q, "<param ")); q++)
+        nparams++;
+    free(machine);
     char want[96];
     snprintf(want, sizeof want, "(and %d more constants of the machine file)",
              nparams - 3);
