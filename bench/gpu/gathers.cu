@@ -21,13 +21,8 @@
 #include <cstdlib>
 #define PROG "gathers"
 #include "timing.cuh"
+#include "copy.cuh"
 #include "../../cuda/gather.cuh"
-
-__global__ void copy16(const float4 *__restrict__ in, float4 *__restrict__ out, size_t n)
-{
-    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
-        out[i] = in[i];
-}
 
 /* Scattered atomicAdds (result unused) at the same addresses as
  * k_scatter's stores (cuda/gather.cuh). */
@@ -51,12 +46,6 @@ static void run_gather(void *p)
     else
         k_scatter_add<<<g->threads / 256, 256>>>(g->x, g->mask, g->salt);
 }
-struct carg { const float4 *in; float4 *out; size_t n; int sms; };
-static void run_copy(void *p)
-{
-    carg *c = (carg *)p;
-    copy16<<<c->sms * 8, 256>>>(c->in, c->out, c->n);
-}
 
 int main()
 {
@@ -69,8 +58,7 @@ int main()
     CHECK(cudaMalloc(&x, max_words * 4));
     CHECK(cudaMalloc(&out, (size_t)threads * 4));
     CHECK(cudaMemset(x, 0, max_words * 4));
-    carg c = {(const float4 *)x, (float4 *)(x + max_words / 2), max_words / 8, sms};
-    float cms = time_best(run_copy, &c);
+    float cms = time_copy((const float4 *)x, (float4 *)(x + max_words / 2), max_words / 8, sms);
     double bw = 4.0 * (double)max_words / cms; /* bytes per ms, read + write */
     printf("# copy: %.4f ms, %.1f GB/s (read + write)\n", cms, bw / 1e6);
     printf("set_bytes,fetch_bytes,region_bytes,ms,ns_per_gather,bytes_per_gather_at_copy_bw\n");

@@ -22,17 +22,12 @@
 #include <cstdlib>
 #define PROG "retouch"
 #include "timing.cuh"
+#include "copy.cuh"
 #include "../../cuda/gather.cuh"
 
 #define TPB 256
 #define ITERS 4
 #define TOTAL (1u << 25)
-
-__global__ void copy16(const float4 *__restrict__ in, float4 *__restrict__ out, size_t n)
-{
-    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
-        out[i] = in[i];
-}
 
 template <int W, bool SAME>
 __global__ void k_retouch(unsigned *x, size_t mask, unsigned salt)
@@ -65,12 +60,6 @@ static void run_retouch(void *p)
     r->salt += 0x9e3779b9u; /* other addresses each launch */
     r->f<<<r->blocks, TPB, r->smem>>>(r->x, r->mask, r->salt);
 }
-struct carg { const float4 *in; float4 *out; size_t n; int sms; };
-static void run_copy(void *p)
-{
-    carg *c = (carg *)p;
-    copy16<<<c->sms * 8, 256>>>(c->in, c->out, c->n);
-}
 
 static kfn pick(int w, bool same)
 {
@@ -93,8 +82,7 @@ int main(void)
     CHECK(cudaMalloc(&ci, cn * sizeof(float4)));
     CHECK(cudaMalloc(&co, cn * sizeof(float4)));
     CHECK(cudaMemset(ci, 0, cn * sizeof(float4)));
-    carg ca = {ci, co, cn, prop.multiProcessorCount};
-    float cms = time_best(run_copy, &ca);
+    float cms = time_copy(ci, co, cn, prop.multiProcessorCount);
     double bw = 2.0 * cn * sizeof(float4) / (cms * 1e-3);
     CHECK(cudaFree(ci));
     CHECK(cudaFree(co));
