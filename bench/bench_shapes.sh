@@ -13,7 +13,10 @@
 #     measures without K, K);
 #   - K's own time on the 10^5-kernel file of the shape and on the big
 #     one, and its growth (target <= 12x from 10^5 to 10^6 kernels; for
-#     the wide shape's 3*10^5, 12/10 of the ratio: 3.6x).
+#     the wide shape's 3*10^5, 12/10 of the ratio: 3.6x), and beside it
+#     the growth of one pass over the predecessor lists (bench_load's
+#     pred_pass: the least random reading an exact K does, so the growth
+#     the machine's memory gives; not a target).
 #
 # Environment: BUILD (default build-release), REPS (runs per side, default
 # 1: the big files take minutes), TIMEOUT (seconds before one run is killed
