@@ -240,27 +240,30 @@ Test(cli, missing_file_and_unknown_parameter)
     mmm_run_dispose(&r);
 }
 
-/* optimize's "at best" line names the program's parameters and the MMM's
- * U, Z and p, and counts the machine file's other constants instead of
- * printing them (as many as dags/machines/h100.xml has <param> elements,
- * less those three). */
-Test(cli, optimize_at_best_line)
+/* The line of r.out that starts with prefix (after a newline, or at the
+ * start), copied into line; fails the test when there is none. */
+static void line_of(const mmm_run_result *r, const char *prefix, char *line,
+                    size_t size)
 {
-    const char *args[] = {"optimize", MMM_DAGS_DIR "/poly_div_opt.xml",
-                          "--param", "s", "-D", "Z=70", "-D", "n=7559",
-                          "-D", "m=5040", "--machine",
-                          MMM_DAGS_DIR "/machines/h100.xml", NULL};
-    mmm_run_result r = run(args);
-    cr_assert_eq(r.status, 0, "%s", r.err);
-    const char *at = strstr(r.out, "\nat best ");
-    cr_assert(at, "%s", r.out);
-    char line[512];
-    size_t n = strcspn(at + 1, "\n");
-    cr_assert(n < sizeof line);
-    memcpy(line, at + 1, n);
+    const char *at = r->out;
+    size_t k = strlen(prefix);
+    while (at && strncmp(at, prefix, k))
+        at = (at = strchr(at, '\n')) ? at + 1 : NULL;
+    cr_assert(at, "no line '%s' in:\n%s", prefix, r->out);
+    size_t n = strcspn(at, "\n");
+    cr_assert(n < size);
+    memcpy(line, at, n);
     line[n] = 0;
+}
+
+/* A params line with dags/machines/h100.xml: the program's parameters and
+ * the MMM's U, Z and p, and the machine file's other constants counted
+ * instead of printed (as many as the file has <param> elements, less
+ * those three). */
+static void expect_params_line(const char *line, const char *own)
+{
     cr_expect(strstr(line, " Z=70 ") && strstr(line, " U=690 ") &&
-                  strstr(line, " p=132 ") && strstr(line, " s=10"),
+                  strstr(line, " p=132 ") && strstr(line, own),
               "%s", line);
     cr_expect(!strstr(line, "clock_hz") && !strstr(line, "launch_s"), "%s",
               line);
@@ -273,5 +276,45 @@ Test(cli, optimize_at_best_line)
     snprintf(want, sizeof want, "(and %d more constants of the machine file)",
              nparams - 3);
     cr_expect(strstr(line, want), "%s (want %s)", line, want);
+}
+
+/* optimize's "at best" line, analyze's and compare's params lines (a
+ * program without parameters: test_output.c). */
+Test(cli, params_lines_count_the_machine_constants)
+{
+    char line[512];
+    const char *opt[] = {"optimize", MMM_DAGS_DIR "/poly_div_opt.xml",
+                         "--param", "s", "-D", "Z=70", "-D", "n=7559",
+                         "-D", "m=5040", "--machine",
+                         MMM_DAGS_DIR "/machines/h100.xml", NULL};
+    mmm_run_result r = run(opt);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    line_of(&r, "at best ", line, sizeof line);
+    expect_params_line(line, " s=10");
+    mmm_run_dispose(&r);
+
+    const char *an[] = {"analyze", MMM_DAGS_DIR "/poly_div_opt.xml",
+                        "-D", "Z=70", "-D", "n=7559", "-D", "m=5040",
+                        "-D", "s=8", "--machine",
+                        MMM_DAGS_DIR "/machines/h100.xml", NULL};
+    r = run(an);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    line_of(&r, "params ", line, sizeof line);
+    expect_params_line(line, " s=8");
+    mmm_run_dispose(&r);
+
+    const char *cmp[] = {"compare", MMM_DAGS_DIR "/poly_div_opt.xml",
+                         MMM_DAGS_DIR "/poly_div_opt.xml", "-D", "Z=70",
+                         "-D", "n=7559", "-D", "m=5040", "-D", "s=4",
+                         "--machine", MMM_DAGS_DIR "/machines/h100.xml",
+                         NULL};
+    r = run(cmp);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    line_of(&r, "params A ", line, sizeof line);
+    expect_params_line(line, " s=4");
+    line_of(&r, "params B ", line, sizeof line);
+    expect_params_line(line, " s=4");
+    mmm_run_dispose(&r);
+
     mmm_run_dispose(&r);
 }

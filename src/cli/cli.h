@@ -179,6 +179,13 @@ void cli_json_exact(cli_json_writer *w, double v, int64_t vi, unsigned exact);
 /* Once per run, on stderr: some integer lost digits as a double. */
 void cli_note_inexact(const char *file, const mmm_metrics *m);
 
+/* " name=value" for each parameter of inst's program on stdout: its own
+ * parameters and, of a machine file's constants, only the MMM's U, Z and
+ * p; the others (dozens for the time model, the same at every point) are
+ * counted, "  (and N more constants of the machine file)".  " (none)"
+ * when there is nothing to print.  No newline. */
+void cli_print_params(const mmm_instance *inst);
+
 /* ---- Text tables: each column as wide as its widest cell ---- */
 typedef struct cli_table {
     size_t ncols;

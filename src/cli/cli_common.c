@@ -520,3 +520,26 @@ int cli_load_unevaluated(const cli_common *c, const char *path, mmm_program **pr
 {
     return load(c, path, 0, prog, inst, NULL, ov, nov);
 }
+
+void cli_print_params(const mmm_instance *inst)
+{
+    const mmm_program *prog = inst->program;
+    size_t shown = 0, from_machine = 0;
+    for (size_t i = 0; i < prog->nparams; i++) {
+        char v[64];
+        const char *nm = prog->params[i].name;
+        if (prog->params[i].from_machine && strcmp(nm, "U") &&
+            strcmp(nm, "Z") && strcmp(nm, "p")) {
+            from_machine++;
+            continue;
+        }
+        printf(" %s=%s", nm,
+               mmm_value_format(inst->values[i], 0, v, sizeof v));
+        shown++;
+    }
+    if (!shown && !from_machine)
+        printf(" (none)");
+    if (from_machine)
+        printf("  (and %zu more constants of the machine file)",
+               from_machine);
+}

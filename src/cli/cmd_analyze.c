@@ -52,13 +52,7 @@ static void print_text(const mmm_instance *inst, const mmm_metrics *m,
     if (prog->description[0])
         printf("         %s\n", prog->description);
     printf("params  ");
-    if (prog->nparams == 0)
-        printf(" (none)");
-    for (i = 0; i < prog->nparams; i++) {
-        char v[64];
-        printf(" %s=%s", prog->params[i].name,
-               mmm_value_format(inst->values[i], 0, v, sizeof v));
-    }
+    cli_print_params(inst);
     printf("\n\nmeasures\n");
     printf("  W  work                      %s\n",
            cli_fmt_exact(m->W, m->W_i, m->exact & MMM_EXACT_W, a, sizeof a));

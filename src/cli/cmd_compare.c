@@ -76,15 +76,8 @@ static int gb_known(const side *a, const side *b, int corollary_only)
 
 static void print_params(const char *tag, const side *s)
 {
-    size_t i;
     printf("%-10s", tag);
-    if (s->prog->nparams == 0)
-        printf(" (none)");
-    for (i = 0; i < s->prog->nparams; i++) {
-        char v[64];
-        printf(" %s=%s", s->prog->params[i].name,
-               mmm_value_format(s->inst->values[i], 0, v, sizeof v));
-    }
+    cli_print_params(s->inst);
     printf("\n");
 }
 

@@ -576,25 +576,8 @@ static void print_summary(const sink *s, const mmm_sweep_result *res,
                : "corollary bound (N/K + L)C, a bound for p >= K");
     if (!res->has_best)
         return;
-    /* The program's own parameters and the MMM's U, Z and p; the other
-     * constants of a machine file (dozens for the time model) are the
-     * same at every point of the sweep. */
     printf("at best   ");
-    size_t from_machine = 0;
-    for (i = 0; i < prog->nparams; i++) {
-        char v[64];
-        const char *nm = prog->params[i].name;
-        if (prog->params[i].from_machine && strcmp(nm, "U") &&
-            strcmp(nm, "Z") && strcmp(nm, "p")) {
-            from_machine++;
-            continue;
-        }
-        printf(" %s=%s", nm,
-               mmm_value_format(inst_at_best->values[i], 0, v, sizeof v));
-    }
-    if (from_machine)
-        printf("  (and %zu more constants of the machine file)",
-               from_machine);
+    cli_print_params(inst_at_best);
     printf("\n\n");
     {
         /* best, baseline and their ratios, columns sized to their content */
