@@ -3,7 +3,7 @@
 # `mmm calibrate` (cuda/calibrate.cu) and the timed kernels of
 # bench/gpu (validate.cu, holdout.cu, holdout2.cu, holdout3.cu, holdout4.cu,
 # holdout5.cu, holdout6.cu, stores.cu, atomics.cu, reads.cu, gathers.cu,
-# retouch.cu, blocks.cu) for sm_90 with warnings as errors.
+# retouch.cu, blocks.cu, shared.cu) for sm_90 with warnings as errors.
 # Without nvcc the test is skipped (exit 77).  Where cuobjdump is found as
 # well, check in the machine code that each timed chain kept one
 # instruction per operation (otherwise the cycles per operation would be
@@ -22,7 +22,7 @@ obj=$work/calibrate_sm90.o
 "$nvcc" -arch=sm_90 -O3 -Werror all-warnings -Xcompiler=-Wall \
     -I"$src/include" -I"$src/cuda" -c "$src/cuda/calibrate.cu" -o "$obj"
 echo "compiled $src/cuda/calibrate.cu for sm_90"
-for prog in validate holdout holdout2 holdout3 holdout4 holdout5 holdout6 stores atomics reads gathers retouch blocks; do
+for prog in validate holdout holdout2 holdout3 holdout4 holdout5 holdout6 stores atomics reads gathers retouch blocks shared; do
     "$nvcc" -arch=sm_90 -O3 -std=c++17 -Werror all-warnings -Xcompiler=-Wall \
         -o "$work/$prog" "$src/bench/gpu/$prog.cu"
     echo "compiled $src/bench/gpu/$prog.cu for sm_90"

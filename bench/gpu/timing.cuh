@@ -1,7 +1,8 @@
 /*
  * timing.cuh: what validate.cu, holdout.cu, holdout2.cu, holdout3.cu,
- * holdout4.cu, holdout5.cu, holdout6.cu, reads.cu, gathers.cu, retouch.cu
- * and blocks.cu share: a CUDA error check that exits, the median (time_median)
+ * holdout4.cu, holdout5.cu, holdout6.cu, reads.cu, gathers.cu, retouch.cu,
+ * blocks.cu and shared.cu (its CHECK alone) share: a CUDA error check
+ * that exits, the median (time_median)
  * or the best (time_best) of RUNS timed runs of a launch sequence
  * (cudaEvents on the legacy stream around the whole sequence, one warm-up
  * first; timing_init creates the events), the table of a kernel's
