@@ -65,14 +65,16 @@ static double residuals(problem *pb, const double *x, double *r)
 }
 
 /* Solve the k x k system A d = b (A symmetric positive definite) by
- * Cholesky; returns -1 when A is not positive definite. */
-static int cholesky_solve(int k, double *A, double *b, double *d)
+ * Cholesky, in place; returns -1 when a squared pivot is not above
+ * min_pivot (0: A is not positive definite). */
+static int cholesky_solve(int k, double *A, double *b, double *d,
+                          double min_pivot)
 {
     for (int j = 0; j < k; j++) {
         double s = A[j * k + j];
         for (int q = 0; q < j; q++)
             s -= A[j * k + q] * A[j * k + q];
-        if (!(s > 0))
+        if (!(s > min_pivot))
             return -1;
         A[j * k + j] = sqrt(s);
         for (int i = j + 1; i < k; i++) {
@@ -102,6 +104,131 @@ static double clampd(double v, double lo, double hi)
     return v < lo ? lo : v > hi ? hi : v;
 }
 
+/* The Jacobian of the residuals at x (log constants) by central
+ * differences, one-sided at a bound: J[i·k + j] for run i and fitted
+ * constant j.  rp, rm: scratch of pb->n.  -1 on error. */
+static int jacobian(problem *pb, const double *x, double *J, double *rp,
+                    double *rm)
+{
+    int k = pb->k;
+    double xt[MMM_TIME_NCONST];
+    for (int j = 0; j < k; j++) {
+        double h = 1e-4;
+        memcpy(xt, x, (size_t)k * sizeof *x);
+        double up = fmin(x[j] + h, pb->hi[j]), dn = fmax(x[j] - h, pb->lo[j]);
+        xt[j] = up;
+        if (residuals(pb, xt, rp) < 0)
+            return -1;
+        xt[j] = dn;
+        if (residuals(pb, xt, rm) < 0)
+            return -1;
+        for (size_t i = 0; i < pb->n; i++)
+            J[i * (size_t)k + (size_t)j] =
+                up > dn ? (rp[i] - rm[i]) / (up - dn) : 0;
+    }
+    return 0;
+}
+
+/* How well the runs determine the fitted constants at x (their best
+ * values; cost there): res->at_bound, rel_sd and corr (fit.h).  The
+ * covariance of the log constants inside their bounds is s²(JᵀJ)⁻¹, the
+ * Gauss–Newton approximation, with s² = cost / (runs − constants).  -1 on
+ * error (pb->err set). */
+static int diagnose(problem *pb, const double *x, double cost,
+                    mmm_fit_result *res)
+{
+    int k = pb->k, in[MMM_TIME_NCONST], m = 0;
+    size_t n = pb->n;
+    for (int i = 0; i < MMM_TIME_NCONST; i++) {
+        res->at_bound[i] = 0;
+        res->rel_sd[i] = NAN;
+        for (int j = 0; j < MMM_TIME_NCONST; j++)
+            res->corr[i][j] = NAN;
+    }
+    if (k == 0)
+        return 0;
+    double *J = malloc(n * (size_t)k * sizeof *J), *rp = malloc(n * sizeof *rp),
+           *rm = malloc(n * sizeof *rm);
+    int r = -1;
+    if (!J || !rp || !rm) {
+        mmm_error_set(pb->err, MMM_ENOMEM, NULL, 0, "out of memory");
+        goto done;
+    }
+    if (jacobian(pb, x, J, rp, rm) < 0)
+        goto done;
+    for (int j = 0; j < k; j++) {
+        int c = pb->idx[j];
+        double norm = 0;
+        for (size_t i = 0; i < n; i++)
+            norm += J[i * (size_t)k + (size_t)j] * J[i * (size_t)k + (size_t)j];
+        if (x[j] <= pb->lo[j] + 1e-9)
+            res->at_bound[c] = -1;
+        else if (x[j] >= pb->hi[j] - 1e-9)
+            res->at_bound[c] = 1;
+        else if (!(norm > 0))
+            res->rel_sd[c] = INFINITY; /* no run depends on it */
+        else
+            in[m++] = j;
+    }
+    r = 0;
+    if (m == 0)
+        goto done;
+    double A[MMM_TIME_NCONST * MMM_TIME_NCONST], C[MMM_TIME_NCONST * MMM_TIME_NCONST];
+    for (int a = 0; a < m; a++)
+        for (int b = 0; b < m; b++) {
+            double t = 0;
+            for (size_t i = 0; i < n; i++)
+                t += J[i * (size_t)k + (size_t)in[a]] *
+                     J[i * (size_t)k + (size_t)in[b]];
+            A[a * m + b] = t;
+        }
+    /* (JᵀJ)⁻¹ through its scaled form R = D^-1/2 JᵀJ D^-1/2 (unit
+     * diagonal, D its diagonal), column by column.  A pivot of R's
+     * Cholesky factor below 1e-10 (R within rounding of singular) means
+     * the runs cannot tell these constants apart. */
+    int singular = 0;
+    double R[MMM_TIME_NCONST * MMM_TIME_NCONST];
+    for (int a = 0; a < m; a++)
+        for (int b = 0; b < m; b++)
+            R[a * m + b] = A[a * m + b] / sqrt(A[a * m + a] * A[b * m + b]);
+    for (int col = 0; col < m && !singular; col++) {
+        double M[MMM_TIME_NCONST * MMM_TIME_NCONST], e[MMM_TIME_NCONST],
+            d[MMM_TIME_NCONST];
+        memcpy(M, R, sizeof(double) * (size_t)(m * m));
+        for (int a = 0; a < m; a++)
+            e[a] = a == col;
+        if (cholesky_solve(m, M, e, d, 1e-10) < 0)
+            singular = 1;
+        for (int a = 0; a < m; a++) /* back from the scaled form */
+            C[a * m + col] = d[a] / sqrt(A[a * m + a] * A[col * m + col]);
+    }
+    for (int a = 0; a < m; a++) /* symmetric to the last bit */
+        for (int b = 0; b < a; b++)
+            C[a * m + b] = C[b * m + a] = 0.5 * (C[a * m + b] + C[b * m + a]);
+    for (int a = 0; a < m; a++) {
+        int ca = pb->idx[in[a]];
+        if (singular) {
+            /* no covariance: the two constants' columns of J, the closer
+             * to parallel the more the runs trade one for the other */
+            res->rel_sd[ca] = INFINITY;
+            for (int b = 0; b < m; b++)
+                res->corr[ca][pb->idx[in[b]]] =
+                    -A[a * m + b] / sqrt(A[a * m + a] * A[b * m + b]);
+            continue;
+        }
+        double s2 = n > (size_t)m ? cost / (double)(n - (size_t)m) : NAN;
+        res->rel_sd[ca] = sqrt(s2 * C[a * m + a]);
+        for (int b = 0; b < m; b++)
+            res->corr[ca][pb->idx[in[b]]] =
+                C[a * m + b] / sqrt(C[a * m + a] * C[b * m + b]);
+    }
+done:
+    free(J);
+    free(rp);
+    free(rm);
+    return r;
+}
+
 /* One LM run from x (in place).  Returns the final cost or -1. */
 static double lm(problem *pb, double *x, int max_iter, int *iters)
 {
@@ -110,7 +237,7 @@ static double lm(problem *pb, double *x, int max_iter, int *iters)
     double *r = malloc(n * sizeof *r), *rp = malloc(n * sizeof *r),
            *rm = malloc(n * sizeof *r), *J = malloc(n * (size_t)k * sizeof *J);
     double A[MMM_TIME_NCONST * MMM_TIME_NCONST], g[MMM_TIME_NCONST],
-        d[MMM_TIME_NCONST], xn[MMM_TIME_NCONST], xt[MMM_TIME_NCONST];
+        d[MMM_TIME_NCONST], xn[MMM_TIME_NCONST];
     double cost = -1, lambda = 1e-3;
     if (!r || !rp || !rm || !J) {
         mmm_error_set(pb->err, MMM_ENOMEM, NULL, 0, "out of memory");
@@ -120,25 +247,9 @@ static double lm(problem *pb, double *x, int max_iter, int *iters)
         goto done;
     for (int it = 0; it < max_iter; it++) {
         *iters += 1;
-        /* central differences in log space, one-sided at a bound */
-        for (int j = 0; j < k; j++) {
-            double h = 1e-4;
-            memcpy(xt, x, (size_t)k * sizeof *x);
-            double up = fmin(x[j] + h, pb->hi[j]),
-                   dn = fmax(x[j] - h, pb->lo[j]);
-            xt[j] = up;
-            if (residuals(pb, xt, rp) < 0) {
-                cost = -1;
-                goto done;
-            }
-            xt[j] = dn;
-            if (residuals(pb, xt, rm) < 0) {
-                cost = -1;
-                goto done;
-            }
-            for (size_t i = 0; i < n; i++)
-                J[i * (size_t)k + (size_t)j] =
-                    up > dn ? (rp[i] - rm[i]) / (up - dn) : 0;
+        if (jacobian(pb, x, J, rp, rm) < 0) {
+            cost = -1;
+            goto done;
         }
         for (int a = 0; a < k; a++) {
             g[a] = 0;
@@ -163,7 +274,7 @@ static double lm(problem *pb, double *x, int max_iter, int *iters)
                 M[a * k + a] += lambda * (A[a * k + a] + 1e-12);
                 bb[a] = -g[a];
             }
-            if (cholesky_solve(k, M, bb, d) < 0) {
+            if (cholesky_solve(k, M, bb, d, 0) < 0) {
                 lambda *= 10;
                 continue;
             }
@@ -297,6 +408,12 @@ int mmm_time_fit(mmm_time_machine *m, const mmm_fit_sample *s, size_t n,
         n % 2 ? rel[n / 2] : 0.5 * (rel[n / 2 - 1] + rel[n / 2]);
     res->max_rel_error = rel[n - 1];
     free(rel);
+    if (diagnose(&pb, best, res->cost, res) < 0) {
+        mmm_fit_result_dispose(res);
+        return err->code;
+    }
+    for (int j = 0; j < pb.k; j++) /* the Jacobian moved them */
+        pb.m.c[pb.idx[j]] = exp(best[j]);
     for (int i = 0; i < MMM_TIME_NCONST; i++)
         m->c[i] = pb.m.c[i];
     return 0;

@@ -22,7 +22,7 @@ static const struct {
      "GPU time between dependent launches (one replayed graph node)", 1e-8,
      1e-3, 1e-6, 0},
     {"op_cycles", "cycles",
-     "latency of one local operation on a thread's critical path", 0.1, 1e3,
+     "latency of one local operation on a thread's critical path", 1, 1e3,
      4, 0},
     {"issue_per_cycle", "warp-instructions/cycle",
      "warp-instructions one SM issues per cycle", 0.1, 8, 2, 0},

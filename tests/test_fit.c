@@ -298,6 +298,158 @@ Test(fit, recovers_constants_with_5_percent_noise, .timeout = 300)
     fit_synth(0.05, 0.25, 0.05);
 }
 
+/* Samples of the design synthesized from the true constants, each time
+ * times (1 + noise·u), u uniform in [-1, 1] from seed; only the design
+ * rows from..to (inclusive), in both launch modes.  Returns the count. */
+static size_t synth_runs(synth *y, const mmm_time_machine *real, double noise,
+                         uint64_t seed, size_t from, size_t to)
+{
+    mmm_error err;
+    size_t n = 0;
+    for (size_t i = from; i <= to; i++)
+        for (int g = 0; g < 2; g++) {
+            double t;
+            cr_assert_eq(mmm_time_predict(real, y->inst[i], g, &t, &err), 0,
+                         "%s", err.message);
+            y->s[n].inst = y->inst[i];
+            y->s[n].graph = g;
+            y->s[n].seconds = t * (1 + noise * uniform(&seed));
+            n++;
+        }
+    return n;
+}
+
+/* ln of sample i's prediction with constant c scaled by e^h. */
+static double ln_pred(const mmm_time_machine *m, const mmm_fit_sample *s,
+                      int c, double h)
+{
+    mmm_time_machine mm = *m;
+    mmm_error err;
+    double t;
+    mm.c[c] *= exp(h);
+    cr_assert_eq(mmm_time_predict(&mm, s->inst, s->graph, &t, &err), 0, "%s",
+                 err.message);
+    return log(t);
+}
+
+/* Two constants fitted to noisy runs: the uncertainty and correlation the
+ * fit reports against a direct computation here: the Jacobian of ln t by
+ * central differences with another step, the 2 x 2 inverse of JᵀJ in
+ * closed form, s² = cost / (runs - 2). */
+Test(fit, uncertainty_against_a_direct_computation, .timeout = 300)
+{
+    synth y;
+    mmm_time_machine real, m;
+    mmm_error err;
+    synth_open(&y);
+    cr_assert_eq(mmm_time_machine_get(&real, y.inst[0], 0, &err), 0, "%s",
+                 err.message);
+    truth(&real);
+    size_t n = synth_runs(&y, &real, 0.05, 777, 0, NDESIGN - 1);
+    const int c0 = MMM_TIME_LAUNCH, c1 = MMM_TIME_BANDWIDTH;
+    m = real;
+    m.c[c0] *= 2; /* start away from the truth */
+    m.c[c1] /= 2;
+    mmm_fit_options fo;
+    memset(&fo, 0, sizeof fo);
+    fo.fit[c0] = fo.fit[c1] = 1;
+    mmm_fit_result res;
+    cr_assert_eq(mmm_time_fit(&m, y.s, n, &fo, &res, &err), 0, "%s",
+                 err.message);
+    cr_assert(res.at_bound[c0] == 0 && res.at_bound[c1] == 0);
+    double a00 = 0, a01 = 0, a11 = 0, h = 1e-3;
+    for (size_t i = 0; i < n; i++) {
+        double j0 = (ln_pred(&m, &y.s[i], c0, h) - ln_pred(&m, &y.s[i], c0, -h)) /
+                    (2 * h),
+               j1 = (ln_pred(&m, &y.s[i], c1, h) - ln_pred(&m, &y.s[i], c1, -h)) /
+                    (2 * h);
+        a00 += j0 * j0;
+        a01 += j0 * j1;
+        a11 += j1 * j1;
+    }
+    double det = a00 * a11 - a01 * a01, s2 = res.cost / (double)(n - 2);
+    double sd0 = sqrt(s2 * a11 / det), sd1 = sqrt(s2 * a00 / det),
+           corr = -a01 / sqrt(a00 * a11);
+    cr_expect(fabs(res.rel_sd[c0] / sd0 - 1) < 0.01, "launch_s sd %g, direct %g",
+              res.rel_sd[c0], sd0);
+    cr_expect(fabs(res.rel_sd[c1] / sd1 - 1) < 0.01, "bandwidth sd %g, direct %g",
+              res.rel_sd[c1], sd1);
+    cr_expect(fabs(res.corr[c0][c1] - corr) < 0.01 &&
+                  res.corr[c0][c1] == res.corr[c1][c0],
+              "correlation %g, direct %g", res.corr[c0][c1], corr);
+    cr_expect(fabs(res.corr[c0][c0] - 1) < 1e-12);
+    /* the constants kept have none */
+    cr_expect(isnan(res.rel_sd[MMM_TIME_OP]) && !res.at_bound[MMM_TIME_OP] &&
+              isnan(res.corr[c0][MMM_TIME_OP]));
+    /* and the truth lies within a few of these deviations */
+    cr_expect(fabs(log(m.c[c0] / real.c[c0])) < 4 * res.rel_sd[c0], "%g %g",
+              m.c[c0], real.c[c0]);
+    cr_expect(fabs(log(m.c[c1] / real.c[c1])) < 4 * res.rel_sd[c1], "%g %g",
+              m.c[c1], real.c[c1]);
+    mmm_fit_result_dispose(&res);
+    synth_close(&y);
+}
+
+/* A constant that the runs would take below its physical bound ends
+ * there; one that no run depends on is undetermined; two that every run
+ * sees in the same proportion are reported as traded one for the other. */
+Test(fit, bounds_unused_and_traded_constants, .timeout = 300)
+{
+    synth y;
+    mmm_time_machine real, m;
+    mmm_error err;
+    mmm_fit_options fo;
+    mmm_fit_result res;
+    double lo, hi;
+    synth_open(&y);
+    cr_assert_eq(mmm_time_machine_get(&real, y.inst[0], 0, &err), 0, "%s",
+                 err.message);
+    truth(&real);
+    mmm_time_const_bounds(MMM_TIME_OP, &lo, &hi);
+    real.c[MMM_TIME_OP] = lo / 5; /* runs of a machine beyond the bound */
+    /* the optimized division only (design rows 0..10): no atomics */
+    size_t n = synth_runs(&y, &real, 0, 1, 0, 10);
+    m = real;
+    m.c[MMM_TIME_OP] = 4;
+    memset(&fo, 0, sizeof fo);
+    fo.fit[MMM_TIME_OP] = fo.fit[MMM_TIME_ATOMIC] = 1;
+    cr_assert_eq(mmm_time_fit(&m, y.s, n, &fo, &res, &err), 0, "%s",
+                 err.message);
+    cr_expect_eq(res.at_bound[MMM_TIME_OP], -1);
+    cr_expect_eq(m.c[MMM_TIME_OP], lo);
+    cr_expect(isnan(res.rel_sd[MMM_TIME_OP]));
+    cr_expect(isinf(res.rel_sd[MMM_TIME_ATOMIC]) &&
+                  !res.at_bound[MMM_TIME_ATOMIC] &&
+                  isnan(res.corr[MMM_TIME_ATOMIC][MMM_TIME_OP]),
+              "atomic_cycles sd %g", res.rel_sd[MMM_TIME_ATOMIC]);
+    cr_expect_eq(m.c[MMM_TIME_ATOMIC], real.c[MMM_TIME_ATOMIC]);
+    mmm_fit_result_dispose(&res);
+
+    /* one configuration of the naive division (launch-bound), timed
+     * three times: launch_s and start_s enter every run as
+     * start + launches·launch_s, in the same proportion */
+    truth(&real);
+    for (int k = 0; k < 3; k++) {
+        double t;
+        cr_assert_eq(mmm_time_predict(&real, y.inst[11], 0, &t, &err), 0);
+        y.s[k].inst = y.inst[11];
+        y.s[k].graph = 0;
+        y.s[k].seconds = t * (1 + 0.01 * (k - 1));
+    }
+    m = real;
+    memset(&fo, 0, sizeof fo);
+    fo.fit[MMM_TIME_LAUNCH] = fo.fit[MMM_TIME_START] = 1;
+    cr_assert_eq(mmm_time_fit(&m, y.s, 3, &fo, &res, &err), 0, "%s",
+                 err.message);
+    cr_expect(isinf(res.rel_sd[MMM_TIME_LAUNCH]) &&
+                  isinf(res.rel_sd[MMM_TIME_START]),
+              "%g %g", res.rel_sd[MMM_TIME_LAUNCH], res.rel_sd[MMM_TIME_START]);
+    cr_expect(fabs(res.corr[MMM_TIME_LAUNCH][MMM_TIME_START] + 1) < 1e-6,
+              "correlation %.10g", res.corr[MMM_TIME_LAUNCH][MMM_TIME_START]);
+    mmm_fit_result_dispose(&res);
+    synth_close(&y);
+}
+
 /* ------------------------------------------------------------------ */
 /* The command                                                         */
 
@@ -370,6 +522,37 @@ Test(fit_cli, errors_and_written_machine, .timeout = 300)
     cr_expect_eq(sh(cmd, out, sizeof out), 0, "%s", out);
     cr_expect_not_null(strstr(out, "\"op_cycles\": 4.2417"), "%s", out);
     cr_expect_not_null(strstr(out, "\"mem_latency_cycles\": 690"), "%s", out);
+    /* how well the two runs determine what is fitted: op_cycles from
+     * them, atomic_cycles (no atomics in the division) not at all */
+    snprintf(cmd, sizeof cmd,
+             "cd " MMM_SOURCE_DIR " && " MMM_BIN " fit --data %s/ok.csv "
+             "dags/cumodp/div_opt.xml --machine dags/machines/h100-fitted.xml "
+             "--fit op_cycles,atomic_cycles 2>&1",
+             dir);
+    cr_expect_eq(sh(cmd, out, sizeof out), 0, "%s", out);
+    cr_expect_not_null(strstr(out, " uncertainty "), "%s", out);
+    const char *ln = strstr(out, "\natomic_cycles ");
+    cr_expect(ln && strstr(ln, " undetermined ") &&
+                  strstr(ln, " undetermined ") < strchr(ln + 1, '\n') &&
+                  strstr(out, "note: no run depends on atomic_cycles"),
+              "%s", out);
+    ln = strstr(out, "\nop_cycles ");
+    cr_expect(ln && strstr(ln, " +/-") && strstr(ln, " +/-") < strchr(ln + 1, '\n'),
+              "%s", out);
+    cr_expect_not_null(strstr(out, "\nlaunch_s                   3.62416e-06    "
+                                   "kept "),
+                       "%s", out);
+    snprintf(cmd, sizeof cmd,
+             "cd " MMM_SOURCE_DIR " && " MMM_BIN " fit --data %s/ok.csv "
+             "dags/cumodp/div_opt.xml --machine dags/machines/h100-fitted.xml "
+             "--fit op_cycles,atomic_cycles --format json 2>&1",
+             dir);
+    cr_expect_eq(sh(cmd, out, sizeof out), 0, "%s", out);
+    cr_expect(strstr(out, "\"uncertainty\": {\n    \"op_cycles\": 0.0") &&
+                  strstr(out, "\"atomic_cycles\": null\n  }") &&
+                  strstr(out, "\"at_bound\": {}") &&
+                  strstr(out, "\"tradeoffs\": []"),
+              "%s", out);
     /* start_s is optional: a file without it (h100-calibrated.xml) is
      * predicted with 0 when nothing is fitted */
     snprintf(cmd, sizeof cmd,

@@ -86,6 +86,31 @@ typedef struct mmm_fit_result {
     double median_rel_error, max_rel_error; /**< |pred − meas| / meas */
     double *predicted;         /**< per sample, seconds (caller frees with
                                     mmm_fit_result_dispose) */
+    /* How well the runs determine each fitted constant i (NAN for the
+     * constants kept): */
+    int at_bound[MMM_TIME_NCONST];  /**< -1, +1: ended at its lower, upper
+                                         bound; 0 otherwise */
+    double rel_sd[MMM_TIME_NCONST]; /**< standard deviation of ln c_i (about
+                                         its relative uncertainty) from the
+                                         Gauss–Newton covariance
+                                         s²(JᵀJ)⁻¹, s² = cost / (runs −
+                                         constants), over the constants
+                                         inside their bounds; INFINITY
+                                         when no run depends on it or the
+                                         runs cannot tell it from the
+                                         others (JᵀJ singular); NAN at a
+                                         bound or with no more runs than
+                                         constants */
+    double corr[MMM_TIME_NCONST][MMM_TIME_NCONST]; /**< correlation of
+                                         ln c_i and ln c_j from the same
+                                         covariance; when JᵀJ is singular,
+                                         minus the cosine of the angle
+                                         between their columns of J (the
+                                         same for two constants near that
+                                         limit); NAN for constants kept,
+                                         at a bound or without effect.
+                                         Near ±1: the runs trade one for
+                                         the other */
 } mmm_fit_result;
 
 /**

@@ -7,6 +7,110 @@
 
 #include "cli.h"
 
+/* Correlations of two fitted constants' logarithms at or beyond this
+ * (in magnitude) are reported as a trade-off. */
+#define TRADEOFF 0.95
+
+/* The uncertainty column of constant q: "+/-3.2%", "kept", "lower bound"
+ * or "upper bound", "undetermined" (no run depends on it, or the runs
+ * cannot tell it from the others), "-" (as many constants as runs). */
+static const char *uncertainty(const mmm_fit_result *res, const int *fit,
+                               int q, char *buf, size_t size)
+{
+    if (!fit[q])
+        return "kept";
+    if (res->at_bound[q])
+        return res->at_bound[q] < 0 ? "lower bound" : "upper bound";
+    if (isinf(res->rel_sd[q]))
+        return "undetermined";
+    if (!isfinite(res->rel_sd[q]))
+        return "-";
+    snprintf(buf, size, "+/-%.3g%%", 100 * res->rel_sd[q]);
+    return buf;
+}
+
+/* "note:" lines for the pairs of fitted constants the runs trade off, the
+ * constants no run depends on and those that ended at a bound. */
+static void print_tradeoffs(const mmm_fit_result *res, const int *fit)
+{
+    int any = 0;
+    for (int a = 0; a < MMM_TIME_NCONST; a++)
+        for (int b = a + 1; b < MMM_TIME_NCONST; b++) {
+            double c = res->corr[a][b];
+            if (!fit[a] || !fit[b] || !(fabs(c) >= TRADEOFF))
+                continue;
+            printf("%snote: these runs trade %s against %s (correlation "
+                   "%+.3f): their values are not determined apart; keep "
+                   "one at a measured value (--fix)\n",
+                   any ? "" : "\n", mmm_time_const_name(a),
+                   mmm_time_const_name(b), c);
+            any = 1;
+        }
+    for (int q = 0; q < MMM_TIME_NCONST; q++) {
+        int partner = 0;
+        for (int b = 0; b < MMM_TIME_NCONST; b++)
+            partner |= b != q && fit[b] && isfinite(res->corr[q][b]);
+        if (fit[q] && isinf(res->rel_sd[q]) && !partner) {
+            printf("%snote: no run depends on %s near its fitted value, "
+                   "so the runs do not determine it; keep it at a measured "
+                   "value (--fix)\n",
+                   any ? "" : "\n", mmm_time_const_name(q));
+            any = 1;
+        }
+    }
+    for (int q = 0; q < MMM_TIME_NCONST; q++)
+        if (fit[q] && res->at_bound[q]) {
+            printf("%snote: %s ended at its %s bound: the runs would take "
+                   "it past its physical range; keep it at a measured "
+                   "value (--fix)\n",
+                   any ? "" : "\n", mmm_time_const_name(q),
+                   res->at_bound[q] < 0 ? "lower" : "upper");
+            any = 1;
+        }
+}
+
+/* "uncertainty": {name: relative sd or null}, "at_bound": {name: "lower"
+ * | "upper"}, "tradeoffs": [{"constants": [a, b], "correlation": c}] */
+static void json_uncertainty(cli_json_writer *w, const mmm_fit_result *res,
+                             const int *fit)
+{
+    cli_json_key(w, "uncertainty");
+    cli_json_begin_object(w);
+    for (int q = 0; q < MMM_TIME_NCONST; q++)
+        if (fit[q]) {
+            cli_json_key(w, mmm_time_const_name(q));
+            if (isfinite(res->rel_sd[q]))
+                cli_json_double(w, res->rel_sd[q]);
+            else
+                cli_json_null(w);
+        }
+    cli_json_end_object(w);
+    cli_json_key(w, "at_bound");
+    cli_json_begin_object(w);
+    for (int q = 0; q < MMM_TIME_NCONST; q++)
+        if (fit[q] && res->at_bound[q]) {
+            cli_json_key(w, mmm_time_const_name(q));
+            cli_json_string(w, res->at_bound[q] < 0 ? "lower" : "upper");
+        }
+    cli_json_end_object(w);
+    cli_json_key(w, "tradeoffs");
+    cli_json_begin_array(w);
+    for (int a = 0; a < MMM_TIME_NCONST; a++)
+        for (int b = a + 1; b < MMM_TIME_NCONST; b++)
+            if (fit[a] && fit[b] && fabs(res->corr[a][b]) >= TRADEOFF) {
+                cli_json_begin_object_flat(w);
+                cli_json_key(w, "constants");
+                cli_json_begin_array(w);
+                cli_json_string(w, mmm_time_const_name(a));
+                cli_json_string(w, mmm_time_const_name(b));
+                cli_json_end_array(w);
+                cli_json_key(w, "correlation");
+                cli_json_double(w, res->corr[a][b]);
+                cli_json_end_object(w);
+            }
+    cli_json_end_array(w);
+}
+
 static const char fit_help[] =
     "usage: mmm fit --data RUNS.csv [--data RUNS2.csv]... PROGRAM.xml...\n"
     "               [--machine BASE.xml] [-o FITTED.xml] [--format text|json]\n"
@@ -14,7 +118,12 @@ static const char fit_help[] =
     "Fit the time model's constants (docs/time.md) to measured runs of one or\n"
     "more programs at once: least squares on the logarithm of the times, each\n"
     "constant kept in its physical bounds.  Prints every constant with its\n"
-    "value and unit, every run's measured and predicted time and relative\n"
+    "value, its uncertainty (the standard deviation of its logarithm, about\n"
+    "a relative one; 'lower bound' or 'upper bound' where the fit stopped\n"
+    "at one; 'undetermined' where no run depends on it or the runs cannot\n"
+    "tell it from another) and its unit, a note for each pair of constants\n"
+    "the runs trade one for the other (correlation of at least 0.95 in\n"
+    "magnitude), every run's measured and predicted time and relative\n"
     "error, and the median and largest error.\n\n"
     "RUNS.csv: a header; a 'program' column (the <program name>); one column\n"
     "per parameter (a blank cell keeps the default; columns that name no\n"
@@ -310,6 +419,7 @@ int cmd_fit(int argc, char **argv)
             if (fit[q])
                 cli_json_string(&w, mmm_time_const_name(q));
         cli_json_end_array(&w);
+        json_uncertainty(&w, &res, fit);
         cli_json_key(&w, "rows");
         cli_json_begin_array(&w);
         for (k = 0; k < nruns; k++) {
@@ -349,12 +459,15 @@ int cmd_fit(int argc, char **argv)
         printf("fit  %zu runs, %zu programs, cost %.6g (sum of squared log "
                "errors), %d iterations\n\n",
                nruns, nprogs, res.cost, res.iterations);
-        printf("%-26s %-14s %-24s %s\n", "constant", "value", "unit",
-               "meaning");
-        for (int q = 0; q < MMM_TIME_NCONST; q++)
-            printf("%-26s %-14.6g %-24s %s%s\n", mmm_time_const_name(q),
-                   m.c[q], mmm_time_const_unit(q), mmm_time_const_meaning(q),
-                   fit[q] ? "" : " (kept)");
+        printf("%-26s %-14s %-12s %-24s %s\n", "constant", "value",
+               "uncertainty", "unit", "meaning");
+        for (int q = 0; q < MMM_TIME_NCONST; q++) {
+            char u[32];
+            printf("%-26s %-14.6g %-12s %-24s %s\n", mmm_time_const_name(q),
+                   m.c[q], uncertainty(&res, fit, q, u, sizeof u),
+                   mmm_time_const_unit(q), mmm_time_const_meaning(q));
+        }
+        print_tradeoffs(&res, fit);
         printf("\n%-12s %-32s %-7s %12s %12s %9s\n", "program", "params",
                "launch", "measured", "predicted", "error");
         for (k = 0; k < nruns; k++) {
