@@ -194,12 +194,19 @@ def main():
       "`mmm optimize`.  Predicted times are doubles.\n")
     w("## 1. The fit on all %d runs\n" % len(rows))
     w("`mmm fit --data dags/cumodp/runs_stream.csv --launch graph --data "
-      "dags/cumodp/runs_graph.csv dags/cumodp/*.xml --machine dags/machines/h100.xml --fix "
-      "mem_latency_cycles,op_cycles,block_cycles,latency_exposed,sync_cycles,sync_cycles_per_warp,atomic_cycles -o dags/machines/h100-fitted.xml`\n")
-    w("| constant | value | unit |")
-    w("|---|---|---|")
+      "dags/cumodp/runs_graph.csv dags/cumodp/*.xml --machine "
+      "dags/machines/h100.xml %s -o dags/machines/h100-fitted.xml`\n"
+      % " ".join(FIX))
+    w("The uncertainty is the standard deviation of the constant's "
+      "logarithm from the fit's covariance (docs/time.md, section 5); "
+      "\"kept\": measured, not fitted.\n")
+    w("| constant | value | uncertainty | unit |")
+    w("|---|---|---|---|")
+    unc = full.get("uncertainty", {})
     for k, v in full["constants"].items():
-        w("| `%s` | %.4g | %s |" % (k, v, full["units"][k]))
+        u = ("kept" if k not in unc else "—" if unc[k] is None
+             else "±%.1f %%" % (100 * unc[k]))
+        w("| `%s` | %.4g | %s | %s |" % (k, v, u, full["units"][k]))
     w("")
     big = [i for i, t in enumerate(meas) if t >= 3e-4]
     md, mx = stats(err)
