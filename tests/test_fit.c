@@ -465,6 +465,20 @@ static int sh(const char *cmd, char *out, size_t size)
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
+/* mmm fit on DIR/ok.csv and the optimized division with --machine
+ * dags/machines/MACHINE and ARGS, stdout and stderr into out; its exit
+ * status. */
+static int fit_ok(const char *dir, const char *machine, const char *args,
+                  char *out, size_t size)
+{
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd,
+             "cd " MMM_SOURCE_DIR " && " MMM_BIN " fit --data %s/ok.csv "
+             "dags/cumodp/div_opt.xml --machine dags/machines/%s %s 2>&1",
+             dir, machine, args);
+    return sh(cmd, out, size);
+}
+
 Test(fit_cli, errors_and_written_machine, .timeout = 300)
 {
     char dir[] = "/tmp/mmm_fit_XXXXXX", cmd[4096], out[65536];
@@ -503,33 +517,24 @@ Test(fit_cli, errors_and_written_machine, .timeout = 300)
     cr_expect_not_null(strstr(out, "\"measured_s\": 0.00099"), "%s", out);
     cr_expect_not_null(strstr(out, "\"time\": {"), "%s", out);
     /* a kept constant must have a value */
-    snprintf(cmd, sizeof cmd,
-             "cd " MMM_SOURCE_DIR " && " MMM_BIN " fit --data %s/ok.csv "
-             "dags/cumodp/div_opt.xml --machine dags/machines/h100.xml "
-             "--fit op_cycles 2>&1",
-             dir);
-    cr_expect_eq(sh(cmd, out, sizeof out), 1, "%s", out);
+    cr_expect_eq(fit_ok(dir, "h100.xml", "--fit op_cycles", out, sizeof out),
+                 1, "%s", out);
     cr_expect_not_null(strstr(out, "the constant 'launch_s' is kept but has "
                                    "no value"),
                        "%s", out);
     /* kept constants keep the base machine's values (h100.xml declares
      * mem_latency_cycles = 690 and op_cycles = 4.2417) */
-    snprintf(cmd, sizeof cmd,
-             "cd " MMM_SOURCE_DIR " && " MMM_BIN " fit --data %s/ok.csv "
-             "dags/cumodp/div_opt.xml --machine dags/machines/h100.xml "
-             "--fix mem_latency_cycles,op_cycles --format json 2>&1",
-             dir);
-    cr_expect_eq(sh(cmd, out, sizeof out), 0, "%s", out);
+    cr_expect_eq(fit_ok(dir, "h100.xml",
+                        "--fix mem_latency_cycles,op_cycles --format json",
+                        out, sizeof out),
+                 0, "%s", out);
     cr_expect_not_null(strstr(out, "\"op_cycles\": 4.2417"), "%s", out);
     cr_expect_not_null(strstr(out, "\"mem_latency_cycles\": 690"), "%s", out);
     /* how well the two runs determine what is fitted: op_cycles from
      * them, atomic_cycles (no atomics in the division) not at all */
-    snprintf(cmd, sizeof cmd,
-             "cd " MMM_SOURCE_DIR " && " MMM_BIN " fit --data %s/ok.csv "
-             "dags/cumodp/div_opt.xml --machine dags/machines/h100-fitted.xml "
-             "--fit op_cycles,atomic_cycles 2>&1",
-             dir);
-    cr_expect_eq(sh(cmd, out, sizeof out), 0, "%s", out);
+    cr_expect_eq(fit_ok(dir, "h100-fitted.xml", "--fit op_cycles,atomic_cycles",
+                        out, sizeof out),
+                 0, "%s", out);
     cr_expect_not_null(strstr(out, " uncertainty "), "%s", out);
     const char *ln = strstr(out, "\natomic_cycles ");
     cr_expect(ln && strstr(ln, " undetermined ") &&
@@ -542,12 +547,10 @@ Test(fit_cli, errors_and_written_machine, .timeout = 300)
     cr_expect_not_null(strstr(out, "\nlaunch_s                   3.62416e-06    "
                                    "kept "),
                        "%s", out);
-    snprintf(cmd, sizeof cmd,
-             "cd " MMM_SOURCE_DIR " && " MMM_BIN " fit --data %s/ok.csv "
-             "dags/cumodp/div_opt.xml --machine dags/machines/h100-fitted.xml "
-             "--fit op_cycles,atomic_cycles --format json 2>&1",
-             dir);
-    cr_expect_eq(sh(cmd, out, sizeof out), 0, "%s", out);
+    cr_expect_eq(fit_ok(dir, "h100-fitted.xml",
+                        "--fit op_cycles,atomic_cycles --format json", out,
+                        sizeof out),
+                 0, "%s", out);
     cr_expect(strstr(out, "\"uncertainty\": {\n    \"op_cycles\": 0.0") &&
                   strstr(out, "\"atomic_cycles\": null\n  }") &&
                   strstr(out, "\"at_bound\": {}") &&
@@ -555,13 +558,9 @@ Test(fit_cli, errors_and_written_machine, .timeout = 300)
               "%s", out);
     /* start_s is optional: a file without it (h100-calibrated.xml) is
      * predicted with 0 when nothing is fitted */
-    snprintf(cmd, sizeof cmd,
-             "cd " MMM_SOURCE_DIR " && " MMM_BIN " fit --data %s/ok.csv "
-             "dags/cumodp/div_opt.xml --machine "
-             "dags/machines/h100-calibrated.xml --fit none --format json "
-             "2>&1",
-             dir);
-    cr_expect_eq(sh(cmd, out, sizeof out), 0, "%s", out);
+    cr_expect_eq(fit_ok(dir, "h100-calibrated.xml", "--fit none --format json",
+                        out, sizeof out),
+                 0, "%s", out);
     cr_expect_not_null(strstr(out, "\"start_s\": 0"), "%s", out);
     /* --help names every constant the fit knows */
     cr_expect_eq(sh(MMM_BIN " fit --help", out, sizeof out), 0);
