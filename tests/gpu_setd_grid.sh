@@ -5,16 +5,12 @@
 # program does not run are refused by the files' ranges and constraints.
 mmm=$1 src=$2
 . "$(dirname "$0")/helpers/gpu_grid.sh"
-for T in 64 128 256 512 1024; do
-    for K in 1 2 4 8; do
-        ok spmv.xml -D n=1048576 -D d=16 -D tpb=$T -D k=$K
-        ok spmv.xml -D n=16777216 -D d=8 -D tpb=$T -D k=$K
-        ok relax.xml -D n=1048576 -D m=8388608 -D tpb=$T -D k=$K
-        ok relax.xml -D n=16777216 -D m=67108864 -D tpb=$T -D k=$K
-        ok shfl_reduce.xml -D n=33554432 -D tpb=$T -D k=$K
-        ok shfl_reduce.xml -D n=1073741824 -D tpb=$T -D k=$K
-    done
-done
+ok_tpb_k spmv.xml -D n=1048576 -D d=16
+ok_tpb_k spmv.xml -D n=16777216 -D d=8
+ok_tpb_k relax.xml -D n=1048576 -D m=8388608
+ok_tpb_k relax.xml -D n=16777216 -D m=67108864
+ok_tpb_k shfl_reduce.xml -D n=33554432
+ok_tpb_k shfl_reduce.xml -D n=1073741824
 for TS in 16 32; do
     for R in 1 2 4 8; do
         ok regmm.xml -D n=1024 -D tile=$TS -D r=$R

@@ -5,16 +5,12 @@
 # program does not run are refused by the files' ranges and constraints.
 mmm=$1 src=$2
 . "$(dirname "$0")/helpers/gpu_grid.sh"
-for T in 64 128 256 512 1024; do
-    for K in 1 2 4 8; do
-        ok seq_reduce.xml -D n=33554432 -D tpb=$T -D k=$K
-        ok seq_reduce.xml -D n=1073741824 -D tpb=$T -D k=$K
-        ok bfs_step.xml -D n=1048576 -D f=16384 -D d=8 -D tpb=$T -D k=$K
-        ok bfs_step.xml -D n=33554432 -D f=524288 -D d=8 -D tpb=$T -D k=$K
-        ok vec_spmv.xml -D n=262144 -D d=64 -D tpb=$T -D k=$K
-        ok vec_spmv.xml -D n=8388608 -D d=32 -D tpb=$T -D k=$K
-    done
-done
+ok_tpb_k seq_reduce.xml -D n=33554432
+ok_tpb_k seq_reduce.xml -D n=1073741824
+ok_tpb_k bfs_step.xml -D n=1048576 -D f=16384 -D d=8
+ok_tpb_k bfs_step.xml -D n=33554432 -D f=524288 -D d=8
+ok_tpb_k vec_spmv.xml -D n=262144 -D d=64
+ok_tpb_k vec_spmv.xml -D n=8388608 -D d=32
 for TR in 32:1 32:2 32:4 64:2 64:4; do
     ok mm2d.xml -D n=1024 -D tile=${TR%:*} -D r=${TR#*:}
     ok mm2d.xml -D n=4096 -D tile=${TR%:*} -D r=${TR#*:}

@@ -5,18 +5,14 @@
 # program does not run are refused by the files' ranges and constraints.
 mmm=$1 src=$2
 . "$(dirname "$0")/helpers/gpu_grid.sh"
-for T in 64 128 256 512 1024; do
-    for K in 1 2 4 8; do
-        ok pr_push.xml -D n=524288 -D d=8 -D tpb=$T -D k=$K
-        ok pr_push.xml -D n=16777216 -D d=8 -D tpb=$T -D k=$K
-        ok histogram.xml -D n=67108864 -D bins=65536 -D tpb=$T -D k=$K
-        ok histogram.xml -D n=67108864 -D bins=67108864 -D tpb=$T -D k=$K
-        ok cc_hook.xml -D n=1048576 -D m=2097152 -D tpb=$T -D k=$K
-        ok cc_hook.xml -D n=16777216 -D m=67108864 -D tpb=$T -D k=$K
-        ok tiled_conv.xml -D n=4194304 -D tpb=$T -D k=$K
-        ok tiled_conv.xml -D n=67108864 -D tpb=$T -D k=$K
-    done
-done
+ok_tpb_k pr_push.xml -D n=524288 -D d=8
+ok_tpb_k pr_push.xml -D n=16777216 -D d=8
+ok_tpb_k histogram.xml -D n=67108864 -D bins=65536
+ok_tpb_k histogram.xml -D n=67108864 -D bins=67108864
+ok_tpb_k cc_hook.xml -D n=1048576 -D m=2097152
+ok_tpb_k cc_hook.xml -D n=16777216 -D m=67108864
+ok_tpb_k tiled_conv.xml -D n=4194304
+ok_tpb_k tiled_conv.xml -D n=67108864
 bad_tpb_k pr_push.xml histogram.xml cc_hook.xml tiled_conv.xml
 bad pr_push.xml -D n=1000
 bad pr_push.xml -D d=4

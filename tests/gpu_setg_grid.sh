@@ -5,18 +5,14 @@
 # program does not run are refused by the files' ranges and constraints.
 mmm=$1 src=$2
 . "$(dirname "$0")/helpers/gpu_grid.sh"
-for T in 64 128 256 512 1024; do
-    for K in 1 2 4 8; do
-        ok col_sum.xml -D rows=32 -D cols=262144 -D tpb=$T -D k=$K
-        ok col_sum.xml -D rows=64 -D cols=1048576 -D tpb=$T -D k=$K
-        ok block_hist.xml -D n=8388608 -D bins=256 -D tpb=$T -D k=$K
-        ok block_hist.xml -D n=134217728 -D bins=256 -D tpb=$T -D k=$K
-        ok batched_mm.xml -D batch=2048 -D tpb=$T -D k=$K
-        ok batched_mm.xml -D batch=32768 -D tpb=$T -D k=$K
-        ok tri_count.xml -D n=131072 -D d=8 -D tpb=$T -D k=$K
-        ok tri_count.xml -D n=4194304 -D d=8 -D tpb=$T -D k=$K
-    done
-done
+ok_tpb_k col_sum.xml -D rows=32 -D cols=262144
+ok_tpb_k col_sum.xml -D rows=64 -D cols=1048576
+ok_tpb_k block_hist.xml -D n=8388608 -D bins=256
+ok_tpb_k block_hist.xml -D n=134217728 -D bins=256
+ok_tpb_k batched_mm.xml -D batch=2048
+ok_tpb_k batched_mm.xml -D batch=32768
+ok_tpb_k tri_count.xml -D n=131072 -D d=8
+ok_tpb_k tri_count.xml -D n=4194304 -D d=8
 bad_tpb_k col_sum.xml block_hist.xml batched_mm.xml tri_count.xml
 bad col_sum.xml -D cols=1000
 bad col_sum.xml -D rows=30

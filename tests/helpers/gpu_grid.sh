@@ -4,6 +4,8 @@
 # machine, fail and n, and defines:
 #   ok DAG -D...   the configuration must evaluate with the time model
 #                  (counted in n)
+#   ok_tpb_k DAG -D...  ok for every tpb 64..1024 and k 1, 2, 4, 8 (the
+#                  launch configurations the bench/gpu programs time)
 #   bad DAG -D...  it must be refused by a range or a constraint of the file
 #   bad_tpb_k DAG...  tpb 32, 96, 2048 and k 3, 16 are refused by each
 machine=$src/dags/machines/h100-calibrated.xml
@@ -20,6 +22,13 @@ ok() {
         echo "FAIL: $f $*: no predicted seconds"
         fail=1
     fi
+}
+ok_tpb_k() {
+    for T in 64 128 256 512 1024; do
+        for K in 1 2 4 8; do
+            ok "$@" -D tpb=$T -D k=$K
+        done
+    done
 }
 bad() {
     f=$1
