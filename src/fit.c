@@ -205,18 +205,18 @@ static int diagnose(problem *pb, const double *x, double cost,
     for (int a = 0; a < m; a++) /* symmetric to the last bit */
         for (int b = 0; b < a; b++)
             C[a * m + b] = C[b * m + a] = 0.5 * (C[a * m + b] + C[b * m + a]);
+    double s2 = n > (size_t)m ? cost / (double)(n - (size_t)m) : NAN;
     for (int a = 0; a < m; a++) {
         int ca = pb->idx[in[a]];
         if (singular) {
-            /* no covariance: the two constants' columns of J, the closer
-             * to parallel the more the runs trade one for the other */
+            /* no covariance: the cosine of the two constants' columns of
+             * J (R), the closer to parallel the more the runs trade one
+             * for the other */
             res->rel_sd[ca] = INFINITY;
             for (int b = 0; b < m; b++)
-                res->corr[ca][pb->idx[in[b]]] =
-                    -A[a * m + b] / sqrt(A[a * m + a] * A[b * m + b]);
+                res->corr[ca][pb->idx[in[b]]] = -R[a * m + b];
             continue;
         }
-        double s2 = n > (size_t)m ? cost / (double)(n - (size_t)m) : NAN;
         res->rel_sd[ca] = sqrt(s2 * C[a * m + a]);
         for (int b = 0; b < m; b++)
             res->corr[ca][pb->idx[in[b]]] =
