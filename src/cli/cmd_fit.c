@@ -11,6 +11,13 @@
  * (in magnitude) are reported as a trade-off. */
 #define TRADEOFF 0.95
 
+/* Whether the runs trade fitted constants a and b one for the other
+ * (false for a correlation that is NAN). */
+static int trades(const mmm_fit_result *res, const int *fit, int a, int b)
+{
+    return fit[a] && fit[b] && fabs(res->corr[a][b]) >= TRADEOFF;
+}
+
 /* The uncertainty column of constant q: "+/-3.2%", "kept", "lower bound"
  * or "upper bound", "undetermined" (no run depends on it, or the runs
  * cannot tell it from the others), "-" (as many constants as runs). */
@@ -36,14 +43,13 @@ static void print_tradeoffs(const mmm_fit_result *res, const int *fit)
     int any = 0;
     for (int a = 0; a < MMM_TIME_NCONST; a++)
         for (int b = a + 1; b < MMM_TIME_NCONST; b++) {
-            double c = res->corr[a][b];
-            if (!fit[a] || !fit[b] || !(fabs(c) >= TRADEOFF))
+            if (!trades(res, fit, a, b))
                 continue;
             printf("%snote: these runs trade %s against %s (correlation "
                    "%+.3f): their values are not determined apart; keep "
                    "one at a measured value (--fix)\n",
                    any ? "" : "\n", mmm_time_const_name(a),
-                   mmm_time_const_name(b), c);
+                   mmm_time_const_name(b), res->corr[a][b]);
             any = 1;
         }
     for (int q = 0; q < MMM_TIME_NCONST; q++) {
@@ -97,7 +103,7 @@ static void json_uncertainty(cli_json_writer *w, const mmm_fit_result *res,
     cli_json_begin_array(w);
     for (int a = 0; a < MMM_TIME_NCONST; a++)
         for (int b = a + 1; b < MMM_TIME_NCONST; b++)
-            if (fit[a] && fit[b] && fabs(res->corr[a][b]) >= TRADEOFF) {
+            if (trades(res, fit, a, b)) {
                 cli_json_begin_object_flat(w);
                 cli_json_key(w, "constants");
                 cli_json_begin_array(w);
