@@ -1,6 +1,6 @@
 /*
  * bench_k.c: K (the largest antichain) alone on a DAG file, by each method
- * of the minimum flow of src/antichain.c and by the earlier algorithm
+ * of the minimum flow of src/analysis/antichain.c and by the earlier algorithm
  * (greedy + Dinic, tests/helpers/antichain_prev.c), in one process on the
  * same evaluated weights.  For bench/bench_k.sh.
  *
@@ -21,7 +21,8 @@
 
 #include "antichain_prev.h"
 #include "mmm/mmm.h"
-#include "program_internal.h"
+#include "model/program_internal.h"
+#include "analysis/antichain.h"
 
 static double cpu_s(void)
 {

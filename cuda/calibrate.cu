@@ -1,7 +1,7 @@
 /*
  * calibrate.cu: the GPU half of `mmm calibrate`.  Runs the microbenchmarks
  * and fills an mmm_calib_raw with raw samples; libmmm turns them into
- * constants (src/calibrate.c).  The only file of mmm that uses CUDA; the
+ * constants (src/time/calibrate.c).  The only file of mmm that uses CUDA; the
  * methods and why each measures what it claims are in docs/calibrate.md.
  *
  * Host code is C-style C++: no exceptions, no C++ library.

@@ -1,4 +1,4 @@
-/* fuzz_runs.c: the runs reader of mmm fit (src/csv.c) on arbitrary bytes.
+/* fuzz_runs.c: the runs reader of mmm fit (src/time/csv.c) on arbitrary bytes.
  * The first byte picks the default launch mode; the rest is the file.  A
  * file that reads must satisfy the reader's contract (rows with a program
  * and a positive finite time, one cell per column), and its overrides

@@ -23,7 +23,7 @@
 #include <string.h>
 
 #include "sim_int.h"
-#include "util/grow.h"
+#include "base/grow.h"
 
 #define DEFAULT_MAX_RECORDS ((size_t)1 << 18)
 #define DEFAULT_MAX_LAUNCHES ((int64_t)100000000)

@@ -10,7 +10,7 @@
 
 #include "mmm/metrics.h"
 #include "sim_int.h"
-#include "util/grow.h"
+#include "base/grow.h"
 
 static int nomem(mmm_error *err)
 {

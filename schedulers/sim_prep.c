@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "sim_int.h"
-#include "util/longest_path.h"
+#include "analysis/longest_path.h"
 
 /* The largest block cost and Σ block costs of one launch. */
 static void launch_costs(const mmm_class_val *cv, size_t n, double *cmax,
@@ -87,7 +87,7 @@ static int kernel_totals(sim_prep *s, const mmm_instance *inst,
 
 /* tail[k] = max over successors t of chain[t] + tail[t] (0 without one),
  * the heaviest path of launch costs after k; the critical path is the
- * heaviest path of all: util/longest_path.c, backwards. */
+ * heaviest path of all: analysis/longest_path.c, backwards. */
 static int paths(sim_prep *s, const mmm_program *prog)
 {
     size_t n = prog->nkernels, k;

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "sim_int.h"
-#include "util/grow.h"
+#include "base/grow.h"
 
 int mmm__sim_smset_init(sim_smset *s, int64_t p)
 {

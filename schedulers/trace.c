@@ -7,8 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "outfile.h"
-#include "util/text.h"
+#include "base/outfile.h"
+#include "base/text.h"
 #include "mmm/program.h"
 #include "mmm/sim.h"
 

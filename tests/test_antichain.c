@@ -13,7 +13,8 @@
 
 #include "antichain_prev.h"
 #include "mmm/mmm.h"
-#include "program_internal.h"
+#include "model/program_internal.h"
+#include "analysis/antichain.h"
 
 static uint64_t rng_state;
 static uint64_t rnd(void)

@@ -1,5 +1,5 @@
 /*
- * test_balance.c: the balance principle (src/tmm.c) against the paper
+ * test_balance.c: the balance principle (src/tmm/tmm.c) against the paper
  * (Czechowski et al. 2011, Czechowski et al.):
  * Eq. (3) is T_mem <= T_comp, Eq. (4) its limit, the Fermi figures and the
  * ten-year projection of Table 1 from dags/machines/tesla_c2050.xml, the
@@ -20,7 +20,7 @@
 
 #include "mmm/mmm.h"
 #include "model_run.h"
-#include "tmm_internal.h"
+#include "tmm/tmm_internal.h"
 
 #define REL_TOL 1e-12
 

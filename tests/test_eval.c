@@ -1,5 +1,5 @@
 /* test_eval.c: parameters, ranges, constraints, counts and the per-kernel
- * aggregates (src/eval.c), each against a value computed by hand. */
+ * aggregates (src/model/eval.c), each against a value computed by hand. */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "expr_internal.h"
+#include "expr/expr_internal.h"
 #include "mmm/expr.h"
 
 /* ------------------------------------------------------------------------ */

@@ -1,5 +1,5 @@
 /*
- * test_optimize.c: parameter sweeps (src/optimize.c) and `mmm optimize`,
+ * test_optimize.c: parameter sweeps (src/optimize/optimize.c) and `mmm optimize`,
  * against closed forms of the MMM slides (Haque, Moreno Maza, Xie 2014)
  * and brute force coded here, never against the tool's own output.
  *
@@ -20,7 +20,7 @@
 
 #include "mmm/mmm.h"
 #include "mmm/optimize.h"
-#include "optimize_internal.h"
+#include "optimize/optimize_internal.h"
 #include "mmm/plot.h"
 #include "numbers.h"
 

@@ -1,4 +1,4 @@
-/* test_outfile.c: the atomic writer (src/outfile.c) finds the mode of a new
+/* test_outfile.c: the atomic writer (src/base/outfile.c) finds the mode of a new
  * file without touching the process's umask.  The umask is process-wide:
  * a library that sets it, even for a moment, races with every other thread
  * that creates a file.
@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "mmm/mmm.h"
-#include "outfile.h"
+#include "base/outfile.h"
 #include "tmpdir.h"
 
 static int umask_calls;

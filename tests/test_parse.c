@@ -1,4 +1,4 @@
-/* test_parse.c: the loaders of DAG files and machine files (src/parse.c).
+/* test_parse.c: the loaders of DAG files and machine files (src/io/parse.c).
  *
  * Bad inputs are fixtures in tests/data/bad/ (DAG files) and
  * tests/data/bad_machine/ (machine files); each carries its expectation in

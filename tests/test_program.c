@@ -1,4 +1,4 @@
-/* test_program.c: the program builder (src/program.c): ids, parameters,
+/* test_program.c: the program builder (src/model/program.c): ids, parameters,
  * expressions, edges, cycles, limits, the topological order and CSR. */
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "mmm/mmm.h"
-#include "program_internal.h"
+#include "model/program_internal.h"
 
 static mmm_program *new_program(const mmm_limits *lim)
 {
@@ -443,7 +443,7 @@ Test(program, long_chain_and_long_cycle)
 }
 
 /* Kernel ids that differ only in a trailing number share table lines (see
- * kernel_hash in src/program.c): every id of several numbered families,
+ * kernel_hash in src/model/program.c): every id of several numbered families,
  * with leading zeros, numbers of 9 and more digits, all-digit ids and ids
  * without a number, is found at its own index, a near-miss is not found,
  * and a second declaration of any of them is a duplicate. */

@@ -1,5 +1,5 @@
 /*
- * test_tmm.c: the Threaded Many-core Memory model (src/tmm.c).
+ * test_tmm.c: the Threaded Many-core Memory model (src/tmm/tmm.c).
  *
  * 1. The model's formulas on small programs built in the test, against
  *    values worked out here (Eq. 2 in both forms, Eq. 3, T*, the thread
@@ -27,7 +27,7 @@
 
 #include "mmm/mmm.h"
 #include "model_run.h"
-#include "tmm_internal.h"
+#include "tmm/tmm_internal.h"
 
 #define REL_TOL 1e-12
 /* Hidden constants of the paper's O(): a claim "f = Θ(g)" passes when

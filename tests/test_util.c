@@ -16,8 +16,8 @@
 #include <string.h>
 
 #include "mmm/error.h"
-#include "util/grow.h"
-#include "util/text.h"
+#include "base/grow.h"
+#include "base/text.h"
 
 static char *escaped(void (*put)(mmm_text *, const char *), const char *s)
 {
@@ -124,7 +124,7 @@ Test(escape, json_round_trips_through_jansson)
         json_reads_back(carried[i]);
 }
 
-/* The exact bytes, from the rules in util/text.h. */
+/* The exact bytes, from the rules in base/text.h. */
 Test(escape, xml_bytes)
 {
     static const char *const cases[][2] = {

@@ -9,8 +9,8 @@
 
 #include "gantt_draw.h"
 #include "mmm/gantt.h"
-#include "outfile.h"
-#include "util/path.h"
+#include "base/outfile.h"
+#include "base/path.h"
 #include "figure_int.h"
 
 #define WIDTH 1100.0

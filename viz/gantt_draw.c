@@ -9,8 +9,8 @@
 
 #include "gantt_draw.h"
 #include "plstream.h"
-#include "util/text.h"
-#include "util/grow.h"
+#include "base/text.h"
+#include "base/grow.h"
 
 #ifdef MMM_HAVE_PLPLOT
 #include <plplot.h>

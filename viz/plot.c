@@ -13,7 +13,7 @@
 #include "figure_int.h"
 #include "plot_int.h"
 #include "plstream.h"
-#include "util/path.h"
+#include "base/path.h"
 
 #ifndef MMM_HAVE_PLPLOT
 

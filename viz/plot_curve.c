@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "mmm/plot.h"
-#include "util/grow.h"
+#include "base/grow.h"
 
 int mmm_plot_curve_init(mmm_plot_curve *c, const char *label,
                         uint64_t expected, size_t max_points)

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "outfile.h"
+#include "base/outfile.h"
 
 #ifndef MMM_HAVE_PLPLOT
 

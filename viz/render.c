@@ -26,10 +26,10 @@
 #include <string.h>
 #include <strings.h>
 
-#include "outfile.h"
+#include "base/outfile.h"
 #include "render_labels.h"
 #include "render_text.h"
-#include "util/path.h"
+#include "base/path.h"
 
 /* Edges of a block-level DOT (every pair of dependent blocks) are refused
  * above this: such a file would not be useful to anyone. */

@@ -1,6 +1,6 @@
 /* render_text.c: number formatting, colour scale and the Graphviz
  * HTML-label escaping shared by the renderer and the report (the text
- * buffer is util/text.c). */
+ * buffer is base/text.c). */
 #include "render_text.h"
 
 #include <math.h>
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* XML-escaped runs (util/text.c) with their backslashes doubled. */
+/* XML-escaped runs (base/text.c) with their backslashes doubled. */
 static void gv_html_sink(void *ctx, const char *s, size_t n)
 {
     const char *b;

@@ -7,10 +7,10 @@
 
 #include <stddef.h>
 
-#include "util/text.h"
+#include "base/text.h"
 
 /* Append s escaped for the text of a Graphviz HTML-like label: XML
- * escaping (util/text.h) and, since Graphviz also expands escape sequences
+ * escaping (base/text.h) and, since Graphviz also expands escape sequences
  * there (\N is the node name), backslashes doubled. */
 void mmm__text_put_gv_html(mmm_text *t, const char *s);
 

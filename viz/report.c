@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mmm/mmm.h"
-#include "outfile.h"
+#include "mmm/version.h"
+#include "base/outfile.h"
 #include "render_labels.h"
 #include "report_int.h"
 

@@ -12,7 +12,7 @@
 
 #include "mmm/plot.h"
 #include "optimize_out.h"
-#include "util/grow.h"
+#include "base/grow.h"
 
 static const char optimize_help[] =
     "usage: mmm optimize FILE --param NAME [--from A] [--to B] [--step K]\n"

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "util/text.h"
+#include "base/text.h"
 
 /* Output goes through a small buffer that each public call fills and hands
  * to fwrite once, so that after each call the FILE holds exactly what it
@@ -142,7 +142,7 @@ static void jb_sink(void *ctx, const char *s, size_t n)
     jb_put(ctx, s, n);
 }
 
-/* The library's JSON escaping (util/text.h), between quotes. */
+/* The library's JSON escaping (base/text.h), between quotes. */
 static void put_string(jbuf *b, const char *s)
 {
     jb_putc(b, '"');

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "optimize_out.h"
-#include "util/grow.h"
+#include "base/grow.h"
 
 int opt_show_time;
 /* ------------------------------------------------------------------ */

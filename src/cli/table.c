@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "util/grow.h"
+#include "base/grow.h"
 
 void cli_table_init(cli_table *t, size_t ncols)
 {

@@ -26,8 +26,8 @@
 
 #include "dot_common.h"
 #include "mmm/import_dot.h"
-#include "util/file.h"
-#include "util/grow.h"
+#include "base/file.h"
+#include "base/grow.h"
 
 typedef struct cost_row {
     char *name;

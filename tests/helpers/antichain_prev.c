@@ -1,5 +1,5 @@
 /* antichain_prev.c: the minimum flow that computed K before the
- * incremental one of src/antichain.c (greedy start, then Dinic on the
+ * incremental one of src/analysis/antichain.c (greedy start, then Dinic on the
  * implicit residual network), kept for the tests only: they compare the
  * two on DAGs too large for brute force.  The library's earlier version
  * also had a mirrored phase that searched from S backwards; it was an
@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "antichain_prev.h"
-#include "program_internal.h"
+#include "model/program_internal.h"
 
 #define NONE UINT32_MAX
 

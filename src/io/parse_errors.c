@@ -1,0 +1,205 @@
+/* parse_errors.c: the loader's errors.  The first one wins and stops the
+ * parse; libxml2's (parser, schema validator, and anything it reports
+ * through its global handlers, which are ours for the duration of a load)
+ * become mmm_error with libxml2's wording tidied to one line.  Lines are
+ * those of the '<' that opens the element. */
+#define _GNU_SOURCE /* memrchr */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "io/parse_int.h"
+
+/* ------------------------------------------------------------------ */
+/* Errors                                                              */
+
+/* Stop the parse soon: no more SAX events, and end of input at the next
+ * read.  Safe from any callback (libxml2 does the same on fatal errors). */
+void mmm__parse_halt(loader *ld)
+{
+    ld->halted = 1;
+    if (ld->ctxt)
+        ld->ctxt->disableSAX = 1;
+}
+
+static void vfail(loader *ld, int code, int cls, long line, const char *fmt,
+                  va_list ap)
+{
+    if (!ld->have_err) {
+        ld->have_err = 1;
+        ld->err_class = cls;
+        mmm_error_vset(&ld->err, code, ld->file, line, fmt, ap);
+    }
+    mmm__parse_halt(ld);
+}
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 5, 6)))
+#endif
+void mmm__parse_fail(loader *ld, int code, int cls, long line, const char *fmt,
+                 ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vfail(ld, code, cls, line, fmt, ap);
+    va_end(ap);
+}
+
+/* libxml2 messages: one line, no trailing newline or period, sentences
+ * starting in lowercase ("Element 'x': This element is not expected." ->
+ * "element 'x': this element is not expected"), quoted text untouched. */
+static void tidy_message(char *dst, size_t size, const char *src)
+{
+    size_t n = 0;
+    int quoted = 0, start = 1, space = 0;
+    for (const char *s = src; *s && n + 2 < size; s++) {
+        char c = *s;
+        if (c == ' ' || c == '\n' || c == '\r' || c == '\t') {
+            space = n > 0;
+            continue;
+        }
+        if (space)
+            dst[n++] = ' ';
+        space = 0;
+        if (start && !quoted && c >= 'A' && c <= 'Z' && s[1] >= 'a' &&
+            s[1] <= 'z')
+            c = (char)(c - 'A' + 'a');
+        start = 0;
+        if (c == '\'' && quoted)
+            quoted = 0;
+        else if (c == '\'' && (n == 0 || strchr(" ({,=", dst[n - 1])))
+            quoted = 1; /* an opening quote, not an apostrophe */
+        else if (!quoted && (c == ':' || c == '.' || c == '!' || c == ']'))
+            start = s[1] == ' ' || s[1] == '\n';
+        dst[n++] = c;
+    }
+    while (n > 0 && (dst[n - 1] == '.' || dst[n - 1] == ' '))
+        n--;
+    dst[n] = '\0';
+}
+
+static int xml_error_code(const xmlError *e)
+{
+    switch (e->domain) {
+    case XML_FROM_SCHEMASV:
+    case XML_FROM_SCHEMASP:
+        return MMM_EINPUT;
+    case XML_FROM_IO:
+        return MMM_EIO;
+    case XML_FROM_MEMORY:
+        return MMM_ENOMEM;
+    default:
+        return MMM_EPARSE;
+    }
+}
+
+void mmm__parse_xml_error(loader *ld, const xmlError *e, long line)
+{
+    char msg[sizeof ld->err.message];
+    if (!e || e->level < XML_ERR_ERROR || ld->have_err)
+        return;
+    tidy_message(msg, sizeof msg, e->message ? e->message : "XML error");
+    if (!strncmp(msg, "input is not proper UTF-8, indicate encoding !", 46))
+        mmm__parse_fail(ld, MMM_EPARSE, CLASS_OTHER, line,
+             "input is not proper UTF-8 (%s); DAG files must be UTF-8",
+             msg[46] == ' ' ? msg + 47 : "");
+    else if (e->code == XML_ERR_LT_IN_ATTRIBUTE)
+        mmm__parse_fail(ld, xml_error_code(e), CLASS_OTHER, line,
+             "%s: write &lt; for '<' (and &amp; for '&') inside an attribute, "
+             "e.g. test=\"n &lt; 2^20\"", msg);
+    else if ((e->code == XML_ERR_NAME_REQUIRED &&
+              !strncmp(msg, "xmlParseEntityRef: ", 19)) ||
+             e->code == XML_ERR_ENTITYREF_SEMICOL_MISSING) {
+        const char *why = strstr(msg, ": ");
+        mmm__parse_fail(ld, xml_error_code(e), CLASS_OTHER, line,
+             "a '&' that starts no entity reference (%s): write &amp; for "
+             "'&' (and &lt; for '<'), e.g. test=\"a &amp;&amp; b\"",
+             why ? why + 2 : msg);
+    }
+    else if (!strcmp(msg, "startTag: invalid element name"))
+        mmm__parse_fail(ld, xml_error_code(e), CLASS_OTHER, line,
+             "%s: a '<' that starts no element: write &lt; for '<' in text "
+             "and attributes", msg);
+    else
+        mmm__parse_fail(ld, xml_error_code(e), CLASS_OTHER, line, "%s", msg);
+}
+
+/* Parser errors (sax->serror).  The data pointer is not reliable (with the
+ * schema plugged in it is the plug), the error's context is. */
+void mmm__parse_on_error(void *data, xmlErrorPtr e)
+{
+    (void)data;
+    xmlParserCtxtPtr c = e ? e->ctxt : NULL;
+    if (c && c->_private)
+        mmm__parse_xml_error(c->_private, e, e->line);
+}
+
+/* Everything else libxml2 reports while we hold the thread's handler. */
+static void on_other_error(void *data, xmlErrorPtr e)
+{
+    loader *ld = data;
+    mmm__parse_xml_error(ld, e, e ? e->line : 0);
+}
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+static void silent_generic(void *ctx, const char *msg, ...)
+{
+    (void)ctx;
+    (void)msg;
+}
+
+void mmm__parse_guard_begin(handler_guard *g, loader *ld)
+{
+    xmlInitParser();
+    g->sfn = xmlStructuredError;
+    g->sctx = xmlStructuredErrorContext;
+    g->gfn = xmlGenericError;
+    g->gctx = xmlGenericErrorContext;
+    xmlSetStructuredErrorFunc(ld, on_other_error);
+    xmlSetGenericErrorFunc(NULL, silent_generic);
+}
+
+void mmm__parse_guard_end(const handler_guard *g)
+{
+    xmlSetStructuredErrorFunc(g->sctx, g->sfn);
+    xmlSetGenericErrorFunc(g->gctx, g->gfn);
+}
+
+/* ------------------------------------------------------------------ */
+/* Lines                                                               */
+
+/* Line of the '<' that opened the tag the parser has just read: the
+ * last '<' before the parser's position ('<' cannot occur inside a tag),
+ * found by memrchr, and the newlines between it and the position. */
+long mmm__parse_tag_line(xmlParserCtxtPtr c)
+{
+    if (!c || !c->input || !c->input->cur || !c->input->base)
+        return 0;
+    const xmlChar *base = c->input->base, *p = c->input->cur;
+    long line = c->input->line;
+    if (p <= base)
+        return line;
+    const xmlChar *lt = memrchr(base, '<', (size_t)(p - base));
+    if (!lt)
+        return line;
+    for (const xmlChar *q = lt + 1;
+         q < p && (q = memchr(q, '\n', (size_t)(p - q))) != NULL; q++)
+        line--;
+    return line;
+}
+
+/* For the schema validator (pass 2): the same convention. */
+int mmm__parse_schema_locator(void *ctx, const char **file, unsigned long *line)
+{
+    loader *ld = ctx;
+    *file = NULL;
+    *line = (unsigned long)mmm__parse_tag_line(ld->ctxt);
+    return 0;
+}

@@ -1,0 +1,241 @@
+/* parse_int.h: what the loader's files share (src/parse*.c, the only files
+ * of mmm that include libxml2): the grammar's element and attribute
+ * indices, the loader's state, the records a program load hands its
+ * builder, and the functions one file calls in another.
+ *
+ *   parse.c          the grammar tables, attributes, elements, the SAX
+ *                    callbacks and the two passes (see its opening comment)
+ *   parse_errors.c   libxml2's errors routed into mmm_error, and lines
+ *   parse_input.c    the bytes: a file or a buffer, counted against limits
+ *   parse_program.c  DAG files: the builder and its records, the public
+ *                    mmm_program_load_file/_memory
+ *   parse_machine.c  machine files: mmm_machine_load_file/_free
+ */
+#ifndef MMM_PARSE_INT_H
+#define MMM_PARSE_INT_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <libxml/parser.h>
+#include <libxml/xmlerror.h>
+
+#include "mmm/program.h"
+#include "base/pipe.h"
+
+/* ------------------------------------------------------------------ */
+/* The grammar (mirrors dags/mmm.xsd: keep both in step; the tables are
+ * in parse.c)                                                          */
+
+enum elem {
+    E_NONE,
+    E_PROGRAM,
+    E_DESCRIPTION,
+    E_PARAM,
+    E_CONSTRAINT,
+    E_KERNEL,
+    E_BLOCKS,
+    E_EDGE,
+    E_MACHINE,
+    E_MPARAM,
+    E_COUNT
+};
+
+/* Attribute indices, in the order of each element's table. */
+enum { PR_NAME };
+enum { PA_NAME, PA_VALUE, PA_MIN, PA_MAX };
+enum { CO_TEST };
+enum {
+    KE_ID, KE_BLOCKS, KE_THREADS, KE_WORK, KE_SPAN, KE_READS, KE_WRITES,
+    KE_REPEAT, KE_INDEX, KE_SHARED, KE_ACCESS, KE_SHARED_BYTES,
+    KE_REGISTERS, KE_BARRIERS, KE_ROUNDS, KE_WAVEFRONTS, KE_READ_STRIDE,
+    KE_WRITE_STRIDE, KE_ATOMICS, KE_GLOBAL_WAVEFRONTS, KE_GATHERS,
+    KE_GATHER_BYTES, KE_SCATTERS
+};
+enum {
+    BL_COUNT, BL_WORK, BL_SPAN, BL_READS, BL_WRITES, BL_THREADS, BL_SHARED,
+    BL_ACCESS, BL_SHARED_BYTES, BL_REGISTERS, BL_BARRIERS, BL_ROUNDS,
+    BL_WAVEFRONTS, BL_READ_STRIDE, BL_WRITE_STRIDE, BL_ATOMICS,
+    BL_GLOBAL_WAVEFRONTS, BL_GATHERS, BL_GATHER_BYTES, BL_SCATTERS
+};
+enum { ED_FROM, ED_TO };
+enum { MP_NAME, MP_VALUE };
+#define MAX_ATTRS 24
+_Static_assert(MAX_ATTRS <= 24, "a record's mask has 24 bits");
+#define BIT(i) (1u << (i))
+
+typedef struct elem_def {
+    const char *name;
+    const char *const *attrs;
+    unsigned required; /* bit i: attrs[i] must be given */
+    unsigned names;    /* bit i: [A-Za-z_][A-Za-z0-9_]* */
+    unsigned ids;      /* bit i: non-empty, no white space */
+    unsigned access;   /* bit i: coalesced | irregular */
+    int text;          /* character content allowed */
+    const unsigned char *children;
+} elem_def;
+
+/* ------------------------------------------------------------------ */
+/* Loader state                                                        */
+
+enum mode { MODE_PROGRAM, MODE_MACHINE, MODE_SCHEMA, MODE_FIND };
+enum err_class { CLASS_OTHER, CLASS_SCHEMA };
+
+/* Where the bytes come from: a file (fd) or a caller's buffer. */
+typedef struct source {
+    int fd; /* -1 for memory */
+    const char *mem;
+    size_t len, pos;
+    char *rbuf; /* reads from fd, served to libxml2 (which asks for 4000 */
+    size_t rlen, rpos; /* bytes at a time: a syscall each) */
+    uint64_t count, max;
+    int cr_mode;  /* 0 not yet known, 1 fold CRs (fold_cr), -1 UTF-16 */
+    int after_cr; /* the last byte passed on was a CR made LF */
+} source;
+
+/* The machine being loaded (mmm_machine.priv points here). */
+typedef struct machine_impl {
+    mmm_machine pub;
+    char *file, *name;
+    mmm_machine_param *params;
+    mmm_value *values; /* params[i].value, contiguous for mmm_expr_eval */
+    size_t cap;
+} machine_impl;
+
+#define STACK_MAX 8 /* deeper elements are always refused (unknown) */
+
+/* The side of a program load that builds the program from the records of
+ * the parse (see "Records" below): it may run in a thread of its own, so
+ * it shares nothing with the parsing side but the file name. */
+typedef struct builder {
+    _Alignas(64) const char *file; /* lines of its own: see pipe.c */
+    mmm_program *prog;
+    size_t kernel;       /* index of the open <kernel> */
+    long kernel_line;
+    int kernel_minimal;  /* it has a blocks attribute */
+    size_t kernel_nclasses;
+    /* defaults for its <blocks> children: shared, shared_bytes, registers,
+     * barriers, rounds, wavefronts, read_stride, write_stride, atomics,
+     * global_wavefronts, gathers, gather_bytes, scatters (KDEF_N texts,
+     * NULL when not given) */
+    char *kernel_def[13];
+    int kernel_access;   /* -1: not given */
+    mmm_error err;       /* the first error */
+    int have_err;
+} builder;
+
+typedef struct loader {
+    enum mode mode;
+    const char *file; /* name used in messages */
+    mmm_limits lim;
+    xmlParserCtxtPtr ctxt;
+    source *src;
+
+    mmm_error err; /* the first error */
+    int have_err, err_class, halted;
+
+    size_t depth;
+    int open_kernel_minimal; /* the open <kernel> has blocks=: the builder
+                                needs no record of its end */
+    unsigned char stack[STACK_MAX];
+    /* libxml2 hands names over interned in the parser's dictionary (one
+     * pointer per distinct name), so once a name has matched, the next
+     * ones are recognized by their pointer, without strcmp. */
+    const xmlChar *elem_name[E_COUNT];
+    const xmlChar *attr_name[E_COUNT][MAX_ATTRS];
+    char *scratch; /* attribute values of the current element */
+    size_t scratch_cap;
+    char *text; /* <description> text */
+    size_t text_len, text_cap;
+    long description_line;
+
+    /* MODE_PROGRAM: each element becomes a record for the builder */
+    builder bld;
+    mmm_pipe *pipe;
+
+    /* MODE_MACHINE */
+    machine_impl *mach;
+
+    /* MODE_SCHEMA: stop after this line */
+    long target_line;
+    /* what our message adds to the error (a close name, the allowed
+     * ones): kept when pass 2 takes libxml2's wording of the same error */
+    char hint[640];
+    /* the error named a parameter that is not declared (yet): its name,
+     * and the length of the message before any hint; MODE_FIND: the
+     * name looked for, and found_line the line of its <param> */
+    char unknown_name[65];
+    size_t unknown_cut;
+    long found_line;
+} loader;
+
+/* libxml2 prints what no handler catches: route the thread's global
+ * handlers to us for the duration of a load, then put them back. */
+typedef struct handler_guard {
+    xmlStructuredErrorFunc sfn;
+    void *sctx;
+    xmlGenericErrorFunc gfn;
+    void *gctx;
+} handler_guard;
+
+/* ------------------------------------------------------------------ */
+/* Records: what the parse hands the builder through the pipe           */
+
+/* Record kinds: an element kind (its start tag, with its attributes), or
+ * one of these. */
+enum { R_END_KERNEL = E_COUNT, R_DESCRIPTION };
+_Static_assert(R_DESCRIPTION < 256, "a record's kind has 8 bits");
+
+/* A record: this header, then the present values in attribute order,
+ * each with its terminating NUL.  Records are packed (no alignment): the
+ * header is copied out with memcpy.  16 bytes of header keep an edge's
+ * record near 32 bytes: the records of a big file cross from one core to
+ * the other, and their volume matters. */
+typedef struct record {
+    uint32_t size;      /* bytes, with the strings */
+    unsigned kind : 8;  /* enum elem, or R_* */
+    unsigned mask : 24; /* bit i: value i is present */
+    int64_t line;
+} record;
+
+/* ------------------------------------------------------------------ */
+/* Across the files                                                    */
+
+/* parse_errors.c */
+void mmm__parse_halt(loader *ld);
+#if defined(__GNUC__)
+__attribute__((format(printf, 5, 6)))
+#endif
+void mmm__parse_fail(loader *ld, int code, int cls, long line, const char *fmt, ...);
+void mmm__parse_xml_error(loader *ld, const xmlError *e, long line);
+void mmm__parse_on_error(void *data, xmlErrorPtr e);
+void mmm__parse_guard_begin(handler_guard *g, loader *ld);
+void mmm__parse_guard_end(const handler_guard *g);
+long mmm__parse_tag_line(xmlParserCtxtPtr c);
+int mmm__parse_schema_locator(void *ctx, const char **file, unsigned long *line);
+
+/* parse_input.c */
+int mmm__parse_read(void *ctx, char *buf, int len);
+int mmm__parse_close(void *ctx);
+int mmm__parse_open_file(source *s, const char *path, uint64_t max, mmm_error *err);
+
+/* parse.c */
+void mmm__parse_start_description(loader *ld, long line);
+int mmm__parse_load(loader *ld, const char *path, const char *mem, size_t len,
+                    int skip_schema, int threads, mmm_error *err);
+void mmm__parse_loader_dispose(loader *ld);
+void mmm__parse_declared_later(loader *first, const char *path,
+                               const char *mem, size_t len, mmm_error *err);
+
+/* parse_program.c */
+void mmm__parse_emit(loader *ld, int kind, const char *const *v, size_t nvals,
+                     long line);
+int mmm__parse_build_records(void *ctx, char *data, size_t len);
+void mmm__parse_kernel_defs_free(builder *b);
+
+/* parse_machine.c */
+void mmm__parse_machine_element(loader *ld, enum elem kind, const char **v,
+                                long line);
+
+#endif

@@ -1,0 +1,331 @@
+/* parse_program.c: DAG files (<program>).  Each checked element of the
+ * parse becomes a record (below) that the builder turns into calls of
+ * src/model/program.c, inline or in a second thread (src/base/pipe.c); and the public
+ * entry points mmm_program_load_file and mmm_program_load_memory. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "io/parse_int.h"
+#include "model/program_internal.h"
+
+/* The builder's errors (its own, or the program builder's and the
+ * expression parser's, whose message is kept and whose file and line are
+ * filled in when missing): the first one is kept, and the pipe stops. */
+#if defined(__GNUC__)
+__attribute__((format(printf, 4, 5)))
+#endif
+static void bfail(builder *b, int code, long line, const char *fmt, ...)
+{
+    if (b->have_err)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    b->have_err = 1;
+    mmm_error_vset(&b->err, code, b->file, line, fmt, ap);
+    va_end(ap);
+}
+
+static void bfail_with(builder *b, const mmm_error *e, long line)
+{
+    bfail(b, e->code < 0 ? e->code : MMM_EINPUT,
+          e->line > 0 ? e->line : line, "%s", e->message);
+}
+
+static mmm_access access_of(const char *v, mmm_access dflt)
+{
+    if (!v)
+        return dflt;
+    return strcmp(v, "irregular") ? MMM_ACCESS_COALESCED
+                                  : MMM_ACCESS_IRREGULAR;
+}
+
+/* The kernel attributes its <blocks> children inherit, in the order of
+ * builder.kernel_def, and the <blocks> attributes of the same names. */
+#define KDEF_N 13
+static const int kdef_ke[KDEF_N] = {KE_SHARED,    KE_SHARED_BYTES,
+                                    KE_REGISTERS, KE_BARRIERS,
+                                    KE_ROUNDS,    KE_WAVEFRONTS,
+                                    KE_READ_STRIDE, KE_WRITE_STRIDE,
+                                    KE_ATOMICS, KE_GLOBAL_WAVEFRONTS,
+                                    KE_GATHERS, KE_GATHER_BYTES,
+                                    KE_SCATTERS};
+static const int kdef_bl[KDEF_N] = {BL_SHARED,    BL_SHARED_BYTES,
+                                    BL_REGISTERS, BL_BARRIERS,
+                                    BL_ROUNDS,    BL_WAVEFRONTS,
+                                    BL_READ_STRIDE, BL_WRITE_STRIDE,
+                                    BL_ATOMICS, BL_GLOBAL_WAVEFRONTS,
+                                    BL_GATHERS, BL_GATHER_BYTES,
+                                    BL_SCATTERS};
+
+void mmm__parse_kernel_defs_free(builder *b)
+{
+    for (int i = 0; i < KDEF_N; i++) {
+        free(b->kernel_def[i]);
+        b->kernel_def[i] = NULL;
+    }
+}
+
+static void start_kernel(builder *b, const char **v, long line)
+{
+    mmm_kernel_spec ks;
+    mmm_error e;
+    memset(&ks, 0, sizeof ks);
+    ks.id = v[KE_ID];
+    ks.line = line;
+    ks.repeat = v[KE_REPEAT];
+    ks.index = v[KE_INDEX];
+    ks.threads = v[KE_THREADS];
+    ks.blocks = v[KE_BLOCKS];
+    ks.work = v[KE_WORK];
+    ks.span = v[KE_SPAN];
+    ks.reads = v[KE_READS];
+    ks.writes = v[KE_WRITES];
+    b->kernel_minimal = v[KE_BLOCKS] != NULL;
+    b->kernel_line = line;
+    b->kernel_nclasses = 0;
+    mmm__parse_kernel_defs_free(b);
+    b->kernel_access = -1;
+    if (b->kernel_minimal) {
+        ks.shared = v[KE_SHARED];
+        ks.access = access_of(v[KE_ACCESS], MMM_ACCESS_COALESCED);
+        ks.shared_bytes = v[KE_SHARED_BYTES];
+        ks.registers = v[KE_REGISTERS];
+        ks.barriers = v[KE_BARRIERS];
+        ks.rounds = v[KE_ROUNDS];
+        ks.wavefronts = v[KE_WAVEFRONTS];
+        ks.read_stride = v[KE_READ_STRIDE];
+        ks.write_stride = v[KE_WRITE_STRIDE];
+        ks.atomics = v[KE_ATOMICS];
+        ks.global_wavefronts = v[KE_GLOBAL_WAVEFRONTS];
+        ks.gathers = v[KE_GATHERS];
+        ks.gather_bytes = v[KE_GATHER_BYTES];
+        ks.scatters = v[KE_SCATTERS];
+    } else {
+        /* Several kinds of block: shared, access and the time model's
+         * attributes are their defaults. */
+        for (int i = 0; i < KDEF_N; i++)
+            if (v[kdef_ke[i]] &&
+                !(b->kernel_def[i] = strdup(v[kdef_ke[i]]))) {
+                bfail(b, MMM_ENOMEM, line, "out of memory");
+                return;
+            }
+        if (v[KE_ACCESS])
+            b->kernel_access = (int)access_of(v[KE_ACCESS], 0);
+    }
+    mmm_error_clear(&e);
+    if (mmm_program_add_kernel(b->prog, &ks, &b->kernel, &e) < 0)
+        bfail_with(b, &e, line);
+}
+
+static void start_blocks(builder *b, const char **v, long line)
+{
+    mmm_class_spec cs;
+    mmm_error e;
+    memset(&cs, 0, sizeof cs);
+    cs.line = line;
+    cs.count = v[BL_COUNT];
+    cs.work = v[BL_WORK];
+    cs.span = v[BL_SPAN];
+    cs.reads = v[BL_READS];
+    cs.writes = v[BL_WRITES];
+    cs.threads = v[BL_THREADS];
+    {
+        const char **dst[KDEF_N] = {&cs.shared, &cs.shared_bytes,
+                                    &cs.registers, &cs.barriers, &cs.rounds,
+                                    &cs.wavefronts, &cs.read_stride,
+                                    &cs.write_stride, &cs.atomics,
+                                    &cs.global_wavefronts, &cs.gathers,
+                                    &cs.gather_bytes, &cs.scatters};
+        for (int i = 0; i < KDEF_N; i++)
+            *dst[i] = v[kdef_bl[i]] ? v[kdef_bl[i]] : b->kernel_def[i];
+    }
+    cs.access = access_of(v[BL_ACCESS], b->kernel_access < 0
+                                            ? MMM_ACCESS_COALESCED
+                                            : (mmm_access)b->kernel_access);
+    mmm_error_clear(&e);
+    if (mmm_program_add_class(b->prog, b->kernel, &cs, &e) < 0)
+        bfail_with(b, &e, line);
+    else
+        b->kernel_nclasses++;
+}
+
+static void end_kernel(builder *b)
+{
+    if (!b->kernel_minimal && b->kernel_nclasses == 0)
+        bfail(b, MMM_EINPUT, b->kernel_line,
+             "kernel '%s' has no blocks (give blocks=... or <blocks> "
+             "children)",
+             b->prog->kernels[b->kernel].id);
+    mmm__parse_kernel_defs_free(b);
+}
+
+static void program_element(builder *b, enum elem kind, const char **v,
+                            long line)
+{
+    mmm_error e;
+    int r = 0;
+    mmm_error_clear(&e);
+    switch (kind) {
+    case E_PROGRAM:
+        r = mmm_program_set_name(b->prog, v[PR_NAME], line, &e);
+        break;
+    case E_PARAM:
+        r = mmm_program_add_param(b->prog, v[PA_NAME], v[PA_VALUE],
+                                  v[PA_MIN], v[PA_MAX], line, &e);
+        break;
+    case E_CONSTRAINT:
+        r = mmm_program_add_constraint(b->prog, v[CO_TEST], line, &e);
+        break;
+    case E_KERNEL:
+        start_kernel(b, v, line);
+        break;
+    case E_BLOCKS:
+        start_blocks(b, v, line);
+        break;
+    case E_EDGE:
+        r = mmm_program_add_edge(b->prog, v[ED_FROM], v[ED_TO], line, &e);
+        break;
+    default:
+        break;
+    }
+    if (r < 0)
+        bfail_with(b, &e, line);
+}
+
+/* ------------------------------------------------------------------ */
+/* Records: what the parse hands the builder through the pipe           */
+
+/* Queue a record of nvals values (NULL: absent) for the builder. */
+void mmm__parse_emit(loader *ld, int kind, const char *const *v, size_t nvals,
+                 long line)
+{
+    size_t len[MAX_ATTRS], size = sizeof(record);
+    record r;
+    memset(&r, 0, sizeof r);
+    for (size_t i = 0; i < nvals; i++) {
+        len[i] = v[i] ? strlen(v[i]) + 1 : 0;
+        size += len[i];
+        if (v[i])
+            r.mask |= BIT(i);
+    }
+    char *at = size <= UINT32_MAX ? mmm__pipe_reserve(ld->pipe, size) : NULL;
+    if (!at) {
+        mmm__parse_fail(ld, MMM_ENOMEM, CLASS_OTHER, line, "out of memory");
+        return;
+    }
+    r.size = (uint32_t)size;
+    r.kind = (unsigned)kind & 0xffu;
+    r.line = line;
+    memcpy(at, &r, sizeof r);
+    char *p = at + sizeof r;
+    for (size_t i = 0; i < nvals; i++)
+        if (v[i]) {
+            memcpy(p, v[i], len[i]);
+            p += len[i];
+        }
+    mmm__pipe_commit(ld->pipe, size);
+}
+
+/* The pipe's consumer: build from a chunk of records, in order.  Returns
+ * non-zero (stop) at the first error. */
+int mmm__parse_build_records(void *ctx, char *data, size_t len)
+{
+    builder *b = ctx;
+    size_t pos = 0;
+    while (pos < len && !b->have_err) {
+        record r;
+        const char *v[MAX_ATTRS] = {NULL};
+        memcpy(&r, data + pos, sizeof r);
+        const char *p = data + pos + sizeof r;
+        for (unsigned m = r.mask; m; m &= m - 1) {
+            v[__builtin_ctz(m)] = p;
+            p += strlen(p) + 1;
+        }
+        if (r.kind == R_END_KERNEL) {
+            end_kernel(b);
+        } else if (r.kind == R_DESCRIPTION) {
+            mmm_error e;
+            mmm_error_clear(&e);
+            if (mmm_program_set_description(b->prog, v[0], &e) < 0)
+                bfail_with(b, &e, (long)r.line);
+        } else {
+            program_element(b, (enum elem)r.kind, v, (long)r.line);
+        }
+        pos += r.size;
+    }
+    return b->have_err;
+}
+
+static int load_program(mmm_program **out, const char *path,
+                        const char *mem, size_t len, const char *name,
+                        const mmm_load_options *opt, mmm_error *err)
+{
+    mmm_load_options dflt = MMM_LOAD_OPTIONS_INIT;
+    loader ld;
+    int r;
+    if (!out)
+        return mmm_error_set(err, MMM_EINVAL, name, 0, "no output pointer");
+    *out = NULL;
+    if (!opt)
+        opt = &dflt;
+    memset(&ld, 0, sizeof ld);
+    ld.mode = MODE_PROGRAM;
+    ld.file = name;
+    ld.lim = mmm_limits_effective(&opt->limits);
+    ld.bld.file = name;
+    ld.bld.kernel_access = -1;
+    if ((r = mmm_program_new(&ld.bld.prog, name, &opt->limits, err)) < 0)
+        return r;
+    if (opt->machine) {
+        const mmm_machine *m = opt->machine;
+        for (size_t i = 0; i < m->nparams; i++)
+            if ((r = mmm_program_add_machine_param(
+                     ld.bld.prog, m->params[i].name, m->params[i].value,
+                     err)) < 0) {
+                mmm_program_free(ld.bld.prog);
+                return r;
+            }
+    }
+    r = mmm__parse_load(&ld, path, mem, len, opt->skip_schema, opt->threads, err);
+    if (r < 0 && ld.bld.have_err) {
+        const struct mmm_program_priv *pv = ld.bld.prog->priv;
+        memcpy(ld.unknown_name, pv->unknown_name, sizeof ld.unknown_name);
+        ld.unknown_cut = pv->unknown_cut;
+        mmm__parse_declared_later(&ld, path, mem, len, err);
+    }
+    mmm__parse_loader_dispose(&ld);
+    if (r == 0 && (r = mmm_program_finalize(ld.bld.prog, err)) < 0 && err) {
+        if (!err->file[0])
+            snprintf(err->file, sizeof err->file, "%s", name);
+    }
+    if (r < 0) {
+        mmm_program_free(ld.bld.prog);
+        return r;
+    }
+    *out = ld.bld.prog;
+    return 0;
+}
+
+int mmm_program_load_file(mmm_program **out, const char *path,
+                          const mmm_load_options *opt, mmm_error *err)
+{
+    if (!path)
+        return mmm_error_set(err, MMM_EINVAL, NULL, 0, "no file name");
+    return load_program(out, path, NULL, 0, path, opt, err);
+}
+
+int mmm_program_load_memory(mmm_program **out, const char *buf, size_t len,
+                            const char *name, const mmm_load_options *opt,
+                            mmm_error *err)
+{
+    if (!buf && len)
+        return mmm_error_set(err, MMM_EINVAL, name, 0, "no buffer");
+    return load_program(out, NULL, buf ? buf : "", len,
+                        name ? name : "<memory>", opt, err);
+}

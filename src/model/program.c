@@ -1,0 +1,725 @@
+/* program.c: the program model and its builder: parameters, constraints,
+ * kernels and their block classes.  Their expressions are compiled (each
+ * text once) in program_expr.c, strings and the id tables are in
+ * program_ids.c, the edges and finalize in program_graph.c. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/program_internal.h"
+#include "base/grow.h"
+
+/* ------------------------------------------------------------------ */
+/* Limits                                                              */
+
+mmm_limits mmm_limits_effective(const mmm_limits *in)
+{
+    mmm_limits l = MMM_LIMITS_INIT;
+    if (in)
+        l = *in;
+    if (!l.max_file_bytes)
+        l.max_file_bytes = (uint64_t)1 << 30;
+    if (!l.max_kernels)
+        l.max_kernels = 10000000;
+    if (!l.max_edges)
+        l.max_edges = 50000000;
+    if (!l.max_params)
+        l.max_params = 10000;
+    if (!l.max_expr_length)
+        l.max_expr_length = 4096;
+    if (!l.max_depth)
+        l.max_depth = 64;
+    if (l.max_index_repeat <= 0)
+        l.max_index_repeat = 10000000;
+    return l;
+}
+
+/* ------------------------------------------------------------------ */
+/* Growing arrays                                                      */
+
+/* Make room for one more element of size elem in *arr (capacity *cap):
+ * the library's growable array (base/grow.h), or, for the arrays that
+ * grow with the kernels and edges, doubling with mmm__big_realloc. */
+int mmm__program_grow(void *arr, size_t *cap, size_t count, size_t elem)
+{
+    void **pa = arr;
+    void *n = mmm__grow(*pa, cap, count + 1, elem, 16);
+    if (!n)
+        return MMM_ENOMEM;
+    *pa = n;
+    return 0;
+}
+
+int mmm__program_grow_big(void *arr, size_t *cap, size_t count, size_t elem)
+{
+    void **pa = arr;
+    if (count < *cap)
+        return 0;
+    size_t ncap = *cap ? *cap * 2 : 16;
+    if (ncap > SIZE_MAX / elem)
+        return MMM_ENOMEM;
+    void *n = mmm__big_realloc(*pa, count * elem, ncap * elem);
+    if (!n)
+        return MMM_ENOMEM;
+    *pa = n;
+    *cap = ncap;
+    return 0;
+}
+
+static int nomem(mmm_error *err)
+{
+    return mmm_error_set(err, MMM_ENOMEM, NULL, 0, "out of memory");
+}
+
+/* ------------------------------------------------------------------ */
+/* Program                                                             */
+
+int mmm__program_check_open(const mmm_program *p, mmm_error *err)
+{
+    if (!p)
+        return mmm_error_set(err, MMM_EINVAL, NULL, 0, "no program");
+    if (p->finalized)
+        return mmm_error_set(err, MMM_EINVAL, p->file, 0,
+                             "the program is finalized: it cannot change");
+    return 0;
+}
+
+/* Refresh the public views after an array moved. */
+void mmm__program_sync_views(mmm_program *p)
+{
+    struct mmm_program_priv *pv = p->priv;
+    p->params = pv->params;
+    p->constraints = pv->constraints;
+    p->kernels = pv->kernels;
+    p->classes = pv->classes;
+    p->edges = pv->edges;
+    p->nslots = p->nparams + pv->nindexed;
+}
+
+/* Zeroed memory of whole 64-byte lines (freed with free). */
+static void *calloc_lines(size_t size)
+{
+    size = (size + 63) & ~(size_t)63;
+    void *m = aligned_alloc(64, size);
+    if (m)
+        memset(m, 0, size);
+    return m;
+}
+
+int mmm_program_new(mmm_program **out, const char *file,
+                    const mmm_limits *limits, mmm_error *err)
+{
+    if (!out)
+        return mmm_error_set(err, MMM_EINVAL, NULL, 0, "no output pointer");
+    *out = NULL;
+    /* Cache lines of their own: the loader may build in a second thread
+     * (src/base/pipe.c), and a line shared with the parser's data would bounce
+     * between the two cores at every element. */
+    mmm_program *p = calloc_lines(sizeof *p);
+    struct mmm_program_priv *pv = calloc_lines(sizeof *pv);
+    if (!p || !pv) {
+        free(p);
+        free(pv);
+        return nomem(err);
+    }
+    p->priv = pv;
+    atomic_init(&pv->cache, NULL);
+    pv->limits = mmm_limits_effective(limits);
+    p->file = mmm__arena_strdup(&pv->arena, file ? file : "");
+    p->name = "";
+    p->description = "";
+    if (!p->file) {
+        mmm_program_free(p);
+        return nomem(err);
+    }
+    *out = p;
+    return 0;
+}
+
+void mmm_program_free(mmm_program *p)
+{
+    if (!p)
+        return;
+    struct mmm_program_priv *pv = p->priv;
+    if (pv) {
+        for (size_t i = 0; i < pv->nexprs; i++)
+            mmm_expr_free(pv->exprs[i].expr);
+        free(pv->exprs);
+        free(pv->expr_slots);
+        free(pv->params);
+        free(pv->constraints);
+        mmm__big_free(pv->kernels);
+        mmm__big_free(pv->classes);
+        mmm__big_free(pv->edges);
+        free(pv->machine_value);
+        free(pv->declared_by_prog);
+        mmm__big_free(pv->kernel_eid);
+        mmm__big_free(pv->kernel_minimal);
+        mmm__big_free(pv->class_eid);
+        mmm__big_free(pv->param_tab.slots);
+        mmm__big_free(pv->kernel_tab.slots);
+        mmm__big_free(pv->num_kernel);
+        free(pv->pending);
+        mmm__big_free(pv->succ_start);
+        mmm__big_free(pv->succ);
+        mmm__big_free(pv->pred_start);
+        mmm__big_free(pv->pred);
+        mmm__big_free(pv->topo);
+        mmm__program_cache_entry *e = atomic_load(&pv->cache);
+        if (e)
+            e->dispose(e);
+        mmm__arena_free(&pv->arena);
+        free(pv);
+    }
+    free(p);
+}
+
+int mmm_program_set_name(mmm_program *p, const char *name, long line,
+                         mmm_error *err)
+{
+    int r = mmm__program_check_open(p, err);
+    if (r < 0)
+        return r;
+    const char *s = mmm__arena_strdup(&p->priv->arena, name ? name : "");
+    if (!s)
+        return nomem(err);
+    p->name = s;
+    p->line = line;
+    return 0;
+}
+
+int mmm_program_set_description(mmm_program *p, const char *text,
+                                 mmm_error *err)
+{
+    int r = mmm__program_check_open(p, err);
+    if (r < 0)
+        return r;
+    const char *s = mmm__arena_strdup(&p->priv->arena, text ? text : "");
+    if (!s)
+        return nomem(err);
+    p->description = s;
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Parameters and constraints                                          */
+
+/* Append a fresh parameter; its value/min/max ids are compiled already. */
+static int append_param(mmm_program *p, const char *name, long line,
+                        const char *value_text, const char *min_text,
+                        const char *max_text, mmm_error *err)
+{
+    struct mmm_program_priv *pv = p->priv;
+    size_t n = p->nparams;
+    size_t cap = pv->params_cap;
+    if (mmm__program_grow(&pv->params, &cap, n, sizeof *pv->params) < 0)
+        return nomem(err);
+    if (cap != pv->params_cap) {
+        mmm_value *mv = realloc(pv->machine_value, cap * sizeof *mv);
+        if (mv)
+            pv->machine_value = mv;
+        uint8_t *dp = realloc(pv->declared_by_prog, cap);
+        if (dp)
+            pv->declared_by_prog = dp;
+        mmm__program_sync_views(p);
+        if (!mv || !dp)
+            return nomem(err); /* params_cap stays: it fits all three */
+        pv->params_cap = cap;
+    }
+    mmm_param *pa = &pv->params[n];
+    memset(pa, 0, sizeof *pa);
+    pa->name = mmm__arena_strdup(&pv->arena, name);
+    pa->value_text = mmm__arena_strdup(&pv->arena, value_text);
+    pa->min_text = min_text ? mmm__arena_strdup(&pv->arena, min_text) : NULL;
+    pa->max_text = max_text ? mmm__arena_strdup(&pv->arena, max_text) : NULL;
+    if (!pa->name || !pa->value_text || (min_text && !pa->min_text) ||
+        (max_text && !pa->max_text)) {
+        mmm__program_sync_views(p);
+        return nomem(err);
+    }
+    pa->line = line;
+    pv->machine_value[n] = mmm_value_int(0);
+    pv->declared_by_prog[n] = 0;
+    p->nparams = n + 1;
+    mmm__program_sync_views(p);
+    if (mmm__idtab_insert(&pv->param_tab, pv->params[n].name,
+                          (uint32_t)n) < 0) {
+        p->nparams = n;
+        mmm__program_sync_views(p);
+        return nomem(err);
+    }
+    return 0;
+}
+
+/* Checks shared by program and machine parameters before a new one. */
+static int check_new_param(mmm_program *p, const char *name, long line,
+                           mmm_error *err)
+{
+    struct mmm_program_priv *pv = p->priv;
+    if (!mmm__prog_is_identifier(name))
+        return mmm_error_set(err, MMM_EINPUT, p->file, line,
+                             "invalid parameter name '%s' (letters, digits "
+                             "and '_', not starting with a digit)",
+                             name);
+    if (pv->nindexed > 0) {
+        const mmm_kernel *k = NULL;
+        for (size_t i = 0; i < p->nkernels && !k; i++)
+            if (pv->kernels[i].index)
+                k = &pv->kernels[i];
+        return mmm_error_set(err, MMM_EINPUT, p->file, line,
+                             "parameter '%s' must be declared before kernel "
+                             "'%s' (line %ld), which has an index",
+                             name, k ? k->id : "?", k ? k->line : 0L);
+    }
+    if (p->nparams >= pv->limits.max_params)
+        return mmm_error_set(err, MMM_ELIMIT, p->file, line,
+                             "more than %zu parameters (raise the limit "
+                             "with --max-params)",
+                             pv->limits.max_params);
+    return 0;
+}
+
+/* A program parameter redeclaring a machine one: the machine value wins,
+ * the program's line and range apply. */
+static int redeclare_machine_param(mmm_program *p, int slot,
+                                   const char *value_text,
+                                   const char *min_text, const char *max_text,
+                                   long line, mmm_error *err)
+{
+    struct mmm_program_priv *pv = p->priv;
+    mmm__expr_scope sc = {NULL, -1, (size_t)slot, NULL};
+    mmm__expr_scope all = mmm__prog_params_scope(p);
+    uint32_t v, lo, hi;
+    int r;
+    /* The default is compiled only to report its mistakes (the machine's
+     * value replaces it), in the machine parameter's place: before the
+     * program's own parameters.  A default that needs them is the
+     * program's own quantity under a machine parameter's name. */
+    if (mmm__prog_compile(p, &v, value_text, &sc, line, NULL) < 0 &&
+        mmm__prog_compile(p, &v, value_text, &all, line, NULL) == 0)
+        return mmm_error_set(err, MMM_EINPUT, p->file, line,
+                             "parameter '%s' is a parameter of the machine "
+                             "file, whose value replaces this default "
+                             "('%s'), but the default uses this program's "
+                             "own parameters: rename it if it is not the "
+                             "machine's %s",
+                             pv->params[slot].name, value_text,
+                             pv->params[slot].name);
+    if ((r = mmm__prog_compile(p, &v, value_text, &sc, line, err)) < 0 ||
+        (r = mmm__prog_compile_opt(p, &lo, min_text, &sc, line, err)) < 0 ||
+        (r = mmm__prog_compile_opt(p, &hi, max_text, &sc, line, err)) < 0)
+        return r;
+    mmm_param *pa = &pv->params[slot];
+    pa->line = line;
+    pa->min = mmm__prog_expr_of(p, lo);
+    pa->max = mmm__prog_expr_of(p, hi);
+    pa->min_text = min_text ? mmm__arena_strdup(&pv->arena, min_text) : NULL;
+    pa->max_text = max_text ? mmm__arena_strdup(&pv->arena, max_text) : NULL;
+    if ((min_text && !pa->min_text) || (max_text && !pa->max_text))
+        return nomem(err);
+    pv->declared_by_prog[slot] = 1;
+    return 0;
+}
+
+int mmm_program_add_param(mmm_program *p, const char *name,
+                          const char *value_text, const char *min_text,
+                          const char *max_text, long line, mmm_error *err)
+{
+    int r = mmm__program_check_open(p, err);
+    if (r < 0)
+        return r;
+    if (!name || !value_text)
+        return mmm_error_set(err, MMM_EINVAL, p->file, line,
+                             "a parameter needs a name and a value");
+    struct mmm_program_priv *pv = p->priv;
+    int slot = mmm_program_find_param(p, name);
+    if (slot >= 0) {
+        const mmm_param *old = &pv->params[slot];
+        if (old->from_machine && !pv->declared_by_prog[slot])
+            return redeclare_machine_param(p, slot, value_text, min_text,
+                                           max_text, line, err);
+        return mmm_error_set(err, MMM_EINPUT, p->file, line,
+                             "duplicate parameter '%s' (first declared at "
+                             "line %ld)",
+                             name, old->line);
+    }
+    if ((r = check_new_param(p, name, line, err)) < 0)
+        return r;
+    mmm__expr_scope sc = mmm__prog_params_scope(p);
+    uint32_t v, lo, hi;
+    if ((r = mmm__prog_compile(p, &v, value_text, &sc, line, err)) < 0 ||
+        (r = mmm__prog_compile_opt(p, &lo, min_text, &sc, line, err)) < 0 ||
+        (r = mmm__prog_compile_opt(p, &hi, max_text, &sc, line, err)) < 0)
+        return r;
+    if ((r = append_param(p, name, line, value_text, min_text, max_text,
+                          err)) < 0)
+        return r;
+    mmm_param *pa = &pv->params[p->nparams - 1];
+    pa->value = mmm__prog_expr_of(p, v);
+    pa->min = mmm__prog_expr_of(p, lo);
+    pa->max = mmm__prog_expr_of(p, hi);
+    pv->declared_by_prog[p->nparams - 1] = 1;
+    return 0;
+}
+
+/* The text of a machine value, as an expression that gives it back. */
+static void machine_value_text(mmm_value value, char *buf, size_t size)
+{
+    char tmp[96], *o = buf;
+    mmm_value_format(value, 1, tmp, sizeof tmp);
+    /* "%.17g" may write "1e+20": keep only what the grammar reads. */
+    for (const char *s = tmp; *s && (size_t)(o - buf) + 1 < size; s++)
+        if (!(*s == '+' && s > tmp && (s[-1] == 'e' || s[-1] == 'E')))
+            *o++ = *s;
+    *o = '\0';
+}
+
+int mmm_program_add_machine_param(mmm_program *p, const char *name,
+                                  mmm_value value, mmm_error *err)
+{
+    int r = mmm__program_check_open(p, err);
+    if (r < 0)
+        return r;
+    if (!name)
+        return mmm_error_set(err, MMM_EINVAL, p->file, 0,
+                             "a machine parameter needs a name");
+    struct mmm_program_priv *pv = p->priv;
+    char text[128];
+    machine_value_text(value, text, sizeof text);
+    int slot = mmm_program_find_param(p, name);
+    mmm__expr_scope sc = {NULL, -1, 0, NULL}; /* a constant sees nothing */
+    uint32_t v;
+    if (slot < 0 && (r = check_new_param(p, name, 0, err)) < 0)
+        return r;
+    if ((r = mmm__prog_compile(p, &v, text, &sc, 0, err)) < 0)
+        return r;
+    if (slot < 0) {
+        if ((r = append_param(p, name, 0, text, NULL, NULL, err)) < 0)
+            return r;
+        slot = (int)p->nparams - 1;
+    } else {
+        const char *t = mmm__arena_strdup(&pv->arena, text);
+        if (!t)
+            return nomem(err);
+        pv->params[slot].value_text = t;
+    }
+    mmm_param *pa = &pv->params[slot];
+    pa->value = mmm__prog_expr_of(p, v);
+    pa->from_machine = 1;
+    pv->machine_value[slot] = value;
+    return 0;
+}
+
+int mmm_program_add_constraint(mmm_program *p, const char *test_text,
+                               long line, mmm_error *err)
+{
+    int r = mmm__program_check_open(p, err);
+    if (r < 0)
+        return r;
+    if (!test_text)
+        return mmm_error_set(err, MMM_EINVAL, p->file, line,
+                             "a constraint needs a test");
+    struct mmm_program_priv *pv = p->priv;
+    mmm__expr_scope sc = mmm__prog_params_scope(p);
+    uint32_t t;
+    if ((r = mmm__prog_compile(p, &t, test_text, &sc, line, err)) < 0)
+        return r;
+    if (mmm__program_grow(&pv->constraints, &pv->constraints_cap,
+                          p->nconstraints, sizeof *pv->constraints) < 0)
+        return nomem(err);
+    mmm_constraint *c = &pv->constraints[p->nconstraints];
+    c->text = pv->exprs[t].text;
+    c->line = line;
+    c->test = mmm__prog_expr_of(p, t);
+    p->nconstraints++;
+    mmm__program_sync_views(p);
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Kernels and classes                                                 */
+
+/* Compile the texts of a class in the scope of its kernel. */
+static int compile_class(mmm_program *p, uint32_t eid[MMM_CX_N],
+                         const mmm_class_spec *cs, const mmm_kernel *k,
+                         const char *id, int minimal, mmm_error *err)
+{
+    static const char *const names[] = {"count", "work", "span", "reads",
+                                        "writes"};
+    const char *req[] = {cs->count, cs->work, cs->span, cs->reads,
+                         cs->writes};
+    mmm__expr_scope sc = {k->index, k->index_slot, p->nparams, NULL};
+    int r;
+    for (int i = 0; i < 5; i++) {
+        if (!req[i])
+            return mmm_error_set(err, MMM_EINPUT, p->file, cs->line,
+                                 "%skernel '%s' lacks attribute '%s'",
+                                 minimal ? "" : "<blocks> of ", id,
+                                 i == 0 && minimal ? "blocks" : names[i]);
+        if ((r = mmm__prog_compile(p, &eid[MMM_CX_COUNT + i], req[i], &sc, cs->line,
+                         err)) < 0)
+            return r;
+    }
+    if ((r = mmm__prog_compile_opt(p, &eid[MMM_CX_THREADS], cs->threads, &sc, cs->line,
+                         err)) < 0 ||
+        (r = mmm__prog_compile_opt(p, &eid[MMM_CX_SHARED], cs->shared, &sc, cs->line,
+                         err)) < 0 ||
+        (r = mmm__prog_compile_opt(p, &eid[MMM_CX_SHARED_BYTES], cs->shared_bytes, &sc,
+                         cs->line, err)) < 0 ||
+        (r = mmm__prog_compile_opt(p, &eid[MMM_CX_REGISTERS], cs->registers, &sc,
+                         cs->line, err)) < 0 ||
+        (r = mmm__prog_compile_opt(p, &eid[MMM_CX_BARRIERS], cs->barriers, &sc,
+                         cs->line, err)) < 0 ||
+        (r = mmm__prog_compile_opt(p, &eid[MMM_CX_ROUNDS], cs->rounds, &sc, cs->line,
+                         err)) < 0 ||
+        (r = mmm__prog_compile_opt(p, &eid[MMM_CX_WAVEFRONTS], cs->wavefronts, &sc,
+                         cs->line, err)) < 0 ||
+        (r = mmm__prog_compile_opt(p, &eid[MMM_CX_READ_STRIDE], cs->read_stride, &sc,
+                         cs->line, err)) < 0 ||
+        (r = mmm__prog_compile_opt(p, &eid[MMM_CX_WRITE_STRIDE], cs->write_stride, &sc,
+                         cs->line, err)) < 0 ||
+        (r = mmm__prog_compile_opt(p, &eid[MMM_CX_ATOMICS], cs->atomics, &sc,
+                         cs->line, err)) < 0 ||
+        (r = mmm__prog_compile_opt(p, &eid[MMM_CX_GLOBAL_WAVEFRONTS],
+                         cs->global_wavefronts, &sc, cs->line, err)) < 0 ||
+        (r = mmm__prog_compile_opt(p, &eid[MMM_CX_GATHERS], cs->gathers, &sc,
+                         cs->line, err)) < 0 ||
+        (r = mmm__prog_compile_opt(p, &eid[MMM_CX_GATHER_BYTES],
+                         cs->gather_bytes, &sc, cs->line, err)) < 0 ||
+        (r = mmm__prog_compile_opt(p, &eid[MMM_CX_SCATTERS], cs->scatters,
+                         &sc, cs->line, err)) < 0)
+        return r;
+    return 0;
+}
+
+static int append_class(mmm_program *p, size_t kernel,
+                        const uint32_t eid[MMM_CX_N], const mmm_class_spec *cs,
+                        mmm_error *err)
+{
+    struct mmm_program_priv *pv = p->priv;
+    size_t cap = pv->classes_cap;
+    if (p->nclasses >= UINT32_MAX - 1)
+        return mmm_error_set(err, MMM_ELIMIT, p->file, cs->line,
+                             "too many block classes");
+    if (mmm__program_grow_big(&pv->classes, &cap, p->nclasses,
+                              sizeof *pv->classes) < 0)
+        return nomem(err);
+    if (cap != pv->classes_cap) {
+        void *n = mmm__big_realloc(pv->class_eid,
+                                   p->nclasses * sizeof *pv->class_eid,
+                                   cap * sizeof *pv->class_eid);
+        if (!n) {
+            mmm__program_sync_views(p);
+            return nomem(err);
+        }
+        pv->class_eid = n;
+        pv->classes_cap = cap;
+    }
+    mmm_block_class *c = &pv->classes[p->nclasses];
+    c->line = cs->line;
+    c->count = mmm__prog_expr_of(p, eid[MMM_CX_COUNT]);
+    c->work = mmm__prog_expr_of(p, eid[MMM_CX_WORK]);
+    c->span = mmm__prog_expr_of(p, eid[MMM_CX_SPAN]);
+    c->reads = mmm__prog_expr_of(p, eid[MMM_CX_READS]);
+    c->writes = mmm__prog_expr_of(p, eid[MMM_CX_WRITES]);
+    c->threads = mmm__prog_expr_of(p, eid[MMM_CX_THREADS]);
+    c->shared = mmm__prog_expr_of(p, eid[MMM_CX_SHARED]);
+    c->shared_bytes = mmm__prog_expr_of(p, eid[MMM_CX_SHARED_BYTES]);
+    c->registers = mmm__prog_expr_of(p, eid[MMM_CX_REGISTERS]);
+    c->barriers = mmm__prog_expr_of(p, eid[MMM_CX_BARRIERS]);
+    c->rounds = mmm__prog_expr_of(p, eid[MMM_CX_ROUNDS]);
+    c->wavefronts = mmm__prog_expr_of(p, eid[MMM_CX_WAVEFRONTS]);
+    c->read_stride = mmm__prog_expr_of(p, eid[MMM_CX_READ_STRIDE]);
+    c->write_stride = mmm__prog_expr_of(p, eid[MMM_CX_WRITE_STRIDE]);
+    c->atomics = mmm__prog_expr_of(p, eid[MMM_CX_ATOMICS]);
+    c->global_wavefronts = mmm__prog_expr_of(p, eid[MMM_CX_GLOBAL_WAVEFRONTS]);
+    c->gathers = mmm__prog_expr_of(p, eid[MMM_CX_GATHERS]);
+    c->gather_bytes = mmm__prog_expr_of(p, eid[MMM_CX_GATHER_BYTES]);
+    c->scatters = mmm__prog_expr_of(p, eid[MMM_CX_SCATTERS]);
+    c->access = cs->access;
+    memcpy(pv->class_eid[p->nclasses], eid, sizeof pv->class_eid[0]);
+    mmm_kernel *k = &pv->kernels[kernel];
+    k->nclasses++;
+    for (int i = 0; i < MMM_CX_N; i++)
+        if (eid[i] != MMM_NO_EXPR && pv->exprs[eid[i]].uses_index)
+            k->uses_index = 1;
+    p->nclasses++;
+    mmm__program_sync_views(p);
+    return 0;
+}
+
+static int check_new_kernel(mmm_program *p, const mmm_kernel_spec *s,
+                            mmm_error *err)
+{
+    struct mmm_program_priv *pv = p->priv;
+    if (!s->id || !*s->id)
+        return mmm_error_set(err, MMM_EINPUT, p->file, s->line,
+                             "a kernel needs a non-empty id");
+    long old = mmm__kernel_find(pv, s->id, strlen(s->id));
+    if (old >= 0)
+        return mmm_error_set(err, MMM_EINPUT, p->file, s->line,
+                             "duplicate kernel id '%s' (first at line %ld)",
+                             s->id, pv->kernels[old].line);
+    if (p->nkernels >= pv->limits.max_kernels || p->nkernels >= UINT32_MAX - 1)
+        return mmm_error_set(err, MMM_ELIMIT, p->file, s->line,
+                             "more than %zu kernels (raise the limit with "
+                             "--max-kernels)",
+                             pv->limits.max_kernels);
+    if (s->index) {
+        if (!mmm__prog_is_identifier(s->index))
+            return mmm_error_set(err, MMM_EINPUT, p->file, s->line,
+                                 "invalid index name '%s' of kernel '%s'",
+                                 s->index, s->id);
+        if (mmm_program_find_param(p, s->index) >= 0)
+            return mmm_error_set(err, MMM_EINPUT, p->file, s->line,
+                                 "index '%s' of kernel '%s' hides the "
+                                 "parameter of that name",
+                                 s->index, s->id);
+    }
+    if (!s->blocks && (s->work || s->span || s->reads || s->writes))
+        return mmm_error_set(err, MMM_EINPUT, p->file, s->line,
+                             "kernel '%s' gives work, span, reads or writes "
+                             "without blocks",
+                             s->id);
+    return 0;
+}
+
+static int grow_kernels(mmm_program *p, mmm_error *err)
+{
+    struct mmm_program_priv *pv = p->priv;
+    size_t cap = pv->kernels_cap;
+    if (mmm__program_grow_big(&pv->kernels, &cap, p->nkernels,
+                              sizeof *pv->kernels) < 0)
+        return nomem(err);
+    if (cap != pv->kernels_cap) {
+        void *n = mmm__big_realloc(pv->kernel_eid,
+                                   p->nkernels * sizeof *pv->kernel_eid,
+                                   cap * sizeof *pv->kernel_eid);
+        mmm__program_sync_views(p);
+        if (!n)
+            return nomem(err);
+        pv->kernel_eid = n;
+        uint8_t *km = mmm__big_realloc(pv->kernel_minimal, p->nkernels, cap);
+        if (!km)
+            return nomem(err);
+        pv->kernel_minimal = km;
+        pv->kernels_cap = cap;
+    }
+    return 0;
+}
+
+int mmm_program_add_kernel(mmm_program *p, const mmm_kernel_spec *spec,
+                           size_t *index_out, mmm_error *err)
+{
+    int r = mmm__program_check_open(p, err);
+    if (r < 0)
+        return r;
+    if (!spec)
+        return mmm_error_set(err, MMM_EINVAL, p->file, 0, "no kernel spec");
+    if ((r = check_new_kernel(p, spec, err)) < 0)
+        return r;
+    struct mmm_program_priv *pv = p->priv;
+    mmm_kernel k;
+    memset(&k, 0, sizeof k);
+    k.line = spec->line;
+    k.index_slot = -1;
+    if (spec->index) {
+        k.index = mmm__arena_strdup(&pv->arena, spec->index);
+        if (!k.index)
+            return nomem(err);
+        k.index_slot = (int)(p->nparams + pv->nindexed);
+    }
+    uint32_t keid[MMM_KX_N], ceid[MMM_CX_N];
+    mmm__expr_scope rs = {NULL, -1, p->nparams, k.index};
+    mmm__expr_scope ks = {k.index, k.index_slot, p->nparams, NULL};
+    if ((r = mmm__prog_compile_opt(p, &keid[MMM_KX_REPEAT], spec->repeat, &rs,
+                         spec->line, err)) < 0 ||
+        (r = mmm__prog_compile_opt(p, &keid[MMM_KX_THREADS], spec->threads, &ks,
+                         spec->line, err)) < 0)
+        return r;
+    mmm_class_spec cs = {spec->line,         spec->blocks,
+                         spec->work,         spec->span,
+                         spec->reads,        spec->writes,
+                         NULL,               spec->shared,
+                         spec->access,       spec->shared_bytes,
+                         spec->registers,    spec->barriers,
+                         spec->rounds,       spec->wavefronts,
+                         spec->read_stride,    spec->write_stride,
+                         spec->atomics,        spec->global_wavefronts,
+                         spec->gathers,        spec->gather_bytes,
+                         spec->scatters};
+    if (spec->blocks &&
+        (r = compile_class(p, ceid, &cs, &k, spec->id, 1, err)) < 0)
+        return r;
+
+    if ((r = grow_kernels(p, err)) < 0)
+        return r;
+    k.id = mmm__arena_strdup(&pv->arena, spec->id);
+    if (!k.id)
+        return nomem(err);
+    k.repeat = mmm__prog_expr_of(p, keid[MMM_KX_REPEAT]);
+    k.threads = mmm__prog_expr_of(p, keid[MMM_KX_THREADS]);
+    k.uses_index = keid[MMM_KX_THREADS] != MMM_NO_EXPR &&
+                   pv->exprs[keid[MMM_KX_THREADS]].uses_index;
+    k.first_class = (uint32_t)p->nclasses;
+    size_t idx = p->nkernels;
+    pv->kernels[idx] = k;
+    memcpy(pv->kernel_eid[idx], keid, sizeof keid);
+    pv->kernel_minimal[idx] = spec->blocks != NULL;
+    p->nkernels = idx + 1;
+    mmm__program_sync_views(p);
+    if (mmm__kernel_id_insert(pv, idx) < 0) {
+        p->nkernels = idx;
+        return nomem(err);
+    }
+    if (spec->index) {
+        pv->nindexed++;
+        mmm__program_sync_views(p);
+    }
+    pv->last_kernel_minimal = spec->blocks != NULL;
+    if (spec->blocks && (r = append_class(p, idx, ceid, &cs, err)) < 0)
+        return r;
+    if (index_out)
+        *index_out = idx;
+    return 0;
+}
+
+int mmm_program_add_class(mmm_program *p, size_t kernel,
+                          const mmm_class_spec *spec, mmm_error *err)
+{
+    int r = mmm__program_check_open(p, err);
+    if (r < 0)
+        return r;
+    if (!spec)
+        return mmm_error_set(err, MMM_EINVAL, p->file, 0, "no class spec");
+    if (p->nkernels == 0 || kernel != p->nkernels - 1)
+        return mmm_error_set(err, MMM_EINVAL, p->file, spec->line,
+                             "block classes must be added to the last "
+                             "kernel added");
+    struct mmm_program_priv *pv = p->priv;
+    const mmm_kernel *k = &pv->kernels[kernel];
+    if (pv->last_kernel_minimal)
+        return mmm_error_set(err, MMM_EINPUT, p->file, spec->line,
+                             "kernel '%s' has both a blocks attribute and "
+                             "<blocks> children",
+                             k->id);
+    uint32_t eid[MMM_CX_N];
+    if ((r = compile_class(p, eid, spec, k, k->id, 0, err)) < 0)
+        return r;
+    return append_class(p, kernel, eid, spec, err);
+}
+
+mmm__program_cache_entry *mmm__program_cache(const mmm_program *p)
+{
+    return atomic_load(&p->priv->cache);
+}
+
+mmm__program_cache_entry *mmm__program_cache_offer(const mmm_program *p,
+                                                   mmm__program_cache_entry *e)
+{
+    mmm__program_cache_entry *expected = NULL;
+    if (atomic_compare_exchange_strong(&p->priv->cache, &expected, e))
+        return e;
+    e->dispose(e); /* another thread was first: keep its value */
+    return expected;
+}

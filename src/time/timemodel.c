@@ -1,0 +1,685 @@
+/* timemodel.c: the time model (docs/time.md): occupancy, waves, launch
+ * costs, latency / issue / bandwidth per wave, the longest kernel path in
+ * seconds.  Seconds and cycles are doubles; occupancy, waves and launches
+ * are exact integers. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mmm/timemodel.h"
+#include "model/program_internal.h"
+
+static const struct {
+    const char *name, *unit, *meaning;
+    double lo, hi;  /* physical bounds, for fitting */
+    double start;   /* a typical value: the fit's start when none is given */
+    int optional;   /* 1: a machine may leave it out (it is 0 then) */
+} consts[MMM_TIME_NCONST] = {
+    {"launch_s", "s", "host time to issue one launch into a stream", 1e-8,
+     1e-3, 3e-6, 0},
+    {"launch_graph_s", "s",
+     "GPU time between dependent launches (one replayed graph node)", 1e-8,
+     1e-3, 1e-6, 0},
+    {"op_cycles", "cycles",
+     "latency of one local operation on a thread's critical path", 1, 1e3,
+     4, 0},
+    {"issue_per_cycle", "warp-instructions/cycle",
+     "warp-instructions one SM issues per cycle", 0.1, 8, 2, 0},
+    {"sync_cycles", "cycles", "a block-wide barrier of a one-warp block", 1,
+     1e5, 100, 0},
+    {"sync_cycles_per_warp", "cycles/warp",
+     "what a barrier costs more per warp of the block", 0.01, 1e4, 10, 0},
+    {"mem_latency_cycles", "cycles",
+     "one dependent global-memory round trip", 10, 1e5, 600, 0},
+    {"bandwidth_bytes_per_cycle", "bytes/cycle",
+     "global-memory bandwidth of the whole GPU per SM cycle", 1, 1e5, 1500, 0},
+    {"start_s", "s",
+     "fixed time of one run of stream launches beyond its launches (first "
+     "launch, last kernel's end)", 1e-9, 1e-3, 5e-6, 1},
+    {"block_cycles", "cycles",
+     "time an SM takes to start one block (it starts its blocks one after "
+     "another)", 0.1, 1e5, 100, 1},
+    {"latency_exposed", "fraction",
+     "share of the shorter of a wave's critical path and its memory "
+     "transfer that the longer does not hide (0: overlapped, 1: added)",
+     0.01, 1, 0.5, 1},
+    {"atomic_cycles", "cycles",
+     "time between two atomic operations on one global word (the GPU "
+     "serves them one after another)", 0.01, 1e4, 4, 1},
+};
+
+int mmm_time_const_optional(int i)
+{
+    return i >= 0 && i < MMM_TIME_NCONST ? consts[i].optional : 0;
+}
+
+double mmm_time_const_start(int i)
+{
+    return i >= 0 && i < MMM_TIME_NCONST ? consts[i].start : 0;
+}
+
+const char *mmm_time_const_name(int i)
+{
+    return i >= 0 && i < MMM_TIME_NCONST ? consts[i].name : "?";
+}
+
+const char *mmm_time_const_unit(int i)
+{
+    return i >= 0 && i < MMM_TIME_NCONST ? consts[i].unit : "?";
+}
+
+const char *mmm_time_const_meaning(int i)
+{
+    return i >= 0 && i < MMM_TIME_NCONST ? consts[i].meaning : "?";
+}
+
+int mmm_time_const_find(const char *name)
+{
+    for (int i = 0; i < MMM_TIME_NCONST; i++)
+        if (!strcmp(consts[i].name, name))
+            return i;
+    return -1;
+}
+
+void mmm_time_const_bounds(int i, double *lo, double *hi)
+{
+    *lo = i >= 0 && i < MMM_TIME_NCONST ? consts[i].lo : 0;
+    *hi = i >= 0 && i < MMM_TIME_NCONST ? consts[i].hi : 0;
+}
+
+const char *mmm_time_term_name(mmm_time_term t)
+{
+    switch (t) {
+    case MMM_TIME_TERM_LATENCY: return "latency";
+    case MMM_TIME_TERM_ISSUE: return "issue";
+    case MMM_TIME_TERM_BANDWIDTH: return "bandwidth";
+    case MMM_TIME_TERM_SHARED: return "shared";
+    case MMM_TIME_TERM_LAUNCH: return "launch";
+    case MMM_TIME_TERM_BLOCKS: return "blocks";
+    case MMM_TIME_TERM_ATOMICS: return "atomics";
+    case MMM_TIME_TERM_L1: return "l1";
+    }
+    return "?";
+}
+
+const char *mmm_time_limit_name(mmm_time_limit l)
+{
+    switch (l) {
+    case MMM_TIME_LIMIT_THREADS: return "threads";
+    case MMM_TIME_LIMIT_BLOCKS: return "blocks";
+    case MMM_TIME_LIMIT_SHARED: return "shared";
+    case MMM_TIME_LIMIT_REGISTERS: return "registers";
+    }
+    return "?";
+}
+
+static int64_t ceil_div(int64_t a, int64_t b)
+{
+    return a / b + (a % b != 0);
+}
+
+static int64_t round_up(int64_t a, int64_t unit)
+{
+    return unit > 1 ? ceil_div(a, unit) * unit : a;
+}
+
+int64_t mmm_time_occupancy(const mmm_time_machine *m, int64_t threads,
+                           int64_t shared_bytes, int64_t registers,
+                           mmm_time_limit *limit)
+{
+    mmm_time_limit lim = MMM_TIME_LIMIT_THREADS;
+    if (threads <= 0 || m->warp_size <= 0) {
+        if (limit)
+            *limit = lim;
+        return 0;
+    }
+    int64_t wb = ceil_div(threads, m->warp_size);
+    int64_t a = m->sm_threads / (wb * m->warp_size);
+    if (m->sm_blocks < a) {
+        a = m->sm_blocks;
+        lim = MMM_TIME_LIMIT_BLOCKS;
+    }
+    int64_t sh = round_up(shared_bytes + m->shared_reserved_bytes,
+                          m->shared_granule_bytes);
+    if (sh > 0 && m->sm_shared_bytes / sh < a) {
+        a = m->sm_shared_bytes / sh;
+        lim = MMM_TIME_LIMIT_SHARED;
+    }
+    if (registers > 0) {
+        int64_t parts = m->register_partitions > 0 ? m->register_partitions
+                                                   : 1;
+        int64_t rw = round_up(registers * m->warp_size, m->register_granule);
+        int64_t warps = (m->sm_registers / parts / rw) * parts;
+        if (warps / wb < a) {
+            a = warps / wb;
+            lim = MMM_TIME_LIMIT_REGISTERS;
+        }
+    }
+    if (limit)
+        *limit = lim;
+    return a < 0 ? 0 : a;
+}
+
+/* ------------------------------------------------------------------ */
+/* The machine                                                         */
+
+static int find_value(const mmm_instance *inst, const char *name,
+                      mmm_value *v, long *line)
+{
+    int slot = mmm_program_find_param(inst->program, name);
+    if (slot < 0)
+        return 0;
+    *v = inst->values[slot];
+    *line = inst->program->params[slot].line;
+    return 1;
+}
+
+static int missing(const mmm_instance *inst, const char *name,
+                   const char *what, mmm_error *err)
+{
+    return mmm_error_set(err, MMM_EINPUT, inst->program->file, 0,
+                         "the time model needs the machine parameter '%s' "
+                         "(%s): give a machine file (--machine FILE) or "
+                         "declare it",
+                         name, what);
+}
+
+/* An integer hardware limit: required (def < 0) or defaulted; >= min. */
+static int get_int(const mmm_instance *inst, const char *name,
+                   const char *what, int64_t def, int64_t min, int64_t *out,
+                   mmm_error *err)
+{
+    mmm_value v;
+    long line = 0;
+    if (!find_value(inst, name, &v, &line)) {
+        if (def < 0)
+            return missing(inst, name, what, err);
+        *out = def;
+        return 0;
+    }
+    if (!v.exact || v.den != 1 || v.num < min)
+        return mmm_error_set(err, MMM_EINPUT, inst->program->file, line,
+                             "machine parameter '%s' (%s) must be an integer "
+                             ">= %lld, not %g",
+                             name, what, (long long)min, v.d);
+    *out = v.num;
+    return 0;
+}
+
+static int get_real(const mmm_instance *inst, const char *name,
+                    const char *what, int required, double min_excl,
+                    double *out, mmm_error *err)
+{
+    mmm_value v;
+    long line = 0;
+    if (!find_value(inst, name, &v, &line)) {
+        if (required)
+            return missing(inst, name, what, err);
+        return 0;
+    }
+    if (!isfinite(v.d) || v.d < 0 || (min_excl >= 0 && v.d <= min_excl))
+        return mmm_error_set(err, MMM_EINPUT, inst->program->file, line,
+                             "machine parameter '%s' (%s) must be %s, not "
+                             "%g",
+                             name, what,
+                             min_excl >= 0 ? "positive" : "non-negative",
+                             v.d);
+    *out = v.d;
+    return 0;
+}
+
+int mmm_time_machine_get(mmm_time_machine *m, const mmm_instance *inst,
+                         int require_constants, mmm_error *err)
+{
+    int r;
+    memset(m, 0, sizeof *m);
+    m->word_bytes = 4;
+    m->shared_wavefronts_per_cycle = 1;
+    if ((r = get_real(inst, "clock_hz", "SM clock, Hz", 1, 0, &m->clock_hz,
+                      err)) < 0 ||
+        (r = get_int(inst, "p", "streaming multiprocessors", -1, 1, &m->p,
+                     err)) < 0 ||
+        (r = get_int(inst, "warp_size", "threads per warp", 32, 1,
+                     &m->warp_size, err)) < 0 ||
+        (r = get_int(inst, "sm_threads", "most threads resident per SM", -1,
+                     1, &m->sm_threads, err)) < 0 ||
+        (r = get_int(inst, "sm_blocks", "most blocks resident per SM", -1, 1,
+                     &m->sm_blocks, err)) < 0 ||
+        (r = get_int(inst, "block_threads", "most threads per block", 1024,
+                     1, &m->block_threads, err)) < 0 ||
+        (r = get_int(inst, "sm_shared_bytes", "shared memory per SM, bytes",
+                     -1, 0, &m->sm_shared_bytes, err)) < 0 ||
+        (r = get_int(inst, "block_shared_bytes",
+                     "most shared memory per block, bytes", m->sm_shared_bytes,
+                     0, &m->block_shared_bytes, err)) < 0 ||
+        (r = get_int(inst, "shared_reserved_bytes",
+                     "shared memory reserved per block, bytes", 0, 0,
+                     &m->shared_reserved_bytes, err)) < 0 ||
+        (r = get_int(inst, "shared_granule_bytes",
+                     "shared memory allocation unit, bytes", 1, 1,
+                     &m->shared_granule_bytes, err)) < 0 ||
+        (r = get_int(inst, "sm_registers", "registers per SM", -1, 1,
+                     &m->sm_registers, err)) < 0 ||
+        (r = get_int(inst, "register_granule",
+                     "register allocation unit per warp", 1, 1,
+                     &m->register_granule, err)) < 0 ||
+        (r = get_int(inst, "register_partitions",
+                     "register-file sub-partitions per SM", 1, 1,
+                     &m->register_partitions, err)) < 0 ||
+        (r = get_real(inst, "word_bytes", "bytes per word", 0, 0,
+                      &m->word_bytes, err)) < 0 ||
+        (r = get_real(inst, "shared_wavefronts_per_cycle",
+                      "shared-memory wavefronts served per SM per cycle", 0,
+                      0, &m->shared_wavefronts_per_cycle, err)) < 0 ||
+        (r = get_int(inst, "sector_bytes",
+                     "global-memory transaction unit, bytes", 32, 1,
+                     &m->sector_bytes, err)) < 0)
+        return r;
+    /* A gather costs one sector unless the machine says more. */
+    m->gather_hit_bytes = m->gather_miss_bytes = (double)m->sector_bytes;
+    m->scatter_hit_bytes = m->scatter_miss_bytes = (double)m->sector_bytes;
+    if ((r = get_real(inst, "gather_hit_bytes",
+                      "bytes of bandwidth one gathered word found in the L2 "
+                      "costs", 0, 0, &m->gather_hit_bytes, err)) < 0 ||
+        (r = get_real(inst, "gather_miss_bytes",
+                      "bytes of bandwidth one gathered word missing the L2 "
+                      "costs", 0, 0, &m->gather_miss_bytes, err)) < 0 ||
+        (r = get_real(inst, "scatter_hit_bytes",
+                      "bytes of bandwidth one word written at a random "
+                      "address found in the L2 costs", 0, 0,
+                      &m->scatter_hit_bytes, err)) < 0 ||
+        (r = get_real(inst, "scatter_miss_bytes",
+                      "bytes of bandwidth one word written at a random "
+                      "address missing the L2 costs", 0, 0,
+                      &m->scatter_miss_bytes, err)) < 0 ||
+        (r = get_real(inst, "gather_l2_bytes",
+                      "L2 capacity that gathered words find, bytes", 0, -1,
+                      &m->gather_l2_bytes, err)) < 0)
+        return r;
+    for (int i = 0; i < MMM_TIME_NCONST; i++) {
+        double lo, hi;
+        mmm_time_const_bounds(i, &lo, &hi);
+        char what[160];
+        snprintf(what, sizeof what, "%s, %s", consts[i].meaning,
+                 consts[i].unit);
+        /* the optional constants are 0 when absent: files written
+         * before them stay valid */
+        if ((r = get_real(inst, consts[i].name, what,
+                          require_constants && !consts[i].optional,
+                          lo > 0 && !consts[i].optional ? 0 : -1, &m->c[i],
+                          err)) < 0)
+            return r;
+    }
+    int64_t g = 0;
+    if ((r = get_int(inst, "graph", "launch mode: 0 stream, 1 graph", 0, 0,
+                     &g, err)) < 0)
+        return r;
+    if (g > 1)
+        return mmm_error_set(err, MMM_EINPUT, inst->program->file, 0,
+                             "parameter 'graph' (launch mode) must be 0 "
+                             "(stream) or 1 (graph)");
+    m->graph = (int)g;
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* One launch                                                          */
+
+typedef struct launch_cost {
+    double exec;          /* execution alone, seconds */
+    int64_t waves, resident;
+    mmm_time_limit limit;
+    mmm_time_term term;
+} launch_cost;
+
+/* *cur becomes c and *term t when c is larger (a tie keeps the earlier
+ * term). */
+static void take_larger(double *cur, mmm_time_term *term, double c,
+                        mmm_time_term t)
+{
+    if (c > *cur) {
+        *cur = c;
+        *term = t;
+    }
+}
+
+static double safe_div(double a, double b)
+{
+    return b > 0 ? a / b : (a > 0 ? HUGE_VAL : 0);
+}
+
+/* Bytes a warp's access moves per useful byte when neighbouring threads
+ * access words `stride` words apart: it touches
+ * min(warp_size, ceil(warp_size·stride·word_bytes / sector_bytes)) sectors
+ * of sector_bytes (1 when coalesced; not given or below 1: coalesced). */
+static double spread(const mmm_time_machine *m, double stride)
+{
+    if (!(stride > 1) || m->word_bytes <= 0 || m->sector_bytes <= 0)
+        return 1;
+    double w = (double)m->warp_size, useful = w * m->word_bytes;
+    double sectors = fmin(w, ceil(w * stride * m->word_bytes /
+                                  (double)m->sector_bytes));
+    double moved = sectors * (double)m->sector_bytes;
+    return moved > useful ? moved / useful : 1;
+}
+
+/* Bandwidth bytes of one word read (or written) at a random address over
+ * a region of `region` bytes (0: larger than any cache): it is in the L2
+ * with probability h = min(1, gather_l2_bytes / region) and costs hit
+ * bytes then, else miss (a random word missing the L2 moves more than its
+ * sector from DRAM, a written one more again; bench/gpu/gathers.cu). */
+static double random_cost(const mmm_time_machine *m, double region,
+                          double hit, double miss)
+{
+    double h = region > 0 ? fmin(1, m->gather_l2_bytes / region) : 0;
+    return h * hit + (1 - h) * miss;
+}
+
+/* Gathers count among the reads and scatters among the writes: a part
+ * larger than its whole is an error of the file. */
+static int part_of(const mmm_program *prog, long line, const mmm_kernel *kr,
+                   const char *part, double p, const char *whole, double w,
+                   mmm_error *err)
+{
+    if (!(p > w))
+        return 0;
+    return mmm_error_set(err, MMM_EINPUT, prog->file, line,
+                         "kernel '%s': %s = %g is more than its %s = %g "
+                         "(%s count among the %s)",
+                         kr->id, part, p, whole, w, part, whole);
+}
+
+static int launch(const mmm_time_machine *m, const mmm_program *prog,
+                  const mmm_kernel *kr, const mmm_class_val *cv, size_t nc,
+                  launch_cost *out, mmm_error *err)
+{
+    int64_t N = 0, A = INT64_MAX;
+    double lat = 0, issue = 0, bytes = 0, wave = 0, gwave = 0, atomics = 0;
+    mmm_time_limit lim = MMM_TIME_LIMIT_THREADS;
+    memset(out, 0, sizeof *out);
+    for (size_t c = 0; c < nc; c++) {
+        const mmm_class_val *v = &cv[c];
+        long line = prog->classes[kr->first_class + c].line;
+        if (v->count <= 0)
+            continue;
+        int64_t T = v->threads;
+        if (T <= 0)
+            return mmm_error_set(err, MMM_EINPUT, prog->file, line,
+                                 "kernel '%s': the time model needs the "
+                                 "threads per block (threads=...)",
+                                 kr->id);
+        if (T > m->block_threads)
+            return mmm_error_set(err, MMM_EINPUT, prog->file, line,
+                                 "kernel '%s': %lld threads per block, more "
+                                 "than the machine's block_threads = %lld",
+                                 kr->id, (long long)T,
+                                 (long long)m->block_threads);
+        double shd = v->has_shared_bytes
+                         ? (double)v->shared_bytes
+                         : ceil(v->shared * (double)T * m->word_bytes);
+        if (shd > (double)m->block_shared_bytes)
+            return mmm_error_set(err, MMM_EINPUT, prog->file, line,
+                                 "kernel '%s': %.0f bytes of shared memory "
+                                 "per block, more than the machine's "
+                                 "block_shared_bytes = %lld",
+                                 kr->id, shd,
+                                 (long long)m->block_shared_bytes);
+        mmm_time_limit l;
+        int64_t a = mmm_time_occupancy(m, T, (int64_t)shd, v->registers, &l);
+        if (a <= 0)
+            return mmm_error_set(err, MMM_EINPUT, prog->file, line,
+                                 "kernel '%s': a block of %lld threads "
+                                 "cannot be resident on an SM (limited by "
+                                 "%s)",
+                                 kr->id, (long long)T,
+                                 mmm_time_limit_name(l));
+        if (a < A) {
+            A = a;
+            lim = l;
+        }
+        int64_t wb = ceil_div(T, m->warp_size);
+        /* Without rounds, a thread's loads are taken to be independent
+         * (issued together, as the compiler does for an unrolled loop):
+         * one round trip if it reads at all. */
+        double rounds = v->has_rounds ? v->rounds : (v->reads > 0);
+        double cl = m->c[MMM_TIME_OP] * v->span +
+                    m->c[MMM_TIME_MEM_LATENCY] * rounds +
+                    v->barriers * (m->c[MMM_TIME_SYNC] +
+                                   m->c[MMM_TIME_SYNC_WARP] * (double)wb);
+        if (cl > lat)
+            lat = cl;
+        issue += (double)v->count * (double)wb * v->work / (double)T;
+        int r;
+        if ((r = part_of(prog, line, kr, "gathers", v->gathers, "reads",
+                         v->reads, err)) < 0 ||
+            (r = part_of(prog, line, kr, "scatters", v->scatters, "writes",
+                         v->writes, err)) < 0)
+            return r;
+        bytes += (double)v->count * (double)T *
+                 (m->word_bytes *
+                      ((v->reads - v->gathers) * spread(m, v->read_stride) +
+                       (v->writes - v->scatters) *
+                           spread(m, v->write_stride)) +
+                  v->gathers * random_cost(m, v->gather_bytes,
+                                           m->gather_hit_bytes,
+                                           m->gather_miss_bytes) +
+                  v->scatters * random_cost(m, v->gather_bytes,
+                                            m->scatter_hit_bytes,
+                                            m->scatter_miss_bytes));
+        wave += (double)v->count * (double)wb * v->wavefronts;
+        atomics += (double)v->count * v->atomics;
+        gwave += (double)v->count * (double)wb * v->global_wavefronts;
+        N += v->count;
+    }
+    if (N == 0)
+        return 0; /* nothing launched */
+    double ipb = issue / (double)N, bpb = bytes / (double)N,
+           wpb = wave / (double)N, gpb = gwave / (double)N;
+    double ipc = m->c[MMM_TIME_ISSUE], bw = m->c[MMM_TIME_BANDWIDTH];
+    int64_t slots = A * m->p;
+    int64_t nf = N / slots, rem = N % slots;
+    double cyc = 0, best = -1;
+    mmm_time_term term = MMM_TIME_TERM_LATENCY;
+    for (int w = 0; w < 2; w++) {
+        int64_t n = w == 0 ? (nf > 0 ? slots : 0) : rem;
+        int64_t times = w == 0 ? nf : 1;
+        if (n == 0 || times == 0)
+            continue;
+        double a = (double)ceil_div(n, m->p);
+        double ci = safe_div(a * ipb, ipc), cb = safe_div((double)n * bpb, bw);
+        /* A warp waits for its conflicted shared accesses before the
+         * operations that depend on them: the shared-memory time adds to
+         * the critical path instead of hiding behind it. */
+        double cs = safe_div(a * wpb, m->shared_wavefronts_per_cycle);
+        if (cs > 0)
+            cs += lat;
+        /* The SM starts its blocks one after another. */
+        double ck = a * m->c[MMM_TIME_BLOCK];
+        /* The L1 passes one 128-byte line per cycle for the global
+         * accesses and the shared ones alike (one data path). */
+        double cg = gpb > 0 ? safe_div(a * (wpb + gpb),
+                                       m->shared_wavefronts_per_cycle)
+                            : 0;
+        /* A wave's critical path and its memory transfer overlap only in
+         * part: the shorter adds latency_exposed of itself to the longer
+         * (a round's words arrive over the transfer time after the
+         * latency). */
+        double mem = fmax(lat, cb) + m->c[MMM_TIME_EXPOSED] * fmin(lat, cb);
+        double cw = mem;
+        mmm_time_term t = cb > lat ? MMM_TIME_TERM_BANDWIDTH
+                                   : MMM_TIME_TERM_LATENCY;
+        take_larger(&cw, &t, ci, MMM_TIME_TERM_ISSUE);
+        take_larger(&cw, &t, cs, MMM_TIME_TERM_SHARED);
+        take_larger(&cw, &t, ck, MMM_TIME_TERM_BLOCKS);
+        take_larger(&cw, &t, cg, MMM_TIME_TERM_L1);
+        if (cw * (double)times > best) {
+            best = cw * (double)times;
+            term = t;
+        }
+        cyc += cw * (double)times;
+    }
+    /* Atomic operations on one word are served one after another, beside
+     * the waves: the launch lasts at least as long as they take. */
+    take_larger(&cyc, &term, atomics * m->c[MMM_TIME_ATOMIC],
+                MMM_TIME_TERM_ATOMICS);
+    out->exec = cyc / m->clock_hz;
+    out->waves = nf + (rem > 0);
+    out->resident = A;
+    out->limit = lim;
+    out->term = term;
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* The program                                                         */
+
+void mmm_time_dispose(mmm_time *t)
+{
+    if (!t)
+        return;
+    free(t->kernels);
+    free(t->path);
+    memset(t, 0, sizeof *t);
+}
+
+int mmm_time_compute(mmm_time *out, const mmm_instance *inst,
+                     const mmm_time_machine *mach, mmm_error *err)
+{
+    const mmm_program *prog = inst->program;
+    size_t nk = prog->nkernels, maxc = 1;
+    double *dist = NULL, (*term_s)[MMM_TIME_NTERMS] = NULL;
+    long *from = NULL;
+    mmm_class_val *cv = NULL;
+    int r = 0;
+
+    memset(out, 0, sizeof *out);
+    if (mach)
+        out->machine = *mach;
+    else if ((r = mmm_time_machine_get(&out->machine, inst, 1, err)) < 0)
+        return r;
+    const mmm_time_machine *m = &out->machine;
+    for (size_t k = 0; k < nk; k++)
+        if (prog->kernels[k].nclasses > maxc)
+            maxc = prog->kernels[k].nclasses;
+    out->nkernels = nk;
+    out->kernels = calloc(nk ? nk : 1, sizeof *out->kernels);
+    dist = calloc(nk ? nk : 1, sizeof *dist);
+    from = malloc((nk ? nk : 1) * sizeof *from);
+    term_s = calloc(nk ? nk : 1, sizeof *term_s);
+    cv = malloc(maxc * sizeof *cv);
+    if (!out->kernels || !dist || !from || !term_s || !cv) {
+        r = mmm_error_set(err, MMM_ENOMEM, prog->file, 0, "out of memory");
+        goto fail;
+    }
+    /* Launches in the host's order: the i-th is issued at i·launch_s
+     * (stream; a replayed graph has every launch issued at 0); a launch
+     * starts when it is issued and launch_graph_s after the end of what it
+     * depends on (its kernel's previous launch, else its predecessors'
+     * last), and ends its execution later.  dist[k]: the end of k's last
+     * launch (docs/time.md, section 3). */
+    const double gap = m->c[MMM_TIME_LAUNCH_GRAPH];
+    const double pace = m->graph ? 0 : m->c[MMM_TIME_LAUNCH];
+    /* The host issues launches in the file's order when every dependency
+     * points forward in it (as a program's launches are written), else in
+     * the topological order. */
+    const int in_file_order = prog->priv->index_topological;
+    double issued = 0; /* launches issued so far */
+    long end = -1;
+    for (size_t i = 0; i < nk; i++) {
+        size_t k = in_file_order ? i : prog->topo[i];
+        const mmm_kernel *kr = &prog->kernels[k];
+        const mmm_kernel_val *kv = &inst->kernels[k];
+        mmm_time_kernel *tk = &out->kernels[k];
+        double ready = 0;
+        from[k] = -1;
+        for (uint32_t e = prog->pred_start[k]; e < prog->pred_start[k + 1];
+             e++) {
+            uint32_t q = prog->pred[e];
+            if (from[k] < 0 || dist[q] > ready) {
+                ready = dist[q];
+                from[k] = (long)q;
+            }
+        }
+        int64_t copies = kv->varies ? kv->repeat : (kv->repeat > 0 ? 1 : 0);
+        double t_end = ready;
+        tk->launches = kv->repeat;
+        for (int64_t j = 1; j <= copies; j++) {
+            launch_cost lc;
+            if ((r = mmm_instance_eval_copy(inst, k, j, cv, err)) < 0 ||
+                (r = launch(m, prog, kr, cv, kr->nclasses, &lc, err)) < 0)
+                goto fail;
+            issued += 1;
+            double t_1 = fmax(issued * pace, t_end + gap) + lc.exec;
+            if (kv->varies) {
+                t_end = t_1;
+                tk->exec_seconds += lc.exec;
+                term_s[k][lc.term] += lc.exec;
+            } else {
+                /* repeat identical launches, each after the previous:
+                 * the end is the later of the GPU's pace from the first
+                 * and the host's issue of the last. */
+                double rep = (double)kv->repeat;
+                issued += rep - 1;
+                t_end = fmax(t_1 + (rep - 1) * (gap + lc.exec),
+                             issued * pace + lc.exec);
+                tk->exec_seconds += rep * lc.exec;
+                term_s[k][lc.term] += rep * lc.exec;
+            }
+            if (lc.waves > tk->waves)
+                tk->waves = lc.waves;
+            if (lc.resident > 0 &&
+                (tk->resident == 0 || lc.resident < tk->resident)) {
+                tk->resident = lc.resident;
+                tk->limit = lc.limit;
+            }
+        }
+        dist[k] = t_end;
+        tk->seconds = t_end - ready;
+        term_s[k][MMM_TIME_TERM_LAUNCH] += fmax(0, tk->seconds - tk->exec_seconds);
+        int best = 0;
+        for (int t = 1; t < MMM_TIME_NTERMS; t++)
+            if (term_s[k][t] > term_s[k][best])
+                best = t;
+        tk->dominant = (mmm_time_term)best;
+        out->launches += kv->repeat;
+        if (end < 0 || dist[k] > dist[end])
+            end = (long)k;
+    }
+    if (end >= 0) {
+        double on_path[MMM_TIME_NTERMS] = {0};
+        size_t len = 0;
+        for (long k = end; k >= 0; k = from[k])
+            len++;
+        out->path = malloc(len * sizeof *out->path);
+        if (!out->path) {
+            r = mmm_error_set(err, MMM_ENOMEM, prog->file, 0,
+                              "out of memory");
+            goto fail;
+        }
+        out->path_len = len;
+        for (long k = end; k >= 0; k = from[k]) {
+            out->path[--len] = (uint32_t)k;
+            for (int t = 0; t < MMM_TIME_NTERMS; t++)
+                on_path[t] += term_s[k][t];
+        }
+        out->seconds = dist[end] + (m->graph ? 0 : m->c[MMM_TIME_START]);
+        int best = 0;
+        for (int t = 1; t < MMM_TIME_NTERMS; t++)
+            if (on_path[t] > on_path[best])
+                best = t;
+        out->dominant = (mmm_time_term)best;
+    }
+    free(dist);
+    free(from);
+    free(term_s);
+    free(cv);
+    return 0;
+fail:
+    free(dist);
+    free(from);
+    free(term_s);
+    free(cv);
+    mmm_time_dispose(out);
+    return r;
+}

@@ -1,0 +1,187 @@
+#!/usr/bin/env python3
+"""layers_check.py SOURCE_DIR LAYERS_FILE: the architecture, checked.
+
+LAYERS_FILE is the layer table CMakeLists.txt writes into the build tree
+(one row a layer, bottom up: name, folder, the layers it uses, the public
+headers it owns).  Every #include "..." of every .c, .h, .cu and .cuh file
+of a layer's folder, and of every public header, must name a header of:
+  - its own layer, or
+  - a layer it uses, directly or through the layers those use.
+Relative includes ("../x/y.h", "name.h") are resolved as the compiler
+resolves them: first beside the including file, then under src/ and
+include/.  The layer graph itself must have no cycle, and each foreign
+library's headers may appear in the one layer that wraps it (FOREIGN).
+
+Exit 0 when everything holds; else one line per violation and exit 1.
+"""
+import os
+import re
+import sys
+
+# Foreign libraries: the header pattern, and the layers (and files) that
+# may include it.  Each library stays inside the one module that wraps it.
+FOREIGN = [
+    (r"libxml/", {"io": r"parse"}),
+    (r"jansson\.h", {"io": r"import_wfcommons\.c$"}),
+    (r"(graphviz/)?(gvc|cgraph|cdt)\.h", {"viz": None, "dot": None, "plugin": None}),
+    (r"plplot", {"viz": None}),
+    (r"cuda(_runtime)?\.h|cuda_runtime_api\.h", {"cuda": None}),
+]
+
+INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^">]+)[">]')
+
+
+def load_table(path):
+    layers = []
+    for line in open(path, encoding="utf-8"):
+        f = line.split()
+        if not f:
+            continue
+        name, folder, uses = f[0], f[1], f[2]
+        headers = f[3] if len(f) > 3 else "-"
+        layers.append({
+            "name": name,
+            "folder": folder.rstrip("/"),
+            "uses": [] if uses == "-" else uses.split(","),
+            "headers": [] if headers == "-" else headers.split(","),
+        })
+    return layers
+
+
+def closure(layers):
+    by = {l["name"]: l for l in layers}
+    errors = []
+    for l in layers:
+        for u in l["uses"]:
+            if u not in by:
+                errors.append(f"layer '{l['name']}' uses '{u}', which is no layer")
+    reach = {}
+
+    def visit(name, stack):
+        if name in reach:
+            return reach[name]
+        if name in stack:
+            errors.append("the layers form a cycle: " + " -> ".join(stack + [name]))
+            return set()
+        seen = set()
+        for u in by[name]["uses"]:
+            if u in by:
+                seen |= {u} | visit(u, stack + [name])
+        reach[name] = seen
+        return seen
+
+    for l in layers:
+        visit(l["name"], [])
+    return reach, errors
+
+
+def main():
+    root, table = sys.argv[1], sys.argv[2]
+    layers = load_table(table)
+    reach, errors = closure(layers)
+    folder_of = {}      # folder -> layer
+    header_owner = {}   # "mmm/x.h" -> layer
+    for l in layers:
+        folder_of[l["folder"]] = l["name"]
+        for h in l["headers"]:
+            header_owner["mmm/" + h] = l["name"]
+    public = os.path.join(root, "include", "mmm")
+    for h in sorted(os.listdir(public)):
+        if h.endswith(".h") and "mmm/" + h not in header_owner:
+            errors.append(f"include/mmm/{h}: owned by no layer (add it to the "
+                          "layer table in CMakeLists.txt)")
+    # version.h is generated into the build tree.
+    header_owner.setdefault("mmm/version.h", "base")
+
+    def layer_of_path(rel):
+        """The layer whose folder holds rel (a path relative to root)."""
+        best = None
+        for folder, name in folder_of.items():
+            if rel == folder or rel.startswith(folder + "/"):
+                if best is None or len(folder) > len(best[0]):
+                    best = (folder, name)
+        return best[1] if best else None
+
+    def resolve(incl, including):
+        """(layer, shown name) of an include, or (None, why)."""
+        if incl in header_owner:
+            return header_owner[incl], incl
+        here = os.path.dirname(including)
+        for base in (here, os.path.join(root, "src"), os.path.join(root, "include")):
+            p = os.path.normpath(os.path.join(base, incl))
+            if os.path.exists(p):
+                rel = os.path.relpath(p, root)
+                return layer_of_path(rel), rel
+        return None, incl
+
+    def check_file(path, layer):
+        rel = os.path.relpath(path, root)
+        allowed = {layer} | reach.get(layer, set())
+        for n, line in enumerate(open(path, encoding="utf-8", errors="replace"), 1):
+            m = INCLUDE.match(line)
+            if not m:
+                continue
+            kind, incl = m.groups()
+            for pat, owners in FOREIGN:
+                if re.match(pat, incl):
+                    ok = layer in owners and (owners[layer] is None or
+                                              re.search(owners[layer], rel))
+                    if not ok:
+                        errors.append(f"{rel}:{n}: <{incl}> belongs to the layer "
+                                      f"that wraps it ({', '.join(owners)}), not "
+                                      f"to '{layer}'")
+            if kind == "<":
+                continue
+            owner, shown = resolve(incl, path)
+            if owner is None:
+                # A header outside every layer (a test helper, a build file).
+                if not shown.startswith("mmm/"):
+                    continue
+                errors.append(f"{rel}:{n}: \"{incl}\" is owned by no layer")
+                continue
+            if owner not in allowed:
+                why = ("a higher layer" if layer in reach.get(owner, set())
+                       else "a layer it does not use")
+                errors.append(f"{rel}:{n}: layer '{layer}' includes \"{incl}\" "
+                              f"of {why} ('{owner}'); '{layer}' uses "
+                              f"{', '.join(sorted(allowed - {layer})) or 'nothing'}")
+
+    nfiles = 0
+    for l in layers:
+        d = os.path.join(root, l["folder"])
+        if not os.path.isdir(d):
+            errors.append(f"layer '{l['name']}': no folder {l['folder']}")
+            continue
+        for dirpath, dirnames, files in os.walk(d):
+            rel = os.path.relpath(dirpath, root)
+            # A sub-folder that is a layer of its own is checked as that.
+            dirnames[:] = [x for x in dirnames
+                           if os.path.join(rel, x).replace(os.sep, "/") not in folder_of
+                           and x not in ("examples", "data")]
+            for f in sorted(files):
+                if f.endswith((".c", ".h", ".cu", ".cuh")):
+                    check_file(os.path.join(dirpath, f), l["name"])
+                    nfiles += 1
+    for h in sorted(os.listdir(public)):
+        owner = header_owner.get("mmm/" + h)
+        if owner:
+            check_file(os.path.join(public, h), owner)
+            nfiles += 1
+    # Every C file of src/ lies in a layer's folder.
+    for dirpath, _, files in os.walk(os.path.join(root, "src")):
+        for f in files:
+            if f.endswith((".c", ".h")):
+                rel = os.path.relpath(os.path.join(dirpath, f), root)
+                if layer_of_path(rel) is None:
+                    errors.append(f"{rel}: in no layer's folder")
+    for e in errors:
+        print(e)
+    if errors:
+        print(f"layers: {len(errors)} violation(s) in {nfiles} files")
+        return 1
+    print(f"layers: {len(layers)} layers, {nfiles} files, every include points down")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
