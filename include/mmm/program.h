@@ -23,6 +23,7 @@
 #include <stdint.h>
 
 #include "mmm/export.h"
+#include "mmm/attr.h"
 #include "mmm/error.h"
 #include "mmm/expr.h"
 
@@ -89,24 +90,8 @@ typedef struct mmm_block_class {
     const mmm_expr *threads; /**< threads per block; NULL: the kernel's */
     const mmm_expr *shared;  /**< local (shared) words per thread; NULL = 0 */
     mmm_access access;       /**< default coalesced */
-    /* Time model (docs/time.md); NULL when not given. */
-    const mmm_expr *shared_bytes; /**< shared memory per block, bytes */
-    const mmm_expr *registers;    /**< registers per thread */
-    const mmm_expr *barriers;     /**< block-wide barriers on a thread's path */
-    const mmm_expr *rounds;       /**< dependent global round trips */
-    const mmm_expr *wavefronts;   /**< shared-memory wavefronts per warp */
-    const mmm_expr *read_stride;  /**< words between neighbouring threads'
-                                       global reads (coalescing) */
-    const mmm_expr *write_stride; /**< the same for global writes */
-    const mmm_expr *atomics;      /**< atomic operations of one block on a
-                                       global word every block updates */
-    const mmm_expr *global_wavefronts; /**< L1 wavefronts (128-byte lines)
-                                            of one warp's global accesses */
-    const mmm_expr *gathers;      /**< of the reads, those at addresses
-                                       spread at random over a region */
-    const mmm_expr *gather_bytes; /**< bytes of that region */
-    const mmm_expr *scatters;     /**< of the writes, those at addresses
-                                       spread at random over that region */
+    /* The attributes of mmm/attr.h (the time model's): by index, with
+     * mmm_block_class_attr(). */
 } mmm_block_class;
 
 /** A kernel, or a chain of `repeat` identical launches of it. */
@@ -172,6 +157,11 @@ MMM_API const char *mmm_program_closest_param(const mmm_program *p,
                                               const char *name);
 /** Index of a kernel by id, or -1. */
 MMM_API long mmm_program_find_kernel(const mmm_program *p, const char *id);
+/** The expression of attribute a (mmm/attr.h) of block class c
+ *  (program->classes[c]), NULL when the file does not give it (or c or a
+ *  is out of range). */
+MMM_API const mmm_expr *mmm_block_class_attr(const mmm_program *p, size_t c,
+                                             mmm_attr a);
 
 /* ------------------------------------------------------------------ */
 /* Builder (used by the XML loader, by tests and generators)           */
@@ -208,10 +198,9 @@ typedef struct mmm_class_spec {
     const char *threads;  /**< optional */
     const char *shared;   /**< optional */
     mmm_access access;
-    /* optional, time model (docs/time.md) */
-    const char *shared_bytes, *registers, *barriers, *rounds, *wavefronts;
-    const char *read_stride, *write_stride, *atomics, *global_wavefronts;
-    const char *gathers, *gather_bytes, *scatters;
+    /** The attributes of mmm/attr.h: NULL (none given), or an array of
+     *  mmm_attr_count() texts indexed by mmm_attr, NULL where not given. */
+    const char *const *attr;
 } mmm_class_spec;
 
 /** Texts of a kernel.  When the kernel has <blocks> children, blocks/work/
@@ -226,10 +215,9 @@ typedef struct mmm_kernel_spec {
     const char *blocks, *work, *span, *reads, *writes;
     const char *shared;
     mmm_access access;
-    /* optional, time model (docs/time.md) */
-    const char *shared_bytes, *registers, *barriers, *rounds, *wavefronts;
-    const char *read_stride, *write_stride, *atomics, *global_wavefronts;
-    const char *gathers, *gather_bytes, *scatters;
+    /** The attributes of mmm/attr.h of its single class (as in
+     *  mmm_class_spec.attr); ignored with <blocks> children. */
+    const char *const *attr;
 } mmm_kernel_spec;
 
 /** Add a kernel; *index_out (may be NULL) receives its index. */

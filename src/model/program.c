@@ -463,32 +463,13 @@ static int compile_class(mmm_program *p, uint32_t eid[MMM_CX_N],
     if ((r = mmm__prog_compile_opt(p, &eid[MMM_CX_THREADS], cs->threads, &sc, cs->line,
                          err)) < 0 ||
         (r = mmm__prog_compile_opt(p, &eid[MMM_CX_SHARED], cs->shared, &sc, cs->line,
-                         err)) < 0 ||
-        (r = mmm__prog_compile_opt(p, &eid[MMM_CX_SHARED_BYTES], cs->shared_bytes, &sc,
-                         cs->line, err)) < 0 ||
-        (r = mmm__prog_compile_opt(p, &eid[MMM_CX_REGISTERS], cs->registers, &sc,
-                         cs->line, err)) < 0 ||
-        (r = mmm__prog_compile_opt(p, &eid[MMM_CX_BARRIERS], cs->barriers, &sc,
-                         cs->line, err)) < 0 ||
-        (r = mmm__prog_compile_opt(p, &eid[MMM_CX_ROUNDS], cs->rounds, &sc, cs->line,
-                         err)) < 0 ||
-        (r = mmm__prog_compile_opt(p, &eid[MMM_CX_WAVEFRONTS], cs->wavefronts, &sc,
-                         cs->line, err)) < 0 ||
-        (r = mmm__prog_compile_opt(p, &eid[MMM_CX_READ_STRIDE], cs->read_stride, &sc,
-                         cs->line, err)) < 0 ||
-        (r = mmm__prog_compile_opt(p, &eid[MMM_CX_WRITE_STRIDE], cs->write_stride, &sc,
-                         cs->line, err)) < 0 ||
-        (r = mmm__prog_compile_opt(p, &eid[MMM_CX_ATOMICS], cs->atomics, &sc,
-                         cs->line, err)) < 0 ||
-        (r = mmm__prog_compile_opt(p, &eid[MMM_CX_GLOBAL_WAVEFRONTS],
-                         cs->global_wavefronts, &sc, cs->line, err)) < 0 ||
-        (r = mmm__prog_compile_opt(p, &eid[MMM_CX_GATHERS], cs->gathers, &sc,
-                         cs->line, err)) < 0 ||
-        (r = mmm__prog_compile_opt(p, &eid[MMM_CX_GATHER_BYTES],
-                         cs->gather_bytes, &sc, cs->line, err)) < 0 ||
-        (r = mmm__prog_compile_opt(p, &eid[MMM_CX_SCATTERS], cs->scatters,
-                         &sc, cs->line, err)) < 0)
+                         err)) < 0)
         return r;
+    for (int a = 0; a < MMM_ATTR_N; a++)
+        if ((r = mmm__prog_compile_opt(p, &eid[MMM_CX_ATTR0 + a],
+                                       cs->attr ? cs->attr[a] : NULL, &sc,
+                                       cs->line, err)) < 0)
+            return r;
     return 0;
 }
 
@@ -524,18 +505,6 @@ static int append_class(mmm_program *p, size_t kernel,
     c->writes = mmm__prog_expr_of(p, eid[MMM_CX_WRITES]);
     c->threads = mmm__prog_expr_of(p, eid[MMM_CX_THREADS]);
     c->shared = mmm__prog_expr_of(p, eid[MMM_CX_SHARED]);
-    c->shared_bytes = mmm__prog_expr_of(p, eid[MMM_CX_SHARED_BYTES]);
-    c->registers = mmm__prog_expr_of(p, eid[MMM_CX_REGISTERS]);
-    c->barriers = mmm__prog_expr_of(p, eid[MMM_CX_BARRIERS]);
-    c->rounds = mmm__prog_expr_of(p, eid[MMM_CX_ROUNDS]);
-    c->wavefronts = mmm__prog_expr_of(p, eid[MMM_CX_WAVEFRONTS]);
-    c->read_stride = mmm__prog_expr_of(p, eid[MMM_CX_READ_STRIDE]);
-    c->write_stride = mmm__prog_expr_of(p, eid[MMM_CX_WRITE_STRIDE]);
-    c->atomics = mmm__prog_expr_of(p, eid[MMM_CX_ATOMICS]);
-    c->global_wavefronts = mmm__prog_expr_of(p, eid[MMM_CX_GLOBAL_WAVEFRONTS]);
-    c->gathers = mmm__prog_expr_of(p, eid[MMM_CX_GATHERS]);
-    c->gather_bytes = mmm__prog_expr_of(p, eid[MMM_CX_GATHER_BYTES]);
-    c->scatters = mmm__prog_expr_of(p, eid[MMM_CX_SCATTERS]);
     c->access = cs->access;
     memcpy(pv->class_eid[p->nclasses], eid, sizeof pv->class_eid[0]);
     mmm_kernel *k = &pv->kernels[kernel];
@@ -637,17 +606,10 @@ int mmm_program_add_kernel(mmm_program *p, const mmm_kernel_spec *spec,
         (r = mmm__prog_compile_opt(p, &keid[MMM_KX_THREADS], spec->threads, &ks,
                          spec->line, err)) < 0)
         return r;
-    mmm_class_spec cs = {spec->line,         spec->blocks,
-                         spec->work,         spec->span,
-                         spec->reads,        spec->writes,
-                         NULL,               spec->shared,
-                         spec->access,       spec->shared_bytes,
-                         spec->registers,    spec->barriers,
-                         spec->rounds,       spec->wavefronts,
-                         spec->read_stride,    spec->write_stride,
-                         spec->atomics,        spec->global_wavefronts,
-                         spec->gathers,        spec->gather_bytes,
-                         spec->scatters};
+    mmm_class_spec cs = {spec->line,   spec->blocks, spec->work,
+                         spec->span,   spec->reads,  spec->writes,
+                         NULL,         spec->shared, spec->access,
+                         spec->attr};
     if (spec->blocks &&
         (r = compile_class(p, ceid, &cs, &k, spec->id, 1, err)) < 0)
         return r;
@@ -707,6 +669,14 @@ int mmm_program_add_class(mmm_program *p, size_t kernel,
     if ((r = compile_class(p, eid, spec, k, k->id, 0, err)) < 0)
         return r;
     return append_class(p, kernel, eid, spec, err);
+}
+
+const mmm_expr *mmm_block_class_attr(const mmm_program *p, size_t c,
+                                     mmm_attr a)
+{
+    if (!p || c >= p->nclasses || (int)a < 0 || (int)a >= MMM_ATTR_N)
+        return NULL;
+    return mmm__prog_expr_of(p, p->priv->class_eid[c][MMM_CX_ATTR0 + a]);
 }
 
 mmm__program_cache_entry *mmm__program_cache(const mmm_program *p)

@@ -67,20 +67,8 @@ enum {
     MMM_CX_WRITES,
     MMM_CX_THREADS,
     MMM_CX_SHARED,
-    MMM_CX_SHARED_BYTES, /* time model: bytes per block */
-    MMM_CX_REGISTERS,    /* time model: registers per thread */
-    MMM_CX_BARRIERS,     /* time model: barriers on a thread's path */
-    MMM_CX_ROUNDS,       /* time model: dependent global round trips */
-    MMM_CX_WAVEFRONTS,   /* time model: shared-memory wavefronts per warp */
-    MMM_CX_READ_STRIDE,  /* time model: words between threads' reads */
-    MMM_CX_WRITE_STRIDE, /* time model: words between threads' writes */
-    MMM_CX_ATOMICS,      /* time model: atomics per block on one word */
-    MMM_CX_GLOBAL_WAVEFRONTS, /* time model: L1 wavefronts of global
-                                 accesses per warp */
-    MMM_CX_GATHERS,      /* time model: reads per thread at random addresses */
-    MMM_CX_GATHER_BYTES, /* time model: bytes of the region they fall in */
-    MMM_CX_SCATTERS,     /* time model: writes per thread at random addresses */
-    MMM_CX_N
+    MMM_CX_ATTR0, /* then the attributes of mmm/attr.h, by mmm_attr */
+    MMM_CX_N = MMM_CX_ATTR0 + MMM_ATTR_N
 };
 
 

@@ -379,9 +379,10 @@ static double random_cost(const mmm_time_machine *m, double region,
 /* Gathers count among the reads and scatters among the writes: a part
  * larger than its whole is an error of the file. */
 static int part_of(const mmm_program *prog, long line, const mmm_kernel *kr,
-                   const char *part, double p, const char *whole, double w,
+                   mmm_attr a, double p, const char *whole, double w,
                    mmm_error *err)
 {
+    const char *part = mmm_attr_name(a);
     if (!(p > w))
         return 0;
     return mmm_error_set(err, MMM_EINPUT, prog->file, line,
@@ -390,9 +391,12 @@ static int part_of(const mmm_program *prog, long line, const mmm_kernel *kr,
                          kr->id, part, p, whole, w, part, whole);
 }
 
+/* One launch of kernel kr: its classes cv[0 .. nc) and their attributes
+ * of mmm/attr.h, attr[c * MMM_ATTR_N + a]. */
 static int launch(const mmm_time_machine *m, const mmm_program *prog,
-                  const mmm_kernel *kr, const mmm_class_val *cv, size_t nc,
-                  launch_cost *out, mmm_error *err)
+                  const mmm_kernel *kr, const mmm_class_val *cv,
+                  const mmm_attr_value *attr, size_t nc, launch_cost *out,
+                  mmm_error *err)
 {
     int64_t N = 0, A = INT64_MAX;
     double lat = 0, issue = 0, bytes = 0, wave = 0, gwave = 0, atomics = 0;
@@ -400,6 +404,7 @@ static int launch(const mmm_time_machine *m, const mmm_program *prog,
     memset(out, 0, sizeof *out);
     for (size_t c = 0; c < nc; c++) {
         const mmm_class_val *v = &cv[c];
+        const mmm_attr_value *at = attr + c * MMM_ATTR_N;
         long line = prog->classes[kr->first_class + c].line;
         if (v->count <= 0)
             continue;
@@ -415,8 +420,9 @@ static int launch(const mmm_time_machine *m, const mmm_program *prog,
                                  "than the machine's block_threads = %lld",
                                  kr->id, (long long)T,
                                  (long long)m->block_threads);
-        double shd = v->has_shared_bytes
-                         ? (double)v->shared_bytes
+        /* shared_bytes, when not given: shared words per thread */
+        double shd = at[MMM_ATTR_SHARED_BYTES].given
+                         ? at[MMM_ATTR_SHARED_BYTES].value
                          : ceil(v->shared * (double)T * m->word_bytes);
         if (shd > (double)m->block_shared_bytes)
             return mmm_error_set(err, MMM_EINPUT, prog->file, line,
@@ -426,7 +432,9 @@ static int launch(const mmm_time_machine *m, const mmm_program *prog,
                                  kr->id, shd,
                                  (long long)m->block_shared_bytes);
         mmm_time_limit l;
-        int64_t a = mmm_time_occupancy(m, T, (int64_t)shd, v->registers, &l);
+        int64_t a = mmm_time_occupancy(m, T, (int64_t)shd,
+                                       (int64_t)at[MMM_ATTR_REGISTERS].value,
+                                       &l);
         if (a <= 0)
             return mmm_error_set(err, MMM_EINPUT, prog->file, line,
                                  "kernel '%s': a block of %lld threads "
@@ -442,34 +450,40 @@ static int launch(const mmm_time_machine *m, const mmm_program *prog,
         /* Without rounds, a thread's loads are taken to be independent
          * (issued together, as the compiler does for an unrolled loop):
          * one round trip if it reads at all. */
-        double rounds = v->has_rounds ? v->rounds : (v->reads > 0);
+        double rounds = at[MMM_ATTR_ROUNDS].given
+                            ? at[MMM_ATTR_ROUNDS].value
+                            : (v->reads > 0);
+        double gathers = at[MMM_ATTR_GATHERS].value,
+               scatters = at[MMM_ATTR_SCATTERS].value,
+               region = at[MMM_ATTR_GATHER_BYTES].value;
         double cl = m->c[MMM_TIME_OP] * v->span +
                     m->c[MMM_TIME_MEM_LATENCY] * rounds +
-                    v->barriers * (m->c[MMM_TIME_SYNC] +
-                                   m->c[MMM_TIME_SYNC_WARP] * (double)wb);
+                    at[MMM_ATTR_BARRIERS].value *
+                        (m->c[MMM_TIME_SYNC] +
+                         m->c[MMM_TIME_SYNC_WARP] * (double)wb);
         if (cl > lat)
             lat = cl;
         issue += (double)v->count * (double)wb * v->work / (double)T;
         int r;
-        if ((r = part_of(prog, line, kr, "gathers", v->gathers, "reads",
+        if ((r = part_of(prog, line, kr, MMM_ATTR_GATHERS, gathers, "reads",
                          v->reads, err)) < 0 ||
-            (r = part_of(prog, line, kr, "scatters", v->scatters, "writes",
-                         v->writes, err)) < 0)
+            (r = part_of(prog, line, kr, MMM_ATTR_SCATTERS, scatters,
+                         "writes", v->writes, err)) < 0)
             return r;
         bytes += (double)v->count * (double)T *
                  (m->word_bytes *
-                      ((v->reads - v->gathers) * spread(m, v->read_stride) +
-                       (v->writes - v->scatters) *
-                           spread(m, v->write_stride)) +
-                  v->gathers * random_cost(m, v->gather_bytes,
-                                           m->gather_hit_bytes,
-                                           m->gather_miss_bytes) +
-                  v->scatters * random_cost(m, v->gather_bytes,
-                                            m->scatter_hit_bytes,
-                                            m->scatter_miss_bytes));
-        wave += (double)v->count * (double)wb * v->wavefronts;
-        atomics += (double)v->count * v->atomics;
-        gwave += (double)v->count * (double)wb * v->global_wavefronts;
+                      ((v->reads - gathers) *
+                           spread(m, at[MMM_ATTR_READ_STRIDE].value) +
+                       (v->writes - scatters) *
+                           spread(m, at[MMM_ATTR_WRITE_STRIDE].value)) +
+                  gathers * random_cost(m, region, m->gather_hit_bytes,
+                                        m->gather_miss_bytes) +
+                  scatters * random_cost(m, region, m->scatter_hit_bytes,
+                                         m->scatter_miss_bytes));
+        wave += (double)v->count * (double)wb * at[MMM_ATTR_WAVEFRONTS].value;
+        atomics += (double)v->count * at[MMM_ATTR_ATOMICS].value;
+        gwave += (double)v->count * (double)wb *
+                 at[MMM_ATTR_GLOBAL_WAVEFRONTS].value;
         N += v->count;
     }
     if (N == 0)
@@ -551,6 +565,7 @@ int mmm_time_compute(mmm_time *out, const mmm_instance *inst,
     double *dist = NULL, (*term_s)[MMM_TIME_NTERMS] = NULL;
     long *from = NULL;
     mmm_class_val *cv = NULL;
+    mmm_attr_value *av = NULL;
     int r = 0;
 
     memset(out, 0, sizeof *out);
@@ -568,7 +583,8 @@ int mmm_time_compute(mmm_time *out, const mmm_instance *inst,
     from = malloc((nk ? nk : 1) * sizeof *from);
     term_s = calloc(nk ? nk : 1, sizeof *term_s);
     cv = malloc(maxc * sizeof *cv);
-    if (!out->kernels || !dist || !from || !term_s || !cv) {
+    av = malloc(maxc * MMM_ATTR_N * sizeof *av);
+    if (!out->kernels || !dist || !from || !term_s || !cv || !av) {
         r = mmm_error_set(err, MMM_ENOMEM, prog->file, 0, "out of memory");
         goto fail;
     }
@@ -607,7 +623,8 @@ int mmm_time_compute(mmm_time *out, const mmm_instance *inst,
         for (int64_t j = 1; j <= copies; j++) {
             launch_cost lc;
             if ((r = mmm_instance_eval_copy(inst, k, j, cv, err)) < 0 ||
-                (r = launch(m, prog, kr, cv, kr->nclasses, &lc, err)) < 0)
+                (r = mmm_instance_eval_attrs(inst, k, j, av, err)) < 0 ||
+                (r = launch(m, prog, kr, cv, av, kr->nclasses, &lc, err)) < 0)
                 goto fail;
             issued += 1;
             double t_1 = fmax(issued * pace, t_end + gap) + lc.exec;
@@ -674,12 +691,14 @@ int mmm_time_compute(mmm_time *out, const mmm_instance *inst,
     free(from);
     free(term_s);
     free(cv);
+    free(av);
     return 0;
 fail:
     free(dist);
     free(from);
     free(term_s);
     free(cv);
+    free(av);
     mmm_time_dispose(out);
     return r;
 }
