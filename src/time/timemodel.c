@@ -3,89 +3,118 @@
  * seconds.  Seconds and cycles are doubles; occupancy, waves and launches
  * are exact integers. */
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "mmm/timemodel.h"
 #include "model/program_internal.h"
+#include "time/time_inputs.h"
 
-static const struct {
-    const char *name, *unit, *meaning;
-    double lo, hi;  /* physical bounds, for fitting */
-    double start;   /* a typical value: the fit's start when none is given */
-    int optional;   /* 1: a machine may leave it out (it is 0 then) */
-} consts[MMM_TIME_NCONST] = {
-    {"launch_s", "s", "host time to issue one launch into a stream", 1e-8,
-     1e-3, 3e-6, 0},
-    {"launch_graph_s", "s",
-     "GPU time between dependent launches (one replayed graph node)", 1e-8,
-     1e-3, 1e-6, 0},
-    {"op_cycles", "cycles",
-     "latency of one local operation on a thread's critical path", 1, 1e3,
-     4, 0},
-    {"issue_per_cycle", "warp-instructions/cycle",
-     "warp-instructions one SM issues per cycle", 0.1, 8, 2, 0},
-    {"sync_cycles", "cycles", "a block-wide barrier of a one-warp block", 1,
-     1e5, 100, 0},
-    {"sync_cycles_per_warp", "cycles/warp",
-     "what a barrier costs more per warp of the block", 0.01, 1e4, 10, 0},
-    {"mem_latency_cycles", "cycles",
-     "one dependent global-memory round trip", 10, 1e5, 600, 0},
-    {"bandwidth_bytes_per_cycle", "bytes/cycle",
-     "global-memory bandwidth of the whole GPU per SM cycle", 1, 1e5, 1500, 0},
-    {"start_s", "s",
-     "fixed time of one run of stream launches beyond its launches (first "
-     "launch, last kernel's end)", 1e-9, 1e-3, 5e-6, 1},
-    {"block_cycles", "cycles",
-     "time an SM takes to start one block (it starts its blocks one after "
-     "another)", 0.1, 1e5, 100, 1},
-    {"latency_exposed", "fraction",
-     "share of the shorter of a wave's critical path and its memory "
-     "transfer that the longer does not hide (0: overlapped, 1: added)",
-     0.01, 1, 0.5, 1},
-    {"atomic_cycles", "cycles",
-     "time between two atomic operations on one global word (the GPU "
-     "serves them one after another)", 0.01, 1e4, 4, 1},
+/* The rows of time_inputs.h, and where each goes in mmm_time_machine. */
+typedef struct ti_row {
+    const char *name, *unit, *what, *default_text;
+    int kind;
+    size_t offset;
+    double dflt, min, lo, hi, start;
+    unsigned flags;
+} ti_row;
+
+#define TI_OFFSET_TI_INT(f) offsetof(mmm_time_machine, f)
+#define TI_OFFSET_TI_REAL(f) offsetof(mmm_time_machine, f)
+#define TI_OFFSET_TI_MODE(f) offsetof(mmm_time_machine, f)
+#define TI_OFFSET_TI_FIT(f) \
+    (offsetof(mmm_time_machine, c) + MMM_TIME_##f * sizeof(double))
+
+static const ti_row rows[MMM__TI_N] = {
+#define ROW_(id, name, kind, field, unit, what, dflt, min, lo, hi, start,   \
+             flags, dtext)                                                 \
+    {name, unit, what, dtext, kind, TI_OFFSET_##kind(field), dflt, min, lo, \
+     hi, start, flags},
+    MMM__TIME_INPUTS(ROW_)
+#undef ROW_
 };
+
+/* The row of each fitted constant, by MMM_TIME_* index. */
+#define FIT_ROW_TI_INT(id, f)
+#define FIT_ROW_TI_REAL(id, f)
+#define FIT_ROW_TI_MODE(id, f)
+#define FIT_ROW_TI_FIT(id, f) [MMM_TIME_##f] = MMM__TI_##id,
+static const int fit_row[MMM_TIME_NCONST] = {
+#define ROW_(id, name, kind, field, ...) FIT_ROW_##kind(id, field)
+    MMM__TIME_INPUTS(ROW_)
+#undef ROW_
+};
+
+const char *mmm__time_input_name(int i)
+{
+    return i >= 0 && i < MMM__TI_N ? rows[i].name : NULL;
+}
+
+const char *mmm__time_input_unit(int i)
+{
+    return i >= 0 && i < MMM__TI_N ? rows[i].unit : NULL;
+}
+
+const char *mmm__time_input_default_text(int i)
+{
+    return i >= 0 && i < MMM__TI_N ? rows[i].default_text : NULL;
+}
+
+unsigned mmm__time_input_flags(int i)
+{
+    return i >= 0 && i < MMM__TI_N ? rows[i].flags : 0;
+}
+
+int mmm__time_input_fitted(int i)
+{
+    return i >= 0 && i < MMM__TI_N && rows[i].kind == TI_FIT;
+}
+
+/* The row of fitted constant i, or NULL. */
+static const ti_row *fitted(int i)
+{
+    return i >= 0 && i < MMM_TIME_NCONST ? &rows[fit_row[i]] : NULL;
+}
 
 int mmm_time_const_optional(int i)
 {
-    return i >= 0 && i < MMM_TIME_NCONST ? consts[i].optional : 0;
+    return fitted(i) ? (fitted(i)->flags & TI_OPTIONAL) != 0 : 0;
 }
 
 double mmm_time_const_start(int i)
 {
-    return i >= 0 && i < MMM_TIME_NCONST ? consts[i].start : 0;
+    return fitted(i) ? fitted(i)->start : 0;
 }
 
 const char *mmm_time_const_name(int i)
 {
-    return i >= 0 && i < MMM_TIME_NCONST ? consts[i].name : "?";
+    return fitted(i) ? fitted(i)->name : "?";
 }
 
 const char *mmm_time_const_unit(int i)
 {
-    return i >= 0 && i < MMM_TIME_NCONST ? consts[i].unit : "?";
+    return fitted(i) ? fitted(i)->unit : "?";
 }
 
 const char *mmm_time_const_meaning(int i)
 {
-    return i >= 0 && i < MMM_TIME_NCONST ? consts[i].meaning : "?";
+    return fitted(i) ? fitted(i)->what : "?";
 }
 
 int mmm_time_const_find(const char *name)
 {
     for (int i = 0; i < MMM_TIME_NCONST; i++)
-        if (!strcmp(consts[i].name, name))
+        if (!strcmp(fitted(i)->name, name))
             return i;
     return -1;
 }
 
 void mmm_time_const_bounds(int i, double *lo, double *hi)
 {
-    *lo = i >= 0 && i < MMM_TIME_NCONST ? consts[i].lo : 0;
-    *hi = i >= 0 && i < MMM_TIME_NCONST ? consts[i].hi : 0;
+    *lo = fitted(i) ? fitted(i)->lo : 0;
+    *hi = fitted(i) ? fitted(i)->hi : 0;
 }
 
 const char *mmm_time_term_name(mmm_time_term t)
@@ -125,7 +154,7 @@ static int64_t round_up(int64_t a, int64_t unit)
 }
 
 int64_t mmm_time_occupancy(const mmm_time_machine *m, int64_t threads,
-                           int64_t shared_bytes, int64_t registers,
+                           int64_t block_shared, int64_t thread_registers,
                            mmm_time_limit *limit)
 {
     mmm_time_limit lim = MMM_TIME_LIMIT_THREADS;
@@ -140,16 +169,17 @@ int64_t mmm_time_occupancy(const mmm_time_machine *m, int64_t threads,
         a = m->sm_blocks;
         lim = MMM_TIME_LIMIT_BLOCKS;
     }
-    int64_t sh = round_up(shared_bytes + m->shared_reserved_bytes,
+    int64_t sh = round_up(block_shared + m->shared_reserved_bytes,
                           m->shared_granule_bytes);
     if (sh > 0 && m->sm_shared_bytes / sh < a) {
         a = m->sm_shared_bytes / sh;
         lim = MMM_TIME_LIMIT_SHARED;
     }
-    if (registers > 0) {
+    if (thread_registers > 0) {
         int64_t parts = m->register_partitions > 0 ? m->register_partitions
                                                    : 1;
-        int64_t rw = round_up(registers * m->warp_size, m->register_granule);
+        int64_t rw = round_up(thread_registers * m->warp_size,
+                              m->register_granule);
         int64_t warps = (m->sm_registers / parts / rw) * parts;
         if (warps / wb < a) {
             a = warps / wb;
@@ -229,97 +259,63 @@ static int get_real(const mmm_instance *inst, const char *name,
     return 0;
 }
 
+/* The value of row i once read (a later row's default). */
+static double row_value(const mmm_time_machine *m, int i)
+{
+    const char *at = (const char *)m + rows[i].offset;
+    if (rows[i].kind == TI_INT)
+        return (double)*(const int64_t *)(const void *)at;
+    if (rows[i].kind == TI_MODE)
+        return (double)*(const int *)(const void *)at;
+    return *(const double *)(const void *)at;
+}
+
 int mmm_time_machine_get(mmm_time_machine *m, const mmm_instance *inst,
                          int require_constants, mmm_error *err)
 {
     int r;
     memset(m, 0, sizeof *m);
-    m->word_bytes = 4;
-    m->shared_wavefronts_per_cycle = 1;
-    if ((r = get_real(inst, "clock_hz", "SM clock, Hz", 1, 0, &m->clock_hz,
-                      err)) < 0 ||
-        (r = get_int(inst, "p", "streaming multiprocessors", -1, 1, &m->p,
-                     err)) < 0 ||
-        (r = get_int(inst, "warp_size", "threads per warp", 32, 1,
-                     &m->warp_size, err)) < 0 ||
-        (r = get_int(inst, "sm_threads", "most threads resident per SM", -1,
-                     1, &m->sm_threads, err)) < 0 ||
-        (r = get_int(inst, "sm_blocks", "most blocks resident per SM", -1, 1,
-                     &m->sm_blocks, err)) < 0 ||
-        (r = get_int(inst, "block_threads", "most threads per block", 1024,
-                     1, &m->block_threads, err)) < 0 ||
-        (r = get_int(inst, "sm_shared_bytes", "shared memory per SM, bytes",
-                     -1, 0, &m->sm_shared_bytes, err)) < 0 ||
-        (r = get_int(inst, "block_shared_bytes",
-                     "most shared memory per block, bytes", m->sm_shared_bytes,
-                     0, &m->block_shared_bytes, err)) < 0 ||
-        (r = get_int(inst, "shared_reserved_bytes",
-                     "shared memory reserved per block, bytes", 0, 0,
-                     &m->shared_reserved_bytes, err)) < 0 ||
-        (r = get_int(inst, "shared_granule_bytes",
-                     "shared memory allocation unit, bytes", 1, 1,
-                     &m->shared_granule_bytes, err)) < 0 ||
-        (r = get_int(inst, "sm_registers", "registers per SM", -1, 1,
-                     &m->sm_registers, err)) < 0 ||
-        (r = get_int(inst, "register_granule",
-                     "register allocation unit per warp", 1, 1,
-                     &m->register_granule, err)) < 0 ||
-        (r = get_int(inst, "register_partitions",
-                     "register-file sub-partitions per SM", 1, 1,
-                     &m->register_partitions, err)) < 0 ||
-        (r = get_real(inst, "word_bytes", "bytes per word", 0, 0,
-                      &m->word_bytes, err)) < 0 ||
-        (r = get_real(inst, "shared_wavefronts_per_cycle",
-                      "shared-memory wavefronts served per SM per cycle", 0,
-                      0, &m->shared_wavefronts_per_cycle, err)) < 0 ||
-        (r = get_int(inst, "sector_bytes",
-                     "global-memory transaction unit, bytes", 32, 1,
-                     &m->sector_bytes, err)) < 0)
-        return r;
-    /* A gather costs one sector unless the machine says more. */
-    m->gather_hit_bytes = m->gather_miss_bytes = (double)m->sector_bytes;
-    m->scatter_hit_bytes = m->scatter_miss_bytes = (double)m->sector_bytes;
-    if ((r = get_real(inst, "gather_hit_bytes",
-                      "bytes of bandwidth one gathered word found in the L2 "
-                      "costs", 0, 0, &m->gather_hit_bytes, err)) < 0 ||
-        (r = get_real(inst, "gather_miss_bytes",
-                      "bytes of bandwidth one gathered word missing the L2 "
-                      "costs", 0, 0, &m->gather_miss_bytes, err)) < 0 ||
-        (r = get_real(inst, "scatter_hit_bytes",
-                      "bytes of bandwidth one word written at a random "
-                      "address found in the L2 costs", 0, 0,
-                      &m->scatter_hit_bytes, err)) < 0 ||
-        (r = get_real(inst, "scatter_miss_bytes",
-                      "bytes of bandwidth one word written at a random "
-                      "address missing the L2 costs", 0, 0,
-                      &m->scatter_miss_bytes, err)) < 0 ||
-        (r = get_real(inst, "gather_l2_bytes",
-                      "L2 capacity that gathered words find, bytes", 0, -1,
-                      &m->gather_l2_bytes, err)) < 0)
-        return r;
-    for (int i = 0; i < MMM_TIME_NCONST; i++) {
-        double lo, hi;
-        mmm_time_const_bounds(i, &lo, &hi);
-        char what[160];
-        snprintf(what, sizeof what, "%s, %s", consts[i].meaning,
-                 consts[i].unit);
-        /* the optional constants are 0 when absent: files written
-         * before them stay valid */
-        if ((r = get_real(inst, consts[i].name, what,
-                          require_constants && !consts[i].optional,
-                          lo > 0 && !consts[i].optional ? 0 : -1, &m->c[i],
-                          err)) < 0)
-            return r;
+    for (int i = 0; i < MMM__TI_N; i++) {
+        const ti_row *t = &rows[i];
+        void *at = (char *)m + t->offset;
+        int required = t->dflt == TI_REQUIRED;
+        double dflt = t->dflt <= -2 ? row_value(m, (int)(-t->dflt) - 2)
+                      : required    ? 0
+                                    : t->dflt;
+        if (t->kind == TI_INT || t->kind == TI_MODE) {
+            int64_t v = 0;
+            if ((r = get_int(inst, t->name, t->what,
+                             required ? -1 : (int64_t)dflt, (int64_t)t->min,
+                             &v, err)) < 0)
+                return r;
+            if (t->kind == TI_INT)
+                *(int64_t *)at = v;
+            else if (v > 1)
+                return mmm_error_set(err, MMM_EINPUT, inst->program->file, 0,
+                                     "parameter '%s' (launch mode) must be 0 "
+                                     "(stream) or 1 (graph)",
+                                     t->name);
+            else
+                *(int *)at = (int)v;
+        } else if (t->kind == TI_REAL) {
+            *(double *)at = dflt;
+            if ((r = get_real(inst, t->name, t->what, required, t->min,
+                              (double *)at, err)) < 0)
+                return r;
+        } else {
+            /* A fitted constant.  The optional ones are 0 when absent:
+             * files written before them stay valid. */
+            int optional = (t->flags & TI_OPTIONAL) != 0;
+            char what[160];
+            snprintf(what, sizeof what, "%s, %s", t->what, t->unit);
+            *(double *)at = dflt;
+            if ((r = get_real(inst, t->name, what,
+                              require_constants && !optional,
+                              t->lo > 0 && !optional ? 0 : -1, (double *)at,
+                              err)) < 0)
+                return r;
+        }
     }
-    int64_t g = 0;
-    if ((r = get_int(inst, "graph", "launch mode: 0 stream, 1 graph", 0, 0,
-                     &g, err)) < 0)
-        return r;
-    if (g > 1)
-        return mmm_error_set(err, MMM_EINPUT, inst->program->file, 0,
-                             "parameter 'graph' (launch mode) must be 0 "
-                             "(stream) or 1 (graph)");
-    m->graph = (int)g;
     return 0;
 }
 
