@@ -3,9 +3,11 @@
  * real GPU (docs/time.md has the formulas, units and names).
  *
  * Its machine constants (the hardware limits, the constants `mmm fit`
- * fits, the launch mode) are read by name from the instance
- * (mmm_time_machine_get): their names, units, defaults and bounds are one
- * table, src/time/time_inputs.h, which docs/time.md (section 1) lists.
+ * fits, the launch mode) are read by name from the machine the program
+ * was loaded with, else from the program's own parameters
+ * (mmm_program_find_machine_param, mmm_time_machine_get): their names,
+ * units, defaults and bounds are one table, src/time/time_inputs.h, which
+ * docs/time.md (section 1) lists.
  * Results are doubles (seconds); occupancy, waves and launches are exact
  * integers.
  */

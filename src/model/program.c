@@ -157,6 +157,7 @@ void mmm_program_free(mmm_program *p)
         mmm__big_free(pv->kernel_minimal);
         mmm__big_free(pv->class_eid);
         mmm__big_free(pv->param_tab.slots);
+        mmm__big_free(pv->machine_tab.slots);
         mmm__big_free(pv->kernel_tab.slots);
         mmm__big_free(pv->num_kernel);
         free(pv->pending);
@@ -207,7 +208,7 @@ int mmm_program_set_description(mmm_program *p, const char *text,
 /* Append a fresh parameter; its value/min/max ids are compiled already. */
 static int append_param(mmm_program *p, const char *name, long line,
                         const char *value_text, const char *min_text,
-                        const char *max_text, mmm_error *err)
+                        const char *max_text, mmm_idtab *tab, mmm_error *err)
 {
     struct mmm_program_priv *pv = p->priv;
     size_t n = p->nparams;
@@ -242,8 +243,7 @@ static int append_param(mmm_program *p, const char *name, long line,
     pv->declared_by_prog[n] = 0;
     p->nparams = n + 1;
     mmm__program_sync_views(p);
-    if (mmm__idtab_insert(&pv->param_tab, pv->params[n].name,
-                          (uint32_t)n) < 0) {
+    if (mmm__idtab_insert(tab, pv->params[n].name, (uint32_t)n) < 0) {
         p->nparams = n;
         mmm__program_sync_views(p);
         return nomem(err);
@@ -332,7 +332,9 @@ int mmm_program_add_param(mmm_program *p, const char *name,
         return mmm_error_set(err, MMM_EINVAL, p->file, line,
                              "a parameter needs a name and a value");
     struct mmm_program_priv *pv = p->priv;
-    int slot = mmm_program_find_param(p, name);
+    /* a constant of the machine file is no program parameter: a program
+     * parameter of its name is the program's own */
+    int slot = mmm__param_find_visible(p, name);
     if (slot >= 0) {
         const mmm_param *old = &pv->params[slot];
         if (old->from_machine && !pv->declared_by_prog[slot])
@@ -352,7 +354,7 @@ int mmm_program_add_param(mmm_program *p, const char *name,
         (r = mmm__prog_compile_opt(p, &hi, max_text, &sc, line, err)) < 0)
         return r;
     if ((r = append_param(p, name, line, value_text, min_text, max_text,
-                          err)) < 0)
+                          &pv->param_tab, err)) < 0)
         return r;
     mmm_param *pa = &pv->params[p->nparams - 1];
     pa->value = mmm__prog_expr_of(p, v);
@@ -386,7 +388,15 @@ int mmm_program_add_machine_param(mmm_program *p, const char *name,
     struct mmm_program_priv *pv = p->priv;
     char text[128];
     machine_value_text(value, text, sizeof text);
-    int slot = mmm_program_find_param(p, name);
+    /* The models' machine parameters (U, Z, p, the TMM's) are parameters
+     * expressions see, which a program may declare with a default; any
+     * other name is a constant of the machine, which only the models read
+     * and which never merges with a program parameter of its name. */
+    int model = mmm__model_param_is(name);
+    mmm_idtab *tab = model ? &pv->param_tab : &pv->machine_tab;
+    long slot = model ? mmm__param_find_visible(p, name)
+                      : mmm__idtab_find(pv, tab, mmm__param_name, name,
+                                        strlen(name));
     mmm__expr_scope sc = {NULL, -1, 0, NULL}; /* a constant sees nothing */
     uint32_t v;
     if (slot < 0 && (r = check_new_param(p, name, 0, err)) < 0)
@@ -394,9 +404,9 @@ int mmm_program_add_machine_param(mmm_program *p, const char *name,
     if ((r = mmm__prog_compile(p, &v, text, &sc, 0, err)) < 0)
         return r;
     if (slot < 0) {
-        if ((r = append_param(p, name, 0, text, NULL, NULL, err)) < 0)
+        if ((r = append_param(p, name, 0, text, NULL, NULL, tab, err)) < 0)
             return r;
-        slot = (int)p->nparams - 1;
+        slot = (long)p->nparams - 1;
     } else {
         const char *t = mmm__arena_strdup(&pv->arena, text);
         if (!t)
@@ -405,7 +415,7 @@ int mmm_program_add_machine_param(mmm_program *p, const char *name,
     }
     mmm_param *pa = &pv->params[slot];
     pa->value = mmm__prog_expr_of(p, v);
-    pa->from_machine = 1;
+    pa->from_machine = model ? MMM_PARAM_MACHINE : MMM_PARAM_MACHINE_CONST;
     pv->machine_value[slot] = value;
     return 0;
 }
@@ -539,7 +549,7 @@ static int check_new_kernel(mmm_program *p, const mmm_kernel_spec *s,
             return mmm_error_set(err, MMM_EINPUT, p->file, s->line,
                                  "invalid index name '%s' of kernel '%s'",
                                  s->index, s->id);
-        if (mmm_program_find_param(p, s->index) >= 0)
+        if (mmm__param_find_visible(p, s->index) >= 0)
             return mmm_error_set(err, MMM_EINPUT, p->file, s->line,
                                  "index '%s' of kernel '%s' hides the "
                                  "parameter of that name",

@@ -69,10 +69,11 @@ enum { TI_INT, TI_REAL, TI_FIT, TI_MODE };
   X(SHARED_GRANULE_BYTES, "shared_granule_bytes", TI_INT,                     \
     shared_granule_bytes, "bytes", "shared memory allocation unit, bytes",    \
     1, 1, 0, 0, 0, TI_CALIBRATED, "1")                                        \
-  X(SM_REGISTERS, "sm_registers", TI_INT, sm_registers, "registers",          \
-    "registers per SM", TI_REQUIRED, 1, 0, 0, 0, TI_CALIBRATED, "required")  \
+  X(SM_REGISTERS, "sm_registers", TI_INT, sm_registers,                      \
+    "32-bit registers", "registers per SM", TI_REQUIRED, 1, 0, 0, 0,          \
+    TI_CALIBRATED, "required")                                                \
   X(REGISTER_GRANULE, "register_granule", TI_INT, register_granule,           \
-    "registers", "register allocation unit per warp", 1, 1, 0, 0, 0,          \
+    "32-bit registers", "register allocation unit per warp", 1, 1, 0, 0, 0,   \
     TI_CALIBRATED, "1")                                                       \
   X(REGISTER_PARTITIONS, "register_partitions", TI_INT, register_partitions, \
     "", "register-file sub-partitions per SM", 1, 1, 0, 0, 0, TI_CALIBRATED, \

@@ -194,10 +194,12 @@ int64_t mmm_time_occupancy(const mmm_time_machine *m, int64_t threads,
 /* ------------------------------------------------------------------ */
 /* The machine                                                         */
 
+/* The machine's value of `name` (the machine file's, else the program's:
+ * mmm_program_find_machine_param) and the line of its declaration. */
 static int find_value(const mmm_instance *inst, const char *name,
                       mmm_value *v, long *line)
 {
-    int slot = mmm_program_find_param(inst->program, name);
+    int slot = mmm_program_find_machine_param(inst->program, name);
     if (slot < 0)
         return 0;
     *v = inst->values[slot];
