@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "mmm/mmm.h"
+#include "time/time_inputs.h"
 #include "mmm_run.h"
 #include "tmpdir.h"
 #include "slurp.h"
@@ -244,14 +245,14 @@ Test(calibrate, analysis_recovers_chosen_constants)
     cr_expect(close_to(c.bandwidth_bytes_per_cycle_per_sm, 2.4e12 / F / SMS, 1e-12));
     cr_expect(close_to(c.memcpy_bandwidth.median, 2.5e12, 1e-12));
     /* 57.1875, 73.59375, 81.796875 bytes between: each gives 30 MiB */
-    cr_expect(close_to(c.gather_bytes[1].median, 57.1875, 1e-12), "%.17g",
-              c.gather_bytes[1].median);
+    cr_expect(close_to(c.gather_word_bytes[1].median, 57.1875, 1e-12), "%.17g",
+              c.gather_word_bytes[1].median);
     cr_expect(close_to(c.gather_hit_bytes, GHIT, 1e-12));
     cr_expect(close_to(c.gather_miss_bytes, GMISS, 1e-12));
     cr_expect(close_to(c.gather_l2_bytes, GL2, 1e-12), "%.17g", c.gather_l2_bytes);
     cr_expect(close_to(c.scatter_hit_bytes, 50, 1e-12));
     cr_expect(close_to(c.scatter_miss_bytes, 250, 1e-12));
-    cr_expect(close_to(c.scatter_bytes[2].median, 150, 1e-12));
+    cr_expect(close_to(c.scatter_word_bytes[2].median, 150, 1e-12));
     cr_expect_eq(c.gather_region_bytes[4], (int64_t)2048 * 1048576);
     for (i = 0; i < MMM_CALIB_NBLOCK; i++) {
         cr_expect(close_to(c.bandwidth[i].median, bw[i], 1e-12));
@@ -433,6 +434,46 @@ Test(calibrate, machine_file_round_trip)
     cr_expect_eq(k.shared_granule_bytes, 128);
     cr_expect_eq(k.register_granule, 256);
     cr_expect_eq(k.register_partitions, 4);
+    mmm_machine_free(m);
+    mmm_tmpdir_remove(dir);
+    free(xml);
+    free(r);
+}
+
+/* The machine file `mmm calibrate` writes has every constant of the time
+ * model's table (src/time/time_inputs.h) that the table says calibrate
+ * measures, and none of the others (a full calibration: the conditional
+ * ones are all known). */
+Test(calibrate, writes_the_calibrated_rows_of_the_table)
+{
+    mmm_calib_raw *r = calloc(1, sizeof *r);
+    mmm_calib c;
+    mmm_machine *m = NULL;
+    mmm_error err;
+    char dir[256], path[512], *xml = NULL;
+    size_t len = 0;
+    FILE *f;
+
+    cr_assert_not_null(r);
+    synth(r);
+    cr_assert_eq(mmm_calib_analyze(&c, r, &err), 0, "%s", err.message);
+    cr_assert_eq(mmm_calib_machine_xml(&xml, &len, &c, &err), 0, "%s",
+                 err.message);
+    mmm_tmpdir_make(dir, sizeof dir, "mmm_calib_rows");
+    snprintf(path, sizeof path, "%s/m.xml", dir);
+    cr_assert_not_null(f = fopen(path, "w"));
+    cr_assert_eq(fwrite(xml, 1, len, f), len);
+    cr_assert_eq(fclose(f), 0);
+    cr_assert_eq(mmm_machine_load_file(&m, path, NULL, &err), 0, "%s",
+                 err.message);
+    for (int i = 0; i < MMM__TI_N; i++) {
+        const char *name = mmm__time_input_name(i);
+        int calibrated = (mmm__time_input_flags(i) & TI_CALIBRATED) != 0;
+        cr_expect_eq(find(m, name) != NULL, calibrated,
+                     "%s: %s by the table, %s by the file", name,
+                     calibrated ? "calibrated" : "not calibrated",
+                     find(m, name) ? "written" : "not written");
+    }
     mmm_machine_free(m);
     mmm_tmpdir_remove(dir);
     free(xml);

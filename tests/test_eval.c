@@ -482,3 +482,137 @@ Test(eval, instance_without_class_values)
     mmm_instance_free(lean);
     mmm_program_free(p);
 }
+
+/* The attributes of mmm/attr.h: given on the kernel (and inherited by its
+ * <blocks>), on a <blocks>, absent (the table's default), by launch for a
+ * kernel that reads its index; their expressions by index. */
+Test(eval, block_attributes_by_index)
+{
+    static const char text[] =
+        "<program name='a'>\n"
+        "<param name='U' value='1'/>\n"
+        "<kernel id='k' threads='32' registers='40' read_stride='4'>\n"
+        "  <blocks count='2' work='1' span='1' reads='1' writes='0'/>\n"
+        "  <blocks count='1' work='1' span='1' reads='1' writes='0'\n"
+        "          registers='64' barriers='3'/>\n"
+        "</kernel>\n"
+        "<kernel id='i' repeat='3' index='j' blocks='1' threads='1'\n"
+        "        work='1' span='1' reads='0' writes='0' atomics='2*j'/>\n"
+        "</program>\n";
+    mmm_program *p;
+    mmm_instance *inst;
+    mmm_error err;
+    size_t n = mmm_attr_count();
+    mmm_attr_value av[2 * MMM_ATTR_N];
+    cr_assert_eq(n, (size_t)MMM_ATTR_N);
+    cr_assert_eq(mmm_program_load_memory(&p, text, sizeof text - 1, "a.xml",
+                                         NULL, &err),
+                 0, "%s", err.message);
+    cr_assert_eq(mmm_instance_new(&inst, p, &err), 0);
+    cr_assert_eq(mmm_instance_eval(inst, NULL, 0, &err), 0, "%s",
+                 err.message);
+    cr_assert_eq(mmm_instance_eval_attrs(inst, 0, 1, av, &err), 0, "%s",
+                 err.message);
+    /* class 0 inherits the kernel's; class 1 has its own registers */
+    cr_expect(av[MMM_ATTR_REGISTERS].given);
+    cr_expect_eq(av[MMM_ATTR_REGISTERS].value, 40);
+    cr_expect_eq(av[n + MMM_ATTR_REGISTERS].value, 64);
+    cr_expect_eq(av[MMM_ATTR_READ_STRIDE].value, 4);
+    cr_expect_eq(av[n + MMM_ATTR_READ_STRIDE].value, 4);
+    cr_expect(!av[MMM_ATTR_BARRIERS].given);
+    cr_expect_eq(av[MMM_ATTR_BARRIERS].value, 0);
+    cr_expect_eq(av[n + MMM_ATTR_BARRIERS].value, 3);
+    /* absent: the table's default (write_stride's is 1) */
+    cr_expect(!av[MMM_ATTR_WRITE_STRIDE].given);
+    cr_expect_eq(av[MMM_ATTR_WRITE_STRIDE].value,
+                 mmm_attr_default(MMM_ATTR_WRITE_STRIDE));
+    cr_expect_eq(mmm_attr_default(MMM_ATTR_WRITE_STRIDE), 1);
+    /* by launch */
+    for (int64_t j = 1; j <= 3; j++) {
+        cr_assert_eq(mmm_instance_eval_attrs(inst, 1, j, av, &err), 0);
+        cr_expect_eq(av[MMM_ATTR_ATOMICS].value, 2.0 * (double)j);
+    }
+    /* the expressions */
+    cr_expect_not_null(mmm_block_class_attr(p, 1, MMM_ATTR_BARRIERS));
+    cr_expect_null(mmm_block_class_attr(p, 0, MMM_ATTR_BARRIERS));
+    cr_expect_not_null(mmm_block_class_attr(p, 0, MMM_ATTR_REGISTERS));
+    cr_expect_null(mmm_block_class_attr(p, 99, MMM_ATTR_REGISTERS));
+    cr_expect_null(mmm_block_class_attr(p, 0, MMM_ATTR_N));
+    mmm_instance_free(inst);
+    mmm_program_free(p);
+}
+
+Test(eval, attribute_table_accessors)
+{
+    for (int a = 0; a < MMM_ATTR_N; a++) {
+        const char *name = mmm_attr_name((mmm_attr)a);
+        cr_assert_not_null(name);
+        cr_expect_eq(mmm_attr_find(name), a, "%s", name);
+        cr_expect_not_null(mmm_attr_unit((mmm_attr)a));
+        cr_expect_not_null(mmm_attr_meaning((mmm_attr)a));
+        cr_expect_not_null(mmm_attr_default_text((mmm_attr)a));
+    }
+    cr_expect_eq(mmm_attr_type_of(MMM_ATTR_REGISTERS), MMM_ATTR_INTEGER);
+    cr_expect_eq(mmm_attr_type_of(MMM_ATTR_GATHERS), MMM_ATTR_REAL);
+    cr_expect_null(mmm_attr_name(MMM_ATTR_N));
+    cr_expect_null(mmm_attr_name((mmm_attr)-1));
+    cr_expect_eq(mmm_attr_find("work"), -1); /* the MMM's own */
+    cr_expect_eq(mmm_attr_find(NULL), -1);
+}
+
+/* A program built in C gives the attributes by index. */
+Test(eval, builder_takes_attributes_by_index)
+{
+    fixture f;
+    mmm_program *p = start();
+    mmm_kernel_spec s;
+    const char *attr[MMM_ATTR_N] = {NULL};
+    mmm_attr_value av[MMM_ATTR_N];
+    attr[MMM_ATTR_SHARED_BYTES] = "1000";
+    attr[MMM_ATTR_GATHERS] = "2.5";
+    memset(&s, 0, sizeof s);
+    s.id = "k";
+    s.line = 3;
+    s.blocks = s.work = s.span = "1";
+    s.reads = s.writes = "0";
+    s.attr = attr;
+    cr_assert_eq(mmm_program_add_kernel(p, &s, NULL, &f.err), 0, "%s",
+                 f.err.message);
+    cr_assert_eq(finish(&f, p, NULL, 0), 0, "%s", f.err.message);
+    cr_assert_eq(mmm_instance_eval_attrs(f.inst, 0, 1, av, &f.err), 0);
+    cr_expect(av[MMM_ATTR_SHARED_BYTES].given);
+    cr_expect_eq(av[MMM_ATTR_SHARED_BYTES].value, 1000);
+    cr_expect_eq(av[MMM_ATTR_GATHERS].value, 2.5);
+    cr_expect(!av[MMM_ATTR_ROUNDS].given);
+    done(&f);
+}
+
+/* The evaluation checks each attribute by its type in the table. */
+Test(eval, block_attributes_are_checked_by_type)
+{
+    fixture f;
+    mmm_program *p = start();
+    mmm_kernel_spec s;
+    const char *attr[MMM_ATTR_N] = {NULL};
+    attr[MMM_ATTR_REGISTERS] = "7/2";
+    memset(&s, 0, sizeof s);
+    s.id = "k";
+    s.line = 4;
+    s.blocks = s.work = s.span = "1";
+    s.reads = s.writes = "0";
+    s.attr = attr;
+    cr_assert_eq(mmm_program_add_kernel(p, &s, NULL, &f.err), 0);
+    cr_assert_lt(finish(&f, p, NULL, 0), 0);
+    cr_expect(strstr(f.err.message, "registers of kernel 'k' = 3.5 is not an integer"),
+              "%s", f.err.message);
+    cr_expect_eq(f.err.line, 4);
+    done(&f);
+    p = start();
+    attr[MMM_ATTR_REGISTERS] = NULL;
+    attr[MMM_ATTR_BARRIERS] = "-1";
+    cr_assert_eq(mmm_program_add_kernel(p, &s, NULL, &f.err), 0);
+    cr_assert_lt(finish(&f, p, NULL, 0), 0);
+    cr_expect(strstr(f.err.message, "barriers of kernel 'k' = -1 is negative"),
+              "%s", f.err.message);
+    done(&f);
+}

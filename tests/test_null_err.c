@@ -302,6 +302,18 @@ Test(null_err, mmm_instance_eval_copy)
     mmm_program_free(p);
 }
 
+Test(null_err, mmm_instance_eval_attrs)
+{
+    mmm_program *p = diamond();
+    mmm_instance *inst = evaluated(p);
+    mmm_attr_value av[MMM_ATTR_N];
+    REFUSED(mmm_instance_eval_attrs(inst, 0, 2, av, NULL)); /* one launch */
+    REFUSED(mmm_instance_eval_attrs(inst, 99, 1, av, NULL));
+    REFUSED(mmm_instance_eval_attrs(inst, 0, 1, NULL, NULL));
+    mmm_instance_free(inst);
+    mmm_program_free(p);
+}
+
 Test(null_err, mmm_metrics_compute)
 {
     mmm_metrics m;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "mmm/mmm.h"
+#include "time/time_inputs.h"
 
 /* The H100 limits of dags/machines/h100.xml, set by hand. */
 static mmm_time_machine h100(void)
@@ -824,4 +825,28 @@ Test(time, scatters_by_hand)
         mmm_program_free(p);
     }
 #undef SCATTER_KERNEL
+}
+
+/* The table of machine constants (src/time/time_inputs.h): its fitted
+ * rows are the constants of mmm_time_const_*, in their order (the order
+ * in which they are read, so the first missing one is reported). */
+Test(time, machine_table_fitted_rows)
+{
+    int next = 0;
+    for (int i = 0; i < MMM__TI_N; i++) {
+        const char *name = mmm__time_input_name(i);
+        cr_assert_not_null(name);
+        if (!mmm__time_input_fitted(i)) {
+            cr_expect_eq(mmm_time_const_find(name), -1, "%s", name);
+            continue;
+        }
+        cr_expect_eq(mmm_time_const_find(name), next, "%s", name);
+        cr_expect_str_eq(mmm_time_const_unit(next), mmm__time_input_unit(i));
+        cr_expect_eq(mmm_time_const_optional(next),
+                     (mmm__time_input_flags(i) & TI_OPTIONAL) != 0, "%s",
+                     name);
+        next++;
+    }
+    cr_expect_eq(next, MMM_TIME_NCONST);
+    cr_expect_null(mmm__time_input_name(MMM__TI_N));
 }

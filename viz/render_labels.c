@@ -108,6 +108,8 @@ static void put_params(mmm_text *t, const mmm_instance *inst)
     size_t i, on_line = 0;
     for (i = 0; i < p->nparams && i < inst->nvalues; i++) {
         char v[64];
+        if (mmm_program_find_param(p, p->params[i].name) != (int)i)
+            continue; /* a machine constant under a program's name */
         if (on_line == 8) { /* keep the title narrow: 8 per line */
             mmm__text_put(t, "<BR ALIGN=\"LEFT\"/>");
             on_line = 0;

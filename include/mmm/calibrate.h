@@ -221,7 +221,7 @@ typedef struct mmm_calib {
     mmm_calib_stat atomic_cycles;
     /** Bytes of copy bandwidth one gathered word costs over each region:
      *  seconds per word x bandwidth_bytes_per_s. */
-    mmm_calib_stat gather_bytes[MMM_CALIB_NGATHER];
+    mmm_calib_stat gather_word_bytes[MMM_CALIB_NGATHER];
     int64_t gather_region_bytes[MMM_CALIB_NGATHER];
     /** The time model's gather_hit_bytes and gather_miss_bytes: the
      *  medians of the first and the last region; gather_l2_bytes: the
@@ -233,7 +233,7 @@ typedef struct mmm_calib {
     /** Bytes of copy bandwidth one word stored at a random address costs
      *  over each region; the first region's median is the time model's
      *  scatter_hit_bytes, the last one's scatter_miss_bytes. */
-    mmm_calib_stat scatter_bytes[MMM_CALIB_NGATHER];
+    mmm_calib_stat scatter_word_bytes[MMM_CALIB_NGATHER];
     double scatter_hit_bytes, scatter_miss_bytes;
     /** The time model's latency_exposed, derived from the U kernel: for
      *  each block size (u_bandwidth - max(u_latency, t)) / min(u_latency,

@@ -41,30 +41,8 @@ typedef struct mmm_class_val {
     double overhead;   /**< O(B) = (r + w)·U */
     double cost;       /**< S(B) + O(B) */
     mmm_access access;
-    /* Time model (docs/time.md): */
-    int64_t shared_bytes; /**< shared memory per block, bytes */
-    int has_shared_bytes; /**< shared_bytes was given */
-    int64_t registers;    /**< registers per thread, 0 when not given */
-    double barriers;      /**< barriers on a thread's path, 0 if not given */
-    double rounds;        /**< dependent global round trips */
-    int has_rounds;       /**< rounds was given (else 1 if the thread
-                               reads, 0 if not) */
-    double wavefronts;    /**< shared-memory wavefronts of one warp, 0 if
-                               not given */
-    double read_stride;   /**< words between neighbouring threads' global
-                               reads, 0 if not given (then 1) */
-    double write_stride;  /**< words between neighbouring threads' global
-                               writes, 0 if not given (then 1) */
-    double atomics;       /**< atomic operations of one block on a global
-                               word every block updates, 0 if not given */
-    double global_wavefronts; /**< L1 wavefronts of one warp's global
-                                   accesses, 0 if not given */
-    double gathers;       /**< of the reads, those at random addresses over
-                               a region, 0 if not given */
-    double gather_bytes;  /**< bytes of that region, 0 if not given (then
-                               larger than any cache) */
-    double scatters;      /**< of the writes, those at random addresses
-                               over that region, 0 if not given */
+    /* The attributes of mmm/attr.h (the time model's) are not here:
+     * mmm_instance_eval_attrs() gives them. */
     /** work, span, overhead and cost as exact integers, each valid when
      *  its bit MMM_EXACT_W, _S, _O, _C is set in exact (the value is an
      *  integer of the exact arithmetic and fits 64 bits). */
@@ -166,6 +144,25 @@ MMM_API void mmm_instance_set_p(mmm_instance *inst, int64_t p);
  */
 MMM_API int mmm_instance_eval_copy(const mmm_instance *inst, size_t k, int64_t copy,
                                    mmm_class_val *out, mmm_error *err);
+
+/** The value of one attribute of mmm/attr.h for one block class. */
+typedef struct mmm_attr_value {
+    double value; /**< the file's value, or mmm_attr_default() */
+    int given;    /**< the file gives it (for the class or its kernel) */
+} mmm_attr_value;
+
+/**
+ * The attributes of mmm/attr.h of the classes of launch `copy`
+ * (1..repeat) of kernel k: with n the library's number of attributes
+ * (mmm_attr_count), out must hold program->kernels[k].nclasses * n
+ * values, and attribute a of the kernel's class c is out[c * n + a].
+ * Values are checked as the evaluation checks them (mmm_instance_eval
+ * fails on the same ones).  Only reads inst: threads may call it on one
+ * instance at once, as mmm_instance_eval_copy.
+ */
+MMM_API int mmm_instance_eval_attrs(const mmm_instance *inst, size_t k,
+                                    int64_t copy, mmm_attr_value *out,
+                                    mmm_error *err);
 
 #ifdef __cplusplus
 }

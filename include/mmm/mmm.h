@@ -5,6 +5,8 @@
  *   mmm/error.h    status codes and the error record
  *   mmm/expr.h     parametric expressions with exact rational values
  *   mmm/program.h  the program model, its builder, DAG and machine files
+ *   mmm/attr.h     the block attributes beyond the MMM's (the time
+ *                  model's), one table
  *   mmm/import.h   task graphs of other tools (STG, WfCommons, DAX, DOT)
  *   mmm/eval.h     binding parameters, evaluated kernels
  *   mmm/metrics.h  W, S, O, N, L, C, K and the Graham–Brent bounds
@@ -56,6 +58,7 @@
 #include "mmm/version.h"
 #include "mmm/error.h"
 #include "mmm/expr.h"
+#include "mmm/attr.h"
 #include "mmm/program.h"
 #include "mmm/import.h"
 #include "mmm/eval.h"

@@ -23,6 +23,7 @@
 #include <stdint.h>
 
 #include "mmm/export.h"
+#include "mmm/attr.h"
 #include "mmm/error.h"
 #include "mmm/expr.h"
 
@@ -61,8 +62,24 @@ typedef struct mmm_param {
     const mmm_expr *max;     /**< NULL when not given */
     const char *value_text;  /**< source text of value (for messages) */
     const char *min_text, *max_text; /**< NULL when not given */
-    int from_machine;        /**< supplied by the machine file */
+    int from_machine;        /**< 0: the program's; else supplied by the
+                                  machine file: MMM_PARAM_MACHINE or
+                                  MMM_PARAM_MACHINE_CONST */
 } mmm_param;
+
+/** Values of mmm_param.from_machine. */
+enum {
+    /** A machine parameter of the models (mmm_model_machine_param: U, Z,
+     *  p and the TMM's): expressions see it, and a program <param> of its
+     *  name declares it with a default, which the machine's value
+     *  replaces. */
+    MMM_PARAM_MACHINE = 1,
+    /** Any other constant of the machine file (the time model's, the
+     *  balance principle's, ...): only the models read it
+     *  (mmm_program_find_machine_param); expressions do not see it, and a
+     *  program <param> of its name is the program's own parameter. */
+    MMM_PARAM_MACHINE_CONST = 2
+};
 
 /** A constraint on the parameters, e.g. "7*s <= Z". */
 typedef struct mmm_constraint {
@@ -89,24 +106,8 @@ typedef struct mmm_block_class {
     const mmm_expr *threads; /**< threads per block; NULL: the kernel's */
     const mmm_expr *shared;  /**< local (shared) words per thread; NULL = 0 */
     mmm_access access;       /**< default coalesced */
-    /* Time model (docs/time.md); NULL when not given. */
-    const mmm_expr *shared_bytes; /**< shared memory per block, bytes */
-    const mmm_expr *registers;    /**< registers per thread */
-    const mmm_expr *barriers;     /**< block-wide barriers on a thread's path */
-    const mmm_expr *rounds;       /**< dependent global round trips */
-    const mmm_expr *wavefronts;   /**< shared-memory wavefronts per warp */
-    const mmm_expr *read_stride;  /**< words between neighbouring threads'
-                                       global reads (coalescing) */
-    const mmm_expr *write_stride; /**< the same for global writes */
-    const mmm_expr *atomics;      /**< atomic operations of one block on a
-                                       global word every block updates */
-    const mmm_expr *global_wavefronts; /**< L1 wavefronts (128-byte lines)
-                                            of one warp's global accesses */
-    const mmm_expr *gathers;      /**< of the reads, those at addresses
-                                       spread at random over a region */
-    const mmm_expr *gather_bytes; /**< bytes of that region */
-    const mmm_expr *scatters;     /**< of the writes, those at addresses
-                                       spread at random over that region */
+    /* The attributes of mmm/attr.h (the time model's): by index, with
+     * mmm_block_class_attr(). */
 } mmm_block_class;
 
 /** A kernel, or a chain of `repeat` identical launches of it. */
@@ -163,8 +164,24 @@ typedef struct mmm_program {
 } mmm_program;
 
 /** Slot of a parameter: its index in params (params occupy slots
- *  0..nparams-1).  Returns -1 when unknown. */
+ *  0..nparams-1): the parameter of that name that expressions see (the
+ *  program's, or a model's machine parameter), else the machine file's
+ *  constant of that name.  Returns -1 when unknown.  (-D NAME, sweeps and
+ *  the columns of a runs file name parameters this way.) */
 MMM_API int mmm_program_find_param(const mmm_program *p, const char *name);
+/** Slot of a machine parameter as the models read it: the machine file's
+ *  value of that name (a constant or a model's machine parameter), else
+ *  the program's parameter of that name (a program may describe its own
+ *  machine).  Returns -1 when neither has it.  The time model, the TMM
+ *  and the balance principle read their machine with it, so that a
+ *  program's own `beta` never stands for the machine's. */
+MMM_API int mmm_program_find_machine_param(const mmm_program *p,
+                                           const char *name);
+/** The i-th machine parameter of the models, which a program's
+ *  expressions see (the MMM's U, Z and p, the TMM's P, Q, C, L and X);
+ *  NULL past the last.  The other names of a machine file are constants
+ *  that only the models read (MMM_PARAM_MACHINE_CONST). */
+MMM_API const char *mmm_model_machine_param(size_t i);
 /** The declared parameter whose name is closest to name (another case, a
  *  typo: about one edit per three characters), for "did you mean"; NULL
  *  when none is close or name is declared. */
@@ -172,6 +189,11 @@ MMM_API const char *mmm_program_closest_param(const mmm_program *p,
                                               const char *name);
 /** Index of a kernel by id, or -1. */
 MMM_API long mmm_program_find_kernel(const mmm_program *p, const char *id);
+/** The expression of attribute a (mmm/attr.h) of block class c
+ *  (program->classes[c]), NULL when the file does not give it (or c or a
+ *  is out of range). */
+MMM_API const mmm_expr *mmm_block_class_attr(const mmm_program *p, size_t c,
+                                             mmm_attr a);
 
 /* ------------------------------------------------------------------ */
 /* Builder (used by the XML loader, by tests and generators)           */
@@ -192,8 +214,12 @@ MMM_API int mmm_program_set_description(mmm_program *p, const char *text,
 MMM_API int mmm_program_add_param(mmm_program *p, const char *name,
                                   const char *value_text, const char *min_text,
                                   const char *max_text, long line, mmm_error *err);
-/** A machine parameter (see mmm_machine): declared before the program's
- *  own, its value overrides a program default of the same name. */
+/** A parameter of the machine file (see mmm_machine), declared before the
+ *  program's own.  A machine parameter of the models (U, Z, p, the TMM's)
+ *  is visible to expressions, and its value overrides a program default
+ *  of the same name; any other name is a constant of the machine
+ *  (MMM_PARAM_MACHINE_CONST), which expressions do not see and which a
+ *  program parameter of the same name does not touch. */
 MMM_API int mmm_program_add_machine_param(mmm_program *p, const char *name,
                                           mmm_value value, mmm_error *err);
 
@@ -208,10 +234,9 @@ typedef struct mmm_class_spec {
     const char *threads;  /**< optional */
     const char *shared;   /**< optional */
     mmm_access access;
-    /* optional, time model (docs/time.md) */
-    const char *shared_bytes, *registers, *barriers, *rounds, *wavefronts;
-    const char *read_stride, *write_stride, *atomics, *global_wavefronts;
-    const char *gathers, *gather_bytes, *scatters;
+    /** The attributes of mmm/attr.h: NULL (none given), or an array of
+     *  mmm_attr_count() texts indexed by mmm_attr, NULL where not given. */
+    const char *const *attr;
 } mmm_class_spec;
 
 /** Texts of a kernel.  When the kernel has <blocks> children, blocks/work/
@@ -226,10 +251,9 @@ typedef struct mmm_kernel_spec {
     const char *blocks, *work, *span, *reads, *writes;
     const char *shared;
     mmm_access access;
-    /* optional, time model (docs/time.md) */
-    const char *shared_bytes, *registers, *barriers, *rounds, *wavefronts;
-    const char *read_stride, *write_stride, *atomics, *global_wavefronts;
-    const char *gathers, *gather_bytes, *scatters;
+    /** The attributes of mmm/attr.h of its single class (as in
+     *  mmm_class_spec.attr); ignored with <blocks> children. */
+    const char *const *attr;
 } mmm_kernel_spec;
 
 /** Add a kernel; *index_out (may be NULL) receives its index. */

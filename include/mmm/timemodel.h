@@ -2,22 +2,12 @@
  * mmm/timemodel.h: the time model — predicted seconds of a program on a
  * real GPU (docs/time.md has the formulas, units and names).
  *
- * Its machine constants are ordinary parameters (machine file, program
- * <param>, -D), read by name:
- *   hardware limits (never fitted): clock_hz, p, warp_size, sm_threads,
- *     sm_blocks, block_threads, sm_shared_bytes, block_shared_bytes,
- *     shared_reserved_bytes, shared_granule_bytes, sm_registers,
- *     register_granule, register_partitions, word_bytes,
- *     shared_wavefronts_per_cycle, sector_bytes, and the measured costs
- *     of gathered reads and scattered writes gather_hit_bytes,
- *     gather_miss_bytes, scatter_hit_bytes, scatter_miss_bytes,
- *     gather_l2_bytes;
- *   fitted (mmm fit) or measured: launch_s, launch_graph_s, start_s,
- *     op_cycles, issue_per_cycle, sync_cycles, sync_cycles_per_warp,
- *     mem_latency_cycles, bandwidth_bytes_per_cycle, block_cycles,
- *     latency_exposed (start_s, block_cycles and latency_exposed are
- *     optional: 0 when not given);
- *   the launch mode: graph (0 stream, 1 CUDA graph replay).
+ * Its machine constants (the hardware limits, the constants `mmm fit`
+ * fits, the launch mode) are read by name from the machine the program
+ * was loaded with, else from the program's own parameters
+ * (mmm_program_find_machine_param, mmm_time_machine_get): their names,
+ * units, defaults and bounds are one table, src/time/time_inputs.h, which
+ * docs/time.md (section 1) lists.
  * Results are doubles (seconds); occupancy, waves and launches are exact
  * integers.
  */
@@ -112,12 +102,14 @@ typedef enum mmm_time_term {
 
 /**
  * Resident blocks per SM of a block of `threads` threads using
- * `shared_bytes` of shared memory and `registers` per thread (0: not
- * limited by registers).  Returns A >= 0 (0: cannot run) and says which
- * limit binds (may be NULL).  Pure integer arithmetic.
+ * `block_shared` bytes of shared memory and `thread_registers` registers
+ * per thread (0: not limited by registers).  Returns A >= 0 (0: cannot
+ * run) and says which limit binds (may be NULL).  Pure integer
+ * arithmetic.
  */
 MMM_API int64_t mmm_time_occupancy(const mmm_time_machine *m, int64_t threads,
-                                   int64_t shared_bytes, int64_t registers,
+                                   int64_t block_shared,
+                                   int64_t thread_registers,
                                    mmm_time_limit *limit);
 
 /** Read the machine from an evaluated instance's parameters.  A missing

@@ -81,7 +81,7 @@ static void print_text(const mmm_calib *c)
             snprintf(what, sizeof what, "%s word, %.4g MiB",
                      kind ? "scattered" : "gathered",
                      (double)c->gather_region_bytes[i] / 1048576.0);
-            text_row(what, kind ? &c->scatter_bytes[i] : &c->gather_bytes[i],
+            text_row(what, kind ? &c->scatter_word_bytes[i] : &c->gather_word_bytes[i],
                      1, "B of bandwidth");
         }
     printf("  %-34s %12.5g MiB\n", "L2 that gathered words find",
@@ -143,7 +143,7 @@ static void json_gathers(cli_json_writer *w, const mmm_calib *c, int spread)
     static const char *const keys[2] = {"gather_bytes_by_region",
                                         "scatter_bytes_by_region"};
     for (int kind = 0; kind < 2; kind++) {
-        const mmm_calib_stat *st = kind ? c->scatter_bytes : c->gather_bytes;
+        const mmm_calib_stat *st = kind ? c->scatter_word_bytes : c->gather_word_bytes;
         cli_json_key(w, keys[kind]);
         cli_json_begin_object(w);
         for (int i = 0; i < MMM_CALIB_NGATHER; i++) {

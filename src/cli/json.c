@@ -427,6 +427,10 @@ void cli_json_analysis(cli_json_writer *w, const mmm_instance *inst,
     cli_json_key(w, "params");
     cli_json_begin_object(w);
     for (i = 0; i < prog->nparams; i++) {
+        /* a machine constant under a program parameter's name: the
+         * program's is the one its name stands for */
+        if (mmm_program_find_param(prog, prog->params[i].name) != (int)i)
+            continue;
         cli_json_key(w, prog->params[i].name);
         cli_json_value(w, inst->values[i]);
     }

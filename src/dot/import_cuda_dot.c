@@ -183,7 +183,7 @@ typedef struct cnode {
     char *name;          /* the kernel's name as printed */
     char *plain;         /* its plain name (demangled base) */
     long long cuda_id;   /* the ID field */
-    long long blocks, threads, shared_bytes;
+    long long blocks, threads, shared_mem_bytes;
     long long bytes;     /* memset/memcpy */
     int reads, writes;   /* memset/memcpy: which way the bytes go */
 } cnode;
@@ -387,7 +387,7 @@ static int parse_label(cnode *c, const char *label_raw)
             goto bad;
         if ((c->blocks = dims(lt + 3, &q)) < 0 || *q != ',' ||
             (c->threads = dims(q + 1, &q)) < 0 || *q != ',' ||
-            (c->shared_bytes = int_at(q + 1, &q)) < 0 ||
+            (c->shared_mem_bytes = int_at(q + 1, &q)) < 0 ||
             strncmp(skip_ws(q), ">>>", 3))
             goto bad;
         if ((p = strstr(l, "{ID")) && (p = strchr(p, '|')))
@@ -581,10 +581,10 @@ int mmm_cuda_dot_read(mmm_program **out, const char *buf, size_t len,
             fmt_num(span, sizeof span, row ? row->span : 1.0);
             fmt_num(reads, sizeof reads, row ? row->reads : 0.0);
             fmt_num(writes, sizeof writes, row ? row->writes : 0.0);
-            if (c->shared_bytes && c->threads) {
+            if (c->shared_mem_bytes && c->threads) {
                 /* words (4 bytes) per thread */
                 fmt_num(shared, sizeof shared,
-                        (double)c->shared_bytes / 4.0 / (double)c->threads);
+                        (double)c->shared_mem_bytes / 4.0 / (double)c->threads);
                 ks.shared = shared;
             }
         } else if (c->kind == N_MEMSET || c->kind == N_MEMCPY) {

@@ -85,16 +85,14 @@ static const char *const program_attrs[] = {"name", NULL};
 static const char *const param_attrs[] = {"name", "value", "min", "max",
                                           NULL};
 static const char *const constraint_attrs[] = {"test", NULL};
+#define ATTR_NAME_(id, name, type, dflt, unit, dtext, meaning) name,
 static const char *const kernel_attrs[] = {
     "id", "blocks", "threads", "work", "span", "reads", "writes", "repeat",
-    "index", "shared", "access", "shared_bytes", "registers", "barriers",
-    "rounds", "wavefronts", "read_stride", "write_stride", "atomics",
-    "global_wavefronts", "gathers", "gather_bytes", "scatters", NULL};
+    "index", "shared", "access", MMM_ATTR_TABLE(ATTR_NAME_) NULL};
 static const char *const blocks_attrs[] = {
     "count", "work", "span", "reads", "writes", "threads", "shared",
-    "access", "shared_bytes", "registers", "barriers", "rounds",
-    "wavefronts", "read_stride", "write_stride", "atomics",
-    "global_wavefronts", "gathers", "gather_bytes", "scatters", NULL};
+    "access", MMM_ATTR_TABLE(ATTR_NAME_) NULL};
+#undef ATTR_NAME_
 static const char *const edge_attrs[] = {"from", "to", NULL};
 static const char *const mparam_attrs[] = {"name", "value", NULL};
 static const char *const no_attrs[] = {NULL};

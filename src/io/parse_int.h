@@ -46,23 +46,25 @@ enum elem {
 enum { PR_NAME };
 enum { PA_NAME, PA_VALUE, PA_MIN, PA_MAX };
 enum { CO_TEST };
+/* <kernel> and <blocks>: the MMM's attributes, then those of mmm/attr.h
+ * (KE_ATTR0 + a, BL_ATTR0 + a for attribute a). */
 enum {
     KE_ID, KE_BLOCKS, KE_THREADS, KE_WORK, KE_SPAN, KE_READS, KE_WRITES,
-    KE_REPEAT, KE_INDEX, KE_SHARED, KE_ACCESS, KE_SHARED_BYTES,
-    KE_REGISTERS, KE_BARRIERS, KE_ROUNDS, KE_WAVEFRONTS, KE_READ_STRIDE,
-    KE_WRITE_STRIDE, KE_ATOMICS, KE_GLOBAL_WAVEFRONTS, KE_GATHERS,
-    KE_GATHER_BYTES, KE_SCATTERS
+    KE_REPEAT, KE_INDEX, KE_SHARED, KE_ACCESS, KE_ATTR0,
+    KE_N = KE_ATTR0 + MMM_ATTR_N
 };
 enum {
     BL_COUNT, BL_WORK, BL_SPAN, BL_READS, BL_WRITES, BL_THREADS, BL_SHARED,
-    BL_ACCESS, BL_SHARED_BYTES, BL_REGISTERS, BL_BARRIERS, BL_ROUNDS,
-    BL_WAVEFRONTS, BL_READ_STRIDE, BL_WRITE_STRIDE, BL_ATOMICS,
-    BL_GLOBAL_WAVEFRONTS, BL_GATHERS, BL_GATHER_BYTES, BL_SCATTERS
+    BL_ACCESS, BL_ATTR0,
+    BL_N = BL_ATTR0 + MMM_ATTR_N
 };
 enum { ED_FROM, ED_TO };
 enum { MP_NAME, MP_VALUE };
 #define MAX_ATTRS 24
 _Static_assert(MAX_ATTRS <= 24, "a record's mask has 24 bits");
+_Static_assert(KE_N <= MAX_ATTRS && BL_N <= MAX_ATTRS,
+               "more attributes of <kernel> than a record's mask holds: "
+               "widen record.mask");
 #define BIT(i) (1u << (i))
 
 typedef struct elem_def {
@@ -115,11 +117,9 @@ typedef struct builder {
     long kernel_line;
     int kernel_minimal;  /* it has a blocks attribute */
     size_t kernel_nclasses;
-    /* defaults for its <blocks> children: shared, shared_bytes, registers,
-     * barriers, rounds, wavefronts, read_stride, write_stride, atomics,
-     * global_wavefronts, gathers, gather_bytes, scatters (KDEF_N texts,
-     * NULL when not given) */
-    char *kernel_def[13];
+    /* defaults for its <blocks> children: shared, then the attributes of
+     * mmm/attr.h (KDEF_N texts, NULL when not given) */
+    char *kernel_def[1 + MMM_ATTR_N];
     int kernel_access;   /* -1: not given */
     mmm_error err;       /* the first error */
     int have_err;

@@ -46,22 +46,13 @@ static mmm_access access_of(const char *v, mmm_access dflt)
 }
 
 /* The kernel attributes its <blocks> children inherit, in the order of
- * builder.kernel_def, and the <blocks> attributes of the same names. */
-#define KDEF_N 13
-static const int kdef_ke[KDEF_N] = {KE_SHARED,    KE_SHARED_BYTES,
-                                    KE_REGISTERS, KE_BARRIERS,
-                                    KE_ROUNDS,    KE_WAVEFRONTS,
-                                    KE_READ_STRIDE, KE_WRITE_STRIDE,
-                                    KE_ATOMICS, KE_GLOBAL_WAVEFRONTS,
-                                    KE_GATHERS, KE_GATHER_BYTES,
-                                    KE_SCATTERS};
-static const int kdef_bl[KDEF_N] = {BL_SHARED,    BL_SHARED_BYTES,
-                                    BL_REGISTERS, BL_BARRIERS,
-                                    BL_ROUNDS,    BL_WAVEFRONTS,
-                                    BL_READ_STRIDE, BL_WRITE_STRIDE,
-                                    BL_ATOMICS, BL_GLOBAL_WAVEFRONTS,
-                                    BL_GATHERS, BL_GATHER_BYTES,
-                                    BL_SCATTERS};
+ * builder.kernel_def: shared, then those of mmm/attr.h. */
+#define KDEF_N (1 + MMM_ATTR_N)
+
+static int kdef_ke(int i)
+{
+    return i == 0 ? KE_SHARED : KE_ATTR0 + i - 1;
+}
 
 void mmm__parse_kernel_defs_free(builder *b)
 {
@@ -94,24 +85,13 @@ static void start_kernel(builder *b, const char **v, long line)
     if (b->kernel_minimal) {
         ks.shared = v[KE_SHARED];
         ks.access = access_of(v[KE_ACCESS], MMM_ACCESS_COALESCED);
-        ks.shared_bytes = v[KE_SHARED_BYTES];
-        ks.registers = v[KE_REGISTERS];
-        ks.barriers = v[KE_BARRIERS];
-        ks.rounds = v[KE_ROUNDS];
-        ks.wavefronts = v[KE_WAVEFRONTS];
-        ks.read_stride = v[KE_READ_STRIDE];
-        ks.write_stride = v[KE_WRITE_STRIDE];
-        ks.atomics = v[KE_ATOMICS];
-        ks.global_wavefronts = v[KE_GLOBAL_WAVEFRONTS];
-        ks.gathers = v[KE_GATHERS];
-        ks.gather_bytes = v[KE_GATHER_BYTES];
-        ks.scatters = v[KE_SCATTERS];
+        ks.attr = v + KE_ATTR0;
     } else {
         /* Several kinds of block: shared, access and the time model's
          * attributes are their defaults. */
         for (int i = 0; i < KDEF_N; i++)
-            if (v[kdef_ke[i]] &&
-                !(b->kernel_def[i] = strdup(v[kdef_ke[i]]))) {
+            if (v[kdef_ke(i)] &&
+                !(b->kernel_def[i] = strdup(v[kdef_ke(i)]))) {
                 bfail(b, MMM_ENOMEM, line, "out of memory");
                 return;
             }
@@ -135,16 +115,11 @@ static void start_blocks(builder *b, const char **v, long line)
     cs.reads = v[BL_READS];
     cs.writes = v[BL_WRITES];
     cs.threads = v[BL_THREADS];
-    {
-        const char **dst[KDEF_N] = {&cs.shared, &cs.shared_bytes,
-                                    &cs.registers, &cs.barriers, &cs.rounds,
-                                    &cs.wavefronts, &cs.read_stride,
-                                    &cs.write_stride, &cs.atomics,
-                                    &cs.global_wavefronts, &cs.gathers,
-                                    &cs.gather_bytes, &cs.scatters};
-        for (int i = 0; i < KDEF_N; i++)
-            *dst[i] = v[kdef_bl[i]] ? v[kdef_bl[i]] : b->kernel_def[i];
-    }
+    const char *attr[MMM_ATTR_N];
+    cs.shared = v[BL_SHARED] ? v[BL_SHARED] : b->kernel_def[0];
+    for (int a = 0; a < MMM_ATTR_N; a++)
+        attr[a] = v[BL_ATTR0 + a] ? v[BL_ATTR0 + a] : b->kernel_def[1 + a];
+    cs.attr = attr;
     cs.access = access_of(v[BL_ACCESS], b->kernel_access < 0
                                             ? MMM_ACCESS_COALESCED
                                             : (mmm_access)b->kernel_access);

@@ -326,18 +326,23 @@ static int eval_machine(inst_impl *in, mmm_error *err)
 /* ------------------------------------------------------------------ */
 /* Kernels                                                             */
 
-static const char *const class_attr[MMM_CX_N] = {
-    "blocks", "work", "span", "reads", "writes", "threads", "shared",
-    "shared_bytes", "registers", "barriers", "rounds", "wavefronts",
-    "read_stride", "write_stride", "atomics", "global_wavefronts",
-    "gathers", "gather_bytes", "scatters"};
+/* The names of a class's attributes in messages: the MMM's, then those
+ * of mmm/attr.h. */
+static const char *const class_attr[MMM_CX_ATTR0] = {
+    "blocks", "work", "span", "reads", "writes", "threads", "shared"};
+
+static const char *attr_name(int attr)
+{
+    return attr < MMM_CX_ATTR0 ? class_attr[attr]
+                               : mmm_attr_name((mmm_attr)(attr - MMM_CX_ATTR0));
+}
 
 /* "blocks of kernel 'x'" (+ " (i = 3)" for an index-dependent launch). */
 static void describe(char *buf, size_t size, const mmm_program *p,
                      size_t k, int attr, int64_t copy)
 {
     const mmm_kernel *kr = &p->kernels[k];
-    const char *name = class_attr[attr];
+    const char *name = attr_name(attr);
     if (attr == MMM_CX_COUNT && !p->priv->kernel_minimal[k])
         name = "count";
     if (kr->uses_index)
@@ -465,10 +470,48 @@ static void exact_class(const inst_impl *in, mmm_class_val *o, const class_exact
     }
 }
 
+/* The attributes of mmm/attr.h of class ci (the c-th of kernel k) into
+ * out[0 .. MMM_ATTR_N), or only checked when out is NULL; use_memo and
+ * values as in eval_classes. */
+static int eval_attrs(inst_impl *in, const mmm_value *values, size_t k,
+                      size_t ci, int64_t copy, int use_memo,
+                      mmm_attr_value *out, mmm_error *err)
+{
+    const mmm_program *p = in->pub.program;
+    const mmm_block_class *bc = &p->classes[ci];
+    const uint32_t *eid = p->priv->class_eid[ci] + MMM_CX_ATTR0;
+    for (int a = 0; a < MMM_ATTR_N; a++) {
+        mmm_value v;
+        double d;
+        int64_t n;
+        int r;
+        if (eid[a] == MMM_NO_EXPR) {
+            if (out)
+                out[a] = (mmm_attr_value){mmm_attr_default((mmm_attr)a), 0};
+            continue;
+        }
+        if ((r = class_value(in, values, k, bc, eid[a], MMM_CX_ATTR0 + a,
+                             copy, use_memo, &v, err)) < 0)
+            return r;
+        if (mmm_attr_type_of((mmm_attr)a) == MMM_ATTR_INTEGER) {
+            r = class_count(p, k, bc, MMM_CX_ATTR0 + a, copy, v, &n, err);
+            d = (double)n;
+        } else {
+            r = class_cost(p, k, bc, MMM_CX_ATTR0 + a, copy, v, &d, err);
+        }
+        if (r < 0)
+            return r;
+        if (out)
+            out[a] = (mmm_attr_value){d, 1};
+    }
+    return 0;
+}
+
 /* The block classes of launch `copy` of kernel k.  With use_memo the
  * instance's own values and memo are used (and the index written into its
  * values: mmm_instance_eval); without, only `values` is read and written
- * (its index slot), never the instance. */
+ * (its index slot), never the instance.  The attributes of mmm/attr.h
+ * are checked, not kept (mmm_instance_eval_attrs gives them). */
 static int eval_classes(inst_impl *in, mmm_value *values, size_t k,
                         int64_t copy, int use_memo, mmm_class_val *cv,
                         mmm_error *err)
@@ -483,21 +526,16 @@ static int eval_classes(inst_impl *in, mmm_value *values, size_t k,
         const mmm_block_class *bc = &p->classes[ci];
         const uint32_t *eid = pv->class_eid[ci];
         mmm_class_val *o = &cv[c];
-        double *cost[MMM_CX_N] = {NULL,        &o->work,   &o->span,
-                                  &o->reads,   &o->writes, NULL,
-                                  &o->shared,  NULL,       NULL,
-                                  &o->barriers, &o->rounds,
-                                  &o->wavefronts, &o->read_stride,
-                                  &o->write_stride, &o->atomics,
-                                  &o->global_wavefronts, &o->gathers,
-                                  &o->gather_bytes, &o->scatters};
+        double *cost[MMM_CX_ATTR0] = {NULL,     &o->work,   &o->span,
+                                      &o->reads, &o->writes, NULL,
+                                      &o->shared};
         mmm_value v;
         class_exact x = {0, 0, 1, 1};
         int r;
         memset(o, 0, sizeof *o);
         o->exact = MMM_EXACT_W | MMM_EXACT_S; /* absent: 0, exactly */
         o->access = bc->access;
-        for (int a = 0; a < MMM_CX_N; a++) {
+        for (int a = 0; a < MMM_CX_ATTR0; a++) {
             uint32_t id = eid[a];
             if (a == MMM_CX_THREADS && id == MMM_NO_EXPR)
                 id = pv->kernel_eid[k][MMM_KX_THREADS];
@@ -511,19 +549,13 @@ static int eval_classes(inst_impl *in, mmm_value *values, size_t k,
                 r = class_count(p, k, bc, a, copy, v, &o->count, err);
             else if (a == MMM_CX_THREADS)
                 r = class_count(p, k, bc, a, copy, v, &o->threads, err);
-            else if (a == MMM_CX_SHARED_BYTES) {
-                r = class_count(p, k, bc, a, copy, v, &o->shared_bytes, err);
-                o->has_shared_bytes = 1;
-            } else if (a == MMM_CX_REGISTERS)
-                r = class_count(p, k, bc, a, copy, v, &o->registers, err);
-            else if (a == MMM_CX_ROUNDS) {
-                r = class_cost(p, k, bc, a, copy, v, cost[a], err);
-                o->has_rounds = 1;
-            } else
+            else
                 r = class_cost(p, k, bc, a, copy, v, cost[a], err);
             if (r < 0)
                 return r;
         }
+        if ((r = eval_attrs(in, values, k, ci, copy, use_memo, NULL, err)) < 0)
+            return r;
         if (in->u_slot < 0 && o->reads + o->writes != 0)
             return mmm_error_set(err, MMM_EINPUT, p->file, bc->line,
                                  "kernel '%s' reads or writes global memory "
@@ -820,6 +852,40 @@ int mmm_instance_eval_copy(const mmm_instance *inst, size_t k, int64_t copy,
     int r = eval_classes((inst_impl *)(uintptr_t)inst, vals, k, copy, 0, out,
                          err);
     if (vals != small)
+        free(vals);
+    return r;
+}
+
+int mmm_instance_eval_attrs(const mmm_instance *inst, size_t k, int64_t copy,
+                            mmm_attr_value *out, mmm_error *err)
+{
+    if (!inst || !out || k >= inst->nkernels)
+        return mmm_error_set(err, MMM_EINVAL, NULL, 0,
+                             "mmm_instance_eval_attrs: bad argument");
+    const mmm_program *p = inst->program;
+    const mmm_kernel *kr = &p->kernels[k];
+    if (copy < 1 || copy > inst->kernels[k].repeat)
+        return mmm_error_set(err, MMM_EINVAL, p->file, kr->line,
+                             "kernel '%s' has no launch %lld (it has %lld)",
+                             kr->id, (long long)copy,
+                             (long long)inst->kernels[k].repeat);
+    /* Direct evaluation, no memo; the launch's index in a private copy of
+     * the values (as mmm_instance_eval_copy). */
+    mmm_value small[64], *vals = inst->values;
+    if (kr->index_slot >= 0) {
+        vals = small;
+        if (inst->nvalues > sizeof small / sizeof small[0] &&
+            !(vals = malloc(inst->nvalues * sizeof *vals)))
+            return nomem(err);
+        memcpy(vals, inst->values, inst->nvalues * sizeof *vals);
+        vals[kr->index_slot] = mmm_value_int(copy);
+    }
+    int r = 0;
+    inst_impl *in = (inst_impl *)(uintptr_t)inst;
+    for (uint32_t c = 0; c < kr->nclasses && r == 0; c++)
+        r = eval_attrs(in, vals, k, kr->first_class + c, copy, 0,
+                       out + (size_t)c * MMM_ATTR_N, err);
+    if (vals != small && vals != inst->values)
         free(vals);
     return r;
 }

@@ -157,6 +157,7 @@ void mmm_program_free(mmm_program *p)
         mmm__big_free(pv->kernel_minimal);
         mmm__big_free(pv->class_eid);
         mmm__big_free(pv->param_tab.slots);
+        mmm__big_free(pv->machine_tab.slots);
         mmm__big_free(pv->kernel_tab.slots);
         mmm__big_free(pv->num_kernel);
         free(pv->pending);
@@ -207,7 +208,7 @@ int mmm_program_set_description(mmm_program *p, const char *text,
 /* Append a fresh parameter; its value/min/max ids are compiled already. */
 static int append_param(mmm_program *p, const char *name, long line,
                         const char *value_text, const char *min_text,
-                        const char *max_text, mmm_error *err)
+                        const char *max_text, mmm_idtab *tab, mmm_error *err)
 {
     struct mmm_program_priv *pv = p->priv;
     size_t n = p->nparams;
@@ -242,8 +243,7 @@ static int append_param(mmm_program *p, const char *name, long line,
     pv->declared_by_prog[n] = 0;
     p->nparams = n + 1;
     mmm__program_sync_views(p);
-    if (mmm__idtab_insert(&pv->param_tab, pv->params[n].name,
-                          (uint32_t)n) < 0) {
+    if (mmm__idtab_insert(tab, pv->params[n].name, (uint32_t)n) < 0) {
         p->nparams = n;
         mmm__program_sync_views(p);
         return nomem(err);
@@ -332,7 +332,9 @@ int mmm_program_add_param(mmm_program *p, const char *name,
         return mmm_error_set(err, MMM_EINVAL, p->file, line,
                              "a parameter needs a name and a value");
     struct mmm_program_priv *pv = p->priv;
-    int slot = mmm_program_find_param(p, name);
+    /* a constant of the machine file is no program parameter: a program
+     * parameter of its name is the program's own */
+    int slot = mmm__param_find_visible(p, name);
     if (slot >= 0) {
         const mmm_param *old = &pv->params[slot];
         if (old->from_machine && !pv->declared_by_prog[slot])
@@ -352,7 +354,7 @@ int mmm_program_add_param(mmm_program *p, const char *name,
         (r = mmm__prog_compile_opt(p, &hi, max_text, &sc, line, err)) < 0)
         return r;
     if ((r = append_param(p, name, line, value_text, min_text, max_text,
-                          err)) < 0)
+                          &pv->param_tab, err)) < 0)
         return r;
     mmm_param *pa = &pv->params[p->nparams - 1];
     pa->value = mmm__prog_expr_of(p, v);
@@ -386,7 +388,15 @@ int mmm_program_add_machine_param(mmm_program *p, const char *name,
     struct mmm_program_priv *pv = p->priv;
     char text[128];
     machine_value_text(value, text, sizeof text);
-    int slot = mmm_program_find_param(p, name);
+    /* The models' machine parameters (U, Z, p, the TMM's) are parameters
+     * expressions see, which a program may declare with a default; any
+     * other name is a constant of the machine, which only the models read
+     * and which never merges with a program parameter of its name. */
+    int model = mmm__model_param_is(name);
+    mmm_idtab *tab = model ? &pv->param_tab : &pv->machine_tab;
+    long slot = model ? mmm__param_find_visible(p, name)
+                      : mmm__idtab_find(pv, tab, mmm__param_name, name,
+                                        strlen(name));
     mmm__expr_scope sc = {NULL, -1, 0, NULL}; /* a constant sees nothing */
     uint32_t v;
     if (slot < 0 && (r = check_new_param(p, name, 0, err)) < 0)
@@ -394,9 +404,9 @@ int mmm_program_add_machine_param(mmm_program *p, const char *name,
     if ((r = mmm__prog_compile(p, &v, text, &sc, 0, err)) < 0)
         return r;
     if (slot < 0) {
-        if ((r = append_param(p, name, 0, text, NULL, NULL, err)) < 0)
+        if ((r = append_param(p, name, 0, text, NULL, NULL, tab, err)) < 0)
             return r;
-        slot = (int)p->nparams - 1;
+        slot = (long)p->nparams - 1;
     } else {
         const char *t = mmm__arena_strdup(&pv->arena, text);
         if (!t)
@@ -405,7 +415,7 @@ int mmm_program_add_machine_param(mmm_program *p, const char *name,
     }
     mmm_param *pa = &pv->params[slot];
     pa->value = mmm__prog_expr_of(p, v);
-    pa->from_machine = 1;
+    pa->from_machine = model ? MMM_PARAM_MACHINE : MMM_PARAM_MACHINE_CONST;
     pv->machine_value[slot] = value;
     return 0;
 }
@@ -463,32 +473,13 @@ static int compile_class(mmm_program *p, uint32_t eid[MMM_CX_N],
     if ((r = mmm__prog_compile_opt(p, &eid[MMM_CX_THREADS], cs->threads, &sc, cs->line,
                          err)) < 0 ||
         (r = mmm__prog_compile_opt(p, &eid[MMM_CX_SHARED], cs->shared, &sc, cs->line,
-                         err)) < 0 ||
-        (r = mmm__prog_compile_opt(p, &eid[MMM_CX_SHARED_BYTES], cs->shared_bytes, &sc,
-                         cs->line, err)) < 0 ||
-        (r = mmm__prog_compile_opt(p, &eid[MMM_CX_REGISTERS], cs->registers, &sc,
-                         cs->line, err)) < 0 ||
-        (r = mmm__prog_compile_opt(p, &eid[MMM_CX_BARRIERS], cs->barriers, &sc,
-                         cs->line, err)) < 0 ||
-        (r = mmm__prog_compile_opt(p, &eid[MMM_CX_ROUNDS], cs->rounds, &sc, cs->line,
-                         err)) < 0 ||
-        (r = mmm__prog_compile_opt(p, &eid[MMM_CX_WAVEFRONTS], cs->wavefronts, &sc,
-                         cs->line, err)) < 0 ||
-        (r = mmm__prog_compile_opt(p, &eid[MMM_CX_READ_STRIDE], cs->read_stride, &sc,
-                         cs->line, err)) < 0 ||
-        (r = mmm__prog_compile_opt(p, &eid[MMM_CX_WRITE_STRIDE], cs->write_stride, &sc,
-                         cs->line, err)) < 0 ||
-        (r = mmm__prog_compile_opt(p, &eid[MMM_CX_ATOMICS], cs->atomics, &sc,
-                         cs->line, err)) < 0 ||
-        (r = mmm__prog_compile_opt(p, &eid[MMM_CX_GLOBAL_WAVEFRONTS],
-                         cs->global_wavefronts, &sc, cs->line, err)) < 0 ||
-        (r = mmm__prog_compile_opt(p, &eid[MMM_CX_GATHERS], cs->gathers, &sc,
-                         cs->line, err)) < 0 ||
-        (r = mmm__prog_compile_opt(p, &eid[MMM_CX_GATHER_BYTES],
-                         cs->gather_bytes, &sc, cs->line, err)) < 0 ||
-        (r = mmm__prog_compile_opt(p, &eid[MMM_CX_SCATTERS], cs->scatters,
-                         &sc, cs->line, err)) < 0)
+                         err)) < 0)
         return r;
+    for (int a = 0; a < MMM_ATTR_N; a++)
+        if ((r = mmm__prog_compile_opt(p, &eid[MMM_CX_ATTR0 + a],
+                                       cs->attr ? cs->attr[a] : NULL, &sc,
+                                       cs->line, err)) < 0)
+            return r;
     return 0;
 }
 
@@ -524,18 +515,6 @@ static int append_class(mmm_program *p, size_t kernel,
     c->writes = mmm__prog_expr_of(p, eid[MMM_CX_WRITES]);
     c->threads = mmm__prog_expr_of(p, eid[MMM_CX_THREADS]);
     c->shared = mmm__prog_expr_of(p, eid[MMM_CX_SHARED]);
-    c->shared_bytes = mmm__prog_expr_of(p, eid[MMM_CX_SHARED_BYTES]);
-    c->registers = mmm__prog_expr_of(p, eid[MMM_CX_REGISTERS]);
-    c->barriers = mmm__prog_expr_of(p, eid[MMM_CX_BARRIERS]);
-    c->rounds = mmm__prog_expr_of(p, eid[MMM_CX_ROUNDS]);
-    c->wavefronts = mmm__prog_expr_of(p, eid[MMM_CX_WAVEFRONTS]);
-    c->read_stride = mmm__prog_expr_of(p, eid[MMM_CX_READ_STRIDE]);
-    c->write_stride = mmm__prog_expr_of(p, eid[MMM_CX_WRITE_STRIDE]);
-    c->atomics = mmm__prog_expr_of(p, eid[MMM_CX_ATOMICS]);
-    c->global_wavefronts = mmm__prog_expr_of(p, eid[MMM_CX_GLOBAL_WAVEFRONTS]);
-    c->gathers = mmm__prog_expr_of(p, eid[MMM_CX_GATHERS]);
-    c->gather_bytes = mmm__prog_expr_of(p, eid[MMM_CX_GATHER_BYTES]);
-    c->scatters = mmm__prog_expr_of(p, eid[MMM_CX_SCATTERS]);
     c->access = cs->access;
     memcpy(pv->class_eid[p->nclasses], eid, sizeof pv->class_eid[0]);
     mmm_kernel *k = &pv->kernels[kernel];
@@ -570,7 +549,7 @@ static int check_new_kernel(mmm_program *p, const mmm_kernel_spec *s,
             return mmm_error_set(err, MMM_EINPUT, p->file, s->line,
                                  "invalid index name '%s' of kernel '%s'",
                                  s->index, s->id);
-        if (mmm_program_find_param(p, s->index) >= 0)
+        if (mmm__param_find_visible(p, s->index) >= 0)
             return mmm_error_set(err, MMM_EINPUT, p->file, s->line,
                                  "index '%s' of kernel '%s' hides the "
                                  "parameter of that name",
@@ -637,17 +616,10 @@ int mmm_program_add_kernel(mmm_program *p, const mmm_kernel_spec *spec,
         (r = mmm__prog_compile_opt(p, &keid[MMM_KX_THREADS], spec->threads, &ks,
                          spec->line, err)) < 0)
         return r;
-    mmm_class_spec cs = {spec->line,         spec->blocks,
-                         spec->work,         spec->span,
-                         spec->reads,        spec->writes,
-                         NULL,               spec->shared,
-                         spec->access,       spec->shared_bytes,
-                         spec->registers,    spec->barriers,
-                         spec->rounds,       spec->wavefronts,
-                         spec->read_stride,    spec->write_stride,
-                         spec->atomics,        spec->global_wavefronts,
-                         spec->gathers,        spec->gather_bytes,
-                         spec->scatters};
+    mmm_class_spec cs = {spec->line,   spec->blocks, spec->work,
+                         spec->span,   spec->reads,  spec->writes,
+                         NULL,         spec->shared, spec->access,
+                         spec->attr};
     if (spec->blocks &&
         (r = compile_class(p, ceid, &cs, &k, spec->id, 1, err)) < 0)
         return r;
@@ -707,6 +679,14 @@ int mmm_program_add_class(mmm_program *p, size_t kernel,
     if ((r = compile_class(p, eid, spec, k, k->id, 0, err)) < 0)
         return r;
     return append_class(p, kernel, eid, spec, err);
+}
+
+const mmm_expr *mmm_block_class_attr(const mmm_program *p, size_t c,
+                                     mmm_attr a)
+{
+    if (!p || c >= p->nclasses || (int)a < 0 || (int)a >= MMM_ATTR_N)
+        return NULL;
+    return mmm__prog_expr_of(p, p->priv->class_eid[c][MMM_CX_ATTR0 + a]);
 }
 
 mmm__program_cache_entry *mmm__program_cache(const mmm_program *p)

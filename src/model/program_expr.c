@@ -49,29 +49,58 @@ static int unknown_param_hint(char *dst, size_t size, const mmm_program *p,
             return 1;
         }
     }
+    /* a constant of the machine file, which expressions do not see */
+    if (mmm__idtab_find(p->priv, &p->priv->machine_tab, mmm__param_name,
+                        name, len) >= 0) {
+        char seen[64] = "";
+        const char *m;
+        for (i = 0; (m = mmm_model_machine_param(i)) != NULL; i++) {
+            n = strlen(seen);
+            snprintf(seen + n, sizeof seen - n, "%s%s",
+                     i == 0 ? "" : mmm_model_machine_param(i + 1) ? ", "
+                                                                 : " and ",
+                     m);
+        }
+        snprintf(dst, size,
+                 "; '%.*s' is a constant of the machine file, which a "
+                 "program's expressions do not see (of a machine, they see "
+                 "%s): declare it with <param> to use it",
+                 (int)len, name, seen);
+        return 0;
+    }
+    /* the names this expression sees (not the machine's constants) */
+    size_t seen = 0;
     mmm__suggest_init(&s, name, len);
     for (i = 0; i < limit && i < p->nparams; i++)
-        mmm__suggest_try(&s, p->params[i].name);
+        if (p->params[i].from_machine != MMM_PARAM_MACHINE_CONST) {
+            mmm__suggest_try(&s, p->params[i].name);
+            seen++;
+        }
     mmm__suggest_try(&s, index);
     if (mmm__suggest_best(&s)) {
         snprintf(dst, size, "; did you mean '%s'?", mmm__suggest_best(&s));
         return 0;
     }
-    if (limit == 0 && !index) {
+    if (seen == 0 && !index) {
         snprintf(dst, size, " (no parameter is declared before this line)");
         return 0;
     }
     snprintf(dst, size, "; known here: ");
-    for (i = 0; i < limit && i < p->nparams && i < 12; i++) {
+    size_t shown = 0;
+    for (i = 0; i < limit && i < p->nparams && shown < 12; i++) {
+        if (p->params[i].from_machine == MMM_PARAM_MACHINE_CONST)
+            continue;
         n = strlen(dst);
-        snprintf(dst + n, size - n, "%s%.64s", i ? ", " : "", p->params[i].name);
+        snprintf(dst + n, size - n, "%s%.64s", shown ? ", " : "",
+                 p->params[i].name);
+        shown++;
     }
     n = strlen(dst);
-    if (i < limit && i < p->nparams)
+    if (shown < seen)
         snprintf(dst + n, size - n, ", ...");
     else if (index)
         snprintf(dst + n, size - n, "%s%.64s (this kernel's index)",
-                 i ? ", " : "", index);
+                 shown ? ", " : "", index);
     return 0;
 }
 

@@ -214,8 +214,12 @@ int mmm_program_find_param(const mmm_program *p, const char *name)
 {
     if (!p || !name)
         return -1;
-    return (int)mmm__idtab_find(p->priv, &p->priv->param_tab,
+    long slot = mmm__idtab_find(p->priv, &p->priv->param_tab,
                                 mmm__param_name, name, strlen(name));
+    if (slot < 0) /* a constant of the machine file */
+        slot = mmm__idtab_find(p->priv, &p->priv->machine_tab,
+                               mmm__param_name, name, strlen(name));
+    return (int)slot;
 }
 
 /* The kernel named s (len bytes), or -1. */

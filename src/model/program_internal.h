@@ -67,20 +67,8 @@ enum {
     MMM_CX_WRITES,
     MMM_CX_THREADS,
     MMM_CX_SHARED,
-    MMM_CX_SHARED_BYTES, /* time model: bytes per block */
-    MMM_CX_REGISTERS,    /* time model: registers per thread */
-    MMM_CX_BARRIERS,     /* time model: barriers on a thread's path */
-    MMM_CX_ROUNDS,       /* time model: dependent global round trips */
-    MMM_CX_WAVEFRONTS,   /* time model: shared-memory wavefronts per warp */
-    MMM_CX_READ_STRIDE,  /* time model: words between threads' reads */
-    MMM_CX_WRITE_STRIDE, /* time model: words between threads' writes */
-    MMM_CX_ATOMICS,      /* time model: atomics per block on one word */
-    MMM_CX_GLOBAL_WAVEFRONTS, /* time model: L1 wavefronts of global
-                                 accesses per warp */
-    MMM_CX_GATHERS,      /* time model: reads per thread at random addresses */
-    MMM_CX_GATHER_BYTES, /* time model: bytes of the region they fall in */
-    MMM_CX_SCATTERS,     /* time model: writes per thread at random addresses */
-    MMM_CX_N
+    MMM_CX_ATTR0, /* then the attributes of mmm/attr.h, by mmm_attr */
+    MMM_CX_N = MMM_CX_ATTR0 + MMM_ATTR_N
 };
 
 
@@ -122,7 +110,10 @@ struct mmm_program_priv {
     uint32_t (*class_eid)[MMM_CX_N];
     uint8_t *kernel_minimal; /* by kernel: its class came from blocks= */
 
-    mmm_idtab param_tab;
+    mmm_idtab param_tab;   /* the names expressions see: the program's
+                              parameters and the models' machine ones */
+    mmm_idtab machine_tab; /* the other constants of the machine file
+                              (from_machine MMM_PARAM_MACHINE_CONST) */
     mmm_idtab kernel_tab;
     /* Kernel ids "<prefix><number>" with the prefix of the first such id
      * and the number written without leading zeros (at most 9 digits),
@@ -200,6 +191,13 @@ long mmm__kernel_find(const struct mmm_program_priv *pv, const char *s,
 long mmm__kernel_find_numbered(const struct mmm_program_priv *pv,
                                const char *id);
 int mmm__kernel_id_insert(struct mmm_program_priv *pv, size_t idx);
+
+/* machine_params.c: the machine parameters of the models (U, Z, p and
+ * the TMM's), which expressions see; the others of a machine file are
+ * constants only the models read.  The parameter expressions see by that
+ * name (a program's or a model's machine parameter), or -1. */
+int mmm__model_param_is(const char *name);
+int mmm__param_find_visible(const mmm_program *p, const char *name);
 
 /* program.c: growing arrays (grow_big: with mmm__big_realloc), the
  * builder's state check and the public views of the arrays. */

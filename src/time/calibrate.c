@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "mmm/calibrate.h"
+#include "time/time_inputs.h"
 #include "base/outfile.h"
 
 const int mmm_calib_block_sizes[MMM_CALIB_NBLOCK] = {128, 256, 512, 1024};
@@ -123,13 +124,13 @@ static int check_device(const mmm_calib_device *d, mmm_error *err)
         double v;
     } f[] = {
         {"sms", d->sms},
-        {"clock_hz", d->clock_hz},
-        {"sm_threads", d->sm_threads},
-        {"sm_blocks", d->sm_blocks},
-        {"sm_shared_bytes", (double)d->sm_shared_bytes},
-        {"block_shared_bytes", (double)d->block_shared_bytes},
-        {"sm_registers", d->sm_registers},
-        {"warp_size", d->warp_size},
+        {TI_NAME(CLOCK_HZ), d->clock_hz},
+        {TI_NAME(SM_THREADS), d->sm_threads},
+        {TI_NAME(SM_BLOCKS), d->sm_blocks},
+        {TI_NAME(SM_SHARED_BYTES), (double)d->sm_shared_bytes},
+        {TI_NAME(BLOCK_SHARED_BYTES), (double)d->block_shared_bytes},
+        {TI_NAME(SM_REGISTERS), d->sm_registers},
+        {TI_NAME(WARP_SIZE), d->warp_size},
     };
     size_t i;
     for (i = 0; i < sizeof f / sizeof f[0]; i++)
@@ -188,21 +189,22 @@ static double exposed(const mmm_calib *c)
  * gather_miss_bytes, and between, the share found in the L2,
  * h = (miss - cost) / (miss - hit), makes h x region an estimate of the
  * capacity gathered words find: gather_l2_bytes is their median. */
-static void gathers(mmm_calib *out, const mmm_calib_raw *raw)
+static void gather_costs(mmm_calib *out, const mmm_calib_raw *raw)
 {
     double cap[MMM_CALIB_NGATHER];
     int i;
     for (i = 0; i < MMM_CALIB_NGATHER; i++) {
-        stat_scaled(&out->gather_bytes[i], &raw->gather_s[i],
+        stat_scaled(&out->gather_word_bytes[i], &raw->gather_s[i],
                     out->bandwidth_bytes_per_s);
-        stat_scaled(&out->scatter_bytes[i], &raw->scatter_s[i],
+        stat_scaled(&out->scatter_word_bytes[i], &raw->scatter_s[i],
                     out->bandwidth_bytes_per_s);
         out->gather_region_bytes[i] = raw->gather_region_bytes[i];
     }
-    out->scatter_hit_bytes = out->scatter_bytes[0].median;
-    out->scatter_miss_bytes = out->scatter_bytes[MMM_CALIB_NGATHER - 1].median;
-    double hit = out->gather_bytes[0].median,
-           miss = out->gather_bytes[MMM_CALIB_NGATHER - 1].median;
+    out->scatter_hit_bytes = out->scatter_word_bytes[0].median;
+    out->scatter_miss_bytes =
+        out->scatter_word_bytes[MMM_CALIB_NGATHER - 1].median;
+    double hit = out->gather_word_bytes[0].median,
+           miss = out->gather_word_bytes[MMM_CALIB_NGATHER - 1].median;
     out->gather_hit_bytes = hit;
     out->gather_miss_bytes = miss;
     if (!(miss > hit)) { /* nothing measurably misses: all found */
@@ -211,7 +213,7 @@ static void gathers(mmm_calib *out, const mmm_calib_raw *raw)
         return;
     }
     for (i = 1; i < MMM_CALIB_NGATHER - 1; i++) {
-        double h = (miss - out->gather_bytes[i].median) / (miss - hit);
+        double h = (miss - out->gather_word_bytes[i].median) / (miss - hit);
         cap[i - 1] = fmin(1, fmax(0, h)) * (double)raw->gather_region_bytes[i];
     }
     mmm_calib_stat st;
@@ -372,7 +374,7 @@ int mmm_calib_analyze(mmm_calib *out, const mmm_calib_raw *raw,
         stat_series(&out->u_latency[i], &raw->u_latency_cycles[i]);
         out->u_resident[i] = raw->u_resident[i];
     }
-    gathers(out, raw);
+    gather_costs(out, raw);
     out->saturation_words_per_sm =
         out->load_cycles.median * out->bandwidth_bytes_per_cycle_per_sm / 4.0;
     out->latency_exposed = exposed(out);
@@ -517,56 +519,59 @@ int mmm_calib_machine_xml(char **out, size_t *len, const mmm_calib *c,
     fputs(" (calibrated)\">\n", fp);
 
     fputs("  <!-- Device -->\n", fp);
-    param(fp, "p", d->sms, "property: streaming multiprocessors");
-    param_stat(fp, "clock_hz", &c->clock_hz,
+    param(fp, TI_NAME(P), d->sms, "property: streaming multiprocessors");
+    param_stat(fp, TI_NAME(CLOCK_HZ), &c->clock_hz,
                "Hz, measured: clock64() cycles of a spin kernel over its event "
                "time (difference of two lengths), the runtime reports %.0f Hz",
                d->clock_hz);
-    param(fp, "sm_threads", d->sm_threads, "property: resident threads per SM");
-    param(fp, "sm_blocks", d->sm_blocks, "property: resident blocks per SM");
-    param(fp, "sm_shared_bytes", (double)d->sm_shared_bytes,
+    param(fp, TI_NAME(SM_THREADS), d->sm_threads,
+          "property: resident threads per SM");
+    param(fp, TI_NAME(SM_BLOCKS), d->sm_blocks,
+          "property: resident blocks per SM");
+    param(fp, TI_NAME(SM_SHARED_BYTES), (double)d->sm_shared_bytes,
           "property: bytes of shared memory per SM");
-    param(fp, "block_shared_bytes", (double)d->block_shared_bytes,
+    param(fp, TI_NAME(BLOCK_SHARED_BYTES), (double)d->block_shared_bytes,
           "property: bytes of shared memory per block without opt-in (%lld with "
           "opt-in, %lld reserved by the system per block)",
           (long long)d->block_shared_optin_bytes,
           (long long)d->reserved_shared_bytes);
-    param(fp, "block_threads", d->block_threads,
+    param(fp, TI_NAME(BLOCK_THREADS), d->block_threads,
           "property: threads per block at most");
-    param(fp, "shared_reserved_bytes", (double)d->reserved_shared_bytes,
+    param(fp, TI_NAME(SHARED_RESERVED_BYTES), (double)d->reserved_shared_bytes,
           "property: bytes of shared memory the system reserves per block");
     if (d->shared_granule_bytes > 0)
-        param(fp, "shared_granule_bytes", d->shared_granule_bytes,
+        param(fp, TI_NAME(SHARED_GRANULE_BYTES), d->shared_granule_bytes,
               "allocation unit of shared memory, bytes, as NVIDIA's occupancy "
               "calculator (cuda_occupancy.h) has it for this compute capability");
-    param(fp, "sm_registers", d->sm_registers,
+    param(fp, TI_NAME(SM_REGISTERS), d->sm_registers,
           "property: 32-bit registers per SM");
     if (d->register_granule > 0)
-        param(fp, "register_granule", d->register_granule,
+        param(fp, TI_NAME(REGISTER_GRANULE), d->register_granule,
               "allocation unit of a warp's registers (cuda_occupancy.h)");
     if (d->register_partitions > 0)
-        param(fp, "register_partitions", d->register_partitions,
+        param(fp, TI_NAME(REGISTER_PARTITIONS), d->register_partitions,
               "register-file sub-partitions per SM, each holding whole warps "
               "(cuda_occupancy.h)");
-    param(fp, "warp_size", d->warp_size, "property: threads per warp");
+    param(fp, TI_NAME(WARP_SIZE), d->warp_size, "property: threads per warp");
     param(fp, "l2_bytes", (double)d->l2_bytes, "property: bytes of L2 cache");
-    param(fp, "word_bytes", 4, "bytes per word (the MMM's word, 32 bits)");
+    param(fp, TI_NAME(WORD_BYTES), 4,
+          "bytes per word (the MMM's word, 32 bits)");
 
     fputs("\n  <!-- Launches -->\n", fp);
-    param_stat(fp, "launch_s", &c->launch_stream_s,
+    param_stat(fp, TI_NAME(LAUNCH_S), &c->launch_stream_s,
                "seconds per launch: a chain of empty <<<1,1>>> launches on the "
                "default stream, event time over the launches (%.4g on a stream "
                "of its own)", c->launch_own_stream_s.median);
-    param_stat(fp, "launch_graph_s", &c->launch_graph_s,
+    param_stat(fp, TI_NAME(LAUNCH_GRAPH_S), &c->launch_graph_s,
                "seconds per launch: the same chain captured once as a CUDA "
                "graph and replayed");
 
-    param_stat(fp, "block_cycles", &c->block_cycles,
+    param_stat(fp, TI_NAME(BLOCK_CYCLES), &c->block_cycles,
                "cycles one SM takes to start a block: two launches of an empty "
                "kernel with blocks of %d threads, the difference of their "
                "event times over the difference of their block counts, x "
                "clock_hz x p", c->block_threads);
-    param_stat(fp, "atomic_cycles", &c->atomic_cycles,
+    param_stat(fp, TI_NAME(ATOMIC_CYCLES), &c->atomic_cycles,
                "cycles between two atomic operations on one global word: two "
                "launches in which one thread per block adds to the same float "
                "(atomicAdd), the difference of their event times over the "
@@ -579,49 +584,49 @@ int mmm_calib_machine_xml(char **out, size_t *len, const mmm_calib *c,
             o += snprintf(sizes + o, sizeof sizes - (size_t)o, "%s%.4g MiB: %.4g",
                           i ? ", " : "",
                           (double)c->gather_region_bytes[i] / 1048576.0,
-                          c->gather_bytes[i].median);
-        param_stat(fp, "gather_hit_bytes", &c->gather_bytes[0],
+                          c->gather_word_bytes[i].median);
+        param_stat(fp, TI_NAME(GATHER_HIT_BYTES), &c->gather_word_bytes[0],
                    "bytes of copy bandwidth one gathered word costs when it "
                    "is in the L2: launches of 8 words per thread read at "
                    "random over %.4g MiB, seconds per word x the best copy "
                    "bandwidth below (by region: %s)",
                    (double)c->gather_region_bytes[0] / 1048576.0, sizes);
-        param_stat(fp, "gather_miss_bytes",
-                   &c->gather_bytes[MMM_CALIB_NGATHER - 1],
+        param_stat(fp, TI_NAME(GATHER_MISS_BYTES),
+                   &c->gather_word_bytes[MMM_CALIB_NGATHER - 1],
                    "the same when it misses the L2: words at random over "
                    "%.4g MiB",
                    (double)c->gather_region_bytes[MMM_CALIB_NGATHER - 1] /
                        1048576.0);
-        param_stat(fp, "scatter_hit_bytes", &c->scatter_bytes[0],
+        param_stat(fp, TI_NAME(SCATTER_HIT_BYTES), &c->scatter_word_bytes[0],
                    "bytes of copy bandwidth one word stored at a random "
                    "address costs when it is in the L2: 8 words per thread "
                    "over %.4g MiB, as the gathers",
                    (double)c->gather_region_bytes[0] / 1048576.0);
-        param_stat(fp, "scatter_miss_bytes",
-                   &c->scatter_bytes[MMM_CALIB_NGATHER - 1],
+        param_stat(fp, TI_NAME(SCATTER_MISS_BYTES),
+                   &c->scatter_word_bytes[MMM_CALIB_NGATHER - 1],
                    "the same when it misses the L2: over %.4g MiB",
                    (double)c->gather_region_bytes[MMM_CALIB_NGATHER - 1] /
                        1048576.0);
-        param(fp, "gather_l2_bytes", floor(c->gather_l2_bytes),
+        param(fp, TI_NAME(GATHER_L2_BYTES), floor(c->gather_l2_bytes),
               "derived: the L2 capacity gathered words find, the median over "
               "the regions between the two of h x region, h = (miss - "
               "cost) / (miss - hit) the share found in the L2");
     }
 
-    param(fp, "latency_exposed", c->latency_exposed,
+    param(fp, TI_NAME(LATENCY_EXPOSED), c->latency_exposed,
           "derived: the share of the shorter of a wave's critical path and its "
           "memory transfer that the longer does not hide, from the U kernel "
           "below: (U_bandwidth - max(U_latency, transfer)) / min(U_latency, "
           "transfer), the transfer being resident blocks x threads x 4 bytes "
           "over bandwidth_bytes_per_cycle_per_sm; median over the block sizes");
 
-    param_stat(fp, "issue_per_cycle", &c->issue_per_cycle,
+    param_stat(fp, TI_NAME(ISSUE_PER_CYCLE), &c->issue_per_cycle,
                "warp-instructions issued per SM per cycle: 16 independent fp32 "
                "FMA chains per thread, every SM full, FMAs over event time x "
                "clock_hz x p");
 
     fputs("\n  <!-- Operations and barriers (one thread, dependent chain) -->\n", fp);
-    param(fp, "op_cycles", c->op_cycles[MMM_CALIB_OP_FP32_FMA].median,
+    param(fp, TI_NAME(OP_CYCLES), c->op_cycles[MMM_CALIB_OP_FP32_FMA].median,
           "cycles per dependent local operation: the fp32 FMA below");
     for (i = 0; i < MMM_CALIB_NOPS; i++) {
         char name[64];
@@ -630,7 +635,7 @@ int mmm_calib_machine_xml(char **out, size_t *len, const mmm_calib *c,
                    "cycles per dependent %s, clock64() over an unrolled chain",
                    op_names[i]);
     }
-    param(fp, "sync_cycles", c->sync_base_cycles,
+    param(fp, TI_NAME(SYNC_CYCLES), c->sync_base_cycles,
           "cycles of one __syncthreads at zero warps: the Theil-Sen intercept of "
           "its cost against the warps of the block, blocks of 32 to 1024 threads");
     {
@@ -640,13 +645,13 @@ int mmm_calib_machine_xml(char **out, size_t *len, const mmm_calib *c,
             o += (size_t)snprintf(tab + o, sizeof tab - o, "%s%d: %.4g",
                                   i ? ", " : "", mmm_calib_sync_sizes[i],
                                   c->sync_cycles[i].median);
-        param(fp, "sync_cycles_per_warp", c->sync_per_warp_cycles,
+        param(fp, TI_NAME(SYNC_CYCLES_PER_WARP), c->sync_per_warp_cycles,
               "cycles per warp of the block, the Theil-Sen slope; medians by "
               "threads per block: %s", tab);
     }
 
     fputs("\n  <!-- Memory -->\n", fp);
-    param_stat(fp, "mem_latency_cycles", &c->load_cycles,
+    param_stat(fp, TI_NAME(MEM_LATENCY_CYCLES), &c->load_cycles,
                "cycles per dependent global load missing the L2: one thread "
                "chases pointers through %d 128-byte lines in random order, each "
                "visited once, in a region of %lld MiB (the L2 is %lld KiB), L2 "
@@ -662,7 +667,7 @@ int mmm_calib_machine_xml(char **out, size_t *len, const mmm_calib *c,
     for (i = 0; i < MMM_CALIB_NBLOCK; i++)
         if (mmm_calib_block_sizes[i] == c->bandwidth_block)
             spread(sp, sizeof sp, &c->bandwidth[i]);
-    param(fp, "bandwidth_bytes_per_cycle", c->bandwidth_bytes_per_s / f,
+    param(fp, TI_NAME(BANDWIDTH_BYTES_PER_CYCLE), c->bandwidth_bytes_per_s / f,
           "bytes per SM cycle, whole GPU: a 16-byte-per-thread copy over "
           "buffers larger than the L2, bytes read plus written, the best block "
           "size (%d); %s", c->bandwidth_block, sp);
@@ -762,30 +767,30 @@ int mmm_calib_constants_from_machine(mmm_calib_constants *out,
         const char *name;
         double *dst;
     } t[] = {
-        {"p", &out->p},
-        {"clock_hz", &out->clock_hz},
-        {"sm_threads", &out->sm_threads},
-        {"sm_blocks", &out->sm_blocks},
-        {"sm_shared_bytes", &out->sm_shared_bytes},
-        {"block_shared_bytes", &out->block_shared_bytes},
-        {"sm_registers", &out->sm_registers},
-        {"warp_size", &out->warp_size},
-        {"word_bytes", &out->word_bytes},
-        {"launch_s", &out->launch_s},
-        {"launch_graph_s", &out->launch_graph_s},
-        {"issue_per_cycle", &out->issue_per_cycle},
-        {"block_threads", &out->block_threads},
-        {"shared_reserved_bytes", &out->shared_reserved_bytes},
-        {"shared_granule_bytes", &out->shared_granule_bytes},
-        {"register_granule", &out->register_granule},
-        {"register_partitions", &out->register_partitions},
-        {"mem_latency_cycles", &out->mem_latency_cycles},
+        {TI_NAME(P), &out->p},
+        {TI_NAME(CLOCK_HZ), &out->clock_hz},
+        {TI_NAME(SM_THREADS), &out->sm_threads},
+        {TI_NAME(SM_BLOCKS), &out->sm_blocks},
+        {TI_NAME(SM_SHARED_BYTES), &out->sm_shared_bytes},
+        {TI_NAME(BLOCK_SHARED_BYTES), &out->block_shared_bytes},
+        {TI_NAME(SM_REGISTERS), &out->sm_registers},
+        {TI_NAME(WARP_SIZE), &out->warp_size},
+        {TI_NAME(WORD_BYTES), &out->word_bytes},
+        {TI_NAME(LAUNCH_S), &out->launch_s},
+        {TI_NAME(LAUNCH_GRAPH_S), &out->launch_graph_s},
+        {TI_NAME(ISSUE_PER_CYCLE), &out->issue_per_cycle},
+        {TI_NAME(BLOCK_THREADS), &out->block_threads},
+        {TI_NAME(SHARED_RESERVED_BYTES), &out->shared_reserved_bytes},
+        {TI_NAME(SHARED_GRANULE_BYTES), &out->shared_granule_bytes},
+        {TI_NAME(REGISTER_GRANULE), &out->register_granule},
+        {TI_NAME(REGISTER_PARTITIONS), &out->register_partitions},
+        {TI_NAME(MEM_LATENCY_CYCLES), &out->mem_latency_cycles},
         {"l2_latency_cycles", &out->l2_latency_cycles},
         {"shared_latency_cycles", &out->shared_latency_cycles},
-        {"bandwidth_bytes_per_cycle", &out->bandwidth_bytes_per_cycle},
-        {"op_cycles", &out->op_cycles},
-        {"sync_cycles", &out->sync_cycles},
-        {"sync_cycles_per_warp", &out->sync_cycles_per_warp},
+        {TI_NAME(BANDWIDTH_BYTES_PER_CYCLE), &out->bandwidth_bytes_per_cycle},
+        {TI_NAME(OP_CYCLES), &out->op_cycles},
+        {TI_NAME(SYNC_CYCLES), &out->sync_cycles},
+        {TI_NAME(SYNC_CYCLES_PER_WARP), &out->sync_cycles_per_warp},
         {"U", &out->U},
         {"L", &out->L},
     };
@@ -802,21 +807,21 @@ int mmm_calib_constants_from_machine(mmm_calib_constants *out,
             return r;
     }
     /* Optional: files written before it was measured have none. */
-    if (get(&out->block_cycles, m, "block_cycles", NULL) < 0)
+    if (get(&out->block_cycles, m, TI_NAME(BLOCK_CYCLES), NULL) < 0)
         out->block_cycles = 0;
-    if (get(&out->latency_exposed, m, "latency_exposed", NULL) < 0)
+    if (get(&out->latency_exposed, m, TI_NAME(LATENCY_EXPOSED), NULL) < 0)
         out->latency_exposed = 0;
-    if (get(&out->atomic_cycles, m, "atomic_cycles", NULL) < 0)
+    if (get(&out->atomic_cycles, m, TI_NAME(ATOMIC_CYCLES), NULL) < 0)
         out->atomic_cycles = 0;
-    if (get(&out->gather_hit_bytes, m, "gather_hit_bytes", NULL) < 0)
+    if (get(&out->gather_hit_bytes, m, TI_NAME(GATHER_HIT_BYTES), NULL) < 0)
         out->gather_hit_bytes = 0;
-    if (get(&out->gather_miss_bytes, m, "gather_miss_bytes", NULL) < 0)
+    if (get(&out->gather_miss_bytes, m, TI_NAME(GATHER_MISS_BYTES), NULL) < 0)
         out->gather_miss_bytes = 0;
-    if (get(&out->gather_l2_bytes, m, "gather_l2_bytes", NULL) < 0)
+    if (get(&out->gather_l2_bytes, m, TI_NAME(GATHER_L2_BYTES), NULL) < 0)
         out->gather_l2_bytes = 0;
-    if (get(&out->scatter_hit_bytes, m, "scatter_hit_bytes", NULL) < 0)
+    if (get(&out->scatter_hit_bytes, m, TI_NAME(SCATTER_HIT_BYTES), NULL) < 0)
         out->scatter_hit_bytes = 0;
-    if (get(&out->scatter_miss_bytes, m, "scatter_miss_bytes", NULL) < 0)
+    if (get(&out->scatter_miss_bytes, m, TI_NAME(SCATTER_MISS_BYTES), NULL) < 0)
         out->scatter_miss_bytes = 0;
     for (i = 0; i < MMM_CALIB_NBLOCK; i++) {
         snprintf(name, sizeof name, "U_latency_%d", mmm_calib_block_sizes[i]);

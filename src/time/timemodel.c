@@ -3,89 +3,118 @@
  * seconds.  Seconds and cycles are doubles; occupancy, waves and launches
  * are exact integers. */
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "mmm/timemodel.h"
 #include "model/program_internal.h"
+#include "time/time_inputs.h"
 
-static const struct {
-    const char *name, *unit, *meaning;
-    double lo, hi;  /* physical bounds, for fitting */
-    double start;   /* a typical value: the fit's start when none is given */
-    int optional;   /* 1: a machine may leave it out (it is 0 then) */
-} consts[MMM_TIME_NCONST] = {
-    {"launch_s", "s", "host time to issue one launch into a stream", 1e-8,
-     1e-3, 3e-6, 0},
-    {"launch_graph_s", "s",
-     "GPU time between dependent launches (one replayed graph node)", 1e-8,
-     1e-3, 1e-6, 0},
-    {"op_cycles", "cycles",
-     "latency of one local operation on a thread's critical path", 1, 1e3,
-     4, 0},
-    {"issue_per_cycle", "warp-instructions/cycle",
-     "warp-instructions one SM issues per cycle", 0.1, 8, 2, 0},
-    {"sync_cycles", "cycles", "a block-wide barrier of a one-warp block", 1,
-     1e5, 100, 0},
-    {"sync_cycles_per_warp", "cycles/warp",
-     "what a barrier costs more per warp of the block", 0.01, 1e4, 10, 0},
-    {"mem_latency_cycles", "cycles",
-     "one dependent global-memory round trip", 10, 1e5, 600, 0},
-    {"bandwidth_bytes_per_cycle", "bytes/cycle",
-     "global-memory bandwidth of the whole GPU per SM cycle", 1, 1e5, 1500, 0},
-    {"start_s", "s",
-     "fixed time of one run of stream launches beyond its launches (first "
-     "launch, last kernel's end)", 1e-9, 1e-3, 5e-6, 1},
-    {"block_cycles", "cycles",
-     "time an SM takes to start one block (it starts its blocks one after "
-     "another)", 0.1, 1e5, 100, 1},
-    {"latency_exposed", "fraction",
-     "share of the shorter of a wave's critical path and its memory "
-     "transfer that the longer does not hide (0: overlapped, 1: added)",
-     0.01, 1, 0.5, 1},
-    {"atomic_cycles", "cycles",
-     "time between two atomic operations on one global word (the GPU "
-     "serves them one after another)", 0.01, 1e4, 4, 1},
+/* The rows of time_inputs.h, and where each goes in mmm_time_machine. */
+typedef struct ti_row {
+    const char *name, *unit, *what, *default_text;
+    int kind;
+    size_t offset;
+    double dflt, min, lo, hi, start;
+    unsigned flags;
+} ti_row;
+
+#define TI_OFFSET_TI_INT(f) offsetof(mmm_time_machine, f)
+#define TI_OFFSET_TI_REAL(f) offsetof(mmm_time_machine, f)
+#define TI_OFFSET_TI_MODE(f) offsetof(mmm_time_machine, f)
+#define TI_OFFSET_TI_FIT(f) \
+    (offsetof(mmm_time_machine, c) + MMM_TIME_##f * sizeof(double))
+
+static const ti_row rows[MMM__TI_N] = {
+#define ROW_(id, name, kind, field, unit, what, dflt, min, lo, hi, start,   \
+             flags, dtext)                                                 \
+    {name, unit, what, dtext, kind, TI_OFFSET_##kind(field), dflt, min, lo, \
+     hi, start, flags},
+    MMM__TIME_INPUTS(ROW_)
+#undef ROW_
 };
+
+/* The row of each fitted constant, by MMM_TIME_* index. */
+#define FIT_ROW_TI_INT(id, f)
+#define FIT_ROW_TI_REAL(id, f)
+#define FIT_ROW_TI_MODE(id, f)
+#define FIT_ROW_TI_FIT(id, f) [MMM_TIME_##f] = MMM__TI_##id,
+static const int fit_row[MMM_TIME_NCONST] = {
+#define ROW_(id, name, kind, field, ...) FIT_ROW_##kind(id, field)
+    MMM__TIME_INPUTS(ROW_)
+#undef ROW_
+};
+
+const char *mmm__time_input_name(int i)
+{
+    return i >= 0 && i < MMM__TI_N ? rows[i].name : NULL;
+}
+
+const char *mmm__time_input_unit(int i)
+{
+    return i >= 0 && i < MMM__TI_N ? rows[i].unit : NULL;
+}
+
+const char *mmm__time_input_default_text(int i)
+{
+    return i >= 0 && i < MMM__TI_N ? rows[i].default_text : NULL;
+}
+
+unsigned mmm__time_input_flags(int i)
+{
+    return i >= 0 && i < MMM__TI_N ? rows[i].flags : 0;
+}
+
+int mmm__time_input_fitted(int i)
+{
+    return i >= 0 && i < MMM__TI_N && rows[i].kind == TI_FIT;
+}
+
+/* The row of fitted constant i, or NULL. */
+static const ti_row *fitted(int i)
+{
+    return i >= 0 && i < MMM_TIME_NCONST ? &rows[fit_row[i]] : NULL;
+}
 
 int mmm_time_const_optional(int i)
 {
-    return i >= 0 && i < MMM_TIME_NCONST ? consts[i].optional : 0;
+    return fitted(i) ? (fitted(i)->flags & TI_OPTIONAL) != 0 : 0;
 }
 
 double mmm_time_const_start(int i)
 {
-    return i >= 0 && i < MMM_TIME_NCONST ? consts[i].start : 0;
+    return fitted(i) ? fitted(i)->start : 0;
 }
 
 const char *mmm_time_const_name(int i)
 {
-    return i >= 0 && i < MMM_TIME_NCONST ? consts[i].name : "?";
+    return fitted(i) ? fitted(i)->name : "?";
 }
 
 const char *mmm_time_const_unit(int i)
 {
-    return i >= 0 && i < MMM_TIME_NCONST ? consts[i].unit : "?";
+    return fitted(i) ? fitted(i)->unit : "?";
 }
 
 const char *mmm_time_const_meaning(int i)
 {
-    return i >= 0 && i < MMM_TIME_NCONST ? consts[i].meaning : "?";
+    return fitted(i) ? fitted(i)->what : "?";
 }
 
 int mmm_time_const_find(const char *name)
 {
     for (int i = 0; i < MMM_TIME_NCONST; i++)
-        if (!strcmp(consts[i].name, name))
+        if (!strcmp(fitted(i)->name, name))
             return i;
     return -1;
 }
 
 void mmm_time_const_bounds(int i, double *lo, double *hi)
 {
-    *lo = i >= 0 && i < MMM_TIME_NCONST ? consts[i].lo : 0;
-    *hi = i >= 0 && i < MMM_TIME_NCONST ? consts[i].hi : 0;
+    *lo = fitted(i) ? fitted(i)->lo : 0;
+    *hi = fitted(i) ? fitted(i)->hi : 0;
 }
 
 const char *mmm_time_term_name(mmm_time_term t)
@@ -125,7 +154,7 @@ static int64_t round_up(int64_t a, int64_t unit)
 }
 
 int64_t mmm_time_occupancy(const mmm_time_machine *m, int64_t threads,
-                           int64_t shared_bytes, int64_t registers,
+                           int64_t block_shared, int64_t thread_registers,
                            mmm_time_limit *limit)
 {
     mmm_time_limit lim = MMM_TIME_LIMIT_THREADS;
@@ -140,16 +169,17 @@ int64_t mmm_time_occupancy(const mmm_time_machine *m, int64_t threads,
         a = m->sm_blocks;
         lim = MMM_TIME_LIMIT_BLOCKS;
     }
-    int64_t sh = round_up(shared_bytes + m->shared_reserved_bytes,
+    int64_t sh = round_up(block_shared + m->shared_reserved_bytes,
                           m->shared_granule_bytes);
     if (sh > 0 && m->sm_shared_bytes / sh < a) {
         a = m->sm_shared_bytes / sh;
         lim = MMM_TIME_LIMIT_SHARED;
     }
-    if (registers > 0) {
+    if (thread_registers > 0) {
         int64_t parts = m->register_partitions > 0 ? m->register_partitions
                                                    : 1;
-        int64_t rw = round_up(registers * m->warp_size, m->register_granule);
+        int64_t rw = round_up(thread_registers * m->warp_size,
+                              m->register_granule);
         int64_t warps = (m->sm_registers / parts / rw) * parts;
         if (warps / wb < a) {
             a = warps / wb;
@@ -164,10 +194,12 @@ int64_t mmm_time_occupancy(const mmm_time_machine *m, int64_t threads,
 /* ------------------------------------------------------------------ */
 /* The machine                                                         */
 
+/* The machine's value of `name` (the machine file's, else the program's:
+ * mmm_program_find_machine_param) and the line of its declaration. */
 static int find_value(const mmm_instance *inst, const char *name,
                       mmm_value *v, long *line)
 {
-    int slot = mmm_program_find_param(inst->program, name);
+    int slot = mmm_program_find_machine_param(inst->program, name);
     if (slot < 0)
         return 0;
     *v = inst->values[slot];
@@ -229,97 +261,63 @@ static int get_real(const mmm_instance *inst, const char *name,
     return 0;
 }
 
+/* The value of row i once read (a later row's default). */
+static double row_value(const mmm_time_machine *m, int i)
+{
+    const char *at = (const char *)m + rows[i].offset;
+    if (rows[i].kind == TI_INT)
+        return (double)*(const int64_t *)(const void *)at;
+    if (rows[i].kind == TI_MODE)
+        return (double)*(const int *)(const void *)at;
+    return *(const double *)(const void *)at;
+}
+
 int mmm_time_machine_get(mmm_time_machine *m, const mmm_instance *inst,
                          int require_constants, mmm_error *err)
 {
     int r;
     memset(m, 0, sizeof *m);
-    m->word_bytes = 4;
-    m->shared_wavefronts_per_cycle = 1;
-    if ((r = get_real(inst, "clock_hz", "SM clock, Hz", 1, 0, &m->clock_hz,
-                      err)) < 0 ||
-        (r = get_int(inst, "p", "streaming multiprocessors", -1, 1, &m->p,
-                     err)) < 0 ||
-        (r = get_int(inst, "warp_size", "threads per warp", 32, 1,
-                     &m->warp_size, err)) < 0 ||
-        (r = get_int(inst, "sm_threads", "most threads resident per SM", -1,
-                     1, &m->sm_threads, err)) < 0 ||
-        (r = get_int(inst, "sm_blocks", "most blocks resident per SM", -1, 1,
-                     &m->sm_blocks, err)) < 0 ||
-        (r = get_int(inst, "block_threads", "most threads per block", 1024,
-                     1, &m->block_threads, err)) < 0 ||
-        (r = get_int(inst, "sm_shared_bytes", "shared memory per SM, bytes",
-                     -1, 0, &m->sm_shared_bytes, err)) < 0 ||
-        (r = get_int(inst, "block_shared_bytes",
-                     "most shared memory per block, bytes", m->sm_shared_bytes,
-                     0, &m->block_shared_bytes, err)) < 0 ||
-        (r = get_int(inst, "shared_reserved_bytes",
-                     "shared memory reserved per block, bytes", 0, 0,
-                     &m->shared_reserved_bytes, err)) < 0 ||
-        (r = get_int(inst, "shared_granule_bytes",
-                     "shared memory allocation unit, bytes", 1, 1,
-                     &m->shared_granule_bytes, err)) < 0 ||
-        (r = get_int(inst, "sm_registers", "registers per SM", -1, 1,
-                     &m->sm_registers, err)) < 0 ||
-        (r = get_int(inst, "register_granule",
-                     "register allocation unit per warp", 1, 1,
-                     &m->register_granule, err)) < 0 ||
-        (r = get_int(inst, "register_partitions",
-                     "register-file sub-partitions per SM", 1, 1,
-                     &m->register_partitions, err)) < 0 ||
-        (r = get_real(inst, "word_bytes", "bytes per word", 0, 0,
-                      &m->word_bytes, err)) < 0 ||
-        (r = get_real(inst, "shared_wavefronts_per_cycle",
-                      "shared-memory wavefronts served per SM per cycle", 0,
-                      0, &m->shared_wavefronts_per_cycle, err)) < 0 ||
-        (r = get_int(inst, "sector_bytes",
-                     "global-memory transaction unit, bytes", 32, 1,
-                     &m->sector_bytes, err)) < 0)
-        return r;
-    /* A gather costs one sector unless the machine says more. */
-    m->gather_hit_bytes = m->gather_miss_bytes = (double)m->sector_bytes;
-    m->scatter_hit_bytes = m->scatter_miss_bytes = (double)m->sector_bytes;
-    if ((r = get_real(inst, "gather_hit_bytes",
-                      "bytes of bandwidth one gathered word found in the L2 "
-                      "costs", 0, 0, &m->gather_hit_bytes, err)) < 0 ||
-        (r = get_real(inst, "gather_miss_bytes",
-                      "bytes of bandwidth one gathered word missing the L2 "
-                      "costs", 0, 0, &m->gather_miss_bytes, err)) < 0 ||
-        (r = get_real(inst, "scatter_hit_bytes",
-                      "bytes of bandwidth one word written at a random "
-                      "address found in the L2 costs", 0, 0,
-                      &m->scatter_hit_bytes, err)) < 0 ||
-        (r = get_real(inst, "scatter_miss_bytes",
-                      "bytes of bandwidth one word written at a random "
-                      "address missing the L2 costs", 0, 0,
-                      &m->scatter_miss_bytes, err)) < 0 ||
-        (r = get_real(inst, "gather_l2_bytes",
-                      "L2 capacity that gathered words find, bytes", 0, -1,
-                      &m->gather_l2_bytes, err)) < 0)
-        return r;
-    for (int i = 0; i < MMM_TIME_NCONST; i++) {
-        double lo, hi;
-        mmm_time_const_bounds(i, &lo, &hi);
-        char what[160];
-        snprintf(what, sizeof what, "%s, %s", consts[i].meaning,
-                 consts[i].unit);
-        /* the optional constants are 0 when absent: files written
-         * before them stay valid */
-        if ((r = get_real(inst, consts[i].name, what,
-                          require_constants && !consts[i].optional,
-                          lo > 0 && !consts[i].optional ? 0 : -1, &m->c[i],
-                          err)) < 0)
-            return r;
+    for (int i = 0; i < MMM__TI_N; i++) {
+        const ti_row *t = &rows[i];
+        void *at = (char *)m + t->offset;
+        int required = t->dflt == TI_REQUIRED;
+        double dflt = t->dflt <= -2 ? row_value(m, (int)(-t->dflt) - 2)
+                      : required    ? 0
+                                    : t->dflt;
+        if (t->kind == TI_INT || t->kind == TI_MODE) {
+            int64_t v = 0;
+            if ((r = get_int(inst, t->name, t->what,
+                             required ? -1 : (int64_t)dflt, (int64_t)t->min,
+                             &v, err)) < 0)
+                return r;
+            if (t->kind == TI_INT)
+                *(int64_t *)at = v;
+            else if (v > 1)
+                return mmm_error_set(err, MMM_EINPUT, inst->program->file, 0,
+                                     "parameter '%s' (launch mode) must be 0 "
+                                     "(stream) or 1 (graph)",
+                                     t->name);
+            else
+                *(int *)at = (int)v;
+        } else if (t->kind == TI_REAL) {
+            *(double *)at = dflt;
+            if ((r = get_real(inst, t->name, t->what, required, t->min,
+                              (double *)at, err)) < 0)
+                return r;
+        } else {
+            /* A fitted constant.  The optional ones are 0 when absent:
+             * files written before them stay valid. */
+            int optional = (t->flags & TI_OPTIONAL) != 0;
+            char what[160];
+            snprintf(what, sizeof what, "%s, %s", t->what, t->unit);
+            *(double *)at = dflt;
+            if ((r = get_real(inst, t->name, what,
+                              require_constants && !optional,
+                              t->lo > 0 && !optional ? 0 : -1, (double *)at,
+                              err)) < 0)
+                return r;
+        }
     }
-    int64_t g = 0;
-    if ((r = get_int(inst, "graph", "launch mode: 0 stream, 1 graph", 0, 0,
-                     &g, err)) < 0)
-        return r;
-    if (g > 1)
-        return mmm_error_set(err, MMM_EINPUT, inst->program->file, 0,
-                             "parameter 'graph' (launch mode) must be 0 "
-                             "(stream) or 1 (graph)");
-    m->graph = (int)g;
     return 0;
 }
 
@@ -379,9 +377,10 @@ static double random_cost(const mmm_time_machine *m, double region,
 /* Gathers count among the reads and scatters among the writes: a part
  * larger than its whole is an error of the file. */
 static int part_of(const mmm_program *prog, long line, const mmm_kernel *kr,
-                   const char *part, double p, const char *whole, double w,
+                   mmm_attr a, double p, const char *whole, double w,
                    mmm_error *err)
 {
+    const char *part = mmm_attr_name(a);
     if (!(p > w))
         return 0;
     return mmm_error_set(err, MMM_EINPUT, prog->file, line,
@@ -390,9 +389,12 @@ static int part_of(const mmm_program *prog, long line, const mmm_kernel *kr,
                          kr->id, part, p, whole, w, part, whole);
 }
 
+/* One launch of kernel kr: its classes cv[0 .. nc) and their attributes
+ * of mmm/attr.h, attr[c * MMM_ATTR_N + a]. */
 static int launch(const mmm_time_machine *m, const mmm_program *prog,
-                  const mmm_kernel *kr, const mmm_class_val *cv, size_t nc,
-                  launch_cost *out, mmm_error *err)
+                  const mmm_kernel *kr, const mmm_class_val *cv,
+                  const mmm_attr_value *attr, size_t nc, launch_cost *out,
+                  mmm_error *err)
 {
     int64_t N = 0, A = INT64_MAX;
     double lat = 0, issue = 0, bytes = 0, wave = 0, gwave = 0, atomics = 0;
@@ -400,6 +402,7 @@ static int launch(const mmm_time_machine *m, const mmm_program *prog,
     memset(out, 0, sizeof *out);
     for (size_t c = 0; c < nc; c++) {
         const mmm_class_val *v = &cv[c];
+        const mmm_attr_value *at = attr + c * MMM_ATTR_N;
         long line = prog->classes[kr->first_class + c].line;
         if (v->count <= 0)
             continue;
@@ -415,8 +418,9 @@ static int launch(const mmm_time_machine *m, const mmm_program *prog,
                                  "than the machine's block_threads = %lld",
                                  kr->id, (long long)T,
                                  (long long)m->block_threads);
-        double shd = v->has_shared_bytes
-                         ? (double)v->shared_bytes
+        /* shared_bytes, when not given: shared words per thread */
+        double shd = at[MMM_ATTR_SHARED_BYTES].given
+                         ? at[MMM_ATTR_SHARED_BYTES].value
                          : ceil(v->shared * (double)T * m->word_bytes);
         if (shd > (double)m->block_shared_bytes)
             return mmm_error_set(err, MMM_EINPUT, prog->file, line,
@@ -426,7 +430,9 @@ static int launch(const mmm_time_machine *m, const mmm_program *prog,
                                  kr->id, shd,
                                  (long long)m->block_shared_bytes);
         mmm_time_limit l;
-        int64_t a = mmm_time_occupancy(m, T, (int64_t)shd, v->registers, &l);
+        int64_t a = mmm_time_occupancy(m, T, (int64_t)shd,
+                                       (int64_t)at[MMM_ATTR_REGISTERS].value,
+                                       &l);
         if (a <= 0)
             return mmm_error_set(err, MMM_EINPUT, prog->file, line,
                                  "kernel '%s': a block of %lld threads "
@@ -442,34 +448,40 @@ static int launch(const mmm_time_machine *m, const mmm_program *prog,
         /* Without rounds, a thread's loads are taken to be independent
          * (issued together, as the compiler does for an unrolled loop):
          * one round trip if it reads at all. */
-        double rounds = v->has_rounds ? v->rounds : (v->reads > 0);
+        double rounds = at[MMM_ATTR_ROUNDS].given
+                            ? at[MMM_ATTR_ROUNDS].value
+                            : (v->reads > 0);
+        double gathers = at[MMM_ATTR_GATHERS].value,
+               scatters = at[MMM_ATTR_SCATTERS].value,
+               region = at[MMM_ATTR_GATHER_BYTES].value;
         double cl = m->c[MMM_TIME_OP] * v->span +
                     m->c[MMM_TIME_MEM_LATENCY] * rounds +
-                    v->barriers * (m->c[MMM_TIME_SYNC] +
-                                   m->c[MMM_TIME_SYNC_WARP] * (double)wb);
+                    at[MMM_ATTR_BARRIERS].value *
+                        (m->c[MMM_TIME_SYNC] +
+                         m->c[MMM_TIME_SYNC_WARP] * (double)wb);
         if (cl > lat)
             lat = cl;
         issue += (double)v->count * (double)wb * v->work / (double)T;
         int r;
-        if ((r = part_of(prog, line, kr, "gathers", v->gathers, "reads",
+        if ((r = part_of(prog, line, kr, MMM_ATTR_GATHERS, gathers, "reads",
                          v->reads, err)) < 0 ||
-            (r = part_of(prog, line, kr, "scatters", v->scatters, "writes",
-                         v->writes, err)) < 0)
+            (r = part_of(prog, line, kr, MMM_ATTR_SCATTERS, scatters,
+                         "writes", v->writes, err)) < 0)
             return r;
         bytes += (double)v->count * (double)T *
                  (m->word_bytes *
-                      ((v->reads - v->gathers) * spread(m, v->read_stride) +
-                       (v->writes - v->scatters) *
-                           spread(m, v->write_stride)) +
-                  v->gathers * random_cost(m, v->gather_bytes,
-                                           m->gather_hit_bytes,
-                                           m->gather_miss_bytes) +
-                  v->scatters * random_cost(m, v->gather_bytes,
-                                            m->scatter_hit_bytes,
-                                            m->scatter_miss_bytes));
-        wave += (double)v->count * (double)wb * v->wavefronts;
-        atomics += (double)v->count * v->atomics;
-        gwave += (double)v->count * (double)wb * v->global_wavefronts;
+                      ((v->reads - gathers) *
+                           spread(m, at[MMM_ATTR_READ_STRIDE].value) +
+                       (v->writes - scatters) *
+                           spread(m, at[MMM_ATTR_WRITE_STRIDE].value)) +
+                  gathers * random_cost(m, region, m->gather_hit_bytes,
+                                        m->gather_miss_bytes) +
+                  scatters * random_cost(m, region, m->scatter_hit_bytes,
+                                         m->scatter_miss_bytes));
+        wave += (double)v->count * (double)wb * at[MMM_ATTR_WAVEFRONTS].value;
+        atomics += (double)v->count * at[MMM_ATTR_ATOMICS].value;
+        gwave += (double)v->count * (double)wb *
+                 at[MMM_ATTR_GLOBAL_WAVEFRONTS].value;
         N += v->count;
     }
     if (N == 0)
@@ -551,6 +563,7 @@ int mmm_time_compute(mmm_time *out, const mmm_instance *inst,
     double *dist = NULL, (*term_s)[MMM_TIME_NTERMS] = NULL;
     long *from = NULL;
     mmm_class_val *cv = NULL;
+    mmm_attr_value *av = NULL;
     int r = 0;
 
     memset(out, 0, sizeof *out);
@@ -568,7 +581,8 @@ int mmm_time_compute(mmm_time *out, const mmm_instance *inst,
     from = malloc((nk ? nk : 1) * sizeof *from);
     term_s = calloc(nk ? nk : 1, sizeof *term_s);
     cv = malloc(maxc * sizeof *cv);
-    if (!out->kernels || !dist || !from || !term_s || !cv) {
+    av = malloc(maxc * MMM_ATTR_N * sizeof *av);
+    if (!out->kernels || !dist || !from || !term_s || !cv || !av) {
         r = mmm_error_set(err, MMM_ENOMEM, prog->file, 0, "out of memory");
         goto fail;
     }
@@ -607,7 +621,8 @@ int mmm_time_compute(mmm_time *out, const mmm_instance *inst,
         for (int64_t j = 1; j <= copies; j++) {
             launch_cost lc;
             if ((r = mmm_instance_eval_copy(inst, k, j, cv, err)) < 0 ||
-                (r = launch(m, prog, kr, cv, kr->nclasses, &lc, err)) < 0)
+                (r = mmm_instance_eval_attrs(inst, k, j, av, err)) < 0 ||
+                (r = launch(m, prog, kr, cv, av, kr->nclasses, &lc, err)) < 0)
                 goto fail;
             issued += 1;
             double t_1 = fmax(issued * pace, t_end + gap) + lc.exec;
@@ -674,12 +689,14 @@ int mmm_time_compute(mmm_time *out, const mmm_instance *inst,
     free(from);
     free(term_s);
     free(cv);
+    free(av);
     return 0;
 fail:
     free(dist);
     free(from);
     free(term_s);
     free(cv);
+    free(av);
     mmm_time_dispose(out);
     return r;
 }

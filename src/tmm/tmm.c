@@ -18,10 +18,12 @@
 /* ------------------------------------------------------------------ */
 /* Helpers                                                            */
 
-/* Value of the parameter `name` as a double; 0 when it is not declared. */
+/* Value of the machine parameter `name` as a double (the machine file's,
+ * else the program's: mmm_program_find_machine_param); 0 when neither
+ * declares it. */
 static int param_get(const mmm_instance *inst, const char *name, double *out)
 {
-    int slot = mmm_program_find_param(inst->program, name);
+    int slot = mmm_program_find_machine_param(inst->program, name);
     if (slot < 0 || (size_t)slot >= inst->nvalues)
         return 0;
     *out = inst->values[slot].d;

@@ -452,6 +452,14 @@ for f in tests/data/bad_machine/*.xml; do
 done
 case_ error.limit.tests_data_bad_machine_too_many.xml analyze dags/poly_mul.xml --machine tests/data/bad_machine/too_many.xml --max-params 2
 
+# Program parameters named like constants of the machine file (beta and
+# alpha of the balance principle): the program's own, not the machine's.
+for f in tests/data/machine/own_*.xml; do
+    for fmt in text json; do
+        case_ "analyze.own_names.$fmt.$(slug "$f")" analyze "$f" --machine "$MC" --model mmm,tmm,balance,time --format "$fmt"
+    done
+done
+
 wait
 
 # ---------------------------------------------------------------------------
