@@ -1,5 +1,8 @@
 /* cli.h: what the subcommands share.  The CLI includes only the public
- * headers of libmmm; this file is private to src/cli/. */
+ * headers of libmmm (ctest `layers` checks it) and links the public
+ * library: it parses the arguments, loads, computes and hands the results
+ * to the library's writers (mmm/output.h), which print them.  This file is
+ * private to src/cli/. */
 #ifndef MMM_CLI_H
 #define MMM_CLI_H
 
@@ -10,8 +13,6 @@
 #include "mmm/import.h"
 
 enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2 };
-
-enum cli_format { CLI_TEXT = 0, CLI_JSON, CLI_CSV };
 
 #define CLI_MAX_DEFS 256
 
@@ -26,13 +27,13 @@ typedef struct cli_common {
     const char *machine_path;
     int has_p;
     int64_t p;
-    enum cli_format format;
+    mmm_format format;
     size_t ndefs;
     const char *def_name[CLI_MAX_DEFS];
     const char *def_value[CLI_MAX_DEFS];
     mmm_limits limits;
     mmm_threads threads;             /* how the program is loaded */
-    int launch;                      /* --launch: CLI_LAUNCH_* (time model) */
+    mmm_launch launch;               /* --launch (time model) */
     unsigned instance_flags;         /* MMM_INSTANCE_*: set by the command */
     /* task-graph formats (mmm/import.h) */
     mmm_input_format input_format;   /* --input-format; 0: by content */
@@ -133,135 +134,11 @@ int cli_parse_u64(const char *s, uint64_t *out);
  * file). */
 int cli_has_suffix(const char *s, const char *suffix);
 
-/* ---- JSON writer (RFC 8259, numbers as JSON numbers) ---- */
-typedef struct cli_json_writer {
-    FILE *f;
-    int depth;
-    int need_comma[64];
-    unsigned char flat[64]; /* the container at this depth is on one line */
-    int after_key;
-} cli_json_writer;
-
-void cli_json_init(cli_json_writer *w, FILE *f);
-void cli_json_begin_object(cli_json_writer *w);
-void cli_json_end_object(cli_json_writer *w);
-void cli_json_begin_array(cli_json_writer *w);
-/* An object written on one line ({"a": 1, "b": [2, 3]}), with whatever it
- * holds: for the many small records of a long array. */
-void cli_json_begin_object_flat(cli_json_writer *w);
-void cli_json_end_array(cli_json_writer *w);
-void cli_json_key(cli_json_writer *w, const char *key);
-void cli_json_string(cli_json_writer *w, const char *s);
-void cli_json_double(cli_json_writer *w, double v);   /* non-finite -> null */
-void cli_json_int(cli_json_writer *w, int64_t v);
-void cli_json_value(cli_json_writer *w, mmm_value v); /* integer or double */
-void cli_json_bool(cli_json_writer *w, int v);
-void cli_json_null(cli_json_writer *w);
-/* Finish with a newline. */
-void cli_json_finish(cli_json_writer *w);
-
-/* ---- The analyze object, shared by analyze, compare and optimize ----
- * Writes "program", "file", "params", "metrics", "bounds", "critical_path",
- * "kernels" (keys only; the caller opens/closes the object). */
-void cli_json_analysis(cli_json_writer *w, const mmm_instance *inst,
-                       const mmm_metrics *m);
-/* "metrics": {...} and "bounds": {...} members only. */
-void cli_json_metrics(cli_json_writer *w, const mmm_metrics *m);
-void cli_json_bounds(cli_json_writer *w, const mmm_metrics *m);
-
-/* Human formatting of a count or cost: exact integers as integers, others
- * with 6 significant digits, thousands not separated (scripts parse it). */
-char *cli_fmt_num(double v, char *buf, size_t size);
-/* A measure that may be an exact integer (mmm_metrics W_i... with its
- * MMM_EXACT_* bit): the integer when exact, else cli_fmt_num / a double. */
-char *cli_fmt_exact(double v, int64_t vi, unsigned exact, char *buf, size_t size);
-void cli_json_exact(cli_json_writer *w, double v, int64_t vi, unsigned exact);
 /* Once per run, on stderr: some integer lost digits as a double. */
 void cli_note_inexact(const char *file, const mmm_metrics *m);
 
-/* " name=value" for each parameter of inst's program on stdout: its own
- * parameters and, of a machine file's constants, only the MMM's U, Z and
- * p; the others (dozens for the time model, the same at every point) are
- * counted, "  (and N more constants of the machine file)".  " (none)"
- * when there is nothing to print.  No newline. */
-void cli_print_params(const mmm_instance *inst);
-
-/* ---- Text tables: each column as wide as its widest cell ---- */
-typedef struct cli_table {
-    size_t ncols;
-    size_t n, cap;   /* cells so far, row by row */
-    char **cells;
-} cli_table;
-
-void cli_table_init(cli_table *t, size_t ncols);
-/* Append the next cell (copied; rows fill left to right).  0 or -1. */
-int cli_table_add(cli_table *t, const char *cell);
-/* Print every row after indent; columns whose bit is set in left_aligned
- * are aligned left, the others (numbers) right; two spaces between. */
-void cli_table_print(const cli_table *t, FILE *f, const char *indent,
-                     unsigned long left_aligned);
-void cli_table_dispose(cli_table *t);
-
-/* ---- The other models of `analyze --model` (tmm_out.c, docs/tmm.md) ---- */
-enum { CLI_MODEL_MMM = 1u, CLI_MODEL_TMM = 2u, CLI_MODEL_BALANCE = 4u,
-       CLI_MODEL_ALL = 7u, /* "all": mmm, tmm, balance */
-       CLI_MODEL_TIME = 8u };
-/* "mmm", "tmm", "balance", "all" or a comma list ("tmm,balance") into
- * CLI_MODEL_* bits.  Returns 0, or -1 for anything else. */
-int cli_model_parse(const char *s, unsigned *out);
-
-typedef struct cli_models {
-    unsigned which;      /* CLI_MODEL_* bits */
-    mmm_tmm tmm;         /* when which & CLI_MODEL_TMM */
-    mmm_balance balance; /* when which & CLI_MODEL_BALANCE */
-    mmm_time time;       /* when which & CLI_MODEL_TIME */
-    int launch;          /* kept by compute: CLI_LAUNCH_* */
-} cli_models;
-
-/* Compute the TMM and/or the balance principle (as which says) for an
- * evaluated instance.  Prints the error (a missing machine parameter...)
- * and returns CLI_FAIL, else CLI_OK; dispose in both cases is safe. */
-int cli_models_compute(cli_models *m, const mmm_instance *inst,
-                       unsigned which);
-void cli_models_dispose(cli_models *m);
-/* Text sections "TMM ..." and "balance principle ...", each with a
- * per-kernel table of at most max_rows rows (0 = all). */
-void cli_models_text(FILE *f, const cli_models *m, const mmm_instance *inst,
-                     int64_t max_rows);
-/* JSON members "tmm": {...} and/or "balance": {...} (keys only: the caller
- * opens and closes the enclosing object). */
-void cli_models_json(cli_json_writer *w, const cli_models *m,
-                     const mmm_instance *inst);
-/* CSV, one row per kernel: id,repeat, then the MMM columns (when which has
- * CLI_MODEL_MMM), the TMM ones and the balance ones. */
-void cli_models_csv(FILE *f, const cli_models *m, const mmm_instance *inst);
-
-/* Helpers of the per-kernel tables (tmm_out.c). */
-size_t cli_id_width(const mmm_program *prog);
-void cli_print_kernel_path(FILE *f, const mmm_instance *inst,
-                           const uint32_t *path, size_t len);
-int cli_rows_done(FILE *f, size_t i, size_t n, int64_t max_rows);
-
-/* ---- The time model (time_out.c, docs/time.md) ---- */
-/* Launch mode: from the parameter 'graph' (default stream), or forced by
- * --launch stream|graph. */
-enum { CLI_LAUNCH_PARAM = 0, CLI_LAUNCH_STREAM = 1, CLI_LAUNCH_GRAPH = 2 };
-/* "stream" or "graph" into CLI_LAUNCH_*; -1 for anything else. */
-int cli_launch_parse(const char *s);
-/* mmm_time_compute with the machine of the instance's parameters and the
- * launch mode. */
-int cli_time_compute(mmm_time *t, const mmm_instance *inst, int launch,
-                     mmm_error *err);
-void cli_time_text(FILE *f, const mmm_time *t, const mmm_instance *inst,
-                   int64_t max_rows);
-/* "time": {...} (a key and its object). */
-void cli_time_json(cli_json_writer *w, const mmm_time *t,
-                   const mmm_instance *inst);
-/* CSV columns: the header when k == (size_t)-1, else kernel k's cells;
- * each starts with a comma. */
-void cli_time_csv(FILE *f, const mmm_time *t, size_t k);
-/* Seconds in a readable unit ("1.234 ms"). */
-char *cli_fmt_seconds(double s, char *buf, size_t size);
+/* Print err ("FILE:LINE: error: message") and return CLI_FAIL. */
+int cli_fail(const mmm_error *err);
 
 /* Subcommands. */
 int cmd_analyze(int argc, char **argv);

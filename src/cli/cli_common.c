@@ -61,7 +61,7 @@ void cli_common_init(cli_common *c, const char *cmd)
 {
     memset(c, 0, sizeof *c);
     c->cmd = cmd;
-    c->format = CLI_TEXT;
+    c->format = MMM_FORMAT_TEXT;
 }
 
 int cli_parse_int64(const char *s, int64_t *out)
@@ -276,7 +276,7 @@ int cli_common_option(cli_common *c, int argc, char **argv, int *i)
     }
     arg = cli_option_value("--launch", argc, argv, i, &missing);
     if (arg || missing) {
-        if (!arg || (c->launch = cli_launch_parse(arg)) < 0)
+        if (mmm_launch_parse(&c->launch, arg) < 0)
             return cli_usage(c->cmd, "--launch must be stream or graph"), -1;
         return 1;
     }
@@ -297,11 +297,11 @@ int cli_common_option(cli_common *c, int argc, char **argv, int *i)
     arg = cli_option_value("--format", argc, argv, i, &missing);
     if (arg || missing) {
         if (arg && !strcmp(arg, "text"))
-            c->format = CLI_TEXT;
+            c->format = MMM_FORMAT_TEXT;
         else if (arg && !strcmp(arg, "json"))
-            c->format = CLI_JSON;
+            c->format = MMM_FORMAT_JSON;
         else if (arg && !strcmp(arg, "csv"))
-            c->format = CLI_CSV;
+            c->format = MMM_FORMAT_CSV;
         else
             return cli_usage(c->cmd, "--format must be text, json or csv"), -1;
         return 1;
@@ -521,25 +521,19 @@ int cli_load_unevaluated(const cli_common *c, const char *path, mmm_program **pr
     return load(c, path, 0, prog, inst, NULL, ov, nov);
 }
 
-void cli_print_params(const mmm_instance *inst)
+void cli_note_inexact(const char *file, const mmm_metrics *m)
 {
-    const mmm_program *prog = inst->program;
-    size_t shown = 0, from_machine = 0;
-    for (size_t i = 0; i < prog->nparams; i++) {
-        char v[64];
-        const char *nm = prog->params[i].name;
-        if (prog->params[i].from_machine && strcmp(nm, "U") &&
-            strcmp(nm, "Z") && strcmp(nm, "p")) {
-            from_machine++;
-            continue;
-        }
-        printf(" %s=%s", nm,
-               mmm_value_format(inst->values[i], 0, v, sizeof v));
-        shown++;
-    }
-    if (!shown && !from_machine)
-        printf(" (none)");
-    if (from_machine)
-        printf("  (and %zu more constants of the machine file)",
-               from_machine);
+    static int said;
+    if (!m->lost || said)
+        return;
+    said = 1;
+    fprintf(stderr, "%s: note: some integers exceed what a double holds exactly (2^53) and "
+                    "are printed rounded (\"exact\": false in JSON)\n",
+            file ? file : "mmm");
+}
+
+int cli_fail(const mmm_error *err)
+{
+    cli_print_error(err);
+    return CLI_FAIL;
 }

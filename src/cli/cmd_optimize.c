@@ -1,18 +1,34 @@
 /* cmd_optimize.c: `mmm optimize FILE --param NAME ...`: sweep one or two
  * parameters, pick the value minimizing the overhead (or a bound), compare
  * it with a baseline by the Graham–Brent bound, as the MMM slides do.
- * This file reads the options and runs the sweep; optimize_out.c writes
- * what it finds (rows streamed as they come, the summary after), and the
- * figure is the library's (mmm/sweep_plot.h). */
-#include <math.h>
-#include <stdarg.h>
+ * This file reads the options and runs the sweep; the library writes what
+ * it finds (mmm_write_sweep_*: rows streamed as they come, the summary
+ * after), and the figure is the drawing module's (mmm/sweep_plot.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "mmm/plot.h"
-#include "optimize_out.h"
+#include "mmm/sweep_plot.h"
 #include "base/grow.h"
+
+typedef struct axis_opt {
+    const char *name;
+    const char *from, *to, *step, *values;
+} axis_opt;
+
+typedef struct opt_args {
+    cli_common c;
+    const char *file;
+    size_t naxes;
+    axis_opt axes[MMM_SWEEP_MAX_AXES];
+    const char *objective;
+    const char *baseline;
+    const char *plot;
+    int64_t max_points;
+    int64_t max_rows;
+} opt_args;
 
 static const char optimize_help[] =
     "usage: mmm optimize FILE --param NAME [--from A] [--to B] [--step K]\n"
@@ -276,7 +292,6 @@ static int build_spec(mmm_sweep_spec *spec, const opt_args *o,
         return cli_usage("optimize", "--objective must be overhead, bound, "
                          "corollary or time, not '%s'", o->objective);
     spec->launch = o->c.launch;
-    opt_show_time = spec->objective == MMM_OBJECTIVE_TIME;
     if (spec->objective == MMM_OBJECTIVE_BOUND && !o->c.has_p &&
         mmm_program_find_param(prog, "p") < 0)
         return cli_usage("optimize", "--objective bound needs p: give -p P "
@@ -417,30 +432,43 @@ static int check_plot_path(const char *path)
     return CLI_OK;
 }
 
+/* Each point to the writer and, with --plot, to the figure. */
+typedef struct point_sink {
+    mmm_writer *w;
+    mmm_sweep_plot *fig;
+} point_sink;
+
+static int on_point(const mmm_sweep_point *pt, const mmm_error *why, void *payload)
+{
+    point_sink *ps = payload;
+    int rc = mmm_write_sweep_point(pt, why, ps->w);
+    if (rc == MMM_OK && ps->fig)
+        rc = mmm_sweep_plot_add(ps->fig, pt);
+    return rc;
+}
+
 static int run(const opt_args *o, mmm_program *prog, mmm_instance *inst,
                mmm_sweep_spec *spec)
 {
     mmm_sweep_result plan, res;
     mmm_metrics mb, m0;
-    cli_json_writer jw;
-    sink s;
+    point_sink ps = {NULL, NULL};
     mmm_error err;
     uint64_t total = 0;
     int rc;
 
     memset(&mb, 0, sizeof mb);
     memset(&m0, 0, sizeof m0);
-    if (mmm_sweep_resolve(&plan, &total, inst, spec, &err) < 0) {
-        cli_print_error(&err);
-        return CLI_FAIL;
+    if (mmm_sweep_resolve(&plan, &total, inst, spec, &err) < 0)
+        return cli_fail(&err);
+    if ((o->plot && mmm_sweep_plot_new(&ps.fig, prog, &plan, plan.axes[0].count,
+                                       &err) < 0) ||
+        mmm_writer_new(&ps.w, stdout, o->c.format, &err) < 0 ||
+        mmm_write_sweep_begin(ps.w, prog, &plan, spec, total, o->max_rows, &err) < 0) {
+        rc = cli_fail(&err);
+        goto done;
     }
-    cli_json_init(&jw, stdout);
-    if (opt_sink_init(&s, o, prog, &plan, total, &jw) != CLI_OK) {
-        opt_sink_dispose(&s);
-        return CLI_FAIL;
-    }
-    opt_out_begin(&s, spec);
-    rc = mmm_sweep_run(&res, inst, spec, opt_on_point, &s, &err) < 0 ? CLI_FAIL : CLI_OK;
+    rc = mmm_sweep_run(&res, inst, spec, on_point, &ps, &err) < 0 ? CLI_FAIL : CLI_OK;
     if (rc != CLI_OK) {
         fflush(stdout);
         cli_print_error(&err);
@@ -448,19 +476,20 @@ static int run(const opt_args *o, mmm_program *prog, mmm_instance *inst,
     }
     if (res.has_best && (rc = analyse_ends(&mb, &m0, inst, spec, &res)) != CLI_OK)
         goto done;
-    rc = opt_out_end(&s, &res, spec, inst, &mb, &m0);
-    /* No plot when the command fails: an error never replaces an old file. */
-    if (rc == CLI_OK && o->plot && res.has_best &&
-        mmm_sweep_plot_write(s.fig, &res, inst, spec, o->plot, &err) < 0) {
-        cli_print_error(&err);
+    if (mmm_write_sweep_end(ps.w, &res, inst, &mb, &m0, &err) < 0) {
+        fprintf(stderr, "mmm: %s\n", err.message);
         rc = CLI_FAIL;
     }
+    /* No plot when the command fails: an error never replaces an old file. */
+    if (rc == CLI_OK && o->plot && res.has_best &&
+        mmm_sweep_plot_write(ps.fig, &res, inst, spec, o->plot, &err) < 0)
+        rc = cli_fail(&err);
     if (rc == CLI_OK && !res.has_best) {
         char at[128];
         mmm_sweep_point tmp;
         memset(&tmp, 0, sizeof tmp);
         memcpy(tmp.params, res.first_infeasible_params, sizeof tmp.params);
-        opt_point_text(at, sizeof at, &s, &tmp);
+        mmm_sweep_point_format(at, sizeof at, prog, &plan, &tmp);
         fprintf(stderr, "%s: error: no feasible value in the sweep (%s: %s)\n",
                 prog->file, at, res.first_infeasible.message);
         rc = CLI_FAIL;
@@ -468,7 +497,8 @@ static int run(const opt_args *o, mmm_program *prog, mmm_instance *inst,
 done:
     mmm_metrics_dispose(&mb);
     mmm_metrics_dispose(&m0);
-    opt_sink_dispose(&s);
+    mmm_writer_free(ps.w);
+    mmm_sweep_plot_free(ps.fig);
     return rc;
 }
 

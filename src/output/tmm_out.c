@@ -4,17 +4,17 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli.h"
+#include "output/output_internal.h"
 
-/* The models cli_model_parse knows. */
+/* The models mmm_models_parse knows. */
 static const struct {
     const char *name;
     unsigned bits;
-} names[] = {{"mmm", CLI_MODEL_MMM},
-             {"tmm", CLI_MODEL_TMM},
-             {"balance", CLI_MODEL_BALANCE},
-             {"time", CLI_MODEL_TIME},
-             {"all", CLI_MODEL_ALL}};
+} names[] = {{"mmm", MMM_MODEL_MMM},
+             {"tmm", MMM_MODEL_TMM},
+             {"balance", MMM_MODEL_BALANCE},
+             {"time", MMM_MODEL_TIME},
+             {"all", MMM_MODEL_ALL}};
 
 static int model_item(const char *item, size_t len, void *payload)
 {
@@ -29,41 +29,53 @@ static int model_item(const char *item, size_t len, void *payload)
     return found ? 0 : -1;
 }
 
-int cli_model_parse(const char *s, unsigned *out)
+int mmm_models_parse(unsigned *out, const char *s)
 {
     unsigned bits = 0;
+    const char *start = s;
     /* A comma list: "tmm,balance". */
-    if (!s || !*s || cli_split_list(s, model_item, &bits) != 0)
-        return -1;
+    if (!out || !s || !*s)
+        return MMM_EINVAL;
+    for (;; s++) {
+        if (*s != '\0' && *s != ',')
+            continue;
+        if (model_item(start, (size_t)(s - start), &bits) != 0)
+            return MMM_EINVAL;
+        if (*s == '\0')
+            break;
+        start = s + 1;
+    }
     *out = bits;
-    return 0;
+    return MMM_OK;
 }
 
-int cli_models_compute(cli_models *m, const mmm_instance *inst,
-                       unsigned which)
+int mmm_models_compute(mmm_models *m, const mmm_instance *inst,
+                       unsigned which, mmm_launch launch, mmm_error *err)
 {
-    mmm_error err;
-    int launch = m->launch;
+    int rc = MMM_OK;
+    if (!m || !inst)
+        return mmm_error_set(err, MMM_EINVAL, NULL, 0,
+                             "mmm_models_compute: no models or no instance");
     memset(m, 0, sizeof *m);
     m->which = which;
-    m->launch = launch;
-    if ((which & CLI_MODEL_TMM) && mmm_tmm_compute(&m->tmm, inst, &err) < 0)
+    if ((which & MMM_MODEL_TMM) && (rc = mmm_tmm_compute(&m->tmm, inst, err)) < 0)
         goto fail;
-    if ((which & CLI_MODEL_BALANCE) &&
-        mmm_balance_compute(&m->balance, inst, &err) < 0)
+    if ((which & MMM_MODEL_BALANCE) &&
+        (rc = mmm_balance_compute(&m->balance, inst, err)) < 0)
         goto fail;
-    if ((which & CLI_MODEL_TIME) &&
-        cli_time_compute(&m->time, inst, m->launch, &err) < 0)
+    if ((which & MMM_MODEL_TIME) &&
+        (rc = mmm_models_time(&m->time, inst, launch, err)) < 0)
         goto fail;
-    return CLI_OK;
+    return MMM_OK;
 fail:
-    cli_print_error(&err);
-    cli_models_dispose(m);
-    return CLI_FAIL;
+    mmm_models_dispose(m);
+    return rc;
 }
 
-void cli_models_dispose(cli_models *m)
+void mmm_models_dispose(mmm_models *m)
 {
+    if (!m)
+        return;
     mmm_tmm_dispose(&m->tmm);
     mmm_balance_dispose(&m->balance);
     mmm_time_dispose(&m->time);
@@ -83,7 +95,7 @@ static const char *limit_words(mmm_tmm_limit l)
     return "no threads";
 }
 
-size_t cli_id_width(const mmm_program *prog)
+size_t mmm__id_width(const mmm_program *prog)
 {
     size_t i, width = 6;
     for (i = 0; i < prog->nkernels; i++) {
@@ -94,7 +106,7 @@ size_t cli_id_width(const mmm_program *prog)
     return width;
 }
 
-void cli_print_kernel_path(FILE *f, const mmm_instance *inst, const uint32_t *path,
+void mmm__print_kernel_path(FILE *f, const mmm_instance *inst, const uint32_t *path,
                        size_t len)
 {
     size_t i;
@@ -107,7 +119,7 @@ void cli_print_kernel_path(FILE *f, const mmm_instance *inst, const uint32_t *pa
 }
 
 /* 1 when the table must stop at row i (and says so). */
-int cli_rows_done(FILE *f, size_t i, size_t n, int64_t max_rows)
+int mmm__rows_done(FILE *f, size_t i, size_t n, int64_t max_rows)
 {
     if (max_rows > 0 && (int64_t)i >= max_rows) {
         fprintf(f, "... %zu more kernels (--max-rows 0 shows all)\n", n - i);
@@ -123,17 +135,17 @@ static void tmm_text(FILE *f, const mmm_tmm *t, const mmm_instance *inst,
     const mmm_tmm_cost *c = &t->program;
     const mmm_tmm_machine *mc = &t->machine;
     char a[64], b[64], d[64], e[64], g[64], h[64];
-    size_t i, width = cli_id_width(prog);
+    size_t i, width = mmm__id_width(prog);
 
     fprintf(f, "\nTMM (threaded many-core memory model)\n");
     fprintf(f, "  machine  L=%s P=%s C=%s Z=%s Q=%s X=%s\n",
-            cli_fmt_num(mc->L, a, sizeof a), cli_fmt_num(mc->P, b, sizeof b),
-            cli_fmt_num(mc->C, d, sizeof d), cli_fmt_num(mc->Z, e, sizeof e),
-            cli_fmt_num(mc->Q, g, sizeof g), cli_fmt_num(mc->X, h, sizeof h));
-    fprintf(f, "  T1    work                        %s\n", cli_fmt_num(c->T1, a, sizeof a));
-    fprintf(f, "  Tinf  span                        %s\n", cli_fmt_num(c->Tinf, a, sizeof a));
+            mmm__fmt_num(mc->L, a, sizeof a), mmm__fmt_num(mc->P, b, sizeof b),
+            mmm__fmt_num(mc->C, d, sizeof d), mmm__fmt_num(mc->Z, e, sizeof e),
+            mmm__fmt_num(mc->Q, g, sizeof g), mmm__fmt_num(mc->X, h, sizeof h));
+    fprintf(f, "  T1    work                        %s\n", mmm__fmt_num(c->T1, a, sizeof a));
+    fprintf(f, "  Tinf  span                        %s\n", mmm__fmt_num(c->Tinf, a, sizeof a));
     fprintf(f, "  M     memory transactions         %s  (%s words)\n",
-            cli_fmt_num(c->M, a, sizeof a), cli_fmt_num(c->words, b, sizeof b));
+            mmm__fmt_num(c->M, a, sizeof a), mmm__fmt_num(c->words, b, sizeof b));
     {
         /* One launch, or X itself: the limit sets T.  Otherwise T is a mean
          * over launches whose limits may differ. */
@@ -144,28 +156,28 @@ static void tmm_text(FILE *f, const mmm_tmm *t, const mmm_instance *inst,
                 same = 0;
         if (same || (c->limit == MMM_TMM_LIMIT_X && c->T == mc->X))
             fprintf(f, "  T     threads per core            %s  (set by %s)\n",
-                    cli_fmt_num(c->T, a, sizeof a), limit_words(c->limit));
+                    mmm__fmt_num(c->T, a, sizeof a), limit_words(c->limit));
         else
             fprintf(f, "  T     threads per core            %s  (a mean over the launches, "
                        "weighted by their transactions; the launch with the largest "
                        "latency term is limited by %s)\n",
-                    cli_fmt_num(c->T, a, sizeof a), limit_words(c->limit));
+                    mmm__fmt_num(c->T, a, sizeof a), limit_words(c->limit));
     }
     fprintf(f, "  T_P   Eq. (2) on the totals       %s  = max(T1/P %s, Tinf %s, M*L/(T*P) %s): %s\n",
-            cli_fmt_num(c->TP_global, a, sizeof a), cli_fmt_num(c->work_term, b, sizeof b),
-            cli_fmt_num(c->span_term, d, sizeof d), cli_fmt_num(c->latency_term, e, sizeof e),
+            mmm__fmt_num(c->TP_global, a, sizeof a), mmm__fmt_num(c->work_term, b, sizeof b),
+            mmm__fmt_num(c->span_term, d, sizeof d), mmm__fmt_num(c->latency_term, e, sizeof e),
             mmm_tmm_term_name(c->dominant));
     fprintf(f, "  T_P   longest kernel path         %s  (sum of per-kernel T_P)\n",
-            cli_fmt_num(c->TP, a, sizeof a));
-    fprintf(f, "  PRAM  max(T1/P, Tinf)             %s\n", cli_fmt_num(c->pram, a, sizeof a));
+            mmm__fmt_num(c->TP, a, sizeof a));
+    fprintf(f, "  PRAM  max(T1/P, Tinf)             %s\n", mmm__fmt_num(c->pram, a, sizeof a));
     fprintf(f, "  S_P   speedup T1/T_P, Eq. (3)     %s  (of P = %s)\n",
-            cli_fmt_num(c->speedup, a, sizeof a), cli_fmt_num(mc->P, b, sizeof b));
+            mmm__fmt_num(c->speedup, a, sizeof a), mmm__fmt_num(mc->P, b, sizeof b));
     fprintf(f, "  T*    M*L/T1, latency hidden from %s threads per core: %s\n",
-            cli_fmt_num(c->Tstar, a, sizeof a),
+            mmm__fmt_num(c->Tstar, a, sizeof a),
             c->latency_term <= c->work_term ? "T >= T*, the PRAM range"
                                             : "T < T*, latency-bound");
     fprintf(f, "  critical path (T_P)  ");
-    cli_print_kernel_path(f, inst, t->path, t->path_len);
+    mmm__print_kernel_path(f, inst, t->path, t->path_len);
 
     fprintf(f, "\n%-*s %8s %12s %12s %12s %10s %12s %12s  %s\n", (int)width,
             "kernel", "repeat", "T1", "Tinf", "M", "T", "T_P", "T*", "dominant");
@@ -173,14 +185,14 @@ static void tmm_text(FILE *f, const mmm_tmm *t, const mmm_instance *inst,
         uint32_t k = prog->topo[i];
         const mmm_tmm_cost *kc = &t->kernels[k];
         char rep[32];
-        if (cli_rows_done(f, i, prog->nkernels, max_rows))
+        if (mmm__rows_done(f, i, prog->nkernels, max_rows))
             break;
         snprintf(rep, sizeof rep, "x%lld", (long long)inst->kernels[k].repeat);
         fprintf(f, "%-*.*s %8s %12s %12s %12s %10s %12s %12s  %s\n", (int)width,
                 (int)width, prog->kernels[k].id, rep,
-                cli_fmt_num(kc->T1, a, sizeof a), cli_fmt_num(kc->Tinf, b, sizeof b),
-                cli_fmt_num(kc->M, d, sizeof d), cli_fmt_num(kc->T, e, sizeof e),
-                cli_fmt_num(kc->TP, g, sizeof g), cli_fmt_num(kc->Tstar, h, sizeof h),
+                mmm__fmt_num(kc->T1, a, sizeof a), mmm__fmt_num(kc->Tinf, b, sizeof b),
+                mmm__fmt_num(kc->M, d, sizeof d), mmm__fmt_num(kc->T, e, sizeof e),
+                mmm__fmt_num(kc->TP, g, sizeof g), mmm__fmt_num(kc->Tstar, h, sizeof h),
                 mmm_tmm_term_name(kc->dominant));
     }
 }
@@ -190,37 +202,37 @@ static void balance_machine_text(FILE *f, const mmm_balance_machine *m)
     char a[64], b[64], d[64], e[64], g[64], h[64], k[64];
     fprintf(f, "  machine  P=%s cores, P*C0=%s ops/s, beta=%s B/s, alpha=%s s, "
                "L=%s B (C=%s words of %s B)\n",
-            cli_fmt_num(m->P, a, sizeof a), cli_fmt_num(m->peak, b, sizeof b),
-            cli_fmt_num(m->beta, d, sizeof d), cli_fmt_num(m->alpha, e, sizeof e),
-            cli_fmt_num(m->transaction_bytes, g, sizeof g),
-            cli_fmt_num(m->C, h, sizeof h), cli_fmt_num(m->word_bytes, k, sizeof k));
+            mmm__fmt_num(m->P, a, sizeof a), mmm__fmt_num(m->peak, b, sizeof b),
+            mmm__fmt_num(m->beta, d, sizeof d), mmm__fmt_num(m->alpha, e, sizeof e),
+            mmm__fmt_num(m->transaction_bytes, g, sizeof g),
+            mmm__fmt_num(m->C, h, sizeof h), mmm__fmt_num(m->word_bytes, k, sizeof k));
     fprintf(f, "  balance P*C0/beta          %s ops/word  (%s ops/byte)\n",
-            cli_fmt_num(m->balance, a, sizeof a), cli_fmt_num(m->balance_bytes, b, sizeof b));
+            mmm__fmt_num(m->balance, a, sizeof a), mmm__fmt_num(m->balance_bytes, b, sizeof b));
     fprintf(f, "  Little alpha*beta/L        %s transactions in flight\n",
-            cli_fmt_num(m->littles, a, sizeof a));
+            mmm__fmt_num(m->littles, a, sizeof a));
     if (!m->has_Z)
         return;
     fprintf(f, "  Eq. (5) matrix multiply    sqrt(Z/P) = %s (Z = %s words) %s P*C0/beta = %s ops/byte: %s\n",
-            cli_fmt_num(m->matmul, a, sizeof a), cli_fmt_num(m->Ztotal, b, sizeof b),
-            m->matmul_ok ? ">=" : "<", cli_fmt_num(m->balance_bytes, d, sizeof d),
+            mmm__fmt_num(m->matmul, a, sizeof a), mmm__fmt_num(m->Ztotal, b, sizeof b),
+            m->matmul_ok ? ">=" : "<", mmm__fmt_num(m->balance_bytes, d, sizeof d),
             m->matmul_ok ? "compute-bound" : "memory-bound");
-    fprintf(f, "  Eq. (6) sort               log2(Z/P) = %s\n", cli_fmt_num(m->sort, a, sizeof a));
+    fprintf(f, "  Eq. (6) sort               log2(Z/P) = %s\n", mmm__fmt_num(m->sort, a, sizeof a));
     if (!m->has_growth)
         return;
     fprintf(f, "  in %s years                P*C0=%s ops/s beta=%s B/s alpha=%s s L=%s B Z=%s words P=%s\n",
-            cli_fmt_num(m->years, a, sizeof a), cli_fmt_num(m->at_peak, b, sizeof b),
-            cli_fmt_num(m->at_beta, d, sizeof d), cli_fmt_num(m->at_alpha, e, sizeof e),
-            cli_fmt_num(m->at_transaction_bytes, g, sizeof g),
-            cli_fmt_num(m->at_Ztotal, h, sizeof h), cli_fmt_num(m->at_P, k, sizeof k));
+            mmm__fmt_num(m->years, a, sizeof a), mmm__fmt_num(m->at_peak, b, sizeof b),
+            mmm__fmt_num(m->at_beta, d, sizeof d), mmm__fmt_num(m->at_alpha, e, sizeof e),
+            mmm__fmt_num(m->at_transaction_bytes, g, sizeof g),
+            mmm__fmt_num(m->at_Ztotal, h, sizeof h), mmm__fmt_num(m->at_P, k, sizeof k));
     fprintf(f, "                             P*C0/beta = %s ops/byte, sqrt(Z/P) = %s\n",
-            cli_fmt_num(m->at_balance_bytes, a, sizeof a), cli_fmt_num(m->at_matmul, b, sizeof b));
-    fprintf(f, "  Eq. (5) crossing           after %s years", cli_fmt_num(m->crossover, a, sizeof a));
+            mmm__fmt_num(m->at_balance_bytes, a, sizeof a), mmm__fmt_num(m->at_matmul, b, sizeof b));
+    fprintf(f, "  Eq. (5) crossing           after %s years", mmm__fmt_num(m->crossover, a, sizeof a));
     if (m->has_year0 && isfinite(m->crossover))
-        fprintf(f, " (%s)", cli_fmt_num(m->year0 + m->crossover, a, sizeof a));
+        fprintf(f, " (%s)", mmm__fmt_num(m->year0 + m->crossover, a, sizeof a));
     fprintf(f, ": the paper's reading, ops/byte against sqrt(Z/P) with Z in words\n");
     fprintf(f, "                             %s years keeping Irony et al.'s sqrt(2); %s years with both sides per word\n",
-            cli_fmt_num(m->crossover_irony, a, sizeof a),
-            cli_fmt_num(m->crossover_words, b, sizeof b));
+            mmm__fmt_num(m->crossover_irony, a, sizeof a),
+            mmm__fmt_num(m->crossover_words, b, sizeof b));
 }
 
 static const char *bound_name(const mmm_balance_cost *c)
@@ -234,19 +246,19 @@ static void balance_text(FILE *f, const mmm_balance *bal,
     const mmm_program *prog = inst->program;
     const mmm_balance_cost *c = &bal->program;
     char a[64], b[64], d[64], e[64], g[64], h[64];
-    size_t i, width = cli_id_width(prog);
+    size_t i, width = mmm__id_width(prog);
 
     fprintf(f, "\nbalance principle (Czechowski et al.)\n");
     balance_machine_text(f, &bal->machine);
     fprintf(f, "  program  W=%s D=%s Q=%s transactions (%s words)\n",
-            cli_fmt_num(c->W, a, sizeof a), cli_fmt_num(c->D, b, sizeof b),
-            cli_fmt_num(c->Q, d, sizeof d), cli_fmt_num(c->words, e, sizeof e));
-    fprintf(f, "  intensity W/(Q*L)          %s ops/word\n", cli_fmt_num(c->intensity, a, sizeof a));
+            mmm__fmt_num(c->W, a, sizeof a), mmm__fmt_num(c->D, b, sizeof b),
+            mmm__fmt_num(c->Q, d, sizeof d), mmm__fmt_num(c->words, e, sizeof e));
+    fprintf(f, "  intensity W/(Q*L)          %s ops/word\n", mmm__fmt_num(c->intensity, a, sizeof a));
     fprintf(f, "  Eq. (3) balance*Little %s %s intensity*Amdahl %s: %s (T_mem/T_comp = %s)\n",
-            cli_fmt_num(c->lhs, a, sizeof a), c->memory_bound ? ">" : "<=",
-            cli_fmt_num(c->rhs, b, sizeof b), bound_name(c), cli_fmt_num(c->ratio, d, sizeof d));
+            mmm__fmt_num(c->lhs, a, sizeof a), c->memory_bound ? ">" : "<=",
+            mmm__fmt_num(c->rhs, b, sizeof b), bound_name(c), mmm__fmt_num(c->ratio, d, sizeof d));
     fprintf(f, "           Little 1+(alpha*beta/L)/(Q/D) = %s, Amdahl 1+P/(W/D) = %s\n",
-            cli_fmt_num(c->little, a, sizeof a), cli_fmt_num(c->amdahl, b, sizeof b));
+            mmm__fmt_num(c->little, a, sizeof a), mmm__fmt_num(c->amdahl, b, sizeof b));
 
     fprintf(f, "\n%-*s %8s %12s %12s %12s %10s %10s %10s  %s\n", (int)width, "kernel",
             "repeat", "W", "D", "Q", "intensity", "Little", "Tmem/Tcomp", "bound");
@@ -254,39 +266,39 @@ static void balance_text(FILE *f, const mmm_balance *bal,
         uint32_t k = prog->topo[i];
         const mmm_balance_cost *kc = &bal->kernels[k];
         char rep[32];
-        if (cli_rows_done(f, i, prog->nkernels, max_rows))
+        if (mmm__rows_done(f, i, prog->nkernels, max_rows))
             break;
         snprintf(rep, sizeof rep, "x%lld", (long long)inst->kernels[k].repeat);
         fprintf(f, "%-*.*s %8s %12s %12s %12s %10s %10s %10s  %s\n", (int)width,
-                (int)width, prog->kernels[k].id, rep, cli_fmt_num(kc->W, a, sizeof a),
-                cli_fmt_num(kc->D, b, sizeof b), cli_fmt_num(kc->Q, d, sizeof d),
-                cli_fmt_num(kc->intensity, e, sizeof e), cli_fmt_num(kc->little, g, sizeof g),
-                cli_fmt_num(kc->ratio, h, sizeof h), bound_name(kc));
+                (int)width, prog->kernels[k].id, rep, mmm__fmt_num(kc->W, a, sizeof a),
+                mmm__fmt_num(kc->D, b, sizeof b), mmm__fmt_num(kc->Q, d, sizeof d),
+                mmm__fmt_num(kc->intensity, e, sizeof e), mmm__fmt_num(kc->little, g, sizeof g),
+                mmm__fmt_num(kc->ratio, h, sizeof h), bound_name(kc));
     }
 }
 
-void cli_models_text(FILE *f, const cli_models *m, const mmm_instance *inst,
+void mmm__models_text(FILE *f, const mmm_models *m, const mmm_instance *inst,
                      int64_t max_rows)
 {
-    if (m->which & CLI_MODEL_TMM)
+    if (m->which & MMM_MODEL_TMM)
         tmm_text(f, &m->tmm, inst, max_rows);
-    if (m->which & CLI_MODEL_BALANCE)
+    if (m->which & MMM_MODEL_BALANCE)
         balance_text(f, &m->balance, inst, max_rows);
-    if (m->which & CLI_MODEL_TIME)
-        cli_time_text(f, &m->time, inst, max_rows);
+    if (m->which & MMM_MODEL_TIME)
+        mmm__time_text(f, &m->time, inst, max_rows);
 }
 
 /* ------------------------------------------------------------------ */
 /* JSON                                                               */
 
-static void jnum(cli_json_writer *w, const char *key, double v)
+static void jnum(mmm__json *w, const char *key, double v)
 {
-    cli_json_key(w, key);
-    cli_json_double(w, v);
+    mmm__json_key(w, key);
+    mmm__json_double(w, v);
 }
 
 /* The contract keys, then the extras. */
-static void tmm_cost_json(cli_json_writer *w, const mmm_tmm_cost *c)
+static void tmm_cost_json(mmm__json *w, const mmm_tmm_cost *c)
 {
     jnum(w, "T1", c->T1);
     jnum(w, "Tinf", c->Tinf);
@@ -295,56 +307,56 @@ static void tmm_cost_json(cli_json_writer *w, const mmm_tmm_cost *c)
     jnum(w, "TP", c->TP);
     jnum(w, "TP_global", c->TP_global);
     jnum(w, "pram", c->pram);
-    cli_json_key(w, "dominant"); cli_json_string(w, mmm_tmm_term_name(c->dominant));
+    mmm__json_key(w, "dominant"); mmm__json_string(w, mmm_tmm_term_name(c->dominant));
     jnum(w, "work_term", c->work_term);
     jnum(w, "span_term", c->span_term);
     jnum(w, "latency_term", c->latency_term);
     jnum(w, "Tstar", c->Tstar);
-    cli_json_key(w, "pram_range"); cli_json_bool(w, c->latency_term <= c->work_term);
+    mmm__json_key(w, "pram_range"); mmm__json_bool(w, c->latency_term <= c->work_term);
     jnum(w, "speedup", c->speedup);
     jnum(w, "words", c->words);
     jnum(w, "threads", c->threads);
-    cli_json_key(w, "T_limit"); cli_json_string(w, mmm_tmm_limit_name(c->limit));
+    mmm__json_key(w, "T_limit"); mmm__json_string(w, mmm_tmm_limit_name(c->limit));
 }
 
-static void tmm_json(cli_json_writer *w, const mmm_tmm *t, const mmm_instance *inst)
+static void tmm_json(mmm__json *w, const mmm_tmm *t, const mmm_instance *inst)
 {
     const mmm_program *prog = inst->program;
     size_t i;
-    cli_json_key(w, "tmm");
-    cli_json_begin_object(w);
-    cli_json_key(w, "machine");
-    cli_json_begin_object(w);
+    mmm__json_key(w, "tmm");
+    mmm__json_begin_object(w);
+    mmm__json_key(w, "machine");
+    mmm__json_begin_object(w);
     jnum(w, "L", t->machine.L);
     jnum(w, "P", t->machine.P);
     jnum(w, "C", t->machine.C);
     jnum(w, "Z", t->machine.Z);
     jnum(w, "Q", t->machine.Q);
     jnum(w, "X", t->machine.X);
-    cli_json_end_object(w);
+    mmm__json_end_object(w);
     tmm_cost_json(w, &t->program);
-    cli_json_key(w, "critical_path");
-    cli_json_begin_array(w);
+    mmm__json_key(w, "critical_path");
+    mmm__json_begin_array(w);
     for (i = 0; i < t->path_len; i++)
-        cli_json_string(w, prog->kernels[t->path[i]].id);
-    cli_json_end_array(w);
-    cli_json_key(w, "kernels");
-    cli_json_begin_array(w);
+        mmm__json_string(w, prog->kernels[t->path[i]].id);
+    mmm__json_end_array(w);
+    mmm__json_key(w, "kernels");
+    mmm__json_begin_array(w);
     for (i = 0; i < t->nkernels; i++) {
-        cli_json_begin_object_flat(w);
-        cli_json_key(w, "id"); cli_json_string(w, prog->kernels[i].id);
-        cli_json_key(w, "repeat"); cli_json_int(w, inst->kernels[i].repeat);
+        mmm__json_begin_object_flat(w);
+        mmm__json_key(w, "id"); mmm__json_string(w, prog->kernels[i].id);
+        mmm__json_key(w, "repeat"); mmm__json_int(w, inst->kernels[i].repeat);
         tmm_cost_json(w, &t->kernels[i]);
-        cli_json_end_object(w);
+        mmm__json_end_object(w);
     }
-    cli_json_end_array(w);
-    cli_json_end_object(w);
+    mmm__json_end_array(w);
+    mmm__json_end_object(w);
 }
 
-static void balance_machine_json(cli_json_writer *w, const mmm_balance_machine *m)
+static void balance_machine_json(mmm__json *w, const mmm_balance_machine *m)
 {
-    cli_json_key(w, "machine");
-    cli_json_begin_object(w);
+    mmm__json_key(w, "machine");
+    mmm__json_begin_object(w);
     jnum(w, "P", m->P);
     jnum(w, "C0", m->C0);
     jnum(w, "beta", m->beta);
@@ -360,11 +372,11 @@ static void balance_machine_json(cli_json_writer *w, const mmm_balance_machine *
         jnum(w, "Ztotal", m->Ztotal);
         jnum(w, "matmul_sqrt_Z_over_P", m->matmul);
         jnum(w, "sort_log2_Z_over_P", m->sort);
-        cli_json_key(w, "matmul_balanced"); cli_json_bool(w, m->matmul_ok);
+        mmm__json_key(w, "matmul_balanced"); mmm__json_bool(w, m->matmul_ok);
     }
     if (m->has_growth) {
-        cli_json_key(w, "projection");
-        cli_json_begin_object(w);
+        mmm__json_key(w, "projection");
+        mmm__json_begin_object(w);
         jnum(w, "years", m->years);
         jnum(w, "peak", m->at_peak);
         jnum(w, "beta", m->at_beta);
@@ -379,12 +391,12 @@ static void balance_machine_json(cli_json_writer *w, const mmm_balance_machine *
             jnum(w, "crossover_year", m->year0 + m->crossover);
         jnum(w, "crossover_years_irony", m->crossover_irony);
         jnum(w, "crossover_years_per_word", m->crossover_words);
-        cli_json_end_object(w);
+        mmm__json_end_object(w);
     }
-    cli_json_end_object(w);
+    mmm__json_end_object(w);
 }
 
-static void balance_cost_json(cli_json_writer *w, const mmm_balance_cost *c)
+static void balance_cost_json(mmm__json *w, const mmm_balance_cost *c)
 {
     jnum(w, "W", c->W);
     jnum(w, "D", c->D);
@@ -398,46 +410,46 @@ static void balance_cost_json(cli_json_writer *w, const mmm_balance_cost *c)
     jnum(w, "T_comp", c->T_comp);
     jnum(w, "T_mem", c->T_mem);
     jnum(w, "ratio", c->ratio);
-    cli_json_key(w, "bound"); cli_json_string(w, c->memory_bound ? "memory" : "compute");
+    mmm__json_key(w, "bound"); mmm__json_string(w, c->memory_bound ? "memory" : "compute");
 }
 
-static void balance_json(cli_json_writer *w, const mmm_balance *b,
+static void balance_json(mmm__json *w, const mmm_balance *b,
                          const mmm_instance *inst)
 {
     size_t i;
-    cli_json_key(w, "balance");
-    cli_json_begin_object(w);
+    mmm__json_key(w, "balance");
+    mmm__json_begin_object(w);
     balance_machine_json(w, &b->machine);
     balance_cost_json(w, &b->program);
-    cli_json_key(w, "kernels");
-    cli_json_begin_array(w);
+    mmm__json_key(w, "kernels");
+    mmm__json_begin_array(w);
     for (i = 0; i < b->nkernels; i++) {
-        cli_json_begin_object_flat(w);
-        cli_json_key(w, "id"); cli_json_string(w, inst->program->kernels[i].id);
-        cli_json_key(w, "repeat"); cli_json_int(w, inst->kernels[i].repeat);
+        mmm__json_begin_object_flat(w);
+        mmm__json_key(w, "id"); mmm__json_string(w, inst->program->kernels[i].id);
+        mmm__json_key(w, "repeat"); mmm__json_int(w, inst->kernels[i].repeat);
         balance_cost_json(w, &b->kernels[i]);
-        cli_json_end_object(w);
+        mmm__json_end_object(w);
     }
-    cli_json_end_array(w);
-    cli_json_end_object(w);
+    mmm__json_end_array(w);
+    mmm__json_end_object(w);
 }
 
-void cli_models_json(cli_json_writer *w, const cli_models *m,
+void mmm__models_json(mmm__json *w, const mmm_models *m,
                      const mmm_instance *inst)
 {
-    if (m->which & CLI_MODEL_TMM)
+    if (m->which & MMM_MODEL_TMM)
         tmm_json(w, &m->tmm, inst);
-    if (m->which & CLI_MODEL_BALANCE)
+    if (m->which & MMM_MODEL_BALANCE)
         balance_json(w, &m->balance, inst);
-    if (m->which & CLI_MODEL_TIME)
-        cli_time_json(w, &m->time, inst);
+    if (m->which & MMM_MODEL_TIME)
+        mmm__time_json(w, &m->time, inst);
 }
 
 /* ------------------------------------------------------------------ */
 /* CSV                                                                */
 
 /* RFC 4180: quoted when needed, a quote doubled. */
-static void csv_id(FILE *f, const char *id)
+void mmm__csv_id(FILE *f, const char *id)
 {
     if (!strpbrk(id, ",\"\n\r")) {
         fputs(id, f);
@@ -452,42 +464,42 @@ static void csv_id(FILE *f, const char *id)
     fputc('"', f);
 }
 
-void cli_models_csv(FILE *f, const cli_models *m, const mmm_instance *inst)
+void mmm__models_csv(FILE *f, const mmm_models *m, const mmm_instance *inst)
 {
     const mmm_program *prog = inst->program;
     size_t i;
     fputs("id,repeat", f);
-    if (m->which & CLI_MODEL_MMM)
+    if (m->which & MMM_MODEL_MMM)
         fputs(",blocks,N,L,K,W,S,O,C", f);
-    if (m->which & CLI_MODEL_TMM)
+    if (m->which & MMM_MODEL_TMM)
         fputs(",T1,Tinf,M,T,TP,TP_global,pram,Tstar,dominant", f);
-    if (m->which & CLI_MODEL_BALANCE)
+    if (m->which & MMM_MODEL_BALANCE)
         fputs(",intensity,little,amdahl,T_comp,T_mem,bound", f);
-    if (m->which & CLI_MODEL_TIME)
-        cli_time_csv(f, &m->time, (size_t)-1);
+    if (m->which & MMM_MODEL_TIME)
+        mmm__time_csv(f, &m->time, (size_t)-1);
     fputc('\n', f);
     for (i = 0; i < prog->nkernels; i++) {
         const mmm_kernel_val *k = &inst->kernels[i];
-        csv_id(f, prog->kernels[i].id);
+        mmm__csv_id(f, prog->kernels[i].id);
         fprintf(f, ",%lld", (long long)k->repeat);
-        if (m->which & CLI_MODEL_MMM)
+        if (m->which & MMM_MODEL_MMM)
             fprintf(f, ",%lld,%lld,%lld,%lld,%.17g,%.17g,%.17g,%.17g",
                     (long long)k->blocks, (long long)k->N, (long long)k->L,
                     (long long)k->K, k->W, k->S, k->O, k->C);
-        if (m->which & CLI_MODEL_TMM) {
+        if (m->which & MMM_MODEL_TMM) {
             const mmm_tmm_cost *c = &m->tmm.kernels[i];
             fprintf(f, ",%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%s",
                     c->T1, c->Tinf, c->M, c->T, c->TP, c->TP_global, c->pram,
                     c->Tstar, mmm_tmm_term_name(c->dominant));
         }
-        if (m->which & CLI_MODEL_BALANCE) {
+        if (m->which & MMM_MODEL_BALANCE) {
             const mmm_balance_cost *c = &m->balance.kernels[i];
             fprintf(f, ",%.17g,%.17g,%.17g,%.17g,%.17g,%s", c->intensity,
                     c->little, c->amdahl, c->T_comp, c->T_mem,
                     c->memory_bound ? "memory" : "compute");
         }
-        if (m->which & CLI_MODEL_TIME)
-            cli_time_csv(f, &m->time, i);
+        if (m->which & MMM_MODEL_TIME)
+            mmm__time_csv(f, &m->time, i);
         fputc('\n', f);
     }
 }
