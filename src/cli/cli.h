@@ -74,15 +74,18 @@ void cli_print_common_help_except(const char *option);
  * CLI_OK or CLI_FAIL.  On success the caller owns *prog and *inst. */
 int cli_load(const cli_common *c, const char *path, int lenient,
              mmm_program **prog, mmm_instance **inst);
-/* The same, with what the reader reported in *rep (may be NULL). */
-int cli_load_report(const cli_common *c, const char *path, int lenient,
-                    mmm_program **prog, mmm_instance **inst,
-                    mmm_import_report *rep);
-/* cli_load without evaluating (for optimize: the default point may be
- * infeasible, the sweep is there to find feasible ones): the -D/-p
- * overrides go to ov (CLI_MAX_DEFS + 1 entries) and *nov. */
-int cli_load_unevaluated(const cli_common *c, const char *path, mmm_program **prog,
-                         mmm_instance **inst, mmm_override *ov, size_t *nov);
+/* The same; evaluate 0 leaves the instance unevaluated (optimize: the
+ * default point may be infeasible, the sweep is there to find feasible
+ * ones); what the reader reported goes to *rep and the -D/-p overrides to
+ * ov (CLI_MAX_DEFS + 1 entries) and *nov (each may be NULL). */
+int cli_load_full(const cli_common *c, const char *path, int lenient,
+                  int evaluate, mmm_program **prog, mmm_instance **inst,
+                  mmm_import_report *rep, mmm_override *ov, size_t *nov);
+/* Evaluate inst with the overrides ov of cli_overrides; -p is one of them
+ * when the program declares p, else it sets the instance's p.  Prints the
+ * error; CLI_OK or CLI_FAIL. */
+int cli_eval(const cli_common *c, mmm_instance *inst, const mmm_override *ov,
+             size_t nov);
 
 /* Read the program in FILE, in whatever format it is (mmm/import.h), with
  * the machine's parameters (machine may be NULL).  Prints the error, the

@@ -309,12 +309,12 @@ int cli_common_option(cli_common *c, int argc, char **argv, int *i)
     return limit_option(c, argc, argv, i);
 }
 
-/* -D values are constant expressions: no names allowed. */
+/* -D values are constant expressions: a name is refused (the parse fails
+ * with MMM_EINPUT) and kept in payload, at most 64 characters as the
+ * parser's message quotes it. */
 static int no_names(const char *name, size_t len, void *payload)
 {
-    (void)name;
-    (void)len;
-    (void)payload;
+    snprintf(payload, 65, "%.*s", (int)(len > 64 ? 64 : len), name);
     return -1;
 }
 
@@ -364,11 +364,11 @@ int cli_overrides(const cli_common *c, const mmm_program *prog, int lenient,
     size_t i, n = 0;
     int pslot = mmm_program_find_param(prog, "p");
     for (i = 0; i < c->ndefs; i++) {
-        char name[256];
+        char name[256], used[65] = "";
         mmm_expr *e = NULL;
         mmm_error err;
         mmm_expr_limits lim = {4096, 64};
-        int slot;
+        int slot, rc;
         if (def_name(c->def_name[i], name, sizeof name) < 0) {
             fprintf(stderr, "mmm %s: -D needs NAME=VALUE (a name of at most 255 "
                             "characters)\n", c->cmd);
@@ -389,13 +389,12 @@ int cli_overrides(const cli_common *c, const mmm_program *prog, int lenient,
                                 "(or by the machine file's p)");
             return CLI_FAIL;
         }
-        if (mmm_expr_parse(&e, c->def_value[i], no_names, NULL, &lim, &err) < 0 ||
+        if ((rc = mmm_expr_parse(&e, c->def_value[i], no_names, used, &lim, &err)) < 0 ||
             mmm_expr_eval(e, NULL, 0, &ov[n].value, &err) < 0) {
-            char used[256];
             mmm_expr_free(e);
             /* A name in the value: -D takes constants, not expressions of
              * the file's parameters. */
-            if (sscanf(err.message, "unknown parameter '%255[^']'", used) == 1) {
+            if (rc == MMM_EINPUT && used[0]) {
                 fprintf(stderr, "%s: error: -D %s=%s: -D values must be "
                                 "constants: '%s' is %s; write a number or an "
                                 "expression of numbers (e.g. -D %s=2^20)\n",
@@ -456,14 +455,12 @@ int cli_read_program(const cli_common *c, const char *path,
 int cli_load(const cli_common *c, const char *path, int lenient,
              mmm_program **prog, mmm_instance **inst)
 {
-    return cli_load_report(c, path, lenient, prog, inst, NULL);
+    return cli_load_full(c, path, lenient, 1, prog, inst, NULL, NULL, NULL);
 }
 
-/* cli_load_report, and without evaluating when ov is not NULL (the
- * overrides go there instead). */
-static int load(const cli_common *c, const char *path, int lenient,
-                mmm_program **prog, mmm_instance **inst, mmm_import_report *rep,
-                mmm_override *ov_out, size_t *nov_out)
+int cli_load_full(const cli_common *c, const char *path, int lenient,
+                  int evaluate, mmm_program **prog, mmm_instance **inst,
+                  mmm_import_report *rep, mmm_override *ov_out, size_t *nov_out)
 {
     mmm_machine *machine = NULL;
     mmm_override own[CLI_MAX_DEFS + 1], *ov = ov_out ? ov_out : own;
@@ -486,16 +483,8 @@ static int load(const cli_common *c, const char *path, int lenient,
         cli_print_error(&err);
         goto done;
     }
-    if (!ov_out) {
-        if (c->has_p)
-            mmm_instance_set_p(*inst, c->p);
-        if (mmm_instance_eval(*inst, ov, *nov, &err) < 0) {
-            cli_print_error(&err);
-            goto done;
-        }
-        if (c->has_p)
-            mmm_instance_set_p(*inst, c->p);
-    }
+    if (evaluate && cli_eval(c, *inst, ov, *nov) != CLI_OK)
+        goto done;
     rc = CLI_OK;
 done:
     mmm_machine_free(machine);
@@ -508,17 +497,17 @@ done:
     return rc;
 }
 
-int cli_load_report(const cli_common *c, const char *path, int lenient,
-                    mmm_program **prog, mmm_instance **inst,
-                    mmm_import_report *rep)
+int cli_eval(const cli_common *c, mmm_instance *inst, const mmm_override *ov,
+             size_t nov)
 {
-    return load(c, path, lenient, prog, inst, rep, NULL, NULL);
-}
-
-int cli_load_unevaluated(const cli_common *c, const char *path, mmm_program **prog,
-                         mmm_instance **inst, mmm_override *ov, size_t *nov)
-{
-    return load(c, path, 0, prog, inst, NULL, ov, nov);
+    mmm_error err;
+    if (mmm_instance_eval(inst, ov, nov, &err) < 0)
+        return cli_fail(&err);
+    /* -p is an override of a program's p (cli_overrides), or the p of a
+     * program that declares none. */
+    if (c->has_p && mmm_program_find_param(inst->program, "p") < 0)
+        mmm_instance_set_p(inst, c->p);
+    return CLI_OK;
 }
 
 void cli_note_inexact(const char *file, const mmm_metrics *m)

@@ -90,7 +90,7 @@ int cmd_convert(int argc, char **argv)
     if (!out)
         return cli_usage("convert", "missing -o OUT.xml");
     memset(&rep, 0, sizeof rep);
-    if ((rc = cli_load_report(&c, file, 0, &prog, &inst, &rep)) != CLI_OK)
+    if ((rc = cli_load_full(&c, file, 0, 1, &prog, &inst, &rep, NULL, NULL)) != CLI_OK)
         return rc;
     comment_of(comment, sizeof comment, file, &rep,
                units[(unsigned)c.time_unit < 4 ? (unsigned)c.time_unit : 0]);

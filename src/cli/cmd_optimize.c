@@ -519,7 +519,7 @@ int cmd_optimize(int argc, char **argv)
         return rc;
     if ((rc = check_plot_path(o.plot)) != CLI_OK)
         return rc;
-    if ((rc = cli_load_unevaluated(&o.c, o.file, &prog, &inst, ov, &nov)) == CLI_OK &&
+    if ((rc = cli_load_full(&o.c, o.file, 0, 0, &prog, &inst, NULL, ov, &nov)) == CLI_OK &&
         (rc = build_spec(&spec, &o, prog, ov, nov, lists)) == CLI_OK &&
         (rc = parse_baseline(&spec, &o)) == CLI_OK)
         rc = run(&o, prog, inst, &spec);

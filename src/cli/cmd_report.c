@@ -132,10 +132,8 @@ int cmd_report(int argc, char **argv)
     cli_common_init(&c, "report");
     if ((rc = parse_args(&a, &c, argc, argv)) != CLI_OK)
         return rc < 0 ? CLI_OK : rc;
-    if ((rc = cli_load(&c, a.file, 0, &prog, &inst)) != CLI_OK)
+    if ((rc = cli_load_full(&c, a.file, 0, 1, &prog, &inst, NULL, ov, &nov)) != CLI_OK)
         return rc;
-    if ((rc = cli_overrides(&c, prog, 0, ov, &nov)) != CLI_OK)
-        goto done;
     for (i = 0; i < a.nsweep; i++)
         if (mmm_program_find_param(prog, a.sweep[i]) < 0) {
             fprintf(stderr, "%s: error: --sweep: the program has no parameter '%s'\n",

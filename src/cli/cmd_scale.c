@@ -160,9 +160,7 @@ int cmd_scale(int argc, char **argv)
     if (a.plist && mmm_speedup_parse_p(&plist, &np, a.plist, &err) < 0)
         return cli_usage("scale", "%s", err.message);
     all = strcmp(a.policy, "all") == 0;
-    if ((rc = cli_load(&a.c, a.file, 0, &prog, &inst)) != CLI_OK)
-        goto done;
-    if ((rc = cli_overrides(&a.c, prog, 0, ov, &nov)) != CLI_OK)
+    if ((rc = cli_load_full(&a.c, a.file, 0, 1, &prog, &inst, NULL, ov, &nov)) != CLI_OK)
         goto done;
     policies_of(&a, pol, &npol);
     so.p = plist;

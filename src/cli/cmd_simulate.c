@@ -228,15 +228,11 @@ static int eval_at(sim_args *a, const mmm_program *prog, mmm_instance *inst,
 {
     mmm_override ov[CLI_MAX_DEFS + 1];
     size_t nov = 0;
-    mmm_error err;
     a->c.has_p = 1;
     a->c.p = p;
     if (cli_overrides(&a->c, prog, 0, ov, &nov) != CLI_OK)
         return CLI_FAIL;
-    if (mmm_instance_eval(inst, ov, nov, &err) < 0)
-        return cli_fail(&err);
-    mmm_instance_set_p(inst, p);
-    return CLI_OK;
+    return cli_eval(&a->c, inst, ov, nov);
 }
 
 /* Simulate at the instance's p and print with w. */
