@@ -11,7 +11,6 @@
 #include "cli.h"
 #include "mmm/plot.h"
 #include "mmm/sweep_plot.h"
-#include "base/grow.h"
 
 typedef struct axis_opt {
     const char *name;
@@ -221,17 +220,13 @@ static int parse_value(const char *what, const char *text, size_t len,
 
 typedef struct value_list {
     const char *what;
-    mmm_value *v;
-    size_t n, cap;
+    mmm_value *v;   /* one per comma, and one */
+    size_t n;
 } value_list;
 
 static int list_item(const char *item, size_t len, void *payload)
 {
     value_list *l = payload;
-    mmm_value *nv = mmm__grow(l->v, &l->cap, l->n + 1, sizeof *nv, 8);
-    if (!nv)
-        return CLI_FAIL;
-    l->v = nv;
     int rc = parse_value(l->what, item, len, &l->v[l->n]);
     if (rc == CLI_OK)
         l->n++;
@@ -243,11 +238,14 @@ static int list_item(const char *item, size_t len, void *payload)
 static int parse_list(const char *what, const char *text, mmm_value **out,
                       size_t *n)
 {
-    value_list l = {what, NULL, 0, 8};
+    value_list l = {what, NULL, 0};
+    size_t cap = 1;
     int rc;
     *out = NULL;
     *n = 0;
-    if (!(l.v = malloc(l.cap * sizeof *l.v)))
+    for (const char *c = text; *c; c++)
+        cap += *c == ',';
+    if (!(l.v = malloc(cap * sizeof *l.v)))
         return CLI_FAIL;
     rc = cli_split_list(text, list_item, &l);
     *out = l.v;

@@ -21,14 +21,19 @@
 #include "cli.h"
 #include "mmm/scale.h"
 #include "mmm/sweep_plot.h"
-#include "plugin/draw_plugin.h"
 #ifdef MMM_DOT_IN_PLUGIN
 #include "mmm/import_dot.h"
 #endif
 
+/* Where the plugin is (src/plugin/draw_plugin.h says the order): CMake
+ * passes the relative path from BINDIR to LIBDIR/mmm and the file's name. */
 #ifndef MMM_PLUGIN_REL
 #define MMM_PLUGIN_REL "../lib/mmm"
 #endif
+#ifndef MMM_DRAW_PLUGIN_FILE
+#define MMM_DRAW_PLUGIN_FILE "mmm-draw.so"
+#endif
+#define MMM_DRAW_PLUGIN_ENV "MMM_DRAW_PLUGIN"
 
 static void *plugin;
 static int tried;

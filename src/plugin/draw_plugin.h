@@ -12,14 +12,13 @@
  *   2. DIR/MMM_PLUGIN_REL/mmm-draw.so, DIR being the folder of the running
  *      executable (/proc/self/exe) and MMM_PLUGIN_REL the installed
  *      relative path from BINDIR to LIBDIR/mmm (so a moved prefix works);
- *   3. DIR/mmm-draw.so, where the build tree puts it. */
+ *   3. DIR/mmm-draw.so, where the build tree puts it.
+ * The binary includes public headers only: the names above are its own
+ * (src/cli/draw_shim.c), the file's name given by CMake. */
 #ifndef MMM__DRAW_PLUGIN_H
 #define MMM__DRAW_PLUGIN_H
 
 #include "mmm/export.h"
-
-#define MMM_DRAW_PLUGIN_FILE "mmm-draw.so"
-#define MMM_DRAW_PLUGIN_ENV "MMM_DRAW_PLUGIN"
 
 /* The version the plugin was built as (MMM_VERSION_STRING); the binary
  * refuses a plugin of another version. */
