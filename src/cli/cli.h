@@ -45,10 +45,6 @@ typedef struct cli_common {
 
 void cli_common_init(cli_common *c, const char *cmd);
 
-/* 1 when the drawing module (plugin) is loaded or loads now; otherwise 0
- * and *reason (may be NULL) says why, in words (draw_shim.c). */
-int cli_draw_available(const char **reason);
-
 /* Try to consume the common option at argv[*i] (and its argument, advancing
  * *i).  Returns 1 when consumed, 0 when argv[*i] is not a common option,
  * -1 after printing a usage error. */

@@ -147,7 +147,7 @@ static int parse_args(sim_args *a, int argc, char **argv)
         !cli_has_suffix(a->gantt, ".pdf"))
         return cli_usage("simulate", "--gantt writes .svg, .png or .pdf files, not '%s'",
                          a->gantt);
-    if (a->gantt && !cli_draw_available(&why)) {
+    if (a->gantt && !mmm_draw_available(&why)) {
         fprintf(stderr, "mmm simulate: error: %s: --gantt is not available\n", why);
         return CLI_FAIL;
     }
