@@ -6,6 +6,7 @@
 #ifndef MMM_CLI_H
 #define MMM_CLI_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -50,6 +51,55 @@ void cli_common_init(cli_common *c, const char *cmd);
  * -1 after printing a usage error. */
 int cli_common_option(cli_common *c, int argc, char **argv, int *i);
 
+/* ---- A command's options, as a table ---- */
+enum {
+    CLI_FLAG,   /* int = 1; no value */
+    CLI_STR,    /* const char * = the value */
+    CLI_INT,    /* int64_t, from min to max */
+    CLI_U64,    /* uint64_t, no sign */
+    CLI_CHOICE, /* int = the index of the value in choices */
+    CLI_FN      /* fn(the field, value): 0, -1 (say bad) or -2 (said why) */
+};
+
+typedef struct cli_opt {
+    const char *names; /* "--seed", or the names of one option: "-o|--output" */
+    int kind;
+    size_t off;        /* the field, offsetof(the command's arguments, field) */
+    const char *bad;   /* usage message for a wrong value ("%s": the value) */
+    int64_t min, max;  /* CLI_INT */
+    const char *choices;                 /* CLI_CHOICE: "text|json|csv" */
+    int (*fn)(void *field, const char *value); /* CLI_FN */
+    const char *missing; /* message when no value follows ("%s": the option);
+                            NULL: the command's, else bad */
+    int exact;           /* "--name VALUE" only (not "--name=VALUE") */
+} cli_opt;
+
+/* The option of opts (ended by {NULL}) at argv[*i] into args: 1 when it
+ * was one (its value consumed), 0 when not, -1 after a usage error. */
+int cli_opts(const char *cmd, const char *missing, const cli_opt *opts,
+             void *args, int argc, char **argv, int *i);
+
+typedef struct cli_cmd {
+    const char *name;        /* for messages: "analyze" */
+    const char *help;        /* --help prints it, then the common options' */
+    const char *help_except; /* ...all of them (""), all but this one ("-p"),
+                                or none (NULL) */
+    void (*print_help)(void);/* instead of help, when set */
+    const cli_opt *opts;     /* the command's options, ended by {NULL} */
+    const char *missing;     /* message for one without its value ("%s") */
+    /* before the options: 1 consumed, 0 not, -1 usage error said */
+    int (*special)(void *args, int argc, char **argv, int *i);
+    const char *unknown;     /* NULL: "unknown option '%s'" */
+    const char *file_word;   /* NULL: "FILE" */
+} cli_cmd;
+
+/* Every argument of a command: --help (prints it, returns -1), then
+ * special, the command's options, the common options (c, may be NULL);
+ * another one starting with '-' is unknown, else it is the one FILE
+ * (file; NULL: no FILE).  CLI_OK, or CLI_USAGE after the message. */
+int cli_args(const cli_cmd *cmd, void *args, cli_common *c, const char **file,
+             int argc, char **argv);
+
 /* The argument of option `name` at argv[*i], written "--opt ARG" or
  * "--opt=ARG" (advancing *i past ARG in the first form).  Returns NULL when
  * argv[*i] is not that option, or when it has no argument: then *missing
@@ -61,7 +111,7 @@ const char *cli_option_value(const char *name, int argc, char **argv, int *i,
 extern const char cli_common_help[];
 
 /* Print cli_common_help on stdout without the line of `option` (for a
- * command whose own option of that name means something else). */
+ * command whose own option of that name means something else; "": all). */
 void cli_print_common_help_except(const char *option);
 
 /* Load FILE with the machine file, apply -D and -p, evaluate.  When

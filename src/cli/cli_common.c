@@ -3,6 +3,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,7 +48,7 @@ void cli_print_common_help_except(const char *option)
 {
     size_t olen = strlen(option);
     const char *s = cli_common_help;
-    while (*s) {
+    while (*s && olen) {
         const char *nl = strchr(s, '\n');
         size_t n = nl ? (size_t)(nl - s + 1) : strlen(s);
         if (!(strncmp(s, "  ", 2) == 0 && strncmp(s + 2, option, olen) == 0 &&
@@ -55,6 +56,8 @@ void cli_print_common_help_except(const char *option)
             fwrite(s, 1, n, stdout);
         s += n;
     }
+    if (!olen)
+        fputs(cli_common_help, stdout);
 }
 
 void cli_common_init(cli_common *c, const char *cmd)
@@ -188,124 +191,187 @@ static int limit_option(cli_common *c, int argc, char **argv, int *i)
     return 0;
 }
 
+/* Where an option's value goes, in its command's arguments. */
+#define AT(type, args, o) ((type *)(void *)((char *)(args) + (o)->off))
+
+/* The index of v in "a|b|c", or -1. */
+static int choice(const char *choices, const char *v)
+{
+    for (int k = 0; *choices; k++) {
+        size_t n = strcspn(choices, "|");
+        if (strlen(v) == n && !strncmp(choices, v, n))
+            return k;
+        choices += n + (choices[n] == '|');
+    }
+    return -1;
+}
+
+/* 1 when argv[*i] is option o ("-o|--output": one of its names), with its
+ * value in *v (NULL when it has none), advancing *i past it; else 0. */
+static int opt_match(const cli_opt *o, int argc, char **argv, int *i,
+                     const char **v)
+{
+    for (const char *n = o->names; *n;) {
+        char name[32];
+        size_t len = strcspn(n, "|");
+        int missing = 0;
+        snprintf(name, sizeof name, "%.*s", (int)len, n);
+        n += len + (n[len] == '|');
+        if (o->exact && !strcmp(argv[*i], name)) {
+            *v = *i + 1 < argc ? argv[++*i] : NULL;
+            return 1;
+        }
+        if (!o->exact && ((*v = cli_option_value(name, argc, argv, i, &missing)) || missing))
+            return 1;
+    }
+    return 0;
+}
+
+int cli_opts(const char *cmd, const char *missing, const cli_opt *opts,
+             void *args, int argc, char **argv, int *i)
+{
+    for (const cli_opt *o = opts; o && o->names; o++) {
+        const char *v = NULL;
+        int64_t n;
+        int k;
+        if (o->kind == CLI_FLAG) {
+            if (strcmp(argv[*i], o->names))
+                continue;
+            *AT(int, args, o) = 1;
+            return 1;
+        }
+        if (!opt_match(o, argc, argv, i, &v))
+            continue;
+        if (!v)
+            return cli_usage(cmd, o->missing ? o->missing : missing ? missing : o->bad,
+                             argv[*i]), -1;
+        switch (o->kind) {
+        case CLI_STR:
+            *AT(const char *, args, o) = v;
+            return 1;
+        case CLI_INT:
+            if (cli_parse_int64(v, &n) < 0 || n < o->min || n > o->max)
+                break;
+            *AT(int64_t, args, o) = n;
+            return 1;
+        case CLI_U64:
+            if (cli_parse_u64(v, AT(uint64_t, args, o)) < 0)
+                break;
+            return 1;
+        case CLI_CHOICE:
+            if ((k = choice(o->choices, v)) < 0)
+                break;
+            *AT(int, args, o) = k;
+            return 1;
+        default:
+            if ((k = o->fn(AT(void, args, o), v)) == 0)
+                return 1;
+            if (k == -2)
+                return -1;
+        }
+        return cli_usage(cmd, o->bad, v), -1;
+    }
+    return 0;
+}
+
+int cli_args(const cli_cmd *cmd, void *args, cli_common *c, const char **file,
+             int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        int r;
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            if (cmd->print_help)
+                cmd->print_help();
+            else
+                printf("%s", cmd->help);
+            if (!cmd->print_help && cmd->help_except)
+                cli_print_common_help_except(cmd->help_except);
+            return -1;
+        }
+        if ((cmd->special && (r = cmd->special(args, argc, argv, &i)) != 0) ||
+            (r = cli_opts(cmd->name, cmd->missing, cmd->opts, args, argc, argv, &i)) != 0 ||
+            (c && (r = cli_common_option(c, argc, argv, &i)) != 0)) {
+            if (r < 0)
+                return CLI_USAGE;
+            continue;
+        }
+        if ((argv[i][0] == '-' && argv[i][1] != '\0') || !file)
+            return cli_usage(cmd->name, cmd->unknown ? cmd->unknown : "unknown option '%s'",
+                             argv[i]);
+        if (*file)
+            return cli_usage(cmd->name, "one %s only ('%s' and '%s')",
+                             cmd->file_word ? cmd->file_word : "FILE", *file, argv[i]);
+        *file = argv[i];
+    }
+    return CLI_OK;
+}
+
+/* -D NAME=VALUE, -DNAME=VALUE. */
+static int define(cli_common *c, int argc, char **argv, int *i)
+{
+    const char *a = argv[*i];
+    const char *def = a[2] ? a + 2 : (*i + 1 < argc ? argv[++*i] : NULL);
+    const char *eq;
+    if (!def || !(eq = strchr(def, '=')) || eq == def)
+        return cli_usage(c->cmd, "-D needs NAME=VALUE"), -1;
+    if (c->ndefs >= CLI_MAX_DEFS)
+        return cli_usage(c->cmd, "too many -D options (at most %d)", CLI_MAX_DEFS), -1;
+    c->def_name[c->ndefs] = def;     /* name ends at '=' */
+    c->def_value[c->ndefs] = eq + 1;
+    c->ndefs++;
+    return 1;
+}
+
+static int nonempty(void *out, const char *v)
+{
+    *(const char **)out = v;
+    return *v ? 0 : -1;
+}
+
+static int time_unit(void *c, const char *v)
+{
+    return mmm_time_unit_parse(v, &((cli_common *)c)->time_unit);
+}
+
+static int launch(void *c, const char *v)
+{
+    return mmm_launch_parse(&((cli_common *)c)->launch, v);
+}
+
+#define C_(field) offsetof(cli_common, field)
+static const cli_opt common_opts[] = {
+    {"--threads", CLI_CHOICE, C_(threads), "--threads needs 1, 2 or auto",
+     .choices = "auto|1|2"},
+    {"--input-format", CLI_CHOICE, C_(input_format), "--input-format needs auto, "
+     "mmm, stg, wfcommons, dax, dot or cuda-dot",
+     .choices = "auto|mmm|stg|wfcommons|dax|dot|cuda-dot"},
+    {"--time-unit", CLI_FN, 0, "--time-unit needs s, ms, us or ns", .fn = time_unit},
+    {"--negative-cost", CLI_CHOICE, C_(negative_zero),
+     "--negative-cost needs error or zero", .choices = "error|zero"},
+    {"--cost-attr", CLI_FN, C_(cost_attr), "--cost-attr needs an attribute NAME",
+     .fn = nonempty},
+    {"--costs", CLI_FN, C_(costs_path), "--costs needs a FILE", .fn = nonempty},
+    {"--launch", CLI_FN, 0, "--launch must be stream or graph", .fn = launch},
+    {"--machine", CLI_STR, C_(machine_path), NULL, .missing = "--machine needs a FILE"},
+    {"--format", CLI_CHOICE, C_(format), "--format must be text, json or csv",
+     .choices = "text|json|csv"},
+    {NULL}};
+
 int cli_common_option(cli_common *c, int argc, char **argv, int *i)
 {
     const char *a = argv[*i];
-    const char *arg;
-    int missing = 0;
-
-    if ((arg = cli_option_value("--threads", argc, argv, i, &missing)) ||
-        missing) {
-        if (arg && !strcmp(arg, "1"))
-            c->threads = MMM_THREADS_OFF;
-        else if (arg && !strcmp(arg, "2"))
-            c->threads = MMM_THREADS_ON;
-        else if (arg && !strcmp(arg, "auto"))
-            c->threads = MMM_THREADS_AUTO;
-        else {
-            cli_usage(c->cmd, "--threads needs 1, 2 or auto");
-            return -1;
-        }
-        return 1;
-    }
-
-    if ((arg = cli_option_value("--input-format", argc, argv, i, &missing)) ||
-        missing) {
-        static const char *names[] = {"auto", "mmm", "stg", "wfcommons",
-                                      "dax", "dot", "cuda-dot"};
-        size_t k;
-        for (k = 0; arg && k < sizeof names / sizeof names[0]; k++)
-            if (!strcmp(arg, names[k])) {
-                c->input_format = (mmm_input_format)k;
-                return 1;
-            }
-        cli_usage(c->cmd, "--input-format needs auto, mmm, stg, wfcommons, "
-                          "dax, dot or cuda-dot");
-        return -1;
-    }
-    if ((arg = cli_option_value("--time-unit", argc, argv, i, &missing)) ||
-        missing) {
-        if (!arg || mmm_time_unit_parse(arg, &c->time_unit) < 0) {
-            cli_usage(c->cmd, "--time-unit needs s, ms, us or ns");
-            return -1;
-        }
-        return 1;
-    }
-    if ((arg = cli_option_value("--negative-cost", argc, argv, i, &missing)) ||
-        missing) {
-        if (arg && !strcmp(arg, "zero"))
-            c->negative_zero = 1;
-        else if (arg && !strcmp(arg, "error"))
-            c->negative_zero = 0;
-        else {
-            cli_usage(c->cmd, "--negative-cost needs error or zero");
-            return -1;
-        }
-        return 1;
-    }
-    if ((arg = cli_option_value("--cost-attr", argc, argv, i, &missing)) ||
-        missing) {
-        if (!arg || !*arg)
-            return cli_usage(c->cmd, "--cost-attr needs an attribute NAME"), -1;
-        c->cost_attr = arg;
-        return 1;
-    }
-    if ((arg = cli_option_value("--costs", argc, argv, i, &missing)) ||
-        missing) {
-        if (!arg || !*arg)
-            return cli_usage(c->cmd, "--costs needs a FILE"), -1;
-        c->costs_path = arg;
-        return 1;
-    }
-
-    if (!strncmp(a, "-D", 2)) {
-        const char *def = a[2] ? a + 2 : (*i + 1 < argc ? argv[++*i] : NULL);
-        const char *eq;
-        if (!def || !(eq = strchr(def, '=')) || eq == def) {
-            cli_usage(c->cmd, "-D needs NAME=VALUE");
-            return -1;
-        }
-        if (c->ndefs >= CLI_MAX_DEFS) {
-            cli_usage(c->cmd, "too many -D options (at most %d)", CLI_MAX_DEFS);
-            return -1;
-        }
-        c->def_name[c->ndefs] = def;     /* name ends at '=' */
-        c->def_value[c->ndefs] = eq + 1;
-        c->ndefs++;
-        return 1;
-    }
-    arg = cli_option_value("--launch", argc, argv, i, &missing);
-    if (arg || missing) {
-        if (mmm_launch_parse(&c->launch, arg) < 0)
-            return cli_usage(c->cmd, "--launch must be stream or graph"), -1;
-        return 1;
-    }
-    arg = cli_option_value("--machine", argc, argv, i, &missing);
-    if (arg || missing) {
-        if (!arg)
-            return cli_usage(c->cmd, "--machine needs a FILE"), -1;
-        c->machine_path = arg;
-        return 1;
-    }
-    if (!strcmp(a, "-p") || !strncmp(a, "-p", 2)) {
+    int r;
+    if (!strncmp(a, "-D", 2))
+        return define(c, argc, argv, i);
+    if (!strncmp(a, "-p", 2)) {
         const char *v = a[2] ? a + 2 : (*i + 1 < argc ? argv[++*i] : NULL);
         if (!v || cli_parse_int64(v, &c->p) < 0 || c->p <= 0)
             return cli_usage(c->cmd, "-p needs a positive integer"), -1;
         c->has_p = 1;
         return 1;
     }
-    arg = cli_option_value("--format", argc, argv, i, &missing);
-    if (arg || missing) {
-        if (arg && !strcmp(arg, "text"))
-            c->format = MMM_FORMAT_TEXT;
-        else if (arg && !strcmp(arg, "json"))
-            c->format = MMM_FORMAT_JSON;
-        else if (arg && !strcmp(arg, "csv"))
-            c->format = MMM_FORMAT_CSV;
-        else
-            return cli_usage(c->cmd, "--format must be text, json or csv"), -1;
-        return 1;
-    }
+    if ((r = cli_opts(c->cmd, NULL, common_opts, c, argc, argv, i)) != 0)
+        return r;
     return limit_option(c, argc, argv, i);
 }
 

@@ -1,6 +1,8 @@
 /* cmd_analyze.c: `mmm analyze FILE`: the MMM measures, the Graham–Brent
  * bounds, the critical paths and the per-kernel table, and the other
  * models (mmm_write_analysis prints them). */
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -29,71 +31,65 @@ static const char analyze_help[] =
     "                       read their machine parameters from --machine FILE\n"
     "                       (dags/machines/, docs/tmm.md)\n";
 
+typedef struct analyze_args {
+    cli_common c;
+    const char *file;
+    int64_t max_rows;
+    unsigned models;
+    int totals;
+} analyze_args;
+
+static int models_opt(void *models, const char *v)
+{
+    return mmm_models_parse(models, v) < 0 ? -1 : 0;
+}
+
+#define A_(field) offsetof(analyze_args, field)
+static const cli_opt analyze_opts[] = {
+    {"--max-rows", CLI_INT, A_(max_rows), "--max-rows needs a number >= 0", 0,
+     INT64_MAX, .exact = 1},
+    {"--totals", CLI_FLAG, A_(totals), .bad = NULL},
+    {"--model", CLI_FN, A_(models), "--model must be mmm, tmm, balance, time or all",
+     .fn = models_opt, .exact = 1},
+    {NULL}};
+
+static const cli_cmd analyze_cmd = {"analyze", analyze_help, "", .opts = analyze_opts};
+
 int cmd_analyze(int argc, char **argv)
 {
-    cli_common c;
-    const char *file = NULL;
-    int64_t max_rows = 200;
-    unsigned models = MMM_MODEL_MMM;
-    int totals = 0;
+    analyze_args a = {.max_rows = 200, .models = MMM_MODEL_MMM};
     mmm_models extra;
     mmm_writer *w = NULL;
     mmm_program *prog = NULL;
     mmm_instance *inst = NULL;
     mmm_metrics m;
     mmm_error err;
-    int i, rc;
+    int rc;
 
     memset(&m, 0, sizeof m);
     memset(&extra, 0, sizeof extra);
-    cli_common_init(&c, "analyze");
-    for (i = 1; i < argc; i++) {
-        int r;
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            printf("%s%s", analyze_help, cli_common_help);
-            return CLI_OK;
-        }
-        r = cli_common_option(&c, argc, argv, &i);
-        if (r < 0)
-            return CLI_USAGE;
-        if (r > 0)
-            continue;
-        if (!strcmp(argv[i], "--max-rows")) {
-            if (i + 1 >= argc || cli_parse_int64(argv[++i], &max_rows) < 0 || max_rows < 0)
-                return cli_usage("analyze", "--max-rows needs a number >= 0");
-        } else if (!strcmp(argv[i], "--totals")) {
-            totals = 1;
-        } else if (!strcmp(argv[i], "--model")) {
-            if (i + 1 >= argc || mmm_models_parse(&models, argv[++i]) < 0)
-                return cli_usage("analyze", "--model must be mmm, tmm, balance, time or all");
-        } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
-            return cli_usage("analyze", "unknown option '%s'", argv[i]);
-        } else if (file) {
-            return cli_usage("analyze", "one FILE only ('%s' and '%s')", file, argv[i]);
-        } else {
-            file = argv[i];
-        }
-    }
-    if (!file)
+    cli_common_init(&a.c, "analyze");
+    if ((rc = cli_args(&analyze_cmd, &a, &a.c, &a.file, argc, argv)) != CLI_OK)
+        return rc < 0 ? CLI_OK : rc;
+    if (!a.file)
         return cli_usage("analyze", "missing FILE");
-    if (totals && (c.format != MMM_FORMAT_CSV || models != MMM_MODEL_MMM))
+    if (a.totals && (a.c.format != MMM_FORMAT_CSV || a.models != MMM_MODEL_MMM))
         return cli_usage("analyze", "--totals goes with --format csv (and the mmm model)");
 
     /* The measures, their table and paths need no class values (the
      * other models do): the largest array of a big evaluation saved. */
-    if (models == MMM_MODEL_MMM)
-        c.instance_flags = MMM_INSTANCE_NO_CLASSES;
-    rc = cli_load(&c, file, 0, &prog, &inst);
-    if (rc != CLI_OK)
+    if (a.models == MMM_MODEL_MMM)
+        a.c.instance_flags = MMM_INSTANCE_NO_CLASSES;
+    if ((rc = cli_load(&a.c, a.file, 0, &prog, &inst)) != CLI_OK)
         return rc;
     if (mmm_metrics_compute(&m, inst, 0, &err) < 0) {
         rc = cli_fail(&err);
         goto done;
     }
     cli_note_inexact(prog->file, &m);
-    if (mmm_models_compute(&extra, inst, models, c.launch, &err) < 0 ||
-        mmm_writer_new(&w, stdout, c.format, &err) < 0 ||
-        mmm_write_analysis(w, inst, &m, &extra, max_rows, totals, &err) < 0) {
+    if (mmm_models_compute(&extra, inst, a.models, a.c.launch, &err) < 0 ||
+        mmm_writer_new(&w, stdout, a.c.format, &err) < 0 ||
+        mmm_write_analysis(w, inst, &m, &extra, a.max_rows, a.totals, &err) < 0) {
         rc = cli_fail(&err);
         goto done;
     }

@@ -2,6 +2,8 @@
  * microbenchmarks of cuda/calibrate.cu (when mmm was built with CUDA),
  * print the constants (mmm_write_calibration) and write them as a machine
  * file. */
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,67 +60,52 @@ static int measure(mmm_calib *c, int64_t device, int quick)
 }
 #endif
 
+typedef struct calib_args {
+    const char *out;
+    int format; /* mmm_format: text or json */
+    int64_t device;
+    int quick;
+} calib_args;
+
+#define K_(field) offsetof(calib_args, field)
+static const cli_opt calib_opts[] = {
+    {"--quick", CLI_FLAG, K_(quick), .bad = NULL},
+    {"-o|--output", CLI_STR, K_(out), NULL, .exact = 0},
+    {"--format", CLI_CHOICE, K_(format), "--format must be text or json",
+     .choices = "text|json"},
+    {"--device", CLI_INT, K_(device), "--device needs a number from 0 to 1023, not '%s'",
+     INT64_MIN, 1023, .exact = 0},
+    {NULL}};
+
+static const cli_cmd calib_cmd = {"calibrate", calibrate_help, NULL, .opts = calib_opts,
+                                  .missing = "option '%s' needs a value",
+                                  .unknown = "unknown argument '%s'"};
+
 int cmd_calibrate(int argc, char **argv)
 {
-    const char *out = NULL;
-    mmm_format format = MMM_FORMAT_TEXT;
-    int64_t device = 0;
-    int quick = 0, i;
+    calib_args a = {NULL, MMM_FORMAT_TEXT, 0, 0};
+    int rc;
 
-    for (i = 1; i < argc; i++) {
-        int missing = 0;
-        const char *v;
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            printf("%s", calibrate_help);
-            return CLI_OK;
-        }
-        if (!strcmp(argv[i], "--quick")) {
-            quick = 1;
-        } else if ((v = cli_option_value("-o", argc, argv, &i, &missing)) ||
-                   (!missing &&
-                    (v = cli_option_value("--output", argc, argv, &i, &missing)))) {
-            out = v;
-        } else if (!missing &&
-                   (v = cli_option_value("--format", argc, argv, &i, &missing))) {
-            if (!strcmp(v, "text"))
-                format = MMM_FORMAT_TEXT;
-            else if (!strcmp(v, "json"))
-                format = MMM_FORMAT_JSON;
-            else
-                return cli_usage("calibrate", "--format must be text or json");
-        } else if (!missing &&
-                   (v = cli_option_value("--device", argc, argv, &i, &missing))) {
-            if (cli_parse_int64(v, &device) < 0 || device > 1023)
-                return cli_usage("calibrate", "--device needs a number from 0 "
-                                              "to 1023, not '%s'", v);
-        } else if (missing) {
-            return cli_usage("calibrate", "option '%s' needs a value", argv[i]);
-        } else {
-            return cli_usage("calibrate", "unknown argument '%s'", argv[i]);
-        }
-    }
+    if ((rc = cli_args(&calib_cmd, &a, NULL, NULL, argc, argv)) != CLI_OK)
+        return rc < 0 ? CLI_OK : rc;
 
 #ifdef MMM_HAVE_CUDA
     {
         mmm_calib c;
         mmm_error err;
         mmm_writer *w = NULL;
-        int rc = measure(&c, device, quick);
+        rc = measure(&c, a.device, a.quick);
         if (rc != CLI_OK)
             return rc;
         mmm_error_clear(&err);
-        if ((out && mmm_calib_write_machine(out, &c, &err) < 0) ||
-            mmm_writer_new(&w, stdout, format, &err) < 0 ||
+        if ((a.out && mmm_calib_write_machine(a.out, &c, &err) < 0) ||
+            mmm_writer_new(&w, stdout, (mmm_format)a.format, &err) < 0 ||
             mmm_write_calibration(w, &c, &err) < 0)
             rc = cli_fail(&err);
         mmm_writer_free(w);
         return rc;
     }
 #else
-    (void)out;
-    (void)format;
-    (void)device;
-    (void)quick;
     fprintf(stderr, "mmm calibrate: error: this mmm was built without CUDA (no "
                     "CUDA toolkit was found when it was built); rebuild it with "
                     "nvcc on the PATH to measure a GPU\n");

@@ -3,6 +3,7 @@
  * and R, the ratio of their running-time bounds (Graham–Brent with p, and
  * the corollary), as the MMM slides compare the naive and the optimized
  * division (mmm_write_comparison prints them). */
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -38,9 +39,6 @@ typedef struct side {
     mmm_models extra;   /* --model other than mmm */
 } side;
 
-/* --time: predicted seconds of both sides. */
-static int with_time;
-
 /* The -D names must be declared by at least one of the two files. */
 static int check_defs(const cli_common *c, const side *a, const side *b)
 {
@@ -64,7 +62,7 @@ static int check_defs(const cli_common *c, const side *a, const side *b)
 
 /* ---- the command ---- */
 
-static int load_side(const cli_common *c, side *s, unsigned models)
+static int load_side(const cli_common *c, side *s, unsigned models, int with_time)
 {
     mmm_error err;
     if (cli_load(c, s->path, 1, &s->prog, &s->inst) != CLI_OK)
@@ -80,71 +78,71 @@ static int load_side(const cli_common *c, side *s, unsigned models)
     return CLI_OK;
 }
 
-static int parse_args(cli_common *c, int *corollary_only, unsigned *models,
-                      side *s, int argc, char **argv)
+typedef struct compare_args {
+    cli_common c;
+    side s[2];
+    int nfiles, corollary_only, with_time; /* --time: seconds of both sides */
+    unsigned models;
+} compare_args;
+
+/* A or B. */
+static int add_file(void *args, int argc, char **argv, int *i)
 {
-    int i, nfiles = 0;
-    for (i = 1; i < argc; i++) {
-        int r;
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            printf("%s%s", compare_help, cli_common_help);
-            return -1;
-        }
-        r = cli_common_option(c, argc, argv, &i);
-        if (r < 0)
-            return CLI_USAGE;
-        if (r > 0)
-            continue;
-        if (!strcmp(argv[i], "--corollary"))
-            *corollary_only = 1;
-        else if (!strcmp(argv[i], "--time"))
-            with_time = 1;
-        else if (!strcmp(argv[i], "--model")) {
-            if (i + 1 >= argc || mmm_models_parse(models, argv[++i]) < 0)
-                return cli_usage("compare",
-                                 "--model must be mmm, tmm, balance, time or all");
-        }
-        else if (argv[i][0] == '-' && argv[i][1] != '\0')
-            return cli_usage("compare", "unknown option '%s'", argv[i]);
-        else if (nfiles == 2)
-            return cli_usage("compare", "two files only ('%s' is a third)", argv[i]);
-        else
-            s[nfiles++].path = argv[i];
-    }
-    if (nfiles < 2)
-        return cli_usage("compare", "needs two files A.xml B.xml");
-    if (*corollary_only && c->has_p)
-        return cli_usage("compare", "-p and --corollary exclude each other");
-    return CLI_OK;
+    compare_args *a = args;
+    (void)argc;
+    if (argv[*i][0] == '-' && argv[*i][1] != '\0')
+        return 0;
+    if (a->nfiles == 2)
+        return cli_usage("compare", "two files only ('%s' is a third)", argv[*i]), -1;
+    a->s[a->nfiles++].path = argv[*i];
+    return 1;
 }
+
+static int models_opt(void *models, const char *v)
+{
+    return mmm_models_parse(models, v) < 0 ? -1 : 0;
+}
+
+#define C_(field) offsetof(compare_args, field)
+static const cli_opt compare_opts[] = {
+    {"--corollary", CLI_FLAG, C_(corollary_only), .bad = NULL},
+    {"--time", CLI_FLAG, C_(with_time), .bad = NULL},
+    {"--model", CLI_FN, C_(models), "--model must be mmm, tmm, balance, time or all",
+     .fn = models_opt, .exact = 1},
+    {NULL}};
+
+static const cli_cmd compare_cmd = {"compare", compare_help, "", .opts = compare_opts,
+                                    .special = add_file};
 
 int cmd_compare(int argc, char **argv)
 {
-    cli_common c;
-    side s[2];
-    int corollary_only = 0, rc, k;
-    unsigned models = MMM_MODEL_MMM;
+    compare_args a = {.models = MMM_MODEL_MMM};
+    side *s = a.s;
     mmm_writer *w = NULL;
     mmm_error err;
+    int rc, k;
 
-    memset(s, 0, sizeof s);
-    cli_common_init(&c, "compare");
-    rc = parse_args(&c, &corollary_only, &models, s, argc, argv);
-    if (models & MMM_MODEL_TIME)
-        with_time = 1; /* --model time is --time: one time section */
+    cli_common_init(&a.c, "compare");
+    rc = cli_args(&compare_cmd, &a, &a.c, NULL, argc, argv);
+    if (rc == CLI_OK && a.nfiles < 2)
+        rc = cli_usage("compare", "needs two files A.xml B.xml");
+    if (rc == CLI_OK && a.corollary_only && a.c.has_p)
+        rc = cli_usage("compare", "-p and --corollary exclude each other");
+    if (a.models & MMM_MODEL_TIME)
+        a.with_time = 1; /* --model time is --time: one time section */
     if (rc < 0)
         return CLI_OK;
     if (rc != CLI_OK)
         return rc;
-    if ((rc = load_side(&c, &s[0], models)) == CLI_OK &&
-        (rc = load_side(&c, &s[1], models)) == CLI_OK &&
-        (rc = check_defs(&c, &s[0], &s[1])) == CLI_OK) {
-        mmm_comparison_side a = {s[0].inst, &s[0].m, with_time ? &s[0].t : NULL,
-                                 &s[0].extra};
-        mmm_comparison_side b = {s[1].inst, &s[1].m, with_time ? &s[1].t : NULL,
-                                 &s[1].extra};
-        if (mmm_writer_new(&w, stdout, c.format, &err) < 0 ||
-            mmm_write_comparison(w, &a, &b, corollary_only, &err) < 0)
+    if ((rc = load_side(&a.c, &s[0], a.models, a.with_time)) == CLI_OK &&
+        (rc = load_side(&a.c, &s[1], a.models, a.with_time)) == CLI_OK &&
+        (rc = check_defs(&a.c, &s[0], &s[1])) == CLI_OK) {
+        mmm_comparison_side sa = {s[0].inst, &s[0].m, a.with_time ? &s[0].t : NULL,
+                                  &s[0].extra};
+        mmm_comparison_side sb = {s[1].inst, &s[1].m, a.with_time ? &s[1].t : NULL,
+                                  &s[1].extra};
+        if (mmm_writer_new(&w, stdout, a.c.format, &err) < 0 ||
+            mmm_write_comparison(w, &sa, &sb, a.corollary_only, &err) < 0)
             rc = cli_fail(&err);
         else if (fflush(stdout) != 0 || ferror(stdout)) {
             fprintf(stderr, "mmm compare: error: cannot write the output\n");

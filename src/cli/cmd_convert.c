@@ -2,6 +2,7 @@
  * format (a task graph: STG, WfCommons, DAX, DOT, CUDA graph DOT) written
  * as mmm's XML, with a comment saying where it came from, so that it can
  * be edited and parametrized.  Kernel values are written evaluated. */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,56 +45,46 @@ static void comment_of(char *buf, size_t size, const char *in,
         snprintf(buf + n, size - n, "\n  Note: %s", rep->note);
 }
 
+typedef struct convert_args {
+    cli_common c;
+    const char *file, *out;
+} convert_args;
+
+static const cli_opt convert_opts[] = {
+    {"-o|--output", CLI_STR, offsetof(convert_args, out), NULL, .exact = 0}, {NULL}};
+
+static const cli_cmd convert_cmd = {"convert", convert_help, "--format",
+                                    .opts = convert_opts,
+                                    .missing = "option '%s' needs a value",
+                                    .file_word = "IN"};
+
 int cmd_convert(int argc, char **argv)
 {
     static const char *units[] = {"us", "s", "ms", "ns"};
-    cli_common c;
-    const char *file = NULL, *out = NULL;
+    convert_args a = {.file = NULL};
+    const char *file, *out;
     mmm_program *prog = NULL;
     mmm_instance *inst = NULL;
     mmm_import_report rep;
     mmm_error err;
     char comment[2048];
-    int i, rc;
+    int rc;
 
     mmm_error_clear(&err);
-    cli_common_init(&c, "convert");
-    for (i = 1; i < argc; i++) {
-        int r, missing = 0;
-        const char *v;
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            printf("%s", convert_help);
-            cli_print_common_help_except("--format");
-            return CLI_OK;
-        }
-        if ((v = cli_option_value("-o", argc, argv, &i, &missing)) ||
-            (!missing &&
-             (v = cli_option_value("--output", argc, argv, &i, &missing)))) {
-            out = v;
-            continue;
-        }
-        if (missing)
-            return cli_usage("convert", "option '%s' needs a value", argv[i]);
-        if ((r = cli_common_option(&c, argc, argv, &i)) < 0)
-            return CLI_USAGE;
-        if (r > 0)
-            continue;
-        if (argv[i][0] == '-' && argv[i][1] != '\0')
-            return cli_usage("convert", "unknown option '%s'", argv[i]);
-        if (file)
-            return cli_usage("convert", "one IN only ('%s' and '%s')", file,
-                             argv[i]);
-        file = argv[i];
-    }
+    cli_common_init(&a.c, "convert");
+    if ((rc = cli_args(&convert_cmd, &a, &a.c, &a.file, argc, argv)) != CLI_OK)
+        return rc < 0 ? CLI_OK : rc;
+    file = a.file;
+    out = a.out;
     if (!file)
         return cli_usage("convert", "missing IN");
     if (!out)
         return cli_usage("convert", "missing -o OUT.xml");
     memset(&rep, 0, sizeof rep);
-    if ((rc = cli_load_full(&c, file, 0, 1, &prog, &inst, &rep, NULL, NULL)) != CLI_OK)
+    if ((rc = cli_load_full(&a.c, file, 0, 1, &prog, &inst, &rep, NULL, NULL)) != CLI_OK)
         return rc;
     comment_of(comment, sizeof comment, file, &rep,
-               units[(unsigned)c.time_unit < 4 ? (unsigned)c.time_unit : 0]);
+               units[(unsigned)a.c.time_unit < 4 ? (unsigned)a.c.time_unit : 0]);
     if (!strcmp(out, "-") ? mmm_program_write_xml(stdout, inst, comment, &err) < 0 ||
                                 fflush(stdout) != 0
                           : mmm_program_save_xml(out, inst, comment, &err) < 0) {

@@ -1,6 +1,7 @@
 /* cmd_fit.c: `mmm fit --data RUNS.csv PROGRAM.xml...`: fit the time
  * model's constants to measured runs (docs/time.md); mmm_write_fit
  * prints what the fit found. */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,14 +64,79 @@ static int names_mark(const char *list, int *mark, int value)
     return 0;
 }
 
-int cmd_fit(int argc, char **argv)
-{
+typedef struct fit_args {
     cli_common c;
     const char *data[FIT_MAX_FILES], *progs[FIT_MAX_FILES];
     int data_graph[FIT_MAX_FILES];
-    size_t ndata = 0, nprogs = 0, nruns = 0, i;
-    const char *out = NULL, *name = NULL;
-    int graph = 0, fit[MMM_TIME_NCONST], rc = CLI_FAIL;
+    size_t ndata, nprogs;
+    const char *out, *name;
+    int graph, fit[MMM_TIME_NCONST];
+} fit_args;
+
+static int launch(void *graph, const char *v)
+{
+    mmm_launch l;
+    if (mmm_launch_parse(&l, v) < 0)
+        return -1;
+    *(int *)graph = l == MMM_LAUNCH_GRAPH;
+    return 0;
+}
+
+static int data(void *args, const char *v)
+{
+    fit_args *a = args;
+    if (a->ndata >= FIT_MAX_FILES)
+        return cli_usage("fit", "at most %d --data files", FIT_MAX_FILES), -2;
+    a->data_graph[a->ndata] = a->graph;
+    a->data[a->ndata++] = v;
+    return 0;
+}
+
+static int fit_only(void *fit, const char *v)
+{
+    int only[MMM_TIME_NCONST] = {0};
+    if (strcmp(v, "none") && names_mark(v, only, 1) < 0)
+        return -1;
+    memcpy(fit, only, sizeof only);
+    return 0;
+}
+
+static int fix(void *fit, const char *v)
+{
+    return names_mark(v, fit, 0);
+}
+
+/* A PROGRAM.xml. */
+static int program(void *args, int argc, char **argv, int *i)
+{
+    fit_args *a = args;
+    (void)argc;
+    if (argv[*i][0] == '-' && argv[*i][1] != '\0')
+        return 0;
+    if (a->nprogs >= FIT_MAX_FILES)
+        return cli_usage("fit", "at most %d programs", FIT_MAX_FILES), -1;
+    a->progs[a->nprogs++] = argv[*i];
+    return 1;
+}
+
+#define F_(field) offsetof(fit_args, field)
+static const cli_opt fit_opts[] = {
+    {"--launch", CLI_FN, F_(graph), "--launch must be stream or graph", .fn = launch},
+    {"--data", CLI_FN, 0, NULL, .fn = data, .missing = "--data needs a FILE"},
+    {"--fit", CLI_FN, F_(fit), "--fit needs constant names (see --help)", .fn = fit_only},
+    {"--fix", CLI_FN, F_(fit), "--fix needs constant names (see --help)", .fn = fix},
+    {"--name", CLI_STR, F_(name), NULL, .missing = "--name needs a TEXT"},
+    {"-o", CLI_STR, F_(out), NULL, .missing = "-o needs a FILE", .exact = 1},
+    {NULL}};
+
+static const cli_cmd fit_cmd = {"fit", fit_help, NULL, .opts = fit_opts,
+                                .special = program};
+
+int cmd_fit(int argc, char **argv)
+{
+    fit_args a;
+    size_t nruns = 0, i;
+    int rc = CLI_FAIL;
     mmm_machine *base = NULL;
     mmm_program *prog[FIT_MAX_FILES] = {0};
     char noted[FIT_MAX_FILES] = {0}; /* -D notes printed, by program */
@@ -84,75 +150,17 @@ int cmd_fit(int argc, char **argv)
     mmm_error err;
 
     memset(&res, 0, sizeof res);
+    memset(&a, 0, sizeof a);
     for (i = 0; i < MMM_TIME_NCONST; i++)
-        fit[i] = 1;
-    cli_common_init(&c, "fit");
-    for (int a = 1; a < argc; a++) {
-        const char *v;
-        int missing = 0;
-        if (!strcmp(argv[a], "--help") || !strcmp(argv[a], "-h")) {
-            printf("%s", fit_help);
-            return CLI_OK;
-        }
-        if ((v = cli_option_value("--launch", argc, argv, &a, &missing)) ||
-            missing) {
-            mmm_launch l;
-            if (mmm_launch_parse(&l, v) < 0)
-                return cli_usage("fit", "--launch must be stream or graph");
-            graph = l == MMM_LAUNCH_GRAPH;
-            continue;
-        }
-        if ((v = cli_option_value("--data", argc, argv, &a, &missing)) ||
-            missing) {
-            if (!v)
-                return cli_usage("fit", "--data needs a FILE");
-            if (ndata >= FIT_MAX_FILES)
-                return cli_usage("fit", "at most %d --data files",
-                                 FIT_MAX_FILES);
-            data_graph[ndata] = graph;
-            data[ndata++] = v;
-            continue;
-        }
-        if ((v = cli_option_value("--fit", argc, argv, &a, &missing)) ||
-            missing) {
-            int only[MMM_TIME_NCONST] = {0};
-            if (!v || (strcmp(v, "none") && names_mark(v, only, 1) < 0))
-                return cli_usage("fit", "--fit needs constant names (see "
-                                        "--help)");
-            memcpy(fit, only, sizeof fit);
-            continue;
-        }
-        if ((v = cli_option_value("--fix", argc, argv, &a, &missing)) ||
-            missing) {
-            if (!v || names_mark(v, fit, 0) < 0)
-                return cli_usage("fit", "--fix needs constant names (see "
-                                        "--help)");
-            continue;
-        }
-        if ((v = cli_option_value("--name", argc, argv, &a, &missing)) ||
-            missing) {
-            if (!v)
-                return cli_usage("fit", "--name needs a TEXT");
-            name = v;
-            continue;
-        }
-        if (!strcmp(argv[a], "-o")) {
-            if (a + 1 >= argc)
-                return cli_usage("fit", "-o needs a FILE");
-            out = argv[++a];
-            continue;
-        }
-        int r = cli_common_option(&c, argc, argv, &a);
-        if (r < 0)
-            return CLI_USAGE;
-        if (r > 0)
-            continue;
-        if (argv[a][0] == '-' && argv[a][1] != '\0')
-            return cli_usage("fit", "unknown option '%s'", argv[a]);
-        if (nprogs >= FIT_MAX_FILES)
-            return cli_usage("fit", "at most %d programs", FIT_MAX_FILES);
-        progs[nprogs++] = argv[a];
-    }
+        a.fit[i] = 1;
+    cli_common_init(&a.c, "fit");
+    if ((rc = cli_args(&fit_cmd, &a, &a.c, NULL, argc, argv)) != CLI_OK)
+        return rc < 0 ? CLI_OK : rc;
+    rc = CLI_FAIL;
+    const cli_common c = a.c;
+    const char **data = a.data, **progs = a.progs, *out = a.out, *name = a.name;
+    const int *data_graph = a.data_graph, *fit = a.fit;
+    size_t ndata = a.ndata, nprogs = a.nprogs;
     if (!ndata)
         return cli_usage("fit", "missing --data RUNS.csv");
     if (!nprogs)
@@ -245,7 +253,7 @@ int cmd_fit(int argc, char **argv)
         goto fail_err;
     mmm_fit_options fo;
     memset(&fo, 0, sizeof fo);
-    memcpy(fo.fit, fit, sizeof fit);
+    memcpy(fo.fit, fit, sizeof fo.fit);
     if (mmm_time_fit(&m, smp, nruns, &fo, &res, &err) < 0) {
         /* name the run the model could not predict */
         goto fail_err;

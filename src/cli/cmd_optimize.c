@@ -4,6 +4,7 @@
  * This file reads the options and runs the sweep; the library writes what
  * it finds (mmm_write_sweep_*: rows streamed as they come, the summary
  * after), and the figure is the drawing module's (mmm/sweep_plot.h). */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,9 +77,10 @@ static const char optimize_help[] =
 
 
 /* A range option (--from/--to/--step/--values) of the last --param. */
-static int range_option(opt_args *o, int argc, char **argv, int *i)
+static int range_option(void *args, int argc, char **argv, int *i)
 {
     static const char *names[] = {"--from", "--to", "--step", "--values"};
+    opt_args *o = args;
     size_t k;
     for (k = 0; k < 4; k++) {
         int missing = 0;
@@ -87,9 +89,9 @@ static int range_option(opt_args *o, int argc, char **argv, int *i)
         if (!v && !missing)
             continue;
         if (missing)
-            return cli_usage("optimize", "%s needs a value", names[k]);
+            return cli_usage("optimize", "%s needs a value", names[k]), -1;
         if (o->naxes == 0)
-            return cli_usage("optimize", "%s must follow a --param", names[k]);
+            return cli_usage("optimize", "%s must follow a --param", names[k]), -1;
         ax = &o->axes[o->naxes - 1];
         if (k == 0) ax->from = v;
         else if (k == 1) ax->to = v;
@@ -100,17 +102,29 @@ static int range_option(opt_args *o, int argc, char **argv, int *i)
     return 0;
 }
 
-static int count_option(const char *name, int argc, char **argv, int *i,
-                        int64_t *out)
+static int param(void *args, const char *v)
 {
-    int missing = 0;
-    const char *v = cli_option_value(name, argc, argv, i, &missing);
-    if (!v && !missing)
-        return 0;
-    if (!v || cli_parse_int64(v, out) < 0 || *out < 0)
-        return cli_usage("optimize", "%s needs a number >= 0", name);
-    return 1;
+    opt_args *o = args;
+    if (o->naxes == MMM_SWEEP_MAX_AXES)
+        return cli_usage("optimize", "at most %d --param options", MMM_SWEEP_MAX_AXES), -2;
+    o->axes[o->naxes++].name = v;
+    return 0;
 }
+
+#define O_(field) offsetof(opt_args, field)
+static const cli_opt opt_opts[] = {
+    {"--max-points", CLI_INT, O_(max_points), "--max-points needs a number >= 0", 0,
+     INT64_MAX, .exact = 0},
+    {"--max-rows", CLI_INT, O_(max_rows), "--max-rows needs a number >= 0", 0,
+     INT64_MAX, .exact = 0},
+    {"--param", CLI_FN, 0, NULL, .fn = param, .missing = "--param needs a NAME"},
+    {"--objective", CLI_STR, O_(objective), NULL, .missing = "--objective needs a value"},
+    {"--baseline", CLI_STR, O_(baseline), NULL, .missing = "--baseline needs a value"},
+    {"--plot", CLI_STR, O_(plot), NULL, .missing = "--plot needs a file name"},
+    {NULL}};
+
+static const cli_cmd opt_cmd = {"optimize", optimize_help, "", .opts = opt_opts,
+                                .special = range_option};
 
 /* Returns CLI_OK, CLI_USAGE, or -1 after printing the help. */
 static int parse_args(opt_args *o, int argc, char **argv)
@@ -119,57 +133,8 @@ static int parse_args(opt_args *o, int argc, char **argv)
     memset(o, 0, sizeof *o);
     cli_common_init(&o->c, "optimize");
     o->max_rows = MAX_ROWS_DEFAULT;
-    for (i = 1; i < argc; i++) {
-        int r, missing = 0;
-        const char *v;
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            printf("%s%s", optimize_help, cli_common_help);
-            return -1;
-        }
-        if ((r = cli_common_option(&o->c, argc, argv, &i)) != 0) {
-            if (r < 0)
-                return CLI_USAGE;
-            continue;
-        }
-        if ((r = range_option(o, argc, argv, &i)) != 0) {
-            if (r == CLI_USAGE)
-                return CLI_USAGE;
-            continue;
-        }
-        if ((r = count_option("--max-points", argc, argv, &i, &o->max_points)) ||
-            (r = count_option("--max-rows", argc, argv, &i, &o->max_rows))) {
-            if (r == CLI_USAGE)
-                return CLI_USAGE;
-            continue;
-        }
-        if ((v = cli_option_value("--param", argc, argv, &i, &missing)) || missing) {
-            if (!v)
-                return cli_usage("optimize", "--param needs a NAME");
-            if (o->naxes == MMM_SWEEP_MAX_AXES)
-                return cli_usage("optimize", "at most %d --param options",
-                                 MMM_SWEEP_MAX_AXES);
-            o->axes[o->naxes++].name = v;
-        } else if ((v = cli_option_value("--objective", argc, argv, &i, &missing)) || missing) {
-            o->objective = v;
-            if (!v)
-                return cli_usage("optimize", "--objective needs a value");
-        } else if ((v = cli_option_value("--baseline", argc, argv, &i, &missing)) || missing) {
-            o->baseline = v;
-            if (!v)
-                return cli_usage("optimize", "--baseline needs a value");
-        } else if ((v = cli_option_value("--plot", argc, argv, &i, &missing)) || missing) {
-            o->plot = v;
-            if (!v)
-                return cli_usage("optimize", "--plot needs a file name");
-        } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
-            return cli_usage("optimize", "unknown option '%s'", argv[i]);
-        } else if (o->file) {
-            return cli_usage("optimize", "one FILE only ('%s' and '%s')",
-                             o->file, argv[i]);
-        } else {
-            o->file = argv[i];
-        }
-    }
+    if ((i = cli_args(&opt_cmd, o, &o->c, &o->file, argc, argv)) != CLI_OK)
+        return i;
     if (!o->file)
         return cli_usage("optimize", "missing FILE");
     if (o->naxes == 0)

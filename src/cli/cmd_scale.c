@@ -1,7 +1,7 @@
 /* cmd_scale.c: `mmm scale FILE`: the speedup over p (mmm/scale.h): bounds,
  * simulated makespans and the speedup range for each number of SMs
  * (mmm_write_speedup prints them), and Cilkview's picture. */
-#include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,66 +45,29 @@ typedef struct scale_args {
     int64_t max_launches;
 } scale_args;
 
-/* Options of scale itself; 1 consumed, 0 not ours, -1 usage error. */
-static int own_option(scale_args *a, int argc, char **argv, int *i)
-{
-    static const char *names[] = {"--p", "-p", "--policy", "--plot", "--seed",
-                                  "--max-launches"};
-    size_t k;
-    for (k = 0; k < sizeof names / sizeof names[0]; k++) {
-        int missing = 0;
-        const char *v = cli_option_value(names[k], argc, argv, i, &missing);
-        if (!v && !missing)
-            continue;
-        if (!v)
-            return cli_usage("scale", "%s needs an argument", names[k]), -1;
-        switch (k) {
-        case 0:
-        case 1: a->plist = v; break;
-        case 2: a->policy = v; break;
-        case 3: a->plot = v; break;
-        case 4:
-            if (cli_parse_u64(v, &a->seed) < 0)
-                return cli_usage("scale", "--seed needs a non-negative integer"), -1;
-            break;
-        default:
-            if (cli_parse_int64(v, &a->max_launches) < 0 || a->max_launches <= 0)
-                return cli_usage("scale", "--max-launches needs a positive integer"), -1;
-        }
-        return 1;
-    }
-    return 0;
-}
+#define S_(field) offsetof(scale_args, field)
+static const cli_opt scale_opts[] = {
+    /* -p/--p take a list here: before the common options. */
+    {"--p|-p", CLI_STR, S_(plist), NULL, .exact = 0},
+    {"--policy", CLI_STR, S_(policy), NULL, .exact = 0},
+    {"--plot", CLI_STR, S_(plot), NULL, .exact = 0},
+    {"--seed", CLI_U64, S_(seed), "--seed needs a non-negative integer", .exact = 0},
+    {"--max-launches", CLI_INT, S_(max_launches), "--max-launches needs a positive "
+     "integer", 1, INT64_MAX, .exact = 0},
+    {NULL}};
+
+static const cli_cmd scale_cmd = {"scale", scale_help, "-p", .opts = scale_opts,
+                                  .missing = "%s needs an argument"};
 
 static int parse_args(scale_args *a, int argc, char **argv)
 {
-    int i;
+    int rc;
     memset(a, 0, sizeof *a);
     cli_common_init(&a->c, "scale");
     a->policy = "fifo";
     a->seed = 1;
-    for (i = 1; i < argc; i++) {
-        int r;
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            printf("%s", scale_help);
-            cli_print_common_help_except("-p");
-            return -1;
-        }
-        /* -p/--p take a list here: before the common options. */
-        if ((r = own_option(a, argc, argv, &i)) < 0)
-            return CLI_USAGE;
-        if (r > 0)
-            continue;
-        if ((r = cli_common_option(&a->c, argc, argv, &i)) < 0)
-            return CLI_USAGE;
-        if (r > 0)
-            continue;
-        if (argv[i][0] == '-' && argv[i][1] != '\0')
-            return cli_usage("scale", "unknown option '%s'", argv[i]);
-        if (a->file)
-            return cli_usage("scale", "one FILE only ('%s' and '%s')", a->file, argv[i]);
-        a->file = argv[i];
-    }
+    if ((rc = cli_args(&scale_cmd, a, &a->c, &a->file, argc, argv)) != CLI_OK)
+        return rc;
     if (!a->file)
         return cli_usage("scale", "missing FILE");
     if (strcmp(a->policy, "all") && !mmm_sim_policy_find(a->policy))

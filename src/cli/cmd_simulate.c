@@ -2,7 +2,7 @@
  * blocks on p SMs under one or all policies, checked against the lower
  * bound, Graham's bound and the MMM bound (mmm_write_simulation prints
  * them); Gantt chart and Chrome trace. */
-#include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,77 +61,48 @@ static void print_help(void)
     printf("%s%s", simulate_help2, cli_common_help);
 }
 
-/* Options of simulate itself; 1 consumed, 0 not ours, -1 usage error. */
-static int own_option(sim_args *a, int argc, char **argv, int *i)
+/* -p LIST (1,2,4 or 1..8); a later -p P wins over a list. */
+static int p_list(void *args, int argc, char **argv, int *i)
 {
-    const char *o = argv[*i];
+    sim_args *a = args;
     const char *v = *i + 1 < argc ? argv[*i + 1] : NULL;
-    if (!strcmp(o, "-p") && v && strpbrk(v, ",.")) {
-        mmm_error err;
-        free(a->plist);
-        a->plist = NULL;
-        if (mmm_speedup_parse_p(&a->plist, &a->np, v, &err) < 0)
-            return cli_usage("simulate", "-p: %s", err.message), -1;
-        ++*i;
-        return 1;
-    }
-    if (!strcmp(o, "--policy") || !strcmp(o, "--gantt") || !strcmp(o, "--trace")
-        || !strcmp(o, "--seed") || !strcmp(o, "--max-launches")) {
-        if (!v)
-            return cli_usage("simulate", "%s needs an argument", o), -1;
-        ++*i;
-    } else {
+    mmm_error err;
+    if (strncmp(argv[*i], "-p", 2))
         return 0;
-    }
-    if (!strcmp(o, "--policy"))
-        a->policy = v;
-    else if (!strcmp(o, "--gantt"))
-        a->gantt = v;
-    else if (!strcmp(o, "--trace"))
-        a->trace = v;
-    else if (!strcmp(o, "--seed")) {
-        if (cli_parse_u64(v, &a->seed) < 0)
-            return cli_usage("simulate", "--seed needs a non-negative integer"), -1;
-    } else if (cli_parse_int64(v, &a->max_launches) < 0 || a->max_launches <= 0) {
-        return cli_usage("simulate", "--max-launches needs a positive integer"), -1;
-    }
+    free(a->plist);
+    a->plist = NULL;
+    a->np = 0;
+    if (strcmp(argv[*i], "-p") || !v || !strpbrk(v, ",."))
+        return 0;
+    if (mmm_speedup_parse_p(&a->plist, &a->np, v, &err) < 0)
+        return cli_usage("simulate", "-p: %s", err.message), -1;
+    ++*i;
     return 1;
 }
+
+#define S_(field) offsetof(sim_args, field)
+static const cli_opt sim_opts[] = {
+    {"--policy", CLI_STR, S_(policy), NULL, .exact = 1},
+    {"--gantt", CLI_STR, S_(gantt), NULL, .exact = 1},
+    {"--trace", CLI_STR, S_(trace), NULL, .exact = 1},
+    {"--seed", CLI_U64, S_(seed), "--seed needs a non-negative integer", .exact = 1},
+    {"--max-launches", CLI_INT, S_(max_launches), "--max-launches needs a positive "
+     "integer", 1, INT64_MAX, .exact = 1},
+    {NULL}};
+
+static const cli_cmd sim_cmd = {"simulate", .print_help = print_help, .opts = sim_opts,
+                                .missing = "%s needs an argument", .special = p_list};
 
 static int parse_args(sim_args *a, int argc, char **argv)
 {
     const char *why;
-    int i;
+    int rc;
     memset(a, 0, sizeof *a);
     cli_common_init(&a->c, "simulate");
     a->policy = "fifo";
     a->seed = 1;
-    for (i = 1; i < argc; i++) {
-        int r;
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            print_help();
-            return -1;
-        }
-        /* Before the common options: -p may be a list here. */
-        if ((r = own_option(a, argc, argv, &i)) < 0)
-            return CLI_USAGE;
-        if (r > 0)
-            continue;
-        if (!strncmp(argv[i], "-p", 2)) {
-            free(a->plist); /* a later -p P wins over a list */
-            a->plist = NULL;
-            a->np = 0;
-        }
-        if ((r = cli_common_option(&a->c, argc, argv, &i)) < 0)
-            return CLI_USAGE;
-        if (r > 0)
-            continue;
-        if (argv[i][0] == '-' && argv[i][1] != '\0')
-            return cli_usage("simulate", "unknown option '%s'", argv[i]);
-        if (a->file)
-            return cli_usage("simulate", "one FILE only ('%s' and '%s')", a->file, argv[i]);
-        a->file = argv[i];
-    }
+    if ((rc = cli_args(&sim_cmd, a, &a->c, &a->file, argc, argv)) != CLI_OK)
+        return rc;
     if (!a->file)
         return cli_usage("simulate", "missing FILE");
     if (strcmp(a->policy, "all") && !mmm_sim_policy_find(a->policy))
