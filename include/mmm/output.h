@@ -36,6 +36,7 @@
 #include "mmm/timemodel.h"
 #include "mmm/fit.h"
 #include "mmm/calibrate.h"
+#include "mmm/import.h"
 #include "mmm/optimize.h"
 #include "mmm/sim.h"
 #include "mmm/scale.h"
@@ -206,6 +207,14 @@ MMM_API int mmm_write_fit(mmm_writer *w, const mmm_fit_report *r, mmm_error *err
 /** `mmm calibrate`: the device and every measured figure (text or JSON). */
 MMM_API int mmm_write_calibration(mmm_writer *w, const mmm_calib *c,
                                   mmm_error *err);
+
+/** The comment `mmm convert` writes at the head of the XML of a program
+ *  read from source with report rep (mmm_program_read_file), costs in
+ *  seconds written in time_unit: the version, the format, the tasks and
+ *  edges, the reader's note.  Into buf (cut to size); returns buf. */
+MMM_API char *mmm_import_comment(char *buf, size_t size, const char *source,
+                                 const mmm_import_report *rep,
+                                 mmm_time_unit time_unit);
 
 #ifdef __cplusplus
 }

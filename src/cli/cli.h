@@ -46,11 +46,6 @@ typedef struct cli_common {
 
 void cli_common_init(cli_common *c, const char *cmd);
 
-/* Try to consume the common option at argv[*i] (and its argument, advancing
- * *i).  Returns 1 when consumed, 0 when argv[*i] is not a common option,
- * -1 after printing a usage error. */
-int cli_common_option(cli_common *c, int argc, char **argv, int *i);
-
 /* ---- A command's options, as a table ---- */
 enum {
     CLI_FLAG,   /* int = 1; no value */
@@ -74,11 +69,6 @@ typedef struct cli_opt {
     int exact;           /* "--name VALUE" only (not "--name=VALUE") */
 } cli_opt;
 
-/* The option of opts (ended by {NULL}) at argv[*i] into args: 1 when it
- * was one (its value consumed), 0 when not, -1 after a usage error. */
-int cli_opts(const char *cmd, const char *missing, const cli_opt *opts,
-             void *args, int argc, char **argv, int *i);
-
 typedef struct cli_cmd {
     const char *name;        /* for messages: "analyze" */
     const char *help;        /* --help prints it, then the common options' */
@@ -96,7 +86,8 @@ typedef struct cli_cmd {
 /* Every argument of a command: --help (prints it, returns -1), then
  * special, the command's options, the common options (c, may be NULL);
  * another one starting with '-' is unknown, else it is the one FILE
- * (file; NULL: no FILE).  CLI_OK, or CLI_USAGE after the message. */
+ * (file, required; NULL: no FILE).  CLI_OK, or CLI_USAGE after the
+ * message. */
 int cli_args(const cli_cmd *cmd, void *args, cli_common *c, const char **file,
              int argc, char **argv);
 
@@ -109,10 +100,6 @@ const char *cli_option_value(const char *name, int argc, char **argv, int *i,
 
 /* Help text for the common options (for each command's --help). */
 extern const char cli_common_help[];
-
-/* Print cli_common_help on stdout without the line of `option` (for a
- * command whose own option of that name means something else; "": all). */
-void cli_print_common_help_except(const char *option);
 
 /* Load FILE with the machine file, apply -D and -p, evaluate.  When
  * lenient, a -D name the file does not declare is skipped with a note on
@@ -132,14 +119,6 @@ int cli_load_full(const cli_common *c, const char *path, int lenient,
  * error; CLI_OK or CLI_FAIL. */
 int cli_eval(const cli_common *c, mmm_instance *inst, const mmm_override *ov,
              size_t nov);
-
-/* Read the program in FILE, in whatever format it is (mmm/import.h), with
- * the machine's parameters (machine may be NULL).  Prints the error, the
- * reader's warnings and notes on stderr; returns CLI_OK or CLI_FAIL.
- * rep (may be NULL) receives what the reader reported. */
-int cli_read_program(const cli_common *c, const char *path,
-                     const mmm_machine *machine, mmm_program **prog,
-                     mmm_import_report *rep);
 
 /* "FILE: error: OPT NAME: the file declares no parameter 'NAME'", then
  * advice when given, else a close name or the declared ones; on stderr. */
@@ -175,16 +154,22 @@ int cli_usage(const char *cmd, const char *fmt, ...)
 #endif
     ;
 
-/* Parse a non-negative/positive integer option argument strictly. */
-int cli_parse_int64(const char *s, int64_t *out);
-/* Parse a non-negative integer (no sign) strictly; 0 or -1. */
-int cli_parse_u64(const char *s, uint64_t *out);
 /* 1 when s ends with suffix, ignoring case (a file named g.SVG is an SVG
  * file). */
 int cli_has_suffix(const char *s, const char *suffix);
+/* 1 when path names a picture: .svg, .png or .pdf. */
+int cli_picture(const char *path);
+/* Flush stdout: CLI_OK, or CLI_FAIL after message on stderr. */
+int cli_flushed(const char *message);
 
 /* Once per run, on stderr: some integer lost digits as a double. */
 void cli_note_inexact(const char *file, const mmm_metrics *m);
+
+/* A constant expression (2^20, 1/2, 1e6; at most max characters) into
+ * out: 0, or the parser's or evaluator's status with err; a name in it
+ * (MMM_EINPUT) is copied into name (65 bytes, as the message quotes it). */
+int cli_constant(const char *text, size_t max, mmm_value *out, char *name,
+                 mmm_error *err);
 
 /* Print err ("FILE:LINE: error: message") and return CLI_FAIL. */
 int cli_fail(const mmm_error *err);

@@ -44,7 +44,9 @@ const char cli_common_help[] =
     "  --costs FILE         CUDA graph DOT: kernel costs, CSV lines\n"
     "                       name,work,span,reads,writes (per thread)\n";
 
-void cli_print_common_help_except(const char *option)
+/* cli_common_help on stdout without the line of `option` (for a command
+ * whose own option of that name means something else); "": all of it. */
+static void cli_print_common_help_except(const char *option)
 {
     size_t olen = strlen(option);
     const char *s = cli_common_help;
@@ -67,7 +69,8 @@ void cli_common_init(cli_common *c, const char *cmd)
     c->format = MMM_FORMAT_TEXT;
 }
 
-int cli_parse_int64(const char *s, int64_t *out)
+/* A whole decimal integer; 0 or -1. */
+static int cli_parse_int64(const char *s, int64_t *out)
 {
     char *end;
     long long v;
@@ -81,7 +84,8 @@ int cli_parse_int64(const char *s, int64_t *out)
     return 0;
 }
 
-int cli_parse_u64(const char *s, uint64_t *out)
+/* A whole decimal integer without a sign; 0 or -1. */
+static int cli_parse_u64(const char *s, uint64_t *out)
 {
     char *end;
     unsigned long long v;
@@ -99,6 +103,20 @@ int cli_has_suffix(const char *s, const char *suffix)
 {
     size_t n = strlen(s), m = strlen(suffix);
     return n >= m && strcasecmp(s + n - m, suffix) == 0;
+}
+
+int cli_picture(const char *path)
+{
+    return cli_has_suffix(path, ".svg") || cli_has_suffix(path, ".png") ||
+           cli_has_suffix(path, ".pdf");
+}
+
+int cli_flushed(const char *message)
+{
+    if (fflush(stdout) == 0 && !ferror(stdout))
+        return CLI_OK;
+    fputs(message, stderr);
+    return CLI_FAIL;
 }
 
 int cli_usage(const char *cmd, const char *fmt, ...)
@@ -227,8 +245,10 @@ static int opt_match(const cli_opt *o, int argc, char **argv, int *i,
     return 0;
 }
 
-int cli_opts(const char *cmd, const char *missing, const cli_opt *opts,
-             void *args, int argc, char **argv, int *i)
+/* The option of opts (ended by {NULL}) at argv[*i] into args: 1 when it
+ * was one (its value consumed), 0 when not, -1 after a usage error. */
+static int cli_opts(const char *cmd, const char *missing, const cli_opt *opts,
+                    void *args, int argc, char **argv, int *i)
 {
     for (const cli_opt *o = opts; o && o->names; o++) {
         const char *v = NULL;
@@ -274,6 +294,8 @@ int cli_opts(const char *cmd, const char *missing, const cli_opt *opts,
     return 0;
 }
 
+static int cli_common_option(cli_common *c, int argc, char **argv, int *i);
+
 int cli_args(const cli_cmd *cmd, void *args, cli_common *c, const char **file,
              int argc, char **argv)
 {
@@ -303,6 +325,8 @@ int cli_args(const cli_cmd *cmd, void *args, cli_common *c, const char **file,
                              cmd->file_word ? cmd->file_word : "FILE", *file, argv[i]);
         *file = argv[i];
     }
+    if (file && !*file)
+        return cli_usage(cmd->name, "missing %s", cmd->file_word ? cmd->file_word : "FILE");
     return CLI_OK;
 }
 
@@ -357,7 +381,9 @@ static const cli_opt common_opts[] = {
      .choices = "text|json|csv"},
     {NULL}};
 
-int cli_common_option(cli_common *c, int argc, char **argv, int *i)
+/* The common option at argv[*i] (and its value, advancing *i): 1 when it
+ * was one, 0 when not, -1 after a usage error. */
+static int cli_common_option(cli_common *c, int argc, char **argv, int *i)
 {
     const char *a = argv[*i];
     int r;
@@ -382,6 +408,19 @@ static int no_names(const char *name, size_t len, void *payload)
 {
     snprintf(payload, 65, "%.*s", (int)(len > 64 ? 64 : len), name);
     return -1;
+}
+
+int cli_constant(const char *text, size_t max, mmm_value *out, char *name,
+                 mmm_error *err)
+{
+    mmm_expr *e = NULL;
+    mmm_expr_limits lim = {max, 64};
+    int rc;
+    name[0] = '\0';
+    if ((rc = mmm_expr_parse(&e, text, no_names, name, &lim, err)) == 0)
+        rc = mmm_expr_eval(e, NULL, 0, out, err);
+    mmm_expr_free(e);
+    return rc;
 }
 
 /* The name of -D NAME=VALUE without the spaces around it, into name. */
@@ -430,10 +469,8 @@ int cli_overrides(const cli_common *c, const mmm_program *prog, int lenient,
     size_t i, n = 0;
     int pslot = mmm_program_find_param(prog, "p");
     for (i = 0; i < c->ndefs; i++) {
-        char name[256], used[65] = "";
-        mmm_expr *e = NULL;
+        char name[256], used[65];
         mmm_error err;
-        mmm_expr_limits lim = {4096, 64};
         int slot, rc;
         if (def_name(c->def_name[i], name, sizeof name) < 0) {
             fprintf(stderr, "mmm %s: -D needs NAME=VALUE (a name of at most 255 "
@@ -455,9 +492,7 @@ int cli_overrides(const cli_common *c, const mmm_program *prog, int lenient,
                                 "(or by the machine file's p)");
             return CLI_FAIL;
         }
-        if ((rc = mmm_expr_parse(&e, c->def_value[i], no_names, used, &lim, &err)) < 0 ||
-            mmm_expr_eval(e, NULL, 0, &ov[n].value, &err) < 0) {
-            mmm_expr_free(e);
+        if ((rc = cli_constant(c->def_value[i], 4096, &ov[n].value, used, &err)) < 0) {
             /* A name in the value: -D takes constants, not expressions of
              * the file's parameters. */
             if (rc == MMM_EINPUT && used[0]) {
@@ -474,7 +509,6 @@ int cli_overrides(const cli_common *c, const mmm_program *prog, int lenient,
                     c->def_value[i], err.message);
             return CLI_FAIL;
         }
-        mmm_expr_free(e);
         ov[n++].slot = slot;
     }
     if (c->has_p && pslot >= 0) {
@@ -485,9 +519,13 @@ int cli_overrides(const cli_common *c, const mmm_program *prog, int lenient,
     return CLI_OK;
 }
 
-int cli_read_program(const cli_common *c, const char *path,
-                     const mmm_machine *machine, mmm_program **prog,
-                     mmm_import_report *rep_out)
+/* Read the program in FILE, in whatever format it is (mmm/import.h), with
+ * the machine's parameters (machine may be NULL).  Prints the error, the
+ * reader's warnings and notes on stderr; CLI_OK or CLI_FAIL.  rep (may be
+ * NULL) receives what the reader reported. */
+static int cli_read_program(const cli_common *c, const char *path,
+                            const mmm_machine *machine, mmm_program **prog,
+                            mmm_import_report *rep_out)
 {
     mmm_import_options io = MMM_IMPORT_OPTIONS_INIT;
     mmm_import_report own, *rep = rep_out ? rep_out : &own;

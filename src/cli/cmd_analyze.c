@@ -71,8 +71,6 @@ int cmd_analyze(int argc, char **argv)
     cli_common_init(&a.c, "analyze");
     if ((rc = cli_args(&analyze_cmd, &a, &a.c, &a.file, argc, argv)) != CLI_OK)
         return rc < 0 ? CLI_OK : rc;
-    if (!a.file)
-        return cli_usage("analyze", "missing FILE");
     if (a.totals && (a.c.format != MMM_FORMAT_CSV || a.models != MMM_MODEL_MMM))
         return cli_usage("analyze", "--totals goes with --format csv (and the mmm model)");
 
@@ -93,10 +91,8 @@ int cmd_analyze(int argc, char **argv)
         rc = cli_fail(&err);
         goto done;
     }
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-        fprintf(stderr, "mmm analyze: error writing the output\n");
+    if (cli_flushed("mmm analyze: error writing the output\n") != CLI_OK)
         rc = CLI_FAIL;
-    }
 done:
     mmm_writer_free(w);
     mmm_models_dispose(&extra);

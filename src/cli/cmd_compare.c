@@ -144,10 +144,8 @@ int cmd_compare(int argc, char **argv)
         if (mmm_writer_new(&w, stdout, a.c.format, &err) < 0 ||
             mmm_write_comparison(w, &sa, &sb, a.corollary_only, &err) < 0)
             rc = cli_fail(&err);
-        else if (fflush(stdout) != 0 || ferror(stdout)) {
-            fprintf(stderr, "mmm compare: error: cannot write the output\n");
-            rc = CLI_FAIL;
-        }
+        else
+            rc = cli_flushed("mmm compare: error: cannot write the output\n");
     }
     mmm_writer_free(w);
     for (k = 0; k < 2; k++) {

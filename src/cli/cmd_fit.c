@@ -274,11 +274,7 @@ int cmd_fit(int argc, char **argv)
     if (mmm_writer_new(&w, stdout, c.format, &err) < 0 ||
         mmm_write_fit(w, &report, &err) < 0)
         goto fail_err;
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-        fprintf(stderr, "mmm fit: error writing the output\n");
-        goto done;
-    }
-    rc = CLI_OK;
+    rc = cli_flushed("mmm fit: error writing the output\n");
     goto done;
 fail_err:
     cli_print_error(&err);

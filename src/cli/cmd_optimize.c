@@ -135,8 +135,6 @@ static int parse_args(opt_args *o, int argc, char **argv)
     o->max_rows = MAX_ROWS_DEFAULT;
     if ((i = cli_args(&opt_cmd, o, &o->c, &o->file, argc, argv)) != CLI_OK)
         return i;
-    if (!o->file)
-        return cli_usage("optimize", "missing FILE");
     if (o->naxes == 0)
         return cli_usage("optimize", "missing --param NAME");
     if (o->naxes == 2 && !strcmp(o->axes[0].name, o->axes[1].name))
@@ -153,33 +151,19 @@ static int parse_args(opt_args *o, int argc, char **argv)
 /* ------------------------------------------------------------------ */
 /* Values: constant expressions ("2^10", "1/2", "1e6") */
 
-static int no_names(const char *name, size_t len, void *payload)
-{
-    (void)name;
-    (void)len;
-    (void)payload;
-    return -1;
-}
-
 static int parse_value(const char *what, const char *text, size_t len,
                        mmm_value *out)
 {
-    char buf[512];
-    mmm_expr *e = NULL;
+    char buf[512], name[65];
     mmm_error err;
-    mmm_expr_limits lim = {sizeof buf, 64};
     if (len >= sizeof buf) {
         fprintf(stderr, "mmm optimize: %s: value too long\n", what);
         return CLI_USAGE;
     }
     memcpy(buf, text, len);
     buf[len] = '\0';
-    if (mmm_expr_parse(&e, buf, no_names, NULL, &lim, &err) < 0 ||
-        mmm_expr_eval(e, NULL, 0, out, &err) < 0) {
-        mmm_expr_free(e);
+    if (cli_constant(buf, sizeof buf, out, name, &err) < 0)
         return cli_usage("optimize", "%s '%s': %s", what, buf, err.message);
-    }
-    mmm_expr_free(e);
     return CLI_OK;
 }
 
@@ -383,8 +367,7 @@ static int check_plot_path(const char *path)
 {
     if (!path)
         return CLI_OK;
-    if (!cli_has_suffix(path, ".svg") && !cli_has_suffix(path, ".png") &&
-        !cli_has_suffix(path, ".pdf"))
+    if (!cli_picture(path))
         return cli_usage("optimize", "--plot needs a file ending in .svg, .png "
                          "or .pdf, not '%s'", path);
     if (!mmm_plot_available()) {
@@ -486,10 +469,8 @@ int cmd_optimize(int argc, char **argv)
         (rc = build_spec(&spec, &o, prog, ov, nov, lists)) == CLI_OK &&
         (rc = parse_baseline(&spec, &o)) == CLI_OK)
         rc = run(&o, prog, inst, &spec);
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-        fprintf(stderr, "mmm optimize: error: cannot write the output\n");
+    if (cli_flushed("mmm optimize: error: cannot write the output\n") != CLI_OK)
         rc = CLI_FAIL;
-    }
     free(lists[0]);
     free(lists[1]);
     mmm_instance_free(inst);

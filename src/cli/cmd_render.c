@@ -106,8 +106,6 @@ int cmd_render(int argc, char **argv)
         a.opt.max_nodes = (size_t)a.max_nodes;
     if (a.dpi)
         a.opt.dpi = (double)a.dpi;
-    if (!a.file)
-        return cli_usage("render", "missing FILE");
     if (!a.out)
         return cli_usage("render", "missing -o OUT");
     if (resolve_format(&a) != CLI_OK)

@@ -105,8 +105,6 @@ int cmd_report(int argc, char **argv)
     cli_common_init(&a.c, "report");
     if ((rc = cli_args(&report_cmd, &a, &a.c, &a.file, argc, argv)) != CLI_OK)
         return rc < 0 ? CLI_OK : rc;
-    if (!a.file)
-        return cli_usage("report", "missing FILE");
     if (!a.out)
         return cli_usage("report", "missing -o OUT.html");
     if (a.max_nodes)

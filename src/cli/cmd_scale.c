@@ -68,13 +68,10 @@ static int parse_args(scale_args *a, int argc, char **argv)
     a->seed = 1;
     if ((rc = cli_args(&scale_cmd, a, &a->c, &a->file, argc, argv)) != CLI_OK)
         return rc;
-    if (!a->file)
-        return cli_usage("scale", "missing FILE");
     if (strcmp(a->policy, "all") && !mmm_sim_policy_find(a->policy))
         return cli_usage("scale", "unknown policy '%s' (see mmm simulate --help)",
                          a->policy);
-    if (a->plot && !cli_has_suffix(a->plot, ".svg") && !cli_has_suffix(a->plot, ".png") &&
-        !cli_has_suffix(a->plot, ".pdf"))
+    if (a->plot && !cli_picture(a->plot))
         return cli_usage("scale", "--plot writes .svg, .png or .pdf files, not '%s'",
                          a->plot);
     if (a->plot && !mmm_plot_available())
@@ -146,10 +143,8 @@ int cmd_scale(int argc, char **argv)
         cli_print_error(&err);
         rc = CLI_FAIL;
     }
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-        fprintf(stderr, "mmm scale: error writing the output\n");
+    if (cli_flushed("mmm scale: error writing the output\n") != CLI_OK)
         rc = CLI_FAIL;
-    }
 done:
     mmm_writer_free(w);
     mmm_speedup_dispose(&s);

@@ -103,8 +103,6 @@ static int parse_args(sim_args *a, int argc, char **argv)
     a->seed = 1;
     if ((rc = cli_args(&sim_cmd, a, &a->c, &a->file, argc, argv)) != CLI_OK)
         return rc;
-    if (!a->file)
-        return cli_usage("simulate", "missing FILE");
     if (strcmp(a->policy, "all") && !mmm_sim_policy_find(a->policy))
         return cli_usage("simulate", "unknown policy '%s' (see --help)", a->policy);
     if (a->plist && a->np == 1) {
@@ -114,8 +112,7 @@ static int parse_args(sim_args *a, int argc, char **argv)
         return cli_usage("simulate", "%s draws one schedule: give one p, not a list",
                          a->gantt ? "--gantt" : "--trace");
     }
-    if (a->gantt && !cli_has_suffix(a->gantt, ".svg") && !cli_has_suffix(a->gantt, ".png") &&
-        !cli_has_suffix(a->gantt, ".pdf"))
+    if (a->gantt && !cli_picture(a->gantt))
         return cli_usage("simulate", "--gantt writes .svg, .png or .pdf files, not '%s'",
                          a->gantt);
     if (a->gantt && !mmm_draw_available(&why)) {
@@ -282,10 +279,8 @@ int cmd_simulate(int argc, char **argv)
         rc = simulate_at(&a, prog, inst, w);
     }
     mmm_write_simulation_end(w, NULL);
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-        fprintf(stderr, "mmm simulate: error writing the output\n");
+    if (cli_flushed("mmm simulate: error writing the output\n") != CLI_OK)
         rc = CLI_FAIL;
-    }
 done:
     mmm_writer_free(w);
     free(a.plist);
