@@ -92,20 +92,13 @@ static void json_stat(mmm__json *w, const char *key, const mmm_calib_stat *s,
 {
     mmm__json_key(w, key);
     mmm__json_begin_object_flat(w);
-    mmm__json_key(w, "n");
-    mmm__json_int(w, s->n);
-    mmm__json_key(w, "q1");
-    mmm__json_double(w, s->q1 * scale);
-    mmm__json_key(w, "q3");
-    mmm__json_double(w, s->q3 * scale);
-    mmm__json_key(w, "min");
-    mmm__json_double(w, s->min * scale);
-    mmm__json_key(w, "max");
-    mmm__json_double(w, s->max * scale);
-    mmm__json_key(w, "mad");
-    mmm__json_double(w, s->mad * scale);
-    mmm__json_key(w, "outliers");
-    mmm__json_int(w, s->outliers);
+    mmm__json_intk(w, "n", s->n);
+    mmm__json_num(w, "q1", s->q1 * scale);
+    mmm__json_num(w, "q3", s->q3 * scale);
+    mmm__json_num(w, "min", s->min * scale);
+    mmm__json_num(w, "max", s->max * scale);
+    mmm__json_num(w, "mad", s->mad * scale);
+    mmm__json_intk(w, "outliers", s->outliers);
     mmm__json_end_object(w);
 }
 
@@ -125,8 +118,7 @@ static void json_gathers(mmm__json *w, const mmm_calib *c, int spread)
             if (spread) {
                 json_stat(w, k, &st[i], 1);
             } else {
-                mmm__json_key(w, k);
-                mmm__json_double(w, st[i].median);
+                mmm__json_num(w, k, st[i].median);
             }
         }
         mmm__json_end_object(w);
@@ -147,8 +139,7 @@ static void json_by_block(mmm__json *w, const char *key, const int *sizes,
         if (spread) {
             json_stat(w, k, &s[i], scale);
         } else {
-            mmm__json_key(w, k);
-            mmm__json_double(w, s[i].median * scale);
+            mmm__json_num(w, k, s[i].median * scale);
         }
     }
     mmm__json_end_object(w);
@@ -164,103 +155,59 @@ static void print_json(FILE *f, const mmm_calib *c)
     mmm__json_begin_object(&w);
     mmm__json_key(&w, "device");
     mmm__json_begin_object(&w);
-    mmm__json_key(&w, "name");
-    mmm__json_string(&w, d->name);
+    mmm__json_str(&w, "name", d->name);
     snprintf(cc, sizeof cc, "%d.%d", d->cc_major, d->cc_minor);
-    mmm__json_key(&w, "compute_capability");
-    mmm__json_string(&w, cc);
-    mmm__json_key(&w, "sms");
-    mmm__json_int(&w, d->sms);
-    mmm__json_key(&w, "clock_hz");
-    mmm__json_double(&w, c->clock_hz.median);
-    mmm__json_key(&w, "reported_clock_hz");
-    mmm__json_double(&w, d->clock_hz);
-    mmm__json_key(&w, "mem_clock_hz");
-    mmm__json_double(&w, d->mem_clock_hz);
-    mmm__json_key(&w, "bus_width_bits");
-    mmm__json_int(&w, d->bus_width_bits);
-    mmm__json_key(&w, "nominal_bandwidth_bytes_per_s");
-    mmm__json_double(&w, d->mem_clock_hz * 2 * d->bus_width_bits / 8);
-    mmm__json_key(&w, "l2_bytes");
-    mmm__json_int(&w, d->l2_bytes);
-    mmm__json_key(&w, "global_bytes");
-    mmm__json_int(&w, d->global_bytes);
-    mmm__json_key(&w, "sm_shared_bytes");
-    mmm__json_int(&w, d->sm_shared_bytes);
-    mmm__json_key(&w, "block_shared_bytes");
-    mmm__json_int(&w, d->block_shared_bytes);
-    mmm__json_key(&w, "block_shared_optin_bytes");
-    mmm__json_int(&w, d->block_shared_optin_bytes);
-    mmm__json_key(&w, "reserved_shared_bytes");
-    mmm__json_int(&w, d->reserved_shared_bytes);
-    mmm__json_key(&w, "sm_registers");
-    mmm__json_int(&w, d->sm_registers);
-    mmm__json_key(&w, "sm_threads");
-    mmm__json_int(&w, d->sm_threads);
-    mmm__json_key(&w, "sm_blocks");
-    mmm__json_int(&w, d->sm_blocks);
-    mmm__json_key(&w, "block_threads");
-    mmm__json_int(&w, d->block_threads);
-    mmm__json_key(&w, "warp_size");
-    mmm__json_int(&w, d->warp_size);
-    mmm__json_key(&w, "shared_granule_bytes");
-    mmm__json_int(&w, d->shared_granule_bytes);
-    mmm__json_key(&w, "register_granule");
-    mmm__json_int(&w, d->register_granule);
-    mmm__json_key(&w, "register_partitions");
-    mmm__json_int(&w, d->register_partitions);
-    mmm__json_key(&w, "driver_version");
-    mmm__json_int(&w, d->driver_version);
-    mmm__json_key(&w, "runtime_version");
-    mmm__json_int(&w, d->runtime_version);
+    mmm__json_str(&w, "compute_capability", cc);
+    mmm__json_intk(&w, "sms", d->sms);
+    mmm__json_num(&w, "clock_hz", c->clock_hz.median);
+    mmm__json_num(&w, "reported_clock_hz", d->clock_hz);
+    mmm__json_num(&w, "mem_clock_hz", d->mem_clock_hz);
+    mmm__json_intk(&w, "bus_width_bits", d->bus_width_bits);
+    mmm__json_num(&w, "nominal_bandwidth_bytes_per_s", d->mem_clock_hz * 2 * d->bus_width_bits / 8);
+    mmm__json_intk(&w, "l2_bytes", d->l2_bytes);
+    mmm__json_intk(&w, "global_bytes", d->global_bytes);
+    mmm__json_intk(&w, "sm_shared_bytes", d->sm_shared_bytes);
+    mmm__json_intk(&w, "block_shared_bytes", d->block_shared_bytes);
+    mmm__json_intk(&w, "block_shared_optin_bytes", d->block_shared_optin_bytes);
+    mmm__json_intk(&w, "reserved_shared_bytes", d->reserved_shared_bytes);
+    mmm__json_intk(&w, "sm_registers", d->sm_registers);
+    mmm__json_intk(&w, "sm_threads", d->sm_threads);
+    mmm__json_intk(&w, "sm_blocks", d->sm_blocks);
+    mmm__json_intk(&w, "block_threads", d->block_threads);
+    mmm__json_intk(&w, "warp_size", d->warp_size);
+    mmm__json_intk(&w, "shared_granule_bytes", d->shared_granule_bytes);
+    mmm__json_intk(&w, "register_granule", d->register_granule);
+    mmm__json_intk(&w, "register_partitions", d->register_partitions);
+    mmm__json_intk(&w, "driver_version", d->driver_version);
+    mmm__json_intk(&w, "runtime_version", d->runtime_version);
     mmm__json_end_object(&w);
 
-    mmm__json_key(&w, "quick");
-    mmm__json_bool(&w, c->quick);
+    mmm__json_boolk(&w, "quick", c->quick);
 
     mmm__json_key(&w, "measured");
     mmm__json_begin_object(&w);
-    mmm__json_key(&w, "clock_hz");
-    mmm__json_double(&w, c->clock_hz.median);
-    mmm__json_key(&w, "launch_stream_us");
-    mmm__json_double(&w, c->launch_stream_s.median * 1e6);
-    mmm__json_key(&w, "launch_own_stream_us");
-    mmm__json_double(&w, c->launch_own_stream_s.median * 1e6);
-    mmm__json_key(&w, "launch_graph_us");
-    mmm__json_double(&w, c->launch_graph_s.median * 1e6);
-    mmm__json_key(&w, "block_cycles");
-    mmm__json_double(&w, c->block_cycles.median);
-    mmm__json_key(&w, "atomic_cycles");
-    mmm__json_double(&w, c->atomic_cycles.median);
-    mmm__json_key(&w, "gather_hit_bytes");
-    mmm__json_double(&w, c->gather_hit_bytes);
-    mmm__json_key(&w, "gather_miss_bytes");
-    mmm__json_double(&w, c->gather_miss_bytes);
-    mmm__json_key(&w, "gather_l2_bytes");
-    mmm__json_double(&w, c->gather_l2_bytes);
-    mmm__json_key(&w, "scatter_hit_bytes");
-    mmm__json_double(&w, c->scatter_hit_bytes);
-    mmm__json_key(&w, "scatter_miss_bytes");
-    mmm__json_double(&w, c->scatter_miss_bytes);
+    mmm__json_num(&w, "clock_hz", c->clock_hz.median);
+    mmm__json_num(&w, "launch_stream_us", c->launch_stream_s.median * 1e6);
+    mmm__json_num(&w, "launch_own_stream_us", c->launch_own_stream_s.median * 1e6);
+    mmm__json_num(&w, "launch_graph_us", c->launch_graph_s.median * 1e6);
+    mmm__json_num(&w, "block_cycles", c->block_cycles.median);
+    mmm__json_num(&w, "atomic_cycles", c->atomic_cycles.median);
+    mmm__json_num(&w, "gather_hit_bytes", c->gather_hit_bytes);
+    mmm__json_num(&w, "gather_miss_bytes", c->gather_miss_bytes);
+    mmm__json_num(&w, "gather_l2_bytes", c->gather_l2_bytes);
+    mmm__json_num(&w, "scatter_hit_bytes", c->scatter_hit_bytes);
+    mmm__json_num(&w, "scatter_miss_bytes", c->scatter_miss_bytes);
     json_gathers(&w, c, 0);
-    mmm__json_key(&w, "issue_per_cycle");
-    mmm__json_double(&w, c->issue_per_cycle.median);
-    mmm__json_key(&w, "load_latency_cycles");
-    mmm__json_double(&w, c->load_cycles.median);
-    mmm__json_key(&w, "l2_latency_cycles");
-    mmm__json_double(&w, c->l2_load_cycles.median);
-    mmm__json_key(&w, "shared_latency_cycles");
-    mmm__json_double(&w, c->shared_cycles.median);
-    mmm__json_key(&w, "bandwidth_bytes_per_s");
-    mmm__json_double(&w, c->bandwidth_bytes_per_s);
-    mmm__json_key(&w, "bandwidth_bytes_per_cycle_per_sm");
-    mmm__json_double(&w, c->bandwidth_bytes_per_cycle_per_sm);
-    mmm__json_key(&w, "bandwidth_block");
-    mmm__json_int(&w, c->bandwidth_block);
+    mmm__json_num(&w, "issue_per_cycle", c->issue_per_cycle.median);
+    mmm__json_num(&w, "load_latency_cycles", c->load_cycles.median);
+    mmm__json_num(&w, "l2_latency_cycles", c->l2_load_cycles.median);
+    mmm__json_num(&w, "shared_latency_cycles", c->shared_cycles.median);
+    mmm__json_num(&w, "bandwidth_bytes_per_s", c->bandwidth_bytes_per_s);
+    mmm__json_num(&w, "bandwidth_bytes_per_cycle_per_sm", c->bandwidth_bytes_per_cycle_per_sm);
+    mmm__json_intk(&w, "bandwidth_block", c->bandwidth_block);
     json_by_block(&w, "bandwidth_by_block", mmm_calib_block_sizes,
                   MMM_CALIB_NBLOCK, c->bandwidth, 1, 0);
-    mmm__json_key(&w, "memcpy_bytes_per_s");
-    mmm__json_double(&w, c->memcpy_bandwidth.median);
+    mmm__json_num(&w, "memcpy_bytes_per_s", c->memcpy_bandwidth.median);
     json_by_block(&w, "U_latency", mmm_calib_block_sizes, MMM_CALIB_NBLOCK,
                   c->u_latency, 1, 0);
     json_by_block(&w, "U_bandwidth", mmm_calib_block_sizes, MMM_CALIB_NBLOCK,
@@ -270,27 +217,21 @@ static void print_json(FILE *f, const mmm_calib *c)
     for (i = 0; i < MMM_CALIB_NBLOCK; i++) {
         char k[16];
         snprintf(k, sizeof k, "%d", mmm_calib_block_sizes[i]);
-        mmm__json_key(&w, k);
-        mmm__json_int(&w, c->u_resident[i]);
+        mmm__json_intk(&w, k, c->u_resident[i]);
     }
     mmm__json_end_object(&w);
     json_by_block(&w, "sync_cycles", mmm_calib_sync_sizes, MMM_CALIB_NSYNC,
                   c->sync_cycles, 1, 0);
-    mmm__json_key(&w, "sync_base_cycles");
-    mmm__json_double(&w, c->sync_base_cycles);
-    mmm__json_key(&w, "sync_cycles_per_warp");
-    mmm__json_double(&w, c->sync_per_warp_cycles);
+    mmm__json_num(&w, "sync_base_cycles", c->sync_base_cycles);
+    mmm__json_num(&w, "sync_cycles_per_warp", c->sync_per_warp_cycles);
     mmm__json_key(&w, "op_cycles");
     mmm__json_begin_object(&w);
     for (i = 0; i < MMM_CALIB_NOPS; i++) {
-        mmm__json_key(&w, mmm_calib_op_name((mmm_calib_op)i));
-        mmm__json_double(&w, c->op_cycles[i].median);
+        mmm__json_num(&w, mmm_calib_op_name((mmm_calib_op)i), c->op_cycles[i].median);
     }
     mmm__json_end_object(&w);
-    mmm__json_key(&w, "saturation_words_per_sm");
-    mmm__json_double(&w, c->saturation_words_per_sm);
-    mmm__json_key(&w, "latency_exposed");
-    mmm__json_double(&w, c->latency_exposed);
+    mmm__json_num(&w, "saturation_words_per_sm", c->saturation_words_per_sm);
+    mmm__json_num(&w, "latency_exposed", c->latency_exposed);
     mmm__json_end_object(&w);
 
     /* The spread of each figure above, in the same units. */

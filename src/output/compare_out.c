@@ -116,22 +116,19 @@ static void print_json(FILE *f, const side *a, const side *b, int corollary_only
     mmm__json_end_object(&w);
     mmm__json_key(&w, "ratios");
     mmm__json_begin_object(&w);
-    mmm__json_key(&w, "W"); mmm__json_double(&w, ratio(a->m.W, b->m.W));
-    mmm__json_key(&w, "S"); mmm__json_double(&w, ratio(a->m.S, b->m.S));
-    mmm__json_key(&w, "O"); mmm__json_double(&w, ratio(a->m.O, b->m.O));
-    mmm__json_key(&w, "N"); mmm__json_double(&w, ratio((double)a->m.N, (double)b->m.N));
-    mmm__json_key(&w, "L"); mmm__json_double(&w, ratio((double)a->m.L, (double)b->m.L));
-    mmm__json_key(&w, "C"); mmm__json_double(&w, ratio(a->m.C, b->m.C));
-    mmm__json_key(&w, "K"); mmm__json_double(&w, ratio((double)a->m.K, (double)b->m.K));
+    mmm__json_num(&w, "W", ratio(a->m.W, b->m.W));
+    mmm__json_num(&w, "S", ratio(a->m.S, b->m.S));
+    mmm__json_num(&w, "O", ratio(a->m.O, b->m.O));
+    mmm__json_num(&w, "N", ratio((double)a->m.N, (double)b->m.N));
+    mmm__json_num(&w, "L", ratio((double)a->m.L, (double)b->m.L));
+    mmm__json_num(&w, "C", ratio(a->m.C, b->m.C));
+    mmm__json_num(&w, "K", ratio((double)a->m.K, (double)b->m.K));
     if (gb_known(a, b, corollary_only)) {
-        mmm__json_key(&w, "graham_brent");
-        mmm__json_double(&w, ratio(a->m.graham_brent, b->m.graham_brent));
+        mmm__json_num(&w, "graham_brent", ratio(a->m.graham_brent, b->m.graham_brent));
     }
-    mmm__json_key(&w, "corollary");
-    mmm__json_double(&w, ratio(a->m.corollary, b->m.corollary));
+    mmm__json_num(&w, "corollary", ratio(a->m.corollary, b->m.corollary));
     if (a->with_time) {
-        mmm__json_key(&w, "time");
-        mmm__json_double(&w, ratio(a->t.seconds, b->t.seconds));
+        mmm__json_num(&w, "time", ratio(a->t.seconds, b->t.seconds));
     }
     if (a->extra.which & MMM_MODEL_TMM) {
         mmm__json_key(&w, "tmm_TP");

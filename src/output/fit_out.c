@@ -97,8 +97,7 @@ static void json_uncertainty(mmm__json *w, const mmm_fit_result *res,
     mmm__json_begin_object(w);
     for (int q = 0; q < MMM_TIME_NCONST; q++)
         if (fit[q] && res->at_bound[q]) {
-            mmm__json_key(w, mmm_time_const_name(q));
-            mmm__json_string(w, res->at_bound[q] < 0 ? "lower" : "upper");
+            mmm__json_str(w, mmm_time_const_name(q), res->at_bound[q] < 0 ? "lower" : "upper");
         }
     mmm__json_end_object(w);
     mmm__json_key(w, "tradeoffs");
@@ -112,8 +111,7 @@ static void json_uncertainty(mmm__json *w, const mmm_fit_result *res,
                 mmm__json_string(w, mmm_time_const_name(a));
                 mmm__json_string(w, mmm_time_const_name(b));
                 mmm__json_end_array(w);
-                mmm__json_key(w, "correlation");
-                mmm__json_double(w, res->corr[a][b]);
+                mmm__json_num(w, "correlation", res->corr[a][b]);
                 mmm__json_end_object(w);
             }
     mmm__json_end_array(w);
@@ -132,8 +130,7 @@ static void print_params(FILE *f, const mmm_runs *r, size_t row,
             mmm_program_find_param(p, r->columns[c]) < 0)
             continue;
         if (w) {
-            mmm__json_key(w, r->columns[c]);
-            mmm__json_double(w, strtod(rw->cells[c], NULL));
+            mmm__json_num(w, r->columns[c], strtod(rw->cells[c], NULL));
         } else {
             fprintf(f, "%s%s=%s", first ? "" : " ", r->columns[c],
                     rw->cells[c]);
@@ -167,15 +164,13 @@ int mmm_write_fit(mmm_writer *wr, const mmm_fit_report *r, mmm_error *err)
         mmm__json_key(&w, "constants");
         mmm__json_begin_object(&w);
         for (int q = 0; q < MMM_TIME_NCONST; q++) {
-            mmm__json_key(&w, mmm_time_const_name(q));
-            mmm__json_double(&w, m->c[q]);
+            mmm__json_num(&w, mmm_time_const_name(q), m->c[q]);
         }
         mmm__json_end_object(&w);
         mmm__json_key(&w, "units");
         mmm__json_begin_object(&w);
         for (int q = 0; q < MMM_TIME_NCONST; q++) {
-            mmm__json_key(&w, mmm_time_const_name(q));
-            mmm__json_string(&w, mmm_time_const_unit(q));
+            mmm__json_str(&w, mmm_time_const_name(q), mmm_time_const_unit(q));
         }
         mmm__json_end_object(&w);
         mmm__json_key(&w, "fitted");
@@ -190,33 +185,22 @@ int mmm_write_fit(mmm_writer *wr, const mmm_fit_report *r, mmm_error *err)
         for (k = 0; k < nruns; k++) {
             const mmm_run_row *rw = &fr[k].runs->rows[fr[k].row];
             mmm__json_begin_object_flat(&w);
-            mmm__json_key(&w, "program");
-            mmm__json_string(&w, rw->program);
+            mmm__json_str(&w, "program", rw->program);
             mmm__json_key(&w, "params");
             print_params(NULL, fr[k].runs, fr[k].row, fr[k].program, &w);
-            mmm__json_key(&w, "launch");
-            mmm__json_string(&w, rw->graph ? "graph" : "stream");
-            mmm__json_key(&w, "file");
-            mmm__json_string(&w, fr[k].runs->file);
-            mmm__json_key(&w, "line");
-            mmm__json_int(&w, rw->line);
-            mmm__json_key(&w, "measured_s");
-            mmm__json_double(&w, rw->seconds);
-            mmm__json_key(&w, "predicted_s");
-            mmm__json_double(&w, res->predicted[k]);
-            mmm__json_key(&w, "rel_error");
-            mmm__json_double(&w, (res->predicted[k] - rw->seconds) / rw->seconds);
+            mmm__json_str(&w, "launch", rw->graph ? "graph" : "stream");
+            mmm__json_str(&w, "file", fr[k].runs->file);
+            mmm__json_intk(&w, "line", rw->line);
+            mmm__json_num(&w, "measured_s", rw->seconds);
+            mmm__json_num(&w, "predicted_s", res->predicted[k]);
+            mmm__json_num(&w, "rel_error", (res->predicted[k] - rw->seconds) / rw->seconds);
             mmm__json_end_object(&w);
         }
         mmm__json_end_array(&w);
-        mmm__json_key(&w, "median_rel_error");
-        mmm__json_double(&w, res->median_rel_error);
-        mmm__json_key(&w, "max_rel_error");
-        mmm__json_double(&w, res->max_rel_error);
-        mmm__json_key(&w, "cost");
-        mmm__json_double(&w, res->cost);
-        mmm__json_key(&w, "iterations");
-        mmm__json_int(&w, res->iterations);
+        mmm__json_num(&w, "median_rel_error", res->median_rel_error);
+        mmm__json_num(&w, "max_rel_error", res->max_rel_error);
+        mmm__json_num(&w, "cost", res->cost);
+        mmm__json_intk(&w, "iterations", res->iterations);
         mmm__json_end_object(&w);
         mmm__json_finish(&w);
     } else {

@@ -297,17 +297,17 @@ void mmm__json_metrics(mmm__json *w, const mmm_metrics *m)
     mmm__json_key(w, "W"); mmm__json_exact(w, m->W, m->W_i, m->exact & MMM_EXACT_W);
     mmm__json_key(w, "S"); mmm__json_exact(w, m->S, m->S_i, m->exact & MMM_EXACT_S);
     mmm__json_key(w, "O"); mmm__json_exact(w, m->O, m->O_i, m->exact & MMM_EXACT_O);
-    mmm__json_key(w, "N"); mmm__json_int(w, m->N);
-    mmm__json_key(w, "L"); mmm__json_int(w, m->L);
+    mmm__json_intk(w, "N", m->N);
+    mmm__json_intk(w, "L", m->L);
     mmm__json_key(w, "C"); mmm__json_exact(w, m->C, m->C_i, m->exact & MMM_EXACT_C);
-    mmm__json_key(w, "K"); mmm__json_int(w, m->K);
-    mmm__json_key(w, "parallelism"); mmm__json_double(w, m->parallelism);
+    mmm__json_intk(w, "K", m->K);
+    mmm__json_num(w, "parallelism", m->parallelism);
     mmm__json_key(w, "K_method");
     mmm__json_string(w, m->k_method == MMM_K_SERIES_PARALLEL ? "series-parallel"
                    : m->k_method == MMM_K_FLOW        ? "flow"
                                                        : "none");
     /* false: some integer past 2^53 is printed as a rounded double */
-    mmm__json_key(w, "exact"); mmm__json_bool(w, !m->lost);
+    mmm__json_boolk(w, "exact", !m->lost);
     mmm__json_end_object(w);
 }
 
@@ -333,12 +333,12 @@ void mmm__json_bounds(mmm__json *w, const mmm_metrics *m)
     mmm__json_key(w, "bounds");
     mmm__json_begin_object(w);
     if (m->has_p) {
-        mmm__json_key(w, "p"); mmm__json_int(w, m->p);
-        mmm__json_key(w, "graham_brent"); mmm__json_double(w, m->graham_brent);
+        mmm__json_intk(w, "p", m->p);
+        mmm__json_num(w, "graham_brent", m->graham_brent);
     }
-    mmm__json_key(w, "corollary"); mmm__json_double(w, m->corollary);
+    mmm__json_num(w, "corollary", m->corollary);
     /* The corollary is a bound only for p >= K (as in --format csv --totals). */
-    mmm__json_key(w, "corollary_holds_from_p"); mmm__json_int(w, m->K);
+    mmm__json_intk(w, "corollary_holds_from_p", m->K);
     mmm__json_end_object(w);
 }
 
@@ -436,8 +436,8 @@ void mmm__json_analysis(mmm__json *w, const mmm_instance *inst,
     const mmm_program *prog = inst->program;
     size_t i;
 
-    mmm__json_key(w, "program"); mmm__json_string(w, prog->name);
-    mmm__json_key(w, "file"); mmm__json_string(w, prog->file);
+    mmm__json_str(w, "program", prog->name);
+    mmm__json_str(w, "file", prog->file);
     mmm__json_key(w, "params");
     mmm__json_begin_object(w);
     for (i = 0; i < prog->nparams; i++) {

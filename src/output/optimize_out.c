@@ -113,12 +113,10 @@ static void json_row(sink *s, const mmm_sweep_point *pt, const mmm_error *why)
     }
 #undef NUM_
 #undef INT_
-    mmm__json_key(w, "feasible");
-    mmm__json_bool(w, ok);
+    mmm__json_boolk(w, "feasible", ok);
     if (!ok) {
         char buf[2048];
-        mmm__json_key(w, "reason");
-        mmm__json_string(w, fmt_reason(why, buf, sizeof buf));
+        mmm__json_str(w, "reason", fmt_reason(why, buf, sizeof buf));
     }
     mmm__json_end_object(w);
 }
@@ -356,17 +354,14 @@ static void json_head(sink *s, const mmm_sweep_spec *spec)
     size_t a;
     uint64_t i;
     mmm__json_begin_object(w);
-    mmm__json_key(w, "program");
-    mmm__json_string(w, s->prog->name);
-    mmm__json_key(w, "file");
-    mmm__json_string(w, s->prog->file);
+    mmm__json_str(w, "program", s->prog->name);
+    mmm__json_str(w, "file", s->prog->file);
     mmm__json_key(w, "param");
     mmm__json_begin_array(w);
     for (a = 0; a < s->plan->naxes; a++)
         mmm__json_string(w, pname(s, a));
     mmm__json_end_array(w);
-    mmm__json_key(w, "objective");
-    mmm__json_string(w, mmm_objective_name(spec->objective));
+    mmm__json_str(w, "objective", mmm_objective_name(spec->objective));
     mmm__json_key(w, "ranges");
     mmm__json_begin_object(w);
     for (a = 0; a < s->plan->naxes; a++) {
@@ -384,8 +379,7 @@ static void json_head(sink *s, const mmm_sweep_spec *spec)
             mmm__json_key(w, "to"); mmm__json_value(w, r->to);
             mmm__json_key(w, "step"); mmm__json_value(w, r->step);
         }
-        mmm__json_key(w, "count");
-        mmm__json_int(w, (int64_t)r->count);
+        mmm__json_intk(w, "count", (int64_t)r->count);
         mmm__json_end_object(w);
     }
     mmm__json_end_object(w);
@@ -414,8 +408,7 @@ static void json_minimizer(mmm__json *w, const sink *s, const char *key,
     mmm__json_key(w, key);
     mmm__json_begin_object(w);
     json_params(w, s, pt->params);
-    mmm__json_key(w, "value");
-    mmm__json_double(w, v);
+    mmm__json_num(w, "value", v);
     mmm__json_end_object(w);
 }
 
@@ -427,35 +420,32 @@ static void json_tail(sink *s, const mmm_sweep_result *res,
     size_t i;
     int have = res->has_best;
     mmm__json_end_array(w); /* sweep */
-    mmm__json_key(w, "points"); mmm__json_int(w, (int64_t)res->npoints);
-    mmm__json_key(w, "feasible"); mmm__json_int(w, (int64_t)res->nfeasible);
+    mmm__json_intk(w, "points", (int64_t)res->npoints);
+    mmm__json_intk(w, "feasible", (int64_t)res->nfeasible);
     json_point(w, s, "best", &res->best, have ? mb : NULL);
     json_point(w, s, "baseline", &res->baseline, have ? m0 : NULL);
     if (have) {
         mmm__json_key(w, "ratios");
         mmm__json_begin_object(w);
-        mmm__json_key(w, "W"); mmm__json_double(w, res->ratio_W);
-        mmm__json_key(w, "S"); mmm__json_double(w, res->ratio_S);
-        mmm__json_key(w, "O"); mmm__json_double(w, res->ratio_O);
+        mmm__json_num(w, "W", res->ratio_W);
+        mmm__json_num(w, "S", res->ratio_S);
+        mmm__json_num(w, "O", res->ratio_O);
         if (res->has_p) {
-            mmm__json_key(w, "graham_brent");
-            mmm__json_double(w, res->ratio_graham_brent);
+            mmm__json_num(w, "graham_brent", res->ratio_graham_brent);
         }
-        mmm__json_key(w, "corollary"); mmm__json_double(w, res->ratio_corollary);
+        mmm__json_num(w, "corollary", res->ratio_corollary);
         mmm__json_end_object(w);
         mmm__json_key(w, "factors");
         mmm__json_begin_object(w);
-        mmm__json_key(w, "W"); mmm__json_double(w, res->W_factor);
-        mmm__json_key(w, "S"); mmm__json_double(w, res->S_factor);
+        mmm__json_num(w, "W", res->W_factor);
+        mmm__json_num(w, "S", res->S_factor);
         mmm__json_end_object(w);
         mmm__json_key(w, "checks");
         mmm__json_begin_object(w);
         if (res->has_p) {
-            mmm__json_key(w, "graham_brent_not_worse");
-            mmm__json_bool(w, res->graham_brent_not_worse);
+            mmm__json_boolk(w, "graham_brent_not_worse", res->graham_brent_not_worse);
         }
-        mmm__json_key(w, "corollary_not_worse");
-        mmm__json_bool(w, res->corollary_not_worse);
+        mmm__json_boolk(w, "corollary_not_worse", res->corollary_not_worse);
         mmm__json_end_object(w);
         mmm__json_key(w, "minimizers");
         mmm__json_begin_object(w);

@@ -19,54 +19,38 @@ static void print_json(FILE *f, const mmm_program *prog, const mmm_speedup *s,
     size_t i, j;
     mmm__json_init(&w, f);
     mmm__json_begin_object(&w);
-    mmm__json_key(&w, "program");
-    mmm__json_string(&w, prog->name);
-    mmm__json_key(&w, "W");
-    mmm__json_double(&w, s->W);
-    mmm__json_key(&w, "S");
-    mmm__json_double(&w, s->S);
-    mmm__json_key(&w, "T1");
-    mmm__json_double(&w, s->T1);
-    mmm__json_key(&w, "critical_path");
-    mmm__json_double(&w, s->critical_path);
-    mmm__json_key(&w, "parallelism");
-    mmm__json_double(&w, s->parallelism);
-    mmm__json_key(&w, "K");
-    mmm__json_int(&w, s->K);
-    mmm__json_key(&w, "p_dependent");
-    mmm__json_bool(&w, s->p_dependent);
-    mmm__json_key(&w, "policy");
-    mmm__json_string(&w, all ? "all" : s->policies[0]->name);
+    mmm__json_str(&w, "program", prog->name);
+    mmm__json_num(&w, "W", s->W);
+    mmm__json_num(&w, "S", s->S);
+    mmm__json_num(&w, "T1", s->T1);
+    mmm__json_num(&w, "critical_path", s->critical_path);
+    mmm__json_num(&w, "parallelism", s->parallelism);
+    mmm__json_intk(&w, "K", s->K);
+    mmm__json_boolk(&w, "p_dependent", s->p_dependent);
+    mmm__json_str(&w, "policy", all ? "all" : s->policies[0]->name);
     mmm__json_key(&w, "rows");
     mmm__json_begin_array(&w);
     for (i = 0; i < s->nrows; i++) {
         const mmm_speedup_row *r = &s->rows[i];
         mmm__json_begin_object_flat(&w);
-        mmm__json_key(&w, "p");
-        mmm__json_int(&w, r->p);
-        mmm__json_key(&w, "lower_bound");
-        mmm__json_double(&w, r->lower_bound);
-        mmm__json_key(&w, "graham");
-        mmm__json_double(&w, r->graham);
-        mmm__json_key(&w, "graham_brent");
-        mmm__json_double(&w, r->graham_brent);
+        mmm__json_intk(&w, "p", r->p);
+        mmm__json_num(&w, "lower_bound", r->lower_bound);
+        mmm__json_num(&w, "graham", r->graham);
+        mmm__json_num(&w, "graham_brent", r->graham_brent);
         mmm__json_key(&w, "corollary");
         json_num_or_null(&w, r->has_corollary, r->corollary);
         mmm__json_key(&w, "makespan");
         if (all) {
             mmm__json_begin_object_flat(&w);
             for (j = 0; j < s->npolicies; j++) {
-                mmm__json_key(&w, s->policies[j]->name);
-                mmm__json_double(&w, r->makespan[j]);
+                mmm__json_num(&w, s->policies[j]->name, r->makespan[j]);
             }
             mmm__json_end_object(&w);
         } else {
             mmm__json_double(&w, r->makespan[0]);
         }
-        mmm__json_key(&w, "speedup_min");
-        mmm__json_double(&w, r->speedup_min);
-        mmm__json_key(&w, "speedup_max");
-        mmm__json_double(&w, r->speedup_max);
+        mmm__json_num(&w, "speedup_min", r->speedup_min);
+        mmm__json_num(&w, "speedup_max", r->speedup_max);
         mmm__json_end_object(&w);
     }
     mmm__json_end_array(&w);

@@ -8,38 +8,23 @@
 static void json_run(mmm__json *w, const mmm_sim_result *r, double mmm_bound)
 {
     mmm__json_begin_object(w);
-    mmm__json_key(w, "p");
-    mmm__json_int(w, r->p);
-    mmm__json_key(w, "policy");
-    mmm__json_string(w, r->policy->name);
+    mmm__json_intk(w, "p", r->p);
+    mmm__json_str(w, "policy", r->policy->name);
     if (r->policy->uses_seed) {
-        mmm__json_key(w, "seed");
-        mmm__json_int(w, (int64_t)r->seed);
+        mmm__json_intk(w, "seed", (int64_t)r->seed);
     }
-    mmm__json_key(w, "makespan");
-    mmm__json_double(w, r->makespan);
-    mmm__json_key(w, "lower_bound");
-    mmm__json_double(w, r->lower_bound);
-    mmm__json_key(w, "graham");
-    mmm__json_double(w, r->graham);
-    mmm__json_key(w, "graham_brent");
-    mmm__json_double(w, mmm_bound);
-    mmm__json_key(w, "utilization");
-    mmm__json_double(w, r->utilization);
-    mmm__json_key(w, "idle");
-    mmm__json_double(w, r->idle);
-    mmm__json_key(w, "total_block_time");
-    mmm__json_double(w, r->total);
-    mmm__json_key(w, "critical_path");
-    mmm__json_double(w, r->critical_path);
-    mmm__json_key(w, "ratio_to_lower_bound");
-    mmm__json_double(w, r->lower_bound > 0 ? r->makespan / r->lower_bound : 1.0);
-    mmm__json_key(w, "blocks");
-    mmm__json_int(w, r->blocks);
-    mmm__json_key(w, "launches");
-    mmm__json_int(w, r->launches);
-    mmm__json_key(w, "events");
-    mmm__json_int(w, (int64_t)r->events);
+    mmm__json_num(w, "makespan", r->makespan);
+    mmm__json_num(w, "lower_bound", r->lower_bound);
+    mmm__json_num(w, "graham", r->graham);
+    mmm__json_num(w, "graham_brent", mmm_bound);
+    mmm__json_num(w, "utilization", r->utilization);
+    mmm__json_num(w, "idle", r->idle);
+    mmm__json_num(w, "total_block_time", r->total);
+    mmm__json_num(w, "critical_path", r->critical_path);
+    mmm__json_num(w, "ratio_to_lower_bound", r->lower_bound > 0 ? r->makespan / r->lower_bound : 1.0);
+    mmm__json_intk(w, "blocks", r->blocks);
+    mmm__json_intk(w, "launches", r->launches);
+    mmm__json_intk(w, "events", (int64_t)r->events);
     mmm__json_end_object(w);
 }
 
@@ -55,10 +40,8 @@ static void print_json(FILE *f, const mmm_program *prog, const mmm_sim_result *r
         return;
     }
     mmm__json_begin_object(&w);
-    mmm__json_key(&w, "program");
-    mmm__json_string(&w, prog->name);
-    mmm__json_key(&w, "p");
-    mmm__json_int(&w, runs[0].p);
+    mmm__json_str(&w, "program", prog->name);
+    mmm__json_intk(&w, "p", runs[0].p);
     mmm__json_key(&w, "runs");
     mmm__json_begin_array(&w);
     for (i = 0; i < nruns; i++)
@@ -156,8 +139,7 @@ int mmm_write_simulation_begin(mmm_writer *w, const mmm_program *prog,
     w->sim_count = 0;
     if (list && w->format == MMM_FORMAT_JSON) {
         mmm__json_begin_object(&w->json);
-        mmm__json_key(&w->json, "program");
-        mmm__json_string(&w->json, prog->name);
+        mmm__json_str(&w->json, "program", prog->name);
         mmm__json_key(&w->json, "runs");
         mmm__json_begin_array(&w->json);
     }

@@ -88,19 +88,14 @@ void mmm__time_json(mmm__json *w, const mmm_time *t, const mmm_instance *inst)
     const mmm_program *prog = inst->program;
     mmm__json_key(w, "time");
     mmm__json_begin_object(w);
-    mmm__json_key(w, "seconds");
-    mmm__json_double(w, t->seconds);
-    mmm__json_key(w, "dominant");
-    mmm__json_string(w, mmm_time_term_name(t->dominant));
-    mmm__json_key(w, "launches");
-    mmm__json_int(w, t->launches);
-    mmm__json_key(w, "launch");
-    mmm__json_string(w, t->machine.graph ? "graph" : "stream");
+    mmm__json_num(w, "seconds", t->seconds);
+    mmm__json_str(w, "dominant", mmm_time_term_name(t->dominant));
+    mmm__json_intk(w, "launches", t->launches);
+    mmm__json_str(w, "launch", t->machine.graph ? "graph" : "stream");
     mmm__json_key(w, "machine");
     mmm__json_begin_object(w);
     for (int c = 0; c < MMM_TIME_NCONST; c++) {
-        mmm__json_key(w, mmm_time_const_name(c));
-        mmm__json_double(w, t->machine.c[c]);
+        mmm__json_num(w, mmm_time_const_name(c), t->machine.c[c]);
     }
     mmm__json_end_object(w);
     mmm__json_key(w, "critical_path");
@@ -113,22 +108,14 @@ void mmm__time_json(mmm__json *w, const mmm_time *t, const mmm_instance *inst)
     for (size_t k = 0; k < prog->nkernels; k++) {
         const mmm_time_kernel *tk = &t->kernels[k];
         mmm__json_begin_object_flat(w);
-        mmm__json_key(w, "id");
-        mmm__json_string(w, prog->kernels[k].id);
-        mmm__json_key(w, "seconds");
-        mmm__json_double(w, tk->seconds);
-        mmm__json_key(w, "exec_seconds");
-        mmm__json_double(w, tk->exec_seconds);
-        mmm__json_key(w, "launches");
-        mmm__json_int(w, tk->launches);
-        mmm__json_key(w, "waves");
-        mmm__json_int(w, tk->waves);
-        mmm__json_key(w, "resident");
-        mmm__json_int(w, tk->resident);
-        mmm__json_key(w, "limit");
-        mmm__json_string(w, mmm_time_limit_name(tk->limit));
-        mmm__json_key(w, "dominant");
-        mmm__json_string(w, mmm_time_term_name(tk->dominant));
+        mmm__json_str(w, "id", prog->kernels[k].id);
+        mmm__json_num(w, "seconds", tk->seconds);
+        mmm__json_num(w, "exec_seconds", tk->exec_seconds);
+        mmm__json_intk(w, "launches", tk->launches);
+        mmm__json_intk(w, "waves", tk->waves);
+        mmm__json_intk(w, "resident", tk->resident);
+        mmm__json_str(w, "limit", mmm_time_limit_name(tk->limit));
+        mmm__json_str(w, "dominant", mmm_time_term_name(tk->dominant));
         mmm__json_end_object(w);
     }
     mmm__json_end_array(w);

@@ -291,32 +291,26 @@ void mmm__models_text(FILE *f, const mmm_models *m, const mmm_instance *inst,
 /* ------------------------------------------------------------------ */
 /* JSON                                                               */
 
-static void jnum(mmm__json *w, const char *key, double v)
-{
-    mmm__json_key(w, key);
-    mmm__json_double(w, v);
-}
-
 /* The contract keys, then the extras. */
 static void tmm_cost_json(mmm__json *w, const mmm_tmm_cost *c)
 {
-    jnum(w, "T1", c->T1);
-    jnum(w, "Tinf", c->Tinf);
-    jnum(w, "M", c->M);
-    jnum(w, "T", c->T);
-    jnum(w, "TP", c->TP);
-    jnum(w, "TP_global", c->TP_global);
-    jnum(w, "pram", c->pram);
-    mmm__json_key(w, "dominant"); mmm__json_string(w, mmm_tmm_term_name(c->dominant));
-    jnum(w, "work_term", c->work_term);
-    jnum(w, "span_term", c->span_term);
-    jnum(w, "latency_term", c->latency_term);
-    jnum(w, "Tstar", c->Tstar);
-    mmm__json_key(w, "pram_range"); mmm__json_bool(w, c->latency_term <= c->work_term);
-    jnum(w, "speedup", c->speedup);
-    jnum(w, "words", c->words);
-    jnum(w, "threads", c->threads);
-    mmm__json_key(w, "T_limit"); mmm__json_string(w, mmm_tmm_limit_name(c->limit));
+    mmm__json_num(w, "T1", c->T1);
+    mmm__json_num(w, "Tinf", c->Tinf);
+    mmm__json_num(w, "M", c->M);
+    mmm__json_num(w, "T", c->T);
+    mmm__json_num(w, "TP", c->TP);
+    mmm__json_num(w, "TP_global", c->TP_global);
+    mmm__json_num(w, "pram", c->pram);
+    mmm__json_str(w, "dominant", mmm_tmm_term_name(c->dominant));
+    mmm__json_num(w, "work_term", c->work_term);
+    mmm__json_num(w, "span_term", c->span_term);
+    mmm__json_num(w, "latency_term", c->latency_term);
+    mmm__json_num(w, "Tstar", c->Tstar);
+    mmm__json_boolk(w, "pram_range", c->latency_term <= c->work_term);
+    mmm__json_num(w, "speedup", c->speedup);
+    mmm__json_num(w, "words", c->words);
+    mmm__json_num(w, "threads", c->threads);
+    mmm__json_str(w, "T_limit", mmm_tmm_limit_name(c->limit));
 }
 
 static void tmm_json(mmm__json *w, const mmm_tmm *t, const mmm_instance *inst)
@@ -327,12 +321,12 @@ static void tmm_json(mmm__json *w, const mmm_tmm *t, const mmm_instance *inst)
     mmm__json_begin_object(w);
     mmm__json_key(w, "machine");
     mmm__json_begin_object(w);
-    jnum(w, "L", t->machine.L);
-    jnum(w, "P", t->machine.P);
-    jnum(w, "C", t->machine.C);
-    jnum(w, "Z", t->machine.Z);
-    jnum(w, "Q", t->machine.Q);
-    jnum(w, "X", t->machine.X);
+    mmm__json_num(w, "L", t->machine.L);
+    mmm__json_num(w, "P", t->machine.P);
+    mmm__json_num(w, "C", t->machine.C);
+    mmm__json_num(w, "Z", t->machine.Z);
+    mmm__json_num(w, "Q", t->machine.Q);
+    mmm__json_num(w, "X", t->machine.X);
     mmm__json_end_object(w);
     tmm_cost_json(w, &t->program);
     mmm__json_key(w, "critical_path");
@@ -344,8 +338,8 @@ static void tmm_json(mmm__json *w, const mmm_tmm *t, const mmm_instance *inst)
     mmm__json_begin_array(w);
     for (i = 0; i < t->nkernels; i++) {
         mmm__json_begin_object_flat(w);
-        mmm__json_key(w, "id"); mmm__json_string(w, prog->kernels[i].id);
-        mmm__json_key(w, "repeat"); mmm__json_int(w, inst->kernels[i].repeat);
+        mmm__json_str(w, "id", prog->kernels[i].id);
+        mmm__json_intk(w, "repeat", inst->kernels[i].repeat);
         tmm_cost_json(w, &t->kernels[i]);
         mmm__json_end_object(w);
     }
@@ -357,40 +351,40 @@ static void balance_machine_json(mmm__json *w, const mmm_balance_machine *m)
 {
     mmm__json_key(w, "machine");
     mmm__json_begin_object(w);
-    jnum(w, "P", m->P);
-    jnum(w, "C0", m->C0);
-    jnum(w, "beta", m->beta);
-    jnum(w, "alpha", m->alpha);
-    jnum(w, "C", m->C);
-    jnum(w, "word_bytes", m->word_bytes);
-    jnum(w, "peak", m->peak);
-    jnum(w, "balance", m->balance);
-    jnum(w, "balance_per_byte", m->balance_bytes);
-    jnum(w, "transaction_bytes", m->transaction_bytes);
-    jnum(w, "littles", m->littles);
+    mmm__json_num(w, "P", m->P);
+    mmm__json_num(w, "C0", m->C0);
+    mmm__json_num(w, "beta", m->beta);
+    mmm__json_num(w, "alpha", m->alpha);
+    mmm__json_num(w, "C", m->C);
+    mmm__json_num(w, "word_bytes", m->word_bytes);
+    mmm__json_num(w, "peak", m->peak);
+    mmm__json_num(w, "balance", m->balance);
+    mmm__json_num(w, "balance_per_byte", m->balance_bytes);
+    mmm__json_num(w, "transaction_bytes", m->transaction_bytes);
+    mmm__json_num(w, "littles", m->littles);
     if (m->has_Z) {
-        jnum(w, "Ztotal", m->Ztotal);
-        jnum(w, "matmul_sqrt_Z_over_P", m->matmul);
-        jnum(w, "sort_log2_Z_over_P", m->sort);
-        mmm__json_key(w, "matmul_balanced"); mmm__json_bool(w, m->matmul_ok);
+        mmm__json_num(w, "Ztotal", m->Ztotal);
+        mmm__json_num(w, "matmul_sqrt_Z_over_P", m->matmul);
+        mmm__json_num(w, "sort_log2_Z_over_P", m->sort);
+        mmm__json_boolk(w, "matmul_balanced", m->matmul_ok);
     }
     if (m->has_growth) {
         mmm__json_key(w, "projection");
         mmm__json_begin_object(w);
-        jnum(w, "years", m->years);
-        jnum(w, "peak", m->at_peak);
-        jnum(w, "beta", m->at_beta);
-        jnum(w, "alpha", m->at_alpha);
-        jnum(w, "transaction_bytes", m->at_transaction_bytes);
-        jnum(w, "Ztotal", m->at_Ztotal);
-        jnum(w, "P", m->at_P);
-        jnum(w, "balance_per_byte", m->at_balance_bytes);
-        jnum(w, "matmul_sqrt_Z_over_P", m->at_matmul);
-        jnum(w, "crossover_years", m->crossover);
+        mmm__json_num(w, "years", m->years);
+        mmm__json_num(w, "peak", m->at_peak);
+        mmm__json_num(w, "beta", m->at_beta);
+        mmm__json_num(w, "alpha", m->at_alpha);
+        mmm__json_num(w, "transaction_bytes", m->at_transaction_bytes);
+        mmm__json_num(w, "Ztotal", m->at_Ztotal);
+        mmm__json_num(w, "P", m->at_P);
+        mmm__json_num(w, "balance_per_byte", m->at_balance_bytes);
+        mmm__json_num(w, "matmul_sqrt_Z_over_P", m->at_matmul);
+        mmm__json_num(w, "crossover_years", m->crossover);
         if (m->has_year0)
-            jnum(w, "crossover_year", m->year0 + m->crossover);
-        jnum(w, "crossover_years_irony", m->crossover_irony);
-        jnum(w, "crossover_years_per_word", m->crossover_words);
+            mmm__json_num(w, "crossover_year", m->year0 + m->crossover);
+        mmm__json_num(w, "crossover_years_irony", m->crossover_irony);
+        mmm__json_num(w, "crossover_years_per_word", m->crossover_words);
         mmm__json_end_object(w);
     }
     mmm__json_end_object(w);
@@ -398,19 +392,19 @@ static void balance_machine_json(mmm__json *w, const mmm_balance_machine *m)
 
 static void balance_cost_json(mmm__json *w, const mmm_balance_cost *c)
 {
-    jnum(w, "W", c->W);
-    jnum(w, "D", c->D);
-    jnum(w, "Q", c->Q);
-    jnum(w, "words", c->words);
-    jnum(w, "intensity", c->intensity);
-    jnum(w, "little", c->little);
-    jnum(w, "amdahl", c->amdahl);
-    jnum(w, "lhs", c->lhs);
-    jnum(w, "rhs", c->rhs);
-    jnum(w, "T_comp", c->T_comp);
-    jnum(w, "T_mem", c->T_mem);
-    jnum(w, "ratio", c->ratio);
-    mmm__json_key(w, "bound"); mmm__json_string(w, c->memory_bound ? "memory" : "compute");
+    mmm__json_num(w, "W", c->W);
+    mmm__json_num(w, "D", c->D);
+    mmm__json_num(w, "Q", c->Q);
+    mmm__json_num(w, "words", c->words);
+    mmm__json_num(w, "intensity", c->intensity);
+    mmm__json_num(w, "little", c->little);
+    mmm__json_num(w, "amdahl", c->amdahl);
+    mmm__json_num(w, "lhs", c->lhs);
+    mmm__json_num(w, "rhs", c->rhs);
+    mmm__json_num(w, "T_comp", c->T_comp);
+    mmm__json_num(w, "T_mem", c->T_mem);
+    mmm__json_num(w, "ratio", c->ratio);
+    mmm__json_str(w, "bound", c->memory_bound ? "memory" : "compute");
 }
 
 static void balance_json(mmm__json *w, const mmm_balance *b,
@@ -425,8 +419,8 @@ static void balance_json(mmm__json *w, const mmm_balance *b,
     mmm__json_begin_array(w);
     for (i = 0; i < b->nkernels; i++) {
         mmm__json_begin_object_flat(w);
-        mmm__json_key(w, "id"); mmm__json_string(w, inst->program->kernels[i].id);
-        mmm__json_key(w, "repeat"); mmm__json_int(w, inst->kernels[i].repeat);
+        mmm__json_str(w, "id", inst->program->kernels[i].id);
+        mmm__json_intk(w, "repeat", inst->kernels[i].repeat);
         balance_cost_json(w, &b->kernels[i]);
         mmm__json_end_object(w);
     }
