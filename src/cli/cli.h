@@ -32,16 +32,11 @@ typedef struct cli_common {
     size_t ndefs;
     const char *def_name[CLI_MAX_DEFS];
     const char *def_value[CLI_MAX_DEFS];
-    mmm_limits limits;
-    mmm_threads threads;             /* how the program is loaded */
     mmm_launch launch;               /* --launch (time model) */
     unsigned instance_flags;         /* MMM_INSTANCE_*: set by the command */
-    /* task-graph formats (mmm/import.h) */
-    mmm_input_format input_format;   /* --input-format; 0: by content */
-    mmm_time_unit time_unit;         /* --time-unit */
-    int negative_zero;               /* --negative-cost zero */
-    const char *cost_attr;           /* --cost-attr (DOT) */
-    const char *costs_path;          /* --costs (CUDA graph DOT) */
+    mmm_import_options io;           /* limits, --threads, --input-format,
+                                        --time-unit, --negative-cost,
+                                        --cost-attr, --costs */
 } cli_common;
 
 void cli_common_init(cli_common *c, const char *cmd);

@@ -66,6 +66,7 @@ void cli_common_init(cli_common *c, const char *cmd)
 {
     memset(c, 0, sizeof *c);
     c->cmd = cmd;
+    mmm_import_options_init(&c->io);
     c->format = MMM_FORMAT_TEXT;
 }
 
@@ -197,12 +198,12 @@ static int limit_option(cli_common *c, int argc, char **argv, int *i)
             return -1;
         }
         switch (k) {
-        case 0: c->limits.max_file_bytes = (uint64_t)v; break;
-        case 1: c->limits.max_kernels = (size_t)v; break;
-        case 2: c->limits.max_edges = (size_t)v; break;
-        case 3: c->limits.max_params = (size_t)v; break;
-        case 4: c->limits.max_expr_length = (size_t)v; break;
-        default: c->limits.max_index_repeat = v; break;
+        case 0: c->io.load.limits.max_file_bytes = (uint64_t)v; break;
+        case 1: c->io.load.limits.max_kernels = (size_t)v; break;
+        case 2: c->io.load.limits.max_edges = (size_t)v; break;
+        case 3: c->io.load.limits.max_params = (size_t)v; break;
+        case 4: c->io.load.limits.max_expr_length = (size_t)v; break;
+        default: c->io.load.limits.max_index_repeat = v; break;
         }
         return 1;
     }
@@ -354,7 +355,7 @@ static int nonempty(void *out, const char *v)
 
 static int time_unit(void *c, const char *v)
 {
-    return mmm_time_unit_parse(v, &((cli_common *)c)->time_unit);
+    return mmm_time_unit_parse(v, &((cli_common *)c)->io.time_unit);
 }
 
 static int launch(void *c, const char *v)
@@ -364,17 +365,17 @@ static int launch(void *c, const char *v)
 
 #define C_(field) offsetof(cli_common, field)
 static const cli_opt common_opts[] = {
-    {"--threads", CLI_CHOICE, C_(threads), "--threads needs 1, 2 or auto",
+    {"--threads", CLI_CHOICE, C_(io.load.threads), "--threads needs 1, 2 or auto",
      .choices = "auto|1|2"},
-    {"--input-format", CLI_CHOICE, C_(input_format), "--input-format needs auto, "
+    {"--input-format", CLI_CHOICE, C_(io.format), "--input-format needs auto, "
      "mmm, stg, wfcommons, dax, dot or cuda-dot",
      .choices = "auto|mmm|stg|wfcommons|dax|dot|cuda-dot"},
     {"--time-unit", CLI_FN, 0, "--time-unit needs s, ms, us or ns", .fn = time_unit},
-    {"--negative-cost", CLI_CHOICE, C_(negative_zero),
+    {"--negative-cost", CLI_CHOICE, C_(io.negative_to_zero),
      "--negative-cost needs error or zero", .choices = "error|zero"},
-    {"--cost-attr", CLI_FN, C_(cost_attr), "--cost-attr needs an attribute NAME",
+    {"--cost-attr", CLI_FN, C_(io.cost_attr), "--cost-attr needs an attribute NAME",
      .fn = nonempty},
-    {"--costs", CLI_FN, C_(costs_path), "--costs needs a FILE", .fn = nonempty},
+    {"--costs", CLI_FN, C_(io.costs_file), "--costs needs a FILE", .fn = nonempty},
     {"--launch", CLI_FN, 0, "--launch must be stream or graph", .fn = launch},
     {"--machine", CLI_STR, C_(machine_path), NULL, .missing = "--machine needs a FILE"},
     {"--format", CLI_CHOICE, C_(format), "--format must be text, json or csv",
@@ -527,17 +528,10 @@ static int cli_read_program(const cli_common *c, const char *path,
                             const mmm_machine *machine, mmm_program **prog,
                             mmm_import_report *rep_out)
 {
-    mmm_import_options io = MMM_IMPORT_OPTIONS_INIT;
+    mmm_import_options io = c->io;
     mmm_import_report own, *rep = rep_out ? rep_out : &own;
     mmm_error err;
-    io.load.limits = c->limits;
-    io.load.threads = c->threads;
     io.load.machine = machine;
-    io.format = c->input_format;
-    io.time_unit = c->time_unit;
-    io.negative_to_zero = c->negative_zero;
-    io.cost_attr = c->cost_attr;
-    io.costs_file = c->costs_path;
 #ifdef MMM_HAVE_DOT
     io.dot_reader = mmm_dot_read;
     io.cuda_dot_reader = mmm_cuda_dot_read;
@@ -575,7 +569,7 @@ int cli_load_full(const cli_common *c, const char *path, int lenient,
     *prog = NULL;
     *inst = NULL;
     if (c->machine_path &&
-        mmm_machine_load_file(&machine, c->machine_path, &c->limits, &err) < 0) {
+        mmm_machine_load_file(&machine, c->machine_path, &c->io.load.limits, &err) < 0) {
         cli_print_error(&err);
         return CLI_FAIL;
     }

@@ -56,7 +56,7 @@ int cmd_convert(int argc, char **argv)
     memset(&rep, 0, sizeof rep);
     if ((rc = cli_load_full(&a.c, file, 0, 1, &prog, &inst, &rep, NULL, NULL)) != CLI_OK)
         return rc;
-    mmm_import_comment(comment, sizeof comment, file, &rep, a.c.time_unit);
+    mmm_import_comment(comment, sizeof comment, file, &rep, a.c.io.time_unit);
     if (!strcmp(out, "-") ? mmm_program_write_xml(stdout, inst, comment, &err) < 0 ||
                                 fflush(stdout) != 0
                           : mmm_program_save_xml(out, inst, comment, &err) < 0) {

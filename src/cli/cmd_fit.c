@@ -173,13 +173,11 @@ int cmd_fit(int argc, char **argv)
 
     mmm_error_clear(&err);
     if (c.machine_path &&
-        mmm_machine_load_file(&base, c.machine_path, &c.limits, &err) < 0)
+        mmm_machine_load_file(&base, c.machine_path, &c.io.load.limits, &err) < 0)
         goto fail_err;
     for (i = 0; i < nprogs; i++) {
-        mmm_load_options lo = MMM_LOAD_OPTIONS_INIT;
-        lo.limits = c.limits;
+        mmm_load_options lo = c.io.load;
         lo.machine = base;
-        lo.threads = c.threads;
         if (mmm_program_load_file(&prog[i], progs[i], &lo, &err) < 0)
             goto fail_err;
         for (size_t j = 0; j < i; j++)
