@@ -20,6 +20,7 @@
 #include "mmm/fit.h"
 #include "mmm/import.h"
 #include "mmm/import_dot.h"
+#include "mmm/output.h"
 #include "mmm/scale.h"
 #include "mmm/sweep_plot.h"
 #include "mmm/timemodel.h"
@@ -543,6 +544,152 @@ Test(null_err, mmm_sweep_run)
     REFUSED(mmm_sweep_run(&res, inst, &spec, NULL, NULL, NULL));
     mmm_instance_free(inst);
     mmm_program_free(p);
+}
+
+/* ---- output.h ---- */
+
+Test(null_err, mmm_writer_new)
+{
+    mmm_writer *w = NULL;
+    REFUSED(mmm_writer_new(&w, NULL, MMM_FORMAT_TEXT, NULL)); /* no FILE */
+    REFUSED(mmm_writer_new(&w, stdout, (mmm_format)7, NULL));
+}
+
+Test(null_err, mmm_writer_new_memory)
+{
+    REFUSED(mmm_writer_new_memory(NULL, MMM_FORMAT_JSON, NULL));
+}
+
+Test(null_err, mmm_writer_flush)
+{
+    REFUSED(mmm_writer_flush(NULL, NULL));
+}
+
+/* A memory writer in format f. */
+static mmm_writer *writer(mmm_format f)
+{
+    mmm_writer *w = NULL;
+    cr_assert_eq(mmm_writer_new_memory(&w, f, NULL), 0);
+    return w;
+}
+
+Test(null_err, mmm_models_compute)
+{
+    mmm_program *p = diamond();
+    mmm_instance *inst = evaluated(p);
+    mmm_models m;
+    /* the diamond has no machine parameters */
+    REFUSED(mmm_models_compute(&m, inst, MMM_MODEL_TMM, MMM_LAUNCH_PARAM, NULL));
+    REFUSED(mmm_models_compute(&m, inst, MMM_MODEL_TIME, MMM_LAUNCH_GRAPH, NULL));
+    mmm_instance_free(inst);
+    mmm_program_free(p);
+}
+
+Test(null_err, mmm_models_time)
+{
+    mmm_program *p = diamond();
+    mmm_instance *inst = evaluated(p);
+    mmm_time t;
+    memset(&t, 0, sizeof t);
+    REFUSED(mmm_models_time(&t, inst, MMM_LAUNCH_STREAM, NULL));
+    mmm_instance_free(inst);
+    mmm_program_free(p);
+}
+
+Test(null_err, mmm_write_analysis)
+{
+    mmm_writer *w = writer(MMM_FORMAT_TEXT);
+    REFUSED(mmm_write_analysis(w, NULL, NULL, NULL, 0, 0, NULL));
+    REFUSED(mmm_write_analysis(NULL, NULL, NULL, NULL, 0, 0, NULL));
+    mmm_writer_free(w);
+}
+
+Test(null_err, mmm_write_comparison)
+{
+    mmm_writer *w = writer(MMM_FORMAT_JSON);
+    mmm_comparison_side a = {0};
+    REFUSED(mmm_write_comparison(w, &a, &a, 0, NULL));
+    mmm_writer_free(w);
+}
+
+Test(null_err, mmm_write_simulation_begin)
+{
+    mmm_writer *w = writer(MMM_FORMAT_CSV);
+    REFUSED(mmm_write_simulation_begin(w, NULL, NULL, 0, NULL));
+    mmm_writer_free(w);
+}
+
+Test(null_err, mmm_write_simulation)
+{
+    mmm_writer *w = writer(MMM_FORMAT_TEXT);
+    mmm_sim_result r;
+    memset(&r, 0, sizeof r);
+    REFUSED(mmm_write_simulation(w, &r, 1, 0, 0, 0, NULL)); /* not begun */
+    mmm_writer_free(w);
+}
+
+Test(null_err, mmm_write_simulation_end)
+{
+    mmm_writer *w = writer(MMM_FORMAT_JSON);
+    REFUSED(mmm_write_simulation_end(w, NULL)); /* not begun */
+    mmm_writer_free(w);
+}
+
+Test(null_err, mmm_write_speedup)
+{
+    mmm_writer *w = writer(MMM_FORMAT_TEXT);
+    mmm_program *p = diamond();
+    mmm_speedup s;
+    memset(&s, 0, sizeof s); /* no policy */
+    REFUSED(mmm_write_speedup(w, p, NULL, &s, 0, NULL));
+    mmm_program_free(p);
+    mmm_writer_free(w);
+}
+
+Test(null_err, mmm_write_sweep_begin)
+{
+    mmm_writer *w = writer(MMM_FORMAT_CSV);
+    mmm_program *p = diamond();
+    mmm_sweep_result plan;
+    mmm_sweep_spec spec = MMM_SWEEP_SPEC_INIT;
+    memset(&plan, 0, sizeof plan); /* no axes */
+    REFUSED(mmm_write_sweep_begin(w, p, &plan, &spec, 0, 0, NULL));
+    mmm_program_free(p);
+    mmm_writer_free(w);
+}
+
+Test(null_err, mmm_write_sweep_point)
+{
+    mmm_sweep_point pt;
+    memset(&pt, 0, sizeof pt);
+    REFUSED(mmm_write_sweep_point(&pt, NULL, NULL)); /* no writer */
+}
+
+Test(null_err, mmm_write_sweep_end)
+{
+    mmm_writer *w = writer(MMM_FORMAT_TEXT);
+    mmm_sweep_result res;
+    memset(&res, 0, sizeof res);
+    REFUSED(mmm_write_sweep_end(w, &res, NULL, NULL, NULL, NULL)); /* not begun */
+    mmm_writer_free(w);
+}
+
+Test(null_err, mmm_write_fit)
+{
+    mmm_writer *w = writer(MMM_FORMAT_CSV); /* fit has no CSV */
+    mmm_fit_report r;
+    memset(&r, 0, sizeof r);
+    REFUSED(mmm_write_fit(w, &r, NULL));
+    mmm_writer_free(w);
+}
+
+Test(null_err, mmm_write_calibration)
+{
+    mmm_writer *w = writer(MMM_FORMAT_CSV); /* calibrate has no CSV */
+    mmm_calib c;
+    memset(&c, 0, sizeof c);
+    REFUSED(mmm_write_calibration(w, &c, NULL));
+    mmm_writer_free(w);
 }
 
 /* ---- import.h, import_dot.h ---- */

@@ -86,6 +86,13 @@ static int lookup(int *out, const char *name, const char *const *names, int n)
     return MMM_EINVAL;
 }
 
+int mmm_draw_available(const char **reason)
+{
+    if (reason)
+        *reason = NULL;
+    return 1;
+}
+
 int mmm_render_format_parse(mmm_render_format *out, const char *name)
 {
     int v;

@@ -76,5 +76,6 @@
 #include "mmm/sweep_plot.h"
 #include "mmm/import_dot.h"
 #include "mmm/calibrate.h"
+#include "mmm/output.h"
 
 #endif

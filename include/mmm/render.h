@@ -71,6 +71,12 @@ typedef struct mmm_render_options {
 /** Set *opt to the defaults (MMM_RENDER_OPTIONS_INIT). */
 MMM_API void mmm_render_options_init(mmm_render_options *opt);
 
+/** 1 when the drawing functions (this header, plot.h, gantt.h, report.h,
+ *  sweep_plot.h) can draw: always in libmmm-draw.  The mmm binary loads
+ *  them from a plugin on first use; there 0 says why it cannot, in a
+ *  sentence in *reason (may be NULL). */
+MMM_API int mmm_draw_available(const char **reason);
+
 /** "svg", "png", "pdf", "dot" (case-insensitive).  MMM_EINVAL otherwise. */
 MMM_API int mmm_render_format_parse(mmm_render_format *out, const char *name);
 /** The format from a file name's extension (.svg .png .pdf .dot .gv).

@@ -3,6 +3,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,11 +44,13 @@ const char cli_common_help[] =
     "  --costs FILE         CUDA graph DOT: kernel costs, CSV lines\n"
     "                       name,work,span,reads,writes (per thread)\n";
 
-void cli_print_common_help_except(const char *option)
+/* cli_common_help on stdout without the line of `option` (for a command
+ * whose own option of that name means something else); "": all of it. */
+static void cli_print_common_help_except(const char *option)
 {
     size_t olen = strlen(option);
     const char *s = cli_common_help;
-    while (*s) {
+    while (*s && olen) {
         const char *nl = strchr(s, '\n');
         size_t n = nl ? (size_t)(nl - s + 1) : strlen(s);
         if (!(strncmp(s, "  ", 2) == 0 && strncmp(s + 2, option, olen) == 0 &&
@@ -55,16 +58,20 @@ void cli_print_common_help_except(const char *option)
             fwrite(s, 1, n, stdout);
         s += n;
     }
+    if (!olen)
+        fputs(cli_common_help, stdout);
 }
 
 void cli_common_init(cli_common *c, const char *cmd)
 {
     memset(c, 0, sizeof *c);
     c->cmd = cmd;
-    c->format = CLI_TEXT;
+    mmm_import_options_init(&c->io);
+    c->format = MMM_FORMAT_TEXT;
 }
 
-int cli_parse_int64(const char *s, int64_t *out)
+/* A whole decimal integer; 0 or -1. */
+static int cli_parse_int64(const char *s, int64_t *out)
 {
     char *end;
     long long v;
@@ -78,7 +85,8 @@ int cli_parse_int64(const char *s, int64_t *out)
     return 0;
 }
 
-int cli_parse_u64(const char *s, uint64_t *out)
+/* A whole decimal integer without a sign; 0 or -1. */
+static int cli_parse_u64(const char *s, uint64_t *out)
 {
     char *end;
     unsigned long long v;
@@ -96,6 +104,20 @@ int cli_has_suffix(const char *s, const char *suffix)
 {
     size_t n = strlen(s), m = strlen(suffix);
     return n >= m && strcasecmp(s + n - m, suffix) == 0;
+}
+
+int cli_picture(const char *path)
+{
+    return cli_has_suffix(path, ".svg") || cli_has_suffix(path, ".png") ||
+           cli_has_suffix(path, ".pdf");
+}
+
+int cli_flushed(const char *message)
+{
+    if (fflush(stdout) == 0 && !ferror(stdout))
+        return CLI_OK;
+    fputs(message, stderr);
+    return CLI_FAIL;
 }
 
 int cli_usage(const char *cmd, const char *fmt, ...)
@@ -176,146 +198,230 @@ static int limit_option(cli_common *c, int argc, char **argv, int *i)
             return -1;
         }
         switch (k) {
-        case 0: c->limits.max_file_bytes = (uint64_t)v; break;
-        case 1: c->limits.max_kernels = (size_t)v; break;
-        case 2: c->limits.max_edges = (size_t)v; break;
-        case 3: c->limits.max_params = (size_t)v; break;
-        case 4: c->limits.max_expr_length = (size_t)v; break;
-        default: c->limits.max_index_repeat = v; break;
+        case 0: c->io.load.limits.max_file_bytes = (uint64_t)v; break;
+        case 1: c->io.load.limits.max_kernels = (size_t)v; break;
+        case 2: c->io.load.limits.max_edges = (size_t)v; break;
+        case 3: c->io.load.limits.max_params = (size_t)v; break;
+        case 4: c->io.load.limits.max_expr_length = (size_t)v; break;
+        default: c->io.load.limits.max_index_repeat = v; break;
         }
         return 1;
     }
     return 0;
 }
 
-int cli_common_option(cli_common *c, int argc, char **argv, int *i)
+/* Where an option's value goes, in its command's arguments. */
+#define AT(type, args, o) ((type *)(void *)((char *)(args) + (o)->off))
+
+/* The index of v in "a|b|c", or -1. */
+static int choice(const char *choices, const char *v)
+{
+    for (int k = 0; *choices; k++) {
+        size_t n = strcspn(choices, "|");
+        if (strlen(v) == n && !strncmp(choices, v, n))
+            return k;
+        choices += n + (choices[n] == '|');
+    }
+    return -1;
+}
+
+/* 1 when argv[*i] is option o ("-o|--output": one of its names), with its
+ * value in *v (NULL when it has none), advancing *i past it; else 0. */
+static int opt_match(const cli_opt *o, int argc, char **argv, int *i,
+                     const char **v)
+{
+    for (const char *n = o->names; *n;) {
+        char name[32];
+        size_t len = strcspn(n, "|");
+        int missing = 0;
+        snprintf(name, sizeof name, "%.*s", (int)len, n);
+        n += len + (n[len] == '|');
+        if (o->exact && !strcmp(argv[*i], name)) {
+            *v = *i + 1 < argc ? argv[++*i] : NULL;
+            return 1;
+        }
+        if (!o->exact && ((*v = cli_option_value(name, argc, argv, i, &missing)) || missing))
+            return 1;
+    }
+    return 0;
+}
+
+/* The option of opts (ended by {NULL}) at argv[*i] into args: 1 when it
+ * was one (its value consumed), 0 when not, -1 after a usage error. */
+static int cli_opts(const char *cmd, const char *missing, const cli_opt *opts,
+                    void *args, int argc, char **argv, int *i)
+{
+    for (const cli_opt *o = opts; o && o->names; o++) {
+        const char *v = NULL;
+        int64_t n;
+        int k;
+        if (o->kind == CLI_FLAG) {
+            if (strcmp(argv[*i], o->names))
+                continue;
+            *AT(int, args, o) = 1;
+            return 1;
+        }
+        if (!opt_match(o, argc, argv, i, &v))
+            continue;
+        if (!v)
+            return cli_usage(cmd, o->missing ? o->missing : missing ? missing : o->bad,
+                             argv[*i]), -1;
+        switch (o->kind) {
+        case CLI_STR:
+            *AT(const char *, args, o) = v;
+            return 1;
+        case CLI_INT:
+            if (cli_parse_int64(v, &n) < 0 || n < o->min || n > o->max)
+                break;
+            *AT(int64_t, args, o) = n;
+            return 1;
+        case CLI_U64:
+            if (cli_parse_u64(v, AT(uint64_t, args, o)) < 0)
+                break;
+            return 1;
+        case CLI_CHOICE:
+            if ((k = choice(o->choices, v)) < 0)
+                break;
+            *AT(int, args, o) = k;
+            return 1;
+        default:
+            if ((k = o->fn(AT(void, args, o), v)) == 0)
+                return 1;
+            if (k == -2)
+                return -1;
+        }
+        return cli_usage(cmd, o->bad, v), -1;
+    }
+    return 0;
+}
+
+static int cli_common_option(cli_common *c, int argc, char **argv, int *i);
+
+int cli_args(const cli_cmd *cmd, void *args, cli_common *c, const char **file,
+             int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        int r;
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            if (cmd->print_help)
+                cmd->print_help();
+            else
+                printf("%s", cmd->help);
+            if (!cmd->print_help && cmd->help_except)
+                cli_print_common_help_except(cmd->help_except);
+            return -1;
+        }
+        if ((cmd->special && (r = cmd->special(args, argc, argv, &i)) != 0) ||
+            (r = cli_opts(cmd->name, cmd->missing, cmd->opts, args, argc, argv, &i)) != 0 ||
+            (c && (r = cli_common_option(c, argc, argv, &i)) != 0)) {
+            if (r < 0)
+                return CLI_USAGE;
+            continue;
+        }
+        if ((argv[i][0] == '-' && argv[i][1] != '\0') || !file)
+            return cli_usage(cmd->name, cmd->unknown ? cmd->unknown : "unknown option '%s'",
+                             argv[i]);
+        if (*file)
+            return cli_usage(cmd->name, "one %s only ('%s' and '%s')",
+                             cmd->file_word ? cmd->file_word : "FILE", *file, argv[i]);
+        *file = argv[i];
+    }
+    if (file && !*file)
+        return cli_usage(cmd->name, "missing %s", cmd->file_word ? cmd->file_word : "FILE");
+    return CLI_OK;
+}
+
+/* -D NAME=VALUE, -DNAME=VALUE. */
+static int define(cli_common *c, int argc, char **argv, int *i)
 {
     const char *a = argv[*i];
-    const char *arg;
-    int missing = 0;
+    const char *def = a[2] ? a + 2 : (*i + 1 < argc ? argv[++*i] : NULL);
+    const char *eq;
+    if (!def || !(eq = strchr(def, '=')) || eq == def)
+        return cli_usage(c->cmd, "-D needs NAME=VALUE"), -1;
+    if (c->ndefs >= CLI_MAX_DEFS)
+        return cli_usage(c->cmd, "too many -D options (at most %d)", CLI_MAX_DEFS), -1;
+    c->def_name[c->ndefs] = def;     /* name ends at '=' */
+    c->def_value[c->ndefs] = eq + 1;
+    c->ndefs++;
+    return 1;
+}
 
-    if ((arg = cli_option_value("--threads", argc, argv, i, &missing)) ||
-        missing) {
-        if (arg && !strcmp(arg, "1"))
-            c->threads = MMM_THREADS_OFF;
-        else if (arg && !strcmp(arg, "2"))
-            c->threads = MMM_THREADS_ON;
-        else if (arg && !strcmp(arg, "auto"))
-            c->threads = MMM_THREADS_AUTO;
-        else {
-            cli_usage(c->cmd, "--threads needs 1, 2 or auto");
-            return -1;
-        }
-        return 1;
-    }
+static int nonempty(void *out, const char *v)
+{
+    *(const char **)out = v;
+    return *v ? 0 : -1;
+}
 
-    if ((arg = cli_option_value("--input-format", argc, argv, i, &missing)) ||
-        missing) {
-        static const char *names[] = {"auto", "mmm", "stg", "wfcommons",
-                                      "dax", "dot", "cuda-dot"};
-        size_t k;
-        for (k = 0; arg && k < sizeof names / sizeof names[0]; k++)
-            if (!strcmp(arg, names[k])) {
-                c->input_format = (mmm_input_format)k;
-                return 1;
-            }
-        cli_usage(c->cmd, "--input-format needs auto, mmm, stg, wfcommons, "
-                          "dax, dot or cuda-dot");
-        return -1;
-    }
-    if ((arg = cli_option_value("--time-unit", argc, argv, i, &missing)) ||
-        missing) {
-        if (!arg || mmm_time_unit_parse(arg, &c->time_unit) < 0) {
-            cli_usage(c->cmd, "--time-unit needs s, ms, us or ns");
-            return -1;
-        }
-        return 1;
-    }
-    if ((arg = cli_option_value("--negative-cost", argc, argv, i, &missing)) ||
-        missing) {
-        if (arg && !strcmp(arg, "zero"))
-            c->negative_zero = 1;
-        else if (arg && !strcmp(arg, "error"))
-            c->negative_zero = 0;
-        else {
-            cli_usage(c->cmd, "--negative-cost needs error or zero");
-            return -1;
-        }
-        return 1;
-    }
-    if ((arg = cli_option_value("--cost-attr", argc, argv, i, &missing)) ||
-        missing) {
-        if (!arg || !*arg)
-            return cli_usage(c->cmd, "--cost-attr needs an attribute NAME"), -1;
-        c->cost_attr = arg;
-        return 1;
-    }
-    if ((arg = cli_option_value("--costs", argc, argv, i, &missing)) ||
-        missing) {
-        if (!arg || !*arg)
-            return cli_usage(c->cmd, "--costs needs a FILE"), -1;
-        c->costs_path = arg;
-        return 1;
-    }
+static int time_unit(void *c, const char *v)
+{
+    return mmm_time_unit_parse(v, &((cli_common *)c)->io.time_unit);
+}
 
-    if (!strncmp(a, "-D", 2)) {
-        const char *def = a[2] ? a + 2 : (*i + 1 < argc ? argv[++*i] : NULL);
-        const char *eq;
-        if (!def || !(eq = strchr(def, '=')) || eq == def) {
-            cli_usage(c->cmd, "-D needs NAME=VALUE");
-            return -1;
-        }
-        if (c->ndefs >= CLI_MAX_DEFS) {
-            cli_usage(c->cmd, "too many -D options (at most %d)", CLI_MAX_DEFS);
-            return -1;
-        }
-        c->def_name[c->ndefs] = def;     /* name ends at '=' */
-        c->def_value[c->ndefs] = eq + 1;
-        c->ndefs++;
-        return 1;
-    }
-    arg = cli_option_value("--launch", argc, argv, i, &missing);
-    if (arg || missing) {
-        if (!arg || (c->launch = cli_launch_parse(arg)) < 0)
-            return cli_usage(c->cmd, "--launch must be stream or graph"), -1;
-        return 1;
-    }
-    arg = cli_option_value("--machine", argc, argv, i, &missing);
-    if (arg || missing) {
-        if (!arg)
-            return cli_usage(c->cmd, "--machine needs a FILE"), -1;
-        c->machine_path = arg;
-        return 1;
-    }
-    if (!strcmp(a, "-p") || !strncmp(a, "-p", 2)) {
+static int launch(void *c, const char *v)
+{
+    return mmm_launch_parse(&((cli_common *)c)->launch, v);
+}
+
+#define C_(field) offsetof(cli_common, field)
+static const cli_opt common_opts[] = {
+    {"--threads", CLI_CHOICE, C_(io.load.threads), "--threads needs 1, 2 or auto",
+     .choices = "auto|1|2"},
+    {"--input-format", CLI_CHOICE, C_(io.format), "--input-format needs auto, "
+     "mmm, stg, wfcommons, dax, dot or cuda-dot",
+     .choices = "auto|mmm|stg|wfcommons|dax|dot|cuda-dot"},
+    {"--time-unit", CLI_FN, 0, "--time-unit needs s, ms, us or ns", .fn = time_unit},
+    {"--negative-cost", CLI_CHOICE, C_(io.negative_to_zero),
+     "--negative-cost needs error or zero", .choices = "error|zero"},
+    {"--cost-attr", CLI_FN, C_(io.cost_attr), "--cost-attr needs an attribute NAME",
+     .fn = nonempty},
+    {"--costs", CLI_FN, C_(io.costs_file), "--costs needs a FILE", .fn = nonempty},
+    {"--launch", CLI_FN, 0, "--launch must be stream or graph", .fn = launch},
+    {"--machine", CLI_STR, C_(machine_path), NULL, .missing = "--machine needs a FILE"},
+    {"--format", CLI_CHOICE, C_(format), "--format must be text, json or csv",
+     .choices = "text|json|csv"},
+    {NULL}};
+
+/* The common option at argv[*i] (and its value, advancing *i): 1 when it
+ * was one, 0 when not, -1 after a usage error. */
+static int cli_common_option(cli_common *c, int argc, char **argv, int *i)
+{
+    const char *a = argv[*i];
+    int r;
+    if (!strncmp(a, "-D", 2))
+        return define(c, argc, argv, i);
+    if (!strncmp(a, "-p", 2)) {
         const char *v = a[2] ? a + 2 : (*i + 1 < argc ? argv[++*i] : NULL);
         if (!v || cli_parse_int64(v, &c->p) < 0 || c->p <= 0)
             return cli_usage(c->cmd, "-p needs a positive integer"), -1;
         c->has_p = 1;
         return 1;
     }
-    arg = cli_option_value("--format", argc, argv, i, &missing);
-    if (arg || missing) {
-        if (arg && !strcmp(arg, "text"))
-            c->format = CLI_TEXT;
-        else if (arg && !strcmp(arg, "json"))
-            c->format = CLI_JSON;
-        else if (arg && !strcmp(arg, "csv"))
-            c->format = CLI_CSV;
-        else
-            return cli_usage(c->cmd, "--format must be text, json or csv"), -1;
-        return 1;
-    }
+    if ((r = cli_opts(c->cmd, NULL, common_opts, c, argc, argv, i)) != 0)
+        return r;
     return limit_option(c, argc, argv, i);
 }
 
-/* -D values are constant expressions: no names allowed. */
+/* -D values are constant expressions: a name is refused (the parse fails
+ * with MMM_EINPUT) and kept in payload, at most 64 characters as the
+ * parser's message quotes it. */
 static int no_names(const char *name, size_t len, void *payload)
 {
-    (void)name;
-    (void)len;
-    (void)payload;
+    snprintf(payload, 65, "%.*s", (int)(len > 64 ? 64 : len), name);
     return -1;
+}
+
+int cli_constant(const char *text, size_t max, mmm_value *out, char *name,
+                 mmm_error *err)
+{
+    mmm_expr *e = NULL;
+    mmm_expr_limits lim = {max, 64};
+    int rc;
+    name[0] = '\0';
+    if ((rc = mmm_expr_parse(&e, text, no_names, name, &lim, err)) == 0)
+        rc = mmm_expr_eval(e, NULL, 0, out, err);
+    mmm_expr_free(e);
+    return rc;
 }
 
 /* The name of -D NAME=VALUE without the spaces around it, into name. */
@@ -364,11 +470,9 @@ int cli_overrides(const cli_common *c, const mmm_program *prog, int lenient,
     size_t i, n = 0;
     int pslot = mmm_program_find_param(prog, "p");
     for (i = 0; i < c->ndefs; i++) {
-        char name[256];
-        mmm_expr *e = NULL;
+        char name[256], used[65];
         mmm_error err;
-        mmm_expr_limits lim = {4096, 64};
-        int slot;
+        int slot, rc;
         if (def_name(c->def_name[i], name, sizeof name) < 0) {
             fprintf(stderr, "mmm %s: -D needs NAME=VALUE (a name of at most 255 "
                             "characters)\n", c->cmd);
@@ -389,13 +493,10 @@ int cli_overrides(const cli_common *c, const mmm_program *prog, int lenient,
                                 "(or by the machine file's p)");
             return CLI_FAIL;
         }
-        if (mmm_expr_parse(&e, c->def_value[i], no_names, NULL, &lim, &err) < 0 ||
-            mmm_expr_eval(e, NULL, 0, &ov[n].value, &err) < 0) {
-            char used[256];
-            mmm_expr_free(e);
+        if ((rc = cli_constant(c->def_value[i], 4096, &ov[n].value, used, &err)) < 0) {
             /* A name in the value: -D takes constants, not expressions of
              * the file's parameters. */
-            if (sscanf(err.message, "unknown parameter '%255[^']'", used) == 1) {
+            if (rc == MMM_EINPUT && used[0]) {
                 fprintf(stderr, "%s: error: -D %s=%s: -D values must be "
                                 "constants: '%s' is %s; write a number or an "
                                 "expression of numbers (e.g. -D %s=2^20)\n",
@@ -409,7 +510,6 @@ int cli_overrides(const cli_common *c, const mmm_program *prog, int lenient,
                     c->def_value[i], err.message);
             return CLI_FAIL;
         }
-        mmm_expr_free(e);
         ov[n++].slot = slot;
     }
     if (c->has_p && pslot >= 0) {
@@ -420,21 +520,18 @@ int cli_overrides(const cli_common *c, const mmm_program *prog, int lenient,
     return CLI_OK;
 }
 
-int cli_read_program(const cli_common *c, const char *path,
-                     const mmm_machine *machine, mmm_program **prog,
-                     mmm_import_report *rep_out)
+/* Read the program in FILE, in whatever format it is (mmm/import.h), with
+ * the machine's parameters (machine may be NULL).  Prints the error, the
+ * reader's warnings and notes on stderr; CLI_OK or CLI_FAIL.  rep (may be
+ * NULL) receives what the reader reported. */
+static int cli_read_program(const cli_common *c, const char *path,
+                            const mmm_machine *machine, mmm_program **prog,
+                            mmm_import_report *rep_out)
 {
-    mmm_import_options io = MMM_IMPORT_OPTIONS_INIT;
+    mmm_import_options io = c->io;
     mmm_import_report own, *rep = rep_out ? rep_out : &own;
     mmm_error err;
-    io.load.limits = c->limits;
-    io.load.threads = c->threads;
     io.load.machine = machine;
-    io.format = c->input_format;
-    io.time_unit = c->time_unit;
-    io.negative_to_zero = c->negative_zero;
-    io.cost_attr = c->cost_attr;
-    io.costs_file = c->costs_path;
 #ifdef MMM_HAVE_DOT
     io.dot_reader = mmm_dot_read;
     io.cuda_dot_reader = mmm_cuda_dot_read;
@@ -456,14 +553,12 @@ int cli_read_program(const cli_common *c, const char *path,
 int cli_load(const cli_common *c, const char *path, int lenient,
              mmm_program **prog, mmm_instance **inst)
 {
-    return cli_load_report(c, path, lenient, prog, inst, NULL);
+    return cli_load_full(c, path, lenient, 1, prog, inst, NULL, NULL, NULL);
 }
 
-/* cli_load_report, and without evaluating when ov is not NULL (the
- * overrides go there instead). */
-static int load(const cli_common *c, const char *path, int lenient,
-                mmm_program **prog, mmm_instance **inst, mmm_import_report *rep,
-                mmm_override *ov_out, size_t *nov_out)
+int cli_load_full(const cli_common *c, const char *path, int lenient,
+                  int evaluate, mmm_program **prog, mmm_instance **inst,
+                  mmm_import_report *rep, mmm_override *ov_out, size_t *nov_out)
 {
     mmm_machine *machine = NULL;
     mmm_override own[CLI_MAX_DEFS + 1], *ov = ov_out ? ov_out : own;
@@ -474,7 +569,7 @@ static int load(const cli_common *c, const char *path, int lenient,
     *prog = NULL;
     *inst = NULL;
     if (c->machine_path &&
-        mmm_machine_load_file(&machine, c->machine_path, &c->limits, &err) < 0) {
+        mmm_machine_load_file(&machine, c->machine_path, &c->io.load.limits, &err) < 0) {
         cli_print_error(&err);
         return CLI_FAIL;
     }
@@ -486,16 +581,8 @@ static int load(const cli_common *c, const char *path, int lenient,
         cli_print_error(&err);
         goto done;
     }
-    if (!ov_out) {
-        if (c->has_p)
-            mmm_instance_set_p(*inst, c->p);
-        if (mmm_instance_eval(*inst, ov, *nov, &err) < 0) {
-            cli_print_error(&err);
-            goto done;
-        }
-        if (c->has_p)
-            mmm_instance_set_p(*inst, c->p);
-    }
+    if (evaluate && cli_eval(c, *inst, ov, *nov) != CLI_OK)
+        goto done;
     rc = CLI_OK;
 done:
     mmm_machine_free(machine);
@@ -508,38 +595,32 @@ done:
     return rc;
 }
 
-int cli_load_report(const cli_common *c, const char *path, int lenient,
-                    mmm_program **prog, mmm_instance **inst,
-                    mmm_import_report *rep)
+int cli_eval(const cli_common *c, mmm_instance *inst, const mmm_override *ov,
+             size_t nov)
 {
-    return load(c, path, lenient, prog, inst, rep, NULL, NULL);
+    mmm_error err;
+    if (mmm_instance_eval(inst, ov, nov, &err) < 0)
+        return cli_fail(&err);
+    /* -p is an override of a program's p (cli_overrides), or the p of a
+     * program that declares none. */
+    if (c->has_p && mmm_program_find_param(inst->program, "p") < 0)
+        mmm_instance_set_p(inst, c->p);
+    return CLI_OK;
 }
 
-int cli_load_unevaluated(const cli_common *c, const char *path, mmm_program **prog,
-                         mmm_instance **inst, mmm_override *ov, size_t *nov)
+void cli_note_inexact(const char *file, const mmm_metrics *m)
 {
-    return load(c, path, 0, prog, inst, NULL, ov, nov);
+    static int said;
+    if (!m->lost || said)
+        return;
+    said = 1;
+    fprintf(stderr, "%s: note: some integers exceed what a double holds exactly (2^53) and "
+                    "are printed rounded (\"exact\": false in JSON)\n",
+            file ? file : "mmm");
 }
 
-void cli_print_params(const mmm_instance *inst)
+int cli_fail(const mmm_error *err)
 {
-    const mmm_program *prog = inst->program;
-    size_t shown = 0, from_machine = 0;
-    for (size_t i = 0; i < prog->nparams; i++) {
-        char v[64];
-        const char *nm = prog->params[i].name;
-        if (prog->params[i].from_machine && strcmp(nm, "U") &&
-            strcmp(nm, "Z") && strcmp(nm, "p")) {
-            from_machine++;
-            continue;
-        }
-        printf(" %s=%s", nm,
-               mmm_value_format(inst->values[i], 0, v, sizeof v));
-        shown++;
-    }
-    if (!shown && !from_machine)
-        printf(" (none)");
-    if (from_machine)
-        printf("  (and %zu more constants of the machine file)",
-               from_machine);
+    cli_print_error(err);
+    return CLI_FAIL;
 }

@@ -1,121 +1,12 @@
 /* cmd_fit.c: `mmm fit --data RUNS.csv PROGRAM.xml...`: fit the time
- * model's constants to measured runs (docs/time.md). */
-#include <math.h>
+ * model's constants to measured runs (docs/time.md); mmm_write_fit
+ * prints what the fit found. */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
-
-/* Correlations of two fitted constants' logarithms at or beyond this
- * (in magnitude) are reported as a trade-off. */
-#define TRADEOFF 0.95
-
-/* Whether the runs trade fitted constants a and b one for the other
- * (false for a correlation that is NAN). */
-static int trades(const mmm_fit_result *res, const int *fit, int a, int b)
-{
-    return fit[a] && fit[b] && fabs(res->corr[a][b]) >= TRADEOFF;
-}
-
-/* The uncertainty column of constant q: "+/-3.2%", "kept", "lower bound"
- * or "upper bound", "undetermined" (no run depends on it, or the runs
- * cannot tell it from the others), "-" (as many constants as runs). */
-static const char *uncertainty(const mmm_fit_result *res, const int *fit,
-                               int q, char *buf, size_t size)
-{
-    if (!fit[q])
-        return "kept";
-    if (res->at_bound[q])
-        return res->at_bound[q] < 0 ? "lower bound" : "upper bound";
-    if (isinf(res->rel_sd[q]))
-        return "undetermined";
-    if (!isfinite(res->rel_sd[q]))
-        return "-";
-    snprintf(buf, size, "+/-%.3g%%", 100 * res->rel_sd[q]);
-    return buf;
-}
-
-/* "note:" lines for the pairs of fitted constants the runs trade off, the
- * constants no run depends on and those that ended at a bound. */
-static void print_tradeoffs(const mmm_fit_result *res, const int *fit)
-{
-    int any = 0;
-    for (int a = 0; a < MMM_TIME_NCONST; a++)
-        for (int b = a + 1; b < MMM_TIME_NCONST; b++) {
-            if (!trades(res, fit, a, b))
-                continue;
-            printf("%snote: these runs trade %s against %s (correlation "
-                   "%+.3f): their values are not determined apart; keep "
-                   "one at a measured value (--fix)\n",
-                   any ? "" : "\n", mmm_time_const_name(a),
-                   mmm_time_const_name(b), res->corr[a][b]);
-            any = 1;
-        }
-    for (int q = 0; q < MMM_TIME_NCONST; q++) {
-        int partner = 0;
-        for (int b = 0; b < MMM_TIME_NCONST; b++)
-            partner |= b != q && fit[b] && isfinite(res->corr[q][b]);
-        if (fit[q] && isinf(res->rel_sd[q]) && !partner) {
-            printf("%snote: no run depends on %s near its fitted value, "
-                   "so the runs do not determine it; keep it at a measured "
-                   "value (--fix)\n",
-                   any ? "" : "\n", mmm_time_const_name(q));
-            any = 1;
-        }
-    }
-    for (int q = 0; q < MMM_TIME_NCONST; q++)
-        if (fit[q] && res->at_bound[q]) {
-            printf("%snote: %s ended at its %s bound: the runs would take "
-                   "it past its physical range; keep it at a measured "
-                   "value (--fix)\n",
-                   any ? "" : "\n", mmm_time_const_name(q),
-                   res->at_bound[q] < 0 ? "lower" : "upper");
-            any = 1;
-        }
-}
-
-/* "uncertainty": {name: relative sd or null}, "at_bound": {name: "lower"
- * | "upper"}, "tradeoffs": [{"constants": [a, b], "correlation": c}] */
-static void json_uncertainty(cli_json_writer *w, const mmm_fit_result *res,
-                             const int *fit)
-{
-    cli_json_key(w, "uncertainty");
-    cli_json_begin_object(w);
-    for (int q = 0; q < MMM_TIME_NCONST; q++)
-        if (fit[q]) {
-            cli_json_key(w, mmm_time_const_name(q));
-            if (isfinite(res->rel_sd[q]))
-                cli_json_double(w, res->rel_sd[q]);
-            else
-                cli_json_null(w);
-        }
-    cli_json_end_object(w);
-    cli_json_key(w, "at_bound");
-    cli_json_begin_object(w);
-    for (int q = 0; q < MMM_TIME_NCONST; q++)
-        if (fit[q] && res->at_bound[q]) {
-            cli_json_key(w, mmm_time_const_name(q));
-            cli_json_string(w, res->at_bound[q] < 0 ? "lower" : "upper");
-        }
-    cli_json_end_object(w);
-    cli_json_key(w, "tradeoffs");
-    cli_json_begin_array(w);
-    for (int a = 0; a < MMM_TIME_NCONST; a++)
-        for (int b = a + 1; b < MMM_TIME_NCONST; b++)
-            if (trades(res, fit, a, b)) {
-                cli_json_begin_object_flat(w);
-                cli_json_key(w, "constants");
-                cli_json_begin_array(w);
-                cli_json_string(w, mmm_time_const_name(a));
-                cli_json_string(w, mmm_time_const_name(b));
-                cli_json_end_array(w);
-                cli_json_key(w, "correlation");
-                cli_json_double(w, res->corr[a][b]);
-                cli_json_end_object(w);
-            }
-    cli_json_end_array(w);
-}
 
 static const char fit_help[] =
     "usage: mmm fit --data RUNS.csv [--data RUNS2.csv]... PROGRAM.xml...\n"
@@ -157,13 +48,6 @@ static const char fit_help[] =
 
 #define FIT_MAX_FILES 64
 
-typedef struct fit_run {
-    const mmm_runs *runs;
-    size_t row;
-    size_t prog;
-    mmm_instance *inst;
-} fit_run;
-
 static int names_mark(const char *list, int *mark, int value)
 {
     char buf[512];
@@ -180,124 +64,108 @@ static int names_mark(const char *list, int *mark, int value)
     return 0;
 }
 
-static void print_params(FILE *f, const mmm_runs *r, size_t row,
-                         const mmm_program *p, cli_json_writer *w)
-{
-    const mmm_run_row *rw = &r->rows[row];
-    int first = 1;
-    if (w)
-        cli_json_begin_object(w);
-    for (size_t c = 0; c < r->ncols; c++) {
-        if ((int)c == r->program_col || (int)c == r->time_col ||
-            (int)c == r->launch_col || !*rw->cells[c] ||
-            mmm_program_find_param(p, r->columns[c]) < 0)
-            continue;
-        if (w) {
-            cli_json_key(w, r->columns[c]);
-            cli_json_double(w, strtod(rw->cells[c], NULL));
-        } else {
-            fprintf(f, "%s%s=%s", first ? "" : " ", r->columns[c],
-                    rw->cells[c]);
-        }
-        first = 0;
-    }
-    if (w)
-        cli_json_end_object(w);
-}
-
-int cmd_fit(int argc, char **argv)
-{
+typedef struct fit_args {
     cli_common c;
     const char *data[FIT_MAX_FILES], *progs[FIT_MAX_FILES];
     int data_graph[FIT_MAX_FILES];
-    size_t ndata = 0, nprogs = 0, nruns = 0, i;
-    const char *out = NULL, *name = NULL;
-    int graph = 0, fit[MMM_TIME_NCONST], rc = CLI_FAIL;
+    size_t ndata, nprogs;
+    const char *out, *name;
+    int graph, fit[MMM_TIME_NCONST];
+} fit_args;
+
+static int launch(void *graph, const char *v)
+{
+    mmm_launch l;
+    if (mmm_launch_parse(&l, v) < 0)
+        return -1;
+    *(int *)graph = l == MMM_LAUNCH_GRAPH;
+    return 0;
+}
+
+static int data(void *args, const char *v)
+{
+    fit_args *a = args;
+    if (a->ndata >= FIT_MAX_FILES)
+        return cli_usage("fit", "at most %d --data files", FIT_MAX_FILES), -2;
+    a->data_graph[a->ndata] = a->graph;
+    a->data[a->ndata++] = v;
+    return 0;
+}
+
+static int fit_only(void *fit, const char *v)
+{
+    int only[MMM_TIME_NCONST] = {0};
+    if (strcmp(v, "none") && names_mark(v, only, 1) < 0)
+        return -1;
+    memcpy(fit, only, sizeof only);
+    return 0;
+}
+
+static int fix(void *fit, const char *v)
+{
+    return names_mark(v, fit, 0);
+}
+
+/* A PROGRAM.xml. */
+static int program(void *args, int argc, char **argv, int *i)
+{
+    fit_args *a = args;
+    (void)argc;
+    if (argv[*i][0] == '-' && argv[*i][1] != '\0')
+        return 0;
+    if (a->nprogs >= FIT_MAX_FILES)
+        return cli_usage("fit", "at most %d programs", FIT_MAX_FILES), -1;
+    a->progs[a->nprogs++] = argv[*i];
+    return 1;
+}
+
+#define F_(field) offsetof(fit_args, field)
+static const cli_opt fit_opts[] = {
+    {"--launch", CLI_FN, F_(graph), "--launch must be stream or graph", .fn = launch},
+    {"--data", CLI_FN, 0, NULL, .fn = data, .missing = "--data needs a FILE"},
+    {"--fit", CLI_FN, F_(fit), "--fit needs constant names (see --help)", .fn = fit_only},
+    {"--fix", CLI_FN, F_(fit), "--fix needs constant names (see --help)", .fn = fix},
+    {"--name", CLI_STR, F_(name), NULL, .missing = "--name needs a TEXT"},
+    {"-o", CLI_STR, F_(out), NULL, .missing = "-o needs a FILE", .exact = 1},
+    {NULL}};
+
+static const cli_cmd fit_cmd = {"fit", fit_help, NULL, .opts = fit_opts,
+                                .special = program};
+
+int cmd_fit(int argc, char **argv)
+{
+    fit_args a;
+    size_t nruns = 0, i;
+    int rc = CLI_FAIL;
     mmm_machine *base = NULL;
     mmm_program *prog[FIT_MAX_FILES] = {0};
     char noted[FIT_MAX_FILES] = {0}; /* -D notes printed, by program */
     mmm_runs *runs[FIT_MAX_FILES] = {0};
-    fit_run *fr = NULL;
+    mmm_fit_run *fr = NULL;
+    mmm_instance **inst = NULL;
+    mmm_writer *w = NULL;
     mmm_fit_sample *smp = NULL;
     mmm_override *ov = NULL;
     mmm_fit_result res;
     mmm_error err;
 
     memset(&res, 0, sizeof res);
+    memset(&a, 0, sizeof a);
     for (i = 0; i < MMM_TIME_NCONST; i++)
-        fit[i] = 1;
-    cli_common_init(&c, "fit");
-    for (int a = 1; a < argc; a++) {
-        const char *v;
-        int missing = 0;
-        if (!strcmp(argv[a], "--help") || !strcmp(argv[a], "-h")) {
-            printf("%s", fit_help);
-            return CLI_OK;
-        }
-        if ((v = cli_option_value("--launch", argc, argv, &a, &missing)) ||
-            missing) {
-            int l = v ? cli_launch_parse(v) : -1;
-            if (l < 0)
-                return cli_usage("fit", "--launch must be stream or graph");
-            graph = l == CLI_LAUNCH_GRAPH;
-            continue;
-        }
-        if ((v = cli_option_value("--data", argc, argv, &a, &missing)) ||
-            missing) {
-            if (!v)
-                return cli_usage("fit", "--data needs a FILE");
-            if (ndata >= FIT_MAX_FILES)
-                return cli_usage("fit", "at most %d --data files",
-                                 FIT_MAX_FILES);
-            data_graph[ndata] = graph;
-            data[ndata++] = v;
-            continue;
-        }
-        if ((v = cli_option_value("--fit", argc, argv, &a, &missing)) ||
-            missing) {
-            int only[MMM_TIME_NCONST] = {0};
-            if (!v || (strcmp(v, "none") && names_mark(v, only, 1) < 0))
-                return cli_usage("fit", "--fit needs constant names (see "
-                                        "--help)");
-            memcpy(fit, only, sizeof fit);
-            continue;
-        }
-        if ((v = cli_option_value("--fix", argc, argv, &a, &missing)) ||
-            missing) {
-            if (!v || names_mark(v, fit, 0) < 0)
-                return cli_usage("fit", "--fix needs constant names (see "
-                                        "--help)");
-            continue;
-        }
-        if ((v = cli_option_value("--name", argc, argv, &a, &missing)) ||
-            missing) {
-            if (!v)
-                return cli_usage("fit", "--name needs a TEXT");
-            name = v;
-            continue;
-        }
-        if (!strcmp(argv[a], "-o")) {
-            if (a + 1 >= argc)
-                return cli_usage("fit", "-o needs a FILE");
-            out = argv[++a];
-            continue;
-        }
-        int r = cli_common_option(&c, argc, argv, &a);
-        if (r < 0)
-            return CLI_USAGE;
-        if (r > 0)
-            continue;
-        if (argv[a][0] == '-' && argv[a][1] != '\0')
-            return cli_usage("fit", "unknown option '%s'", argv[a]);
-        if (nprogs >= FIT_MAX_FILES)
-            return cli_usage("fit", "at most %d programs", FIT_MAX_FILES);
-        progs[nprogs++] = argv[a];
-    }
+        a.fit[i] = 1;
+    cli_common_init(&a.c, "fit");
+    if ((rc = cli_args(&fit_cmd, &a, &a.c, NULL, argc, argv)) != CLI_OK)
+        return rc < 0 ? CLI_OK : rc;
+    rc = CLI_FAIL;
+    const cli_common c = a.c;
+    const char **data = a.data, **progs = a.progs, *out = a.out, *name = a.name;
+    const int *data_graph = a.data_graph, *fit = a.fit;
+    size_t ndata = a.ndata, nprogs = a.nprogs;
     if (!ndata)
         return cli_usage("fit", "missing --data RUNS.csv");
     if (!nprogs)
         return cli_usage("fit", "missing PROGRAM.xml");
-    if (c.format == CLI_CSV)
+    if (c.format == MMM_FORMAT_CSV)
         return cli_usage("fit", "--format must be text or json");
     if (out && !c.machine_path)
         return cli_usage("fit", "-o needs --machine BASE.xml (the hardware "
@@ -305,13 +173,11 @@ int cmd_fit(int argc, char **argv)
 
     mmm_error_clear(&err);
     if (c.machine_path &&
-        mmm_machine_load_file(&base, c.machine_path, &c.limits, &err) < 0)
+        mmm_machine_load_file(&base, c.machine_path, &c.io.load.limits, &err) < 0)
         goto fail_err;
     for (i = 0; i < nprogs; i++) {
-        mmm_load_options lo = MMM_LOAD_OPTIONS_INIT;
-        lo.limits = c.limits;
+        mmm_load_options lo = c.io.load;
         lo.machine = base;
-        lo.threads = c.threads;
         if (mmm_program_load_file(&prog[i], progs[i], &lo, &err) < 0)
             goto fail_err;
         for (size_t j = 0; j < i; j++)
@@ -331,9 +197,10 @@ int cmd_fit(int argc, char **argv)
             maxcols = runs[i]->ncols;
     }
     fr = calloc(nruns, sizeof *fr);
+    inst = calloc(nruns, sizeof *inst);
     smp = calloc(nruns, sizeof *smp);
     ov = malloc((maxcols + CLI_MAX_DEFS + 2) * sizeof *ov);
-    if (!fr || !smp || !ov) {
+    if (!fr || !inst || !smp || !ov) {
         fprintf(stderr, "mmm fit: out of memory\n");
         goto done;
     }
@@ -356,7 +223,7 @@ int cmd_fit(int argc, char **argv)
             }
             fr[k].runs = runs[i];
             fr[k].row = row;
-            fr[k].prog = p;
+            fr[k].program = prog[p];
             /* -D names a program does not declare: noted once per program */
             if (cli_overrides(&c, prog[p], noted[p] ? 2 : 1, ov, &ndef) !=
                 CLI_OK)
@@ -365,26 +232,26 @@ int cmd_fit(int argc, char **argv)
             if (mmm_runs_overrides(runs[i], row, prog[p], ov + ndef, &nov,
                                    &err) < 0)
                 goto fail_err;
-            if (mmm_instance_new(&fr[k].inst, prog[p], &err) < 0)
+            if (mmm_instance_new(&inst[k], prog[p], &err) < 0)
                 goto fail_err;
-            if (mmm_instance_eval(fr[k].inst, ov, ndef + nov, &err) < 0) {
+            if (mmm_instance_eval(inst[k], ov, ndef + nov, &err) < 0) {
                 mmm_error e2 = err;
                 mmm_error_set(&err, e2.code, data[i], rw->line,
                               "%s (program %s, %s:%ld)", e2.message,
                               prog[p]->name, e2.file, e2.line);
                 goto fail_err;
             }
-            smp[k].inst = fr[k].inst;
+            smp[k].inst = inst[k];
             smp[k].graph = rw->graph;
             smp[k].seconds = rw->seconds;
         }
 
     mmm_time_machine m;
-    if (mmm_time_machine_get(&m, fr[0].inst, 0, &err) < 0)
+    if (mmm_time_machine_get(&m, inst[0], 0, &err) < 0)
         goto fail_err;
     mmm_fit_options fo;
     memset(&fo, 0, sizeof fo);
-    memcpy(fo.fit, fit, sizeof fit);
+    memcpy(fo.fit, fit, sizeof fo.fit);
     if (mmm_time_fit(&m, smp, nruns, &fo, &res, &err) < 0) {
         /* name the run the model could not predict */
         goto fail_err;
@@ -401,117 +268,21 @@ int cmd_fit(int argc, char **argv)
             goto fail_err;
     }
 
-    if (c.format == CLI_JSON) {
-        cli_json_writer w;
-        cli_json_init(&w, stdout);
-        cli_json_begin_object(&w);
-        cli_json_key(&w, "constants");
-        cli_json_begin_object(&w);
-        for (int q = 0; q < MMM_TIME_NCONST; q++) {
-            cli_json_key(&w, mmm_time_const_name(q));
-            cli_json_double(&w, m.c[q]);
-        }
-        cli_json_end_object(&w);
-        cli_json_key(&w, "units");
-        cli_json_begin_object(&w);
-        for (int q = 0; q < MMM_TIME_NCONST; q++) {
-            cli_json_key(&w, mmm_time_const_name(q));
-            cli_json_string(&w, mmm_time_const_unit(q));
-        }
-        cli_json_end_object(&w);
-        cli_json_key(&w, "fitted");
-        cli_json_begin_array(&w);
-        for (int q = 0; q < MMM_TIME_NCONST; q++)
-            if (fit[q])
-                cli_json_string(&w, mmm_time_const_name(q));
-        cli_json_end_array(&w);
-        json_uncertainty(&w, &res, fit);
-        cli_json_key(&w, "rows");
-        cli_json_begin_array(&w);
-        for (k = 0; k < nruns; k++) {
-            const mmm_run_row *rw = &fr[k].runs->rows[fr[k].row];
-            cli_json_begin_object_flat(&w);
-            cli_json_key(&w, "program");
-            cli_json_string(&w, rw->program);
-            cli_json_key(&w, "params");
-            print_params(NULL, fr[k].runs, fr[k].row, prog[fr[k].prog], &w);
-            cli_json_key(&w, "launch");
-            cli_json_string(&w, rw->graph ? "graph" : "stream");
-            cli_json_key(&w, "file");
-            cli_json_string(&w, fr[k].runs->file);
-            cli_json_key(&w, "line");
-            cli_json_int(&w, rw->line);
-            cli_json_key(&w, "measured_s");
-            cli_json_double(&w, rw->seconds);
-            cli_json_key(&w, "predicted_s");
-            cli_json_double(&w, res.predicted[k]);
-            cli_json_key(&w, "rel_error");
-            cli_json_double(&w, (res.predicted[k] - rw->seconds) / rw->seconds);
-            cli_json_end_object(&w);
-        }
-        cli_json_end_array(&w);
-        cli_json_key(&w, "median_rel_error");
-        cli_json_double(&w, res.median_rel_error);
-        cli_json_key(&w, "max_rel_error");
-        cli_json_double(&w, res.max_rel_error);
-        cli_json_key(&w, "cost");
-        cli_json_double(&w, res.cost);
-        cli_json_key(&w, "iterations");
-        cli_json_int(&w, res.iterations);
-        cli_json_end_object(&w);
-        cli_json_finish(&w);
-    } else {
-        char a[64], b[64];
-        printf("fit  %zu runs, %zu programs, cost %.6g (sum of squared log "
-               "errors), %d iterations\n\n",
-               nruns, nprogs, res.cost, res.iterations);
-        printf("%-26s %-14s %-12s %-24s %s\n", "constant", "value",
-               "uncertainty", "unit", "meaning");
-        for (int q = 0; q < MMM_TIME_NCONST; q++) {
-            char u[32];
-            printf("%-26s %-14.6g %-12s %-24s %s\n", mmm_time_const_name(q),
-                   m.c[q], uncertainty(&res, fit, q, u, sizeof u),
-                   mmm_time_const_unit(q), mmm_time_const_meaning(q));
-        }
-        print_tradeoffs(&res, fit);
-        printf("\n%-12s %-32s %-7s %12s %12s %9s\n", "program", "params",
-               "launch", "measured", "predicted", "error");
-        for (k = 0; k < nruns; k++) {
-            const mmm_run_row *rw = &fr[k].runs->rows[fr[k].row];
-            char pbuf[256];
-            FILE *mf = fmemopen(pbuf, sizeof pbuf, "w");
-            if (mf) {
-                print_params(mf, fr[k].runs, fr[k].row, prog[fr[k].prog],
-                             NULL);
-                fclose(mf);
-            } else {
-                pbuf[0] = '\0';
-            }
-            printf("%-12s %-32s %-7s %12s %12s %+8.1f%%\n", rw->program, pbuf,
-                   rw->graph ? "graph" : "stream",
-                   cli_fmt_seconds(rw->seconds, a, sizeof a),
-                   cli_fmt_seconds(res.predicted[k], b, sizeof b),
-                   100 * (res.predicted[k] - rw->seconds) / rw->seconds);
-        }
-        printf("\nmedian relative error  %.1f%%\nmax relative error     "
-               "%.1f%%\n",
-               100 * res.median_rel_error, 100 * res.max_rel_error);
-        if (out)
-            printf("wrote %s\n", out);
-    }
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-        fprintf(stderr, "mmm fit: error writing the output\n");
-        goto done;
-    }
-    rc = CLI_OK;
+    mmm_fit_report report = {&m, fit, &res, fr, nruns, nprogs, out};
+    if (mmm_writer_new(&w, stdout, c.format, &err) < 0 ||
+        mmm_write_fit(w, &report, &err) < 0)
+        goto fail_err;
+    rc = cli_flushed("mmm fit: error writing the output\n");
     goto done;
 fail_err:
     cli_print_error(&err);
 done:
+    mmm_writer_free(w);
     mmm_fit_result_dispose(&res);
-    if (fr)
+    if (inst)
         for (k = 0; k < nruns; k++)
-            mmm_instance_free(fr[k].inst);
+            mmm_instance_free(inst[k]);
+    free(inst);
     free(fr);
     free(smp);
     free(ov);

@@ -1,18 +1,34 @@
 /* cmd_optimize.c: `mmm optimize FILE --param NAME ...`: sweep one or two
  * parameters, pick the value minimizing the overhead (or a bound), compare
  * it with a baseline by the Graham–Brent bound, as the MMM slides do.
- * This file reads the options and runs the sweep; optimize_out.c writes
- * what it finds (rows streamed as they come, the summary after), and the
- * figure is the library's (mmm/sweep_plot.h). */
-#include <math.h>
-#include <stdarg.h>
+ * This file reads the options and runs the sweep; the library writes what
+ * it finds (mmm_write_sweep_*: rows streamed as they come, the summary
+ * after), and the figure is the drawing module's (mmm/sweep_plot.h). */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "mmm/plot.h"
-#include "optimize_out.h"
-#include "base/grow.h"
+#include "mmm/sweep_plot.h"
+
+typedef struct axis_opt {
+    const char *name;
+    const char *from, *to, *step, *values;
+} axis_opt;
+
+typedef struct opt_args {
+    cli_common c;
+    const char *file;
+    size_t naxes;
+    axis_opt axes[MMM_SWEEP_MAX_AXES];
+    const char *objective;
+    const char *baseline;
+    const char *plot;
+    int64_t max_points;
+    int64_t max_rows;
+} opt_args;
 
 static const char optimize_help[] =
     "usage: mmm optimize FILE --param NAME [--from A] [--to B] [--step K]\n"
@@ -61,9 +77,10 @@ static const char optimize_help[] =
 
 
 /* A range option (--from/--to/--step/--values) of the last --param. */
-static int range_option(opt_args *o, int argc, char **argv, int *i)
+static int range_option(void *args, int argc, char **argv, int *i)
 {
     static const char *names[] = {"--from", "--to", "--step", "--values"};
+    opt_args *o = args;
     size_t k;
     for (k = 0; k < 4; k++) {
         int missing = 0;
@@ -72,9 +89,9 @@ static int range_option(opt_args *o, int argc, char **argv, int *i)
         if (!v && !missing)
             continue;
         if (missing)
-            return cli_usage("optimize", "%s needs a value", names[k]);
+            return cli_usage("optimize", "%s needs a value", names[k]), -1;
         if (o->naxes == 0)
-            return cli_usage("optimize", "%s must follow a --param", names[k]);
+            return cli_usage("optimize", "%s must follow a --param", names[k]), -1;
         ax = &o->axes[o->naxes - 1];
         if (k == 0) ax->from = v;
         else if (k == 1) ax->to = v;
@@ -85,17 +102,29 @@ static int range_option(opt_args *o, int argc, char **argv, int *i)
     return 0;
 }
 
-static int count_option(const char *name, int argc, char **argv, int *i,
-                        int64_t *out)
+static int param(void *args, const char *v)
 {
-    int missing = 0;
-    const char *v = cli_option_value(name, argc, argv, i, &missing);
-    if (!v && !missing)
-        return 0;
-    if (!v || cli_parse_int64(v, out) < 0 || *out < 0)
-        return cli_usage("optimize", "%s needs a number >= 0", name);
-    return 1;
+    opt_args *o = args;
+    if (o->naxes == MMM_SWEEP_MAX_AXES)
+        return cli_usage("optimize", "at most %d --param options", MMM_SWEEP_MAX_AXES), -2;
+    o->axes[o->naxes++].name = v;
+    return 0;
 }
+
+#define O_(field) offsetof(opt_args, field)
+static const cli_opt opt_opts[] = {
+    {"--max-points", CLI_INT, O_(max_points), "--max-points needs a number >= 0", 0,
+     INT64_MAX, .exact = 0},
+    {"--max-rows", CLI_INT, O_(max_rows), "--max-rows needs a number >= 0", 0,
+     INT64_MAX, .exact = 0},
+    {"--param", CLI_FN, 0, NULL, .fn = param, .missing = "--param needs a NAME"},
+    {"--objective", CLI_STR, O_(objective), NULL, .missing = "--objective needs a value"},
+    {"--baseline", CLI_STR, O_(baseline), NULL, .missing = "--baseline needs a value"},
+    {"--plot", CLI_STR, O_(plot), NULL, .missing = "--plot needs a file name"},
+    {NULL}};
+
+static const cli_cmd opt_cmd = {"optimize", optimize_help, "", .opts = opt_opts,
+                                .special = range_option};
 
 /* Returns CLI_OK, CLI_USAGE, or -1 after printing the help. */
 static int parse_args(opt_args *o, int argc, char **argv)
@@ -104,59 +133,8 @@ static int parse_args(opt_args *o, int argc, char **argv)
     memset(o, 0, sizeof *o);
     cli_common_init(&o->c, "optimize");
     o->max_rows = MAX_ROWS_DEFAULT;
-    for (i = 1; i < argc; i++) {
-        int r, missing = 0;
-        const char *v;
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            printf("%s%s", optimize_help, cli_common_help);
-            return -1;
-        }
-        if ((r = cli_common_option(&o->c, argc, argv, &i)) != 0) {
-            if (r < 0)
-                return CLI_USAGE;
-            continue;
-        }
-        if ((r = range_option(o, argc, argv, &i)) != 0) {
-            if (r == CLI_USAGE)
-                return CLI_USAGE;
-            continue;
-        }
-        if ((r = count_option("--max-points", argc, argv, &i, &o->max_points)) ||
-            (r = count_option("--max-rows", argc, argv, &i, &o->max_rows))) {
-            if (r == CLI_USAGE)
-                return CLI_USAGE;
-            continue;
-        }
-        if ((v = cli_option_value("--param", argc, argv, &i, &missing)) || missing) {
-            if (!v)
-                return cli_usage("optimize", "--param needs a NAME");
-            if (o->naxes == MMM_SWEEP_MAX_AXES)
-                return cli_usage("optimize", "at most %d --param options",
-                                 MMM_SWEEP_MAX_AXES);
-            o->axes[o->naxes++].name = v;
-        } else if ((v = cli_option_value("--objective", argc, argv, &i, &missing)) || missing) {
-            o->objective = v;
-            if (!v)
-                return cli_usage("optimize", "--objective needs a value");
-        } else if ((v = cli_option_value("--baseline", argc, argv, &i, &missing)) || missing) {
-            o->baseline = v;
-            if (!v)
-                return cli_usage("optimize", "--baseline needs a value");
-        } else if ((v = cli_option_value("--plot", argc, argv, &i, &missing)) || missing) {
-            o->plot = v;
-            if (!v)
-                return cli_usage("optimize", "--plot needs a file name");
-        } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
-            return cli_usage("optimize", "unknown option '%s'", argv[i]);
-        } else if (o->file) {
-            return cli_usage("optimize", "one FILE only ('%s' and '%s')",
-                             o->file, argv[i]);
-        } else {
-            o->file = argv[i];
-        }
-    }
-    if (!o->file)
-        return cli_usage("optimize", "missing FILE");
+    if ((i = cli_args(&opt_cmd, o, &o->c, &o->file, argc, argv)) != CLI_OK)
+        return i;
     if (o->naxes == 0)
         return cli_usage("optimize", "missing --param NAME");
     if (o->naxes == 2 && !strcmp(o->axes[0].name, o->axes[1].name))
@@ -173,49 +151,31 @@ static int parse_args(opt_args *o, int argc, char **argv)
 /* ------------------------------------------------------------------ */
 /* Values: constant expressions ("2^10", "1/2", "1e6") */
 
-static int no_names(const char *name, size_t len, void *payload)
-{
-    (void)name;
-    (void)len;
-    (void)payload;
-    return -1;
-}
-
 static int parse_value(const char *what, const char *text, size_t len,
                        mmm_value *out)
 {
-    char buf[512];
-    mmm_expr *e = NULL;
+    char buf[512], name[65];
     mmm_error err;
-    mmm_expr_limits lim = {sizeof buf, 64};
     if (len >= sizeof buf) {
         fprintf(stderr, "mmm optimize: %s: value too long\n", what);
         return CLI_USAGE;
     }
     memcpy(buf, text, len);
     buf[len] = '\0';
-    if (mmm_expr_parse(&e, buf, no_names, NULL, &lim, &err) < 0 ||
-        mmm_expr_eval(e, NULL, 0, out, &err) < 0) {
-        mmm_expr_free(e);
+    if (cli_constant(buf, sizeof buf, out, name, &err) < 0)
         return cli_usage("optimize", "%s '%s': %s", what, buf, err.message);
-    }
-    mmm_expr_free(e);
     return CLI_OK;
 }
 
 typedef struct value_list {
     const char *what;
-    mmm_value *v;
-    size_t n, cap;
+    mmm_value *v;   /* one per comma, and one */
+    size_t n;
 } value_list;
 
 static int list_item(const char *item, size_t len, void *payload)
 {
     value_list *l = payload;
-    mmm_value *nv = mmm__grow(l->v, &l->cap, l->n + 1, sizeof *nv, 8);
-    if (!nv)
-        return CLI_FAIL;
-    l->v = nv;
     int rc = parse_value(l->what, item, len, &l->v[l->n]);
     if (rc == CLI_OK)
         l->n++;
@@ -227,11 +187,14 @@ static int list_item(const char *item, size_t len, void *payload)
 static int parse_list(const char *what, const char *text, mmm_value **out,
                       size_t *n)
 {
-    value_list l = {what, NULL, 0, 8};
+    value_list l = {what, NULL, 0};
+    size_t cap = 1;
     int rc;
     *out = NULL;
     *n = 0;
-    if (!(l.v = malloc(l.cap * sizeof *l.v)))
+    for (const char *c = text; *c; c++)
+        cap += *c == ',';
+    if (!(l.v = malloc(cap * sizeof *l.v)))
         return CLI_FAIL;
     rc = cli_split_list(text, list_item, &l);
     *out = l.v;
@@ -276,7 +239,6 @@ static int build_spec(mmm_sweep_spec *spec, const opt_args *o,
         return cli_usage("optimize", "--objective must be overhead, bound, "
                          "corollary or time, not '%s'", o->objective);
     spec->launch = o->c.launch;
-    opt_show_time = spec->objective == MMM_OBJECTIVE_TIME;
     if (spec->objective == MMM_OBJECTIVE_BOUND && !o->c.has_p &&
         mmm_program_find_param(prog, "p") < 0)
         return cli_usage("optimize", "--objective bound needs p: give -p P "
@@ -405,8 +367,7 @@ static int check_plot_path(const char *path)
 {
     if (!path)
         return CLI_OK;
-    if (!cli_has_suffix(path, ".svg") && !cli_has_suffix(path, ".png") &&
-        !cli_has_suffix(path, ".pdf"))
+    if (!cli_picture(path))
         return cli_usage("optimize", "--plot needs a file ending in .svg, .png "
                          "or .pdf, not '%s'", path);
     if (!mmm_plot_available()) {
@@ -417,30 +378,43 @@ static int check_plot_path(const char *path)
     return CLI_OK;
 }
 
+/* Each point to the writer and, with --plot, to the figure. */
+typedef struct point_sink {
+    mmm_writer *w;
+    mmm_sweep_plot *fig;
+} point_sink;
+
+static int on_point(const mmm_sweep_point *pt, const mmm_error *why, void *payload)
+{
+    point_sink *ps = payload;
+    int rc = mmm_write_sweep_point(pt, why, ps->w);
+    if (rc == MMM_OK && ps->fig)
+        rc = mmm_sweep_plot_add(ps->fig, pt);
+    return rc;
+}
+
 static int run(const opt_args *o, mmm_program *prog, mmm_instance *inst,
                mmm_sweep_spec *spec)
 {
     mmm_sweep_result plan, res;
     mmm_metrics mb, m0;
-    cli_json_writer jw;
-    sink s;
+    point_sink ps = {NULL, NULL};
     mmm_error err;
     uint64_t total = 0;
     int rc;
 
     memset(&mb, 0, sizeof mb);
     memset(&m0, 0, sizeof m0);
-    if (mmm_sweep_resolve(&plan, &total, inst, spec, &err) < 0) {
-        cli_print_error(&err);
-        return CLI_FAIL;
+    if (mmm_sweep_resolve(&plan, &total, inst, spec, &err) < 0)
+        return cli_fail(&err);
+    if ((o->plot && mmm_sweep_plot_new(&ps.fig, prog, &plan, plan.axes[0].count,
+                                       &err) < 0) ||
+        mmm_writer_new(&ps.w, stdout, o->c.format, &err) < 0 ||
+        mmm_write_sweep_begin(ps.w, prog, &plan, spec, total, o->max_rows, &err) < 0) {
+        rc = cli_fail(&err);
+        goto done;
     }
-    cli_json_init(&jw, stdout);
-    if (opt_sink_init(&s, o, prog, &plan, total, &jw) != CLI_OK) {
-        opt_sink_dispose(&s);
-        return CLI_FAIL;
-    }
-    opt_out_begin(&s, spec);
-    rc = mmm_sweep_run(&res, inst, spec, opt_on_point, &s, &err) < 0 ? CLI_FAIL : CLI_OK;
+    rc = mmm_sweep_run(&res, inst, spec, on_point, &ps, &err) < 0 ? CLI_FAIL : CLI_OK;
     if (rc != CLI_OK) {
         fflush(stdout);
         cli_print_error(&err);
@@ -448,19 +422,20 @@ static int run(const opt_args *o, mmm_program *prog, mmm_instance *inst,
     }
     if (res.has_best && (rc = analyse_ends(&mb, &m0, inst, spec, &res)) != CLI_OK)
         goto done;
-    rc = opt_out_end(&s, &res, spec, inst, &mb, &m0);
-    /* No plot when the command fails: an error never replaces an old file. */
-    if (rc == CLI_OK && o->plot && res.has_best &&
-        mmm_sweep_plot_write(s.fig, &res, inst, spec, o->plot, &err) < 0) {
-        cli_print_error(&err);
+    if (mmm_write_sweep_end(ps.w, &res, inst, &mb, &m0, &err) < 0) {
+        fprintf(stderr, "mmm: %s\n", err.message);
         rc = CLI_FAIL;
     }
+    /* No plot when the command fails: an error never replaces an old file. */
+    if (rc == CLI_OK && o->plot && res.has_best &&
+        mmm_sweep_plot_write(ps.fig, &res, inst, spec, o->plot, &err) < 0)
+        rc = cli_fail(&err);
     if (rc == CLI_OK && !res.has_best) {
         char at[128];
         mmm_sweep_point tmp;
         memset(&tmp, 0, sizeof tmp);
         memcpy(tmp.params, res.first_infeasible_params, sizeof tmp.params);
-        opt_point_text(at, sizeof at, &s, &tmp);
+        mmm_sweep_point_format(at, sizeof at, prog, &plan, &tmp);
         fprintf(stderr, "%s: error: no feasible value in the sweep (%s: %s)\n",
                 prog->file, at, res.first_infeasible.message);
         rc = CLI_FAIL;
@@ -468,7 +443,8 @@ static int run(const opt_args *o, mmm_program *prog, mmm_instance *inst,
 done:
     mmm_metrics_dispose(&mb);
     mmm_metrics_dispose(&m0);
-    opt_sink_dispose(&s);
+    mmm_writer_free(ps.w);
+    mmm_sweep_plot_free(ps.fig);
     return rc;
 }
 
@@ -489,14 +465,12 @@ int cmd_optimize(int argc, char **argv)
         return rc;
     if ((rc = check_plot_path(o.plot)) != CLI_OK)
         return rc;
-    if ((rc = cli_load_unevaluated(&o.c, o.file, &prog, &inst, ov, &nov)) == CLI_OK &&
+    if ((rc = cli_load_full(&o.c, o.file, 0, 0, &prog, &inst, NULL, ov, &nov)) == CLI_OK &&
         (rc = build_spec(&spec, &o, prog, ov, nov, lists)) == CLI_OK &&
         (rc = parse_baseline(&spec, &o)) == CLI_OK)
         rc = run(&o, prog, inst, &spec);
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-        fprintf(stderr, "mmm optimize: error: cannot write the output\n");
+    if (cli_flushed("mmm optimize: error: cannot write the output\n") != CLI_OK)
         rc = CLI_FAIL;
-    }
     free(lists[0]);
     free(lists[1]);
     mmm_instance_free(inst);

@@ -1,5 +1,6 @@
 /* cmd_render.c: `mmm render FILE -o OUT`: the annotated DAG as SVG, PNG,
  * PDF or DOT (viz/render.c does the drawing). */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,43 +29,36 @@ typedef struct render_args {
     const char *file;
     const char *out;
     const char *format;
+    int64_t max_nodes, dpi; /* 0: not given */
     mmm_render_options opt;
+    cli_common c;
 } render_args;
 
-/* Returns 1 when argv[*i] was one of ours, 0 when not, -1 on a usage error
- * (already printed). */
-static int render_option(render_args *a, int argc, char **argv, int *i)
+static int level(void *out, const char *v)
 {
-    int missing = 0;
-    const char *v;
-    int64_t n;
-    if ((v = cli_option_value("-o", argc, argv, i, &missing)) ||
-        (!missing && (v = cli_option_value("--output", argc, argv, i, &missing)))) {
-        a->out = v;
-    } else if (!missing && (v = cli_option_value("--format", argc, argv, i, &missing))) {
-        a->format = v;
-    } else if (!missing && (v = cli_option_value("--level", argc, argv, i, &missing))) {
-        if (mmm_render_level_parse(&a->opt.level, v) < 0)
-            return cli_usage("render", "--level is kernel or block, not '%s'", v), -1;
-    } else if (!missing && (v = cli_option_value("--color", argc, argv, i, &missing))) {
-        if (mmm_render_color_parse(&a->opt.color, v) < 0)
-            return cli_usage("render", "--color is overhead, work, span, cost or none, "
-                                       "not '%s'", v), -1;
-    } else if (!missing && (v = cli_option_value("--max-nodes", argc, argv, i, &missing))) {
-        if (cli_parse_int64(v, &n) < 0 || n < 1 || n > 1000000)
-            return cli_usage("render", "--max-nodes needs a number from 1 to 1000000"), -1;
-        a->opt.max_nodes = (size_t)n;
-    } else if (!missing && (v = cli_option_value("--dpi", argc, argv, i, &missing))) {
-        if (cli_parse_int64(v, &n) < 0 || n < 10 || n > 2400)
-            return cli_usage("render", "--dpi needs a number from 10 to 2400"), -1;
-        a->opt.dpi = (double)n;
-    } else if (missing) {
-        return cli_usage("render", "option '%s' needs a value", argv[*i]), -1;
-    } else {
-        return 0;
-    }
-    return 1;
+    return mmm_render_level_parse(out, v) < 0 ? -1 : 0;
 }
+
+static int color(void *out, const char *v)
+{
+    return mmm_render_color_parse(out, v) < 0 ? -1 : 0;
+}
+
+#define R_(field) offsetof(render_args, field)
+static const cli_opt render_opts[] = {
+    {"-o|--output", CLI_STR, R_(out), NULL, .exact = 0},
+    {"--format", CLI_STR, R_(format), NULL, .exact = 0},
+    {"--level", CLI_FN, R_(opt.level), "--level is kernel or block, not '%s'", .fn = level},
+    {"--color", CLI_FN, R_(opt.color), "--color is overhead, work, span, cost or none, "
+     "not '%s'", .fn = color},
+    {"--max-nodes", CLI_INT, R_(max_nodes), "--max-nodes needs a number from 1 to "
+     "1000000", 1, 1000000, .exact = 0},
+    {"--dpi", CLI_INT, R_(dpi), "--dpi needs a number from 10 to 2400", 10, 2400,
+     .exact = 0},
+    {NULL}};
+
+static const cli_cmd render_cmd = {"render", render_help, "--format", .opts = render_opts,
+                                   .missing = "option '%s' needs a value"};
 
 static int resolve_format(render_args *a)
 {
@@ -95,47 +89,29 @@ static int write_stdout(const mmm_instance *inst, const mmm_metrics *m,
 int cmd_render(int argc, char **argv)
 {
     static const mmm_render_options opt_init = MMM_RENDER_OPTIONS_INIT;
-    cli_common c;
     render_args a;
     mmm_program *prog = NULL;
     mmm_instance *inst = NULL;
     mmm_metrics m;
     mmm_error err;
-    int i, rc;
+    int rc;
 
     memset(&a, 0, sizeof a);
     memset(&m, 0, sizeof m);
     a.opt = opt_init;
-    cli_common_init(&c, "render");
-    for (i = 1; i < argc; i++) {
-        int r;
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            printf("%s", render_help);
-            cli_print_common_help_except("--format");
-            return CLI_OK;
-        }
-        if ((r = render_option(&a, argc, argv, &i)) < 0)
-            return CLI_USAGE;
-        if (r > 0)
-            continue;
-        if ((r = cli_common_option(&c, argc, argv, &i)) < 0)
-            return CLI_USAGE;
-        if (r > 0)
-            continue;
-        if (argv[i][0] == '-' && argv[i][1] != '\0')
-            return cli_usage("render", "unknown option '%s'", argv[i]);
-        if (a.file)
-            return cli_usage("render", "one FILE only ('%s' and '%s')", a.file, argv[i]);
-        a.file = argv[i];
-    }
-    if (!a.file)
-        return cli_usage("render", "missing FILE");
+    cli_common_init(&a.c, "render");
+    if ((rc = cli_args(&render_cmd, &a, &a.c, &a.file, argc, argv)) != CLI_OK)
+        return rc < 0 ? CLI_OK : rc;
+    if (a.max_nodes)
+        a.opt.max_nodes = (size_t)a.max_nodes;
+    if (a.dpi)
+        a.opt.dpi = (double)a.dpi;
     if (!a.out)
         return cli_usage("render", "missing -o OUT");
     if (resolve_format(&a) != CLI_OK)
         return CLI_USAGE;
 
-    rc = cli_load(&c, a.file, 0, &prog, &inst);
+    rc = cli_load(&a.c, a.file, 0, &prog, &inst);
     if (rc != CLI_OK)
         return rc;
     mmm_error_clear(&err);

@@ -1,5 +1,6 @@
 /* cmd_report.c: `mmm report FILE -o report.html`: one self-contained HTML
  * page about a program (viz/report.c builds it). */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,74 +30,47 @@ typedef struct report_args {
     const char *out;
     const char *sweep[MMM_REPORT_MAX_SWEEPS];
     size_t nsweep;
+    int64_t max_nodes; /* 0: not given */
     mmm_report_options opt;
+    cli_common c;
 } report_args;
 
-/* 1: consumed, 0: not ours, -1: usage error printed. */
-static int report_option(report_args *a, int argc, char **argv, int *i)
+static int color(void *out, const char *v)
 {
-    int missing = 0;
-    const char *v;
-    int64_t n;
-    if (!strcmp(argv[*i], "--no-sweep")) {
-        a->opt.no_sweep = 1;
-    } else if (!strcmp(argv[*i], "--no-simulation")) {
-        a->opt.no_simulation = 1;
-    } else if ((v = cli_option_value("-o", argc, argv, i, &missing)) ||
-               (!missing && (v = cli_option_value("--output", argc, argv, i, &missing)))) {
-        a->out = v;
-    } else if (!missing && (v = cli_option_value("--color", argc, argv, i, &missing))) {
-        if (mmm_render_color_parse(&a->opt.color, v) < 0)
-            return cli_usage("report", "--color is overhead, work, span, cost or none, "
-                                       "not '%s'", v), -1;
-    } else if (!missing && (v = cli_option_value("--max-nodes", argc, argv, i, &missing))) {
-        if (cli_parse_int64(v, &n) < 0 || n < 1 || n > 1000000)
-            return cli_usage("report", "--max-nodes needs a number from 1 to 1000000"), -1;
-        a->opt.max_nodes = (size_t)n;
-    } else if (!missing && (v = cli_option_value("--sweep", argc, argv, i, &missing))) {
-        if (a->nsweep == MMM_REPORT_MAX_SWEEPS)
-            return cli_usage("report", "at most %d --sweep", MMM_REPORT_MAX_SWEEPS), -1;
-        a->sweep[a->nsweep++] = v;
-    } else if (!missing && (v = cli_option_value("--format", argc, argv, i, &missing))) {
-        return cli_usage("report", "the report is HTML: no --format"), -1;
-    } else if (missing) {
-        return cli_usage("report", "option '%s' needs a value", argv[*i]), -1;
-    } else {
-        return 0;
-    }
-    return 1;
+    return mmm_render_color_parse(out, v) < 0 ? -1 : 0;
 }
 
-static int parse_args(report_args *a, cli_common *c, int argc, char **argv)
+static int sweep(void *args, const char *v)
 {
-    int i;
-    for (i = 1; i < argc; i++) {
-        int r;
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            printf("%s", report_help);
-            cli_print_common_help_except("--format");
-            return -1;
-        }
-        if ((r = report_option(a, argc, argv, &i)) < 0)
-            return CLI_USAGE;
-        if (r > 0)
-            continue;
-        if ((r = cli_common_option(c, argc, argv, &i)) < 0)
-            return CLI_USAGE;
-        if (r > 0)
-            continue;
-        if (argv[i][0] == '-' && argv[i][1] != '\0')
-            return cli_usage("report", "unknown option '%s'", argv[i]);
-        if (a->file)
-            return cli_usage("report", "one FILE only ('%s' and '%s')", a->file, argv[i]);
-        a->file = argv[i];
-    }
-    if (!a->file)
-        return cli_usage("report", "missing FILE");
-    if (!a->out)
-        return cli_usage("report", "missing -o OUT.html");
-    return CLI_OK;
+    report_args *a = args;
+    if (a->nsweep == MMM_REPORT_MAX_SWEEPS)
+        return cli_usage("report", "at most %d --sweep", MMM_REPORT_MAX_SWEEPS), -2;
+    a->sweep[a->nsweep++] = v;
+    return 0;
 }
+
+static int no_format(void *args, const char *v)
+{
+    (void)args;
+    (void)v;
+    return -1;
+}
+
+#define R_(field) offsetof(report_args, field)
+static const cli_opt report_opts[] = {
+    {"--no-sweep", CLI_FLAG, R_(opt.no_sweep), .bad = NULL},
+    {"--no-simulation", CLI_FLAG, R_(opt.no_simulation), .bad = NULL},
+    {"-o|--output", CLI_STR, R_(out), NULL, .exact = 0},
+    {"--color", CLI_FN, R_(opt.color), "--color is overhead, work, span, cost or none, "
+     "not '%s'", .fn = color},
+    {"--max-nodes", CLI_INT, R_(max_nodes), "--max-nodes needs a number from 1 to "
+     "1000000", 1, 1000000, .exact = 0},
+    {"--sweep", CLI_FN, 0, NULL, .fn = sweep},
+    {"--format", CLI_FN, 0, "the report is HTML: no --format", .fn = no_format},
+    {NULL}};
+
+static const cli_cmd report_cmd = {"report", report_help, "--format", .opts = report_opts,
+                                   .missing = "option '%s' needs a value"};
 
 static int write_report(const report_args *a, const mmm_instance *inst,
                         const mmm_metrics *m, mmm_error *err)
@@ -116,7 +90,6 @@ static int write_report(const report_args *a, const mmm_instance *inst,
 int cmd_report(int argc, char **argv)
 {
     static const mmm_report_options opt_init = MMM_REPORT_OPTIONS_INIT;
-    cli_common c;
     report_args a;
     mmm_override ov[CLI_MAX_DEFS + 1];
     size_t nov = 0, i;
@@ -129,13 +102,15 @@ int cmd_report(int argc, char **argv)
     memset(&a, 0, sizeof a);
     memset(&m, 0, sizeof m);
     a.opt = opt_init;
-    cli_common_init(&c, "report");
-    if ((rc = parse_args(&a, &c, argc, argv)) != CLI_OK)
+    cli_common_init(&a.c, "report");
+    if ((rc = cli_args(&report_cmd, &a, &a.c, &a.file, argc, argv)) != CLI_OK)
         return rc < 0 ? CLI_OK : rc;
-    if ((rc = cli_load(&c, a.file, 0, &prog, &inst)) != CLI_OK)
+    if (!a.out)
+        return cli_usage("report", "missing -o OUT.html");
+    if (a.max_nodes)
+        a.opt.max_nodes = (size_t)a.max_nodes;
+    if ((rc = cli_load_full(&a.c, a.file, 0, 1, &prog, &inst, NULL, ov, &nov)) != CLI_OK)
         return rc;
-    if ((rc = cli_overrides(&c, prog, 0, ov, &nov)) != CLI_OK)
-        goto done;
     for (i = 0; i < a.nsweep; i++)
         if (mmm_program_find_param(prog, a.sweep[i]) < 0) {
             fprintf(stderr, "%s: error: --sweep: the program has no parameter '%s'\n",

@@ -1,7 +1,7 @@
 /* cmd_scale.c: `mmm scale FILE`: the speedup over p (mmm/scale.h): bounds,
- * simulated makespans and the speedup range for each number of SMs, and
- * Cilkview's picture. */
-#include <errno.h>
+ * simulated makespans and the speedup range for each number of SMs
+ * (mmm_write_speedup prints them), and Cilkview's picture. */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,241 +45,38 @@ typedef struct scale_args {
     int64_t max_launches;
 } scale_args;
 
-/* Options of scale itself; 1 consumed, 0 not ours, -1 usage error. */
-static int own_option(scale_args *a, int argc, char **argv, int *i)
-{
-    static const char *names[] = {"--p", "-p", "--policy", "--plot", "--seed",
-                                  "--max-launches"};
-    size_t k;
-    for (k = 0; k < sizeof names / sizeof names[0]; k++) {
-        int missing = 0;
-        const char *v = cli_option_value(names[k], argc, argv, i, &missing);
-        if (!v && !missing)
-            continue;
-        if (!v)
-            return cli_usage("scale", "%s needs an argument", names[k]), -1;
-        switch (k) {
-        case 0:
-        case 1: a->plist = v; break;
-        case 2: a->policy = v; break;
-        case 3: a->plot = v; break;
-        case 4:
-            if (cli_parse_u64(v, &a->seed) < 0)
-                return cli_usage("scale", "--seed needs a non-negative integer"), -1;
-            break;
-        default:
-            if (cli_parse_int64(v, &a->max_launches) < 0 || a->max_launches <= 0)
-                return cli_usage("scale", "--max-launches needs a positive integer"), -1;
-        }
-        return 1;
-    }
-    return 0;
-}
+#define S_(field) offsetof(scale_args, field)
+static const cli_opt scale_opts[] = {
+    /* -p/--p take a list here: before the common options. */
+    {"--p|-p", CLI_STR, S_(plist), NULL, .exact = 0},
+    {"--policy", CLI_STR, S_(policy), NULL, .exact = 0},
+    {"--plot", CLI_STR, S_(plot), NULL, .exact = 0},
+    {"--seed", CLI_U64, S_(seed), "--seed needs a non-negative integer", .exact = 0},
+    {"--max-launches", CLI_INT, S_(max_launches), "--max-launches needs a positive "
+     "integer", 1, INT64_MAX, .exact = 0},
+    {NULL}};
+
+static const cli_cmd scale_cmd = {"scale", scale_help, "-p", .opts = scale_opts,
+                                  .missing = "%s needs an argument"};
 
 static int parse_args(scale_args *a, int argc, char **argv)
 {
-    int i;
+    int rc;
     memset(a, 0, sizeof *a);
     cli_common_init(&a->c, "scale");
     a->policy = "fifo";
     a->seed = 1;
-    for (i = 1; i < argc; i++) {
-        int r;
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            printf("%s", scale_help);
-            cli_print_common_help_except("-p");
-            return -1;
-        }
-        /* -p/--p take a list here: before the common options. */
-        if ((r = own_option(a, argc, argv, &i)) < 0)
-            return CLI_USAGE;
-        if (r > 0)
-            continue;
-        if ((r = cli_common_option(&a->c, argc, argv, &i)) < 0)
-            return CLI_USAGE;
-        if (r > 0)
-            continue;
-        if (argv[i][0] == '-' && argv[i][1] != '\0')
-            return cli_usage("scale", "unknown option '%s'", argv[i]);
-        if (a->file)
-            return cli_usage("scale", "one FILE only ('%s' and '%s')", a->file, argv[i]);
-        a->file = argv[i];
-    }
-    if (!a->file)
-        return cli_usage("scale", "missing FILE");
+    if ((rc = cli_args(&scale_cmd, a, &a->c, &a->file, argc, argv)) != CLI_OK)
+        return rc;
     if (strcmp(a->policy, "all") && !mmm_sim_policy_find(a->policy))
         return cli_usage("scale", "unknown policy '%s' (see mmm simulate --help)",
                          a->policy);
-    if (a->plot && !cli_has_suffix(a->plot, ".svg") && !cli_has_suffix(a->plot, ".png") &&
-        !cli_has_suffix(a->plot, ".pdf"))
+    if (a->plot && !cli_picture(a->plot))
         return cli_usage("scale", "--plot writes .svg, .png or .pdf files, not '%s'",
                          a->plot);
     if (a->plot && !mmm_plot_available())
         return cli_usage("scale", "this build draws no plots (no PLplot)");
     return 0;
-}
-
-/* ------------------------------------------------------------------ */
-/* Output                                                             */
-
-static void json_num_or_null(cli_json_writer *w, int have, double v)
-{
-    if (have)
-        cli_json_double(w, v);
-    else
-        cli_json_null(w);
-}
-
-static void print_json(const mmm_program *prog, const mmm_speedup *s, int all)
-{
-    cli_json_writer w;
-    size_t i, j;
-    cli_json_init(&w, stdout);
-    cli_json_begin_object(&w);
-    cli_json_key(&w, "program");
-    cli_json_string(&w, prog->name);
-    cli_json_key(&w, "W");
-    cli_json_double(&w, s->W);
-    cli_json_key(&w, "S");
-    cli_json_double(&w, s->S);
-    cli_json_key(&w, "T1");
-    cli_json_double(&w, s->T1);
-    cli_json_key(&w, "critical_path");
-    cli_json_double(&w, s->critical_path);
-    cli_json_key(&w, "parallelism");
-    cli_json_double(&w, s->parallelism);
-    cli_json_key(&w, "K");
-    cli_json_int(&w, s->K);
-    cli_json_key(&w, "p_dependent");
-    cli_json_bool(&w, s->p_dependent);
-    cli_json_key(&w, "policy");
-    cli_json_string(&w, all ? "all" : s->policies[0]->name);
-    cli_json_key(&w, "rows");
-    cli_json_begin_array(&w);
-    for (i = 0; i < s->nrows; i++) {
-        const mmm_speedup_row *r = &s->rows[i];
-        cli_json_begin_object_flat(&w);
-        cli_json_key(&w, "p");
-        cli_json_int(&w, r->p);
-        cli_json_key(&w, "lower_bound");
-        cli_json_double(&w, r->lower_bound);
-        cli_json_key(&w, "graham");
-        cli_json_double(&w, r->graham);
-        cli_json_key(&w, "graham_brent");
-        cli_json_double(&w, r->graham_brent);
-        cli_json_key(&w, "corollary");
-        json_num_or_null(&w, r->has_corollary, r->corollary);
-        cli_json_key(&w, "makespan");
-        if (all) {
-            cli_json_begin_object_flat(&w);
-            for (j = 0; j < s->npolicies; j++) {
-                cli_json_key(&w, s->policies[j]->name);
-                cli_json_double(&w, r->makespan[j]);
-            }
-            cli_json_end_object(&w);
-        } else {
-            cli_json_double(&w, r->makespan[0]);
-        }
-        cli_json_key(&w, "speedup_min");
-        cli_json_double(&w, r->speedup_min);
-        cli_json_key(&w, "speedup_max");
-        cli_json_double(&w, r->speedup_max);
-        cli_json_end_object(&w);
-    }
-    cli_json_end_array(&w);
-    cli_json_end_object(&w);
-    cli_json_finish(&w);
-}
-
-static void print_csv(const mmm_speedup *s, int all)
-{
-    size_t i, j;
-    printf("p,lower_bound,graham,graham_brent,corollary");
-    for (j = 0; j < s->npolicies; j++)
-        printf(all ? ",makespan_%s" : ",makespan", s->policies[j]->name);
-    printf(",speedup_min,speedup_max\n");
-    for (i = 0; i < s->nrows; i++) {
-        const mmm_speedup_row *r = &s->rows[i];
-        printf("%lld,%.17g,%.17g,%.17g,", (long long)r->p, r->lower_bound, r->graham,
-               r->graham_brent);
-        if (r->has_corollary)
-            printf("%.17g", r->corollary);
-        for (j = 0; j < s->npolicies; j++)
-            printf(",%.17g", r->makespan[j]);
-        printf(",%.17g,%.17g\n", r->speedup_min, r->speedup_max);
-    }
-}
-
-static int add_num(cli_table *t, double v)
-{
-    char buf[64];
-    return cli_table_add(t, cli_fmt_num(v, buf, sizeof buf));
-}
-
-static int print_text(const mmm_program *prog, const char *file, const mmm_speedup *s,
-                      int all)
-{
-    cli_table t;
-    char a[64], b[64];
-    size_t i, j, ncols = 7 + s->npolicies;
-    int rc = 0, any_without = 0;
-
-    printf("program  %s  (%s)\n", prog->name, file);
-    printf("policy   %s\n\n", all ? "all" : s->policies[0]->name);
-    printf("  W                %s\n", cli_fmt_num(s->W, a, sizeof a));
-    printf("  S                %s\n", cli_fmt_num(s->S, a, sizeof a));
-    printf("  parallelism W/S  %s\n", cli_fmt_num(s->parallelism, a, sizeof a));
-    printf("  T1               %-14s sum of S(B) + O(B) over the blocks: the makespan on one SM\n",
-           cli_fmt_num(s->T1, a, sizeof a));
-    printf("  critical path    %-14s longest block path by S(B) + O(B); T1 / critical path = %s\n",
-           cli_fmt_num(s->critical_path, a, sizeof a),
-           cli_fmt_num(s->critical_path > 0 ? s->T1 / s->critical_path : 1, b, sizeof b));
-    printf("  K                %-14s largest antichain of blocks: the corollary (N/K + L)C holds for p >= K\n",
-           cli_fmt_num((double)s->K, a, sizeof a));
-    if (s->p_dependent)
-        printf("\n  The program declares p: each row evaluates it with its own p.\n");
-    printf("\n");
-
-    cli_table_init(&t, ncols);
-    rc |= cli_table_add(&t, "p");
-    rc |= cli_table_add(&t, "lower bound");
-    rc |= cli_table_add(&t, "Graham");
-    rc |= cli_table_add(&t, "Graham-Brent");
-    rc |= cli_table_add(&t, "corollary");
-    for (j = 0; j < s->npolicies; j++) {
-        char h[64];
-        snprintf(h, sizeof h, "makespan %s", s->policies[j]->name);
-        rc |= cli_table_add(&t, h);
-    }
-    rc |= cli_table_add(&t, "speedup min");
-    rc |= cli_table_add(&t, "speedup max");
-    for (i = 0; i < s->nrows; i++) {
-        const mmm_speedup_row *r = &s->rows[i];
-        rc |= add_num(&t, (double)r->p);
-        rc |= add_num(&t, r->lower_bound);
-        rc |= add_num(&t, r->graham);
-        rc |= add_num(&t, r->graham_brent);
-        if (r->has_corollary)
-            rc |= add_num(&t, r->corollary);
-        else {
-            rc |= cli_table_add(&t, "-");
-            any_without = 1;
-        }
-        for (j = 0; j < s->npolicies; j++)
-            rc |= add_num(&t, r->makespan[j]);
-        snprintf(a, sizeof a, "%.4g", r->speedup_min);
-        rc |= cli_table_add(&t, a);
-        snprintf(a, sizeof a, "%.4g", r->speedup_max);
-        rc |= cli_table_add(&t, a);
-    }
-    if (rc == 0)
-        cli_table_print(&t, stdout, "  ", 0);
-    cli_table_dispose(&t);
-    if (any_without)
-        printf("\n  -: p < K = %lld, where the corollary does not hold.\n", (long long)s->K);
-    printf("  speedup min = T1 / Graham, speedup max = T1 / lower bound: every greedy\n"
-           "  schedule's speedup T1 / makespan lies between them.\n");
-    return rc ? -1 : 0;
 }
 
 /* ------------------------------------------------------------------ */
@@ -310,6 +107,7 @@ int cmd_scale(int argc, char **argv)
     const mmm_sim_policy *pol[MAX_POLICIES];
     mmm_speedup_options so = MMM_SPEEDUP_OPTIONS_INIT;
     mmm_speedup s;
+    mmm_writer *w = NULL;
     int64_t *plist = NULL;
     mmm_error err;
     int rc, all;
@@ -322,9 +120,7 @@ int cmd_scale(int argc, char **argv)
     if (a.plist && mmm_speedup_parse_p(&plist, &np, a.plist, &err) < 0)
         return cli_usage("scale", "%s", err.message);
     all = strcmp(a.policy, "all") == 0;
-    if ((rc = cli_load(&a.c, a.file, 0, &prog, &inst)) != CLI_OK)
-        goto done;
-    if ((rc = cli_overrides(&a.c, prog, 0, ov, &nov)) != CLI_OK)
+    if ((rc = cli_load_full(&a.c, a.file, 0, 1, &prog, &inst, NULL, ov, &nov)) != CLI_OK)
         goto done;
     policies_of(&a, pol, &npol);
     so.p = plist;
@@ -333,17 +129,13 @@ int cmd_scale(int argc, char **argv)
     so.npolicies = npol;
     so.seed = a.seed;
     so.max_launches = a.max_launches;
-    if (mmm_speedup_compute(&s, inst, ov, nov, &so, &err) < 0) {
-        cli_print_error(&err);
-        rc = CLI_FAIL;
+    if (mmm_speedup_compute(&s, inst, ov, nov, &so, &err) < 0 ||
+        mmm_writer_new(&w, stdout, a.c.format, &err) < 0) {
+        rc = cli_fail(&err);
         goto done;
     }
-    if (a.c.format == CLI_JSON)
-        print_json(prog, &s, all);
-    else if (a.c.format == CLI_CSV)
-        print_csv(&s, all);
-    else if (print_text(prog, a.file, &s, all) < 0) {
-        fprintf(stderr, "mmm scale: out of memory\n");
+    if (mmm_write_speedup(w, prog, a.file, &s, all, &err) < 0) {
+        fprintf(stderr, "mmm scale: %s\n", err.message);
         rc = CLI_FAIL;
     }
     if (rc == CLI_OK && a.plot &&
@@ -351,11 +143,10 @@ int cmd_scale(int argc, char **argv)
         cli_print_error(&err);
         rc = CLI_FAIL;
     }
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-        fprintf(stderr, "mmm scale: error writing the output\n");
+    if (cli_flushed("mmm scale: error writing the output\n") != CLI_OK)
         rc = CLI_FAIL;
-    }
 done:
+    mmm_writer_free(w);
     mmm_speedup_dispose(&s);
     free(plist);
     mmm_instance_free(inst);

@@ -1,7 +1,8 @@
 /* cmd_simulate.c: `mmm simulate FILE -p P`: greedy schedules of the thread
  * blocks on p SMs under one or all policies, checked against the lower
- * bound, Graham's bound and the MMM bound; Gantt chart and Chrome trace. */
-#include <errno.h>
+ * bound, Graham's bound and the MMM bound (mmm_write_simulation prints
+ * them); Gantt chart and Chrome trace. */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,79 +61,48 @@ static void print_help(void)
     printf("%s%s", simulate_help2, cli_common_help);
 }
 
-/* Options of simulate itself; 1 consumed, 0 not ours, -1 usage error. */
-static int own_option(sim_args *a, int argc, char **argv, int *i)
+/* -p LIST (1,2,4 or 1..8); a later -p P wins over a list. */
+static int p_list(void *args, int argc, char **argv, int *i)
 {
-    const char *o = argv[*i];
+    sim_args *a = args;
     const char *v = *i + 1 < argc ? argv[*i + 1] : NULL;
-    if (!strcmp(o, "-p") && v && strpbrk(v, ",.")) {
-        mmm_error err;
-        free(a->plist);
-        a->plist = NULL;
-        if (mmm_speedup_parse_p(&a->plist, &a->np, v, &err) < 0)
-            return cli_usage("simulate", "-p: %s", err.message), -1;
-        ++*i;
-        return 1;
-    }
-    if (!strcmp(o, "--policy") || !strcmp(o, "--gantt") || !strcmp(o, "--trace")
-        || !strcmp(o, "--seed") || !strcmp(o, "--max-launches")) {
-        if (!v)
-            return cli_usage("simulate", "%s needs an argument", o), -1;
-        ++*i;
-    } else {
+    mmm_error err;
+    if (strncmp(argv[*i], "-p", 2))
         return 0;
-    }
-    if (!strcmp(o, "--policy"))
-        a->policy = v;
-    else if (!strcmp(o, "--gantt"))
-        a->gantt = v;
-    else if (!strcmp(o, "--trace"))
-        a->trace = v;
-    else if (!strcmp(o, "--seed")) {
-        if (cli_parse_u64(v, &a->seed) < 0)
-            return cli_usage("simulate", "--seed needs a non-negative integer"), -1;
-    } else if (cli_parse_int64(v, &a->max_launches) < 0 || a->max_launches <= 0) {
-        return cli_usage("simulate", "--max-launches needs a positive integer"), -1;
-    }
+    free(a->plist);
+    a->plist = NULL;
+    a->np = 0;
+    if (strcmp(argv[*i], "-p") || !v || !strpbrk(v, ",."))
+        return 0;
+    if (mmm_speedup_parse_p(&a->plist, &a->np, v, &err) < 0)
+        return cli_usage("simulate", "-p: %s", err.message), -1;
+    ++*i;
     return 1;
 }
+
+#define S_(field) offsetof(sim_args, field)
+static const cli_opt sim_opts[] = {
+    {"--policy", CLI_STR, S_(policy), NULL, .exact = 1},
+    {"--gantt", CLI_STR, S_(gantt), NULL, .exact = 1},
+    {"--trace", CLI_STR, S_(trace), NULL, .exact = 1},
+    {"--seed", CLI_U64, S_(seed), "--seed needs a non-negative integer", .exact = 1},
+    {"--max-launches", CLI_INT, S_(max_launches), "--max-launches needs a positive "
+     "integer", 1, INT64_MAX, .exact = 1},
+    {NULL}};
+
+static const cli_cmd sim_cmd = {"simulate", .print_help = print_help, .opts = sim_opts,
+                                .missing = "%s needs an argument", .special = p_list};
 
 static int parse_args(sim_args *a, int argc, char **argv)
 {
     const char *why;
-    int i;
+    int rc;
     memset(a, 0, sizeof *a);
     cli_common_init(&a->c, "simulate");
     a->policy = "fifo";
     a->seed = 1;
-    for (i = 1; i < argc; i++) {
-        int r;
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            print_help();
-            return -1;
-        }
-        /* Before the common options: -p may be a list here. */
-        if ((r = own_option(a, argc, argv, &i)) < 0)
-            return CLI_USAGE;
-        if (r > 0)
-            continue;
-        if (!strncmp(argv[i], "-p", 2)) {
-            free(a->plist); /* a later -p P wins over a list */
-            a->plist = NULL;
-            a->np = 0;
-        }
-        if ((r = cli_common_option(&a->c, argc, argv, &i)) < 0)
-            return CLI_USAGE;
-        if (r > 0)
-            continue;
-        if (argv[i][0] == '-' && argv[i][1] != '\0')
-            return cli_usage("simulate", "unknown option '%s'", argv[i]);
-        if (a->file)
-            return cli_usage("simulate", "one FILE only ('%s' and '%s')", a->file, argv[i]);
-        a->file = argv[i];
-    }
-    if (!a->file)
-        return cli_usage("simulate", "missing FILE");
+    if ((rc = cli_args(&sim_cmd, a, &a->c, &a->file, argc, argv)) != CLI_OK)
+        return rc;
     if (strcmp(a->policy, "all") && !mmm_sim_policy_find(a->policy))
         return cli_usage("simulate", "unknown policy '%s' (see --help)", a->policy);
     if (a->plist && a->np == 1) {
@@ -142,11 +112,10 @@ static int parse_args(sim_args *a, int argc, char **argv)
         return cli_usage("simulate", "%s draws one schedule: give one p, not a list",
                          a->gantt ? "--gantt" : "--trace");
     }
-    if (a->gantt && !cli_has_suffix(a->gantt, ".svg") && !cli_has_suffix(a->gantt, ".png") &&
-        !cli_has_suffix(a->gantt, ".pdf"))
+    if (a->gantt && !cli_picture(a->gantt))
         return cli_usage("simulate", "--gantt writes .svg, .png or .pdf files, not '%s'",
                          a->gantt);
-    if (a->gantt && !cli_draw_available(&why)) {
+    if (a->gantt && !mmm_draw_available(&why)) {
         fprintf(stderr, "mmm simulate: error: %s: --gantt is not available\n", why);
         return CLI_FAIL;
     }
@@ -156,144 +125,6 @@ static int parse_args(sim_args *a, int argc, char **argv)
         return cli_usage("simulate", "this build draws no PDF (no PLplot with its cairo "
                                      "driver): use .svg");
     return 0;
-}
-
-/* ------------------------------------------------------------------ */
-/* Output                                                             */
-
-static void json_run(cli_json_writer *w, const mmm_sim_result *r, double mmm_bound)
-{
-    cli_json_begin_object(w);
-    cli_json_key(w, "p");
-    cli_json_int(w, r->p);
-    cli_json_key(w, "policy");
-    cli_json_string(w, r->policy->name);
-    if (r->policy->uses_seed) {
-        cli_json_key(w, "seed");
-        cli_json_int(w, (int64_t)r->seed);
-    }
-    cli_json_key(w, "makespan");
-    cli_json_double(w, r->makespan);
-    cli_json_key(w, "lower_bound");
-    cli_json_double(w, r->lower_bound);
-    cli_json_key(w, "graham");
-    cli_json_double(w, r->graham);
-    cli_json_key(w, "graham_brent");
-    cli_json_double(w, mmm_bound);
-    cli_json_key(w, "utilization");
-    cli_json_double(w, r->utilization);
-    cli_json_key(w, "idle");
-    cli_json_double(w, r->idle);
-    cli_json_key(w, "total_block_time");
-    cli_json_double(w, r->total);
-    cli_json_key(w, "critical_path");
-    cli_json_double(w, r->critical_path);
-    cli_json_key(w, "ratio_to_lower_bound");
-    cli_json_double(w, r->lower_bound > 0 ? r->makespan / r->lower_bound : 1.0);
-    cli_json_key(w, "blocks");
-    cli_json_int(w, r->blocks);
-    cli_json_key(w, "launches");
-    cli_json_int(w, r->launches);
-    cli_json_key(w, "events");
-    cli_json_int(w, (int64_t)r->events);
-    cli_json_end_object(w);
-}
-
-static void print_json(const mmm_program *prog, const mmm_sim_result *runs,
-                       size_t nruns, int all, double mmm_bound)
-{
-    cli_json_writer w;
-    size_t i;
-    cli_json_init(&w, stdout);
-    if (!all) {
-        json_run(&w, &runs[0], mmm_bound);
-        cli_json_finish(&w);
-        return;
-    }
-    cli_json_begin_object(&w);
-    cli_json_key(&w, "program");
-    cli_json_string(&w, prog->name);
-    cli_json_key(&w, "p");
-    cli_json_int(&w, runs[0].p);
-    cli_json_key(&w, "runs");
-    cli_json_begin_array(&w);
-    for (i = 0; i < nruns; i++)
-        json_run(&w, &runs[i], mmm_bound);
-    cli_json_end_array(&w);
-    cli_json_end_object(&w);
-    cli_json_finish(&w);
-}
-
-static void print_csv(const mmm_sim_result *runs, size_t nruns, double mmm_bound,
-                      int header)
-{
-    size_t i;
-    if (header)
-        printf("policy,p,seed,makespan,utilization,idle,lower_bound,graham,"
-           "graham_brent,total_block_time,critical_path\n");
-    for (i = 0; i < nruns; i++) {
-        const mmm_sim_result *r = &runs[i];
-        printf("%s,%lld,", r->policy->name, (long long)r->p);
-        if (r->policy->uses_seed)
-            printf("%llu", (unsigned long long)r->seed);
-        printf(",%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g\n", r->makespan,
-               r->utilization, r->idle, r->lower_bound, r->graham, mmm_bound,
-               r->total, r->critical_path);
-    }
-}
-
-static void print_bounds(const mmm_sim_result *r, double mmm_bound)
-{
-    char a[64], b[64], c[64];
-    printf("  lower bound            %-14s max(total/p = %s, critical path = %s)\n",
-           cli_fmt_num(r->lower_bound, a, sizeof a),
-           cli_fmt_num(r->total / (double)r->p, b, sizeof b),
-           cli_fmt_num(r->critical_path, c, sizeof c));
-    printf("  Graham bound           %-14s total/p + (1 - 1/p) critical path\n",
-           cli_fmt_num(r->graham, a, sizeof a));
-    printf("  MMM bound              %-14s (N/p + L)C\n",
-           cli_fmt_num(mmm_bound, a, sizeof a));
-}
-
-static void print_text(const mmm_program *prog, const char *file,
-                       const mmm_sim_result *runs, size_t nruns, int all,
-                       size_t best, double mmm_bound, int first)
-{
-    char a[64], b[64];
-    size_t i;
-    if (first)
-        printf("program  %s  (%s)\n", prog->name, file);
-    else
-        printf("\n");
-    if (!all) {
-        const mmm_sim_result *r = &runs[0];
-        printf("policy   %s", r->policy->name);
-        if (r->policy->uses_seed)
-            printf(" (seed %llu)", (unsigned long long)r->seed);
-        printf(", p = %lld SMs\n\n", (long long)r->p);
-        printf("  makespan               %s\n", cli_fmt_num(r->makespan, a, sizeof a));
-        printf("  utilization            %.2f%%  (idle %s SM time units)\n",
-               100.0 * r->utilization, cli_fmt_num(r->idle, b, sizeof b));
-        print_bounds(r, mmm_bound);
-        printf("  makespan / lower bound %.4f\n",
-               r->lower_bound > 0 ? r->makespan / r->lower_bound : 1.0);
-        printf("\n%lld blocks in %lld launches; %llu events\n", (long long)r->blocks,
-               (long long)r->launches, (unsigned long long)r->events);
-        return;
-    }
-    printf("p = %lld SMs, %lld blocks in %lld launches\n\n", (long long)runs[0].p,
-           (long long)runs[0].blocks, (long long)runs[0].launches);
-    print_bounds(&runs[0], mmm_bound);
-    printf("\n  %-16s %14s %12s %14s %10s\n", "policy", "makespan", "utilization",
-           "idle", "/ lower");
-    for (i = 0; i < nruns; i++) {
-        const mmm_sim_result *r = &runs[i];
-        printf("  %-16s %14s %11.2f%% %14s %10.4f%s\n", r->policy->name,
-               cli_fmt_num(r->makespan, a, sizeof a), 100.0 * r->utilization,
-               cli_fmt_num(r->idle, b, sizeof b),
-               r->lower_bound > 0 ? r->makespan / r->lower_bound : 1.0,
-               i == best ? "  best" : "");
-    }
 }
 
 /* ------------------------------------------------------------------ */
@@ -308,10 +139,8 @@ static int run_one(mmm_sim_result *out, const mmm_instance *inst,
     opt.seed = a->seed;
     opt.record = record;
     opt.max_launches = a->max_launches;
-    if (mmm_simulate(out, inst, &opt, &err) < 0) {
-        cli_print_error(&err);
-        return CLI_FAIL;
-    }
+    if (mmm_simulate(out, inst, &opt, &err) < 0)
+        return cli_fail(&err);
     return CLI_OK;
 }
 
@@ -367,23 +196,16 @@ static int eval_at(sim_args *a, const mmm_program *prog, mmm_instance *inst,
 {
     mmm_override ov[CLI_MAX_DEFS + 1];
     size_t nov = 0;
-    mmm_error err;
     a->c.has_p = 1;
     a->c.p = p;
     if (cli_overrides(&a->c, prog, 0, ov, &nov) != CLI_OK)
         return CLI_FAIL;
-    if (mmm_instance_eval(inst, ov, nov, &err) < 0) {
-        cli_print_error(&err);
-        return CLI_FAIL;
-    }
-    mmm_instance_set_p(inst, p);
-    return CLI_OK;
+    return cli_eval(&a->c, inst, ov, nov);
 }
 
-/* Simulate at the instance's p and print; for a -p list, k is the index of
- * this p and w the JSON writer of the whole list. */
+/* Simulate at the instance's p and print with w. */
 static int simulate_at(sim_args *a, const mmm_program *prog,
-                       const mmm_instance *inst, size_t k, cli_json_writer *w)
+                       const mmm_instance *inst, mmm_writer *w)
 {
     mmm_sim_result runs[MAX_RUNS], drawn;
     mmm_metrics m;
@@ -394,23 +216,14 @@ static int simulate_at(sim_args *a, const mmm_program *prog,
     memset(&m, 0, sizeof m);
     memset(&drawn, 0, sizeof drawn);
     if (mmm_metrics_compute(&m, inst, MMM_METRICS_NO_K | MMM_METRICS_NO_PATHS,
-                            &err) < 0) {
-        cli_print_error(&err);
-        return CLI_FAIL;
-    }
+                            &err) < 0)
+        return cli_fail(&err);
     rc = simulate_all(a, inst, runs, &nruns, &best, m.graham_brent,
                       a->gantt || a->trace);
     if (nruns == 0)
         goto done;
-    if (a->c.format == CLI_JSON && a->plist && a->np > 1)
-        for (i = 0; i < nruns; i++)
-            json_run(w, &runs[i], m.graham_brent);
-    else if (a->c.format == CLI_JSON)
-        print_json(prog, runs, nruns, all, m.graham_brent);
-    else if (a->c.format == CLI_CSV)
-        print_csv(runs, nruns, m.graham_brent, k == 0);
-    else
-        print_text(prog, a->file, runs, nruns, all, best, m.graham_brent, k == 0);
+    if (mmm_write_simulation(w, runs, nruns, all, best, m.graham_brent, &err) < 0)
+        rc = cli_fail(&err);
     if (rc == CLI_OK && (a->gantt || a->trace)) {
         /* --policy all ran without records: run the best one again (the
          * simulation is deterministic) to draw it. */
@@ -435,7 +248,8 @@ int cmd_simulate(int argc, char **argv)
     sim_args a;
     mmm_program *prog = NULL;
     mmm_instance *inst = NULL;
-    cli_json_writer w;
+    mmm_writer *w = NULL;
+    mmm_error err;
     int rc, list;
     size_t k;
 
@@ -454,29 +268,21 @@ int cmd_simulate(int argc, char **argv)
                        "a parameter p in the program");
         goto done;
     }
-    if (list && a.c.format == CLI_JSON) {
-        cli_json_init(&w, stdout);
-        cli_json_begin_object(&w);
-        cli_json_key(&w, "program");
-        cli_json_string(&w, prog->name);
-        cli_json_key(&w, "runs");
-        cli_json_begin_array(&w);
+    if (mmm_writer_new(&w, stdout, a.c.format, &err) < 0 ||
+        mmm_write_simulation_begin(w, prog, a.file, list, &err) < 0) {
+        rc = cli_fail(&err);
+        goto done;
     }
     for (k = 0; k < (list ? a.np : 1) && rc == CLI_OK; k++) {
         if (list && (rc = eval_at(&a, prog, inst, a.plist[k])) != CLI_OK)
             break;
-        rc = simulate_at(&a, prog, inst, k, &w);
+        rc = simulate_at(&a, prog, inst, w);
     }
-    if (list && a.c.format == CLI_JSON) {
-        cli_json_end_array(&w);
-        cli_json_end_object(&w);
-        cli_json_finish(&w);
-    }
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-        fprintf(stderr, "mmm simulate: error writing the output\n");
+    mmm_write_simulation_end(w, NULL);
+    if (cli_flushed("mmm simulate: error writing the output\n") != CLI_OK)
         rc = CLI_FAIL;
-    }
 done:
+    mmm_writer_free(w);
     free(a.plist);
     mmm_instance_free(inst);
     mmm_program_free(prog);

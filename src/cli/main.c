@@ -70,7 +70,7 @@ int main(int argc, char **argv)
         if (!strcmp(argv[1], commands[i].name)) {
             const char *why;
             if (commands[i].draws && !wants_help(argc - 1, argv + 1) &&
-                !cli_draw_available(&why)) {
+                !mmm_draw_available(&why)) {
                 fprintf(stderr, "mmm %s: error: %s: '%s' is not available\n",
                         commands[i].name, why, commands[i].name);
                 return CLI_FAIL;

@@ -3,9 +3,11 @@
  *
  * The plugin holds the drawing module (viz/: Graphviz, PLplot, cairo,
  * pango) and the part of the core it needs.  The binary links the core
- * only and dlopen()s the plugin the first time a drawing function is
- * called (src/cli/draw_shim.c), then looks each public drawing function
- * (mmm_render_*, mmm_plot_*, mmm_gantt_*, mmm_report_*) up by its name.
+ * only, and the loader of this folder (draw_shim.c, a static library the
+ * binary links: the drawing module as the binary sees it), which
+ * dlopen()s the plugin the first time a drawing function is called, then
+ * looks each public drawing function (mmm_render_*, mmm_plot_*,
+ * mmm_gantt_*, mmm_report_*) up by its name.
  *
  * Where the binary looks, first hit wins:
  *   1. $MMM_DRAW_PLUGIN, the path of the file (tests, unusual layouts);

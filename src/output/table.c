@@ -4,16 +4,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "output/output_internal.h"
 #include "base/grow.h"
 
-void cli_table_init(cli_table *t, size_t ncols)
+void mmm__table_init(mmm__table *t, size_t ncols)
 {
     memset(t, 0, sizeof *t);
     t->ncols = ncols;
 }
 
-int cli_table_add(cli_table *t, const char *cell)
+int mmm__table_add(mmm__table *t, const char *cell)
 {
     char *copy, **nc = mmm__grow(t->cells, &t->cap, t->n + 1, sizeof *nc, 64);
     if (!nc)
@@ -36,7 +36,7 @@ static size_t width(const char *s)
     return w;
 }
 
-void cli_table_print(const cli_table *t, FILE *f, const char *indent,
+void mmm__table_print(const mmm__table *t, FILE *f, const char *indent,
                      unsigned long left_aligned)
 {
     size_t *w, i, c;
@@ -72,7 +72,7 @@ void cli_table_print(const cli_table *t, FILE *f, const char *indent,
     free(w);
 }
 
-void cli_table_dispose(cli_table *t)
+void mmm__table_dispose(mmm__table *t)
 {
     size_t i;
     for (i = 0; i < t->n; i++)

@@ -1,17 +1,18 @@
-/* json.c: a small streaming JSON writer (RFC 8259) and the analyze object
- * that analyze, compare and optimize share. */
+/* json.c: a small streaming JSON writer (RFC 8259), the one every JSON
+ * output of the library goes through, and the analyze object that
+ * analyze, compare and optimize share. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "output/output_internal.h"
 #include "base/text.h"
 
 /* Output goes through a small buffer that each public call fills and hands
  * to fwrite once, so that after each call the FILE holds exactly what it
  * held when every character went through fputc (an error message printed
- * after a partial document still follows all of it).  cli_json_analysis
+ * after a partial document still follows all of it).  mmm__json_analysis
  * fills a large buffer with many kernels at a time: its 10^6 kernel
  * objects would otherwise cost more than the analysis itself. */
 typedef struct jbuf {
@@ -73,13 +74,13 @@ static void jb_int(jbuf *b, int64_t v)
     jb_put(b, p, (size_t)(d + sizeof d - p));
 }
 
-void cli_json_init(cli_json_writer *w, FILE *f)
+void mmm__json_init(mmm__json *w, FILE *f)
 {
     memset(w, 0, sizeof *w);
     w->f = f;
 }
 
-static void indent(cli_json_writer *w, jbuf *b)
+static void indent(mmm__json *w, jbuf *b)
 {
     static const char spaces[] = "                                "
                                  "                                "
@@ -91,7 +92,7 @@ static void indent(cli_json_writer *w, jbuf *b)
 }
 
 /* Separator and indentation before a value or a key. */
-static void before_value(cli_json_writer *w, jbuf *b)
+static void before_value(mmm__json *w, jbuf *b)
 {
     if (w->after_key) {
         w->after_key = 0;
@@ -111,7 +112,7 @@ static void before_value(cli_json_writer *w, jbuf *b)
 }
 
 /* Open a container; flat: on one line (what it holds is flat too). */
-static void open_with(cli_json_writer *w, jbuf *b, char c, int flat)
+static void open_with(mmm__json *w, jbuf *b, char c, int flat)
 {
     before_value(w, b);
     jb_putc(b, c);
@@ -122,12 +123,12 @@ static void open_with(cli_json_writer *w, jbuf *b, char c, int flat)
     w->flat[w->depth] = (unsigned char)(flat || outer);
 }
 
-static void open_(cli_json_writer *w, jbuf *b, char c)
+static void open_(mmm__json *w, jbuf *b, char c)
 {
     open_with(w, b, c, 0);
 }
 
-static void close_(cli_json_writer *w, jbuf *b, char c)
+static void close_(mmm__json *w, jbuf *b, char c)
 {
     int had = w->need_comma[w->depth] && !w->flat[w->depth];
     if (w->depth > 0)
@@ -150,7 +151,7 @@ static void put_string(jbuf *b, const char *s)
     jb_putc(b, '"');
 }
 
-static void key_(cli_json_writer *w, jbuf *b, const char *key)
+static void key_(mmm__json *w, jbuf *b, const char *key)
 {
     before_value(w, b);
     put_string(b, key);
@@ -158,7 +159,7 @@ static void key_(cli_json_writer *w, jbuf *b, const char *key)
     w->after_key = 1;
 }
 
-static void string_(cli_json_writer *w, jbuf *b, const char *s)
+static void string_(mmm__json *w, jbuf *b, const char *s)
 {
     before_value(w, b);
     put_string(b, s);
@@ -188,19 +189,19 @@ static void jb_double(jbuf *b, double v)
     jb_puts(b, buf);
 }
 
-static void double_(cli_json_writer *w, jbuf *b, double v)
+static void double_(mmm__json *w, jbuf *b, double v)
 {
     before_value(w, b);
     jb_double(b, v);
 }
 
-static void int_(cli_json_writer *w, jbuf *b, int64_t v)
+static void int_(mmm__json *w, jbuf *b, int64_t v)
 {
     before_value(w, b);
     jb_int(b, v);
 }
 
-static void bool_(cli_json_writer *w, jbuf *b, int v)
+static void bool_(mmm__json *w, jbuf *b, int v)
 {
     before_value(w, b);
     jb_puts(b, v ? "true" : "false");
@@ -217,39 +218,63 @@ static void bool_(cli_json_writer *w, jbuf *b, int v)
         jb_flush(&b_);                                                        \
     } while (0)
 
-void cli_json_begin_object(cli_json_writer *w) { ONE_CALL(w, open_(w, &b_, '{')); }
-void cli_json_end_object(cli_json_writer *w) { ONE_CALL(w, close_(w, &b_, '}')); }
-void cli_json_begin_array(cli_json_writer *w) { ONE_CALL(w, open_(w, &b_, '[')); }
-void cli_json_begin_object_flat(cli_json_writer *w)
+void mmm__json_begin_object(mmm__json *w) { ONE_CALL(w, open_(w, &b_, '{')); }
+void mmm__json_end_object(mmm__json *w) { ONE_CALL(w, close_(w, &b_, '}')); }
+void mmm__json_begin_array(mmm__json *w) { ONE_CALL(w, open_(w, &b_, '[')); }
+void mmm__json_begin_object_flat(mmm__json *w)
 {
     ONE_CALL(w, open_with(w, &b_, '{', 1));
 }
-void cli_json_end_array(cli_json_writer *w) { ONE_CALL(w, close_(w, &b_, ']')); }
-void cli_json_key(cli_json_writer *w, const char *key) { ONE_CALL(w, key_(w, &b_, key)); }
-void cli_json_string(cli_json_writer *w, const char *s) { ONE_CALL(w, string_(w, &b_, s)); }
-void cli_json_double(cli_json_writer *w, double v) { ONE_CALL(w, double_(w, &b_, v)); }
-void cli_json_int(cli_json_writer *w, int64_t v) { ONE_CALL(w, int_(w, &b_, v)); }
-void cli_json_bool(cli_json_writer *w, int v) { ONE_CALL(w, bool_(w, &b_, v)); }
+void mmm__json_end_array(mmm__json *w) { ONE_CALL(w, close_(w, &b_, ']')); }
+void mmm__json_key(mmm__json *w, const char *key) { ONE_CALL(w, key_(w, &b_, key)); }
+void mmm__json_string(mmm__json *w, const char *s) { ONE_CALL(w, string_(w, &b_, s)); }
+void mmm__json_double(mmm__json *w, double v) { ONE_CALL(w, double_(w, &b_, v)); }
+void mmm__json_int(mmm__json *w, int64_t v) { ONE_CALL(w, int_(w, &b_, v)); }
+void mmm__json_bool(mmm__json *w, int v) { ONE_CALL(w, bool_(w, &b_, v)); }
 
-void cli_json_value(cli_json_writer *w, mmm_value v)
+void mmm__json_value(mmm__json *w, mmm_value v)
 {
     if (v.exact && v.den == 1)
-        cli_json_int(w, v.num);
+        mmm__json_int(w, v.num);
     else
-        cli_json_double(w, v.d);
+        mmm__json_double(w, v.d);
 }
 
-void cli_json_null(cli_json_writer *w)
+void mmm__json_null(mmm__json *w)
 {
     ONE_CALL(w, (before_value(w, &b_), jb_put(&b_, "null", 4)));
 }
 
-void cli_json_finish(cli_json_writer *w)
+void mmm__json_finish(mmm__json *w)
 {
     fputc('\n', w->f);
 }
 
-char *cli_fmt_num(double v, char *buf, size_t size)
+void mmm__json_num(mmm__json *w, const char *key, double v)
+{
+    mmm__json_key(w, key);
+    mmm__json_double(w, v);
+}
+
+void mmm__json_intk(mmm__json *w, const char *key, int64_t v)
+{
+    mmm__json_key(w, key);
+    mmm__json_int(w, v);
+}
+
+void mmm__json_str(mmm__json *w, const char *key, const char *s)
+{
+    mmm__json_key(w, key);
+    mmm__json_string(w, s);
+}
+
+void mmm__json_boolk(mmm__json *w, const char *key, int v)
+{
+    mmm__json_key(w, key);
+    mmm__json_bool(w, v);
+}
+
+char *mmm__fmt_num(double v, char *buf, size_t size)
 {
     if (!isfinite(v))
         snprintf(buf, size, "%s", isnan(v) ? "nan" : (v > 0 ? "inf" : "-inf"));
@@ -265,72 +290,61 @@ char *cli_fmt_num(double v, char *buf, size_t size)
     return buf;
 }
 
-void cli_json_metrics(cli_json_writer *w, const mmm_metrics *m)
+void mmm__json_metrics(mmm__json *w, const mmm_metrics *m)
 {
-    cli_json_key(w, "metrics");
-    cli_json_begin_object(w);
-    cli_json_key(w, "W"); cli_json_exact(w, m->W, m->W_i, m->exact & MMM_EXACT_W);
-    cli_json_key(w, "S"); cli_json_exact(w, m->S, m->S_i, m->exact & MMM_EXACT_S);
-    cli_json_key(w, "O"); cli_json_exact(w, m->O, m->O_i, m->exact & MMM_EXACT_O);
-    cli_json_key(w, "N"); cli_json_int(w, m->N);
-    cli_json_key(w, "L"); cli_json_int(w, m->L);
-    cli_json_key(w, "C"); cli_json_exact(w, m->C, m->C_i, m->exact & MMM_EXACT_C);
-    cli_json_key(w, "K"); cli_json_int(w, m->K);
-    cli_json_key(w, "parallelism"); cli_json_double(w, m->parallelism);
-    cli_json_key(w, "K_method");
-    cli_json_string(w, m->k_method == MMM_K_SERIES_PARALLEL ? "series-parallel"
+    mmm__json_key(w, "metrics");
+    mmm__json_begin_object(w);
+    mmm__json_key(w, "W"); mmm__json_exact(w, m->W, m->W_i, m->exact & MMM_EXACT_W);
+    mmm__json_key(w, "S"); mmm__json_exact(w, m->S, m->S_i, m->exact & MMM_EXACT_S);
+    mmm__json_key(w, "O"); mmm__json_exact(w, m->O, m->O_i, m->exact & MMM_EXACT_O);
+    mmm__json_intk(w, "N", m->N);
+    mmm__json_intk(w, "L", m->L);
+    mmm__json_key(w, "C"); mmm__json_exact(w, m->C, m->C_i, m->exact & MMM_EXACT_C);
+    mmm__json_intk(w, "K", m->K);
+    mmm__json_num(w, "parallelism", m->parallelism);
+    mmm__json_key(w, "K_method");
+    mmm__json_string(w, m->k_method == MMM_K_SERIES_PARALLEL ? "series-parallel"
                    : m->k_method == MMM_K_FLOW        ? "flow"
                                                        : "none");
     /* false: some integer past 2^53 is printed as a rounded double */
-    cli_json_key(w, "exact"); cli_json_bool(w, !m->lost);
-    cli_json_end_object(w);
+    mmm__json_boolk(w, "exact", !m->lost);
+    mmm__json_end_object(w);
 }
 
-void cli_json_exact(cli_json_writer *w, double v, int64_t vi, unsigned exact)
+void mmm__json_exact(mmm__json *w, double v, int64_t vi, unsigned exact)
 {
     if (exact)
-        cli_json_int(w, vi);
+        mmm__json_int(w, vi);
     else
-        cli_json_double(w, v);
+        mmm__json_double(w, v);
 }
 
-char *cli_fmt_exact(double v, int64_t vi, unsigned exact, char *buf, size_t size)
+char *mmm__fmt_measure(double v, int64_t vi, unsigned exact, char *buf, size_t size)
 {
     if (exact)
         snprintf(buf, size, "%lld", (long long)vi);
     else
-        cli_fmt_num(v, buf, size);
+        mmm__fmt_num(v, buf, size);
     return buf;
 }
 
-void cli_note_inexact(const char *file, const mmm_metrics *m)
+void mmm__json_bounds(mmm__json *w, const mmm_metrics *m)
 {
-    static int said;
-    if (!m->lost || said)
-        return;
-    said = 1;
-    fprintf(stderr, "%s: note: some integers exceed what a double holds exactly (2^53) and "
-                    "are printed rounded (\"exact\": false in JSON)\n",
-            file ? file : "mmm");
-}
-
-void cli_json_bounds(cli_json_writer *w, const mmm_metrics *m)
-{
-    cli_json_key(w, "bounds");
-    cli_json_begin_object(w);
+    mmm__json_key(w, "bounds");
+    mmm__json_begin_object(w);
     if (m->has_p) {
-        cli_json_key(w, "p"); cli_json_int(w, m->p);
-        cli_json_key(w, "graham_brent"); cli_json_double(w, m->graham_brent);
+        mmm__json_intk(w, "p", m->p);
+        mmm__json_num(w, "graham_brent", m->graham_brent);
     }
-    cli_json_key(w, "corollary"); cli_json_double(w, m->corollary);
+    mmm__json_num(w, "corollary", m->corollary);
     /* The corollary is a bound only for p >= K (as in --format csv --totals). */
-    cli_json_key(w, "corollary_holds_from_p"); cli_json_int(w, m->K);
-    cli_json_end_object(w);
+    mmm__json_intk(w, "corollary_holds_from_p", m->K);
+    mmm__json_end_object(w);
 }
 
 #define BIG 32768 /* bytes of output gathered before each fwrite */
 
-static void json_path(cli_json_writer *w, const mmm_program *prog,
+static void json_path(mmm__json *w, const mmm_program *prog,
                       const uint32_t *path, size_t len)
 {
     char s[BIG];
@@ -345,9 +359,9 @@ static void json_path(cli_json_writer *w, const mmm_program *prog,
 
 #define LIT(b, s) jb_put(b, s, sizeof s - 1)
 
-/* The per-kernel objects of cli_json_analysis, one per line, written from
+/* The per-kernel objects of mmm__json_analysis, one per line, written from
  * fixed fragments: 10^6 of them are most of a big analysis's output. */
-static void json_kernels(cli_json_writer *w, const mmm_instance *inst)
+static void json_kernels(mmm__json *w, const mmm_instance *inst)
 {
     const mmm_program *prog = inst->program;
     char s[BIG];
@@ -416,32 +430,32 @@ static void json_kernels(cli_json_writer *w, const mmm_instance *inst)
     jb_flush(&b);
 }
 
-void cli_json_analysis(cli_json_writer *w, const mmm_instance *inst,
+void mmm__json_analysis(mmm__json *w, const mmm_instance *inst,
                        const mmm_metrics *m)
 {
     const mmm_program *prog = inst->program;
     size_t i;
 
-    cli_json_key(w, "program"); cli_json_string(w, prog->name);
-    cli_json_key(w, "file"); cli_json_string(w, prog->file);
-    cli_json_key(w, "params");
-    cli_json_begin_object(w);
+    mmm__json_str(w, "program", prog->name);
+    mmm__json_str(w, "file", prog->file);
+    mmm__json_key(w, "params");
+    mmm__json_begin_object(w);
     for (i = 0; i < prog->nparams; i++) {
         /* a machine constant under a program parameter's name: the
          * program's is the one its name stands for */
         if (mmm_program_find_param(prog, prog->params[i].name) != (int)i)
             continue;
-        cli_json_key(w, prog->params[i].name);
-        cli_json_value(w, inst->values[i]);
+        mmm__json_key(w, prog->params[i].name);
+        mmm__json_value(w, inst->values[i]);
     }
-    cli_json_end_object(w);
-    cli_json_metrics(w, m);
-    cli_json_bounds(w, m);
-    cli_json_key(w, "critical_path");
-    cli_json_begin_object(w);
-    cli_json_key(w, "span"); json_path(w, prog, m->span_path, m->span_path_len);
-    cli_json_key(w, "L"); json_path(w, prog, m->l_path, m->l_path_len);
-    cli_json_end_object(w);
-    cli_json_key(w, "kernels");
+    mmm__json_end_object(w);
+    mmm__json_metrics(w, m);
+    mmm__json_bounds(w, m);
+    mmm__json_key(w, "critical_path");
+    mmm__json_begin_object(w);
+    mmm__json_key(w, "span"); json_path(w, prog, m->span_path, m->span_path_len);
+    mmm__json_key(w, "L"); json_path(w, prog, m->l_path, m->l_path_len);
+    mmm__json_end_object(w);
+    mmm__json_key(w, "kernels");
     json_kernels(w, inst);
 }

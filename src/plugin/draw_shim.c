@@ -1,15 +1,17 @@
 /* draw_shim.c: the public drawing functions (mmm/render.h, plot.h, gantt.h,
- * report.h) as the binary sees them.  The binary links the core only; each
- * function here loads the drawing plugin on first use (see
- * src/plugin/draw_plugin.h for where it is looked for), looks the real
- * function up by its name once, and calls it.  So `mmm analyze` and the
+ * report.h) as the binary sees them: the plugin's loader, a static library
+ * the binary links (mmm_draw_shim).  The binary links the core only; each
+ * function here loads the drawing plugin on first use (see draw_plugin.h
+ * for where it is looked for), looks the real function up by its name
+ * once, and calls it.  So `mmm analyze` and the
  * other commands that do not draw never load Graphviz, PLplot, cairo or
  * pango, and a build without the drawing module still links: its drawing
  * functions fail with a message that says why.
  *
  * The DOT readers (cgraph) come through the plugin the same way.
  * A CLI file that calls a drawing function not listed below fails to link:
- * add one DRAW_FN line for it. */
+ * add one DRAW_FN line for it.  mmm_draw_available is the shim's own: it
+ * loads the plugin (the drawing library's says 1). */
 #include <dlfcn.h>
 #include <limits.h>
 #include <stdint.h>
@@ -18,9 +20,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "mmm/gantt.h"
+#include "mmm/plot.h"
+#include "mmm/render.h"
+#include "mmm/report.h"
 #include "mmm/scale.h"
 #include "mmm/sweep_plot.h"
+#include "mmm/version.h"
 #include "plugin/draw_plugin.h"
 #ifdef MMM_DOT_IN_PLUGIN
 #include "mmm/import_dot.h"
@@ -98,7 +104,7 @@ static void load(void)
         try_open(path);
 }
 
-int cli_draw_available(const char **reason)
+int mmm_draw_available(const char **reason)
 {
     if (!tried)
         load();
@@ -110,7 +116,7 @@ int cli_draw_available(const char **reason)
 static void *draw_sym(const char *name)
 {
     void *p;
-    if (!cli_draw_available(NULL))
+    if (!mmm_draw_available(NULL))
         return NULL;
     p = dlsym(plugin, name);
     if (!p)

@@ -1,19 +1,46 @@
 /* optimize_out.c: the output of `mmm optimize` (text, JSON, CSV), point by
  * point as the sweep streams them, and the summary after it: the best
  * value, the baseline, the minimizers of the bounds and the notes about
- * the choice.  The figure is the library's (mmm/sweep_plot.h). */
+ * the choice (mmm_write_sweep_*).  The figure is the drawing module's
+ * (mmm/sweep_plot.h), fed by the caller. */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "optimize_out.h"
+#include "output/output_internal.h"
 #include "base/grow.h"
 
-int opt_show_time;
+/* A row of the text table, and why its point is infeasible. */
+typedef struct row {
+    mmm_sweep_point pt;
+    char reason[200];
+} row;
+
+/* The state of one sweep's output (the writer's). */
+typedef struct mmm__sweep_out {
+    FILE *f;
+    mmm_format format;
+    const mmm_program *prog;
+    const mmm_sweep_result *plan;   /* resolved axes */
+    uint64_t total;
+    mmm__json *jw;
+    int show_time;                  /* --objective time: a column of seconds */
+    /* text: a sample of the rows */
+    row *rows;
+    size_t nrows, cap;
+    uint64_t stride;
+    int stream;                     /* text rows printed as they come */
+} sink;
+
+/* max_rows 0 keeps every row of a sweep up to this many values, to size
+ * the table's columns to their content; beyond, the rows are printed as
+ * they come (constant memory, fixed columns). */
+#define OPT_KEEP_ALL_ROWS 20000
+
 /* ------------------------------------------------------------------ */
-/* The per-point sink: JSON/CSV rows, sampled text rows, the figure. */
+/* The per-point sink: JSON/CSV rows, sampled text rows. */
 
 
 static void print_table_row(const sink *s, const mmm_sweep_point *pt,
@@ -24,8 +51,8 @@ static const char *pname(const sink *s, size_t a)
     return s->prog->params[s->plan->axes[a].slot].name;
 }
 
-void opt_point_text(char *buf, size_t size, const sink *s,
-                    const mmm_sweep_point *pt)
+static void opt_point_text(char *buf, size_t size, const sink *s,
+                           const mmm_sweep_point *pt)
 {
     mmm_sweep_point_format(buf, size, s->prog, s->plan, pt);
 }
@@ -51,19 +78,19 @@ static char *fmt_reason(const mmm_error *why, char *buf, size_t size)
 
 static void json_row(sink *s, const mmm_sweep_point *pt, const mmm_error *why)
 {
-    cli_json_writer *w = s->jw;
+    mmm__json *w = s->jw;
     size_t a;
     int ok = pt->status == 0;
-    cli_json_begin_object_flat(w); /* one point per line */
-    cli_json_key(w, "params");
-    cli_json_begin_object(w);
+    mmm__json_begin_object_flat(w); /* one point per line */
+    mmm__json_key(w, "params");
+    mmm__json_begin_object(w);
     for (a = 0; a < s->plan->naxes; a++) {
-        cli_json_key(w, pname(s, a));
-        cli_json_value(w, pt->params[a]);
+        mmm__json_key(w, pname(s, a));
+        mmm__json_value(w, pt->params[a]);
     }
-    cli_json_end_object(w);
-#define NUM_(key, v) do { cli_json_key(w, key); if (ok) cli_json_double(w, v); else cli_json_null(w); } while (0)
-#define INT_(key, v) do { cli_json_key(w, key); if (ok) cli_json_int(w, v); else cli_json_null(w); } while (0)
+    mmm__json_end_object(w);
+#define NUM_(key, v) do { mmm__json_key(w, key); if (ok) mmm__json_double(w, v); else mmm__json_null(w); } while (0)
+#define INT_(key, v) do { mmm__json_key(w, key); if (ok) mmm__json_int(w, v); else mmm__json_null(w); } while (0)
     NUM_("W", pt->W);
     NUM_("S", pt->S);
     NUM_("O", pt->O);
@@ -71,49 +98,47 @@ static void json_row(sink *s, const mmm_sweep_point *pt, const mmm_error *why)
     INT_("L", pt->L);
     NUM_("C", pt->C);
     INT_("K", pt->K);
-    cli_json_key(w, "graham_brent");
+    mmm__json_key(w, "graham_brent");
     if (ok && pt->has_p)
-        cli_json_double(w, pt->graham_brent);
+        mmm__json_double(w, pt->graham_brent);
     else
-        cli_json_null(w);
+        mmm__json_null(w);
     NUM_("corollary", pt->corollary);
-    if (opt_show_time) {
-        cli_json_key(w, "seconds");
+    if (s->show_time) {
+        mmm__json_key(w, "seconds");
         if (ok)
-            cli_json_double(w, pt->seconds);
+            mmm__json_double(w, pt->seconds);
         else
-            cli_json_null(w);
+            mmm__json_null(w);
     }
 #undef NUM_
 #undef INT_
-    cli_json_key(w, "feasible");
-    cli_json_bool(w, ok);
+    mmm__json_boolk(w, "feasible", ok);
     if (!ok) {
         char buf[2048];
-        cli_json_key(w, "reason");
-        cli_json_string(w, fmt_reason(why, buf, sizeof buf));
+        mmm__json_str(w, "reason", fmt_reason(why, buf, sizeof buf));
     }
-    cli_json_end_object(w);
+    mmm__json_end_object(w);
 }
 
-static void csv_quote(const char *s)
+static void csv_quote(FILE *f, const char *s)
 {
-    putchar('"');
+    fputc('"', f);
     for (; *s; s++) {
         if (*s == '"')
-            putchar('"');
-        putchar(*s);
+            fputc('"', f);
+        fputc(*s, f);
     }
-    putchar('"');
+    fputc('"', f);
 }
 
 static void csv_header(const sink *s)
 {
     size_t a;
     for (a = 0; a < s->plan->naxes; a++)
-        printf("%s,", pname(s, a));
-    printf("feasible,W,S,O,N,L,C,K,graham_brent,corollary,%sreason\n",
-           opt_show_time ? "seconds," : "");
+        fprintf(s->f, "%s,", pname(s, a));
+    fprintf(s->f, "feasible,W,S,O,N,L,C,K,graham_brent,corollary,%sreason\n",
+           s->show_time ? "seconds," : "");
 }
 
 static void csv_row(const sink *s, const mmm_sweep_point *pt,
@@ -121,24 +146,24 @@ static void csv_row(const sink *s, const mmm_sweep_point *pt,
 {
     size_t a;
     for (a = 0; a < s->plan->naxes; a++) {
-        put_value(stdout, pt->params[a]);
-        putchar(',');
+        put_value(s->f, pt->params[a]);
+        fputc(',', s->f);
     }
     if (pt->status == 0) {
-        printf("1,%.17g,%.17g,%.17g,%lld,%lld,%.17g,%lld,", pt->W, pt->S,
+        fprintf(s->f, "1,%.17g,%.17g,%.17g,%lld,%lld,%.17g,%lld,", pt->W, pt->S,
                pt->O, (long long)pt->N, (long long)pt->L, pt->C,
                (long long)pt->K);
         if (pt->has_p)
-            printf("%.17g", pt->graham_brent);
-        printf(",%.17g,", pt->corollary);
-        if (opt_show_time)
-            printf("%.17g,", pt->seconds);
-        putchar('\n');
+            fprintf(s->f, "%.17g", pt->graham_brent);
+        fprintf(s->f, ",%.17g,", pt->corollary);
+        if (s->show_time)
+            fprintf(s->f, "%.17g,", pt->seconds);
+        fputc('\n', s->f);
     } else {
         char buf[2048];
-        printf("0,,,,,,,,,,%s", opt_show_time ? "," : "");
-        csv_quote(fmt_reason(why, buf, sizeof buf));
-        putchar('\n');
+        fprintf(s->f, "0,,,,,,,,,,%s", s->show_time ? "," : "");
+        csv_quote(s->f, fmt_reason(why, buf, sizeof buf));
+        fputc('\n', s->f);
     }
 }
 
@@ -162,24 +187,22 @@ static int keep_row(sink *s, const mmm_sweep_point *pt, const mmm_error *why)
     return MMM_OK;
 }
 
-int opt_on_point(const mmm_sweep_point *pt, const mmm_error *why,
-                 void *payload)
+static int opt_on_point(const mmm_sweep_point *pt, const mmm_error *why,
+                        void *payload)
 {
     sink *s = payload;
     int rc = MMM_OK;
-    if (s->o->c.format == CLI_JSON)
+    if (s->format == MMM_FORMAT_JSON)
         json_row(s, pt, why);
-    else if (s->o->c.format == CLI_CSV)
+    else if (s->format == MMM_FORMAT_CSV)
         csv_row(s, pt, why);
     else if (s->stream) {
         /* All rows of a huge sweep: print them as they come (constant
          * memory); the summary follows the table. */
         print_table_row(s, pt, why ? why->message : "");
-        putchar('\n');
+        fputc('\n', s->f);
     } else if (pt->index % s->stride == 0 || pt->index + 1 == s->total)
         rc = keep_row(s, pt, why);
-    if (rc == MMM_OK && s->fig)
-        rc = mmm_sweep_plot_add(s->fig, pt);
     return rc;
 }
 
@@ -225,7 +248,7 @@ static char *fmt_ratio(double v, char *buf, size_t size)
 /* A cell of the s0/best row: "undefined" where the best value is 0. */
 static const char *ratio_cell(double v, char *buf, size_t size)
 {
-    return isnan(v) ? "undefined" : cli_fmt_num(v, buf, size);
+    return isnan(v) ? "undefined" : mmm__fmt_num(v, buf, size);
 }
 
 /* One bound (Graham–Brent or corollary): fails the check, or is minimized
@@ -253,11 +276,11 @@ static void bound_msgs(msgs *m, const sink *s, const mmm_sweep_result *res,
                 "is %sx the baseline's (%s); the %s bound is smallest at %s "
                 "(%s)", obj, b, what, what, pbuf,
                 fmt_ratio(at_best / at_base, x, sizeof x), s0, what, mnt,
-                cli_fmt_num(at_min, y, sizeof y));
+                mmm__fmt_num(at_min, y, sizeof y));
     else if (mmm_sweep_points_differ(res, mn, &res->best))
         add_msg(m, 0, "the %s bound%s is smallest at %s (%s, %sx the bound at "
                 "the best value)", what, pbuf, mnt,
-                cli_fmt_num(at_min, x, sizeof x),
+                mmm__fmt_num(at_min, x, sizeof x),
                 fmt_ratio(at_min / at_best, y, sizeof y));
 }
 
@@ -275,8 +298,8 @@ static void collect_msgs(msgs *m, const sink *s, const mmm_sweep_result *res,
         add_msg(m, 0, "W varies by a factor %s and S by %s over the range: the "
                 "slides' recipe assumes both stay within a small constant "
                 "factor, so judge by the bounds, not by O alone",
-                cli_fmt_num(res->W_factor, w, sizeof w),
-                cli_fmt_num(res->S_factor, x, sizeof x));
+                mmm__fmt_num(res->W_factor, w, sizeof w),
+                mmm__fmt_num(res->S_factor, x, sizeof x));
     }
     {
         const double r[] = {res->ratio_W, res->ratio_S, res->ratio_O,
@@ -313,149 +336,141 @@ static void collect_msgs(msgs *m, const sink *s, const mmm_sweep_result *res,
 /* ------------------------------------------------------------------ */
 /* JSON */
 
-static void json_params(cli_json_writer *w, const sink *s, const mmm_value *v)
+static void json_params(mmm__json *w, const sink *s, const mmm_value *v)
 {
     size_t a;
-    cli_json_key(w, "params");
-    cli_json_begin_object(w);
+    mmm__json_key(w, "params");
+    mmm__json_begin_object(w);
     for (a = 0; a < s->plan->naxes; a++) {
-        cli_json_key(w, pname(s, a));
-        cli_json_value(w, v[a]);
+        mmm__json_key(w, pname(s, a));
+        mmm__json_value(w, v[a]);
     }
-    cli_json_end_object(w);
+    mmm__json_end_object(w);
 }
 
 static void json_head(sink *s, const mmm_sweep_spec *spec)
 {
-    cli_json_writer *w = s->jw;
+    mmm__json *w = s->jw;
     size_t a;
     uint64_t i;
-    cli_json_begin_object(w);
-    cli_json_key(w, "program");
-    cli_json_string(w, s->prog->name);
-    cli_json_key(w, "file");
-    cli_json_string(w, s->prog->file);
-    cli_json_key(w, "param");
-    cli_json_begin_array(w);
+    mmm__json_begin_object(w);
+    mmm__json_str(w, "program", s->prog->name);
+    mmm__json_str(w, "file", s->prog->file);
+    mmm__json_key(w, "param");
+    mmm__json_begin_array(w);
     for (a = 0; a < s->plan->naxes; a++)
-        cli_json_string(w, pname(s, a));
-    cli_json_end_array(w);
-    cli_json_key(w, "objective");
-    cli_json_string(w, mmm_objective_name(spec->objective));
-    cli_json_key(w, "ranges");
-    cli_json_begin_object(w);
+        mmm__json_string(w, pname(s, a));
+    mmm__json_end_array(w);
+    mmm__json_str(w, "objective", mmm_objective_name(spec->objective));
+    mmm__json_key(w, "ranges");
+    mmm__json_begin_object(w);
     for (a = 0; a < s->plan->naxes; a++) {
         const mmm_sweep_range *r = &s->plan->axes[a];
-        cli_json_key(w, pname(s, a));
-        cli_json_begin_object(w);
+        mmm__json_key(w, pname(s, a));
+        mmm__json_begin_object(w);
         if (r->values) {
-            cli_json_key(w, "values");
-            cli_json_begin_array(w);
+            mmm__json_key(w, "values");
+            mmm__json_begin_array(w);
             for (i = 0; i < r->count; i++)
-                cli_json_value(w, r->values[i]);
-            cli_json_end_array(w);
+                mmm__json_value(w, r->values[i]);
+            mmm__json_end_array(w);
         } else {
-            cli_json_key(w, "from"); cli_json_value(w, r->from);
-            cli_json_key(w, "to"); cli_json_value(w, r->to);
-            cli_json_key(w, "step"); cli_json_value(w, r->step);
+            mmm__json_key(w, "from"); mmm__json_value(w, r->from);
+            mmm__json_key(w, "to"); mmm__json_value(w, r->to);
+            mmm__json_key(w, "step"); mmm__json_value(w, r->step);
         }
-        cli_json_key(w, "count");
-        cli_json_int(w, (int64_t)r->count);
-        cli_json_end_object(w);
+        mmm__json_intk(w, "count", (int64_t)r->count);
+        mmm__json_end_object(w);
     }
-    cli_json_end_object(w);
-    cli_json_key(w, "sweep");
-    cli_json_begin_array(w);
+    mmm__json_end_object(w);
+    mmm__json_key(w, "sweep");
+    mmm__json_begin_array(w);
 }
 
-static void json_point(cli_json_writer *w, const sink *s, const char *key,
+static void json_point(mmm__json *w, const sink *s, const char *key,
                        const mmm_sweep_point *pt, const mmm_metrics *m)
 {
-    cli_json_key(w, key);
+    mmm__json_key(w, key);
     if (!m) {
-        cli_json_null(w);
+        mmm__json_null(w);
         return;
     }
-    cli_json_begin_object(w);
+    mmm__json_begin_object(w);
     json_params(w, s, pt->params);
-    cli_json_metrics(w, m);
-    cli_json_bounds(w, m);
-    cli_json_end_object(w);
+    mmm__json_metrics(w, m);
+    mmm__json_bounds(w, m);
+    mmm__json_end_object(w);
 }
 
-static void json_minimizer(cli_json_writer *w, const sink *s, const char *key,
+static void json_minimizer(mmm__json *w, const sink *s, const char *key,
                            const mmm_sweep_point *pt, double v)
 {
-    cli_json_key(w, key);
-    cli_json_begin_object(w);
+    mmm__json_key(w, key);
+    mmm__json_begin_object(w);
     json_params(w, s, pt->params);
-    cli_json_key(w, "value");
-    cli_json_double(w, v);
-    cli_json_end_object(w);
+    mmm__json_num(w, "value", v);
+    mmm__json_end_object(w);
 }
 
 static void json_tail(sink *s, const mmm_sweep_result *res,
                       const mmm_metrics *mb, const mmm_metrics *m0,
                       const msgs *m)
 {
-    cli_json_writer *w = s->jw;
+    mmm__json *w = s->jw;
     size_t i;
     int have = res->has_best;
-    cli_json_end_array(w); /* sweep */
-    cli_json_key(w, "points"); cli_json_int(w, (int64_t)res->npoints);
-    cli_json_key(w, "feasible"); cli_json_int(w, (int64_t)res->nfeasible);
+    mmm__json_end_array(w); /* sweep */
+    mmm__json_intk(w, "points", (int64_t)res->npoints);
+    mmm__json_intk(w, "feasible", (int64_t)res->nfeasible);
     json_point(w, s, "best", &res->best, have ? mb : NULL);
     json_point(w, s, "baseline", &res->baseline, have ? m0 : NULL);
     if (have) {
-        cli_json_key(w, "ratios");
-        cli_json_begin_object(w);
-        cli_json_key(w, "W"); cli_json_double(w, res->ratio_W);
-        cli_json_key(w, "S"); cli_json_double(w, res->ratio_S);
-        cli_json_key(w, "O"); cli_json_double(w, res->ratio_O);
+        mmm__json_key(w, "ratios");
+        mmm__json_begin_object(w);
+        mmm__json_num(w, "W", res->ratio_W);
+        mmm__json_num(w, "S", res->ratio_S);
+        mmm__json_num(w, "O", res->ratio_O);
         if (res->has_p) {
-            cli_json_key(w, "graham_brent");
-            cli_json_double(w, res->ratio_graham_brent);
+            mmm__json_num(w, "graham_brent", res->ratio_graham_brent);
         }
-        cli_json_key(w, "corollary"); cli_json_double(w, res->ratio_corollary);
-        cli_json_end_object(w);
-        cli_json_key(w, "factors");
-        cli_json_begin_object(w);
-        cli_json_key(w, "W"); cli_json_double(w, res->W_factor);
-        cli_json_key(w, "S"); cli_json_double(w, res->S_factor);
-        cli_json_end_object(w);
-        cli_json_key(w, "checks");
-        cli_json_begin_object(w);
+        mmm__json_num(w, "corollary", res->ratio_corollary);
+        mmm__json_end_object(w);
+        mmm__json_key(w, "factors");
+        mmm__json_begin_object(w);
+        mmm__json_num(w, "W", res->W_factor);
+        mmm__json_num(w, "S", res->S_factor);
+        mmm__json_end_object(w);
+        mmm__json_key(w, "checks");
+        mmm__json_begin_object(w);
         if (res->has_p) {
-            cli_json_key(w, "graham_brent_not_worse");
-            cli_json_bool(w, res->graham_brent_not_worse);
+            mmm__json_boolk(w, "graham_brent_not_worse", res->graham_brent_not_worse);
         }
-        cli_json_key(w, "corollary_not_worse");
-        cli_json_bool(w, res->corollary_not_worse);
-        cli_json_end_object(w);
-        cli_json_key(w, "minimizers");
-        cli_json_begin_object(w);
+        mmm__json_boolk(w, "corollary_not_worse", res->corollary_not_worse);
+        mmm__json_end_object(w);
+        mmm__json_key(w, "minimizers");
+        mmm__json_begin_object(w);
         json_minimizer(w, s, "overhead", &res->min_overhead, res->min_overhead.O);
         if (res->has_p)
             json_minimizer(w, s, "graham_brent", &res->min_bound,
                            res->min_bound.graham_brent);
         json_minimizer(w, s, "corollary", &res->min_corollary,
                        res->min_corollary.corollary);
-        cli_json_end_object(w);
+        mmm__json_end_object(w);
     }
-    cli_json_key(w, "warnings");
-    cli_json_begin_array(w);
+    mmm__json_key(w, "warnings");
+    mmm__json_begin_array(w);
     for (i = 0; i < m->n; i++)
         if (m->warning[i])
-            cli_json_string(w, m->text[i]);
-    cli_json_end_array(w);
-    cli_json_key(w, "notes");
-    cli_json_begin_array(w);
+            mmm__json_string(w, m->text[i]);
+    mmm__json_end_array(w);
+    mmm__json_key(w, "notes");
+    mmm__json_begin_array(w);
     for (i = 0; i < m->n; i++)
         if (!m->warning[i])
-            cli_json_string(w, m->text[i]);
-    cli_json_end_array(w);
-    cli_json_end_object(w);
-    cli_json_finish(w);
+            mmm__json_string(w, m->text[i]);
+    mmm__json_end_array(w);
+    mmm__json_end_object(w);
+    mmm__json_finish(w);
 }
 
 /* ------------------------------------------------------------------ */
@@ -467,85 +482,86 @@ static void print_range(const sink *s, size_t a)
     char x[64], y[64], z[64];
     uint64_t i;
     if (r->values) {
-        printf("%s in {", pname(s, a));
+        fprintf(s->f, "%s in {", pname(s, a));
         for (i = 0; i < r->count && i < 12; i++)
-            printf("%s%s", i ? ", " : "",
+            fprintf(s->f, "%s%s", i ? ", " : "",
                    mmm_value_format(r->values[i], 0, x, sizeof x));
-        printf("%s}", r->count > 12 ? ", ..." : "");
+        fprintf(s->f, "%s}", r->count > 12 ? ", ..." : "");
         return;
     }
-    printf("%s = %s .. %s step %s", pname(s, a),
+    fprintf(s->f, "%s = %s .. %s step %s", pname(s, a),
            mmm_value_format(r->from, 0, x, sizeof x),
            mmm_value_format(r->to, 0, y, sizeof y),
            mmm_value_format(r->step, 0, z, sizeof z));
 }
 
-/* Cells of a table sized to its content (cli_table): the swept values,
+/* Cells of a table sized to its content (mmm__table): the swept values,
  * then the measures (full: N, L, C and K too). */
-static int add_params(cli_table *t, const sink *s, const mmm_value *v)
+static int add_params(mmm__table *t, const sink *s, const mmm_value *v)
 {
     size_t a;
     char buf[64];
     for (a = 0; a < s->plan->naxes; a++)
-        if (cli_table_add(t, mmm_value_format(v[a], 0, buf, sizeof buf)) < 0)
+        if (mmm__table_add(t, mmm_value_format(v[a], 0, buf, sizeof buf)) < 0)
             return -1;
     return 0;
 }
 
-static int add_measures(cli_table *t, const mmm_sweep_point *pt, int full)
+static int add_measures(mmm__table *t, const sink *s, const mmm_sweep_point *pt,
+                        int full)
 {
     char b[7][64];
     int rc = 0;
-    rc |= cli_table_add(t, cli_fmt_num(pt->W, b[0], sizeof b[0]));
-    rc |= cli_table_add(t, cli_fmt_num(pt->S, b[1], sizeof b[1]));
-    rc |= cli_table_add(t, cli_fmt_num(pt->O, b[2], sizeof b[2]));
+    rc |= mmm__table_add(t, mmm__fmt_num(pt->W, b[0], sizeof b[0]));
+    rc |= mmm__table_add(t, mmm__fmt_num(pt->S, b[1], sizeof b[1]));
+    rc |= mmm__table_add(t, mmm__fmt_num(pt->O, b[2], sizeof b[2]));
     if (full) {
         snprintf(b[3], sizeof b[3], "%lld", (long long)pt->N);
         snprintf(b[4], sizeof b[4], "%lld", (long long)pt->L);
         snprintf(b[5], sizeof b[5], "%lld", (long long)pt->K);
-        rc |= cli_table_add(t, b[3]);
-        rc |= cli_table_add(t, b[4]);
-        rc |= cli_table_add(t, cli_fmt_num(pt->C, b[6], sizeof b[6]));
-        rc |= cli_table_add(t, b[5]);
+        rc |= mmm__table_add(t, b[3]);
+        rc |= mmm__table_add(t, b[4]);
+        rc |= mmm__table_add(t, mmm__fmt_num(pt->C, b[6], sizeof b[6]));
+        rc |= mmm__table_add(t, b[5]);
     }
-    rc |= cli_table_add(t, pt->has_p ? cli_fmt_num(pt->graham_brent, b[0], sizeof b[0]) : "-");
-    rc |= cli_table_add(t, cli_fmt_num(pt->corollary, b[1], sizeof b[1]));
-    if (opt_show_time)
-        rc |= cli_table_add(t, pt->seconds > 0 ? cli_fmt_seconds(pt->seconds, b[2], sizeof b[2])
+    rc |= mmm__table_add(t, pt->has_p ? mmm__fmt_num(pt->graham_brent, b[0], sizeof b[0]) : "-");
+    rc |= mmm__table_add(t, mmm__fmt_num(pt->corollary, b[1], sizeof b[1]));
+    if (s->show_time)
+        rc |= mmm__table_add(t, pt->seconds > 0 ? mmm__fmt_seconds(pt->seconds, b[2], sizeof b[2])
                                                : "-");
     return rc ? -1 : 0;
 }
 
-static int add_header(cli_table *t, const sink *s, int full)
+static int add_header(mmm__table *t, const sink *s, int full)
 {
     static const char *const head[] = {"W", "S", "O", "N", "L", "C", "K"};
     size_t a, i;
     int rc = 0;
     for (a = 0; a < s->plan->naxes; a++)
-        rc |= cli_table_add(t, pname(s, a));
+        rc |= mmm__table_add(t, pname(s, a));
     for (i = 0; i < 7; i++)
         if (full || i < 3)
-            rc |= cli_table_add(t, head[i]);
-    rc |= cli_table_add(t, "Graham-Brent");
-    rc |= cli_table_add(t, "corollary");
-    if (opt_show_time)
-        rc |= cli_table_add(t, "time");
+            rc |= mmm__table_add(t, head[i]);
+    rc |= mmm__table_add(t, "Graham-Brent");
+    rc |= mmm__table_add(t, "corollary");
+    if (s->show_time)
+        rc |= mmm__table_add(t, "time");
     return rc ? -1 : 0;
 }
 
-static void print_measures(const mmm_sweep_point *pt, int full)
+static void print_measures(const sink *s, const mmm_sweep_point *pt, int full)
 {
     char a[32], b[32], c[32], d[32], e[32], f[32];
-    printf(" %12s %12s %12s", cli_fmt_num(pt->W, a, sizeof a),
-           cli_fmt_num(pt->S, b, sizeof b), cli_fmt_num(pt->O, c, sizeof c));
+    fprintf(s->f, " %12s %12s %12s", mmm__fmt_num(pt->W, a, sizeof a),
+           mmm__fmt_num(pt->S, b, sizeof b), mmm__fmt_num(pt->O, c, sizeof c));
     if (full)
-        printf(" %12lld %10lld %12s %12lld", (long long)pt->N, (long long)pt->L,
-               cli_fmt_num(pt->C, d, sizeof d), (long long)pt->K);
-    printf(" %13s %12s",
-           pt->has_p ? cli_fmt_num(pt->graham_brent, e, sizeof e) : "-",
-           cli_fmt_num(pt->corollary, f, sizeof f));
-    if (opt_show_time)
-        printf(" %12s", pt->seconds > 0 ? cli_fmt_seconds(pt->seconds, a,
+        fprintf(s->f, " %12lld %10lld %12s %12lld", (long long)pt->N, (long long)pt->L,
+               mmm__fmt_num(pt->C, d, sizeof d), (long long)pt->K);
+    fprintf(s->f, " %13s %12s",
+           pt->has_p ? mmm__fmt_num(pt->graham_brent, e, sizeof e) : "-",
+           mmm__fmt_num(pt->corollary, f, sizeof f));
+    if (s->show_time)
+        fprintf(s->f, " %12s", pt->seconds > 0 ? mmm__fmt_seconds(pt->seconds, a,
                                                            sizeof a)
                                         : "-");
 }
@@ -558,16 +574,16 @@ static void print_summary(const sink *s, const mmm_sweep_result *res,
     char a[32], b[32], c[32], d[32], e[32];
     size_t i;
 
-    printf("program    %s  (%s)\n", prog->name, prog->file);
-    printf("sweep      ");
+    fprintf(s->f, "program    %s  (%s)\n", prog->name, prog->file);
+    fprintf(s->f, "sweep      ");
     for (i = 0; i < s->plan->naxes; i++) {
         if (i)
-            printf("  x  ");
+            fprintf(s->f, "  x  ");
         print_range(s, i);
     }
-    printf(": %llu values, %llu feasible\n", (unsigned long long)res->npoints,
+    fprintf(s->f, ": %llu values, %llu feasible\n", (unsigned long long)res->npoints,
            (unsigned long long)res->nfeasible);
-    printf("objective  %s (minimized; ties go to the smaller value)\n",
+    fprintf(s->f, "objective  %s (minimized; ties go to the smaller value)\n",
            spec->objective == MMM_OBJECTIVE_OVERHEAD ? "overhead O"
            : spec->objective == MMM_OBJECTIVE_BOUND
                ? "Graham-Brent bound (N/p + L)C"
@@ -576,72 +592,72 @@ static void print_summary(const sink *s, const mmm_sweep_result *res,
                : "corollary bound (N/K + L)C, a bound for p >= K");
     if (!res->has_best)
         return;
-    printf("at best   ");
-    cli_print_params(inst_at_best);
-    printf("\n\n");
+    fprintf(s->f, "at best   ");
+    mmm__print_params(s->f, inst_at_best);
+    fprintf(s->f, "\n\n");
     {
         /* best, baseline and their ratios, columns sized to their content */
-        cli_table t;
-        size_t nc = 1 + s->plan->naxes + 5 + (opt_show_time ? 1 : 0);
+        mmm__table t;
+        size_t nc = 1 + s->plan->naxes + 5 + (s->show_time ? 1 : 0);
         int rc = 0;
-        cli_table_init(&t, nc);
-        rc |= cli_table_add(&t, "");
+        mmm__table_init(&t, nc);
+        rc |= mmm__table_add(&t, "");
         rc |= add_header(&t, s, 0);
-        rc |= cli_table_add(&t, "best");
+        rc |= mmm__table_add(&t, "best");
         rc |= add_params(&t, s, res->best.params);
-        rc |= add_measures(&t, &res->best, 0);
-        rc |= cli_table_add(&t, "baseline");
+        rc |= add_measures(&t, s, &res->best, 0);
+        rc |= mmm__table_add(&t, "baseline");
         rc |= add_params(&t, s, res->baseline.params);
-        rc |= add_measures(&t, &res->baseline, 0);
-        rc |= cli_table_add(&t, "s0/best");
+        rc |= add_measures(&t, s, &res->baseline, 0);
+        rc |= mmm__table_add(&t, "s0/best");
         for (i = 0; i < s->plan->naxes; i++)
-            rc |= cli_table_add(&t, "");
-        rc |= cli_table_add(&t, ratio_cell(res->ratio_W, a, sizeof a));
-        rc |= cli_table_add(&t, ratio_cell(res->ratio_S, b, sizeof b));
-        rc |= cli_table_add(&t, ratio_cell(res->ratio_O, c, sizeof c));
-        rc |= cli_table_add(&t, res->has_p ? ratio_cell(res->ratio_graham_brent, d, sizeof d)
+            rc |= mmm__table_add(&t, "");
+        rc |= mmm__table_add(&t, ratio_cell(res->ratio_W, a, sizeof a));
+        rc |= mmm__table_add(&t, ratio_cell(res->ratio_S, b, sizeof b));
+        rc |= mmm__table_add(&t, ratio_cell(res->ratio_O, c, sizeof c));
+        rc |= mmm__table_add(&t, res->has_p ? ratio_cell(res->ratio_graham_brent, d, sizeof d)
                                            : "-");
-        rc |= cli_table_add(&t, ratio_cell(res->ratio_corollary, e, sizeof e));
-        if (opt_show_time)
-            rc |= cli_table_add(&t, "");
+        rc |= mmm__table_add(&t, ratio_cell(res->ratio_corollary, e, sizeof e));
+        if (s->show_time)
+            rc |= mmm__table_add(&t, "");
         if (rc == 0)
-            cli_table_print(&t, stdout, "", 1ul);
+            mmm__table_print(&t, s->f, "", 1ul);
         else
-            printf("(out of memory: the table is left out)\n");
-        cli_table_dispose(&t);
+            fprintf(s->f, "(out of memory: the table is left out)\n");
+        mmm__table_dispose(&t);
     }
-    printf("\nW varies by a factor %s over the feasible values (%s .. %s)\n",
-           cli_fmt_num(res->W_factor, a, sizeof a),
-           cli_fmt_num(res->W_min, b, sizeof b),
-           cli_fmt_num(res->W_max, c, sizeof c));
-    printf("S varies by a factor %s over the feasible values (%s .. %s)\n",
-           cli_fmt_num(res->S_factor, a, sizeof a),
-           cli_fmt_num(res->S_min, b, sizeof b),
-           cli_fmt_num(res->S_max, c, sizeof c));
+    fprintf(s->f, "\nW varies by a factor %s over the feasible values (%s .. %s)\n",
+           mmm__fmt_num(res->W_factor, a, sizeof a),
+           mmm__fmt_num(res->W_min, b, sizeof b),
+           mmm__fmt_num(res->W_max, c, sizeof c));
+    fprintf(s->f, "S varies by a factor %s over the feasible values (%s .. %s)\n",
+           mmm__fmt_num(res->S_factor, a, sizeof a),
+           mmm__fmt_num(res->S_min, b, sizeof b),
+           mmm__fmt_num(res->S_max, c, sizeof c));
     if (res->has_p)
-        printf("check      Graham-Brent bound (p = %lld) at best <= at baseline: %s\n",
+        fprintf(s->f, "check      Graham-Brent bound (p = %lld) at best <= at baseline: %s\n",
                (long long)res->best.p,
                res->graham_brent_not_worse ? "yes" : "NO");
     else
-        printf("check      Graham-Brent bound: p unknown (use -p P)\n");
-    printf("check      corollary bound (p >= K) at best <= at baseline: %s\n",
+        fprintf(s->f, "check      Graham-Brent bound: p unknown (use -p P)\n");
+    fprintf(s->f, "check      corollary bound (p >= K) at best <= at baseline: %s\n",
            res->corollary_not_worse ? "yes" : "NO");
     for (i = 0; i < m->n; i++) /* warnings first */
         if (m->warning[i])
-            printf("warning    %s\n", m->text[i]);
+            fprintf(s->f, "warning    %s\n", m->text[i]);
     for (i = 0; i < m->n; i++)
         if (!m->warning[i])
-            printf("note       %s\n", m->text[i]);
+            fprintf(s->f, "note       %s\n", m->text[i]);
 }
 
 static void print_table_head(const sink *s)
 {
     size_t a;
     for (a = 0; a < s->plan->naxes; a++)
-        printf("%s%10.10s", a ? " " : "", pname(s, a));
-    printf(" %12s %12s %12s %12s %10s %12s %12s %13s %12s%s\n", "W", "S",
+        fprintf(s->f, "%s%10.10s", a ? " " : "", pname(s, a));
+    fprintf(s->f, " %12s %12s %12s %12s %10s %12s %12s %13s %12s%s\n", "W", "S",
            "O", "N", "L", "C", "K", "Graham-Brent", "corollary",
-           opt_show_time ? "         time" : "");
+           s->show_time ? "         time" : "");
 }
 
 /* One row without its tag and newline. */
@@ -651,12 +667,12 @@ static void print_table_row(const sink *s, const mmm_sweep_point *pt,
     size_t a;
     char buf[64];
     for (a = 0; a < s->plan->naxes; a++)
-        printf("%s%10s", a ? " " : "",
+        fprintf(s->f, "%s%10s", a ? " " : "",
                mmm_value_format(pt->params[a], 0, buf, sizeof buf));
     if (pt->status == 0)
-        print_measures(pt, 1);
+        print_measures(s, pt, 1);
     else
-        printf("  infeasible: %s", reason);
+        fprintf(s->f, "  infeasible: %s", reason);
 }
 
 static int row_cmp(const void *x, const void *y)
@@ -698,17 +714,17 @@ static int print_table(sink *s, const mmm_sweep_result *res)
     }
     for (i = 0; i < ne; i++)
         if (keep_row(s, extra[i], NULL) < 0)
-            return CLI_FAIL;
+            return MMM_ENOMEM;
     qsort(s->rows, s->nrows, sizeof *s->rows, row_cmp);
     {
         /* Columns sized to their content; the tag (or why a value is
          * infeasible) last. */
-        cli_table t;
-        size_t nc = s->plan->naxes + 9 + (opt_show_time ? 1 : 0) + 1;
+        mmm__table t;
+        size_t nc = s->plan->naxes + 9 + (s->show_time ? 1 : 0) + 1;
         int rc = 0;
-        cli_table_init(&t, nc);
+        mmm__table_init(&t, nc);
         rc |= add_header(&t, s, 1);
-        rc |= cli_table_add(&t, "");
+        rc |= mmm__table_add(&t, "");
         for (i = 0; i < s->nrows && rc == 0; i++) {
             const row *r = &s->rows[i];
             size_t k;
@@ -717,89 +733,133 @@ static int print_table(sink *s, const mmm_sweep_result *res)
                 continue;
             rc |= add_params(&t, s, r->pt.params);
             if (r->pt.status == 0) {
-                rc |= add_measures(&t, &r->pt, 1);
-                rc |= cli_table_add(&t, row_tag(res, r));
+                rc |= add_measures(&t, s, &r->pt, 1);
+                rc |= mmm__table_add(&t, row_tag(res, r));
             } else {
                 for (k = s->plan->naxes; k + 1 < nc; k++)
-                    rc |= cli_table_add(&t, "-");
+                    rc |= mmm__table_add(&t, "-");
                 snprintf(why, sizeof why, "infeasible: %s", r->reason);
-                rc |= cli_table_add(&t, why);
+                rc |= mmm__table_add(&t, why);
             }
             shown++;
         }
         if (rc != 0) {
-            cli_table_dispose(&t);
-            fprintf(stderr, "mmm: out of memory\n");
-            return CLI_FAIL;
+            mmm__table_dispose(&t);
+            return MMM_ENOMEM;
         }
-        printf("\n");
-        cli_table_print(&t, stdout, "", 1ul << (nc - 1));
-        cli_table_dispose(&t);
+        fprintf(s->f, "\n");
+        mmm__table_print(&t, s->f, "", 1ul << (nc - 1));
+        mmm__table_dispose(&t);
     }
     if (shown < res->npoints)
-        printf("(%zu of %llu values shown; --max-rows 0 shows all, "
+        fprintf(s->f, "(%zu of %llu values shown; --max-rows 0 shows all, "
                "--format csv lists them)\n",
                shown, (unsigned long long)res->npoints);
-    return CLI_OK;
+    return MMM_OK;
 }
 
 /* ------------------------------------------------------------------ */
 /* The sink */
 
-
-int opt_sink_init(sink *s, const opt_args *o, const mmm_program *prog,
-                     const mmm_sweep_result *plan, uint64_t total,
-                     cli_json_writer *jw)
+static void opt_sink_init(sink *s, FILE *f, mmm_format format, int64_t max_rows,
+                          const mmm_program *prog, const mmm_sweep_result *plan,
+                          const mmm_sweep_spec *spec, uint64_t total, mmm__json *jw)
 {
-    mmm_error err;
     memset(s, 0, sizeof *s);
-    s->o = o;
+    s->f = f;
+    s->format = format;
     s->prog = prog;
     s->plan = plan;
     s->total = total;
     s->jw = jw;
+    s->show_time = spec->objective == MMM_OBJECTIVE_TIME;
     s->stride = 1;
-    s->stream = o->max_rows == 0 && total > OPT_KEEP_ALL_ROWS;
-    if (o->max_rows > 0 && total > (uint64_t)o->max_rows)
-        s->stride = (total + (uint64_t)o->max_rows - 1) / (uint64_t)o->max_rows;
-    if (o->plot && mmm_sweep_plot_new(&s->fig, prog, plan, plan->axes[0].count, &err) < 0) {
-        cli_print_error(&err);
-        return CLI_FAIL;
-    }
-    return CLI_OK;
+    s->stream = max_rows == 0 && total > OPT_KEEP_ALL_ROWS;
+    if (max_rows > 0 && total > (uint64_t)max_rows)
+        s->stride = (total + (uint64_t)max_rows - 1) / (uint64_t)max_rows;
 }
 
-void opt_sink_dispose(sink *s)
+void mmm__sweep_out_free(sink *s)
 {
-    free(s->rows);
-    s->rows = NULL;
-    mmm_sweep_plot_free(s->fig);
-    s->fig = NULL;
+    if (s)
+        free(s->rows);
+    free(s);
 }
 
-void opt_out_begin(sink *s, const mmm_sweep_spec *spec)
+static void opt_out_begin(sink *s, const mmm_sweep_spec *spec)
 {
-    if (s->o->c.format == CLI_JSON)
+    if (s->format == MMM_FORMAT_JSON)
         json_head(s, spec);
-    else if (s->o->c.format == CLI_CSV)
+    else if (s->format == MMM_FORMAT_CSV)
         csv_header(s);
     else if (s->stream)
         print_table_head(s);
 }
 
-int opt_out_end(sink *s, const mmm_sweep_result *res, const mmm_sweep_spec *spec,
-                const mmm_instance *inst, const mmm_metrics *mb, const mmm_metrics *m0)
+static int opt_out_end(sink *s, const mmm_sweep_result *res, const mmm_sweep_spec *spec,
+                       const mmm_instance *inst, const mmm_metrics *mb,
+                       const mmm_metrics *m0)
 {
     msgs m;
     collect_msgs(&m, s, res, spec);
-    if (s->o->c.format == CLI_JSON) {
+    if (s->format == MMM_FORMAT_JSON) {
         json_tail(s, res, mb, m0, &m);
-    } else if (s->o->c.format == CLI_TEXT && s->stream) {
-        printf("\n");
+    } else if (s->format == MMM_FORMAT_TEXT && s->stream) {
+        fprintf(s->f, "\n");
         print_summary(s, res, spec, inst, &m);
-    } else if (s->o->c.format == CLI_TEXT) {
+    } else if (s->format == MMM_FORMAT_TEXT) {
         print_summary(s, res, spec, inst, &m);
         return print_table(s, res);
     }
-    return CLI_OK;
+    return MMM_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* The public calls */
+
+int mmm_write_sweep_begin(mmm_writer *w, const mmm_program *prog,
+                          const mmm_sweep_result *plan, const mmm_sweep_spec *spec,
+                          uint64_t npoints, int64_t max_rows, mmm_error *err)
+{
+    int rc = mmm__writer_check(w, MMM__ALL_FORMATS, "mmm_write_sweep_begin", err);
+    if (rc < 0)
+        return rc;
+    if (!prog || !plan || !spec || plan->naxes == 0)
+        return mmm_error_set(err, MMM_EINVAL, NULL, 0,
+                             "mmm_write_sweep_begin: no program or sweep");
+    if (w->sweep)
+        return mmm_error_set(err, MMM_EINVAL, NULL, 0,
+                             "mmm_write_sweep_begin: a sweep is being written");
+    if (!(w->sweep = malloc(sizeof *w->sweep)))
+        return mmm_error_set(err, MMM_ENOMEM, NULL, 0, "out of memory");
+    opt_sink_init(w->sweep, w->f, w->format, max_rows, prog, plan, spec, npoints,
+                  &w->json);
+    w->sweep_spec = spec;
+    opt_out_begin(w->sweep, spec);
+    return MMM_OK;
+}
+
+int mmm_write_sweep_point(const mmm_sweep_point *pt, const mmm_error *why,
+                          void *writer)
+{
+    mmm_writer *w = writer;
+    if (!w || !w->sweep || !pt)
+        return MMM_EINVAL;
+    return opt_on_point(pt, why, w->sweep);
+}
+
+int mmm_write_sweep_end(mmm_writer *w, const mmm_sweep_result *res,
+                        const mmm_instance *at_best, const mmm_metrics *best,
+                        const mmm_metrics *baseline, mmm_error *err)
+{
+    int rc;
+    if (!w || !w->sweep || !res || (res->has_best && (!at_best || !best || !baseline)))
+        return mmm_error_set(err, MMM_EINVAL, NULL, 0,
+                             "mmm_write_sweep_end: no sweep begun, or no result");
+    rc = opt_out_end(w->sweep, res, w->sweep_spec, at_best, best, baseline);
+    mmm__sweep_out_free(w->sweep);
+    w->sweep = NULL;
+    if (rc < 0)
+        return mmm_error_set(err, rc, NULL, 0, "out of memory");
+    return MMM_OK;
 }

@@ -4,32 +4,34 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli.h"
+#include "output/output_internal.h"
 
-int cli_launch_parse(const char *s)
+int mmm_launch_parse(mmm_launch *out, const char *s)
 {
-    if (!strcmp(s, "stream"))
-        return CLI_LAUNCH_STREAM;
-    if (!strcmp(s, "graph"))
-        return CLI_LAUNCH_GRAPH;
-    return -1;
+    if (s && !strcmp(s, "stream"))
+        *out = MMM_LAUNCH_STREAM;
+    else if (s && !strcmp(s, "graph"))
+        *out = MMM_LAUNCH_GRAPH;
+    else
+        return MMM_EINVAL;
+    return MMM_OK;
 }
 
-int cli_time_compute(mmm_time *t, const mmm_instance *inst, int launch,
-                     mmm_error *err)
+int mmm_models_time(mmm_time *t, const mmm_instance *inst, mmm_launch launch,
+                    mmm_error *err)
 {
     mmm_time_machine m;
     int r = mmm_time_machine_get(&m, inst, 1, err);
     if (r < 0)
         return r;
-    if (launch == CLI_LAUNCH_STREAM)
+    if (launch == MMM_LAUNCH_STREAM)
         m.graph = 0;
-    else if (launch == CLI_LAUNCH_GRAPH)
+    else if (launch == MMM_LAUNCH_GRAPH)
         m.graph = 1;
     return mmm_time_compute(t, inst, &m, err);
 }
 
-char *cli_fmt_seconds(double s, char *buf, size_t size)
+char *mmm__fmt_seconds(double s, char *buf, size_t size)
 {
     if (!isfinite(s))
         snprintf(buf, size, "%g s", s);
@@ -44,13 +46,13 @@ char *cli_fmt_seconds(double s, char *buf, size_t size)
     return buf;
 }
 
-void cli_time_text(FILE *f, const mmm_time *t, const mmm_instance *inst,
+void mmm__time_text(FILE *f, const mmm_time *t, const mmm_instance *inst,
                    int64_t max_rows)
 {
     const mmm_program *prog = inst->program;
     const mmm_time_machine *m = &t->machine;
     char a[64], b[64];
-    size_t i, width = cli_id_width(prog);
+    size_t i, width = mmm__id_width(prog);
 
     fprintf(f, "\ntime model (predicted seconds, doubles; %s launches)\n",
             m->graph ? "graph" : "stream");
@@ -58,82 +60,69 @@ void cli_time_text(FILE *f, const mmm_time *t, const mmm_instance *inst,
     for (int c = 0; c < MMM_TIME_NCONST; c++)
         fprintf(f, " %s=%g", mmm_time_const_name(c), m->c[c]);
     fprintf(f, "\n  time     %s  (%.6g s)  dominant %s, %lld launch%s\n",
-            cli_fmt_seconds(t->seconds, a, sizeof a), t->seconds,
+            mmm__fmt_seconds(t->seconds, a, sizeof a), t->seconds,
             mmm_time_term_name(t->dominant), (long long)t->launches,
             t->launches == 1 ? "" : "es");
     fprintf(f, "  critical path  ");
-    cli_print_kernel_path(f, inst, t->path, t->path_len);
+    mmm__print_kernel_path(f, inst, t->path, t->path_len);
     fprintf(f, "\n%-*s %10s %12s %12s %8s %9s %-10s %s\n", (int)width,
             "kernel", "launches", "seconds", "exec", "waves", "blocks/SM",
             "limited by", "dominant");
     for (i = 0; i < prog->nkernels; i++) {
         size_t k = prog->topo[i];
         const mmm_time_kernel *tk = &t->kernels[k];
-        if (cli_rows_done(f, i, prog->nkernels, max_rows))
+        if (mmm__rows_done(f, i, prog->nkernels, max_rows))
             break;
         fprintf(f, "%-*.*s %10lld %12s %12s %8lld %9lld %-10s %s\n",
                 (int)width, (int)width, prog->kernels[k].id,
-                (long long)tk->launches, cli_fmt_seconds(tk->seconds, a, sizeof a),
-                cli_fmt_seconds(tk->exec_seconds, b, sizeof b),
+                (long long)tk->launches, mmm__fmt_seconds(tk->seconds, a, sizeof a),
+                mmm__fmt_seconds(tk->exec_seconds, b, sizeof b),
                 (long long)tk->waves, (long long)tk->resident,
                 mmm_time_limit_name(tk->limit),
                 mmm_time_term_name(tk->dominant));
     }
 }
 
-void cli_time_json(cli_json_writer *w, const mmm_time *t, const mmm_instance *inst)
+void mmm__time_json(mmm__json *w, const mmm_time *t, const mmm_instance *inst)
 {
     const mmm_program *prog = inst->program;
-    cli_json_key(w, "time");
-    cli_json_begin_object(w);
-    cli_json_key(w, "seconds");
-    cli_json_double(w, t->seconds);
-    cli_json_key(w, "dominant");
-    cli_json_string(w, mmm_time_term_name(t->dominant));
-    cli_json_key(w, "launches");
-    cli_json_int(w, t->launches);
-    cli_json_key(w, "launch");
-    cli_json_string(w, t->machine.graph ? "graph" : "stream");
-    cli_json_key(w, "machine");
-    cli_json_begin_object(w);
+    mmm__json_key(w, "time");
+    mmm__json_begin_object(w);
+    mmm__json_num(w, "seconds", t->seconds);
+    mmm__json_str(w, "dominant", mmm_time_term_name(t->dominant));
+    mmm__json_intk(w, "launches", t->launches);
+    mmm__json_str(w, "launch", t->machine.graph ? "graph" : "stream");
+    mmm__json_key(w, "machine");
+    mmm__json_begin_object(w);
     for (int c = 0; c < MMM_TIME_NCONST; c++) {
-        cli_json_key(w, mmm_time_const_name(c));
-        cli_json_double(w, t->machine.c[c]);
+        mmm__json_num(w, mmm_time_const_name(c), t->machine.c[c]);
     }
-    cli_json_end_object(w);
-    cli_json_key(w, "critical_path");
-    cli_json_begin_array(w);
+    mmm__json_end_object(w);
+    mmm__json_key(w, "critical_path");
+    mmm__json_begin_array(w);
     for (size_t i = 0; i < t->path_len; i++)
-        cli_json_string(w, prog->kernels[t->path[i]].id);
-    cli_json_end_array(w);
-    cli_json_key(w, "kernels");
-    cli_json_begin_array(w);
+        mmm__json_string(w, prog->kernels[t->path[i]].id);
+    mmm__json_end_array(w);
+    mmm__json_key(w, "kernels");
+    mmm__json_begin_array(w);
     for (size_t k = 0; k < prog->nkernels; k++) {
         const mmm_time_kernel *tk = &t->kernels[k];
-        cli_json_begin_object_flat(w);
-        cli_json_key(w, "id");
-        cli_json_string(w, prog->kernels[k].id);
-        cli_json_key(w, "seconds");
-        cli_json_double(w, tk->seconds);
-        cli_json_key(w, "exec_seconds");
-        cli_json_double(w, tk->exec_seconds);
-        cli_json_key(w, "launches");
-        cli_json_int(w, tk->launches);
-        cli_json_key(w, "waves");
-        cli_json_int(w, tk->waves);
-        cli_json_key(w, "resident");
-        cli_json_int(w, tk->resident);
-        cli_json_key(w, "limit");
-        cli_json_string(w, mmm_time_limit_name(tk->limit));
-        cli_json_key(w, "dominant");
-        cli_json_string(w, mmm_time_term_name(tk->dominant));
-        cli_json_end_object(w);
+        mmm__json_begin_object_flat(w);
+        mmm__json_str(w, "id", prog->kernels[k].id);
+        mmm__json_num(w, "seconds", tk->seconds);
+        mmm__json_num(w, "exec_seconds", tk->exec_seconds);
+        mmm__json_intk(w, "launches", tk->launches);
+        mmm__json_intk(w, "waves", tk->waves);
+        mmm__json_intk(w, "resident", tk->resident);
+        mmm__json_str(w, "limit", mmm_time_limit_name(tk->limit));
+        mmm__json_str(w, "dominant", mmm_time_term_name(tk->dominant));
+        mmm__json_end_object(w);
     }
-    cli_json_end_array(w);
-    cli_json_end_object(w);
+    mmm__json_end_array(w);
+    mmm__json_end_object(w);
 }
 
-void cli_time_csv(FILE *f, const mmm_time *t, size_t k)
+void mmm__time_csv(FILE *f, const mmm_time *t, size_t k)
 {
     if (k == (size_t)-1) {
         fputs(",time_s,exec_s,launches,waves,resident,limit,time_dominant", f);
