@@ -274,5 +274,6 @@ int cmd_scale(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
 int cmd_fit(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
+int cmd_profile(int argc, char **argv);
 
 #endif
