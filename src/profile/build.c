@@ -322,16 +322,29 @@ void mmm__kernel_comment(mmm_text *t, const char *indent, const char *id,
 typedef struct pgroup {
     size_t first, count;
     char id[160];
+    mmm_value a[PA_N]; /* the launches' attributes: the L1's wavefronts as
+                          their mean */
 } pgroup;
 
-static int same_launch(const plaunch *a, const plaunch *b)
+/* The L1's wavefronts of a launch depend on timing (hits and misses of
+ * gathers), so launches that do the same work may count a few more or
+ * fewer: within this share they are the same. */
+#define WAVEFRONT_SPREAD 0.1
+
+int mmm__same_launch(const plaunch *a, const plaunch *b)
 {
     if (strcmp(a->kernel, b->kernel) || strcmp(a->stream, b->stream) ||
         a->have_a != b->have_a)
         return 0;
-    for (int k = 0; k < PA_N; k++)
-        if ((a->have_a & (1u << k)) && !mmm__pv_equal(a->a[k], b->a[k]))
-            return 0;
+    for (int k = 0; k < PA_N; k++) {
+        if (!(a->have_a & (1u << k)) || mmm__pv_equal(a->a[k], b->a[k]))
+            continue;
+        if ((k == PA_WAVEFRONTS || k == PA_GLOBAL_WAVEFRONTS) &&
+            fabs(a->a[k].d - b->a[k].d) <=
+                WAVEFRONT_SPREAD * fmax(fabs(a->a[k].d), fabs(b->a[k].d)))
+            continue;
+        return 0;
+    }
     return 1;
 }
 
@@ -340,7 +353,7 @@ static int group_point(const ppoint *pt, pgroup **out, size_t *nout)
     pgroup *g = NULL;
     size_t n = 0;
     for (size_t i = 0; i < pt->n; i++) {
-        if (n && same_launch(&pt->l[g[n - 1].first], &pt->l[i])) {
+        if (n && mmm__same_launch(&pt->l[g[n - 1].first], &pt->l[i])) {
             g[n - 1].count++;
             continue;
         }
@@ -365,6 +378,19 @@ static int group_point(const ppoint *pt, pgroup **out, size_t *nout)
         else
             snprintf(g[n].id, sizeof g[n].id, "%s", base);
         n++;
+    }
+    /* the attributes of each group: the wavefronts' mean */
+    for (size_t k = 0; k < n; k++) {
+        const plaunch *f = &pt->l[g[k].first];
+        memcpy(g[k].a, f->a, sizeof g[k].a);
+        for (int a = PA_WAVEFRONTS; a <= PA_GLOBAL_WAVEFRONTS; a++) {
+            if (!(f->have_a & (1u << a)) || g[k].count == 1)
+                continue;
+            mmm_value sum = mmm_value_int(0);
+            for (size_t i = 0; i < g[k].count; i++)
+                sum = mmm__pv_add(sum, pt->l[g[k].first + i].a[a]);
+            g[k].a[a] = mmm__pv_div(sum, mmm_value_int((int64_t)g[k].count));
+        }
     }
     *out = g;
     *nout = n;
@@ -527,7 +553,7 @@ static int build_plain(mmm_profile *prof, mmm_text *t, const ppoints *pts,
                 continue;
             }
             for (size_t i = 0; i < pts->n; i++)
-                y[i] = rep[i]->a[a];
+                y[i] = g[i][k].a[a];
             if ((rc = mmm__fit_values(names, pts->nparams, x, y, pts->n,
                                       (PA_INTEGRAL >> a) & 1, &f[a], err)) < 0)
                 goto out;

@@ -164,7 +164,17 @@ typedef struct pfit {
 } pfit;
 #define PF_REPEAT PA_N /* pfit[PF_REPEAT]: the repeat count */
 
+/* 1 when two launches are the same: the same kernel on the same stream
+ * with the same attributes (the L1's wavefronts, which vary with timing,
+ * within 10 %). */
+int mmm__same_launch(const plaunch *a, const plaunch *b);
+
 /* Fit the values y[0 .. n) at x (n rows of nvars) into *f. */
+/* 1 when two launches are the same: the same kernel on the same stream
+ * with the same attributes (the L1's wavefronts, which vary with timing,
+ * within 10 %). */
+int mmm__same_launch(const plaunch *a, const plaunch *b);
+
 /* Fit the values y[0 .. n) at x (n rows of nvars) into *f; an integral
  * attribute's approximation is rounded up (ceil), so that it stays a
  * count. */

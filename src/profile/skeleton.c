@@ -642,7 +642,9 @@ int mmm__skeleton_fill(mmm_profile *prof, mmm_text *out, const char *path,
                 }
                 if (cnt == 0)
                     first = v;
-                else if (!mmm__pv_equal(first, v))
+                else if (!mmm__pv_equal(first, v) &&
+                         !((H->pa == PA_WAVEFRONTS || H->pa == PA_GLOBAL_WAVEFRONTS) &&
+                           fabs(first.d - v.d) <= 0.1 * fmax(fabs(first.d), fabs(v.d))))
                     differ = 1;
                 sum = mmm__pv_add(sum, v);
                 cnt++;
