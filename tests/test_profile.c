@@ -315,6 +315,81 @@ Test(profile, ncu_metric_lists)
     cr_expect_null(mmm_ncu_quantity_name(MMM_NCU_NQUANTITIES));
 }
 
+/* The fixtures of tests/data/profile/fixtures/ (captured on the H200 by
+ * hand, README.md there): kernel names mangled, every column of --page
+ * raw, instance values with --print-metric-instances details. */
+Test(profile, ncu_fixtures)
+{
+    /* scan: _Z11scan_blocksILi64ELi1EEvPKiPiS2_, _Z9scan_sumsPii,
+     * _Z8scan_addILi64ELi1EEvPiPKi */
+    mmm_profile *p = NULL;
+    char dir[256], pts[512];
+    mmm_tmpdir_make(dir, sizeof dir, "mmm_profile");
+    snprintf(pts, sizeof pts, "%s/P.csv", dir);
+    write_file(pts, "ncu\n" DATA "/fixtures/scan_mangled.csv\n");
+    p = build(pts, NULL);
+    mmm_program *prog = load_text(mmm_profile_xml(p));
+    cr_assert_eq(prog->nkernels, 3);
+    cr_expect_str_eq(prog->kernels[0].id, "scan_blocks");
+    cr_expect_str_eq(prog->kernels[1].id, "scan_sums");
+    cr_expect_str_eq(prog->kernels[2].id, "scan_add");
+    cr_expect_eq(prog->nedges, 2);
+    mmm_program_free(prog);
+    mmm_profile_free(p);
+
+    /* block_hist<64, 1>: 131,072 blocks of 64 threads (262,144 warps),
+     * "BAR: 524,288" among its instructions per opcode: 2 barriers on a
+     * warp's path; "1.02 (0: 1.02)" Kbyte/block of shared memory: 1020,
+     * rounded by ncu */
+    mmm_ncu_capture *c = read_capture(DATA "/fixtures/block_hist_instances.csv");
+    cr_assert_eq(mmm_ncu_count(c), 2);
+    cr_expect_eq(qint(c, 0, MMM_NCU_BARRIER_INST), 524288);
+    cr_expect_eq(qint(c, 0, MMM_NCU_WARPS), 262144);
+    cr_expect_str_eq(mmm_ncu_source(c, MMM_NCU_BARRIER_INST),
+                     "sass__inst_executed_per_opcode[BAR]");
+    mmm_value v;
+    cr_assert(mmm_ncu_value(c, 0, MMM_NCU_SHARED_STATIC, &v));
+    cr_expect_eq(v.exact, 0);
+    cr_expect_eq(v.d, 1020);
+    mmm_ncu_free(c);
+    write_file(pts, "ncu\n" DATA "/fixtures/block_hist_instances.csv\n");
+    p = build(pts, NULL);
+    cr_expect(strstr(mmm_profile_xml(p), "barriers=\"2\"") != NULL);
+    cr_expect(strstr(mmm_profile_xml(p), "APPROXIMATE shared_bytes: ncu printed its value "
+                                         "rounded") != NULL);
+    mmm_profile_free(p);
+    /* without instances in the capture, no barriers (the fixture written
+     * in ncu's default units has none) */
+    c = read_capture(DATA "/fixtures/reduce_auto.csv");
+    cr_expect_eq(mmm_ncu_value(c, 0, MMM_NCU_BARRIER_INST, &v), 0);
+    mmm_ncu_free(c);
+
+    /* all 467 columns of the raw page */
+    c = read_capture(DATA "/fixtures/transpose_fullwidth.csv");
+    cr_assert_eq(mmm_ncu_count(c), 1);
+    cr_expect_eq(qint(c, 0, MMM_NCU_BLOCKS), 65536);
+    cr_expect_eq(qint(c, 0, MMM_NCU_THREADS), 64);
+    mmm_ncu_free(c);
+
+    /* the same launches in ncu's default units and in base units */
+    mmm_ncu_capture *a = read_capture(DATA "/fixtures/reduce_auto.csv"),
+                    *b = read_capture(DATA "/fixtures/reduce_base.csv");
+    cr_assert_eq(mmm_ncu_count(a), mmm_ncu_count(b));
+    for (size_t i = 0; i < mmm_ncu_count(a); i++)
+        for (int q = 0; q < MMM_NCU_NQUANTITIES; q++) {
+            mmm_value x, y;
+            int hx = mmm_ncu_value(a, i, (mmm_ncu_quantity)q, &x),
+                hy = mmm_ncu_value(b, i, (mmm_ncu_quantity)q, &y);
+            cr_expect_eq(hx, hy, "launch %zu: %s", i, mmm_ncu_quantity_name(q));
+            if (hx && hy && y.exact && x.exact)
+                cr_expect(x.num == y.num && x.den == y.den, "launch %zu: %s %.17g, %.17g",
+                          i, mmm_ncu_quantity_name(q), x.d, y.d);
+        }
+    mmm_ncu_free(a);
+    mmm_ncu_free(b);
+    mmm_tmpdir_remove(dir);
+}
+
 /* ------------------------------------------------------------------ */
 /* Expressions through points                                          */
 
@@ -870,7 +945,8 @@ Test(profile, cli_run)
     char *log = slurp(args_log, NULL);
     cr_expect(strstr(log, "--csv --page raw --print-units base --clock-control none "
                           "--metrics launch__grid_size,") != NULL, "%s", log);
-    cr_expect(strstr(log, "--filter-mode per-launch-config --launch-count 1 --log-file") != NULL);
+    cr_expect(strstr(log, "--print-metric-instances details --filter-mode per-launch-config "
+                          "--launch-count 1 --log-file") != NULL, "%s", log);
     cr_expect(strstr(log, "true reduce 128 2\n") != NULL);
     int runs = 0;
     for (const char *p = log; (p = strchr(p, '\n')); p++)

@@ -5,9 +5,10 @@
  * Per point, two runs of ncu (--csv --page raw --print-units base
  * --clock-control none): the list of every launch with the launch
  * statistics only (no replay: about as fast as the program), and every
- * metric (mmm_ncu_metric_list) for the first --samples launches of each
- * launch configuration (--filter-mode per-launch-config --launch-count N),
- * which stand for the others of their configuration.  The captures and a
+ * metric (mmm_ncu_metric_list; --print-metric-instances details for the
+ * barriers among the instructions per opcode) for the first --samples
+ * launches of each launch configuration (--filter-mode per-launch-config
+ * --launch-count N), which stand for the others of their configuration.  The captures and a
  * POINTS.csv naming them go to --keep DIR, or to a temporary folder
  * removed at the end.  Starting processes is the command line's business:
  * the library only reads what they wrote. */
@@ -544,6 +545,9 @@ int cli_profile_run(int argc, char **argv)
             args[n++] = (char *)mmm_ncu_metric_list(pass ? MMM_NCU_SET_FULL
                                                          : MMM_NCU_SET_LAUNCH);
             if (pass) {
+                /* the barriers: an instance of the instructions per opcode */
+                args[n++] = (char *)"--print-metric-instances";
+                args[n++] = (char *)"details";
                 args[n++] = (char *)"--filter-mode";
                 args[n++] = (char *)"per-launch-config";
                 args[n++] = (char *)"--launch-count";

@@ -128,15 +128,32 @@ int mmm__fit_values(const char *const *names, size_t nvars, const mmm_value *x,
     if (rc < 0)
         return rc;
     /* a count must evaluate to an integer: an approximation is rounded up */
-    if (integral && !r.exact)
+    if (integral && !r.exact && r.text[strspn(r.text, "0123456789")] != '\0')
         snprintf(f->text, sizeof f->text, "max(0, ceil(%s))", r.text);
     else
         snprintf(f->text, sizeof f->text, "%s", r.text);
     f->have = 1;
     f->exact = r.exact;
+    f->rounded = 0;
+    for (size_t i = 0; i < n; i++)
+        f->rounded |= !y[i].exact;
     f->max_rel = r.max_rel_error;
     f->npoints = n;
     return 0;
+}
+
+void mmm__approx_text(const pfit *f, char *buf, size_t size)
+{
+    if (f->rounded && f->max_rel == 0)
+        snprintf(buf, size, "ncu printed its value%s rounded (a unit with a "
+                 "prefix, too few digits): capture in base units (ncu's option "
+                 "print-units base)",
+                 f->npoints == 1 ? "" : "s");
+    else
+        snprintf(buf, size, "max relative error %.3g %% over %zu value%s%s",
+                 100 * f->max_rel, f->npoints, f->npoints == 1 ? "" : "s",
+                 f->rounded ? ", which ncu printed rounded (capture in base "
+                              "units: ncu's option print-units base)" : "");
 }
 
 /* The source of quantity q, in parentheses when it is a sum (for a
@@ -305,11 +322,12 @@ void mmm__kernel_comment(mmm_text *t, const char *indent, const char *id,
     }
     /* approximations */
     for (int a = 0; a <= PF_REPEAT; a++)
-        if (f[a].have && !f[a].exact)
-            mmm__text_printf(&c, "\n%s     APPROXIMATE %s: max relative error %.3g %% "
-                             "over %zu values",
-                             indent, a == PF_REPEAT ? "repeat" : mmm__pa_name[a],
-                             100 * f[a].max_rel, f[a].npoints);
+        if (f[a].have && !f[a].exact) {
+            char why[300];
+            mmm__approx_text(&f[a], why, sizeof why);
+            mmm__text_printf(&c, "\n%s     APPROXIMATE %s: %s", indent,
+                             a == PF_REPEAT ? "repeat" : mmm__pa_name[a], why);
+        }
     mmm__text_printf(t, "%s<!-- ", indent);
     mmm__text_comment(t, c.s ? c.s : "");
     mmm__text_put(t, " -->\n");
@@ -574,12 +592,13 @@ static int build_plain(mmm_profile *prof, mmm_text *t, const ppoints *pts,
         mmm__text_put(t, "/>\n");
         for (int a = 0; a <= PF_REPEAT; a++)
             if (f[a].have && !f[a].exact) {
+                char why[300];
+                mmm__approx_text(&f[a], why, sizeof why);
                 prof->napprox++;
-                if (mmm__profile_note(prof, "kernel '%s': %s is approximate (max "
-                                      "relative error %.3g %% over %zu points): %s",
+                if (mmm__profile_note(prof, "kernel '%s': %s = %s is approximate (%s)",
                                       g[0][k].id,
                                       a == PF_REPEAT ? "repeat" : mmm__pa_name[a],
-                                      100 * f[a].max_rel, f[a].npoints, f[a].text) < 0) {
+                                      f[a].text, why) < 0) {
                     rc = mmm_error_set(err, MMM_ENOMEM, pts->file, 0, "out of memory");
                     goto out;
                 }
@@ -599,10 +618,16 @@ static int build_plain(mmm_profile *prof, mmm_text *t, const ppoints *pts,
     }
     mmm__text_put(t, "</program>\n");
     prof->nkernels = nk;
+    static const mmm_ncu_quantity need[PA_N] = {
+        [PA_REGISTERS] = MMM_NCU_REGISTERS, [PA_SHARED_BYTES] = MMM_NCU_SHARED_STATIC,
+        [PA_BARRIERS] = MMM_NCU_BARRIER_INST, [PA_WAVEFRONTS] = MMM_NCU_SHARED_WAVEFRONTS,
+        [PA_GLOBAL_WAVEFRONTS] = MMM_NCU_GLOBAL_WAVEFRONTS,
+        [PA_ATOMICS] = MMM_NCU_ATOMIC_INST};
     for (int a = 0; a < PA_N; a++)
         if ((missing_optional & (1u << a)) &&
-            mmm__profile_note(prof, "%s not written: the captures lack its metrics "
-                              "(docs/profile.md)", mmm__pa_name[a]) < 0) {
+            mmm__profile_note(prof, "%s not written: the captures lack %s "
+                              "(docs/profile.md)", mmm__pa_name[a],
+                              mmm__ncu_hint(need[a])) < 0) {
             rc = mmm_error_set(err, MMM_ENOMEM, pts->file, 0, "out of memory");
             goto out;
         }

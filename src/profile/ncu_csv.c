@@ -68,8 +68,10 @@ static const struct qdef {
     [MMM_NCU_ATOMIC_INST] = {"atomic_instructions", 0,
                              {"smsp__sass_inst_executed_op_global_atom.sum "
                               "smsp__sass_inst_executed_op_global_red.sum"}},
+    /* the BAR instructions among the warp-level instructions per opcode
+     * (written with --print-metric-instances details) */
     [MMM_NCU_BARRIER_INST] = {"barrier_instructions", 0,
-                              {"smsp__sass_inst_executed_op_barrier.sum"}},
+                              {"sass__inst_executed_per_opcode[BAR]"}},
     [MMM_NCU_SHARED_WAVEFRONTS] = {"shared_wavefronts", 0,
                                    {"l1tex__data_pipe_lsu_wavefronts_mem_shared.sum",
                                     "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum "
@@ -119,7 +121,8 @@ static const char full_list[] =
     "lts__t_sectors_srcunit_tex_op_read.sum,"
     "lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum,"
     "lts__t_sectors_srcunit_tex_op_write.sum,"
-    "dram__bytes_read.sum,dram__bytes_write.sum,gpu__time_duration.sum";
+    "dram__bytes_read.sum,dram__bytes_write.sum,gpu__time_duration.sum,"
+    "sass__inst_executed_per_opcode";
 
 typedef struct launch {
     long line;
@@ -150,6 +153,7 @@ typedef struct qcols {
     size_t col[4];
     int sign[4];
     int64_t mult[4];   /* "name*K": the metric times K */
+    char inst[4][32];  /* "name[I]": its instance I ("" for the total) */
     char name[4][128]; /* the metrics, for messages */
 } qcols;
 
@@ -164,6 +168,14 @@ typedef struct table {
 const char *mmm_ncu_metric_list(mmm_ncu_set set)
 {
     return set == MMM_NCU_SET_LAUNCH ? launch_list : full_list;
+}
+
+const char *mmm__ncu_hint(mmm_ncu_quantity q)
+{
+    if (q == MMM_NCU_BARRIER_INST)
+        return "sass__inst_executed_per_opcode, written with "
+               "--print-metric-instances details";
+    return (unsigned)q < NQ ? qdefs[q].alt[0] : "";
 }
 
 const char *mmm_ncu_quantity_name(mmm_ncu_quantity q)
@@ -332,6 +344,40 @@ static int cell_number(const char *s, mmm_value *out)
     return mmm__pv_parse(buf, out) < 0 ? -1 : 1;
 }
 
+/* Instance inst of a cell written with --print-metric-instances details,
+ * "22,544 (IMAD: 2,359; BAR: 524; LDG: 262)": 1 with its value, 0 when
+ * the cell has no instances (written without them), -1 when it is not a
+ * number; an instance the list lacks is 0 (none executed). */
+static int instance_number(const char *s, const char *inst, mmm_value *out)
+{
+    const char *open = strchr(s, '(');
+    size_t il = strlen(inst);
+    char buf[64];
+    if (!open || s[strlen(s) - 1] != ')') {
+        mmm_value total;
+        int r = cell_number(s, &total);
+        return r < 0 ? -1 : 0;
+    }
+    for (const char *p = open + 1; *p;) {
+        while (*p == ' ')
+            p++;
+        if (!strncmp(p, inst, il) && p[il] == ':') {
+            const char *v = p + il + 1;
+            size_t n = strcspn(v, ";)");
+            if (n >= sizeof buf)
+                return -1;
+            memcpy(buf, v, n);
+            buf[n] = '\0';
+            return cell_number(buf, out) == 1 ? 1 : -1;
+        }
+        p += strcspn(p, ";)");
+        if (*p)
+            p++;
+    }
+    *out = mmm_value_int(0);
+    return 1;
+}
+
 /* "(256, 1, 1)" (or "256, 1, 1") into the product; -1 when it is not. */
 static int dims_product(const char *s, int64_t *out)
 {
@@ -412,9 +458,18 @@ static int read_header(mmm_ncu_capture *c, table *t, const mmm__csv *r,
                     s++;
                 }
                 int64_t mult = 1;
-                while (*s && *s != ' ' && *s != '*' && n + 1 < sizeof name)
+                char inst[32] = "";
+                while (*s && *s != ' ' && *s != '*' && *s != '[' && n + 1 < sizeof name)
                     name[n++] = *s++;
                 name[n] = '\0';
+                if (*s == '[') {
+                    size_t k = 0;
+                    for (s++; *s && *s != ']' && k + 1 < sizeof inst; s++)
+                        inst[k++] = *s;
+                    inst[k] = '\0';
+                    if (*s == ']')
+                        s++;
+                }
                 if (*s == '*')
                     mult = strtoll(s + 1, (char **)&s, 10);
                 while (*s == ' ')
@@ -427,10 +482,15 @@ static int read_header(mmm_ncu_capture *c, table *t, const mmm__csv *r,
                 qc.col[qc.n] = (size_t)col;
                 snprintf(qc.name[qc.n], sizeof qc.name[qc.n], "%s", name);
                 qc.mult[qc.n] = mult;
+                snprintf(qc.inst[qc.n], sizeof qc.inst[qc.n], "%s", inst);
                 qc.sign[qc.n++] = sign;
                 size_t sl = strlen(src);
                 snprintf(src + sl, sizeof src - sl, "%s%s",
                          sl ? (sign < 0 ? " - " : " + ") : "", name);
+                if (inst[0]) {
+                    sl = strlen(src);
+                    snprintf(src + sl, sizeof src - sl, "[%s]", inst);
+                }
                 if (mult != 1) {
                     sl = strlen(src);
                     snprintf(src + sl, sizeof src - sl, " * %lld", (long long)mult);
@@ -471,7 +531,8 @@ static int add_launch(mmm_ncu_capture *c, const table *t, const mmm__csv *r,
         for (size_t k = 0; k < qc->n && have; k++) {
             const char *cell = r->cells[qc->col[k]];
             mmm_value x;
-            int got = cell_number(cell, &x);
+            int got = qc->inst[k][0] ? instance_number(cell, qc->inst[k], &x)
+                                     : cell_number(cell, &x);
             if (got < 0)
                 return mmm_error_set(err, MMM_EINPUT, c->file, line,
                                      "%s of launch %lld is '%s', not a number",

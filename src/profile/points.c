@@ -28,9 +28,45 @@ const char *const mmm__pa_name[PA_N] = {
 /* The quantities a launch needs to carry costs of its own. */
 #define COSTS (Q(WARP_INST) | Q(THREAD_INST) | Q(WARPS))
 
+/* A mangled name (ncu --print-kernel-base mangled): the source names of
+ * "_Z11scan_blocksILi64ELi1EEvPKiPiS2_" (scan_blocks) or of
+ * "_ZN2ns4kernIiEEvPi" (ns::kern) joined by "::"; 0 when it is not one. */
+static int demangled_base(const char *s, char *buf, size_t size)
+{
+    size_t n = 0;
+    int nested;
+    if (strncmp(s, "_Z", 2))
+        return 0;
+    s += 2;
+    if ((nested = *s == 'N'))
+        s++;
+    do {
+        if (*s == 'L') /* an internal name */
+            s++;
+        if (*s < '1' || *s > '9')
+            break;
+        size_t len = 0;
+        while (*s >= '0' && *s <= '9')
+            len = len * 10 + (size_t)(*s++ - '0');
+        if (strlen(s) < len || len == 0)
+            return 0;
+        if (n && n + 2 < size) {
+            buf[n++] = ':';
+            buf[n++] = ':';
+        }
+        for (size_t i = 0; i < len && n + 1 < size; i++)
+            buf[n++] = s[i];
+        s += len;
+    } while (nested && *s && *s != 'E' && *s != 'I');
+    buf[n] = '\0';
+    return n > 0;
+}
+
 void mmm__kernel_base(const char *name, char *buf, size_t size)
 {
     const char *s = name, *end;
+    if (demangled_base(name, buf, size))
+        return;
     size_t n = 0;
     int depth = 0;
     /* skip a return type: the last space outside <> and () before the

@@ -161,6 +161,7 @@ typedef struct pfit {
     int exact;
     double max_rel;
     size_t npoints; /* the values it went through */
+    int rounded;    /* some value was rounded by ncu (inexact) */
 } pfit;
 #define PF_REPEAT PA_N /* pfit[PF_REPEAT]: the repeat count */
 
@@ -199,6 +200,13 @@ void mmm__text_comment(mmm_text *t, const char *s);
 int mmm__skeleton_fill(mmm_profile *p, mmm_text *out, const char *path,
                        const ppoints *pts, const mmm_profile_options *opt,
                        mmm_error *err);
+
+/* What to capture for quantity q that a capture lacks (ncu_csv.c). */
+const char *mmm__ncu_hint(mmm_ncu_quantity q);
+
+/* What an approximation's comment and note say: "max relative error 3.2 %
+ * over 12 values", and that ncu rounded its values when it did. */
+void mmm__approx_text(const pfit *f, char *buf, size_t size);
 
 /* The kernel's name without return type, template arguments and
  * parameters ("void ns::k<16>(float*)" -> "ns::k") into buf. */

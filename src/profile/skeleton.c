@@ -695,11 +695,11 @@ int mmm__skeleton_fill(mmm_profile *prof, mmm_text *out, const char *path,
                                   (PA_INTEGRAL >> H->pa) & 1, &H->fit, err)) < 0)
             goto out;
         if (!H->fit.exact) {
+            char why[300];
+            mmm__approx_text(&H->fit, why, sizeof why);
             prof->napprox++;
-            if (mmm__profile_note(prof, "kernel '%s': %s is approximate (max "
-                                  "relative error %.3g %% over %zu values): %s",
-                                  K->id, mmm__pa_name[H->pa], 100 * H->fit.max_rel,
-                                  H->fit.npoints, H->fit.text) < 0) {
+            if (mmm__profile_note(prof, "kernel '%s': %s = %s is approximate (%s)",
+                                  K->id, mmm__pa_name[H->pa], H->fit.text, why) < 0) {
                 rc = mmm_error_set(err, MMM_ENOMEM, path, 0, "out of memory");
                 goto out;
             }

@@ -17,7 +17,7 @@ while [ $# -gt 0 ]; do
     --log-file) log=$2; shift 2 ;;
     --filter-mode) [ "$2" = per-launch-config ] && per_config=1; shift 2 ;;
     --csv) shift ;;
-    --page|--print-units|--clock-control|--metrics|--launch-count) shift 2 ;;
+    --page|--print-units|--clock-control|--metrics|--launch-count|--print-metric-instances) shift 2 ;;
     -*) echo "==ERROR== unrecognised option '$1'"; exit 1 ;;
     *) break ;;
   esac
