@@ -1023,3 +1023,39 @@ Test(profile, cli_run)
     mmm_run_dispose(&r);
     mmm_tmpdir_remove(dir);
 }
+
+/* The options: mmm_profile_options_init and the macro give the defaults
+ * of the header (no skeleton, no name, default limits); NULL is them. */
+Test(profile, options)
+{
+    mmm_profile_options a, b = MMM_PROFILE_OPTIONS_INIT;
+    memset(&a, 0x5a, sizeof a);
+    mmm_profile_options_init(&a);
+    for (int i = 0; i < 2; i++) {
+        const mmm_profile_options *o = i ? &b : &a;
+        cr_expect_null(o->skeleton);
+        cr_expect_null(o->name);
+        cr_expect_eq(o->limits.max_file_bytes, 0);
+        cr_expect_eq(o->limits.max_kernels, 0);
+        cr_expect_eq(o->limits.max_expr_length, 0);
+    }
+    mmm_profile_options_init(NULL);
+    mmm_profile *p = NULL, *q = NULL;
+    mmm_error err;
+    cr_assert_eq(mmm_profile_build(&p, DATA "/reduce/POINTS-raw.csv", NULL, &err), 0);
+    cr_assert_eq(mmm_profile_build(&q, DATA "/reduce/POINTS-raw.csv", &a, &err), 0);
+    cr_expect_str_eq(mmm_profile_xml(p), mmm_profile_xml(q));
+    mmm_profile_free(p);
+    mmm_profile_free(q);
+    /* a program name of one's own */
+    a.name = "my <reduction>";
+    cr_assert_eq(mmm_profile_build(&p, DATA "/reduce/POINTS-raw.csv", &a, &err), 0);
+    cr_expect(strstr(mmm_profile_xml(p), "<program name=\"my &lt;reduction&gt;\">") != NULL);
+    mmm_profile_free(p);
+    /* NULL handles are harmless */
+    mmm_profile_free(NULL);
+    mmm_ncu_free(NULL);
+    cr_expect_null(mmm_profile_xml(NULL));
+    cr_expect_eq(mmm_profile_nnotes(NULL), 0);
+    cr_expect_eq(mmm_ncu_count(NULL), 0);
+}

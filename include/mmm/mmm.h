@@ -23,6 +23,7 @@
  *                  (pkg-config mmm-draw, CMake mmm::draw); the rest needs
  *                  only libmmm
  *   mmm/calibrate.h  microbenchmark samples into machine constants
+ *   mmm/profile.h  DAG files measured by Nsight Compute (mmm profile)
  *
  * Thread safety
  *
@@ -76,5 +77,6 @@
 #include "mmm/sweep_plot.h"
 #include "mmm/import_dot.h"
 #include "mmm/calibrate.h"
+#include "mmm/profile.h"
 
 #endif
