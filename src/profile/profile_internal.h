@@ -12,7 +12,7 @@
  *   build.c      launches into kernels, kernels into the DAG file's text
  *
  * A layer above the time model: it uses the public API (include/mmm/) and
- * the helpers of src/util/ only. */
+ * the helpers of src/base/ only. */
 #ifndef MMM_PROFILE_INTERNAL_H
 #define MMM_PROFILE_INTERNAL_H
 
