@@ -192,7 +192,7 @@ static const char small_header[] =
 Test(profile, ncu_units_and_noise)
 {
     static const char text[] =
-        "my program says hello, \"quoted\"\n"
+        "\xEF\xBB\xBFmy program says hello, \"quoted\"\n"
         "==WARNING== Note: Running with unmodified GPU clocks.\n"
         "==PROF== Connected to process 1 (/a.out)\n"
         "\"ID\",\"Process ID\",\"Process Name\",\"Host Name\",\"Kernel Name\",\"Context\","
@@ -257,6 +257,13 @@ Test(profile, ncu_bad_inputs)
     char buf[4096];
     ncu_bad("", 0, "not a capture of Nsight Compute's raw page");
     ncu_bad("hello\nworld\n", 0, "not a capture of Nsight Compute's raw page");
+    {
+        mmm_ncu_capture *c = NULL;
+        mmm_error err;
+        cr_expect_lt(mmm_ncu_read_memory(&c, "\"ID\"\n\"x\0y\"\n", 10, "bad.csv", &err), 0);
+        cr_expect_eq(err.line, 2);
+        cr_expect(strstr(err.message, "a NUL byte") != NULL, "%s", err.message);
+    }
     ncu_bad("==PROF== Connected to process 7\n"
             "==ERROR== ERR_NVGPUCTRPERM - The user does not have permission\n",
             2, "ncu reported an error: ==ERROR== ERR_NVGPUCTRPERM");
@@ -387,6 +394,47 @@ Test(profile, ncu_fixtures)
         }
     mmm_ncu_free(a);
     mmm_ncu_free(b);
+    mmm_tmpdir_remove(dir);
+}
+
+/* Kernel names into kernel ids (through the build of one capture). */
+Test(profile, kernel_names)
+{
+    static const struct {
+        const char *name, *id;
+    } cases[] = {
+        {"void sgemm_k<16>(const float *, float *, int)", "sgemm_k"},
+        {"reduce_final(const float *, int, float *)", "reduce_final"},
+        {"ampere_sgemm_128x64_nn", "ampere_sgemm_128x64_nn"},
+        {"void ns::inner::k<(int)4, float>(T1 *)", "ns::inner::k"},
+        {"void (anonymous namespace)::kern<int>(int *)", "(anonymousnamespace)::kern"},
+        {"std::enable_if<true, void>::type f<1>(int)", "f"},
+        {"_Z11scan_blocksILi64ELi1EEvPKiPiS2_", "scan_blocks"},
+        {"_ZN2ns4kernIiEEvPi", "ns::kern"},
+    };
+    char dir[256], cap[512], pts[512];
+    mmm_tmpdir_make(dir, sizeof dir, "mmm_profile");
+    snprintf(cap, sizeof cap, "%s/c.csv", dir);
+    snprintf(pts, sizeof pts, "%s/P.csv", dir);
+    write_file(pts, "ncu\nc.csv\n");
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char text[2048];
+        snprintf(text, sizeof text,
+                 "\"ID\",\"Process ID\",\"Process Name\",\"Host Name\",\"Kernel Name\","
+                 "\"Context\",\"Stream\",\"Block Size\",\"Grid Size\",\"Device\",\"CC\","
+                 "\"smsp__inst_executed.sum\",\"smsp__thread_inst_executed.sum\","
+                 "\"smsp__warps_launched.sum\",\"smsp__sass_data_bytes_mem_global_op_ld.sum\","
+                 "\"smsp__sass_data_bytes_mem_global_op_st.sum\"\n"
+                 "\"0\",\"1\",\"p\",\"h\",\"%s\",\"1\",\"7\",\"(32, 1, 1)\","
+                 "\"(2, 1, 1)\",\"0\",\"9.0\",\"20\",\"640\",\"2\",\"256\",\"0\"\n",
+                 cases[i].name);
+        write_file(cap, text);
+        mmm_profile *p = build(pts, NULL);
+        mmm_program *prog = load_text(mmm_profile_xml(p));
+        cr_expect_str_eq(prog->kernels[0].id, cases[i].id, "%s", cases[i].name);
+        mmm_program_free(prog);
+        mmm_profile_free(p);
+    }
     mmm_tmpdir_remove(dir);
 }
 

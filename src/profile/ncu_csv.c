@@ -614,6 +614,10 @@ static int parse(mmm_ncu_capture *c, const char *text, size_t len, mmm_error *er
     char error_text[200] = "";
     int have_table = 0, units_done = 0, rc = 0;
     memset(&t, 0, sizeof t);
+    if ((line = mmm__nul_line(text, len)) > 0)
+        return mmm_error_set(err, MMM_EINPUT, c->file, line,
+                             "a NUL byte: not a text file, so not a capture of "
+                             "ncu --csv");
     mmm__csv_init(&r, c->file, text, len);
     while (mmm__csv_peek_line(&r, &ls, &ll, &line)) {
         if (ll >= 2 && ls[0] == '=' && ls[1] == '=') {

@@ -64,34 +64,35 @@ static int demangled_base(const char *s, char *buf, size_t size)
 
 void mmm__kernel_base(const char *name, char *buf, size_t size)
 {
-    const char *s = name, *end;
-    if (demangled_base(name, buf, size))
-        return;
+    const char *s = name, *end = name + strlen(name);
     size_t n = 0;
     int depth = 0;
-    /* skip a return type: the last space outside <> and () before the
-     * name's '(' */
-    const char *paren = NULL;
-    for (const char *p = s; *p; p++) {
-        if (*p == '<')
-            depth++;
-        else if (*p == '>')
-            depth--;
-        else if (*p == '(' && depth == 0) {
-            paren = p;
-            break;
+    if (demangled_base(name, buf, size))
+        return;
+    /* the parameter list: the parenthesized group that ends the name */
+    if (end > s && end[-1] == ')') {
+        const char *p = end;
+        while (p > s) {
+            p--;
+            if (*p == ')')
+                depth++;
+            else if (*p == '(' && --depth == 0)
+                break;
         }
+        if (depth == 0)
+            end = p;
+        depth = 0;
     }
-    end = paren ? paren : s + strlen(s);
-    depth = 0;
+    /* a return type: up to the last space outside <> and () */
     for (const char *p = s; p < end; p++) {
-        if (*p == '<')
+        if (*p == '<' || *p == '(')
             depth++;
-        else if (*p == '>')
+        else if (*p == '>' || *p == ')')
             depth--;
         else if (*p == ' ' && depth == 0)
             s = p + 1;
     }
+    /* the name without template arguments and spaces */
     depth = 0;
     for (const char *p = s; p < end && n + 1 < size; p++) {
         if (*p == '<') {
@@ -384,6 +385,10 @@ int mmm__points_read(ppoints *pts, const char *path, uint64_t max_bytes,
         return mmm_error_set(err, MMM_ENOMEM, path, 0, "out of memory");
     if ((rc = mmm__read_whole_file(path, POINTS_MAX_BYTES, &text, &len, err)) < 0)
         return rc;
+    if ((line = mmm__nul_line(text, len)) > 0) {
+        free(text);
+        return mmm_error_set(err, MMM_EINPUT, path, line, "a NUL byte: not a text file");
+    }
     mmm__csv_init(&r, path, text, len);
     if ((rc = mmm__csv_next(&r, POINTS_MAX_COLS, &line, err)) <= 0) {
         if (rc == 0)

@@ -37,6 +37,8 @@ typedef struct mmm__csv {
 } mmm__csv;
 
 void mmm__csv_init(mmm__csv *c, const char *name, const char *text, size_t len);
+/* The line of the first NUL byte of text (a binary file), 0 when none. */
+long mmm__nul_line(const char *text, size_t len);
 void mmm__csv_dispose(mmm__csv *c);
 /* Skip blank lines; then the next line's text (up to its line end) in
  * *line_start / *line_len and its number in *lineno.  0 at the end. */

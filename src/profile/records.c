@@ -14,6 +14,20 @@ void mmm__csv_init(mmm__csv *c, const char *name, const char *text, size_t len)
     c->p = text;
     c->end = text + len;
     c->line = 1;
+    /* a UTF-8 byte order mark */
+    if (len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3))
+        c->p += 3;
+}
+
+long mmm__nul_line(const char *text, size_t len)
+{
+    const char *z = memchr(text, '\0', len);
+    long line = 1;
+    if (!z)
+        return 0;
+    for (const char *p = text; p < z; p++)
+        line += *p == '\n';
+    return line;
 }
 
 void mmm__csv_dispose(mmm__csv *c)
