@@ -794,6 +794,20 @@ Test(profile, skeleton_errors)
                      " work='?' span='?' reads='0' writes='0'/></program>\n");
     build_fails(pts, skel, "raw-tpb64-k1.csv", 4,
                 "launch 2 of the point tpb=64, k=1 ('reduce_final') has no kernel in the skeleton");
+    /* everything on one line, after the XML declaration: the comments go
+     * before the elements, the declaration stays first */
+    write_file(skel, "<?xml version='1.0'?><program name='r'><param name='tpb' value='1'/>"
+                     "<param name='k' value='1'/><kernel id='reduce_partial' "
+                     "blocks='2^20/(tpb*k)' threads='tpb' work='?' span='?' reads='0' "
+                     "writes='0'/><kernel id='reduce_final' blocks='1' threads='1024' "
+                     "work='?' span='?' reads='0' writes='0'/></program>");
+    {
+        mmm_profile *p = build(pts, skel);
+        static const char head[] = "<?xml version='1.0'?>\n<!-- Filled";
+        cr_expect_eq(strncmp(mmm_profile_xml(p), head, sizeof head - 1), 0,
+                     "%s", mmm_profile_xml(p));
+        mmm_profile_free(p);
+    }
     /* one launch more than the captures */
     write_file(skel, "<program name='r'><param name='tpb' value='1'/><param name='k' value='1'/>\n"
                      "<kernel id='reduce_partial' blocks='2^20/(tpb*k)' threads='tpb'\n"

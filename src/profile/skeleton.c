@@ -717,13 +717,21 @@ int mmm__skeleton_fill(mmm_profile *prof, mmm_text *out, const char *path,
             for (size_t k = 0; k < nholes; k++)
                 measured |= holes[k].elem == i;
             if ((program && !header_done) || measured) {
-                /* a comment on the lines before the element */
-                mmm__text_putn(out, text + pos, e->line_start - pos);
+                /* a comment on the lines before the element, or just before
+                 * it when something precedes it on its line (an XML
+                 * declaration must stay first) */
                 char indent[64];
-                size_t il = 0;
-                while (e->line_start + il < e->start && il + 1 < sizeof indent &&
+                size_t il = 0, at = e->line_start;
+                while (e->line_start + il < e->start &&
                        (text[e->line_start + il] == ' ' || text[e->line_start + il] == '\t'))
                     il++;
+                if (e->line_start + il != e->start || il + 1 > sizeof indent) {
+                    at = e->start;
+                    il = 0;
+                }
+                mmm__text_putn(out, text + pos, at - pos);
+                if (at == e->start && at > 0 && text[at - 1] != '\n')
+                    mmm__text_put(out, "\n");
                 memcpy(indent, text + e->line_start, il);
                 indent[il] = '\0';
                 if (program) {
@@ -749,7 +757,7 @@ int mmm__skeleton_fill(mmm_profile *prof, mmm_text *out, const char *path,
                     mmm__kernel_comment(out, indent, prog->kernels[e->kernel].id, pts,
                                         rep[e->kernel], nl[e->kernel], f);
                 }
-                pos = e->line_start;
+                pos = at;
             }
             /* the name, and the holes of this element */
             for (size_t a = 0; a < e->nattr; a++) {
