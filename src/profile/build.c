@@ -231,7 +231,7 @@ void mmm__kernel_comment(mmm_text *t, const char *indent, const char *id,
         "\n%s     blocks = %s; threads = %s;"
         "\n%s     work = %s / blocks; span = %s / %s;"
         "\n%s     reads = %s / (4 * blocks * threads);"
-        "\n%s     writes = (%s%s%s) / (4 * blocks * threads);"
+        "\n%s     writes = %s%s%s%s%s / (4 * blocks * threads)%s;"
         "\n%s     registers = %s; shared_bytes = %s + %s;"
         "\n%s     barriers = %s / warps; wavefronts = %s / warps"
         " (warps = %s);"
@@ -240,9 +240,12 @@ void mmm__kernel_comment(mmm_text *t, const char *indent, const char *id,
         indent, src(pts, MMM_NCU_THREAD_INST), src(pts, MMM_NCU_WARP_INST),
         src(pts, MMM_NCU_WARPS),
         indent, src(pts, MMM_NCU_LOAD_BYTES),
-        indent, src(pts, MMM_NCU_STORE_BYTES),
-        pts->source[MMM_NCU_ATOMIC_BYTES] ? " + " : " (the bytes of atomics not captured)",
+        indent, pts->source[MMM_NCU_ATOMIC_BYTES] ? "(" : "",
+        src(pts, MMM_NCU_STORE_BYTES),
+        pts->source[MMM_NCU_ATOMIC_BYTES] ? " + " : "",
         pts->source[MMM_NCU_ATOMIC_BYTES] ? src(pts, MMM_NCU_ATOMIC_BYTES) : "",
+        pts->source[MMM_NCU_ATOMIC_BYTES] ? ")" : "",
+        pts->source[MMM_NCU_ATOMIC_BYTES] ? "" : " (the bytes of atomics not captured)",
         indent, src(pts, MMM_NCU_REGISTERS), src(pts, MMM_NCU_SHARED_STATIC),
         src(pts, MMM_NCU_SHARED_DYNAMIC),
         indent, src(pts, MMM_NCU_BARRIER_INST), src(pts, MMM_NCU_SHARED_WAVEFRONTS),
@@ -271,28 +274,24 @@ void mmm__kernel_comment(mmm_text *t, const char *indent, const char *id,
             put_num(&c, l->q[MMM_NCU_L2_READ_SECTORS]);
             mmm__text_put(&c, " sectors to reads");
             if (HQ(LOAD_BYTES) && l->q[MMM_NCU_LOAD_BYTES].d > 0)
-                mmm__text_printf(&c, " (%.3g bytes per byte the loads asked for)",
+                mmm__text_printf(&c, " (%.3gx the bytes the loads asked for)",
                                  32 * l->q[MMM_NCU_L2_READ_SECTORS].d /
                                      l->q[MMM_NCU_LOAD_BYTES].d);
+            if (HQ(L2_READ_HITS) && l->q[MMM_NCU_L2_READ_SECTORS].d > 0)
+                mmm__text_printf(&c, ", %.3g %% of them found in it",
+                                 100 * l->q[MMM_NCU_L2_READ_HITS].d /
+                                     l->q[MMM_NCU_L2_READ_SECTORS].d);
             any = 1;
         }
         if (HQ(L2_WRITE_SECTORS)) {
-            mmm__text_put(&c, any ? ", took " : "the L2 took ");
+            mmm__text_put(&c, any ? "; took " : "the L2 took ");
             put_num(&c, l->q[MMM_NCU_L2_WRITE_SECTORS]);
             mmm__text_put(&c, " sectors of writes");
             any = 1;
         }
-        if (HQ(L2_READ_HITS) && HQ(L2_READ_SECTORS) &&
-            l->q[MMM_NCU_L2_READ_SECTORS].d > 0) {
-            mmm__text_printf(&c, "%s%.3g %% of them found in the L2",
-                             any ? ", " : "L2: ",
-                             100 * l->q[MMM_NCU_L2_READ_HITS].d /
-                                 l->q[MMM_NCU_L2_READ_SECTORS].d);
-            any = 1;
-        }
         if (HQ(LOAD_SECTORS) && HQ(LOAD_BYTES) && l->q[MMM_NCU_LOAD_BYTES].d > 0) {
-            mmm__text_printf(&c, "%sthe L1 looked up %.3g bytes per byte the loads "
-                             "asked for", any ? "; " : "",
+            mmm__text_printf(&c, "%sthe L1 looked up %.3gx the bytes the loads asked "
+                             "for", any ? "; " : "",
                              32 * l->q[MMM_NCU_LOAD_SECTORS].d /
                                  l->q[MMM_NCU_LOAD_BYTES].d);
             any = 1;
