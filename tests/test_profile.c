@@ -1060,6 +1060,25 @@ Test(profile, cli_run)
     cr_expect_eq(stat(out, &st), -1);
     mmm_run_dispose(&r);
 
+    /* every launch with every metric: one run of ncu a point */
+    unlink(args_log);
+    const char *a9[] = {"profile", "run", "--ncu", DATA "/fake-ncu.sh", "--samples", "all",
+                        "--param", "tpb=64,128", "--keep", keep, "-o", out, "--", "true",
+                        "reduce", "{tpb}", "1", NULL};
+    r = run(a9);
+    cr_expect_eq(r.status, 0, "%s", r.err);
+    mmm_run_dispose(&r);
+    log = slurp(args_log, NULL);
+    cr_expect_null(strstr(log, "--filter-mode"), "%s", log);
+    cr_expect(strstr(log, "--print-metric-instances details --log-file") != NULL, "%s", log);
+    runs = 0;
+    for (const char *p = log; (p = strchr(p, '\n')); p++)
+        runs++;
+    cr_expect_eq(runs, 2);
+    free(log);
+    ptext = slurp(pts, NULL);
+    cr_expect_str_eq(ptext, "ncu,tpb\npoint1-sample.csv,64\npoint2-sample.csv,128\n");
+    free(ptext);
     /* no ncu */
     const char *a5[] = {"profile", "run", "--ncu", "/nonexistent/ncu", "--", "true", NULL};
     r = run(a5);
@@ -1120,4 +1139,99 @@ Test(profile, options)
     cr_expect_null(mmm_profile_xml(NULL));
     cr_expect_eq(mmm_profile_nnotes(NULL), 0);
     cr_expect_eq(mmm_ncu_count(NULL), 0);
+}
+
+/* The two captures of one run as mmm profile run makes them, written by
+ * ncu itself (--log-file: its message lines before the table): the list of
+ * the scan's 12 launches with the launch statistics, and every metric for
+ * the first launch of each of its 9 configurations (fixtures/run_scan64_*).
+ * scan_add<64, 1>: 17,301,504 bytes loaded by 65,536 blocks of 64 threads
+ * (33/32 words a thread); scan_blocks<64, 1>: "BAR: 1,703,936" over
+ * 131,072 warps (13 barriers); scan_sums: "BAR: 47,104" over 32 warps. */
+Test(profile, run_style_captures)
+{
+    char dir[256], pts[512];
+    mmm_tmpdir_make(dir, sizeof dir, "mmm_profile");
+    snprintf(pts, sizeof pts, "%s/P.csv", dir);
+    write_file(pts, "ncu\n" DATA "/fixtures/run_scan64_sample.csv\n" DATA
+                    "/fixtures/run_scan64_launches.csv\n");
+    mmm_profile *p = build(pts, NULL);
+    mmm_program *prog = load_text(mmm_profile_xml(p));
+    mmm_instance *inst = eval_at(prog, NULL, NULL, 0);
+    cr_assert_eq(prog->nkernels, 12);
+    cr_expect_str_eq(prog->kernels[2].id, "scan_add");
+    cr_expect_str_eq(prog->kernels[4].id, "scan_sums#2");
+    cr_expect_eq(prog->nedges, 11);
+    cr_expect_eq(class_of(inst, "scan_add")->reads, 33.0 / 32);
+    cr_expect_eq(class_of(inst, "scan_blocks")->barriers, 13);
+    cr_expect_eq(class_of(inst, "scan_sums")->barriers, 1472);
+    cr_expect_eq(class_of(inst, "scan_blocks#2")->count, 32768);
+    /* the one sample of scan_sums stands for its four launches: said */
+    int saw = 0;
+    for (size_t i = 0; i < mmm_profile_nnotes(p); i++)
+        saw |= strstr(mmm_profile_note(p, i), "1 sampled configuration (scan_sums) "
+                                              "launched in several places") != NULL;
+    cr_expect(saw);
+    mmm_instance_free(inst);
+    mmm_program_free(prog);
+    mmm_profile_free(p);
+    mmm_tmpdir_remove(dir);
+}
+
+/* reduce at n = 2^18, 2^19, 2^20 (fixtures/reduce_sizes_base.csv, one
+ * process: split here into one capture per size, the header and units
+ * rows kept): reduce_partial<256, 1> and <256, 4>, each followed by
+ * reduce_final.  1,024, 2,048, 4,096 blocks of <256, 1>; 1,048,576 bytes
+ * loaded by its 1,024 x 256 threads at 2^18: one word a thread. */
+Test(profile, build_sizes)
+{
+    char dir[256], pts[512], path[512];
+    mmm_tmpdir_make(dir, sizeof dir, "mmm_profile");
+    size_t len;
+    char *t = slurp(DATA "/fixtures/reduce_sizes_base.csv", &len);
+    char *lines[32];
+    size_t n = 0;
+    for (char *s = t; *s && n < 32;) {
+        lines[n++] = s;
+        char *e = strchr(s, '\n');
+        if (!e)
+            break;
+        *e = '\0';
+        s = e + 1;
+    }
+    cr_assert_eq(n, 14, "%zu lines", n);
+    snprintf(pts, sizeof pts, "%s/P.csv", dir);
+    FILE *pf = fopen(pts, "w");
+    cr_assert_not_null(pf);
+    fprintf(pf, "ncu,n\n");
+    for (int k = 0; k < 3; k++) {
+        snprintf(path, sizeof path, "%s/n%d.csv", dir, 18 + k);
+        FILE *f = fopen(path, "w");
+        cr_assert_not_null(f);
+        fprintf(f, "%s\n%s\n", lines[0], lines[1]);
+        for (int r = 0; r < 4; r++)
+            fprintf(f, "%s\n", lines[2 + 4 * k + r]);
+        fclose(f);
+        fprintf(pf, "n%d.csv,2^%d\n", 18 + k, 18 + k);
+    }
+    fclose(pf);
+    free(t);
+    mmm_profile *p = build(pts, NULL);
+    const char *xml = mmm_profile_xml(p);
+    cr_expect(strstr(xml, "<kernel id=\"reduce_partial\" blocks=\"n/256\" threads=\"256\"") != NULL,
+              "%s", xml);
+    cr_expect(strstr(xml, "<kernel id=\"reduce_partial#2\" blocks=\"n/1024\" threads=\"256\"") != NULL);
+    /* the work of a block does not change with n: 16,902 = 17,307,648 / 1,024 */
+    cr_expect(strstr(xml, "work=\"16902\"") != NULL);
+    mmm_program *prog = load_text(xml);
+    static const char *const names[] = {"n"};
+    static const int64_t v[] = {1 << 22};
+    mmm_instance *inst = eval_at(prog, names, v, 1);
+    cr_expect_eq(class_of(inst, "reduce_partial")->count, 16384);
+    cr_expect_eq(class_of(inst, "reduce_partial")->reads, 1);
+    cr_expect_eq(class_of(inst, "reduce_partial#2")->reads, 4);
+    mmm_instance_free(inst);
+    mmm_program_free(prog);
+    mmm_profile_free(p);
+    mmm_tmpdir_remove(dir);
 }

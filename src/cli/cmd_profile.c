@@ -12,7 +12,7 @@
 static const char profile_help[] =
     "usage: mmm profile build POINTS.csv [--skeleton SKEL.xml] [--name NAME] -o OUT.xml\n"
     "       mmm profile run [--param NAME=LIST]... [--skeleton SKEL.xml] [--keep DIR]\n"
-    "                       [-o OUT.xml] [--name NAME] [--ncu PATH] [--samples N]\n"
+    "                       [-o OUT.xml] [--name NAME] [--ncu PATH] [--samples N|all]\n"
     "                       -- COMMAND [ARG...]\n"
     "       mmm profile metrics [--launch]\n"
     "\n"
@@ -46,8 +46,10 @@ static const char profile_help[] =
     "                       folder profile build reads again)\n"
     "  --ncu PATH           run: the ncu to use (default: ncu in PATH, in\n"
     "                       /usr/local/cuda/bin, or /opt/nvidia/nsight-compute/*)\n"
-    "  --samples N          run: launches of each configuration measured with\n"
-    "                       every metric (default 1)\n"
+    "  --samples N|all      run: launches of each configuration measured with\n"
+    "                       every metric (default 1); all: every launch, in one\n"
+    "                       run of ncu a point (slower; for kernels whose work\n"
+    "                       depends on their data)\n"
     "  --launch             metrics: the launch statistics only\n"
     "  --max-file-bytes N   refuse larger captures and skeletons (default 1 GiB)\n";
 

@@ -44,7 +44,8 @@ typedef struct run_opts {
     run_param p[MAX_PARAMS];
     size_t np;
     const char *skeleton, *keep, *out, *name, *ncu;
-    int64_t samples;
+    int64_t samples; /* launches of each configuration with every metric;
+                        0: every launch (one run of ncu a point) */
     uint64_t max_bytes;
     char **cmd;
     int ncmd;
@@ -175,9 +176,11 @@ static int parse_opts(run_opts *o, int argc, char **argv)
             continue;
         }
         if (!missing && (v = cli_option_value("--samples", argc, argv, &i, &missing))) {
-            if (cli_parse_int64(v, &o->samples) < 0 || o->samples < 1)
-                return cli_usage("profile", "--samples needs a positive integer, "
-                                            "not '%s'", v);
+            if (!strcmp(v, "all"))
+                o->samples = 0;
+            else if (cli_parse_int64(v, &o->samples) < 0 || o->samples < 1)
+                return cli_usage("profile", "--samples needs a positive integer or "
+                                            "all, not '%s'", v);
             continue;
         }
         if (!missing &&
@@ -531,7 +534,7 @@ int cli_profile_run(int argc, char **argv)
             fprintf(stderr, "mmm profile: error: out of memory\n");
             goto out;
         }
-        for (int pass = 0; pass < 2; pass++) {
+        for (int pass = o.samples ? 0 : 1; pass < 2; pass++) {
             int n = 0;
             args[n++] = ncu;
             args[n++] = (char *)"--csv";
@@ -548,6 +551,8 @@ int cli_profile_run(int argc, char **argv)
                 /* the barriers: an instance of the instructions per opcode */
                 args[n++] = (char *)"--print-metric-instances";
                 args[n++] = (char *)"details";
+            }
+            if (pass && o.samples) {
                 args[n++] = (char *)"--filter-mode";
                 args[n++] = (char *)"per-launch-config";
                 args[n++] = (char *)"--launch-count";
@@ -566,8 +571,9 @@ int cli_profile_run(int argc, char **argv)
             args[n] = NULL;
             snprintf(what, sizeof what, "point %zu/%zu%s%s%s: %s", pi + 1, npoints,
                      o.np ? " (" : "", label, o.np ? ")" : "",
-                     pass ? "the sampled launches with every metric"
-                          : "the list of launches");
+                     !pass ? "the list of launches"
+                     : o.samples ? "the sampled launches with every metric"
+                                 : "every launch with every metric");
             int r = run_one(args, pass ? log2 : log1, what, t0, pass ? sample : list);
             for (int b = first_cmd; b < n; b++)
                 free(args[b]);
@@ -580,10 +586,13 @@ int cli_profile_run(int argc, char **argv)
         fprintf(pf, "point%zu-sample.csv", pi + 1);
         for (size_t k = 0; k < o.np; k++)
             fprintf(pf, ",%s", o.p[k].val[idx[k]]);
-        fprintf(pf, "\npoint%zu-launches.csv", pi + 1);
-        for (size_t k = 0; k < o.np; k++)
-            fprintf(pf, ",%s", o.p[k].val[idx[k]]);
         fprintf(pf, "\n");
+        if (o.samples) {
+            fprintf(pf, "point%zu-launches.csv", pi + 1);
+            for (size_t k = 0; k < o.np; k++)
+                fprintf(pf, ",%s", o.p[k].val[idx[k]]);
+            fprintf(pf, "\n");
+        }
         /* the next point: the last parameter varies fastest */
         for (size_t k = o.np; k-- > 0;) {
             if (++idx[k] < o.p[k].n)
@@ -597,11 +606,15 @@ int cli_profile_run(int argc, char **argv)
         goto out;
     }
     pf = NULL;
-    if (now() - t0 >= 1.0)
+    if (now() - t0 >= 1.0 && o.samples)
         fprintf(stderr, "mmm profile: %zu point%s profiled in %.0f s; sampled the "
                         "first %lld launch%s of each configuration with every metric\n",
                 npoints, npoints == 1 ? "" : "s", now() - t0, (long long)o.samples,
                 o.samples == 1 ? "" : "es");
+    else if (now() - t0 >= 1.0)
+        fprintf(stderr, "mmm profile: %zu point%s profiled in %.0f s, every launch "
+                        "with every metric\n",
+                npoints, npoints == 1 ? "" : "s", now() - t0);
     snprintf(tmp, sizeof tmp, "%s/POINTS.csv", dir);
     rc = cli_profile_build(tmp, o.skeleton, o.name, o.out, o.max_bytes);
     if (rc == CLI_OK && o.keep)

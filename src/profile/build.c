@@ -530,10 +530,12 @@ static int build_plain(mmm_profile *prof, mmm_text *t, const ppoints *pts,
         mmm__pv_text(pts->p[0].params[j], a, sizeof a);
         mmm__pv_text(lo, b, sizeof b);
         mmm__pv_text(hi, c, sizeof c);
-        mmm__text_printf(t, "  <param name=\"%s\" value=\"%s\"", pts->pname[j], a);
-        if (pts->n > 1)
-            mmm__text_printf(t, " min=\"%s\" max=\"%s\"", b, c);
-        mmm__text_put(t, "/>\n");
+        /* the measured range in a comment: min and max would refuse the
+         * values beyond it, which the expressions are there to reach */
+        mmm__text_printf(t, "  <param name=\"%s\" value=\"%s\"/>", pts->pname[j], a);
+        if (pts->n > 1 && strcmp(b, c))
+            mmm__text_printf(t, "  <!-- measured from %s to %s -->", b, c);
+        mmm__text_put(t, "\n");
     }
     /* the MMM's cost of a global word: analyze needs it for reads and writes */
     mmm__text_put(t, "  <param name=\"U\" value=\"400\"/>  <!-- the MMM's cycles per "
@@ -690,6 +692,15 @@ int mmm_profile_build(mmm_profile **out, const char *points_path,
                               "sampled launches of their configuration",
                               pt->label, pt->nsampled,
                               pt->nsampled == 1 ? "" : "es") < 0)
+            goto oom;
+        if (pt->nscattered &&
+            mmm__profile_note(p, "%s: %zu sampled configuration%s (%s%s) launched in "
+                              "several places of the program: one sample stands for "
+                              "them all, though their data may differ (profile "
+                              "every launch to tell: mmm profile run --samples all)",
+                              pt->label, pt->nscattered,
+                              pt->nscattered == 1 ? "" : "s", pt->scattered,
+                              pt->nscattered > 1 ? ", ..." : "") < 0)
             goto oom;
     }
     if (opt->skeleton) {

@@ -284,12 +284,24 @@ static int merge_point(ppoint *pt, mmm_error *err)
         pt->nsampled++;
         attributes(l);
     }
-    /* configurations */
+    /* configurations; those sampled whose launches are not in a row */
     for (size_t i = 0; i < n; i++) {
-        size_t j = 0;
+        size_t j = 0, last = i;
+        int apart = 0;
         while (j < i && !same_config(L, i, L, j))
             j++;
-        pt->nconfigs += j == i;
+        if (j < i)
+            continue;
+        pt->nconfigs++;
+        for (size_t k = i + 1; k < n; k++)
+            if (same_config(L, i, L, k)) {
+                apart |= k != last + 1;
+                last = k;
+            }
+        if (apart && pt->l[i].nsamples) {
+            if (!pt->nscattered++)
+                mmm__kernel_base(pt->l[i].kernel, pt->scattered, sizeof pt->scattered);
+        }
     }
     return 0;
 }

@@ -118,8 +118,12 @@ typedef struct ppoint {
     size_t ncaps;
     plaunch *l;
     size_t n;
-    size_t nconfigs, nsampled; /* configurations; launches that stand
-                                  for others */
+    size_t nconfigs, nsampled; /* configurations; launches whose costs
+                                  are those of sampled launches */
+    size_t nscattered;         /* sampled configurations whose launches
+                                  are not all in a row (the kernel runs in
+                                  several places: its data may differ) */
+    char scattered[128];       /* the first such kernel */
 } ppoint;
 
 typedef struct ppoints {
