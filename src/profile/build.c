@@ -232,10 +232,10 @@ void mmm__kernel_comment(mmm_text *t, const char *indent, const char *id,
         "\n%s     work = %s / blocks; span = %s / %s;"
         "\n%s     reads = %s / (4 * blocks * threads);"
         "\n%s     writes = %s%s%s%s%s / (4 * blocks * threads)%s;"
-        "\n%s     registers = %s; shared_bytes = %s + %s;"
-        "\n%s     barriers = %s / warps; wavefronts = %s / warps"
+        "\n%s     %s = %s; %s = %s + %s;"
+        "\n%s     %s = %s / warps; %s = %s / warps"
         " (warps = %s);"
-        "\n%s     global_wavefronts = %s / warps; atomics = %s / blocks",
+        "\n%s     %s = %s / warps; %s = %s / blocks",
         indent, src(pts, MMM_NCU_BLOCKS), src(pts, MMM_NCU_THREADS),
         indent, src(pts, MMM_NCU_THREAD_INST), src(pts, MMM_NCU_WARP_INST),
         src(pts, MMM_NCU_WARPS),
@@ -246,11 +246,14 @@ void mmm__kernel_comment(mmm_text *t, const char *indent, const char *id,
         pts->source[MMM_NCU_ATOMIC_BYTES] ? src(pts, MMM_NCU_ATOMIC_BYTES) : "",
         pts->source[MMM_NCU_ATOMIC_BYTES] ? ")" : "",
         pts->source[MMM_NCU_ATOMIC_BYTES] ? "" : " (the bytes of atomics not captured)",
-        indent, src(pts, MMM_NCU_REGISTERS), src(pts, MMM_NCU_SHARED_STATIC),
+        indent, mmm__pa_name(PA_REGISTERS), src(pts, MMM_NCU_REGISTERS),
+        mmm__pa_name(PA_SHARED_BYTES), src(pts, MMM_NCU_SHARED_STATIC),
         src(pts, MMM_NCU_SHARED_DYNAMIC),
-        indent, src(pts, MMM_NCU_BARRIER_INST), src(pts, MMM_NCU_SHARED_WAVEFRONTS),
+        indent, mmm__pa_name(PA_BARRIERS), src(pts, MMM_NCU_BARRIER_INST),
+        mmm__pa_name(PA_WAVEFRONTS), src(pts, MMM_NCU_SHARED_WAVEFRONTS),
         src(pts, MMM_NCU_WARPS),
-        indent, src(pts, MMM_NCU_GLOBAL_WAVEFRONTS), src(pts, MMM_NCU_ATOMIC_INST));
+        indent, mmm__pa_name(PA_GLOBAL_WAVEFRONTS), src(pts, MMM_NCU_GLOBAL_WAVEFRONTS),
+        mmm__pa_name(PA_ATOMICS), src(pts, MMM_NCU_ATOMIC_INST));
     /* what the L2 and the memory served, per point (the first 8) */
     size_t listed = 0;
     for (size_t i = 0; i < pts->n; i++) {
@@ -325,7 +328,7 @@ void mmm__kernel_comment(mmm_text *t, const char *indent, const char *id,
             char why[300];
             mmm__approx_text(&f[a], why, sizeof why);
             mmm__text_printf(&c, "\n%s     APPROXIMATE %s: %s", indent,
-                             a == PF_REPEAT ? "repeat" : mmm__pa_name[a], why);
+                             a == PF_REPEAT ? "repeat" : mmm__pa_name(a), why);
         }
     mmm__text_printf(t, "%s<!-- ", indent);
     mmm__text_comment(t, c.s ? c.s : "");
@@ -565,7 +568,7 @@ static int build_plain(mmm_profile *prof, mmm_text *t, const ppoints *pts,
                                        "from (docs/profile.md; 'mmm profile "
                                        "metrics' lists those to capture)",
                                        (long long)rep[i]->id, g[i][k].id,
-                                       mmm__pa_name[a]);
+                                       mmm__pa_name(a));
                     goto out;
                 }
                 missing_optional |= 1u << a;
@@ -574,7 +577,7 @@ static int build_plain(mmm_profile *prof, mmm_text *t, const ppoints *pts,
             for (size_t i = 0; i < pts->n; i++)
                 y[i] = g[i][k].a[a];
             if ((rc = mmm__fit_values(names, pts->nparams, x, y, pts->n,
-                                      (PA_INTEGRAL >> a) & 1, &f[a], err)) < 0)
+                                      mmm__pa_integral(a), &f[a], err)) < 0)
                 goto out;
         }
         for (size_t i = 0; i < pts->n; i++)
@@ -589,7 +592,7 @@ static int build_plain(mmm_profile *prof, mmm_text *t, const ppoints *pts,
             put_attr(t, "repeat", f[PF_REPEAT].text);
         for (int a = 0; a < PA_N; a++)
             if (f[a].have)
-                put_attr(t, mmm__pa_name[a], f[a].text);
+                put_attr(t, mmm__pa_name(a), f[a].text);
         mmm__text_put(t, "/>\n");
         for (int a = 0; a <= PF_REPEAT; a++)
             if (f[a].have && !f[a].exact) {
@@ -598,7 +601,7 @@ static int build_plain(mmm_profile *prof, mmm_text *t, const ppoints *pts,
                 prof->napprox++;
                 if (mmm__profile_note(prof, "kernel '%s': %s = %s is approximate (%s)",
                                       g[0][k].id,
-                                      a == PF_REPEAT ? "repeat" : mmm__pa_name[a],
+                                      a == PF_REPEAT ? "repeat" : mmm__pa_name(a),
                                       f[a].text, why) < 0) {
                     rc = mmm_error_set(err, MMM_ENOMEM, pts->file, 0, "out of memory");
                     goto out;
@@ -627,7 +630,7 @@ static int build_plain(mmm_profile *prof, mmm_text *t, const ppoints *pts,
     for (int a = 0; a < PA_N; a++)
         if ((missing_optional & (1u << a)) &&
             mmm__profile_note(prof, "%s not written: the captures lack %s "
-                              "(docs/profile.md)", mmm__pa_name[a],
+                              "(docs/profile.md)", mmm__pa_name(a),
                               mmm__ncu_hint(need[a])) < 0) {
             rc = mmm_error_set(err, MMM_ENOMEM, pts->file, 0, "out of memory");
             goto out;

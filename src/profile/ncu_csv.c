@@ -40,7 +40,7 @@ static const struct qdef {
 } qdefs[NQ] = {
     [MMM_NCU_BLOCKS] = {"blocks", 1, {"launch__grid_size"}},
     [MMM_NCU_THREADS] = {"threads", 1, {"launch__block_size"}},
-    [MMM_NCU_REGISTERS] = {"registers", 1, {"launch__registers_per_thread"}},
+    [MMM_NCU_REGISTERS] = {"registers_per_thread", 1, {"launch__registers_per_thread"}},
     [MMM_NCU_SHARED_STATIC] = {"shared_static_bytes", 1,
                                {"launch__shared_mem_per_block_static"}},
     [MMM_NCU_SHARED_DYNAMIC] = {"shared_dynamic_bytes", 1,
@@ -79,7 +79,7 @@ static const struct qdef {
                                     "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum",
                                     "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum "
                                     "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum"}},
-    [MMM_NCU_GLOBAL_WAVEFRONTS] = {"global_wavefronts", 0,
+    [MMM_NCU_GLOBAL_WAVEFRONTS] = {"l1_global_wavefronts", 0,
                                    {"l1tex__t_output_wavefronts_pipe_lsu_mem_global.sum",
                                     "l1tex__t_output_wavefronts_pipe_lsu_mem_global_op_ld.sum "
                                     "l1tex__t_output_wavefronts_pipe_lsu_mem_global_op_st.sum"}},

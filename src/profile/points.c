@@ -14,15 +14,41 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mmm/attr.h"
 #include "profile_internal.h"
 #include "base/file.h"
 
 #define POINTS_MAX_BYTES (64u << 20)
 #define POINTS_MAX_COLS 256u
 
-const char *const mmm__pa_name[PA_N] = {
-    "blocks", "threads", "work", "span", "reads", "writes", "registers",
-    "shared_bytes", "barriers", "wavefronts", "global_wavefronts", "atomics"};
+static const char *const mmm_own[PA_REGISTERS] = {"blocks", "threads", "work",
+                                                  "span", "reads", "writes"};
+/* The rows of the time model's attributes (mmm/attr.h): their names are
+ * the table's. */
+static const int pa_attr[PA_N] = {
+    -1, -1, -1, -1, -1, -1, MMM_ATTR_REGISTERS, MMM_ATTR_SHARED_BYTES,
+    MMM_ATTR_BARRIERS, MMM_ATTR_WAVEFRONTS, MMM_ATTR_GLOBAL_WAVEFRONTS,
+    MMM_ATTR_ATOMICS};
+
+int mmm__pa_attr(int pa)
+{
+    return pa >= 0 && pa < PA_N ? pa_attr[pa] : -1;
+}
+
+const char *mmm__pa_name(int pa)
+{
+    if (pa < 0 || pa >= PA_N)
+        return "?";
+    return pa_attr[pa] < 0 ? mmm_own[pa] : mmm_attr_name((mmm_attr)pa_attr[pa]);
+}
+
+int mmm__pa_integral(int pa)
+{
+    if (pa == PA_BLOCKS || pa == PA_THREADS)
+        return 1;
+    return mmm__pa_attr(pa) >= 0 &&
+           mmm_attr_type_of((mmm_attr)pa_attr[pa]) == MMM_ATTR_INTEGER;
+}
 
 #define Q(x) (1u << MMM_NCU_##x)
 /* The quantities a launch needs to carry costs of its own. */

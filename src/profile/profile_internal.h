@@ -75,8 +75,9 @@ int mmm__pv_parse(const char *s, mmm_value *out);
 /* ------------------------------------------------------------------ */
 /* Launches and their attributes                                       */
 
-/* The time model's attributes profile measures (docs/profile.md gives
- * each one's definition), in the order they are written. */
+/* The attributes profile measures (docs/profile.md gives each one's
+ * definition), in the order they are written: the MMM's own, then those
+ * of the time model's table (mmm/attr.h), named by mmm__pa_name. */
 enum {
     PA_BLOCKS, PA_THREADS, PA_WORK, PA_SPAN, PA_READS, PA_WRITES,
     PA_REGISTERS, PA_SHARED_BYTES, PA_BARRIERS, PA_WAVEFRONTS,
@@ -85,11 +86,12 @@ enum {
 /* Attributes every kernel needs (blocks, threads, work, span, reads,
  * writes): bits of PA_*. */
 #define PA_REQUIRED 0x3fu
-/* Attributes that must be integers: blocks, threads, registers,
- * shared_bytes. */
-#define PA_INTEGRAL ((1u << PA_BLOCKS) | (1u << PA_THREADS) | \
-                     (1u << PA_REGISTERS) | (1u << PA_SHARED_BYTES))
-extern const char *const mmm__pa_name[PA_N];
+/* The name of attribute pa in DAG files; 1 when its values must be
+ * integers (blocks, threads, and the counts of the attribute table). */
+const char *mmm__pa_name(int pa);
+int mmm__pa_integral(int pa);
+/* pa's row of the attribute table, -1 for the MMM's own. */
+int mmm__pa_attr(int pa);
 
 /* One launch of a point, with its costs (its own, or those of the sampled
  * launches of its configuration). */

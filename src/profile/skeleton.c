@@ -4,8 +4,8 @@
  * A skeleton is a DAG file whose kernels give their launches (repeat,
  * index, blocks, threads, edges) as expressions and write "?" for each
  * device-side cost to be measured: work="?" span="?" reads="?"
- * writes="?", and any of registers, shared_bytes, barriers, wavefronts,
- * global_wavefronts, atomics.  The loader refuses "?" (plain `mmm
+ * writes="?", and any of the time model's attributes profile measures
+ * (mmm__pa_name).  The loader refuses "?" (plain `mmm
  * analyze` says to run `mmm profile build`), so the skeleton is checked
  * by loading a copy with each "?" read as 0: its errors are the loader's,
  * at the skeleton's lines.  Then at each point the skeleton is evaluated
@@ -31,7 +31,7 @@
 static int measurable(const char *name)
 {
     for (int a = PA_WORK; a < PA_N; a++)
-        if (!strcmp(name, mmm__pa_name[a]))
+        if (!strcmp(name, mmm__pa_name(a)))
             return a;
     return -1;
 }
@@ -392,13 +392,17 @@ int mmm__skeleton_fill(mmm_profile *prof, mmm_text *out, const char *path,
             }
             const mmm_kernel *k = &prog->kernels[e->kernel];
             if (pa < 0) {
+                char list[512];
+                size_t ln = 0;
+                for (int q = PA_WORK; q < PA_N && ln < sizeof list; q++)
+                    ln += (size_t)snprintf(list + ln, sizeof list - ln, "%s%s",
+                                           q == PA_WORK ? "" : q + 1 == PA_N ? " and " : ", ",
+                                           mmm__pa_name(q));
                 rc = mmm_error_set(err, MMM_EINPUT, path, e->line,
                                    "kernel '%s': %s=\"?\" cannot be measured "
-                                   "(mmm profile measures work, span, reads, "
-                                   "writes, registers, shared_bytes, barriers, "
-                                   "wavefronts, global_wavefronts and atomics; "
-                                   "write %s as an expression)",
-                                   k->id, e->attr[a].name, e->attr[a].name);
+                                   "(mmm profile measures %s; write %s as an "
+                                   "expression)",
+                                   k->id, e->attr[a].name, list, e->attr[a].name);
                 goto out;
             }
             hole *nh = realloc(holes, (nholes + 1) * sizeof *nh);
@@ -626,7 +630,7 @@ int mmm__skeleton_fill(mmm_profile *prof, mmm_text *out, const char *path,
                                        "the capture %s:%ld lacks the metrics it is "
                                        "read from (docs/profile.md; 'mmm profile "
                                        "metrics' lists them)",
-                                       K->id, mmm__pa_name[H->pa], l->file, l->line);
+                                       K->id, mmm__pa_name(H->pa), l->file, l->line);
                     free(order);
                     goto out;
                 }
@@ -658,7 +662,7 @@ int mmm__skeleton_fill(mmm_profile *prof, mmm_text *out, const char *path,
                                       "used (give the kernel an index to tell them "
                                       "apart)",
                                       K->id, (long long)cnt, pt->label,
-                                      mmm__pa_name[H->pa]) < 0) {
+                                      mmm__pa_name(H->pa)) < 0) {
                     rc = mmm_error_set(err, MMM_ENOMEM, path, 0, "out of memory");
                     free(order);
                     goto out;
@@ -688,18 +692,18 @@ int mmm__skeleton_fill(mmm_profile *prof, mmm_text *out, const char *path,
                                "kernel '%s' is never launched at the points of %s "
                                "(its repeat is 0 at every one): %s=\"?\" has "
                                "nothing to be measured from",
-                               K->id, pts->file, mmm__pa_name[H->pa]);
+                               K->id, pts->file, mmm__pa_name(H->pa));
             goto out;
         }
         if ((rc = mmm__fit_values(names, nv, H->x, H->y, H->n,
-                                  (PA_INTEGRAL >> H->pa) & 1, &H->fit, err)) < 0)
+                                  mmm__pa_integral(H->pa), &H->fit, err)) < 0)
             goto out;
         if (!H->fit.exact) {
             char why[300];
             mmm__approx_text(&H->fit, why, sizeof why);
             prof->napprox++;
             if (mmm__profile_note(prof, "kernel '%s': %s = %s is approximate (%s)",
-                                  K->id, mmm__pa_name[H->pa], H->fit.text, why) < 0) {
+                                  K->id, mmm__pa_name(H->pa), H->fit.text, why) < 0) {
                 rc = mmm_error_set(err, MMM_ENOMEM, path, 0, "out of memory");
                 goto out;
             }
