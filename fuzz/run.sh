@@ -17,7 +17,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 secs=${1:-60}; shift || true
-harnesses=("$@"); [ ${#harnesses[@]} -gt 0 ] || harnesses=(fuzz_expr fuzz_load fuzz_analyze fuzz_import fuzz_runs)
+harnesses=("$@"); [ ${#harnesses[@]} -gt 0 ] || harnesses=(fuzz_expr fuzz_load fuzz_analyze fuzz_import fuzz_runs fuzz_ncu)
 
 set -e
 CC=clang cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMMM_FUZZ=ON \
@@ -61,6 +61,11 @@ for h in "${harnesses[@]}"; do
       { printf '\0'; cat "$f"; } > "$corpus/seed-$(basename "$f")"
     done
     dict=fuzz/csv.dict
+  elif [ "$h" = fuzz_ncu ]; then
+    # the captures of tests/data/profile/ (Nsight Compute's raw CSV)
+    find tests/data/profile -name '*.csv' -size -64k ! -name 'POINTS*' \
+        -exec cp {} "$corpus"/ \; 2>/dev/null
+    dict=fuzz/ncu.dict
   else
     find dags tests/data -name '*.xml' -size -64k -exec cp {} "$corpus"/ \; 2>/dev/null
     dict=fuzz/xml.dict

@@ -33,6 +33,9 @@
 #define LLVMFuzzerTestOneInput fuzz_runs_one
 #include "../fuzz/fuzz_runs.c"
 #undef LLVMFuzzerTestOneInput
+#define LLVMFuzzerTestOneInput fuzz_ncu_one
+#include "../fuzz/fuzz_ncu.c"
+#undef LLVMFuzzerTestOneInput
 
 typedef int (*harness_fn)(const uint8_t *data, size_t size);
 
@@ -138,6 +141,11 @@ Test(fuzz_regress, import)
 Test(fuzz_regress, runs)
 {
     cr_expect_geq(replay(MMM_TEST_DATA "/fuzz/fuzz_runs", fuzz_runs_one), 1);
+}
+
+Test(fuzz_regress, ncu)
+{
+    cr_expect_geq(replay(MMM_TEST_DATA "/fuzz/fuzz_ncu", fuzz_ncu_one), 1);
 }
 
 Test(fuzz_regress, hostile_files)

@@ -21,6 +21,7 @@
 #include "mmm/import.h"
 #include "mmm/import_dot.h"
 #include "mmm/output.h"
+#include "mmm/profile.h"
 #include "mmm/scale.h"
 #include "mmm/sweep_plot.h"
 #include "mmm/timemodel.h"
@@ -867,4 +868,39 @@ Test(null_err, mmm_speedup_plot_write)
     mmm_speedup s;
     memset(&s, 0, sizeof s);
     REFUSED(mmm_speedup_plot_write(&s, "x", "p.svgz", NULL));
+}
+
+Test(null_err, mmm_ncu_read_file)
+{
+    mmm_ncu_capture *c = NULL;
+    REFUSED(mmm_ncu_read_file(&c, NO_DIR ".csv", 0, NULL));
+    REFUSED(mmm_ncu_read_file(&c, DIAMOND, 0, NULL)); /* not a capture */
+    cr_expect_null(c);
+}
+
+Test(null_err, mmm_ncu_read_memory)
+{
+    mmm_ncu_capture *c = NULL;
+    REFUSED(mmm_ncu_read_memory(&c, "\"ID\",\"Kernel Name\"\n", 19, "x.csv", NULL));
+    REFUSED(mmm_ncu_read_memory(NULL, "", 0, "x.csv", NULL));
+    cr_expect_null(c);
+}
+
+Test(null_err, mmm_profile_fit)
+{
+    mmm_profile_fit_result r;
+    mmm_value y = mmm_value_int(1);
+    REFUSED(mmm_profile_fit(NULL, 0, NULL, &y, 0, &r, NULL)); /* no points */
+}
+
+Test(null_err, mmm_profile_build)
+{
+    mmm_profile *p = NULL;
+    REFUSED(mmm_profile_build(&p, NO_DIR ".csv", NULL, NULL));
+    cr_expect_null(p);
+}
+
+Test(null_err, mmm_profile_save_xml)
+{
+    REFUSED(mmm_profile_save_xml(NULL, NO_DIR ".xml", NULL));
 }

@@ -23,6 +23,7 @@
  *                  (pkg-config mmm-draw, CMake mmm::draw); the rest needs
  *                  only libmmm
  *   mmm/calibrate.h  microbenchmark samples into machine constants
+ *   mmm/profile.h  DAG files measured by Nsight Compute (mmm profile)
  *
  * Thread safety
  *
@@ -77,5 +78,6 @@
 #include "mmm/import_dot.h"
 #include "mmm/calibrate.h"
 #include "mmm/output.h"
+#include "mmm/profile.h"
 
 #endif

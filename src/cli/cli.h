@@ -134,6 +134,10 @@ int cli_overrides(const cli_common *c, const mmm_program *prog, int lenient,
  * value of fn and returns it; 0 otherwise. */
 typedef int (*cli_item_fn)(const char *item, size_t len, void *payload);
 int cli_split_list(const char *text, cli_item_fn fn, void *payload);
+/* A whole decimal integer: 0, or -1 when s is not one. */
+int cli_parse_int64(const char *s, int64_t *out);
+/* A whole decimal integer without a sign: 0, or -1 when s is not one. */
+int cli_parse_u64(const char *s, uint64_t *out);
 
 /* Write len bytes of data to stdout and flush it (render -o -, report
  * -o -; their files are written atomically by the library).  0 or MMM_EIO
@@ -180,5 +184,6 @@ int cmd_scale(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
 int cmd_fit(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
+int cmd_profile(int argc, char **argv);
 
 #endif

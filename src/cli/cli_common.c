@@ -71,7 +71,7 @@ void cli_common_init(cli_common *c, const char *cmd)
 }
 
 /* A whole decimal integer; 0 or -1. */
-static int cli_parse_int64(const char *s, int64_t *out)
+int cli_parse_int64(const char *s, int64_t *out)
 {
     char *end;
     long long v;
@@ -86,7 +86,7 @@ static int cli_parse_int64(const char *s, int64_t *out)
 }
 
 /* A whole decimal integer without a sign; 0 or -1. */
-static int cli_parse_u64(const char *s, uint64_t *out)
+int cli_parse_u64(const char *s, uint64_t *out)
 {
     char *end;
     unsigned long long v;

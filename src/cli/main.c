@@ -20,6 +20,7 @@ static const struct {
     {"convert", cmd_convert, "write a task graph (STG, WfCommons, DAX, DOT) as mmm XML", 0},
     {"fit", cmd_fit, "fit the time model's constants to measured runs", 0},
     {"calibrate", cmd_calibrate, "measure the GPU and write its machine file (CUDA)", 0},
+    {"profile", cmd_profile, "a DAG file measured by Nsight Compute (ncu)", 0},
 };
 
 /* 1 when argv asks for --help (which works without the drawing module). */

@@ -249,6 +249,16 @@ mmm__expr_scope mmm__prog_params_scope(const mmm_program *p)
     return s;
 }
 
+/* "?" (white space around it allowed): a skeleton's cost left to be
+ * measured by mmm profile (docs/profile.md). */
+static int is_left_to_measure(const char *text)
+{
+    text += strspn(text, " \t\r\n");
+    if (*text++ != '?')
+        return 0;
+    return text[strspn(text, " \t\r\n")] == '\0';
+}
+
 /* Compile text in scope (or find it compiled already); *id receives the
  * expression id.  Errors get the file and line. */
 int mmm__prog_compile(mmm_program *p, uint32_t *id, const char *text,
@@ -281,6 +291,12 @@ int mmm__prog_compile(mmm_program *p, uint32_t *id, const char *text,
     mmm_expr *e = NULL;
     mmm_error_clear(&sub);
     int r = mmm_expr_parse(&e, text, resolve, &rc, &lim, &sub);
+    if (r < 0 && is_left_to_measure(text))
+        return mmm_error_set(err, MMM_EINPUT, p->file, line,
+                             "'?' is a cost left to be measured: this file is a "
+                             "skeleton; fill it in with 'mmm profile build "
+                             "POINTS.csv --skeleton %s -o OUT.xml' (docs/profile.md)",
+                             p->file);
     if (r < 0) {
         if (rc.saw_hidden)
             return mmm_error_set(err, r, p->file, line,

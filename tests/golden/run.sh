@@ -165,7 +165,7 @@ case_ main.help --help
 case_ main.version --version
 case_ main.noargs
 case_ main.unknown_command frobnicate dags/diamond.xml
-for c in analyze optimize compare fit simulate scale render report convert calibrate; do
+for c in analyze optimize compare fit simulate scale render report convert calibrate profile; do
     case_ "$c.help" "$c" --help
 done
 case_ usage.analyze.unknown_option analyze dags/diamond.xml --frobnicate

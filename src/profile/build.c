@@ -1,0 +1,749 @@
+/* build.c: the DAG file from the points' launches (mmm_profile_build).
+ *
+ * Without a skeleton, each point's launches, in launch order, become
+ * kernels: consecutive identical launches (the same kernel on the same
+ * stream with the same attributes) one kernel with a repeat, and each
+ * kernel follows the previous one of its stream (an edge).  A kernel is
+ * named after its function (return type, template arguments and
+ * parameters dropped: sgemm_k<16> and sgemm_k<32> are both sgemm_k), with
+ * "#2", "#3" for the later places the same function is launched from.
+ * One point gives its own exact DAG; several points must launch the same
+ * kernels in the same order, and each attribute (and repeat) becomes an
+ * expression in the parameters (exprfit.c).  With a skeleton, skeleton.c
+ * fills in the skeleton's "?" instead. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mmm/version.h"
+#include "profile_internal.h"
+#include "base/file.h"
+#include "base/outfile.h"
+
+void mmm_profile_options_init(mmm_profile_options *opt)
+{
+    if (!opt)
+        return;
+    memset(opt, 0, sizeof *opt);
+}
+
+int mmm__profile_note(mmm_profile *p, const char *fmt, ...)
+{
+    char buf[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    char **n = realloc(p->notes, (p->nnotes + 1) * sizeof *n);
+    if (!n)
+        return -1;
+    p->notes = n;
+    if (!(p->notes[p->nnotes] = strdup(buf)))
+        return -1;
+    p->nnotes++;
+    return 0;
+}
+
+void mmm_profile_free(mmm_profile *p)
+{
+    if (!p)
+        return;
+    for (size_t i = 0; i < p->nnotes; i++)
+        free(p->notes[i]);
+    free(p->notes);
+    free(p->xml);
+    free(p);
+}
+
+const char *mmm_profile_xml(const mmm_profile *p)
+{
+    return p ? p->xml : NULL;
+}
+
+size_t mmm_profile_nnotes(const mmm_profile *p)
+{
+    return p ? p->nnotes : 0;
+}
+
+const char *mmm_profile_note(const mmm_profile *p, size_t i)
+{
+    return p && i < p->nnotes ? p->notes[i] : NULL;
+}
+
+size_t mmm_profile_npoints(const mmm_profile *p)
+{
+    return p ? p->npoints : 0;
+}
+
+size_t mmm_profile_nkernels(const mmm_profile *p)
+{
+    return p ? p->nkernels : 0;
+}
+
+size_t mmm_profile_napprox(const mmm_profile *p)
+{
+    return p ? p->napprox : 0;
+}
+
+int mmm_profile_save_xml(const mmm_profile *p, const char *path, mmm_error *err)
+{
+    if (!p || !p->xml || !path)
+        return mmm_error_set(err, MMM_EINVAL, path, 0,
+                             "mmm_profile_save_xml: missing argument");
+    return mmm__write_file_atomic(path, p->xml, strlen(p->xml), err);
+}
+
+/* ------------------------------------------------------------------ */
+/* Text helpers                                                        */
+
+void mmm__text_comment(mmm_text *t, const char *s)
+{
+    char prev = 0;
+    for (const unsigned char *p = (const unsigned char *)s; *p;) {
+        size_t n = mmm__xml_char(p);
+        if (n == 0) {
+            mmm__text_put(t, "?");
+            prev = '?';
+            p++;
+            continue;
+        }
+        if (*p == '-' && prev == '-')
+            mmm__text_put(t, " ");
+        mmm__text_putn(t, (const char *)p, n);
+        prev = (char)*p;
+        p += n;
+    }
+    if (prev == '-')
+        mmm__text_put(t, " ");
+}
+
+int mmm__fit_values(const char *const *names, size_t nvars, const mmm_value *x,
+                    const mmm_value *y, size_t n, int integral, pfit *f,
+                    mmm_error *err)
+{
+    mmm_profile_fit_result r;
+    int rc = mmm_profile_fit(names, nvars, x, y, n, &r, err);
+    if (rc < 0)
+        return rc;
+    /* a count must evaluate to an integer: an approximation is rounded up */
+    if (integral && !r.exact && r.text[strspn(r.text, "0123456789")] != '\0')
+        snprintf(f->text, sizeof f->text, "max(0, ceil(%s))", r.text);
+    else
+        snprintf(f->text, sizeof f->text, "%s", r.text);
+    f->have = 1;
+    f->exact = r.exact;
+    f->rounded = 0;
+    for (size_t i = 0; i < n; i++)
+        f->rounded |= !y[i].exact;
+    f->max_rel = r.max_rel_error;
+    f->npoints = n;
+    return 0;
+}
+
+void mmm__approx_text(const pfit *f, char *buf, size_t size)
+{
+    if (f->rounded && f->max_rel == 0)
+        snprintf(buf, size, "ncu printed its value%s rounded (a unit with a "
+                 "prefix, too few digits): capture in base units (ncu's option "
+                 "print-units base)",
+                 f->npoints == 1 ? "" : "s");
+    else
+        snprintf(buf, size, "max relative error %.3g %% over %zu value%s%s",
+                 100 * f->max_rel, f->npoints, f->npoints == 1 ? "" : "s",
+                 f->rounded ? ", which ncu printed rounded (capture in base "
+                              "units: ncu's option print-units base)" : "");
+}
+
+/* The source of quantity q, in parentheses when it is a sum (for a
+ * division after it), or what is missing. */
+static const char *src(const ppoints *pts, mmm_ncu_quantity q)
+{
+    static _Thread_local char buf[8][300];
+    static _Thread_local int next;
+    const char *s = pts->source[q];
+    if (!s)
+        return "(not captured)";
+    if (!strstr(s, " + ") && !strstr(s, " - ") && !strstr(s, " * "))
+        return s;
+    char *b = buf[next++ % 8];
+    snprintf(b, sizeof buf[0], "(%s)", s);
+    return b;
+}
+
+static void put_num(mmm_text *t, mmm_value v)
+{
+    char b[64];
+    if (v.exact || (v.d == floor(v.d) && fabs(v.d) < 1e15))
+        mmm__pv_text(v, b, sizeof b);
+    else
+        snprintf(b, sizeof b, "%.4g", v.d);
+    mmm__text_put(t, b);
+}
+
+void mmm__kernel_comment(mmm_text *t, const char *indent, const char *id,
+                         const ppoints *pts, const plaunch *const *rep,
+                         const int64_t *nl, const pfit *f)
+{
+    mmm_text c;
+    size_t shown = 0, first = pts->n;
+    mmm__text_init(&c);
+    for (size_t i = 0; i < pts->n; i++)
+        if (rep[i] && first == pts->n)
+            first = i;
+    mmm__text_printf(&c, "kernel '%s'", id);
+    /* its function at each point (template instances differ) */
+    for (size_t i = 0; i < pts->n; i++) {
+        if (!rep[i])
+            continue;
+        size_t j = 0;
+        while (j < i && !(rep[j] && !strcmp(rep[j]->kernel, rep[i]->kernel)))
+            j++;
+        if (j < i)
+            continue;
+        if (shown == 4) {
+            mmm__text_put(&c, ", ...");
+            break;
+        }
+        mmm__text_printf(&c, "%s %s", shown ? "," : ":", rep[i]->kernel);
+        if (pts->n > 1)
+            mmm__text_printf(&c, " (%s)", pts->p[i].label);
+        shown++;
+    }
+    mmm__text_printf(&c, "\n%s     ", indent);
+    if (first < pts->n) {
+        const plaunch *l = rep[first];
+        mmm__text_printf(&c, "%lld launch%s on stream %s, from %s:%ld",
+                         (long long)nl[first], nl[first] == 1 ? "" : "es",
+                         l->stream, l->file, l->line);
+        if (pts->n > 1)
+            mmm__text_printf(&c, " (%s)", pts->p[first].label);
+        if (l->nsamples)
+            mmm__text_printf(&c, ";\n%s     its costs measured on the sampled launch "
+                             "%s:%ld of its configuration%s",
+                             indent, mmm_ncu_file(l->cost_cap), l->cost_line,
+                             l->nsamples > 1 ? " (the mean of the samples)" : "");
+        if (l->samples_differ)
+            mmm__text_put(&c, " - the samples differ: a data-dependent kernel");
+    }
+    mmm__text_printf(&c,
+        "\n%s     blocks = %s; threads = %s;"
+        "\n%s     work = %s / blocks; span = %s / %s;"
+        "\n%s     reads = %s / (4 * blocks * threads);"
+        "\n%s     writes = %s%s%s%s%s / (4 * blocks * threads)%s;"
+        "\n%s     %s = %s; %s = %s + %s;"
+        "\n%s     %s = %s / warps; %s = %s / warps"
+        " (warps = %s);"
+        "\n%s     %s = %s / warps; %s = %s / blocks",
+        indent, src(pts, MMM_NCU_BLOCKS), src(pts, MMM_NCU_THREADS),
+        indent, src(pts, MMM_NCU_THREAD_INST), src(pts, MMM_NCU_WARP_INST),
+        src(pts, MMM_NCU_WARPS),
+        indent, src(pts, MMM_NCU_LOAD_BYTES),
+        indent, pts->source[MMM_NCU_ATOMIC_BYTES] ? "(" : "",
+        src(pts, MMM_NCU_STORE_BYTES),
+        pts->source[MMM_NCU_ATOMIC_BYTES] ? " + " : "",
+        pts->source[MMM_NCU_ATOMIC_BYTES] ? src(pts, MMM_NCU_ATOMIC_BYTES) : "",
+        pts->source[MMM_NCU_ATOMIC_BYTES] ? ")" : "",
+        pts->source[MMM_NCU_ATOMIC_BYTES] ? "" : " (the bytes of atomics not captured)",
+        indent, mmm__pa_name(PA_REGISTERS), src(pts, MMM_NCU_REGISTERS),
+        mmm__pa_name(PA_SHARED_BYTES), src(pts, MMM_NCU_SHARED_STATIC),
+        src(pts, MMM_NCU_SHARED_DYNAMIC),
+        indent, mmm__pa_name(PA_BARRIERS), src(pts, MMM_NCU_BARRIER_INST),
+        mmm__pa_name(PA_WAVEFRONTS), src(pts, MMM_NCU_SHARED_WAVEFRONTS),
+        src(pts, MMM_NCU_WARPS),
+        indent, mmm__pa_name(PA_GLOBAL_WAVEFRONTS), src(pts, MMM_NCU_GLOBAL_WAVEFRONTS),
+        mmm__pa_name(PA_ATOMICS), src(pts, MMM_NCU_ATOMIC_INST));
+    /* what the L2 and the memory served, per point (the first 8) */
+    size_t listed = 0;
+    for (size_t i = 0; i < pts->n; i++) {
+        const plaunch *l = rep[i];
+        if (!l)
+            continue;
+        if (listed == 8) {
+            mmm__text_printf(&c, "\n%s     (and %zu more points)", indent,
+                             pts->n - i);
+            break;
+        }
+        listed++;
+        mmm__text_printf(&c, "\n%s     ", indent);
+        if (pts->n > 1)
+            mmm__text_printf(&c, "at %s: ", pts->p[i].label);
+        uint32_t h = l->have_q;
+        int any = 0;
+#define HQ(x) (h & (1u << MMM_NCU_##x))
+        if (HQ(L2_READ_SECTORS)) {
+            mmm__text_put(&c, "the L2 served ");
+            put_num(&c, l->q[MMM_NCU_L2_READ_SECTORS]);
+            mmm__text_put(&c, " sectors to reads");
+            if (HQ(LOAD_BYTES) && l->q[MMM_NCU_LOAD_BYTES].d > 0)
+                mmm__text_printf(&c, " (%.3gx the bytes the loads asked for)",
+                                 32 * l->q[MMM_NCU_L2_READ_SECTORS].d /
+                                     l->q[MMM_NCU_LOAD_BYTES].d);
+            if (HQ(L2_READ_HITS) && l->q[MMM_NCU_L2_READ_SECTORS].d > 0)
+                mmm__text_printf(&c, ", %.3g %% of them found in it",
+                                 100 * l->q[MMM_NCU_L2_READ_HITS].d /
+                                     l->q[MMM_NCU_L2_READ_SECTORS].d);
+            any = 1;
+        }
+        if (HQ(L2_WRITE_SECTORS)) {
+            mmm__text_put(&c, any ? "; took " : "the L2 took ");
+            put_num(&c, l->q[MMM_NCU_L2_WRITE_SECTORS]);
+            mmm__text_put(&c, " sectors of writes");
+            any = 1;
+        }
+        if (HQ(LOAD_SECTORS) && HQ(LOAD_BYTES) && l->q[MMM_NCU_LOAD_BYTES].d > 0) {
+            mmm__text_printf(&c, "%sthe L1 looked up %.3gx the bytes the loads asked "
+                             "for", any ? "; " : "",
+                             32 * l->q[MMM_NCU_LOAD_SECTORS].d /
+                                 l->q[MMM_NCU_LOAD_BYTES].d);
+            any = 1;
+        }
+        if (HQ(DRAM_READ_BYTES) || HQ(DRAM_WRITE_BYTES)) {
+            mmm__text_put(&c, any ? "; DRAM read " : "DRAM read ");
+            if (HQ(DRAM_READ_BYTES))
+                put_num(&c, l->q[MMM_NCU_DRAM_READ_BYTES]);
+            else
+                mmm__text_put(&c, "?");
+            mmm__text_put(&c, " bytes, wrote ");
+            if (HQ(DRAM_WRITE_BYTES))
+                put_num(&c, l->q[MMM_NCU_DRAM_WRITE_BYTES]);
+            else
+                mmm__text_put(&c, "?");
+            mmm__text_put(&c, " bytes");
+            any = 1;
+        }
+        if (HQ(DURATION_NS)) {
+            mmm__text_printf(&c, "%s%.4g us a launch (ncu's gpu__time_duration)",
+                             any ? "; " : "", l->q[MMM_NCU_DURATION_NS].d / 1000);
+            any = 1;
+        }
+        if (!any)
+            mmm__text_put(&c, "no L2, memory or duration metrics captured");
+#undef HQ
+    }
+    /* approximations */
+    for (int a = 0; a <= PF_REPEAT; a++)
+        if (f[a].have && !f[a].exact) {
+            char why[300];
+            mmm__approx_text(&f[a], why, sizeof why);
+            mmm__text_printf(&c, "\n%s     APPROXIMATE %s: %s", indent,
+                             a == PF_REPEAT ? "repeat" : mmm__pa_name(a), why);
+        }
+    mmm__text_printf(t, "%s<!-- ", indent);
+    mmm__text_comment(t, c.s ? c.s : "");
+    mmm__text_put(t, " -->\n");
+    mmm__text_dispose(&c);
+}
+
+/* ------------------------------------------------------------------ */
+/* Kernels of one point                                                */
+
+typedef struct pgroup {
+    size_t first, count;
+    char id[160];
+    mmm_value a[PA_N]; /* the launches' attributes: the L1's wavefronts as
+                          their mean */
+} pgroup;
+
+/* The L1's wavefronts of a launch depend on timing (hits and misses of
+ * gathers), so launches that do the same work may count a few more or
+ * fewer: within this share they are the same. */
+#define WAVEFRONT_SPREAD 0.1
+
+int mmm__same_launch(const plaunch *a, const plaunch *b)
+{
+    if (strcmp(a->kernel, b->kernel) || strcmp(a->stream, b->stream) ||
+        a->have_a != b->have_a)
+        return 0;
+    for (int k = 0; k < PA_N; k++) {
+        if (!(a->have_a & (1u << k)) || mmm__pv_equal(a->a[k], b->a[k]))
+            continue;
+        if ((k == PA_WAVEFRONTS || k == PA_GLOBAL_WAVEFRONTS) &&
+            fabs(a->a[k].d - b->a[k].d) <=
+                WAVEFRONT_SPREAD * fmax(fabs(a->a[k].d), fabs(b->a[k].d)))
+            continue;
+        return 0;
+    }
+    return 1;
+}
+
+static int group_point(const ppoint *pt, pgroup **out, size_t *nout)
+{
+    pgroup *g = NULL;
+    size_t n = 0;
+    for (size_t i = 0; i < pt->n; i++) {
+        if (n && mmm__same_launch(&pt->l[g[n - 1].first], &pt->l[i])) {
+            g[n - 1].count++;
+            continue;
+        }
+        pgroup *ng = realloc(g, (n + 1) * sizeof *ng);
+        if (!ng) {
+            free(g);
+            return -1;
+        }
+        g = ng;
+        g[n].first = i;
+        g[n].count = 1;
+        char base[140];
+        mmm__kernel_base(pt->l[i].kernel, base, sizeof base);
+        int same = 0;
+        for (size_t j = 0; j < n; j++) {
+            char b2[140];
+            mmm__kernel_base(pt->l[g[j].first].kernel, b2, sizeof b2);
+            same += !strcmp(b2, base);
+        }
+        if (same)
+            snprintf(g[n].id, sizeof g[n].id, "%s#%d", base, same + 1);
+        else
+            snprintf(g[n].id, sizeof g[n].id, "%s", base);
+        n++;
+    }
+    /* the attributes of each group: the wavefronts' mean */
+    for (size_t k = 0; k < n; k++) {
+        const plaunch *f = &pt->l[g[k].first];
+        memcpy(g[k].a, f->a, sizeof g[k].a);
+        for (int a = PA_WAVEFRONTS; a <= PA_GLOBAL_WAVEFRONTS; a++) {
+            if (!(f->have_a & (1u << a)) || g[k].count == 1)
+                continue;
+            mmm_value sum = mmm_value_int(0);
+            for (size_t i = 0; i < g[k].count; i++)
+                sum = mmm__pv_add(sum, pt->l[g[k].first + i].a[a]);
+            g[k].a[a] = mmm__pv_div(sum, mmm_value_int((int64_t)g[k].count));
+        }
+    }
+    *out = g;
+    *nout = n;
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Without a skeleton                                                  */
+
+static void put_attr(mmm_text *t, const char *name, const char *value)
+{
+    mmm__text_printf(t, " %s=\"", name);
+    mmm__text_put_xml(t, value);
+    mmm__text_put(t, "\"");
+}
+
+static int build_plain(mmm_profile *prof, mmm_text *t, const ppoints *pts,
+                       const char *name, mmm_error *err)
+{
+    pgroup **g = calloc(pts->n, sizeof *g);
+    size_t *ng = calloc(pts->n, sizeof *ng);
+    mmm_value *y = calloc(pts->n, sizeof *y);
+    mmm_value *x = calloc(pts->n * (pts->nparams ? pts->nparams : 1), sizeof *x);
+    const plaunch **rep = calloc(pts->n, sizeof *rep);
+    int64_t *nl = calloc(pts->n, sizeof *nl);
+    int rc = 0;
+    if (!g || !ng || !y || !x || !rep || !nl) {
+        rc = mmm_error_set(err, MMM_ENOMEM, pts->file, 0, "out of memory");
+        goto out;
+    }
+    for (size_t i = 0; i < pts->n; i++) {
+        if (group_point(&pts->p[i], &g[i], &ng[i]) < 0) {
+            rc = mmm_error_set(err, MMM_ENOMEM, pts->file, 0, "out of memory");
+            goto out;
+        }
+        for (size_t j = 0; j < pts->nparams; j++)
+            x[i * pts->nparams + j] = pts->p[i].params[j];
+    }
+    /* the same kernels in the same order at every point */
+    for (size_t i = 1; i < pts->n; i++) {
+        size_t k = 0;
+        while (k < ng[0] && k < ng[i] && !strcmp(g[0][k].id, g[i][k].id) &&
+               !strcmp(pts->p[0].l[g[0][k].first].stream,
+                       pts->p[i].l[g[i][k].first].stream))
+            k++;
+        if (k < ng[0] || k < ng[i]) {
+            const ppoint *a = &pts->p[0], *b = &pts->p[i];
+            const plaunch *lb = k < ng[i] ? &b->l[g[i][k].first] : NULL;
+            mmm_text what;
+            mmm__text_init(&what);
+            if (k < ng[0] && k < ng[i])
+                mmm__text_printf(&what,
+                                 "its kernel %zu is '%s' on stream %s (%s:%ld), where "
+                                 "the point %s has '%s' on stream %s",
+                                 k + 1, g[i][k].id, lb->stream, lb->file, lb->line,
+                                 a->label, g[0][k].id, a->l[g[0][k].first].stream);
+            else if (k < ng[i])
+                mmm__text_printf(&what,
+                                 "it launches kernel %zu '%s' (%s:%ld) after the %zu "
+                                 "kernels of the point %s", k + 1, g[i][k].id,
+                                 lb->file, lb->line, ng[0], a->label);
+            else
+                mmm__text_printf(&what,
+                                 "it has %zu kernels where the point %s has %zu (the "
+                                 "next is '%s')", ng[i], a->label, ng[0], g[0][k].id);
+            rc = mmm_error_set(err, MMM_EINPUT, pts->file, b->line,
+                               "the point %s does not launch what the first "
+                               "point does: %s.  Without a skeleton every point "
+                               "must launch the same kernels in the same order "
+                               "(consecutive identical launches counted as one); "
+                               "write one (--skeleton, docs/profile.md)",
+                               b->label, what.s ? what.s : "");
+            mmm__text_dispose(&what);
+            goto out;
+        }
+    }
+
+    size_t nk = ng[0];
+    const char *const *names = (const char *const *)pts->pname;
+    mmm__text_put(t, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!-- ");
+    {
+        mmm_text h;
+        mmm__text_init(&h);
+        mmm__text_printf(&h, "Built by mmm profile %s from %s: %zu point%s, ",
+                         MMM_VERSION_STRING, pts->file, pts->n,
+                         pts->n == 1 ? "" : "s");
+        size_t ncap = 0;
+        for (size_t i = 0; i < pts->n; i++)
+            ncap += pts->p[i].ncaps;
+        mmm__text_printf(&h, "%zu capture%s of Nsight Compute.\n", ncap,
+                         ncap == 1 ? "" : "s");
+        mmm__text_put(&h, "     Each attribute is measured as docs/profile.md defines "
+                          "it; reads and writes are 4-byte words.\n");
+        if (pts->n > 1)
+            mmm__text_put(&h, "     Each is the simplest expression in the "
+                              "parameters that gives every point's value exactly, "
+                              "unless its kernel's comment says APPROXIMATE.");
+        else
+            mmm__text_put(&h, "     The values of one run: exact integers and "
+                              "fractions, unless a kernel's comment says "
+                              "APPROXIMATE.");
+        mmm__text_comment(t, h.s ? h.s : "");
+        mmm__text_dispose(&h);
+    }
+    mmm__text_put(t, " -->\n<program name=\"");
+    mmm__text_put_xml(t, name);
+    mmm__text_put(t, "\">\n");
+    mmm__text_put(t, "  <description>Measured with Nsight Compute by mmm profile "
+                     "(docs/profile.md)</description>\n");
+    for (size_t j = 0; j < pts->nparams; j++) {
+        mmm_value lo = pts->p[0].params[j], hi = lo;
+        for (size_t i = 1; i < pts->n; i++) {
+            mmm_value v = pts->p[i].params[j];
+            if (v.d < lo.d)
+                lo = v;
+            if (v.d > hi.d)
+                hi = v;
+        }
+        char a[64], b[64], c[64];
+        mmm__pv_text(pts->p[0].params[j], a, sizeof a);
+        mmm__pv_text(lo, b, sizeof b);
+        mmm__pv_text(hi, c, sizeof c);
+        /* the measured range in a comment: min and max would refuse the
+         * values beyond it, which the expressions are there to reach */
+        mmm__text_printf(t, "  <param name=\"%s\" value=\"%s\"/>", pts->pname[j], a);
+        if (pts->n > 1 && strcmp(b, c))
+            mmm__text_printf(t, "  <!-- measured from %s to %s -->", b, c);
+        mmm__text_put(t, "\n");
+    }
+    /* the MMM's cost of a global word: analyze needs it for reads and writes */
+    mmm__text_put(t, "  <param name=\"U\" value=\"400\"/>  <!-- the MMM's cycles per "
+                     "global word (Fermi's, as in the bundled programs): a machine file "
+                     "replaces it -->\n");
+    uint32_t missing_optional = 0;
+    for (size_t k = 0; k < nk; k++) {
+        pfit f[PA_N + 1];
+        memset(f, 0, sizeof f);
+        /* which attributes every point has */
+        uint32_t all = ~0u;
+        for (size_t i = 0; i < pts->n; i++) {
+            const plaunch *l = &pts->p[i].l[g[i][k].first];
+            rep[i] = l;
+            nl[i] = (int64_t)g[i][k].count;
+            all &= l->have_a;
+        }
+        for (int a = 0; a < PA_N; a++) {
+            if (!(all & (1u << a))) {
+                if (PA_REQUIRED & (1u << a)) {
+                    size_t i = 0;
+                    while (rep[i]->have_a & (1u << a))
+                        i++;
+                    rc = mmm_error_set(err, MMM_EINPUT, rep[i]->file, rep[i]->line,
+                                       "launch %lld of '%s' has no %s: its "
+                                       "capture lacks the metrics it is read "
+                                       "from (docs/profile.md; 'mmm profile "
+                                       "metrics' lists those to capture)",
+                                       (long long)rep[i]->id, g[i][k].id,
+                                       mmm__pa_name(a));
+                    goto out;
+                }
+                missing_optional |= 1u << a;
+                continue;
+            }
+            for (size_t i = 0; i < pts->n; i++)
+                y[i] = g[i][k].a[a];
+            if ((rc = mmm__fit_values(names, pts->nparams, x, y, pts->n,
+                                      mmm__pa_integral(a), &f[a], err)) < 0)
+                goto out;
+        }
+        for (size_t i = 0; i < pts->n; i++)
+            y[i] = mmm_value_int(nl[i]);
+        if ((rc = mmm__fit_values(names, pts->nparams, x, y, pts->n, 1, &f[PF_REPEAT],
+                                  err)) < 0)
+            goto out;
+        mmm__kernel_comment(t, "  ", g[0][k].id, pts, rep, nl, f);
+        mmm__text_put(t, "  <kernel");
+        put_attr(t, "id", g[0][k].id);
+        if (strcmp(f[PF_REPEAT].text, "1"))
+            put_attr(t, "repeat", f[PF_REPEAT].text);
+        for (int a = 0; a < PA_N; a++)
+            if (f[a].have)
+                put_attr(t, mmm__pa_name(a), f[a].text);
+        mmm__text_put(t, "/>\n");
+        for (int a = 0; a <= PF_REPEAT; a++)
+            if (f[a].have && !f[a].exact) {
+                char why[300];
+                mmm__approx_text(&f[a], why, sizeof why);
+                prof->napprox++;
+                if (mmm__profile_note(prof, "kernel '%s': %s = %s is approximate (%s)",
+                                      g[0][k].id,
+                                      a == PF_REPEAT ? "repeat" : mmm__pa_name(a),
+                                      f[a].text, why) < 0) {
+                    rc = mmm_error_set(err, MMM_ENOMEM, pts->file, 0, "out of memory");
+                    goto out;
+                }
+            }
+    }
+    /* edges: each kernel after the previous one of its stream */
+    for (size_t k = 1; k < nk; k++) {
+        const char *s = pts->p[0].l[g[0][k].first].stream;
+        for (size_t j = k; j-- > 0;)
+            if (!strcmp(pts->p[0].l[g[0][j].first].stream, s)) {
+                mmm__text_put(t, "  <edge");
+                put_attr(t, "from", g[0][j].id);
+                put_attr(t, "to", g[0][k].id);
+                mmm__text_put(t, "/>\n");
+                break;
+            }
+    }
+    mmm__text_put(t, "</program>\n");
+    prof->nkernels = nk;
+    static const mmm_ncu_quantity need[PA_N] = {
+        [PA_REGISTERS] = MMM_NCU_REGISTERS, [PA_SHARED_BYTES] = MMM_NCU_SHARED_STATIC,
+        [PA_BARRIERS] = MMM_NCU_BARRIER_INST, [PA_WAVEFRONTS] = MMM_NCU_SHARED_WAVEFRONTS,
+        [PA_GLOBAL_WAVEFRONTS] = MMM_NCU_GLOBAL_WAVEFRONTS,
+        [PA_ATOMICS] = MMM_NCU_ATOMIC_INST};
+    for (int a = 0; a < PA_N; a++)
+        if ((missing_optional & (1u << a)) &&
+            mmm__profile_note(prof, "%s not written: the captures lack %s "
+                              "(docs/profile.md)", mmm__pa_name(a),
+                              mmm__ncu_hint(need[a])) < 0) {
+            rc = mmm_error_set(err, MMM_ENOMEM, pts->file, 0, "out of memory");
+            goto out;
+        }
+out:
+    if (g)
+        for (size_t i = 0; i < pts->n; i++)
+            free(g[i]);
+    free(g);
+    free(ng);
+    free(y);
+    free(x);
+    free(rep);
+    free(nl);
+    return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* The build                                                           */
+
+/* The program's name: the POINTS file's, without folder and extension. */
+static void default_name(const char *path, char *buf, size_t size)
+{
+    const char *b = strrchr(path, '/');
+    b = b ? b + 1 : path;
+    snprintf(buf, size, "%s", b);
+    char *dot = strrchr(buf, '.');
+    if (dot && dot != buf)
+        *dot = '\0';
+}
+
+int mmm_profile_build(mmm_profile **out, const char *points_path,
+                      const mmm_profile_options *opt, mmm_error *err)
+{
+    mmm_profile_options dflt = MMM_PROFILE_OPTIONS_INIT;
+    ppoints pts;
+    mmm_text t;
+    int rc;
+    if (!out)
+        return mmm_error_set(err, MMM_EINVAL, points_path, 0, "no output pointer");
+    *out = NULL;
+    if (!points_path)
+        return mmm_error_set(err, MMM_EINVAL, NULL, 0, "no POINTS file");
+    if (!opt)
+        opt = &dflt;
+    mmm_limits lim = mmm_limits_effective(&opt->limits);
+    mmm_profile *p = calloc(1, sizeof *p);
+    if (!p)
+        return mmm_error_set(err, MMM_ENOMEM, points_path, 0, "out of memory");
+    mmm__text_init(&t);
+    if ((rc = mmm__points_read(&pts, points_path, lim.max_file_bytes, err)) < 0)
+        goto fail;
+    p->npoints = pts.n;
+    for (size_t i = 0; i < pts.n; i++) {
+        const ppoint *pt = &pts.p[i];
+        if (mmm__profile_note(p, "%s: %zu launch%s, %zu configuration%s%s", pt->label,
+                              pt->n, pt->n == 1 ? "" : "es", pt->nconfigs,
+                              pt->nconfigs == 1 ? "" : "s", "") < 0)
+            goto oom;
+        if (pt->nsampled &&
+            mmm__profile_note(p, "%s: the costs of %zu launch%s are those of the "
+                              "sampled launches of their configuration",
+                              pt->label, pt->nsampled,
+                              pt->nsampled == 1 ? "" : "es") < 0)
+            goto oom;
+        if (pt->nscattered &&
+            mmm__profile_note(p, "%s: %zu sampled configuration%s (%s%s) launched in "
+                              "several places of the program: one sample stands for "
+                              "them all, though their data may differ (profile "
+                              "every launch to tell: mmm profile run --samples all)",
+                              pt->label, pt->nscattered,
+                              pt->nscattered == 1 ? "" : "s", pt->scattered,
+                              pt->nscattered > 1 ? ", ..." : "") < 0)
+            goto oom;
+    }
+    if (opt->skeleton) {
+        if ((rc = mmm__skeleton_fill(p, &t, opt->skeleton, &pts, opt, err)) < 0)
+            goto fail;
+    } else {
+        char name[256];
+        if (opt->name)
+            snprintf(name, sizeof name, "%s", opt->name);
+        else
+            default_name(points_path, name, sizeof name);
+        if ((rc = build_plain(p, &t, &pts, name, err)) < 0)
+            goto fail;
+    }
+    if (t.oom)
+        goto oom;
+    /* what was written reads back as a program */
+    {
+        mmm_program *check = NULL;
+        mmm_error e;
+        mmm_load_options lo = MMM_LOAD_OPTIONS_INIT;
+        lo.limits = opt->limits;
+        lo.threads = MMM_THREADS_OFF;
+        if (mmm_program_load_memory(&check, t.s, t.len, "(the DAG built)", &lo, &e) < 0) {
+            rc = mmm_error_set(err, MMM_EINPUT, points_path, 0,
+                               "internal error: the DAG built does not load: "
+                               "%s:%ld: %s", e.file, e.line, e.message);
+            goto fail;
+        }
+        mmm_program_free(check);
+    }
+    p->xml = mmm__text_take(&t);
+    mmm__points_dispose(&pts);
+    *out = p;
+    return 0;
+oom:
+    rc = mmm_error_set(err, MMM_ENOMEM, points_path, 0, "out of memory");
+fail:
+    mmm__text_dispose(&t);
+    mmm__points_dispose(&pts);
+    mmm_profile_free(p);
+    return rc;
+}

@@ -1,0 +1,1254 @@
+/* test_profile.c: `mmm profile` (docs/profile.md): the reader of Nsight
+ * Compute's raw CSV on real captures of an H200 (tests/data/profile/,
+ * README.md there) and on damaged ones, the fit of expressions through
+ * points, the build with and without a skeleton, and `mmm profile run`
+ * against a stand-in ncu (fake-ncu.sh) that replays committed captures.
+ *
+ * Expected values are read off the captures by hand (the numbers in the
+ * comments are the CSV cells) or computed here from the formulas, never
+ * taken from earlier output of the tool. */
+#define _DEFAULT_SOURCE
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "mmm/mmm.h"
+#include "mmm/profile.h"
+#include "mmm_run.h"
+#include "slurp.h"
+#include "tmpdir.h"
+
+#define DATA MMM_TEST_DATA "/profile"
+
+/* ------------------------------------------------------------------ */
+/* Helpers                                                             */
+
+static mmm_ncu_capture *read_capture(const char *path)
+{
+    mmm_ncu_capture *c = NULL;
+    mmm_error err;
+    cr_assert_eq(mmm_ncu_read_file(&c, path, 0, &err), 0, "%s:%ld: %s", err.file,
+                 err.line, err.message);
+    return c;
+}
+
+/* Quantity q of launch i as an exact integer (fails the test otherwise). */
+static int64_t qint(const mmm_ncu_capture *c, size_t i, mmm_ncu_quantity q)
+{
+    mmm_value v;
+    cr_assert(mmm_ncu_value(c, i, q, &v), "launch %zu has no %s", i,
+              mmm_ncu_quantity_name(q));
+    cr_assert(v.exact && v.den == 1, "%s of launch %zu is %.17g, not an exact integer",
+              mmm_ncu_quantity_name(q), i, v.d);
+    return v.num;
+}
+
+static void write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f, "cannot write %s", path);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* The value of kernel id's attribute in an evaluated instance. */
+static const mmm_class_val *class_of(const mmm_instance *inst, const char *id)
+{
+    long k = mmm_program_find_kernel(inst->program, id);
+    cr_assert_geq(k, 0, "no kernel '%s'", id);
+    return &inst->classes[inst->program->kernels[k].first_class];
+}
+
+/* The value of one of the time model's attributes (mmm/attr.h) of
+ * kernel id's first class, first launch. */
+static double attr_of(const mmm_instance *inst, const char *id, const char *name)
+{
+    long k = mmm_program_find_kernel(inst->program, id);
+    int a = mmm_attr_find(name);
+    mmm_attr_value v[64];
+    mmm_error err;
+    cr_assert_geq(k, 0, "no kernel '%s'", id);
+    cr_assert_geq(a, 0, "no attribute '%s'", name);
+    cr_assert_leq(mmm_attr_count() * inst->program->kernels[k].nclasses, 64);
+    cr_assert_eq(mmm_instance_eval_attrs(inst, (size_t)k, 1, v, &err), 0, "%s",
+                 err.message);
+    cr_assert(v[a].given, "%s has no %s", id, name);
+    return v[a].value;
+}
+
+static mmm_program *load_text(const char *xml)
+{
+    mmm_program *p = NULL;
+    mmm_error err;
+    cr_assert_eq(mmm_program_load_memory(&p, xml, strlen(xml), "built.xml", NULL, &err),
+                 0, "%s:%ld: %s\n%s", err.file, err.line, err.message, xml);
+    return p;
+}
+
+/* Evaluate prog with names[i] = values[i]. */
+static mmm_instance *eval_at(const mmm_program *p, const char *const *names,
+                             const int64_t *values, size_t n)
+{
+    mmm_override ov[8];
+    mmm_instance *inst = NULL;
+    mmm_error err;
+    cr_assert_leq(n, 8);
+    for (size_t i = 0; i < n; i++) {
+        ov[i].slot = mmm_program_find_param(p, names[i]);
+        cr_assert_geq(ov[i].slot, 0, "no parameter %s", names[i]);
+        ov[i].value = mmm_value_int(values[i]);
+    }
+    cr_assert_eq(mmm_instance_new(&inst, p, &err), 0);
+    cr_assert_eq(mmm_instance_eval(inst, ov, n, &err), 0, "%s:%ld: %s", err.file,
+                 err.line, err.message);
+    return inst;
+}
+
+static mmm_profile *build(const char *points, const char *skeleton)
+{
+    mmm_profile_options opt = MMM_PROFILE_OPTIONS_INIT;
+    mmm_profile *p = NULL;
+    mmm_error err;
+    opt.skeleton = skeleton;
+    cr_assert_eq(mmm_profile_build(&p, points, &opt, &err), 0, "%s:%ld: %s", err.file,
+                 err.line, err.message);
+    return p;
+}
+
+/* A build that must fail at file:line with needle in its message. */
+static void build_fails(const char *points, const char *skeleton, const char *file,
+                        long line, const char *needle)
+{
+    mmm_profile_options opt = MMM_PROFILE_OPTIONS_INIT;
+    mmm_profile *p = NULL;
+    mmm_error err;
+    opt.skeleton = skeleton;
+    mmm_error_clear(&err);
+    cr_expect_lt(mmm_profile_build(&p, points, &opt, &err), 0, "built %s", points);
+    cr_expect_null(p);
+    if (file)
+        cr_expect(strstr(err.file, file) != NULL, "error in '%s', want '%s' (%s)",
+                  err.file, file, err.message);
+    if (line >= 0)
+        cr_expect_eq(err.line, line, "line %ld, want %ld: %s", err.line, line,
+                     err.message);
+    cr_expect(strstr(err.message, needle) != NULL, "'%s' lacks '%s'", err.message,
+              needle);
+    mmm_profile_free(p);
+}
+
+/* ------------------------------------------------------------------ */
+/* The reader on real captures                                        */
+
+/* reduce/raw-tpb64-k1.csv, ncu's default units ("Mbyte", "us", "Kbyte/block"),
+ * and raw-base-tpb64-k1.csv (--print-units base): the same numbers. */
+Test(profile, ncu_real_capture_both_units)
+{
+    const char *files[] = {DATA "/reduce/raw-tpb64-k1.csv",
+                           DATA "/reduce/raw-base-tpb64-k1.csv"};
+    for (int f = 0; f < 2; f++) {
+        mmm_ncu_capture *c = read_capture(files[f]);
+        mmm_value v;
+        cr_assert_eq(mmm_ncu_count(c), 2);
+        cr_expect_str_eq(mmm_ncu_kernel(c, 0),
+                         "void reduce_partial<64, 1>(const float *, float *)");
+        cr_expect_str_eq(mmm_ncu_kernel(c, 1), "reduce_final(const float *, int, float *)");
+        cr_expect_str_eq(mmm_ncu_stream(c, 0), "1/7");
+        cr_expect_eq(mmm_ncu_id(c, 0), 0);
+        cr_expect_eq(mmm_ncu_line(c, 0), 3);
+        cr_expect_eq(mmm_ncu_line(c, 1), 4);
+        /* "16,384", "64", "16" */
+        cr_expect_eq(qint(c, 0, MMM_NCU_BLOCKS), 16384);
+        cr_expect_eq(qint(c, 0, MMM_NCU_THREADS), 64);
+        cr_expect_eq(qint(c, 0, MMM_NCU_REGISTERS), 16);
+        /* "0.256000" Kbyte/block and "256" byte/block */
+        cr_expect_eq(qint(c, 0, MMM_NCU_SHARED_STATIC), 256);
+        cr_expect_eq(qint(c, 0, MMM_NCU_SHARED_DYNAMIC), 0);
+        /* "1867776.000000" and "1,867,776" inst */
+        cr_expect_eq(qint(c, 0, MMM_NCU_WARP_INST), 1867776);
+        cr_expect_eq(qint(c, 0, MMM_NCU_THREAD_INST), 56721408);
+        cr_expect_eq(qint(c, 0, MMM_NCU_WARPS), 32768);
+        /* 32768 warp-level loads, each taken as 128 bytes */
+        cr_expect_eq(qint(c, 0, MMM_NCU_LOAD_BYTES), 32768 * 128);
+        cr_expect_eq(qint(c, 0, MMM_NCU_STORE_BYTES), 16384 * 128);
+        /* shared wavefronts: ld 216,479 + st 131,072 + atom 0 */
+        cr_expect_eq(qint(c, 0, MMM_NCU_SHARED_WAVEFRONTS), 216479 + 131072);
+        cr_expect_eq(qint(c, 0, MMM_NCU_GLOBAL_WAVEFRONTS), 32768 + 16384);
+        /* "4.197888" Mbyte and "4,197,888" byte: exact either way */
+        cr_expect_eq(qint(c, 0, MMM_NCU_DRAM_READ_BYTES), 4197888);
+        /* "12.256000" us and "12,256" ns */
+        cr_expect_eq(qint(c, 0, MMM_NCU_DURATION_NS), 12256);
+        cr_expect_eq(qint(c, 0, MMM_NCU_L2_WRITE_SECTORS), 16382);
+        /* what the file did not capture */
+        cr_expect_eq(mmm_ncu_value(c, 0, MMM_NCU_BARRIER_INST, &v), 0);
+        cr_expect_null(mmm_ncu_source(c, MMM_NCU_BARRIER_INST));
+        cr_expect_null(mmm_ncu_source(c, MMM_NCU_ATOMIC_BYTES));
+        cr_expect_str_eq(mmm_ncu_source(c, MMM_NCU_WARP_INST), "smsp__inst_executed.sum");
+        cr_expect_str_eq(mmm_ncu_source(c, MMM_NCU_LOAD_BYTES),
+                         "smsp__sass_inst_executed_op_global_ld.sum * 128");
+        /* reduce_final: one block of 1024 threads, 146436 thread instructions */
+        cr_expect_eq(qint(c, 1, MMM_NCU_BLOCKS), 1);
+        cr_expect_eq(qint(c, 1, MMM_NCU_THREADS), 1024);
+        cr_expect_eq(qint(c, 1, MMM_NCU_THREAD_INST), 146436);
+        mmm_ncu_free(c);
+    }
+}
+
+/* A value ncu scaled and rounded is inexact; extra columns are ignored;
+ * quoted commas, the program's lines and ncu's messages around the table. */
+static const char small_header[] =
+    "\"ID\",\"Process ID\",\"Process Name\",\"Host Name\",\"Kernel Name\",\"Context\","
+    "\"Stream\",\"Block Size\",\"Grid Size\",\"Device\",\"CC\",\"dram__bytes_read.sum\","
+    "\"launch__grid_size\",\"launch__block_size\",\"other__metric\","
+    "\"gpu__time_duration.sum\"\n";
+
+Test(profile, ncu_units_and_noise)
+{
+    static const char text[] =
+        "\xEF\xBB\xBFmy program says hello, \"quoted\"\n"
+        "==WARNING== Note: Running with unmodified GPU clocks.\n"
+        "==PROF== Connected to process 1 (/a.out)\n"
+        "\"ID\",\"Process ID\",\"Process Name\",\"Host Name\",\"Kernel Name\",\"Context\","
+        "\"Stream\",\"Block Size\",\"Grid Size\",\"Device\",\"CC\",\"dram__bytes_read.sum\","
+        "\"launch__grid_size\",\"launch__block_size\",\"other__metric\","
+        "\"gpu__time_duration.sum\"\r\n"
+        "\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"Gbyte\",\"\",\"\",\"%\",\"ms\"\r\n"
+        "\"0\",\"1\",\"a.out\",\"h\",\"void k<1, 2>(float *, int)\",\"1\",\"13\","
+        "\"(32, 2, 1)\",\"(10, 10, 1)\",\"0\",\"9.0\",\"1.23\",\"\",\"\",\"n/a\",\"1.5\"\r\n"
+        "==PROF== Profiling \"k\" - 1: 0%....50%....100% - 9 passes\n"
+        "\"1\",\"1\",\"a.out\",\"h\",\"k2\",\"1\",\"14\",\"(1, 1, 1)\",\"(1, 1, 1)\","
+        "\"0\",\"9.0\",\"0.000012345\",\"1,000,000\",\"1,024\",\"x y\",\"0.000001\"\r\n"
+        "==PROF== Disconnected from process 1\n";
+    mmm_ncu_capture *c = NULL;
+    mmm_error err;
+    mmm_value v;
+    cr_assert_eq(mmm_ncu_read_memory(&c, text, sizeof text - 1, "n.csv", &err), 0,
+                 "%s:%ld: %s", err.file, err.line, err.message);
+    cr_assert_eq(mmm_ncu_count(c), 2);
+    cr_expect_eq(mmm_ncu_line(c, 0), 6);
+    cr_expect_eq(mmm_ncu_line(c, 1), 8);
+    cr_expect_str_eq(mmm_ncu_stream(c, 1), "1/14");
+    /* no launch__ metric in the row: the Grid Size and Block Size columns */
+    cr_expect_eq(qint(c, 0, MMM_NCU_BLOCKS), 100);
+    cr_expect_eq(qint(c, 0, MMM_NCU_THREADS), 64);
+    cr_expect_eq(qint(c, 1, MMM_NCU_BLOCKS), 1000000);
+    cr_expect_eq(qint(c, 1, MMM_NCU_THREADS), 1024);
+    /* 1.23 Gbyte: rounded to 10 Mbyte by ncu, inexact */
+    cr_assert(mmm_ncu_value(c, 0, MMM_NCU_DRAM_READ_BYTES, &v));
+    cr_expect_eq(v.exact, 0);
+    cr_expect(fabs(v.d - 1.23e9) < 1);
+    /* 0.000012345 Gbyte: 12345 bytes, every digit down to the byte shown */
+    cr_expect_eq(qint(c, 1, MMM_NCU_DRAM_READ_BYTES), 12345);
+    /* 1.5 ms: 1,500,000 ns but shown to 0.1 ms: inexact; 0.000001 ms = 1 ns */
+    cr_assert(mmm_ncu_value(c, 0, MMM_NCU_DURATION_NS, &v));
+    cr_expect_eq(v.exact, 0);
+    cr_expect(fabs(v.d - 1.5e6) < 1e-6);
+    cr_expect_eq(qint(c, 1, MMM_NCU_DURATION_NS), 1);
+    mmm_ncu_free(c);
+}
+
+static void ncu_bad(const char *text, long line, const char *needle)
+{
+    mmm_ncu_capture *c = NULL;
+    mmm_error err;
+    mmm_error_clear(&err);
+    cr_expect_lt(mmm_ncu_read_memory(&c, text, strlen(text), "bad.csv", &err), 0,
+                 "accepted: %s", text);
+    cr_expect_null(c);
+    cr_expect_str_eq(err.file, "bad.csv");
+    cr_expect_eq(err.line, line, "line %ld, want %ld: %s", err.line, line,
+                 err.message);
+    cr_expect(strstr(err.message, needle) != NULL, "'%s' lacks '%s'", err.message,
+              needle);
+}
+
+#define ROW0 "\"0\",\"1\",\"a\",\"h\",\"k\",\"1\",\"7\",\"(32, 1, 1)\",\"(4, 1, 1)\",\"0\",\"9.0\","
+#define UNITS "\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"byte\",\"\",\"\",\"\",\"ns\"\n"
+
+Test(profile, ncu_bad_inputs)
+{
+    char buf[4096];
+    ncu_bad("", 0, "not a capture of Nsight Compute's raw page");
+    ncu_bad("hello\nworld\n", 0, "not a capture of Nsight Compute's raw page");
+    {
+        mmm_ncu_capture *c = NULL;
+        mmm_error err;
+        cr_expect_lt(mmm_ncu_read_memory(&c, "\"ID\"\n\"x\0y\"\n", 10, "bad.csv", &err), 0);
+        cr_expect_eq(err.line, 2);
+        cr_expect(strstr(err.message, "a NUL byte") != NULL, "%s", err.message);
+    }
+    ncu_bad("==PROF== Connected to process 7\n"
+            "==ERROR== ERR_NVGPUCTRPERM - The user does not have permission\n",
+            2, "ncu reported an error: ==ERROR== ERR_NVGPUCTRPERM");
+    ncu_bad("\"ID\",\"Process ID\",\"Process Name\",\"Host Name\",\"Kernel Name\","
+            "\"Context\",\"Stream\",\"Block Size\",\"Grid Size\",\"Device\",\"CC\","
+            "\"Section Name\",\"Metric Name\",\"Metric Unit\",\"Metric Value\"\n",
+            1, "this is ncu's details page");
+    ncu_bad("\"ID\",\"Process ID\",\"Context\",\"Stream\"\n", 1,
+            "the header has no column \"Kernel Name\"");
+    /* the header and units only */
+    snprintf(buf, sizeof buf, "%s%s", small_header, UNITS);
+    ncu_bad(buf, 1, "the capture has no kernel launch");
+    /* a row cut short, as a capture truncated while it was written */
+    snprintf(buf, sizeof buf, "%s%s%s\"1\",\"2\",\"3\"\n\"1\",\"1\",\"a\"", small_header,
+             UNITS, ROW0 "\"5\",\"4\",\"32\",\"\",\"1\"\n" ROW0);
+    ncu_bad(buf, 4, "14 fields where the header (line 1) has 16");
+    snprintf(buf, sizeof buf, "%s%s%s\"5\",\"4\",\"3", small_header, UNITS, ROW0);
+    ncu_bad(buf, 3, "unterminated quoted field");
+    snprintf(buf, sizeof buf, "%s%s%s\"5\",\"4\",\"3\"x,\"\",\"1\"\n", small_header,
+             UNITS, ROW0);
+    ncu_bad(buf, 3, "text after the closing quote");
+    snprintf(buf, sizeof buf, "%s%s%s\"5\",\"abc\",\"32\",\"\",\"1\"\n", small_header,
+             UNITS, ROW0);
+    ncu_bad(buf, 3, "launch__grid_size of launch 0 is 'abc', not a number");
+    snprintf(buf, sizeof buf, "%s%s%s\"5\",\"1,00\",\"32\",\"\",\"1\"\n", small_header,
+             UNITS, ROW0);
+    ncu_bad(buf, 3, "launch__grid_size of launch 0 is '1,00'");
+    snprintf(buf, sizeof buf, "%s%s%s\"5\",\"4\",\"32\",\"\",\"1\"\n"
+             "==ERROR== Failed to profile \"k\" in process 1\n",
+             small_header, UNITS, ROW0);
+    ncu_bad(buf, 4, "==ERROR== Failed to profile");
+    snprintf(buf, sizeof buf, "%s%s\"x\"%s\"5\",\"4\",\"32\",\"\",\"1\"\n", small_header,
+             UNITS, ROW0 + 3);
+    ncu_bad(buf, 3, "\"ID\" is 'x', not a launch number");
+}
+
+Test(profile, ncu_metric_lists)
+{
+    const char *full = mmm_ncu_metric_list(MMM_NCU_SET_FULL);
+    const char *launch = mmm_ncu_metric_list(MMM_NCU_SET_LAUNCH);
+    static const char *need[] = {
+        "launch__grid_size", "launch__block_size", "launch__registers_per_thread",
+        "launch__shared_mem_per_block_static", "launch__shared_mem_per_block_dynamic",
+        "smsp__warps_launched.sum", "smsp__inst_executed.sum",
+        "smsp__thread_inst_executed.sum", "smsp__sass_data_bytes_mem_global_op_ld.sum",
+        "smsp__sass_data_bytes_mem_global_op_st.sum"};
+    for (size_t i = 0; i < sizeof need / sizeof need[0]; i++)
+        cr_expect(strstr(full, need[i]) != NULL, "%s not asked for", need[i]);
+    cr_expect_eq(strncmp(full, launch, strlen(launch)), 0);
+    cr_expect_null(strstr(launch, "smsp__"));
+    cr_expect_null(strchr(full, ' '));
+    /* the metrics ncu refused on the H200 (call1/metrics-dropped.txt) */
+    cr_expect_null(strstr(full, "op_barrier"));
+    cr_expect_null(strstr(full, "op_bar.sum"));
+    cr_expect_str_eq(mmm_ncu_quantity_name(MMM_NCU_WARP_INST), "warp_instructions");
+    cr_expect_null(mmm_ncu_quantity_name(MMM_NCU_NQUANTITIES));
+}
+
+/* The fixtures of tests/data/profile/fixtures/ (captured on the H200 by
+ * hand, README.md there): kernel names mangled, every column of --page
+ * raw, instance values with --print-metric-instances details. */
+Test(profile, ncu_fixtures)
+{
+    /* scan: _Z11scan_blocksILi64ELi1EEvPKiPiS2_, _Z9scan_sumsPii,
+     * _Z8scan_addILi64ELi1EEvPiPKi */
+    mmm_profile *p = NULL;
+    char dir[256], pts[512];
+    mmm_tmpdir_make(dir, sizeof dir, "mmm_profile");
+    snprintf(pts, sizeof pts, "%s/P.csv", dir);
+    write_file(pts, "ncu\n" DATA "/fixtures/scan_mangled.csv\n");
+    p = build(pts, NULL);
+    mmm_program *prog = load_text(mmm_profile_xml(p));
+    cr_assert_eq(prog->nkernels, 3);
+    cr_expect_str_eq(prog->kernels[0].id, "scan_blocks");
+    cr_expect_str_eq(prog->kernels[1].id, "scan_sums");
+    cr_expect_str_eq(prog->kernels[2].id, "scan_add");
+    cr_expect_eq(prog->nedges, 2);
+    mmm_program_free(prog);
+    mmm_profile_free(p);
+
+    /* block_hist<64, 1>: 131,072 blocks of 64 threads (262,144 warps),
+     * "BAR: 524,288" among its instructions per opcode: 2 barriers on a
+     * warp's path; "1.02 (0: 1.02)" Kbyte/block of shared memory: 1020,
+     * rounded by ncu */
+    mmm_ncu_capture *c = read_capture(DATA "/fixtures/block_hist_instances.csv");
+    cr_assert_eq(mmm_ncu_count(c), 2);
+    cr_expect_eq(qint(c, 0, MMM_NCU_BARRIER_INST), 524288);
+    cr_expect_eq(qint(c, 0, MMM_NCU_WARPS), 262144);
+    cr_expect_str_eq(mmm_ncu_source(c, MMM_NCU_BARRIER_INST),
+                     "sass__inst_executed_per_opcode[BAR]");
+    mmm_value v;
+    cr_assert(mmm_ncu_value(c, 0, MMM_NCU_SHARED_STATIC, &v));
+    cr_expect_eq(v.exact, 0);
+    cr_expect_eq(v.d, 1020);
+    mmm_ncu_free(c);
+    write_file(pts, "ncu\n" DATA "/fixtures/block_hist_instances.csv\n");
+    p = build(pts, NULL);
+    cr_expect(strstr(mmm_profile_xml(p), "barriers=\"2\"") != NULL);
+    cr_expect(strstr(mmm_profile_xml(p), "APPROXIMATE shared_bytes: ncu printed its value "
+                                         "rounded") != NULL);
+    mmm_profile_free(p);
+    /* without instances in the capture, no barriers (the fixture written
+     * in ncu's default units has none) */
+    c = read_capture(DATA "/fixtures/reduce_auto.csv");
+    cr_expect_eq(mmm_ncu_value(c, 0, MMM_NCU_BARRIER_INST, &v), 0);
+    mmm_ncu_free(c);
+
+    /* all 467 columns of the raw page */
+    c = read_capture(DATA "/fixtures/transpose_fullwidth.csv");
+    cr_assert_eq(mmm_ncu_count(c), 1);
+    cr_expect_eq(qint(c, 0, MMM_NCU_BLOCKS), 65536);
+    cr_expect_eq(qint(c, 0, MMM_NCU_THREADS), 64);
+    mmm_ncu_free(c);
+
+    /* the same launches in ncu's default units and in base units */
+    mmm_ncu_capture *a = read_capture(DATA "/fixtures/reduce_auto.csv"),
+                    *b = read_capture(DATA "/fixtures/reduce_base.csv");
+    cr_assert_eq(mmm_ncu_count(a), mmm_ncu_count(b));
+    for (size_t i = 0; i < mmm_ncu_count(a); i++)
+        for (int q = 0; q < MMM_NCU_NQUANTITIES; q++) {
+            mmm_value x, y;
+            int hx = mmm_ncu_value(a, i, (mmm_ncu_quantity)q, &x),
+                hy = mmm_ncu_value(b, i, (mmm_ncu_quantity)q, &y);
+            cr_expect_eq(hx, hy, "launch %zu: %s", i, mmm_ncu_quantity_name(q));
+            if (hx && hy && y.exact && x.exact)
+                cr_expect(x.num == y.num && x.den == y.den, "launch %zu: %s %.17g, %.17g",
+                          i, mmm_ncu_quantity_name(q), x.d, y.d);
+        }
+    mmm_ncu_free(a);
+    mmm_ncu_free(b);
+    mmm_tmpdir_remove(dir);
+}
+
+/* Kernel names into kernel ids (through the build of one capture). */
+Test(profile, kernel_names)
+{
+    static const struct {
+        const char *name, *id;
+    } cases[] = {
+        {"void sgemm_k<16>(const float *, float *, int)", "sgemm_k"},
+        {"reduce_final(const float *, int, float *)", "reduce_final"},
+        {"ampere_sgemm_128x64_nn", "ampere_sgemm_128x64_nn"},
+        {"void ns::inner::k<(int)4, float>(T1 *)", "ns::inner::k"},
+        {"void (anonymous namespace)::kern<int>(int *)", "(anonymousnamespace)::kern"},
+        {"std::enable_if<true, void>::type f<1>(int)", "f"},
+        {"_Z11scan_blocksILi64ELi1EEvPKiPiS2_", "scan_blocks"},
+        {"_ZN2ns4kernIiEEvPi", "ns::kern"},
+    };
+    char dir[256], cap[512], pts[512];
+    mmm_tmpdir_make(dir, sizeof dir, "mmm_profile");
+    snprintf(cap, sizeof cap, "%s/c.csv", dir);
+    snprintf(pts, sizeof pts, "%s/P.csv", dir);
+    write_file(pts, "ncu\nc.csv\n");
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char text[2048];
+        snprintf(text, sizeof text,
+                 "\"ID\",\"Process ID\",\"Process Name\",\"Host Name\",\"Kernel Name\","
+                 "\"Context\",\"Stream\",\"Block Size\",\"Grid Size\",\"Device\",\"CC\","
+                 "\"smsp__inst_executed.sum\",\"smsp__thread_inst_executed.sum\","
+                 "\"smsp__warps_launched.sum\",\"smsp__sass_data_bytes_mem_global_op_ld.sum\","
+                 "\"smsp__sass_data_bytes_mem_global_op_st.sum\"\n"
+                 "\"0\",\"1\",\"p\",\"h\",\"%s\",\"1\",\"7\",\"(32, 1, 1)\","
+                 "\"(2, 1, 1)\",\"0\",\"9.0\",\"20\",\"640\",\"2\",\"256\",\"0\"\n",
+                 cases[i].name);
+        write_file(cap, text);
+        mmm_profile *p = build(pts, NULL);
+        mmm_program *prog = load_text(mmm_profile_xml(p));
+        cr_expect_str_eq(prog->kernels[0].id, cases[i].id, "%s", cases[i].name);
+        mmm_program_free(prog);
+        mmm_profile_free(p);
+    }
+    mmm_tmpdir_remove(dir);
+}
+
+/* ------------------------------------------------------------------ */
+/* Expressions through points                                          */
+
+typedef int64_t (*f2)(int64_t, int64_t);
+static int64_t e_poly(int64_t n, int64_t s) { return 3 * n * s + 2; }
+static int64_t e_ceil(int64_t n, int64_t s) { (void)s; return (n + 255) / 256; }
+static int64_t e_log(int64_t n, int64_t s) { (void)s; int64_t l = 0; while ((1 << l) < n) l++; return n * l; }
+static int64_t e_quot(int64_t n, int64_t s) { return 1048576 / (n * s); }
+static int64_t e_const(int64_t n, int64_t s) { (void)n; (void)s; return 7; }
+static int64_t e_sq(int64_t n, int64_t s) { (void)s; return n * n / 4 + 1; }
+static int64_t e_mix(int64_t n, int64_t s) { return 2 * n + 5 * s - 1; }
+
+/* An exact rational 192/n + 2*s: a value that is not an integer. */
+static mmm_value e_frac(int64_t n, int64_t s) { return mmm_value_ratio(192 + 2 * s * n, n); }
+
+static void fit_grid(const int64_t *nv, size_t nn, const int64_t *sv, size_t ns,
+                     mmm_value (*fv)(int64_t, int64_t), f2 fi,
+                     mmm_profile_fit_result *res)
+{
+    static const char *const names[] = {"n", "s"};
+    mmm_value x[512], y[256];
+    size_t k = 0;
+    mmm_error err;
+    for (size_t i = 0; i < nn; i++)
+        for (size_t j = 0; j < ns; j++, k++) {
+            x[2 * k] = mmm_value_int(nv[i]);
+            x[2 * k + 1] = mmm_value_int(sv[j]);
+            y[k] = fv ? fv(nv[i], sv[j]) : mmm_value_int(fi(nv[i], sv[j]));
+        }
+    cr_assert_eq(mmm_profile_fit(names, 2, x, y, k, res, &err), 0, "%s", err.message);
+}
+
+/* The text, evaluated at (n, s) by the expression language. */
+static mmm_value eval_text(const char *text, int64_t n, int64_t s)
+{
+    char xml[2048];
+    snprintf(xml, sizeof xml,
+             "<program name='t'><param name='n' value='%lld'/><param name='s' "
+             "value='%lld'/><param name='v' value='%s'/></program>",
+             (long long)n, (long long)s, text);
+    mmm_program *p = load_text(xml);
+    mmm_instance *inst = NULL;
+    mmm_error err;
+    cr_assert_eq(mmm_instance_new(&inst, p, &err), 0);
+    cr_assert_eq(mmm_instance_eval(inst, NULL, 0, &err), 0, "%s", err.message);
+    mmm_value v = inst->values[mmm_program_find_param(p, "v")];
+    mmm_instance_free(inst);
+    mmm_program_free(p);
+    return v;
+}
+
+/* Known expressions come back exactly, and hold beyond the points. */
+Test(profile, fit_exact)
+{
+    static const int64_t n[] = {64, 128, 256, 512, 1024}, s[] = {1, 2, 4, 8};
+    static const int64_t n3[] = {100, 300, 700, 1000, 1500, 3000};
+    struct {
+        f2 f;
+        const int64_t *n;
+        size_t nn;
+        const char *text;
+    } cases[] = {
+        {e_poly, n, 5, "3*n*s + 2"},
+        {e_ceil, n3, 6, "ceil(n/256)"},
+        {e_log, n, 5, "n*log2(n)"},
+        {e_quot, n, 5, "1048576/(n*s)"},
+        {e_const, n, 5, "7"},
+        {e_sq, n, 5, "n^2/4 + 1"},
+        {e_mix, n, 5, "2*n + 5*s - 1"},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        mmm_profile_fit_result r;
+        fit_grid(cases[c].n, cases[c].nn, s, 4, NULL, cases[c].f, &r);
+        cr_expect_eq(r.exact, 1, "%s: not exact (%s)", cases[c].text, r.text);
+        cr_expect_str_eq(r.text, cases[c].text);
+        cr_expect_eq(r.max_rel_error, 0);
+        /* beyond the grid: n = 2048 (4000 for the ceiling), s = 16 */
+        int64_t xn = cases[c].n == n3 ? 4000 : 2048, xs = cases[c].f == e_quot ? 2 : 16;
+        mmm_value v = eval_text(r.text, xn, xs);
+        cr_expect(v.exact && v.den == 1 && v.num == cases[c].f(xn, xs),
+                  "%s at n=%lld, s=%lld: %.17g, want %lld", r.text, (long long)xn,
+                  (long long)xs, v.d, (long long)cases[c].f(xn, xs));
+    }
+    /* a rational value */
+    mmm_profile_fit_result r;
+    fit_grid(n, 5, s, 4, e_frac, NULL, &r);
+    cr_expect_eq(r.exact, 1);
+    cr_expect_str_eq(r.text, "192/n + 2*s");
+    /* one point: its value */
+    static const char *const names[] = {"n"};
+    mmm_value x1 = mmm_value_int(5), y1 = mmm_value_ratio(7, 3);
+    mmm_error err;
+    cr_assert_eq(mmm_profile_fit(names, 1, &x1, &y1, 1, &r, &err), 0);
+    cr_expect_str_eq(r.text, "7/3");
+    cr_expect_eq(r.exact, 1);
+}
+
+/* Noisy points: an approximation, said to be one, with its error. */
+Test(profile, fit_noisy)
+{
+    static const char *const names[] = {"n"};
+    mmm_value x[16], y[16];
+    double noise[16] = {0.01, -0.02, 0.015, -0.005, 0.02, -0.01, 0.0, 0.012,
+                        -0.018, 0.007, -0.003, 0.019, -0.02, 0.004, 0.011, -0.016};
+    mmm_profile_fit_result r;
+    mmm_error err;
+    for (int i = 0; i < 16; i++) {
+        double n = 100.0 * (i + 1);
+        x[i] = mmm_value_int(100 * (i + 1));
+        y[i] = mmm_value_double((3 * n + 50) * (1 + noise[i]));
+        y[i].exact = 0;
+    }
+    cr_assert_eq(mmm_profile_fit(names, 1, x, y, 16, &r, &err), 0);
+    cr_expect_eq(r.exact, 0, "%s", r.text);
+    cr_expect_gt(r.max_rel_error, 0.005);
+    cr_expect_lt(r.max_rel_error, 0.05, "%s: %g", r.text, r.max_rel_error);
+    /* the same values rounded to integers: exact arithmetic, no exact
+     * expression */
+    for (int i = 0; i < 16; i++)
+        y[i] = mmm_value_int((int64_t)llround(y[i].d));
+    cr_assert_eq(mmm_profile_fit(names, 1, x, y, 16, &r, &err), 0);
+    cr_expect_eq(r.exact, 0, "%s", r.text);
+    cr_expect_lt(r.max_rel_error, 0.05);
+    cr_expect_lt(mmm_profile_fit(names, 1, x, y, 0, &r, &err), 0);
+}
+
+/* ------------------------------------------------------------------ */
+/* The build                                                           */
+
+/* 35 points (tpb = 64 .. 1024, k = 1 .. 64) of the reduction of 2^20
+ * words: reduce_partial<tpb, k> then reduce_final, each point a capture. */
+Test(profile, build_reduce_parametric)
+{
+    mmm_profile *p = build(DATA "/reduce/POINTS-raw.csv", NULL);
+    const char *xml = mmm_profile_xml(p);
+    cr_expect_eq(mmm_profile_npoints(p), 35);
+    cr_expect_eq(mmm_profile_nkernels(p), 2);
+    /* the template instances are one kernel */
+    cr_expect(strstr(xml, "<kernel id=\"reduce_partial\"") != NULL);
+    cr_expect(strstr(xml, "<kernel id=\"reduce_final\"") != NULL);
+    cr_expect(strstr(xml, "<edge from=\"reduce_partial\" to=\"reduce_final\"/>") != NULL);
+    /* the launch configuration and the counts that follow one formula */
+    cr_expect(strstr(xml, "blocks=\"1048576/(tpb*k)\" threads=\"tpb\"") != NULL, "%s", xml);
+    cr_expect(strstr(xml, "reads=\"k\"") != NULL);
+    cr_expect(strstr(xml, "shared_bytes=\"4*tpb\"") != NULL);
+    /* those that do not (the registers the compiler chose): marked */
+    cr_expect(strstr(xml, "APPROXIMATE registers") != NULL);
+    cr_expect_gt(mmm_profile_napprox(p), 0);
+    /* every attribute comes with the metric it was read from */
+    cr_expect(strstr(xml, "work = smsp__thread_inst_executed.sum / blocks") != NULL);
+    cr_expect(strstr(xml, "span = smsp__inst_executed.sum / smsp__warps_launched.sum") != NULL);
+
+    /* evaluated at two points, the values of the captures (the CSV cells):
+     * tpb=64, k=1: reduce_partial 16,384 blocks, 56,721,408 thread and
+     * 1,867,776 warp instructions over 32,768 warps; reduce_final 146,436;
+     * tpb=256, k=8: 512 blocks, 10,488,832 and 330,752 over 4,096 warps */
+    static const char *const names[] = {"tpb", "k"};
+    struct {
+        int64_t v[2], blocks, threads, tinst, winst, warps, final_work;
+    } at[] = {{{64, 1}, 16384, 64, 56721408, 1867776, 32768, 146436},
+              {{256, 8}, 512, 256, 10488832, 330752, 4096, 90628}};
+    mmm_program *prog = load_text(xml);
+    for (int i = 0; i < 2; i++) {
+        mmm_instance *inst = eval_at(prog, names, at[i].v, 2);
+        const mmm_class_val *c = class_of(inst, "reduce_partial");
+        cr_expect_eq(c->count, at[i].blocks);
+        cr_expect_eq(c->threads, at[i].threads);
+        cr_expect_eq(c->work, (double)at[i].tinst / (double)at[i].blocks);
+        cr_expect_eq(c->span, (double)at[i].winst / (double)at[i].warps);
+        cr_expect_eq(attr_of(inst, "reduce_partial", "shared_bytes"), 4 * at[i].threads);
+        cr_expect_eq(class_of(inst, "reduce_final")->count, 1);
+        mmm_instance_free(inst);
+    }
+    mmm_program_free(prog);
+    mmm_profile_free(p);
+}
+
+/* The same captures in ncu's default units and in base units: the same
+ * DAG. */
+Test(profile, build_units_agree)
+{
+    mmm_profile *a = build(DATA "/reduce/POINTS-raw.csv", NULL);
+    mmm_profile *b = build(DATA "/reduce/POINTS-raw-base.csv", NULL);
+    const char *xa = strstr(mmm_profile_xml(a), "<kernel"),
+               *xb = strstr(mmm_profile_xml(b), "<kernel");
+    /* the kernel lines, not the comments (they name the files) */
+    char la[4096], lb[4096];
+    size_t na = strcspn(xa, "\n"), nb = strcspn(xb, "\n");
+    cr_assert_lt(na, sizeof la);
+    memcpy(la, xa, na);
+    la[na] = '\0';
+    memcpy(lb, xb, nb < sizeof lb ? nb : sizeof lb - 1);
+    lb[nb < sizeof lb ? nb : sizeof lb - 1] = '\0';
+    cr_expect_str_eq(la, lb);
+    mmm_profile_free(a);
+    mmm_profile_free(b);
+}
+
+/* 22 launches of pr_sweep (11 of each of two configurations): the whole
+ * capture, and a list of launches with the first of each configuration
+ * sampled (as mmm profile run captures): two kernels of 11 launches. */
+Test(profile, build_launch_grouping_and_samples)
+{
+    char dir[256], path[512];
+    mmm_tmpdir_make(dir, sizeof dir, "mmm_profile");
+    snprintf(path, sizeof path, "%s/full.csv", dir);
+    write_file(path, "ncu\n" DATA "/pagerank/repeat-full.csv\n");
+    mmm_profile *full = build(path, NULL);
+    snprintf(path, sizeof path, "%s/split.csv", dir);
+    write_file(path, "ncu\n" DATA "/pagerank/repeat-sample.csv\n" DATA
+                     "/pagerank/repeat-launches.csv\n");
+    mmm_profile *split = build(path, NULL);
+    for (int w = 0; w < 2; w++) {
+        mmm_profile *p = w ? split : full;
+        const char *xml = mmm_profile_xml(p);
+        cr_expect_eq(mmm_profile_nkernels(p), 2, "%s", xml);
+        mmm_program *prog = load_text(xml);
+        mmm_instance *inst = eval_at(prog, NULL, NULL, 0);
+        cr_assert_eq(prog->nkernels, 2);
+        cr_expect_str_eq(prog->kernels[0].id, "pr_sweep");
+        cr_expect_str_eq(prog->kernels[1].id, "pr_sweep#2");
+        cr_expect_eq(inst->kernels[0].repeat, 11);
+        cr_expect_eq(inst->kernels[1].repeat, 11);
+        /* 32,768 and 16,384 blocks of 32 threads: 127,926,272 and
+         * 121,110,528 thread instructions in the first launch of each */
+        cr_expect_eq(class_of(inst, "pr_sweep")->count, 32768);
+        cr_expect_eq(class_of(inst, "pr_sweep")->work, 127926272.0 / 32768);
+        cr_expect_eq(class_of(inst, "pr_sweep#2")->work, 121110528.0 / 16384);
+        cr_expect_eq(prog->nedges, 1);
+        mmm_instance_free(inst);
+        mmm_program_free(prog);
+    }
+    cr_expect(strstr(mmm_profile_xml(split), "sampled launch") != NULL);
+    int saw = 0;
+    for (size_t i = 0; i < mmm_profile_nnotes(split); i++)
+        saw |= strstr(mmm_profile_note(split, i), "the costs of 22 launches") != NULL;
+    cr_expect(saw);
+    mmm_profile_free(full);
+    mmm_profile_free(split);
+    mmm_tmpdir_remove(dir);
+}
+
+Test(profile, build_errors)
+{
+    char dir[256], path[512], cap[512];
+    mmm_tmpdir_make(dir, sizeof dir, "mmm_profile");
+    snprintf(path, sizeof path, "%s/P.csv", dir);
+    /* two points that launch different kernels */
+    write_file(path, "ncu,n\n" DATA "/reduce/raw-tpb64-k1.csv,1\n" DATA
+                     "/pagerank/repeat-full.csv,2\n");
+    build_fails(path, NULL, "P.csv", 3, "the point n=2 does not launch what the first point does");
+    /* a launch list without a sample of its launches' configurations */
+    write_file(path, "ncu\n" DATA "/pagerank/repeat-launches.csv\n");
+    build_fails(path, NULL, "repeat-launches.csv", 3, "has no costs measured");
+    /* POINTS.csv itself */
+    write_file(path, "file,n\nx,1\n");
+    build_fails(path, NULL, "P.csv", 1, "no column 'ncu'");
+    write_file(path, "ncu,2n\nx,1\n");
+    build_fails(path, NULL, "P.csv", 1, "column '2n' is not a parameter name");
+    write_file(path, "ncu,n\n" DATA "/reduce/raw-tpb64-k1.csv,abc\n");
+    build_fails(path, NULL, "P.csv", 2, "parameter 'n': 'abc' is not a number");
+    write_file(path, "ncu,n\n");
+    build_fails(path, NULL, "P.csv", 0, "no rows");
+    write_file(path, "ncu,n\nmissing.csv,1\n");
+    build_fails(path, NULL, "missing.csv", 0, "cannot");
+    /* a capture cut in the middle of a row */
+    snprintf(cap, sizeof cap, "%s/cut.csv", dir);
+    {
+        size_t len;
+        char *t = slurp(DATA "/reduce/raw-tpb64-k1.csv", &len);
+        t[len - 40] = '\0';
+        write_file(cap, t);
+        free(t);
+    }
+    write_file(path, "ncu\ncut.csv\n");
+    build_fails(path, NULL, "cut.csv", 4, "a truncated or damaged capture");
+    mmm_tmpdir_remove(dir);
+}
+
+/* ------------------------------------------------------------------ */
+/* Skeletons                                                           */
+
+static const char reduce_skeleton[] =
+    "<?xml version=\"1.0\"?>\n"
+    "<!-- the reduction of 2^20 words -->\n"
+    "<program name=\"reduce\">\n"
+    "  <param name=\"tpb\" value=\"256\"/>\n"
+    "  <param name=\"k\" value=\"4\"/>\n"
+    "  <param name=\"U\" value=\"400\"/>\n"
+    "  <kernel id=\"reduce_partial\" blocks=\"2^20/(tpb*k)\" threads=\"tpb\"\n"
+    "          work=\"?\" span=\" ? \" reads=\"?\" writes=\"?\" registers=\"?\"\n"
+    "          shared_bytes=\"?\" rounds=\"1\"/>\n"
+    "  <kernel id=\"reduce_final\" blocks=\"1\" threads=\"1024\" work=\"?\" span=\"?\"\n"
+    "          reads=\"?\" writes=\"1/1024\"/>\n"
+    "  <edge from=\"reduce_partial\" to=\"reduce_final\"/>\n"
+    "</program>\n";
+
+Test(profile, skeleton_fill)
+{
+    char dir[256], skel[512];
+    mmm_tmpdir_make(dir, sizeof dir, "mmm_profile");
+    snprintf(skel, sizeof skel, "%s/skel.xml", dir);
+    write_file(skel, reduce_skeleton);
+    /* plain analyze refuses it, naming mmm profile build */
+    {
+        mmm_program *p = NULL;
+        mmm_error err;
+        cr_expect_lt(mmm_program_load_file(&p, skel, NULL, &err), 0);
+        cr_expect_eq(err.line, 7);
+        cr_expect(strstr(err.message, "'?' is a cost left to be measured") != NULL, "%s",
+                  err.message);
+        cr_expect(strstr(err.message, "mmm profile build") != NULL);
+    }
+    mmm_profile *p = build(DATA "/reduce/POINTS-raw.csv", skel);
+    const char *xml = mmm_profile_xml(p);
+    /* the user's text is kept: the comment, the rounds, the writes given */
+    cr_expect(strstr(xml, "<!-- the reduction of 2^20 words -->") != NULL);
+    cr_expect(strstr(xml, "rounds=\"1\"") != NULL);
+    cr_expect(strstr(xml, "writes=\"1/1024\"") != NULL);
+    cr_expect(strstr(xml, "blocks=\"2^20/(tpb*k)\"") != NULL);
+    cr_expect_null(strstr(xml, "=\"?\""));
+    cr_expect_null(strstr(xml, "=\" ? \""));
+    cr_expect(strstr(xml, "reads=\"k\"") != NULL);
+    cr_expect(strstr(xml, "shared_bytes=\"4*tpb\"") != NULL);
+    /* the values at a point: 3,462 = 56,721,408 / 16,384; 57 = 1,867,776 /
+     * 32,768 (tpb=64, k=1) */
+    static const char *const names[] = {"tpb", "k"};
+    static const int64_t v[] = {64, 1};
+    mmm_program *prog = load_text(xml);
+    mmm_instance *inst = eval_at(prog, names, v, 2);
+    cr_expect_eq(class_of(inst, "reduce_partial")->work, 3462);
+    cr_expect_eq(class_of(inst, "reduce_partial")->span, 57);
+    /* reduce_final's loads: 512 warp-level, 128 bytes each, over 1024
+     * threads: 16 words (its work has no formula: approximate) */
+    cr_expect_eq(class_of(inst, "reduce_final")->reads, 16);
+    cr_expect(strstr(xml, "APPROXIMATE work") != NULL);
+    mmm_instance_free(inst);
+    mmm_program_free(prog);
+    mmm_profile_free(p);
+    mmm_tmpdir_remove(dir);
+}
+
+Test(profile, skeleton_errors)
+{
+    char dir[256], skel[512], pts[512];
+    mmm_tmpdir_make(dir, sizeof dir, "mmm_profile");
+    snprintf(skel, sizeof skel, "%s/skel.xml", dir);
+    snprintf(pts, sizeof pts, "%s/P.csv", dir);
+    write_file(pts, "ncu,tpb,k\n" DATA "/reduce/raw-tpb64-k1.csv,64,1\n" DATA
+                    "/reduce/raw-tpb128-k2.csv,128,2\n");
+    /* the skeleton lacks the second launch */
+    write_file(skel, "<program name='r'><param name='tpb' value='1'/><param name='k' value='1'/>\n"
+                     "<kernel id='reduce_partial' blocks='2^20/(tpb*k)' threads='tpb'\n"
+                     " work='?' span='?' reads='0' writes='0'/></program>\n");
+    build_fails(pts, skel, "raw-tpb64-k1.csv", 4,
+                "launch 2 of the point tpb=64, k=1 ('reduce_final') has no kernel in the skeleton");
+    /* everything on one line, after the XML declaration: the comments go
+     * before the elements, the declaration stays first */
+    write_file(skel, "<?xml version='1.0'?><program name='r'><param name='tpb' value='1'/>"
+                     "<param name='k' value='1'/><kernel id='reduce_partial' "
+                     "blocks='2^20/(tpb*k)' threads='tpb' work='?' span='?' reads='0' "
+                     "writes='0'/><kernel id='reduce_final' blocks='1' threads='1024' "
+                     "work='?' span='?' reads='0' writes='0'/></program>");
+    {
+        mmm_profile *p = build(pts, skel);
+        static const char head[] = "<?xml version='1.0'?>\n<!-- Filled";
+        cr_expect_eq(strncmp(mmm_profile_xml(p), head, sizeof head - 1), 0,
+                     "%s", mmm_profile_xml(p));
+        mmm_profile_free(p);
+    }
+    /* one launch more than the captures */
+    write_file(skel, "<program name='r'><param name='tpb' value='1'/><param name='k' value='1'/>\n"
+                     "<kernel id='reduce_partial' blocks='2^20/(tpb*k)' threads='tpb'\n"
+                     " work='?' span='?' reads='0' writes='0'/>\n"
+                     "<kernel id='reduce_final' repeat='2' blocks='1' threads='1024'\n"
+                     " work='?' span='?' reads='0' writes='0'/></program>\n");
+    build_fails(pts, skel, "skel.xml", 4, "kernel 'reduce_final', launch 2 of its 2, has no launch");
+    /* another order */
+    write_file(skel, "<program name='r'><param name='tpb' value='1'/><param name='k' value='1'/>\n"
+                     "<kernel id='reduce_final' blocks='1' threads='1024'\n"
+                     " work='?' span='?' reads='0' writes='0'/>\n"
+                     "<kernel id='reduce_partial' blocks='2^20/(tpb*k)' threads='tpb'\n"
+                     " work='?' span='?' reads='0' writes='0'/></program>\n");
+    build_fails(pts, skel, "raw-tpb64-k1.csv", 3,
+                "is 'reduce_partial', where the skeleton");
+    /* blocks that are not the launch's */
+    write_file(skel, "<program name='r'><param name='tpb' value='1'/><param name='k' value='1'/>\n"
+                     "<kernel id='reduce_partial' blocks='2^19/(tpb*k)' threads='tpb'\n"
+                     " work='?' span='?' reads='0' writes='0'/>\n"
+                     "<kernel id='reduce_final' blocks='1' threads='1024'\n"
+                     " work='?' span='?' reads='0' writes='0'/></program>\n");
+    build_fails(pts, skel, "raw-tpb64-k1.csv", 3, "has 16384 blocks of 64 threads, where the skeleton");
+    /* what cannot be measured */
+    write_file(skel, "<program name='r'><param name='tpb' value='1'/><param name='k' value='1'/>\n"
+                     "<kernel id='reduce_partial' blocks='?' threads='tpb'\n"
+                     " work='?' span='?' reads='0' writes='0'/></program>\n");
+    build_fails(pts, skel, "skel.xml", 2, "blocks=\"?\" cannot be measured");
+    write_file(skel, "<program name='r'><param name='tpb' value='1'/><param name='k' value='1'/>\n"
+                     "<kernel id='reduce_partial' threads='tpb'>\n"
+                     " <blocks count='1' work='?' span='1' reads='0' writes='0'/></kernel></program>\n");
+    build_fails(pts, skel, "skel.xml", 3, "<blocks> work=\"?\"");
+    write_file(skel, "<program name='r'><param name='tpb' value='?'/></program>\n");
+    build_fails(pts, skel, "skel.xml", 1, "only a kernel's costs can be left to be measured");
+    /* a POINTS column the skeleton does not declare */
+    write_file(skel, "<program name='r'><param name='tpb' value='1'/>\n"
+                     "<kernel id='reduce_partial' blocks='1' threads='1'\n"
+                     " work='?' span='?' reads='0' writes='0'/></program>\n");
+    build_fails(pts, skel, "P.csv", 1, "column 'k' names no parameter of the skeleton");
+    /* the loader's own errors, at the skeleton's lines */
+    write_file(skel, "<program name='r'><param name='tpb' value='1'/><param name='k' value='1'/>\n"
+                     "<kernel id='reduce_partial' blocks='2^20/(tpb*kk)' threads='tpb'\n"
+                     " work='?' span='?' reads='0' writes='0'/></program>\n");
+    build_fails(pts, skel, "skel.xml", 2, "unknown parameter 'kk'");
+    mmm_tmpdir_remove(dir);
+}
+
+/* A kernel whose launches differ (a halving loop): its index enters the
+ * expressions.  Hand-made captures in ncu's format: at n = 2^m, the
+ * kernel halve launched m - 1 times, launch i with n/2^i blocks of 32
+ * threads, 10 + 3 i instructions per thread. */
+Test(profile, skeleton_index)
+{
+    char dir[256], path[512], pts[512];
+    mmm_tmpdir_make(dir, sizeof dir, "mmm_profile");
+    snprintf(pts, sizeof pts, "%s/P.csv", dir);
+    FILE *pf = fopen(pts, "w");
+    cr_assert_not_null(pf);
+    fprintf(pf, "ncu,n\n");
+    for (int m = 6; m <= 9; m++) {
+        int64_t n = (int64_t)1 << m;
+        snprintf(path, sizeof path, "%s/n%lld.csv", dir, (long long)n);
+        FILE *f = fopen(path, "w");
+        cr_assert_not_null(f);
+        fprintf(f, "\"ID\",\"Process ID\",\"Process Name\",\"Host Name\",\"Kernel Name\","
+                   "\"Context\",\"Stream\",\"Block Size\",\"Grid Size\",\"Device\",\"CC\","
+                   "\"launch__block_size\",\"launch__grid_size\","
+                   "\"smsp__inst_executed.sum\",\"smsp__thread_inst_executed.sum\","
+                   "\"smsp__warps_launched.sum\","
+                   "\"smsp__sass_data_bytes_mem_global_op_ld.sum\","
+                   "\"smsp__sass_data_bytes_mem_global_op_st.sum\"\n"
+                   "\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"inst\","
+                   "\"inst\",\"warp\",\"byte\",\"byte\"\n");
+        for (int i = 1; i < m; i++) {
+            int64_t b = n >> i, per = 10 + 3 * i;
+            fprintf(f, "\"%d\",\"9\",\"t\",\"h\",\"void halve<float>(float *, int)\",\"1\","
+                       "\"7\",\"(32, 1, 1)\",\"(%lld, 1, 1)\",\"0\",\"9.0\",\"32\",\"%lld\","
+                       "\"%lld\",\"%lld\",\"%lld\",\"%lld\",\"%lld\"\n",
+                    i - 1, (long long)b, (long long)b, (long long)(b * per),
+                    (long long)(b * 32 * per), (long long)b, (long long)(b * 32 * 8),
+                    (long long)(b * 32 * 4));
+        }
+        fclose(f);
+        fprintf(pf, "n%lld.csv,%lld\n", (long long)n, (long long)n);
+    }
+    fclose(pf);
+    snprintf(path, sizeof path, "%s/skel.xml", dir);
+    write_file(path, "<program name='h'>\n  <param name='n' value='64'/>\n"
+                     "  <param name='U' value='400'/>\n"
+                     "  <kernel id='halve' repeat='log2(n) - 1' index='i' blocks='n/2^i'\n"
+                     "          threads='32' work='?' span='?' reads='?' writes='?'/>\n"
+                     "</program>\n");
+    mmm_profile *p = build(pts, path);
+    const char *xml = mmm_profile_xml(p);
+    /* the skeleton's quotes are kept */
+    cr_expect(strstr(xml, "span='3*i + 10'") != NULL, "%s", xml);
+    cr_expect(strstr(xml, "work='96*i + 320'") != NULL, "%s", xml);
+    cr_expect(strstr(xml, "reads='2'") != NULL);
+    cr_expect(strstr(xml, "writes='1'") != NULL);
+    /* evaluated at n = 2^12, beyond the points: launch 5 has 128 blocks,
+     * 25 instructions a thread */
+    mmm_program *prog = load_text(xml);
+    static const char *const names[] = {"n"};
+    static const int64_t v[] = {4096};
+    mmm_instance *inst = eval_at(prog, names, v, 1);
+    mmm_class_val cv;
+    mmm_error err;
+    cr_assert_eq(mmm_instance_eval_copy(inst, 0, 5, &cv, &err), 0);
+    cr_expect_eq(cv.count, 128);
+    cr_expect_eq(cv.span, 25);
+    cr_expect_eq(inst->kernels[0].repeat, 11);
+    mmm_instance_free(inst);
+    mmm_program_free(prog);
+    mmm_profile_free(p);
+    mmm_tmpdir_remove(dir);
+}
+
+/* ------------------------------------------------------------------ */
+/* The command                                                         */
+
+static mmm_run_result run(const char *const *args)
+{
+    mmm_run_result r;
+    memset(&r, 0, sizeof r);
+    cr_assert(mmm_run(&r, args, NULL, &MMM_RUN_LIMITS_DEFAULT) == 0);
+    cr_assert(r.exited, "mmm died of signal %d; stderr: %s", r.signal, r.err);
+    return r;
+}
+
+Test(profile, cli_build_atomic)
+{
+    char dir[256], out[512], pts[512];
+    struct stat st;
+    mmm_tmpdir_make(dir, sizeof dir, "mmm_profile");
+    snprintf(out, sizeof out, "%s/out.xml", dir);
+    snprintf(pts, sizeof pts, "%s/P.csv", dir);
+    write_file(pts, "ncu,n\n" DATA "/reduce/raw-tpb64-k1.csv,1\n" DATA
+                    "/pagerank/repeat-full.csv,2\n");
+    /* a failing build creates no file */
+    const char *a1[] = {"profile", "build", pts, "-o", out, NULL};
+    mmm_run_result r = run(a1);
+    cr_expect_eq(r.status, 1);
+    cr_expect(strstr(r.err, "P.csv:3: error: the point n=2 does not launch") != NULL, "%s",
+              r.err);
+    cr_expect_eq(stat(out, &st), -1);
+    mmm_run_dispose(&r);
+    /* and leaves an existing one as it was */
+    write_file(out, "old");
+    r = run(a1);
+    cr_expect_eq(r.status, 1);
+    char *t = slurp(out, NULL);
+    cr_expect_str_eq(t, "old");
+    free(t);
+    mmm_run_dispose(&r);
+    const char *a2[] = {"profile", "build", DATA "/reduce/POINTS-raw.csv", "-o", out, NULL};
+    r = run(a2);
+    cr_expect_eq(r.status, 0, "%s", r.err);
+    cr_expect(strstr(r.err, "wrote") != NULL);
+    mmm_run_dispose(&r);
+    /* what it wrote analyzes */
+    const char *a3[] = {"analyze", out, "-D", "tpb=128", "-D", "k=2", NULL};
+    r = run(a3);
+    cr_expect_eq(r.status, 0, "%s", r.err);
+    cr_expect(strstr(r.out, "reduce_partial") != NULL);
+    mmm_run_dispose(&r);
+    /* usage */
+    const char *a4[] = {"profile", "build", DATA "/reduce/POINTS-raw.csv", NULL};
+    r = run(a4);
+    cr_expect_eq(r.status, 2);
+    mmm_run_dispose(&r);
+    const char *a5[] = {"profile", "metrics", NULL};
+    r = run(a5);
+    cr_expect_eq(r.status, 0);
+    cr_expect(strstr(r.out, "smsp__inst_executed.sum") != NULL);
+    mmm_run_dispose(&r);
+    mmm_tmpdir_remove(dir);
+}
+
+/* mmm profile run against the stand-in ncu: the grid, the captures kept,
+ * the same DAG as profile build on them; a failing point; no ncu. */
+Test(profile, cli_run)
+{
+    char dir[256], keep[512], out[512], args_log[512];
+    struct stat st;
+    mmm_tmpdir_make(dir, sizeof dir, "mmm_profile");
+    snprintf(keep, sizeof keep, "%s/keep", dir);
+    snprintf(out, sizeof out, "%s/out.xml", dir);
+    snprintf(args_log, sizeof args_log, "%s/args.log", dir);
+    setenv("ARGS_LOG", args_log, 1);
+    const char *a1[] = {"profile", "run", "--ncu", DATA "/fake-ncu.sh", "--param",
+                        "tpb=64,128", "--param", "k=1,2^1", "--keep", keep, "-o", out,
+                        "--", "true", "reduce", "{tpb}", "{k}", NULL};
+    mmm_run_result r = run(a1);
+    cr_expect_eq(r.status, 0, "%s", r.err);
+    mmm_run_dispose(&r);
+    /* the grid: 4 points, 2 ncu runs each, with the options of
+     * docs/profile.md */
+    char *log = slurp(args_log, NULL);
+    cr_expect(strstr(log, "--csv --page raw --print-units base --clock-control none "
+                          "--metrics launch__grid_size,") != NULL, "%s", log);
+    cr_expect(strstr(log, "--print-metric-instances details --filter-mode per-launch-config "
+                          "--launch-count 1 --log-file") != NULL, "%s", log);
+    cr_expect(strstr(log, "true reduce 128 2\n") != NULL);
+    int runs = 0;
+    for (const char *p = log; (p = strchr(p, '\n')); p++)
+        runs++;
+    cr_expect_eq(runs, 8);
+    free(log);
+    /* the kept folder is what profile build reads */
+    char pts[600], out2[600];
+    snprintf(pts, sizeof pts, "%s/POINTS.csv", keep);
+    char *ptext = slurp(pts, NULL);
+    cr_expect_str_eq(ptext, "ncu,tpb,k\n"
+                            "point1-sample.csv,64,1\npoint1-launches.csv,64,1\n"
+                            "point2-sample.csv,64,2\npoint2-launches.csv,64,2\n"
+                            "point3-sample.csv,128,1\npoint3-launches.csv,128,1\n"
+                            "point4-sample.csv,128,2\npoint4-launches.csv,128,2\n");
+    free(ptext);
+    snprintf(out2, sizeof out2, "%s/again.xml", dir);
+    const char *a2[] = {"profile", "build", pts, "-o", out2, NULL};
+    r = run(a2);
+    cr_expect_eq(r.status, 0, "%s", r.err);
+    mmm_run_dispose(&r);
+    char *x1 = slurp(out, NULL), *x2 = slurp(out2, NULL);
+    cr_expect_str_eq(x1, x2);
+    cr_expect(strstr(x1, "blocks=\"1048576/(tpb*k)\"") != NULL, "%s", x1);
+    free(x1);
+    free(x2);
+
+    /* sampled launches standing for the others (pagerank's 22 launches) */
+    const char *a3[] = {"profile", "run", "--ncu", DATA "/fake-ncu.sh", "-o", out, "--",
+                        "true", "pagerank", NULL};
+    r = run(a3);
+    cr_expect_eq(r.status, 0, "%s", r.err);
+    cr_expect(strstr(r.err, "the costs of 22 launches are those of the sampled") != NULL,
+              "%s", r.err);
+    mmm_run_dispose(&r);
+    x1 = slurp(out, NULL);
+    cr_expect(strstr(x1, "repeat=\"11\"") != NULL);
+    free(x1);
+
+    /* a point whose run fails: one error, no output, nothing left behind */
+    unlink(out);
+    const char *a4[] = {"profile", "run", "--ncu", DATA "/fake-ncu.sh", "--param",
+                        "tpb=64,96", "-o", out, "--", "true", "reduce", "{tpb}", "1", NULL};
+    r = run(a4);
+    cr_expect_eq(r.status, 1);
+    cr_expect(strstr(r.err, "point 2/2 (tpb=96)") != NULL, "%s", r.err);
+    cr_expect(strstr(r.err, "ncu exited with status 1") != NULL, "%s", r.err);
+    cr_expect(strstr(r.err, "==ERROR== The application returned an error code") != NULL);
+    cr_expect_eq(stat(out, &st), -1);
+    mmm_run_dispose(&r);
+
+    /* every launch with every metric: one run of ncu a point */
+    unlink(args_log);
+    const char *a9[] = {"profile", "run", "--ncu", DATA "/fake-ncu.sh", "--samples", "all",
+                        "--param", "tpb=64,128", "--keep", keep, "-o", out, "--", "true",
+                        "reduce", "{tpb}", "1", NULL};
+    r = run(a9);
+    cr_expect_eq(r.status, 0, "%s", r.err);
+    mmm_run_dispose(&r);
+    log = slurp(args_log, NULL);
+    cr_expect_null(strstr(log, "--filter-mode"), "%s", log);
+    cr_expect(strstr(log, "--print-metric-instances details --log-file") != NULL, "%s", log);
+    runs = 0;
+    for (const char *p = log; (p = strchr(p, '\n')); p++)
+        runs++;
+    cr_expect_eq(runs, 2);
+    free(log);
+    ptext = slurp(pts, NULL);
+    cr_expect_str_eq(ptext, "ncu,tpb\npoint1-sample.csv,64\npoint2-sample.csv,128\n");
+    free(ptext);
+    /* no ncu */
+    const char *a5[] = {"profile", "run", "--ncu", "/nonexistent/ncu", "--", "true", NULL};
+    r = run(a5);
+    cr_expect_eq(r.status, 1);
+    cr_expect(strstr(r.err, "--ncu /nonexistent/ncu: not an executable file") != NULL);
+    mmm_run_dispose(&r);
+    if (access("/usr/local/cuda/bin/ncu", X_OK) != 0) {
+        setenv("PATH", dir, 1);
+        const char *a6[] = {"profile", "run", "--", "true", NULL};
+        r = run(a6);
+        cr_expect_eq(r.status, 1);
+        cr_expect(strstr(r.err, "Nsight Compute's ncu was not found") != NULL, "%s", r.err);
+        mmm_run_dispose(&r);
+    }
+    /* usage */
+    const char *a7[] = {"profile", "run", "--param", "n", "--", "true", NULL};
+    r = run(a7);
+    cr_expect_eq(r.status, 2);
+    mmm_run_dispose(&r);
+    const char *a8[] = {"profile", "run", NULL};
+    r = run(a8);
+    cr_expect_eq(r.status, 2);
+    mmm_run_dispose(&r);
+    mmm_tmpdir_remove(dir);
+}
+
+/* The options: mmm_profile_options_init and the macro give the defaults
+ * of the header (no skeleton, no name, default limits); NULL is them. */
+Test(profile, options)
+{
+    mmm_profile_options a, b = MMM_PROFILE_OPTIONS_INIT;
+    memset(&a, 0x5a, sizeof a);
+    mmm_profile_options_init(&a);
+    for (int i = 0; i < 2; i++) {
+        const mmm_profile_options *o = i ? &b : &a;
+        cr_expect_null(o->skeleton);
+        cr_expect_null(o->name);
+        cr_expect_eq(o->limits.max_file_bytes, 0);
+        cr_expect_eq(o->limits.max_kernels, 0);
+        cr_expect_eq(o->limits.max_expr_length, 0);
+    }
+    mmm_profile_options_init(NULL);
+    mmm_profile *p = NULL, *q = NULL;
+    mmm_error err;
+    cr_assert_eq(mmm_profile_build(&p, DATA "/reduce/POINTS-raw.csv", NULL, &err), 0);
+    cr_assert_eq(mmm_profile_build(&q, DATA "/reduce/POINTS-raw.csv", &a, &err), 0);
+    cr_expect_str_eq(mmm_profile_xml(p), mmm_profile_xml(q));
+    mmm_profile_free(p);
+    mmm_profile_free(q);
+    /* a program name of one's own */
+    a.name = "my <reduction>";
+    cr_assert_eq(mmm_profile_build(&p, DATA "/reduce/POINTS-raw.csv", &a, &err), 0);
+    cr_expect(strstr(mmm_profile_xml(p), "<program name=\"my &lt;reduction&gt;\">") != NULL);
+    mmm_profile_free(p);
+    /* NULL handles are harmless */
+    mmm_profile_free(NULL);
+    mmm_ncu_free(NULL);
+    cr_expect_null(mmm_profile_xml(NULL));
+    cr_expect_eq(mmm_profile_nnotes(NULL), 0);
+    cr_expect_eq(mmm_ncu_count(NULL), 0);
+}
+
+/* The two captures of one run as mmm profile run makes them, written by
+ * ncu itself (--log-file: its message lines before the table): the list of
+ * the scan's 12 launches with the launch statistics, and every metric for
+ * the first launch of each of its 9 configurations (fixtures/run_scan64_*).
+ * scan_add<64, 1>: 17,301,504 bytes loaded by 65,536 blocks of 64 threads
+ * (33/32 words a thread); scan_blocks<64, 1>: "BAR: 1,703,936" over
+ * 131,072 warps (13 barriers); scan_sums: "BAR: 47,104" over 32 warps. */
+Test(profile, run_style_captures)
+{
+    char dir[256], pts[512];
+    mmm_tmpdir_make(dir, sizeof dir, "mmm_profile");
+    snprintf(pts, sizeof pts, "%s/P.csv", dir);
+    write_file(pts, "ncu\n" DATA "/fixtures/run_scan64_sample.csv\n" DATA
+                    "/fixtures/run_scan64_launches.csv\n");
+    mmm_profile *p = build(pts, NULL);
+    mmm_program *prog = load_text(mmm_profile_xml(p));
+    mmm_instance *inst = eval_at(prog, NULL, NULL, 0);
+    cr_assert_eq(prog->nkernels, 12);
+    cr_expect_str_eq(prog->kernels[2].id, "scan_add");
+    cr_expect_str_eq(prog->kernels[4].id, "scan_sums#2");
+    cr_expect_eq(prog->nedges, 11);
+    cr_expect_eq(class_of(inst, "scan_add")->reads, 33.0 / 32);
+    cr_expect_eq(attr_of(inst, "scan_blocks", "barriers"), 13);
+    cr_expect_eq(attr_of(inst, "scan_sums", "barriers"), 1472);
+    cr_expect_eq(class_of(inst, "scan_blocks#2")->count, 32768);
+    /* the one sample of scan_sums stands for its four launches: said */
+    int saw = 0;
+    for (size_t i = 0; i < mmm_profile_nnotes(p); i++)
+        saw |= strstr(mmm_profile_note(p, i), "1 sampled configuration (scan_sums) "
+                                              "launched in several places") != NULL;
+    cr_expect(saw);
+    mmm_instance_free(inst);
+    mmm_program_free(prog);
+    mmm_profile_free(p);
+    mmm_tmpdir_remove(dir);
+}
+
+/* reduce at n = 2^18, 2^19, 2^20 (fixtures/reduce_sizes_base.csv, one
+ * process: split here into one capture per size, the header and units
+ * rows kept): reduce_partial<256, 1> and <256, 4>, each followed by
+ * reduce_final.  1,024, 2,048, 4,096 blocks of <256, 1>; 1,048,576 bytes
+ * loaded by its 1,024 x 256 threads at 2^18: one word a thread. */
+Test(profile, build_sizes)
+{
+    char dir[256], pts[512], path[512];
+    mmm_tmpdir_make(dir, sizeof dir, "mmm_profile");
+    size_t len;
+    char *t = slurp(DATA "/fixtures/reduce_sizes_base.csv", &len);
+    char *lines[32];
+    size_t n = 0;
+    for (char *s = t; *s && n < 32;) {
+        lines[n++] = s;
+        char *e = strchr(s, '\n');
+        if (!e)
+            break;
+        *e = '\0';
+        s = e + 1;
+    }
+    cr_assert_eq(n, 14, "%zu lines", n);
+    snprintf(pts, sizeof pts, "%s/P.csv", dir);
+    FILE *pf = fopen(pts, "w");
+    cr_assert_not_null(pf);
+    fprintf(pf, "ncu,n\n");
+    for (int k = 0; k < 3; k++) {
+        snprintf(path, sizeof path, "%s/n%d.csv", dir, 18 + k);
+        FILE *f = fopen(path, "w");
+        cr_assert_not_null(f);
+        fprintf(f, "%s\n%s\n", lines[0], lines[1]);
+        for (int r = 0; r < 4; r++)
+            fprintf(f, "%s\n", lines[2 + 4 * k + r]);
+        fclose(f);
+        fprintf(pf, "n%d.csv,2^%d\n", 18 + k, 18 + k);
+    }
+    fclose(pf);
+    free(t);
+    mmm_profile *p = build(pts, NULL);
+    const char *xml = mmm_profile_xml(p);
+    cr_expect(strstr(xml, "<kernel id=\"reduce_partial\" blocks=\"n/256\" threads=\"256\"") != NULL,
+              "%s", xml);
+    cr_expect(strstr(xml, "<kernel id=\"reduce_partial#2\" blocks=\"n/1024\" threads=\"256\"") != NULL);
+    /* the work of a block does not change with n: 16,902 = 17,307,648 / 1,024 */
+    cr_expect(strstr(xml, "work=\"16902\"") != NULL);
+    mmm_program *prog = load_text(xml);
+    static const char *const names[] = {"n"};
+    static const int64_t v[] = {1 << 22};
+    mmm_instance *inst = eval_at(prog, names, v, 1);
+    cr_expect_eq(class_of(inst, "reduce_partial")->count, 16384);
+    cr_expect_eq(class_of(inst, "reduce_partial")->reads, 1);
+    cr_expect_eq(class_of(inst, "reduce_partial#2")->reads, 4);
+    mmm_instance_free(inst);
+    mmm_program_free(prog);
+    mmm_profile_free(p);
+    mmm_tmpdir_remove(dir);
+}
