@@ -151,6 +151,26 @@ Test(null_err, mmm_program_read_file)
     REFUSED(mmm_program_read_file(&p, NO_DIR ".stg", NULL, NULL, NULL));
 }
 
+Test(null_err, mmm_program_open)
+{
+    mmm_opened o;
+    mmm_open_options opt = MMM_OPEN_OPTIONS_INIT;
+    const char *defs[] = {"nope=1"};
+    REFUSED(mmm_program_open(&o, NO_DIR ".xml", NULL, NULL));
+    cr_expect_null(o.program);
+    mmm_opened_dispose(&o);
+    opt.machine = NO_DIR ".xml";
+    REFUSED(mmm_program_open(&o, DIAMOND, &opt, NULL));
+    mmm_opened_dispose(&o);
+    opt.machine = NULL;
+    opt.defs = defs;
+    opt.ndefs = 1;
+    REFUSED(mmm_program_open(&o, DIAMOND, &opt, NULL));
+    cr_expect_null(o.instance);
+    mmm_opened_dispose(&o);
+    REFUSED(mmm_program_open(NULL, DIAMOND, NULL, NULL));
+}
+
 Test(null_err, mmm_program_read_memory)
 {
     static const char stg[] = "3\n0 0 0\n1 5 1 0\n";
@@ -293,6 +313,33 @@ Test(null_err, mmm_instance_eval)
     mmm_program_free(p);
 }
 
+Test(null_err, mmm_overrides_parse)
+{
+    mmm_program *p = diamond();
+    mmm_override ov[2];
+    size_t nov = 9;
+    const char *nope[] = {"nope=1"}, *named[] = {"U=p"}, *bare[] = {"U"};
+    REFUSED(mmm_overrides_parse(p, nope, 1, 0, MMM_DEFINE_STRICT, ov, &nov, NULL, NULL));
+    REFUSED(mmm_overrides_parse(p, named, 1, 0, MMM_DEFINE_STRICT, ov, &nov, NULL, NULL));
+    REFUSED(mmm_overrides_parse(p, bare, 1, 0, MMM_DEFINE_STRICT, ov, &nov, NULL, NULL));
+    REFUSED(mmm_overrides_parse(NULL, nope, 1, 0, MMM_DEFINE_STRICT, ov, &nov, NULL, NULL));
+    cr_expect_eq(mmm_overrides_parse(p, nope, 1, 0, MMM_DEFINE_NOTE, ov, &nov, NULL, NULL), 0);
+    cr_expect_eq(nov, 0);
+    mmm_program_free(p);
+}
+
+Test(null_err, mmm_instance_eval_p)
+{
+    mmm_program *p = diamond();
+    mmm_instance *inst = NULL;
+    cr_assert_eq(mmm_instance_new(&inst, p, NULL), 0);
+    mmm_override ov = {mmm_program_find_param(p, "p"), mmm_value_int(0)};
+    REFUSED(mmm_instance_eval_p(inst, &ov, 1, 4, NULL)); /* p >= 1 */
+    REFUSED(mmm_instance_eval_p(NULL, NULL, 0, 4, NULL));
+    mmm_instance_free(inst);
+    mmm_program_free(p);
+}
+
 Test(null_err, mmm_instance_eval_copy)
 {
     mmm_program *p = diamond();
@@ -431,6 +478,22 @@ Test(null_err, mmm_runs_overrides)
     REFUSED(mmm_runs_overrides(NULL, 0, NULL, ov, &nov, NULL));
 }
 
+Test(null_err, mmm_fit_samples_make)
+{
+    static const char csv[] = "program,n,time_ms\nother,1,2\n";
+    mmm_program *p = diamond();
+    mmm_runs *r = NULL;
+    mmm_fit_samples s;
+    cr_assert_eq(mmm_runs_read_memory(&r, csv, sizeof csv - 1, "r.csv", 0, NULL), 0);
+    REFUSED(mmm_fit_samples_make(&s, &r, 1, &p, 1, NULL, 0, NULL, NULL)); /* no 'other' */
+    mmm_fit_samples_dispose(&s);
+    REFUSED(mmm_fit_samples_make(&s, &r, 1, NULL, 0, NULL, 0, NULL, NULL));
+    mmm_fit_samples_dispose(&s);
+    REFUSED(mmm_fit_samples_make(NULL, &r, 1, &p, 1, NULL, 0, NULL, NULL));
+    mmm_runs_free(r);
+    mmm_program_free(p);
+}
+
 /* ---- sim.h, scale.h ---- */
 
 Test(null_err, mmm_simulate)
@@ -544,6 +607,19 @@ Test(null_err, mmm_sweep_run)
     spec.naxes = 0;
     REFUSED(mmm_sweep_run(&res, inst, &spec, NULL, NULL, NULL));
     mmm_instance_free(inst);
+    mmm_program_free(p);
+}
+
+Test(null_err, mmm_sweep_spec_parse)
+{
+    mmm_program *p = diamond();
+    mmm_sweep_spec spec = MMM_SWEEP_SPEC_INIT;
+    mmm_sweep_axis_text nope = {.name = "nope"}, bad = {.name = "p", .values = "1,2^"};
+    REFUSED(mmm_sweep_spec_parse(&spec, p, &nope, 1, NULL, NULL, NULL));
+    REFUSED(mmm_sweep_spec_parse(&spec, p, &bad, 1, NULL, NULL, NULL));
+    cr_expect_null(spec.axes[0].values);
+    REFUSED(mmm_sweep_spec_parse(&spec, NULL, &nope, 1, NULL, NULL, NULL));
+    mmm_sweep_spec_dispose(&spec);
     mmm_program_free(p);
 }
 

@@ -80,6 +80,27 @@ MMM_API int mmm_error_vset(mmm_error *err, int code, const char *file, long line
  */
 MMM_API char *mmm_error_format(const mmm_error *err, char *buf, size_t size);
 
+/**
+ * Lines a call has to say besides its result or its error (notes,
+ * warnings, problems it went past), in the order it met them, for the
+ * caller to print: the library never prints.  Each line is whole
+ * ("dags/x.xml: note: -D n ignored: ..."), without a newline.  Zero the
+ * record before the first call that fills it (MMM_NOTES_INIT); calls add
+ * to it, on failure too (what was said before the error); free it with
+ * mmm_notes_dispose.  A NULL mmm_notes * is allowed wherever a call takes
+ * one: the lines are dropped.
+ */
+typedef struct mmm_notes {
+    char **line; /**< line[0 .. n) */
+    size_t n;
+    size_t cap;
+} mmm_notes;
+
+#define MMM_NOTES_INIT {NULL, 0, 0}
+
+/** Free the lines and zero the record (NULL is allowed). */
+MMM_API void mmm_notes_dispose(mmm_notes *notes);
+
 #ifdef __cplusplus
 }
 #endif

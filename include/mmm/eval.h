@@ -135,6 +135,42 @@ MMM_API int mmm_instance_eval(mmm_instance *inst, const mmm_override *ov,
 /** Set p directly (for programs that do not declare it; -p P).  p > 0. */
 MMM_API void mmm_instance_set_p(mmm_instance *inst, int64_t p);
 
+/* ------------------------------------------------------------------ */
+/* -D NAME=VALUE and -p P                                               */
+
+/** What mmm_overrides_parse does with a definition whose name the
+ *  program does not declare. */
+enum {
+    MMM_DEFINE_STRICT = 0, /**< an error (MMM_EINPUT) */
+    MMM_DEFINE_NOTE = 1,   /**< skipped, with a note */
+    MMM_DEFINE_QUIET = 2   /**< skipped */
+};
+
+/**
+ * The overrides of the definitions defs[0 .. ndefs), each "NAME=VALUE" as
+ * -D takes it (spaces around NAME ignored; VALUE a constant expression of
+ * at most 4096 characters: 2^20, 1/2, 1e6), for program prog, into
+ * ov[0 .. *nov) in order; then, when p > 0 (-p P) and prog declares a
+ * parameter p, its override last.  ov must hold ndefs + 1 entries.
+ * Errors: MMM_EINVAL without a file for a definition without "NAME=" or
+ * with a name of 256 characters or more; at prog's file, MMM_EINPUT for
+ * a name prog does not declare (with unknown MMM_DEFINE_STRICT: the
+ * message names the closest declared name or lists them) and for a value
+ * that names a parameter, the expression's status for another value.  A
+ * name skipped with MMM_DEFINE_NOTE adds "FILE: note: -D NAME ignored:
+ * the file declares no such parameter" to notes (may be NULL).
+ */
+MMM_API int mmm_overrides_parse(const mmm_program *prog, const char *const *defs,
+                                size_t ndefs, int64_t p, int unknown,
+                                mmm_override *ov, size_t *nov, mmm_notes *notes,
+                                mmm_error *err);
+
+/** mmm_instance_eval with ov, then, when p > 0 and the program declares
+ *  no parameter p, mmm_instance_set_p with p: an instance evaluated with
+ *  the overrides of mmm_overrides_parse and the same p. */
+MMM_API int mmm_instance_eval_p(mmm_instance *inst, const mmm_override *ov,
+                                size_t nov, int64_t p, mmm_error *err);
+
 /**
  * The classes of launch `copy` (1..repeat) of kernel k: out must hold
  * program->kernels[k].nclasses values.  For a kernel that does not use its index

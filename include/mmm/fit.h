@@ -113,6 +113,40 @@ typedef struct mmm_fit_result {
                                          the other */
 } mmm_fit_result;
 
+/** A measured run of `mmm fit`: row `row` of runs, a run of program. */
+typedef struct mmm_fit_run {
+    const mmm_runs *runs;
+    size_t row;
+    const mmm_program *program;
+} mmm_fit_run;
+
+/** The samples of measured runs, and the runs they come from. */
+typedef struct mmm_fit_samples {
+    size_t n;
+    mmm_fit_sample *samples; /**< n: for mmm_time_fit */
+    mmm_fit_run *runs;       /**< n: where sample i comes from (the
+                                  mmm_fit_report of mmm/output.h) */
+    mmm_instance **inst;     /**< n: the instances of the samples */
+} mmm_fit_samples;
+
+/**
+ * Every row of runs[0 .. nruns), in order, as a sample: the program of
+ * progs[0 .. nprogs) its `program` cell names (the first of that name),
+ * evaluated with the definitions defs[0 .. ndefs) ("NAME=VALUE", as -D:
+ * mmm_overrides_parse; a name that one program does not declare is
+ * skipped for it, with one note per program into notes, which may be
+ * NULL), then the row's parameters (mmm_runs_overrides).  A row naming
+ * no program given is MMM_EINPUT at its line (the message lists the
+ * programs); a row its program cannot be evaluated at is the
+ * evaluation's error at the row's line.  *out is filled in any case and
+ * must be released with mmm_fit_samples_dispose.
+ */
+MMM_API int mmm_fit_samples_make(mmm_fit_samples *out, mmm_runs *const *runs,
+                                 size_t nruns, mmm_program *const *progs,
+                                 size_t nprogs, const char *const *defs,
+                                 size_t ndefs, mmm_notes *notes, mmm_error *err);
+MMM_API void mmm_fit_samples_dispose(mmm_fit_samples *s);
+
 /**
  * Fit the constants marked in opt->fit, starting from m's values (zero or
  * out-of-bounds starts are moved inside the bounds of

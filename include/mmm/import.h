@@ -118,6 +118,59 @@ MMM_API int mmm_program_read_memory(mmm_program **out, const char *buf, size_t l
                                     mmm_import_report *rep, mmm_error *err);
 
 /* ------------------------------------------------------------------ */
+/* Opening a program for analysis: machine, reader, -D, -p, evaluation  */
+
+/** What every command that reads a program takes: where it comes from,
+ *  the machine, the overrides. */
+typedef struct mmm_open_options {
+    mmm_import_options io;    /**< the reader's options; io.load.machine
+                                   is set from `machine` */
+    const char *machine;      /**< a machine file (--machine), read with
+                                   io.load.limits; NULL: none */
+    const char *const *defs;  /**< "NAME=VALUE" (-D): mmm_overrides_parse */
+    size_t ndefs;
+    int64_t p;                /**< > 0: the number of SMs (-p) */
+    int unknown;              /**< a -D name the file does not declare:
+                                   MMM_DEFINE_STRICT, _NOTE or _QUIET */
+    unsigned instance_flags;  /**< MMM_INSTANCE_* */
+    int no_eval;              /**< 1: the instance is made, not evaluated
+                                   (a sweep evaluates it) */
+} mmm_open_options;
+
+#define MMM_OPEN_OPTIONS_INIT                                                 \
+    {.io = MMM_IMPORT_OPTIONS_INIT, .machine = NULL, .defs = NULL, .ndefs = 0, \
+     .p = 0, .unknown = MMM_DEFINE_STRICT, .instance_flags = 0, .no_eval = 0}
+/** Set *opt to the defaults (MMM_OPEN_OPTIONS_INIT). */
+MMM_API void mmm_open_options_init(mmm_open_options *opt);
+
+/** A program opened by mmm_program_open. */
+typedef struct mmm_opened {
+    mmm_program *program;
+    mmm_instance *instance;    /**< evaluated unless no_eval */
+    mmm_import_report report;  /**< what the reader noticed */
+    mmm_override *overrides;   /**< of defs and p (mmm_overrides_parse) */
+    size_t noverrides;
+    mmm_notes notes;           /**< the reader's warnings ("FILE: warning:
+                                    ...", one line for all of them) and
+                                    note, the -D names skipped */
+} mmm_opened;
+
+/**
+ * Read the machine file, then the program at path with it (any format:
+ * mmm_program_read_file), make the overrides of opt->defs and opt->p
+ * (mmm_overrides_parse), make the instance and evaluate it with them
+ * (mmm_instance_eval_p): what `mmm analyze FILE -D ... -p P --machine M`
+ * does before it computes.  opt NULL: the defaults.  *out is filled in
+ * any case (its notes, said before a failure, are to be shown before the
+ * error) and must be released with mmm_opened_dispose; on failure its
+ * program and instance are NULL.
+ */
+MMM_API int mmm_program_open(mmm_opened *out, const char *path,
+                             const mmm_open_options *opt, mmm_error *err);
+/** Free what *o holds and zero it (a zeroed mmm_opened may be disposed). */
+MMM_API void mmm_opened_dispose(mmm_opened *o);
+
+/* ------------------------------------------------------------------ */
 /* Writing mmm's XML (mmm convert)                                      */
 
 /** Write an evaluated program as mmm's XML: its parameters and

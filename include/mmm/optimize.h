@@ -107,6 +107,39 @@ typedef struct mmm_sweep_spec {
 
 #define MMM_SWEEP_SPEC_INIT {0}
 
+/** A swept parameter as `mmm optimize` takes it: --param NAME, then
+ *  --from A --to B --step K or --values LIST; NULL where not given.  The
+ *  values are constant expressions (2^10, 1/2, 1e6), LIST a comma list
+ *  of them (commas inside parentheses, as in min(a,b), do not split). */
+typedef struct mmm_sweep_axis_text {
+    const char *name;
+    const char *from, *to, *step, *values;
+} mmm_sweep_axis_text;
+
+/**
+ * Fill spec->naxes, spec->axes and the baseline from texts, for program
+ * prog; the other fields of spec (fixed, has_p, p, objective, ...) are
+ * read (set them first) and kept.  axes[0 .. naxes): each a parameter of
+ * prog or of its machine (else MMM_EINPUT at prog's file, which says how
+ * to look at p when the name is p); a fixed override of a swept
+ * parameter adds "FILE: note: -D NAME ignored: NAME is swept" (-p for
+ * spec->has_p's override, the last one) to notes (may be NULL).
+ * baseline: "V,V" in axis order or "NAME=V,NAME=V", NULL for none.
+ * A value that is not a constant expression, a zero step, a baseline
+ * that does not give one value per axis, the bound objective without p:
+ * MMM_EINVAL (no file; the message names the option: "--from '2^': ...");
+ * a value of 512 characters or more: MMM_ELIMIT.  The --values lists
+ * are allocated: release them with mmm_sweep_spec_dispose, except on
+ * failure, which releases them.
+ */
+MMM_API int mmm_sweep_spec_parse(mmm_sweep_spec *spec, const mmm_program *prog,
+                                 const mmm_sweep_axis_text *axes, size_t naxes,
+                                 const char *baseline, mmm_notes *notes,
+                                 mmm_error *err);
+/** Free the value lists of a spec filled by mmm_sweep_spec_parse (only
+ *  such a spec: a caller's own lists are the caller's). */
+MMM_API void mmm_sweep_spec_dispose(mmm_sweep_spec *spec);
+
 /** A swept axis as resolved (ends and count known). */
 typedef struct mmm_sweep_range {
     int slot;

@@ -184,13 +184,6 @@ MMM_API int mmm_write_sweep_end(mmm_writer *w, const mmm_sweep_result *res,
                                 const mmm_metrics *best,
                                 const mmm_metrics *baseline, mmm_error *err);
 
-/** A measured run of `mmm fit`: row `row` of runs, a run of program. */
-typedef struct mmm_fit_run {
-    const mmm_runs *runs;
-    size_t row;
-    const mmm_program *program;
-} mmm_fit_run;
-
 /** What `mmm fit` shows (text or JSON). */
 typedef struct mmm_fit_report {
     const mmm_time_machine *machine; /**< with the fitted constants */

@@ -1,0 +1,33 @@
+/* model/defines.h: what -D, --param and sweep values share inside the
+ * library: constants from text, and the error about a parameter the
+ * program does not declare.  Internal. */
+#ifndef MMM_MODEL_DEFINES_H
+#define MMM_MODEL_DEFINES_H
+
+#include <stddef.h>
+
+#include "mmm/error.h"
+#include "mmm/expr.h"
+#include "mmm/program.h"
+
+/* A constant expression (2^20, 1/2, 1e6; at most max characters) into
+ * out: 0, or the parser's or evaluator's status with err; a name in it
+ * (MMM_EINPUT) is copied into name (65 bytes, as the message quotes it;
+ * NULL: not copied). */
+int mmm__constant(const char *text, size_t max, mmm_value *out, char *name,
+                  mmm_error *err);
+
+/* MMM_EINPUT at prog's file: "OPT NAME: the file declares no parameter
+ * 'NAME'", then advice when given, else a close name or the declared
+ * ones. */
+int mmm__no_param(mmm_error *err, const mmm_program *prog, const char *opt,
+                  const char *name, const char *advice);
+
+/* Call fn(item, len, payload) for each item of text split at its
+ * top-level commas (not those inside parentheses, as in min(a,b)), in
+ * order; an empty text is one empty item.  Stops at the first non-zero
+ * value of fn and returns it; 0 otherwise. */
+typedef int (*mmm__item_fn)(const char *item, size_t len, void *payload);
+int mmm__split_list(const char *text, mmm__item_fn fn, void *payload);
+
+#endif
