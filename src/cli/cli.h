@@ -30,8 +30,7 @@ typedef struct cli_common {
     int64_t p;
     mmm_format format;
     size_t ndefs;
-    const char *def_name[CLI_MAX_DEFS];
-    const char *def_value[CLI_MAX_DEFS];
+    const char *defs[CLI_MAX_DEFS];  /* -D NAME=VALUE */
     mmm_launch launch;               /* --launch (time model) */
     unsigned instance_flags;         /* MMM_INSTANCE_*: set by the command */
     mmm_import_options io;           /* limits, --threads, --input-format,
@@ -96,37 +95,21 @@ const char *cli_option_value(const char *name, int argc, char **argv, int *i,
 /* Help text for the common options (for each command's --help). */
 extern const char cli_common_help[];
 
-/* Load FILE with the machine file, apply -D and -p, evaluate.  When
- * lenient, a -D name the file does not declare is skipped with a note on
- * stderr (compare); otherwise it is an error.  Prints errors; returns
- * CLI_OK or CLI_FAIL.  On success the caller owns *prog and *inst. */
+/* Open FILE (mmm_program_open) with the machine file, -D and -p, and
+ * evaluate it (unless evaluate is 0: optimize's sweep evaluates).  A -D
+ * name the file does not declare is an error (lenient MMM_DEFINE_STRICT)
+ * or skipped (MMM_DEFINE_NOTE: compare).  Prints the notes and the error;
+ * CLI_OK or CLI_FAIL.  On success the caller owns *prog and *inst; what
+ * the reader reported goes to *rep and the overrides of -D and -p to ov
+ * (CLI_MAX_DEFS + 1 entries) and *nov (each may be NULL). */
 int cli_load(const cli_common *c, const char *path, int lenient,
              mmm_program **prog, mmm_instance **inst);
-/* The same; evaluate 0 leaves the instance unevaluated (optimize: the
- * default point may be infeasible, the sweep is there to find feasible
- * ones); what the reader reported goes to *rep and the -D/-p overrides to
- * ov (CLI_MAX_DEFS + 1 entries) and *nov (each may be NULL). */
 int cli_load_full(const cli_common *c, const char *path, int lenient,
                   int evaluate, mmm_program **prog, mmm_instance **inst,
                   mmm_import_report *rep, mmm_override *ov, size_t *nov);
-/* Evaluate inst with the overrides ov of cli_overrides; -p is one of them
- * when the program declares p, else it sets the instance's p.  Prints the
- * error; CLI_OK or CLI_FAIL. */
-int cli_eval(const cli_common *c, mmm_instance *inst, const mmm_override *ov,
-             size_t nov);
-
-/* "FILE: error: OPT NAME: the file declares no parameter 'NAME'", then
- * advice when given, else a close name or the declared ones; on stderr. */
-void cli_no_such_param(const mmm_program *prog, const char *opt,
-                       const char *name, const char *advice);
-/* Build the override list for -D/-p against prog (exposed for commands that
- * re-evaluate, e.g. optimize).  *nov receives the count; ov must hold
- * CLI_MAX_DEFS + 1 entries.  A -D name prog does not declare is an error
- * when lenient is 0, skipped with a note on stderr when 1, skipped
- * silently when 2 (a caller evaluating one file many times notes once).
- * Prints errors; returns CLI_OK/CLI_FAIL. */
-int cli_overrides(const cli_common *c, const mmm_program *prog, int lenient,
-                  mmm_override *ov, size_t *nov);
+/* Print the notes (a line each on stderr), dispose of them and return
+ * status. */
+int cli_noted(mmm_notes *notes, int status);
 
 /* Call fn(item, len, payload) for each item of text split at its
  * top-level commas (not those inside parentheses, as in min(a,b)), in
@@ -163,12 +146,6 @@ int cli_flushed(const char *message);
 
 /* Once per run, on stderr: some integer lost digits as a double. */
 void cli_note_inexact(const char *file, const mmm_metrics *m);
-
-/* A constant expression (2^20, 1/2, 1e6; at most max characters) into
- * out: 0, or the parser's or evaluator's status with err; a name in it
- * (MMM_EINPUT) is copied into name (65 bytes, as the message quotes it). */
-int cli_constant(const char *text, size_t max, mmm_value *out, char *name,
-                 mmm_error *err);
 
 /* Print err ("FILE:LINE: error: message") and return CLI_FAIL. */
 int cli_fail(const mmm_error *err);

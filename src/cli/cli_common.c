@@ -341,9 +341,7 @@ static int define(cli_common *c, int argc, char **argv, int *i)
         return cli_usage(c->cmd, "-D needs NAME=VALUE"), -1;
     if (c->ndefs >= CLI_MAX_DEFS)
         return cli_usage(c->cmd, "too many -D options (at most %d)", CLI_MAX_DEFS), -1;
-    c->def_name[c->ndefs] = def;     /* name ends at '=' */
-    c->def_value[c->ndefs] = eq + 1;
-    c->ndefs++;
+    c->defs[c->ndefs++] = def;
     return 1;
 }
 
@@ -402,154 +400,6 @@ static int cli_common_option(cli_common *c, int argc, char **argv, int *i)
     return limit_option(c, argc, argv, i);
 }
 
-/* -D values are constant expressions: a name is refused (the parse fails
- * with MMM_EINPUT) and kept in payload, at most 64 characters as the
- * parser's message quotes it. */
-static int no_names(const char *name, size_t len, void *payload)
-{
-    snprintf(payload, 65, "%.*s", (int)(len > 64 ? 64 : len), name);
-    return -1;
-}
-
-int cli_constant(const char *text, size_t max, mmm_value *out, char *name,
-                 mmm_error *err)
-{
-    mmm_expr *e = NULL;
-    mmm_expr_limits lim = {max, 64};
-    int rc;
-    name[0] = '\0';
-    if ((rc = mmm_expr_parse(&e, text, no_names, name, &lim, err)) == 0)
-        rc = mmm_expr_eval(e, NULL, 0, out, err);
-    mmm_expr_free(e);
-    return rc;
-}
-
-/* The name of -D NAME=VALUE without the spaces around it, into name. */
-static int def_name(const char *def, char *name, size_t size)
-{
-    const char *eq = strchr(def, '=');
-    while (def < eq && isspace((unsigned char)*def))
-        def++;
-    while (eq > def && isspace((unsigned char)eq[-1]))
-        eq--;
-    if (eq == def || (size_t)(eq - def) >= size)
-        return -1;
-    memcpy(name, def, (size_t)(eq - def));
-    name[eq - def] = '\0';
-    return 0;
-}
-
-void cli_no_such_param(const mmm_program *prog, const char *opt,
-                       const char *name, const char *advice)
-{
-    const char *close = mmm_program_closest_param(prog, name);
-    size_t i;
-    fprintf(stderr, "%s: error: %s %s: the file declares no parameter '%s'",
-            prog->file, opt, name, name);
-    if (advice) {
-        fprintf(stderr, "%s\n", advice);
-        return;
-    }
-    if (close) {
-        fprintf(stderr, "; did you mean '%s'?\n", close);
-        return;
-    }
-    if (prog->nparams == 0) {
-        fprintf(stderr, " (it declares none)\n");
-        return;
-    }
-    fprintf(stderr, "; it declares ");
-    for (i = 0; i < prog->nparams && i < 20; i++)
-        fprintf(stderr, "%s'%s'", i ? ", " : "", prog->params[i].name);
-    fprintf(stderr, "%s\n", i < prog->nparams ? ", ..." : "");
-}
-
-int cli_overrides(const cli_common *c, const mmm_program *prog, int lenient,
-                  mmm_override *ov, size_t *nov)
-{
-    size_t i, n = 0;
-    int pslot = mmm_program_find_param(prog, "p");
-    for (i = 0; i < c->ndefs; i++) {
-        char name[256], used[65];
-        mmm_error err;
-        int slot, rc;
-        if (def_name(c->def_name[i], name, sizeof name) < 0) {
-            fprintf(stderr, "mmm %s: -D needs NAME=VALUE (a name of at most 255 "
-                            "characters)\n", c->cmd);
-            return CLI_FAIL;
-        }
-        slot = mmm_program_find_param(prog, name);
-        if (slot < 0) {
-            if (lenient) {
-                if (lenient == 1)
-                    fprintf(stderr, "%s: note: -D %s ignored: the file "
-                                    "declares no such parameter\n",
-                            prog->file, name);
-                continue;
-            }
-            cli_no_such_param(prog, "-D", name,
-                              strcmp(name, "p") ? NULL
-                              : "; the number of SMs p is given with -p P "
-                                "(or by the machine file's p)");
-            return CLI_FAIL;
-        }
-        if ((rc = cli_constant(c->def_value[i], 4096, &ov[n].value, used, &err)) < 0) {
-            /* A name in the value: -D takes constants, not expressions of
-             * the file's parameters. */
-            if (rc == MMM_EINPUT && used[0]) {
-                fprintf(stderr, "%s: error: -D %s=%s: -D values must be "
-                                "constants: '%s' is %s; write a number or an "
-                                "expression of numbers (e.g. -D %s=2^20)\n",
-                        prog->file, name, c->def_value[i], used,
-                        mmm_program_find_param(prog, used) >= 0
-                            ? "a parameter of the file" : "a name",
-                        name);
-                return CLI_FAIL;
-            }
-            fprintf(stderr, "%s: error: -D %s=%s: %s\n", prog->file, name,
-                    c->def_value[i], err.message);
-            return CLI_FAIL;
-        }
-        ov[n++].slot = slot;
-    }
-    if (c->has_p && pslot >= 0) {
-        ov[n].slot = pslot;
-        ov[n++].value = mmm_value_int(c->p);
-    }
-    *nov = n;
-    return CLI_OK;
-}
-
-/* Read the program in FILE, in whatever format it is (mmm/import.h), with
- * the machine's parameters (machine may be NULL).  Prints the error, the
- * reader's warnings and notes on stderr; CLI_OK or CLI_FAIL.  rep (may be
- * NULL) receives what the reader reported. */
-static int cli_read_program(const cli_common *c, const char *path,
-                            const mmm_machine *machine, mmm_program **prog,
-                            mmm_import_report *rep_out)
-{
-    mmm_import_options io = c->io;
-    mmm_import_report own, *rep = rep_out ? rep_out : &own;
-    mmm_error err;
-    io.load.machine = machine;
-#ifdef MMM_HAVE_DOT
-    io.dot_reader = mmm_dot_read;
-    io.cuda_dot_reader = mmm_cuda_dot_read;
-#endif
-    if (mmm_program_read_file(prog, path, &io, rep, &err) < 0) {
-        cli_print_error(&err);
-        return CLI_FAIL;
-    }
-    if (rep->nwarnings == 1)
-        fprintf(stderr, "%s: warning: %s\n", path, rep->warning);
-    else if (rep->nwarnings > 1)
-        fprintf(stderr, "%s: warning: %s (and %zu more warnings)\n", path,
-                rep->warning, rep->nwarnings - 1);
-    if (rep->note[0])
-        fprintf(stderr, "%s: note: %s\n", path, rep->note);
-    return CLI_OK;
-}
-
 int cli_load(const cli_common *c, const char *path, int lenient,
              mmm_program **prog, mmm_instance **inst)
 {
@@ -558,54 +408,44 @@ int cli_load(const cli_common *c, const char *path, int lenient,
 
 int cli_load_full(const cli_common *c, const char *path, int lenient,
                   int evaluate, mmm_program **prog, mmm_instance **inst,
-                  mmm_import_report *rep, mmm_override *ov_out, size_t *nov_out)
+                  mmm_import_report *rep, mmm_override *ov, size_t *nov)
 {
-    mmm_machine *machine = NULL;
-    mmm_override own[CLI_MAX_DEFS + 1], *ov = ov_out ? ov_out : own;
-    size_t n = 0, *nov = nov_out ? nov_out : &n;
+    mmm_open_options opt = {.io = c->io, .machine = c->machine_path, .defs = c->defs,
+                            .ndefs = c->ndefs, .p = c->has_p ? c->p : 0,
+                            .unknown = lenient, .instance_flags = c->instance_flags,
+                            .no_eval = !evaluate};
+    mmm_opened o;
     mmm_error err;
-    int rc = CLI_FAIL;
-
-    *prog = NULL;
-    *inst = NULL;
-    if (c->machine_path &&
-        mmm_machine_load_file(&machine, c->machine_path, &c->io.load.limits, &err) < 0) {
+    int rc;
+#ifdef MMM_HAVE_DOT
+    opt.io.dot_reader = mmm_dot_read;
+    opt.io.cuda_dot_reader = mmm_cuda_dot_read;
+#endif
+    rc = cli_noted(&o.notes, mmm_program_open(&o, path, &opt, &err));
+    if (rc < 0 && rc == MMM_EINVAL && !err.file[0])
+        fprintf(stderr, "mmm %s: %s\n", c->cmd, err.message); /* -D's NAME */
+    else if (rc < 0)
         cli_print_error(&err);
-        return CLI_FAIL;
-    }
-    if (cli_read_program(c, path, machine, prog, rep) != CLI_OK)
-        goto done;
-    if (cli_overrides(c, *prog, lenient, ov, nov) != CLI_OK)
-        goto done;
-    if (mmm_instance_new_flags(inst, *prog, c->instance_flags, &err) < 0) {
-        cli_print_error(&err);
-        goto done;
-    }
-    if (evaluate && cli_eval(c, *inst, ov, *nov) != CLI_OK)
-        goto done;
-    rc = CLI_OK;
-done:
-    mmm_machine_free(machine);
-    if (rc != CLI_OK) {
-        mmm_instance_free(*inst);
-        mmm_program_free(*prog);
-        *inst = NULL;
-        *prog = NULL;
-    }
-    return rc;
+    *prog = o.program;
+    *inst = o.instance;
+    if (rep)
+        *rep = o.report;
+    if (ov)
+        memcpy(ov, o.overrides, o.noverrides * sizeof *ov);
+    if (nov)
+        *nov = o.noverrides;
+    o.program = NULL;
+    o.instance = NULL;
+    mmm_opened_dispose(&o);
+    return rc < 0 ? CLI_FAIL : CLI_OK;
 }
 
-int cli_eval(const cli_common *c, mmm_instance *inst, const mmm_override *ov,
-             size_t nov)
+int cli_noted(mmm_notes *notes, int status)
 {
-    mmm_error err;
-    if (mmm_instance_eval(inst, ov, nov, &err) < 0)
-        return cli_fail(&err);
-    /* -p is an override of a program's p (cli_overrides), or the p of a
-     * program that declares none. */
-    if (c->has_p && mmm_program_find_param(inst->program, "p") < 0)
-        mmm_instance_set_p(inst, c->p);
-    return CLI_OK;
+    for (size_t i = 0; i < notes->n; i++)
+        fprintf(stderr, "%s\n", notes->line[i]);
+    mmm_notes_dispose(notes);
+    return status;
 }
 
 void cli_note_inexact(const char *file, const mmm_metrics *m)

@@ -45,10 +45,10 @@ static int check_defs(const cli_common *c, const side *a, const side *b)
     size_t i;
     for (i = 0; i < c->ndefs; i++) {
         char name[256];
-        size_t len = (size_t)(strchr(c->def_name[i], '=') - c->def_name[i]);
+        size_t len = (size_t)(strchr(c->defs[i], '=') - c->defs[i]);
         if (len >= sizeof name)
             len = sizeof name - 1;
-        memcpy(name, c->def_name[i], len);
+        memcpy(name, c->defs[i], len);
         name[len] = '\0';
         if (mmm_program_find_param(a->prog, name) < 0 &&
             mmm_program_find_param(b->prog, name) < 0) {

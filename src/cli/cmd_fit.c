@@ -135,17 +135,14 @@ static const cli_cmd fit_cmd = {"fit", fit_help, NULL, .opts = fit_opts,
 int cmd_fit(int argc, char **argv)
 {
     fit_args a;
-    size_t nruns = 0, i;
+    size_t i;
     int rc = CLI_FAIL;
     mmm_machine *base = NULL;
     mmm_program *prog[FIT_MAX_FILES] = {0};
-    char noted[FIT_MAX_FILES] = {0}; /* -D notes printed, by program */
     mmm_runs *runs[FIT_MAX_FILES] = {0};
-    mmm_fit_run *fr = NULL;
-    mmm_instance **inst = NULL;
+    mmm_fit_samples fs = {0};
+    mmm_notes notes = MMM_NOTES_INIT;
     mmm_writer *w = NULL;
-    mmm_fit_sample *smp = NULL;
-    mmm_override *ov = NULL;
     mmm_fit_result res;
     mmm_error err;
 
@@ -156,139 +153,79 @@ int cmd_fit(int argc, char **argv)
     cli_common_init(&a.c, "fit");
     if ((rc = cli_args(&fit_cmd, &a, &a.c, NULL, argc, argv)) != CLI_OK)
         return rc < 0 ? CLI_OK : rc;
-    rc = CLI_FAIL;
     const cli_common c = a.c;
-    const char **data = a.data, **progs = a.progs, *out = a.out, *name = a.name;
-    const int *data_graph = a.data_graph, *fit = a.fit;
-    size_t ndata = a.ndata, nprogs = a.nprogs;
-    if (!ndata)
+    if (!a.ndata)
         return cli_usage("fit", "missing --data RUNS.csv");
-    if (!nprogs)
+    if (!a.nprogs)
         return cli_usage("fit", "missing PROGRAM.xml");
     if (c.format == MMM_FORMAT_CSV)
         return cli_usage("fit", "--format must be text or json");
-    if (out && !c.machine_path)
+    if (a.out && !c.machine_path)
         return cli_usage("fit", "-o needs --machine BASE.xml (the hardware "
                                 "limits the written file keeps)");
 
+    rc = CLI_FAIL;
     mmm_error_clear(&err);
     if (c.machine_path &&
         mmm_machine_load_file(&base, c.machine_path, &c.io.load.limits, &err) < 0)
         goto fail_err;
-    for (i = 0; i < nprogs; i++) {
+    for (i = 0; i < a.nprogs; i++) {
         mmm_load_options lo = c.io.load;
         lo.machine = base;
-        if (mmm_program_load_file(&prog[i], progs[i], &lo, &err) < 0)
+        if (mmm_program_load_file(&prog[i], a.progs[i], &lo, &err) < 0)
             goto fail_err;
         for (size_t j = 0; j < i; j++)
             if (!strcmp(prog[j]->name, prog[i]->name)) {
                 fprintf(stderr, "%s:%ld: error: program name '%s' also in "
                                 "%s (runs name their program)\n",
-                        progs[i], prog[i]->line, prog[i]->name, progs[j]);
+                        a.progs[i], prog[i]->line, prog[i]->name, a.progs[j]);
                 goto done;
             }
     }
-    size_t maxcols = 0;
-    for (i = 0; i < ndata; i++) {
-        if (mmm_runs_read_file(&runs[i], data[i], data_graph[i], &err) < 0)
+    for (i = 0; i < a.ndata; i++)
+        if (mmm_runs_read_file(&runs[i], a.data[i], a.data_graph[i], &err) < 0)
             goto fail_err;
-        nruns += runs[i]->nrows;
-        if (runs[i]->ncols > maxcols)
-            maxcols = runs[i]->ncols;
-    }
-    fr = calloc(nruns, sizeof *fr);
-    inst = calloc(nruns, sizeof *inst);
-    smp = calloc(nruns, sizeof *smp);
-    ov = malloc((maxcols + CLI_MAX_DEFS + 2) * sizeof *ov);
-    if (!fr || !inst || !smp || !ov) {
-        fprintf(stderr, "mmm fit: out of memory\n");
-        goto done;
-    }
-    size_t k = 0;
-    for (i = 0; i < ndata; i++)
-        for (size_t row = 0; row < runs[i]->nrows; row++, k++) {
-            const mmm_run_row *rw = &runs[i]->rows[row];
-            size_t p, nov = 0, ndef = 0;
-            for (p = 0; p < nprogs; p++)
-                if (!strcmp(prog[p]->name, rw->program))
-                    break;
-            if (p == nprogs) {
-                fprintf(stderr, "%s:%ld: error: program '%s' is not one of "
-                                "the programs given (",
-                        data[i], rw->line, rw->program);
-                for (size_t q = 0; q < nprogs; q++)
-                    fprintf(stderr, "%s%s", q ? ", " : "", prog[q]->name);
-                fprintf(stderr, ")\n");
-                goto done;
-            }
-            fr[k].runs = runs[i];
-            fr[k].row = row;
-            fr[k].program = prog[p];
-            /* -D names a program does not declare: noted once per program */
-            if (cli_overrides(&c, prog[p], noted[p] ? 2 : 1, ov, &ndef) !=
-                CLI_OK)
-                goto done;
-            noted[p] = 1;
-            if (mmm_runs_overrides(runs[i], row, prog[p], ov + ndef, &nov,
-                                   &err) < 0)
-                goto fail_err;
-            if (mmm_instance_new(&inst[k], prog[p], &err) < 0)
-                goto fail_err;
-            if (mmm_instance_eval(inst[k], ov, ndef + nov, &err) < 0) {
-                mmm_error e2 = err;
-                mmm_error_set(&err, e2.code, data[i], rw->line,
-                              "%s (program %s, %s:%ld)", e2.message,
-                              prog[p]->name, e2.file, e2.line);
-                goto fail_err;
-            }
-            smp[k].inst = inst[k];
-            smp[k].graph = rw->graph;
-            smp[k].seconds = rw->seconds;
-        }
+    if (cli_noted(&notes, mmm_fit_samples_make(&fs, runs, a.ndata, prog, a.nprogs, c.defs,
+                                               c.ndefs, &notes, &err)) < 0)
+        goto fail_err;
 
     mmm_time_machine m;
-    if (mmm_time_machine_get(&m, inst[0], 0, &err) < 0)
+    if (mmm_time_machine_get(&m, fs.inst[0], 0, &err) < 0)
         goto fail_err;
     mmm_fit_options fo;
     memset(&fo, 0, sizeof fo);
-    memcpy(fo.fit, fit, sizeof fo.fit);
-    if (mmm_time_fit(&m, smp, nruns, &fo, &res, &err) < 0) {
-        /* name the run the model could not predict */
+    memcpy(fo.fit, a.fit, sizeof fo.fit);
+    if (mmm_time_fit(&m, fs.samples, fs.n, &fo, &res, &err) < 0)
         goto fail_err;
-    }
-    if (out) {
+    if (a.out) {
         char note[512];
         snprintf(note, sizeof note,
                  "Written by mmm fit: the time model's constants (docs/time.md) "
                  "fitted to %zu measured runs (median relative error %.3g, "
                  "largest %.3g); the other parameters are those of %s.",
-                 nruns, res.median_rel_error, res.max_rel_error,
-                 c.machine_path);
-        if (mmm_time_machine_write(out, name, base, &m, note, &err) < 0)
+                 fs.n, res.median_rel_error, res.max_rel_error, c.machine_path);
+        if (mmm_time_machine_write(a.out, a.name, base, &m, note, &err) < 0)
             goto fail_err;
     }
 
-    mmm_fit_report report = {&m, fit, &res, fr, nruns, nprogs, out};
+    mmm_fit_report report = {&m, a.fit, &res, fs.runs, fs.n, a.nprogs, a.out};
     if (mmm_writer_new(&w, stdout, c.format, &err) < 0 ||
         mmm_write_fit(w, &report, &err) < 0)
         goto fail_err;
     rc = cli_flushed("mmm fit: error writing the output\n");
     goto done;
 fail_err:
-    cli_print_error(&err);
+    if (err.code == MMM_EINVAL && !err.file[0])
+        fprintf(stderr, "mmm fit: %s\n", err.message); /* -D's NAME */
+    else
+        cli_print_error(&err);
 done:
     mmm_writer_free(w);
     mmm_fit_result_dispose(&res);
-    if (inst)
-        for (k = 0; k < nruns; k++)
-            mmm_instance_free(inst[k]);
-    free(inst);
-    free(fr);
-    free(smp);
-    free(ov);
-    for (i = 0; i < ndata; i++)
+    mmm_fit_samples_dispose(&fs);
+    for (i = 0; i < a.ndata; i++)
         mmm_runs_free(runs[i]);
-    for (i = 0; i < nprogs; i++)
+    for (i = 0; i < a.nprogs; i++)
         mmm_program_free(prog[i]);
     mmm_machine_free(base);
     return rc;

@@ -13,16 +13,11 @@
 #include "mmm/plot.h"
 #include "mmm/sweep_plot.h"
 
-typedef struct axis_opt {
-    const char *name;
-    const char *from, *to, *step, *values;
-} axis_opt;
-
 typedef struct opt_args {
     cli_common c;
     const char *file;
     size_t naxes;
-    axis_opt axes[MMM_SWEEP_MAX_AXES];
+    mmm_sweep_axis_text axes[MMM_SWEEP_MAX_AXES];
     const char *objective;
     const char *baseline;
     const char *plot;
@@ -85,7 +80,7 @@ static int range_option(void *args, int argc, char **argv, int *i)
     for (k = 0; k < 4; k++) {
         int missing = 0;
         const char *v = cli_option_value(names[k], argc, argv, i, &missing);
-        axis_opt *ax;
+        mmm_sweep_axis_text *ax;
         if (!v && !missing)
             continue;
         if (missing)
@@ -140,7 +135,7 @@ static int parse_args(opt_args *o, int argc, char **argv)
     if (o->naxes == 2 && !strcmp(o->axes[0].name, o->axes[1].name))
         return cli_usage("optimize", "--param %s given twice", o->axes[0].name);
     for (i = 0; i < (int)o->naxes; i++) {
-        const axis_opt *ax = &o->axes[i];
+        const mmm_sweep_axis_text *ax = &o->axes[i];
         if (ax->values && (ax->from || ax->to || ax->step))
             return cli_usage("optimize", "--values and --from/--to/--step "
                              "exclude each other (--param %s)", ax->name);
@@ -148,202 +143,30 @@ static int parse_args(opt_args *o, int argc, char **argv)
     return CLI_OK;
 }
 
-/* ------------------------------------------------------------------ */
-/* Values: constant expressions ("2^10", "1/2", "1e6") */
-
-static int parse_value(const char *what, const char *text, size_t len,
-                       mmm_value *out)
+/* The sweep's spec: the options, the axes and the baseline
+ * (mmm_sweep_spec_parse); its notes on stderr. */
+static int make_spec(mmm_sweep_spec *spec, const opt_args *o, const mmm_program *prog,
+                     const mmm_override *ov, size_t nov)
 {
-    char buf[512], name[65];
+    mmm_notes notes = MMM_NOTES_INIT;
     mmm_error err;
-    if (len >= sizeof buf) {
-        fprintf(stderr, "mmm optimize: %s: value too long\n", what);
-        return CLI_USAGE;
-    }
-    memcpy(buf, text, len);
-    buf[len] = '\0';
-    if (cli_constant(buf, sizeof buf, out, name, &err) < 0)
-        return cli_usage("optimize", "%s '%s': %s", what, buf, err.message);
-    return CLI_OK;
-}
-
-typedef struct value_list {
-    const char *what;
-    mmm_value *v;   /* one per comma, and one */
-    size_t n;
-} value_list;
-
-static int list_item(const char *item, size_t len, void *payload)
-{
-    value_list *l = payload;
-    int rc = parse_value(l->what, item, len, &l->v[l->n]);
-    if (rc == CLI_OK)
-        l->n++;
-    return rc;
-}
-
-/* Split text at top-level commas (not those inside min(a,b)) into values.
- * *out is malloc'ed. */
-static int parse_list(const char *what, const char *text, mmm_value **out,
-                      size_t *n)
-{
-    value_list l = {what, NULL, 0};
-    size_t cap = 1;
-    int rc;
-    *out = NULL;
-    *n = 0;
-    for (const char *c = text; *c; c++)
-        cap += *c == ',';
-    if (!(l.v = malloc(cap * sizeof *l.v)))
-        return CLI_FAIL;
-    rc = cli_split_list(text, list_item, &l);
-    *out = l.v;
-    *n = l.n;
-    return rc;
-}
-
-/* ------------------------------------------------------------------ */
-/* The sweep */
-
-/* --param p where the file declares no p: how to look at p instead. */
-static void no_p(const mmm_program *prog)
-{
-    char advice[800];
-    snprintf(advice, sizeof advice,
-             ": p, the number of SMs, comes from -p or the machine file; to "
-             "see the program over p, run 'mmm scale %.200s --p 1..64' "
-             "(bounds, simulated makespan and speedup at each p) or 'mmm "
-             "simulate %.200s -p 1,2,4'; to sweep p here, give --machine FILE "
-             "(one that sets p) or declare it in the file: <param name=\"p\" "
-             "value=\"2\" min=\"1\"/>",
-             prog->file, prog->file);
-    cli_no_such_param(prog, "--param", "p", advice);
-}
-
-/* Fill the sweep spec from the options.  lists[] receive malloc'ed
- * --values arrays. */
-static int build_spec(mmm_sweep_spec *spec, const opt_args *o,
-                      const mmm_program *prog, const mmm_override *ov,
-                      size_t nov, mmm_value **lists)
-{
-    size_t a, k;
     int rc;
     memset(spec, 0, sizeof *spec);
-    spec->naxes = o->naxes;
     spec->fixed = ov;
     spec->nfixed = nov;
     spec->has_p = o->c.has_p;
     spec->p = o->c.p;
     spec->max_points = (uint64_t)o->max_points;
+    spec->launch = o->c.launch;
     if (o->objective && mmm_objective_parse(&spec->objective, o->objective) < 0)
         return cli_usage("optimize", "--objective must be overhead, bound, "
                          "corollary or time, not '%s'", o->objective);
-    spec->launch = o->c.launch;
-    if (spec->objective == MMM_OBJECTIVE_BOUND && !o->c.has_p &&
-        mmm_program_find_param(prog, "p") < 0)
-        return cli_usage("optimize", "--objective bound needs p: give -p P "
-                         "(%s declares no parameter p)", prog->file);
-    for (a = 0; a < o->naxes; a++) {
-        const axis_opt *ax = &o->axes[a];
-        mmm_sweep_axis *sx = &spec->axes[a];
-        sx->slot = mmm_program_find_param(prog, ax->name);
-        if (sx->slot < 0) {
-            if (!strcmp(ax->name, "p"))
-                no_p(prog);
-            else
-                cli_no_such_param(prog, "--param", ax->name, NULL);
-            return CLI_FAIL;
-        }
-        for (k = 0; k < nov; k++)
-            if (ov[k].slot == sx->slot)
-                fprintf(stderr, "%s: note: %s%s ignored: %s is swept\n",
-                        prog->file,
-                        /* cli_overrides puts -p's override last */
-                        o->c.has_p && k == nov - 1 && !strcmp(ax->name, "p")
-                            ? "-p" : "-D ",
-                        o->c.has_p && k == nov - 1 && !strcmp(ax->name, "p")
-                            ? "" : ax->name,
-                        ax->name);
-        if (ax->values) {
-            if ((rc = parse_list("--values", ax->values, &lists[a],
-                                 &sx->nvalues)) != CLI_OK)
-                return rc;
-            sx->values = lists[a];
-            continue;
-        }
-        if (ax->from && (rc = parse_value("--from", ax->from, strlen(ax->from),
-                                          &sx->from)) != CLI_OK)
-            return rc;
-        if (ax->to && (rc = parse_value("--to", ax->to, strlen(ax->to),
-                                        &sx->to)) != CLI_OK)
-            return rc;
-        if (ax->step && (rc = parse_value("--step", ax->step, strlen(ax->step),
-                                          &sx->step)) != CLI_OK)
-            return rc;
-        if (ax->step && sx->step.d == 0)
-            return cli_usage("optimize", "--step must not be 0");
-        sx->has_from = ax->from != NULL;
-        sx->has_to = ax->to != NULL;
-        sx->has_step = ax->step != NULL;
-    }
-    return CLI_OK;
-}
-
-typedef struct baseline_state {
-    mmm_sweep_spec *spec;
-    const opt_args *o;
-    size_t next;
-    int done[MMM_SWEEP_MAX_AXES];
-} baseline_state;
-
-static int baseline_item(const char *start, size_t len, void *payload)
-{
-    baseline_state *b = payload;
-    const opt_args *o = b->o;
-    const char *val = start, *eq = memchr(start, '=', len);
-    size_t ax = b->next;
-    int rc;
-    if (eq) {
-        size_t nlen = (size_t)(eq - start);
-        for (ax = 0; ax < o->naxes; ax++)
-            if (strlen(o->axes[ax].name) == nlen &&
-                !strncmp(o->axes[ax].name, start, nlen))
-                break;
-        if (ax == o->naxes)
-            return cli_usage("optimize", "--baseline names '%.*s', which "
-                             "is not swept", (int)nlen, start);
-        val = eq + 1;
-    }
-    if (ax >= o->naxes || b->done[ax])
-        return cli_usage("optimize", "--baseline needs one value per "
-                         "--param (%zu)", o->naxes);
-    if ((rc = parse_value("--baseline", val, (size_t)(start + len - val),
-                          &b->spec->baseline[ax])) != CLI_OK)
-        return rc;
-    b->done[ax] = 1;
-    b->next = ax + 1;
-    return CLI_OK;
-}
-
-/* --baseline "V,V" (in --param order) or "NAME=V,NAME=V". */
-static int parse_baseline(mmm_sweep_spec *spec, const opt_args *o)
-{
-    baseline_state b;
-    size_t a;
-    int rc;
-    if (!o->baseline)
-        return CLI_OK;
-    memset(&b, 0, sizeof b);
-    b.spec = spec;
-    b.o = o;
-    if ((rc = cli_split_list(o->baseline, baseline_item, &b)) != CLI_OK)
-        return rc;
-    for (a = 0; a < o->naxes; a++)
-        if (!b.done[a])
-            return cli_usage("optimize", "--baseline gives no value for '%s'",
-                             o->axes[a].name);
-    spec->has_baseline = 1;
-    return CLI_OK;
+    rc = cli_noted(&notes, mmm_sweep_spec_parse(spec, prog, o->axes, o->naxes, o->baseline,
+                                                &notes, &err));
+    if (rc == MMM_ELIMIT) /* a value too long */
+        fprintf(stderr, "mmm optimize: %s\n", err.message);
+    return rc == MMM_EINVAL ? cli_usage("optimize", "%s", err.message)
+           : rc == MMM_ELIMIT ? CLI_USAGE : rc < 0 ? cli_fail(&err) : CLI_OK;
 }
 
 /* ------------------------------------------------------------------ */
@@ -454,8 +277,7 @@ int cmd_optimize(int argc, char **argv)
     mmm_program *prog = NULL;
     mmm_instance *inst = NULL;
     mmm_override ov[CLI_MAX_DEFS + 1];
-    mmm_value *lists[MMM_SWEEP_MAX_AXES] = {NULL, NULL};
-    mmm_sweep_spec spec;
+    mmm_sweep_spec spec = MMM_SWEEP_SPEC_INIT;
     size_t nov = 0;
     int rc = parse_args(&o, argc, argv);
 
@@ -466,13 +288,11 @@ int cmd_optimize(int argc, char **argv)
     if ((rc = check_plot_path(o.plot)) != CLI_OK)
         return rc;
     if ((rc = cli_load_full(&o.c, o.file, 0, 0, &prog, &inst, NULL, ov, &nov)) == CLI_OK &&
-        (rc = build_spec(&spec, &o, prog, ov, nov, lists)) == CLI_OK &&
-        (rc = parse_baseline(&spec, &o)) == CLI_OK)
+        (rc = make_spec(&spec, &o, prog, ov, nov)) == CLI_OK)
         rc = run(&o, prog, inst, &spec);
     if (cli_flushed("mmm optimize: error: cannot write the output\n") != CLI_OK)
         rc = CLI_FAIL;
-    free(lists[0]);
-    free(lists[1]);
+    mmm_sweep_spec_dispose(&spec);
     mmm_instance_free(inst);
     mmm_program_free(prog);
     return rc;

@@ -191,16 +191,17 @@ static int simulate_all(const sim_args *a, const mmm_instance *inst,
 
 /* Evaluate the program at p (a -p list): -D, the machine and p, as
  * cli_load does. */
-static int eval_at(sim_args *a, const mmm_program *prog, mmm_instance *inst,
+static int eval_at(const sim_args *a, const mmm_program *prog, mmm_instance *inst,
                    int64_t p)
 {
     mmm_override ov[CLI_MAX_DEFS + 1];
     size_t nov = 0;
-    a->c.has_p = 1;
-    a->c.p = p;
-    if (cli_overrides(&a->c, prog, 0, ov, &nov) != CLI_OK)
-        return CLI_FAIL;
-    return cli_eval(&a->c, inst, ov, nov);
+    mmm_error err;
+    if (mmm_overrides_parse(prog, a->c.defs, a->c.ndefs, p, MMM_DEFINE_STRICT, ov, &nov,
+                            NULL, &err) < 0 ||
+        mmm_instance_eval_p(inst, ov, nov, p, &err) < 0)
+        return cli_fail(&err);
+    return CLI_OK;
 }
 
 /* Simulate at the instance's p and print with w. */
