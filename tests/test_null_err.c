@@ -509,6 +509,22 @@ Test(null_err, mmm_simulate)
     mmm_program_free(p);
 }
 
+Test(null_err, mmm_simulate_policies)
+{
+    mmm_program *p = diamond();
+    mmm_instance *inst = evaluated(p);
+    mmm_sim_options o = MMM_SIM_OPTIONS_INIT;
+    mmm_sim_runs r;
+    o.max_launches = 1; /* the diamond has 4 */
+    REFUSED(mmm_simulate_policies(&r, inst, &o, 1, -1.0, NULL, NULL));
+    cr_expect_eq(r.n, 0);
+    mmm_sim_runs_dispose(&r);
+    REFUSED(mmm_simulate_policies(&r, NULL, NULL, 0, -1.0, NULL, NULL));
+    REFUSED(mmm_simulate_policies(NULL, inst, NULL, 0, -1.0, NULL, NULL));
+    mmm_instance_free(inst);
+    mmm_program_free(p);
+}
+
 Test(null_err, mmm_sim_check)
 {
     mmm_sim_result r;

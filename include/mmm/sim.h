@@ -181,6 +181,33 @@ MMM_API int mmm_simulate(mmm_sim_result *out, const mmm_instance *inst,
                          const mmm_sim_options *opt, mmm_error *err);
 MMM_API void mmm_sim_result_dispose(mmm_sim_result *r);
 
+/** The runs of `mmm simulate` at one p: one policy, or every policy. */
+typedef struct mmm_sim_runs {
+    size_t n;               /**< runs made */
+    mmm_sim_result *runs;   /**< runs[0 .. n), in the order simulated */
+    size_t best;            /**< the run of the smallest makespan (the
+                                 first of equal ones) */
+    size_t nbad;            /**< runs outside their bounds (mmm_sim_check) */
+} mmm_sim_runs;
+
+/**
+ * Simulate inst under opt->policy, or, when all is 1, under every
+ * built-in policy in table order (opt->policy is then not read), and
+ * check each run against its bounds with mmm_sim_check and mmm_bound.
+ * With opt->record only the best run keeps its records (with all, it is
+ * simulated again with them once it is known and every check passed).
+ * A simulation that fails stops the calls with its error; the runs made
+ * before it stay in *out.  A check that fails (a bug of the simulator)
+ * does not stop them: it counts in nbad and its error, formatted as
+ * mmm_error_format writes it, goes to notes (may be NULL).  *out is
+ * filled in any case and must be released with mmm_sim_runs_dispose.
+ */
+MMM_API int mmm_simulate_policies(mmm_sim_runs *out, const mmm_instance *inst,
+                                  const mmm_sim_options *opt, int all,
+                                  double mmm_bound, mmm_notes *notes,
+                                  mmm_error *err);
+MMM_API void mmm_sim_runs_dispose(mmm_sim_runs *r);
+
 /** Relative tolerance of mmm_sim_check (floating point sums). */
 #define MMM_SIM_REL_TOL 1e-9
 

@@ -37,8 +37,6 @@ static const char simulate_help2[] =
     "  --max-launches N     give up beyond N launches simulated one by one\n"
     "                       (default 100000000)\n";
 
-#define MAX_RUNS 32 /* at least mmm_sim_policy_count() */
-
 typedef struct sim_args {
     cli_common c;
     const char *file;
@@ -130,20 +128,6 @@ static int parse_args(sim_args *a, int argc, char **argv)
 /* ------------------------------------------------------------------ */
 /* Running                                                            */
 
-static int run_one(mmm_sim_result *out, const mmm_instance *inst,
-                   const sim_args *a, const mmm_sim_policy *pol, int record)
-{
-    mmm_sim_options opt = MMM_SIM_OPTIONS_INIT;
-    mmm_error err;
-    opt.policy = pol;
-    opt.seed = a->seed;
-    opt.record = record;
-    opt.max_launches = a->max_launches;
-    if (mmm_simulate(out, inst, &opt, &err) < 0)
-        return cli_fail(&err);
-    return CLI_OK;
-}
-
 static int write_pictures(const sim_args *a, const mmm_program *prog,
                           const mmm_sim_result *r, double mmm_bound)
 {
@@ -151,42 +135,12 @@ static int write_pictures(const sim_args *a, const mmm_program *prog,
     if (a->gantt) {
         mmm_gantt_options go = MMM_GANTT_OPTIONS_INIT;
         go.mmm_bound = mmm_bound;
-        if (mmm_gantt_write(a->gantt, r, prog, &go, &err) < 0) {
-            cli_print_error(&err);
-            return CLI_FAIL;
-        }
+        if (mmm_gantt_write(a->gantt, r, prog, &go, &err) < 0)
+            return cli_fail(&err);
     }
-    if (a->trace && mmm_sim_trace_write(a->trace, r, prog, mmm_bound, &err) < 0) {
-        cli_print_error(&err);
-        return CLI_FAIL;
-    }
+    if (a->trace && mmm_sim_trace_write(a->trace, r, prog, mmm_bound, &err) < 0)
+        return cli_fail(&err);
     return CLI_OK;
-}
-
-/* Run the policies; check each run against its bounds. */
-static int simulate_all(const sim_args *a, const mmm_instance *inst,
-                        mmm_sim_result *runs, size_t *nruns, size_t *best,
-                        double mmm_bound, int record)
-{
-    int all = strcmp(a->policy, "all") == 0;
-    size_t n = all ? mmm_sim_policy_count() : 1, i;
-    int rc = CLI_OK;
-    *best = 0;
-    for (i = 0; i < n; i++) {
-        const mmm_sim_policy *pol = all ? mmm_sim_policy_at(i)
-                                        : mmm_sim_policy_find(a->policy);
-        mmm_error err;
-        if (run_one(&runs[i], inst, a, pol, record && !all) != CLI_OK)
-            return CLI_FAIL;
-        *nruns = i + 1;
-        if (mmm_sim_check(&runs[i], mmm_bound, &err) < 0) {
-            cli_print_error(&err);
-            rc = CLI_FAIL; /* a bug: still show the table */
-        }
-        if (runs[i].makespan < runs[*best].makespan)
-            *best = i;
-    }
-    return rc;
 }
 
 /* Evaluate the program at p (a -p list): -D, the machine and p, as
@@ -204,42 +158,34 @@ static int eval_at(const sim_args *a, const mmm_program *prog, mmm_instance *ins
     return CLI_OK;
 }
 
-/* Simulate at the instance's p and print with w. */
+/* Simulate at the instance's p (mmm_simulate_policies) and print with w;
+ * a run outside its bounds still shows its table. */
 static int simulate_at(sim_args *a, const mmm_program *prog,
                        const mmm_instance *inst, mmm_writer *w)
 {
-    mmm_sim_result runs[MAX_RUNS], drawn;
+    mmm_sim_options opt = MMM_SIM_OPTIONS_INIT;
+    mmm_sim_runs r;
+    mmm_notes bad = MMM_NOTES_INIT;
     mmm_metrics m;
     mmm_error err;
-    size_t nruns = 0, best = 0, i;
     int rc, all = strcmp(a->policy, "all") == 0;
 
     memset(&m, 0, sizeof m);
-    memset(&drawn, 0, sizeof drawn);
     if (mmm_metrics_compute(&m, inst, MMM_METRICS_NO_K | MMM_METRICS_NO_PATHS,
                             &err) < 0)
         return cli_fail(&err);
-    rc = simulate_all(a, inst, runs, &nruns, &best, m.graham_brent,
-                      a->gantt || a->trace);
-    if (nruns == 0)
-        goto done;
-    if (mmm_write_simulation(w, runs, nruns, all, best, m.graham_brent, &err) < 0)
+    opt.policy = all ? NULL : mmm_sim_policy_find(a->policy);
+    opt.seed = a->seed;
+    opt.record = a->gantt || a->trace;
+    opt.max_launches = a->max_launches;
+    rc = cli_noted(&bad, mmm_simulate_policies(&r, inst, &opt, all, m.graham_brent, &bad,
+                                               &err)) < 0 ? cli_fail(&err)
+         : r.nbad ? CLI_FAIL : CLI_OK;
+    if (r.n && mmm_write_simulation(w, r.runs, r.n, all, r.best, m.graham_brent, &err) < 0)
         rc = cli_fail(&err);
-    if (rc == CLI_OK && (a->gantt || a->trace)) {
-        /* --policy all ran without records: run the best one again (the
-         * simulation is deterministic) to draw it. */
-        const mmm_sim_result *r = &runs[best];
-        if (all) {
-            rc = run_one(&drawn, inst, a, runs[best].policy, 1);
-            r = &drawn;
-        }
-        if (rc == CLI_OK)
-            rc = write_pictures(a, prog, r, m.graham_brent);
-    }
-done:
-    for (i = 0; i < nruns; i++)
-        mmm_sim_result_dispose(&runs[i]);
-    mmm_sim_result_dispose(&drawn);
+    if (rc == CLI_OK && (a->gantt || a->trace))
+        rc = write_pictures(a, prog, &r.runs[r.best], m.graham_brent);
+    mmm_sim_runs_dispose(&r);
     mmm_metrics_dispose(&m);
     return rc;
 }
@@ -259,9 +205,7 @@ int cmd_simulate(int argc, char **argv)
         return rc < 0 ? CLI_OK : rc;
     }
     list = a.plist && a.np > 1;
-    rc = mmm_sim_policy_count() > MAX_RUNS ? CLI_FAIL
-                                           : cli_load(&a.c, a.file, 0, &prog, &inst);
-    if (rc != CLI_OK)
+    if ((rc = cli_load(&a.c, a.file, 0, &prog, &inst)) != CLI_OK)
         goto done;
     if (!list && !inst->has_p) {
         rc = cli_usage("simulate", "the number of SMs is unknown: give -p P, "
