@@ -992,6 +992,35 @@ Test(null_err, mmm_profile_build)
     cr_expect_null(p);
 }
 
+Test(null_err, mmm_profile_grid_new)
+{
+    REFUSED(mmm_profile_grid_new(NULL, NULL));
+}
+
+Test(null_err, mmm_profile_grid_add)
+{
+    mmm_profile_grid *g = NULL;
+    cr_assert_eq(mmm_profile_grid_new(&g, NULL), 0);
+    REFUSED(mmm_profile_grid_add(g, "n", NULL));         /* not NAME=LIST */
+    REFUSED(mmm_profile_grid_add(g, "n=1,x", NULL));     /* not a number */
+    cr_expect_eq(mmm_profile_grid_add(g, "m=1", NULL), 0);
+    REFUSED(mmm_profile_grid_add(g, "m=2", NULL));       /* twice */
+    REFUSED(mmm_profile_grid_add(NULL, "k=1", NULL));
+    mmm_profile_grid_free(g);
+}
+
+Test(null_err, mmm_profile_run)
+{
+    mmm_profile_captures *c = NULL;
+    mmm_profile_run_options o = MMM_PROFILE_RUN_OPTIONS_INIT;
+    char *argv[] = {(char *)"true", NULL};
+    o.ncu = NO_DIR "/ncu";
+    REFUSED(mmm_profile_run(&c, NULL, argv, 1, &o, NULL, NULL));
+    cr_expect_null(c);
+    REFUSED(mmm_profile_run(&c, NULL, argv, 0, NULL, NULL, NULL));
+    REFUSED(mmm_profile_run(NULL, NULL, argv, 1, NULL, NULL, NULL));
+}
+
 Test(null_err, mmm_profile_save_xml)
 {
     REFUSED(mmm_profile_save_xml(NULL, NO_DIR ".xml", NULL));

@@ -21,8 +21,11 @@
  *     DAG file whose kernels carry the measured attributes, each as an
  *     exact expression in the parameters where one exists.
  *
- * The library runs nothing: `mmm profile run` (the command line) runs the
- * program under ncu and hands its captures to mmm_profile_build.
+ *
+ * And the run that makes the captures (mmm_profile_run): a program
+ * under ncu once per point of a grid of parameter values, its captures
+ * and their POINTS.csv in a folder, for mmm_profile_build.  The one call
+ * of the library that starts processes.
  */
 #ifndef MMM_PROFILE_H
 #define MMM_PROFILE_H
@@ -197,6 +200,80 @@ MMM_API const char *mmm_profile_note(const mmm_profile *p, size_t i);
 MMM_API size_t mmm_profile_npoints(const mmm_profile *p);
 MMM_API size_t mmm_profile_nkernels(const mmm_profile *p);
 MMM_API size_t mmm_profile_napprox(const mmm_profile *p);
+
+/* ------------------------------------------------------------------ */
+/* Running a program under ncu (`mmm profile run`)                     */
+
+/** The parameters' values a program is run at: every point of the grid
+ *  of their lists, the last parameter varying fastest. */
+typedef struct mmm_profile_grid mmm_profile_grid;
+
+/** An empty grid (one point, no parameters). */
+MMM_API int mmm_profile_grid_new(mmm_profile_grid **out, mmm_error *err);
+/** Add a parameter given as "NAME=LIST" (n=1024,2^12: constant
+ *  expressions; commas inside parentheses do not split).  MMM_EINVAL,
+ *  the message naming the option --param of `mmm profile run`: not
+ *  NAME=LIST, more than 16 parameters, a name given twice, an empty
+ *  value or one of 256 characters or more, one that is not a number,
+ *  more than 4096 values; MMM_ENOMEM. */
+MMM_API int mmm_profile_grid_add(mmm_profile_grid *g, const char *text,
+                                 mmm_error *err);
+MMM_API void mmm_profile_grid_free(mmm_profile_grid *g);
+
+typedef struct mmm_profile_run_options {
+    const char *ncu;    /**< the ncu to run; NULL: ncu in PATH, else
+                             /usr/local/cuda/bin/ncu, else the newest
+                             /opt/nvidia/nsight-compute/VERSION/ncu */
+    const char *keep;   /**< the folder of the captures and POINTS.csv
+                             (made when missing, left in place); NULL: a
+                             temporary folder in TMPDIR (else /tmp) that
+                             mmm_profile_captures_free removes */
+    int64_t samples;    /**< launches of each configuration (kernel,
+                             grid, block, shared memory) measured with
+                             every metric, standing for the others; 0:
+                             every launch, in one run of ncu a point */
+    /** What to show while it runs, one line at a time without a newline:
+     *  a warning about a parameter no argument uses, each run of ncu
+     *  once the whole is past a second ("point 1/4 (n=1024): the list of
+     *  launches...", then every 10 s), the time taken at the end.  NULL:
+     *  nothing is shown. */
+    void (*progress)(const char *line, void *payload);
+    void *payload;
+} mmm_profile_run_options;
+
+#define MMM_PROFILE_RUN_OPTIONS_INIT \
+    {.ncu = NULL, .keep = NULL, .samples = 1, .progress = NULL, .payload = NULL}
+/** Set *opt to the defaults (MMM_PROFILE_RUN_OPTIONS_INIT). */
+MMM_API void mmm_profile_run_options_init(mmm_profile_run_options *opt);
+
+/** The captures of a run: a folder with POINTS.csv. */
+typedef struct mmm_profile_captures mmm_profile_captures;
+
+/**
+ * Run the command argv[0 .. argc) (argv[0] a path, or a name found in
+ * PATH) under ncu at every point of grid (NULL: one point), each {NAME}
+ * in an argument replaced by the point's value of NAME: once for the list
+ * of every launch (launch statistics only, no replay) and once with every
+ * metric for the first opt->samples launches of each configuration (or,
+ * with samples 0, once with every metric for every launch).  The ncu
+ * runs with the caller's environment, its input /dev/null, its output
+ * into the folder; the call waits for it.  Writes the POINTS.csv of the
+ * captures (mmm_profile_captures_points) for mmm_profile_build.
+ * Errors (no file): ncu or the command not found (MMM_EINPUT), more than
+ * 10000 points (MMM_ELIMIT), a folder or file that cannot be written, ncu
+ * failing (MMM_EIO: "point 1/4 (n=1024): the list of launches: ncu
+ * exited with status 1"; then details, which may be NULL, receives the
+ * lines that follow the error: ncu's last ==ERROR== lines, a missing
+ * NVIDIA driver, ...).  On failure a temporary folder is removed.
+ */
+MMM_API int mmm_profile_run(mmm_profile_captures **out, const mmm_profile_grid *grid,
+                            char *const *argv, size_t argc,
+                            const mmm_profile_run_options *opt, mmm_notes *details,
+                            mmm_error *err);
+/** The captures' POINTS.csv (in the kept or temporary folder). */
+MMM_API const char *mmm_profile_captures_points(const mmm_profile_captures *c);
+/** Free c; a temporary folder is removed with the files the run wrote. */
+MMM_API void mmm_profile_captures_free(mmm_profile_captures *c);
 
 #ifdef __cplusplus
 }

@@ -58,25 +58,6 @@ int mmm__no_param(mmm_error *err, const mmm_program *prog, const char *opt,
                          tail);
 }
 
-int mmm__split_list(const char *text, mmm__item_fn fn, void *payload)
-{
-    const char *p = text, *start = text;
-    int depth = 0, rc;
-    for (;; p++) {
-        if (*p == '(')
-            depth++;
-        else if (*p == ')')
-            depth--;
-        if (*p != '\0' && !(*p == ',' && depth == 0))
-            continue;
-        if ((rc = fn(start, (size_t)(p - start), payload)) != 0)
-            return rc;
-        if (*p == '\0')
-            return 0;
-        start = p + 1;
-    }
-}
-
 /* The name of NAME=VALUE without the spaces around it, into name. */
 static int def_name(const char *def, char *name, size_t size)
 {

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "base/notes.h"
+#include "base/split.h"
 #include "model/defines.h"
 #include "mmm/optimize.h"
 
