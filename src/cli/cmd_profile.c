@@ -1,13 +1,13 @@
 /* cmd_profile.c: `mmm profile build|run|metrics`: DAG files measured by
- * Nsight Compute (include/mmm/profile.h, docs/profile.md).  `run`, which
- * starts processes, is in profile_run.c. */
+ * Nsight Compute (include/mmm/profile.h, docs/profile.md): the library
+ * runs the program under ncu (mmm_profile_run) and builds the file from
+ * the captures (mmm_profile_build). */
+#include <stddef.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 #include "mmm/profile.h"
-#include "profile_run.h"
 
 static const char profile_help[] =
     "usage: mmm profile build POINTS.csv [--skeleton SKEL.xml] [--name NAME] -o OUT.xml\n"
@@ -68,15 +68,10 @@ static int cmd_metrics(int argc, char **argv)
     return CLI_OK;
 }
 
-/* Notes of the build on stderr. */
-void cli_profile_notes(const mmm_profile *p)
-{
-    for (size_t i = 0; i < mmm_profile_nnotes(p); i++)
-        fprintf(stderr, "mmm profile: %s\n", mmm_profile_note(p, i));
-}
-
-int cli_profile_build(const char *points, const char *skeleton, const char *name,
-                      const char *out, uint64_t max_bytes)
+/* Build from points (skeleton and name may be NULL) and write out (NULL or
+ * "-": stdout); the build's notes on stderr. */
+static int build(const char *points, const char *skeleton, const char *name,
+                 const char *out, uint64_t max_bytes)
 {
     mmm_profile_options opt = MMM_PROFILE_OPTIONS_INIT;
     mmm_profile *p = NULL;
@@ -86,20 +81,16 @@ int cli_profile_build(const char *points, const char *skeleton, const char *name
     opt.name = name;
     opt.limits.max_file_bytes = max_bytes;
     mmm_error_clear(&err);
-    if (mmm_profile_build(&p, points, &opt, &err) < 0) {
-        cli_print_error(&err);
-        return CLI_FAIL;
-    }
-    cli_profile_notes(p);
+    if (mmm_profile_build(&p, points, &opt, &err) < 0)
+        return cli_fail(&err);
+    for (size_t i = 0; i < mmm_profile_nnotes(p); i++)
+        fprintf(stderr, "mmm profile: %s\n", mmm_profile_note(p, i));
     if (!out || !strcmp(out, "-")) {
         const char *x = mmm_profile_xml(p);
-        if (cli_write_stdout(x, strlen(x), &err) < 0) {
-            cli_print_error(&err);
-            rc = CLI_FAIL;
-        }
+        if (cli_write_stdout(x, strlen(x), &err) < 0)
+            rc = cli_fail(&err);
     } else if (mmm_profile_save_xml(p, out, &err) < 0) {
-        cli_print_error(&err);
-        rc = CLI_FAIL;
+        rc = cli_fail(&err);
     } else {
         fprintf(stderr, "mmm profile: wrote %s: %zu kernel%s from %zu point%s",
                 out, mmm_profile_nkernels(p), mmm_profile_nkernels(p) == 1 ? "" : "s",
@@ -113,53 +104,125 @@ int cli_profile_build(const char *points, const char *skeleton, const char *name
     return rc;
 }
 
-static int cmd_build(int argc, char **argv)
+typedef struct profile_args {
+    const char *points, *skeleton, *name, *out, *keep, *ncu;
+    uint64_t max_bytes;
+    int64_t samples;
+    mmm_profile_grid *grid;
+    char **cmd; /* run: the command and its arguments */
+    int ncmd;
+} profile_args;
+
+static int max_bytes(void *field, const char *v)
 {
-    const char *points = NULL, *skeleton = NULL, *name = NULL, *out = NULL;
-    uint64_t max_bytes = 0;
-    for (int i = 1; i < argc; i++) {
-        int missing = 0;
-        const char *v;
-        if ((v = cli_option_value("-o", argc, argv, &i, &missing)) ||
-            (!missing && (v = cli_option_value("--output", argc, argv, &i, &missing)))) {
-            out = v;
-            continue;
-        }
-        if (!missing && (v = cli_option_value("--skeleton", argc, argv, &i, &missing))) {
-            skeleton = v;
-            continue;
-        }
-        if (!missing && (v = cli_option_value("--name", argc, argv, &i, &missing))) {
-            name = v;
-            continue;
-        }
-        if (!missing &&
-            (v = cli_option_value("--max-file-bytes", argc, argv, &i, &missing))) {
-            if (cli_parse_u64(v, &max_bytes) < 0 || max_bytes == 0)
-                return cli_usage("profile", "--max-file-bytes needs a positive "
-                                            "integer, not '%s'", v);
-            continue;
-        }
-        if (missing)
-            return cli_usage("profile", "option '%s' needs a value", argv[i]);
-        if (argv[i][0] == '-' && argv[i][1] != '\0')
-            return cli_usage("profile", "unknown option '%s' of profile build",
-                             argv[i]);
-        if (points)
-            return cli_usage("profile", "one POINTS.csv only ('%s' and '%s')",
-                             points, argv[i]);
-        points = argv[i];
+    return cli_parse_u64(v, field) < 0 || *(uint64_t *)field == 0 ? -1 : 0;
+}
+
+static int samples(void *field, const char *v)
+{
+    int64_t *n = field;
+    *n = 0; /* all */
+    return strcmp(v, "all") && (cli_parse_int64(v, n) < 0 || *n < 1) ? -1 : 0;
+}
+
+static int param(void *args, const char *v)
+{
+    mmm_error err;
+    if (mmm_profile_grid_add(((profile_args *)args)->grid, v, &err) < 0)
+        return cli_usage("profile", "%s", err.message), -2;
+    return 0;
+}
+
+/* build: the one POINTS.csv. */
+static int points(void *args, int argc, char **argv, int *i)
+{
+    profile_args *a = args;
+    (void)argc;
+    if (argv[*i][0] == '-' && argv[*i][1] != '\0')
+        return 0;
+    if (a->points)
+        return cli_usage("profile", "one POINTS.csv only ('%s' and '%s')", a->points,
+                         argv[*i]), -1;
+    a->points = argv[*i];
+    return 1;
+}
+
+/* run: the command, after "--" or at the first argument that is no option. */
+static int command(void *args, int argc, char **argv, int *i)
+{
+    profile_args *a = args;
+    int at = *i + !strcmp(argv[*i], "--");
+    if (argv[*i][0] == '-' && at == *i)
+        return 0;
+    a->cmd = at < argc ? argv + at : NULL;
+    a->ncmd = argc - at;
+    *i = argc - 1;
+    return 1;
+}
+
+#define P_(field) offsetof(profile_args, field)
+#define BUILD_OPTS                                                            \
+    {"-o|--output", CLI_STR, P_(out), NULL, .exact = 0},                      \
+    {"--skeleton", CLI_STR, P_(skeleton), NULL, .exact = 0},                  \
+    {"--name", CLI_STR, P_(name), NULL, .exact = 0},                          \
+    {"--max-file-bytes", CLI_FN, P_(max_bytes), "--max-file-bytes needs a "   \
+     "positive integer, not '%s'", .fn = max_bytes}
+static const cli_opt build_opts[] = {BUILD_OPTS, {NULL}};
+static const cli_opt run_opts[] = {
+    BUILD_OPTS,
+    {"--keep", CLI_STR, P_(keep), NULL, .exact = 0},
+    {"--ncu", CLI_STR, P_(ncu), NULL, .exact = 0},
+    {"--samples", CLI_FN, P_(samples), "--samples needs a positive integer or all, "
+     "not '%s'", .fn = samples},
+    {"--param", CLI_FN, 0, NULL, .fn = param},
+    {NULL}};
+
+static const cli_cmd build_cmd = {"profile", profile_help, .opts = build_opts,
+                                  .missing = "option '%s' needs a value",
+                                  .special = points,
+                                  .unknown = "unknown option '%s' of profile build"};
+static const cli_cmd run_cmd = {"profile", profile_help, .opts = run_opts,
+                                .missing = "option '%s' needs a value",
+                                .special = command,
+                                .unknown = "unknown option '%s' of profile run (the "
+                                           "command to run comes after --)"};
+
+static void progress(const char *line, void *payload)
+{
+    (void)payload;
+    fprintf(stderr, "mmm profile: %s\n", line);
+}
+
+/* run: the captures (mmm_profile_run), then build. */
+static int run(const profile_args *a)
+{
+    mmm_profile_run_options ro = MMM_PROFILE_RUN_OPTIONS_INIT;
+    mmm_profile_captures *cap = NULL;
+    mmm_notes details = MMM_NOTES_INIT;
+    mmm_error err;
+    char buf[2048];
+    int rc;
+    ro.ncu = a->ncu;
+    ro.keep = a->keep;
+    ro.samples = a->samples;
+    ro.progress = progress;
+    if (mmm_profile_run(&cap, a->grid, a->cmd, (size_t)a->ncmd, &ro, &details, &err) < 0) {
+        fprintf(stderr, "mmm profile: %s\n", mmm_error_format(&err, buf, sizeof buf));
+        return cli_noted(&details, CLI_FAIL);
     }
-    if (!points)
-        return cli_usage("profile", "profile build: missing POINTS.csv");
-    if (!out)
-        return cli_usage("profile", "profile build: missing -o OUT.xml ('-o -' "
-                                    "writes to stdout)");
-    return cli_profile_build(points, skeleton, name, out, max_bytes);
+    rc = build(mmm_profile_captures_points(cap), a->skeleton, a->name, a->out, a->max_bytes);
+    if (rc == CLI_OK && a->keep)
+        fprintf(stderr, "mmm profile: the captures are in %s ('mmm profile build "
+                        "%s/POINTS.csv' reads them again)\n", a->keep, a->keep);
+    mmm_profile_captures_free(cap);
+    return rc;
 }
 
 int cmd_profile(int argc, char **argv)
 {
+    profile_args a = {.samples = 1};
+    mmm_error err;
+    int rc;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--"))
             break;
@@ -170,12 +233,29 @@ int cmd_profile(int argc, char **argv)
     }
     if (argc < 2)
         return cli_usage("profile", "missing build, run or metrics");
-    if (!strcmp(argv[1], "build"))
-        return cmd_build(argc - 1, argv + 1);
-    if (!strcmp(argv[1], "run"))
-        return cli_profile_run(argc - 1, argv + 1);
     if (!strcmp(argv[1], "metrics"))
         return cmd_metrics(argc - 1, argv + 1);
-    return cli_usage("profile", "unknown '%s': mmm profile build, run or metrics",
-                     argv[1]);
+    if (!strcmp(argv[1], "build")) {
+        if ((rc = cli_args(&build_cmd, &a, NULL, NULL, argc - 1, argv + 1)) != CLI_OK)
+            return rc < 0 ? CLI_OK : rc;
+        if (!a.points)
+            return cli_usage("profile", "profile build: missing POINTS.csv");
+        if (!a.out)
+            return cli_usage("profile", "profile build: missing -o OUT.xml ('-o -' "
+                                        "writes to stdout)");
+        return build(a.points, a.skeleton, a.name, a.out, a.max_bytes);
+    }
+    if (strcmp(argv[1], "run"))
+        return cli_usage("profile", "unknown '%s': mmm profile build, run or metrics",
+                         argv[1]);
+    if (mmm_profile_grid_new(&a.grid, &err) < 0)
+        return cli_fail(&err);
+    rc = cli_args(&run_cmd, &a, NULL, NULL, argc - 1, argv + 1);
+    if (rc == CLI_OK && !a.cmd)
+        rc = cli_usage("profile", "profile run: missing the command to run "
+                                  "(mmm profile run [OPTIONS] -- COMMAND [ARG...])");
+    if (rc == CLI_OK)
+        rc = run(&a);
+    mmm_profile_grid_free(a.grid);
+    return rc < 0 ? CLI_OK : rc;
 }
