@@ -536,11 +536,42 @@ static void on_start(void *ud, const xmlChar *local, const xmlChar *prefix,
     if (collect(ld, kind, nattr, attrs, line, vals, to_pipe) < 0)
         return;
     if (ld->mode != MODE_PROGRAM)
-        mmm__parse_machine_element(ld, kind, vals, line);
+        ld->on->element(ld, kind, vals, line);
     else if (kind == E_DESCRIPTION)
         mmm__parse_start_description(ld, line);
     else if (kind == E_KERNEL)
         ld->open_kernel_minimal = vals[KE_BLOCKS] != NULL;
+}
+
+/* Queue a record of nvals values (NULL: absent) for the builder. */
+static void emit(loader *ld, int kind, const char *const *v, size_t nvals,
+                 long line)
+{
+    size_t len[MAX_ATTRS], size = sizeof(record);
+    record r;
+    memset(&r, 0, sizeof r);
+    for (size_t i = 0; i < nvals; i++) {
+        len[i] = v[i] ? strlen(v[i]) + 1 : 0;
+        size += len[i];
+        if (v[i])
+            r.mask |= BIT(i);
+    }
+    char *at = size <= UINT32_MAX ? mmm__pipe_reserve(ld->pipe, size) : NULL;
+    if (!at) {
+        mmm__parse_fail(ld, MMM_ENOMEM, CLASS_OTHER, line, "out of memory");
+        return;
+    }
+    r.size = (uint32_t)size;
+    r.kind = (unsigned)kind & 0xffu;
+    r.line = line;
+    memcpy(at, &r, sizeof r);
+    char *p = at + sizeof r;
+    for (size_t i = 0; i < nvals; i++)
+        if (v[i]) {
+            memcpy(p, v[i], len[i]);
+            p += len[i];
+        }
+    mmm__pipe_commit(ld->pipe, size);
 }
 
 static void on_end(void *ud, const xmlChar *local, const xmlChar *prefix,
@@ -559,10 +590,10 @@ static void on_end(void *ud, const xmlChar *local, const xmlChar *prefix,
         /* only a kernel of <blocks> children has something to check at
          * its end (that it has one) */
         if (!ld->open_kernel_minimal)
-            mmm__parse_emit(ld, R_END_KERNEL, NULL, 0, 0);
+            emit(ld, R_END_KERNEL, NULL, 0, 0);
     } else if (kind == E_DESCRIPTION) {
         const char *text = ld->text_len ? ld->text : "";
-        mmm__parse_emit(ld, R_DESCRIPTION, &text, 1, ld->description_line);
+        emit(ld, R_DESCRIPTION, &text, 1, ld->description_line);
     }
 }
 
@@ -800,7 +831,6 @@ void mmm__parse_loader_dispose(loader *ld)
 {
     free(ld->scratch);
     free(ld->text);
-    mmm__parse_kernel_defs_free(&ld->bld);
 }
 
 /* Run pass 1 over path (or mem), then pass 2 when pass 1 stopped on a
@@ -837,7 +867,7 @@ int mmm__parse_load(loader *ld, const char *path, const char *mem, size_t len,
                         bytes >= PIPE_MIN_BYTES && mmm__pipe_cpus_available());
         size_t hint = bytes == 0 || bytes > SIZE_MAX ? SIZE_MAX /* unknown */
                                                      : (size_t)bytes;
-        if (!(ld->pipe = mmm__pipe_open(threaded, hint, mmm__parse_build_records,
+        if (!(ld->pipe = mmm__pipe_open(threaded, hint, ld->on->build_records,
                                         &ld->bld))) {
             if (src.fd >= 0)
                 close(src.fd);

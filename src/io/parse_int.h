@@ -7,9 +7,13 @@
  *                    callbacks and the two passes (see its opening comment)
  *   parse_errors.c   libxml2's errors routed into mmm_error, and lines
  *   parse_input.c    the bytes: a file or a buffer, counted against limits
- *   parse_program.c  DAG files: the builder and its records, the public
+ *   parse_program.c  DAG files: the builder of the records, the public
  *                    mmm_program_load_file/_memory
  *   parse_machine.c  machine files: mmm_machine_load_file/_free
+ *
+ * The calls go one way: parse_program.c and parse_machine.c call parse.c
+ * (handing it their handlers, struct parse_handlers), which calls
+ * parse_errors.c and parse_input.c.
  */
 #ifndef MMM_PARSE_INT_H
 #define MMM_PARSE_INT_H
@@ -157,6 +161,10 @@ typedef struct loader {
     /* MODE_MACHINE */
     machine_impl *mach;
 
+    /* MODE_PROGRAM, MODE_MACHINE: what the caller of the load hands the
+     * parse (below) */
+    const struct parse_handlers *on;
+
     /* MODE_SCHEMA: stop after this line */
     long target_line;
     /* what our message adds to the error (a close name, the allowed
@@ -169,6 +177,18 @@ typedef struct loader {
     size_t unknown_cut;
     long found_line;
 } loader;
+
+/* The loader's caller (parse_program.c, parse_machine.c) hands parse.c
+ * what to do with the checked elements, in ld->on: parse.c calls these
+ * and nothing else of those files, which call it (the calls between the
+ * files go one way: tests/layers_check.py). */
+typedef struct parse_handlers {
+    /* MODE_PROGRAM: the pipe's consumer, which builds from a chunk of
+     * records (ctx: &ld->bld); non-zero stops the pipe */
+    int (*build_records)(void *ctx, char *data, size_t len);
+    /* MODE_MACHINE: an element, checked, with its attribute values */
+    void (*element)(loader *ld, enum elem kind, const char **v, long line);
+} parse_handlers;
 
 /* libxml2 prints what no handler catches: route the thread's global
  * handlers to us for the duration of a load, then put them back. */
@@ -220,22 +240,12 @@ int mmm__parse_read(void *ctx, char *buf, int len);
 int mmm__parse_close(void *ctx);
 int mmm__parse_open_file(source *s, const char *path, uint64_t max, mmm_error *err);
 
-/* parse.c */
+/* parse.c (ld->on set by the caller) */
 void mmm__parse_start_description(loader *ld, long line);
 int mmm__parse_load(loader *ld, const char *path, const char *mem, size_t len,
                     int skip_schema, int threads, mmm_error *err);
 void mmm__parse_loader_dispose(loader *ld);
 void mmm__parse_declared_later(loader *first, const char *path,
                                const char *mem, size_t len, mmm_error *err);
-
-/* parse_program.c */
-void mmm__parse_emit(loader *ld, int kind, const char *const *v, size_t nvals,
-                     long line);
-int mmm__parse_build_records(void *ctx, char *data, size_t len);
-void mmm__parse_kernel_defs_free(builder *b);
-
-/* parse_machine.c */
-void mmm__parse_machine_element(loader *ld, enum elem kind, const char **v,
-                                long line);
 
 #endif

@@ -128,7 +128,7 @@ static void machine_param(loader *ld, const char **v, long line)
     m->pub.params = m->params;
 }
 
-void mmm__parse_machine_element(loader *ld, enum elem kind, const char **v,
+static void machine_element(loader *ld, enum elem kind, const char **v,
                             long line)
 {
     if (kind == E_MACHINE) {
@@ -142,6 +142,8 @@ void mmm__parse_machine_element(loader *ld, enum elem kind, const char **v,
         machine_param(ld, v, line);
     }
 }
+
+static const parse_handlers machine_handlers = {NULL, machine_element};
 
 void mmm_machine_free(mmm_machine *m)
 {
@@ -179,6 +181,7 @@ int mmm_machine_load_file(mmm_machine **out, const char *path,
     m->pub.name = "";
     memset(&ld, 0, sizeof ld);
     ld.mode = MODE_MACHINE;
+    ld.on = &machine_handlers;
     ld.file = path;
     ld.lim = mmm_limits_effective(limits);
     ld.mach = m;

@@ -54,7 +54,7 @@ static int kdef_ke(int i)
     return i == 0 ? KE_SHARED : KE_ATTR0 + i - 1;
 }
 
-void mmm__parse_kernel_defs_free(builder *b)
+static void kernel_defs_free(builder *b)
 {
     for (int i = 0; i < KDEF_N; i++) {
         free(b->kernel_def[i]);
@@ -80,7 +80,7 @@ static void start_kernel(builder *b, const char **v, long line)
     b->kernel_minimal = v[KE_BLOCKS] != NULL;
     b->kernel_line = line;
     b->kernel_nclasses = 0;
-    mmm__parse_kernel_defs_free(b);
+    kernel_defs_free(b);
     b->kernel_access = -1;
     if (b->kernel_minimal) {
         ks.shared = v[KE_SHARED];
@@ -137,7 +137,7 @@ static void end_kernel(builder *b)
              "kernel '%s' has no blocks (give blocks=... or <blocks> "
              "children)",
              b->prog->kernels[b->kernel].id);
-    mmm__parse_kernel_defs_free(b);
+    kernel_defs_free(b);
 }
 
 static void program_element(builder *b, enum elem kind, const char **v,
@@ -176,40 +176,9 @@ static void program_element(builder *b, enum elem kind, const char **v,
 /* ------------------------------------------------------------------ */
 /* Records: what the parse hands the builder through the pipe           */
 
-/* Queue a record of nvals values (NULL: absent) for the builder. */
-void mmm__parse_emit(loader *ld, int kind, const char *const *v, size_t nvals,
-                 long line)
-{
-    size_t len[MAX_ATTRS], size = sizeof(record);
-    record r;
-    memset(&r, 0, sizeof r);
-    for (size_t i = 0; i < nvals; i++) {
-        len[i] = v[i] ? strlen(v[i]) + 1 : 0;
-        size += len[i];
-        if (v[i])
-            r.mask |= BIT(i);
-    }
-    char *at = size <= UINT32_MAX ? mmm__pipe_reserve(ld->pipe, size) : NULL;
-    if (!at) {
-        mmm__parse_fail(ld, MMM_ENOMEM, CLASS_OTHER, line, "out of memory");
-        return;
-    }
-    r.size = (uint32_t)size;
-    r.kind = (unsigned)kind & 0xffu;
-    r.line = line;
-    memcpy(at, &r, sizeof r);
-    char *p = at + sizeof r;
-    for (size_t i = 0; i < nvals; i++)
-        if (v[i]) {
-            memcpy(p, v[i], len[i]);
-            p += len[i];
-        }
-    mmm__pipe_commit(ld->pipe, size);
-}
-
 /* The pipe's consumer: build from a chunk of records, in order.  Returns
  * non-zero (stop) at the first error. */
-int mmm__parse_build_records(void *ctx, char *data, size_t len)
+static int build_records(void *ctx, char *data, size_t len)
 {
     builder *b = ctx;
     size_t pos = 0;
@@ -237,6 +206,8 @@ int mmm__parse_build_records(void *ctx, char *data, size_t len)
     return b->have_err;
 }
 
+static const parse_handlers program_handlers = {build_records, NULL};
+
 static int load_program(mmm_program **out, const char *path,
                         const char *mem, size_t len, const char *name,
                         const mmm_load_options *opt, mmm_error *err)
@@ -251,6 +222,7 @@ static int load_program(mmm_program **out, const char *path,
         opt = &dflt;
     memset(&ld, 0, sizeof ld);
     ld.mode = MODE_PROGRAM;
+    ld.on = &program_handlers;
     ld.file = name;
     ld.lim = mmm_limits_effective(&opt->limits);
     ld.bld.file = name;
@@ -275,6 +247,7 @@ static int load_program(mmm_program **out, const char *path,
         mmm__parse_declared_later(&ld, path, mem, len, err);
     }
     mmm__parse_loader_dispose(&ld);
+    kernel_defs_free(&ld.bld);
     if (r == 0 && (r = mmm_program_finalize(ld.bld.prog, err)) < 0 && err) {
         if (!err->file[0])
             snprintf(err->file, sizeof err->file, "%s", name);

@@ -1,10 +1,46 @@
-/* program_ids.c: the program's string arena and its id tables: kernel
- * ids and parameter names are found through open-addressing hash tables,
- * numbered kernel ids through an array by number. */
+/* program_ids.c: the program's memory and its id tables: the string
+ * arena, the growing arrays (the other files of the model call these, this
+ * one calls none of them), and the tables through which kernel ids and
+ * parameter names are found (open-addressing hash tables, numbered kernel
+ * ids through an array by number). */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "model/program_internal.h"
+#include "base/grow.h"
+
+/* ------------------------------------------------------------------ */
+/* Growing arrays                                                      */
+
+/* Make room for one more element of size elem in *arr (capacity *cap):
+ * the library's growable array (base/grow.h), or, for the arrays that
+ * grow with the kernels and edges, doubling with mmm__big_realloc. */
+int mmm__program_grow(void *arr, size_t *cap, size_t count, size_t elem)
+{
+    void **pa = arr;
+    void *n = mmm__grow(*pa, cap, count + 1, elem, 16);
+    if (!n)
+        return MMM_ENOMEM;
+    *pa = n;
+    return 0;
+}
+
+int mmm__program_grow_big(void *arr, size_t *cap, size_t count, size_t elem)
+{
+    void **pa = arr;
+    if (count < *cap)
+        return 0;
+    size_t ncap = *cap ? *cap * 2 : 16;
+    if (ncap > SIZE_MAX / elem)
+        return MMM_ENOMEM;
+    void *n = mmm__big_realloc(*pa, count * elem, ncap * elem);
+    if (!n)
+        return MMM_ENOMEM;
+    *pa = n;
+    *cap = ncap;
+    return 0;
+}
 
 /* ------------------------------------------------------------------ */
 /* Arena                                                               */

@@ -199,11 +199,13 @@ int mmm__kernel_id_insert(struct mmm_program_priv *pv, size_t idx);
 int mmm__model_param_is(const char *name);
 int mmm__param_find_visible(const mmm_program *p, const char *name);
 
-/* program.c: growing arrays (grow_big: with mmm__big_realloc), the
- * builder's state check and the public views of the arrays. */
+/* program_ids.c: growing arrays (grow_big: with mmm__big_realloc). */
 int mmm__program_grow(void *arr, size_t *cap, size_t count, size_t elem);
 int mmm__program_grow_big(void *arr, size_t *cap, size_t count,
                           size_t elem);
+
+/* program.c: the builder's state check and the public views of the
+ * arrays. */
 int mmm__program_check_open(const mmm_program *p, mmm_error *err);
 void mmm__program_sync_views(mmm_program *p);
 
