@@ -1,4 +1,4 @@
-/* test_util.c: the library's shared helpers in src/util/: the XML and JSON
+/* test_util.c: the library's shared helpers in src/base/: the XML and JSON
  * escaping of the text buffer, the growable array.
  *
  * Expected values come from outside the escaper: each escaped string is

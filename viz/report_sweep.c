@@ -110,7 +110,7 @@ static void put_table(mmm_text *t, const char *name, const mmm_sweep_result *res
                      mmm__fmt_compact(res->S_factor, b, sizeof b));
 }
 
-/* The figure (mmm_optimize --plot's), or a note saying why there is none. */
+/* The figure (mmm optimize --plot's), or a note saying why there is none. */
 static int put_plot(mmm_text *t, mmm_sweep_plot *sp, mmm_instance *si, int slot,
                     const mmm_sweep_spec *spec, const mmm_sweep_result *res,
                     mmm_error *err)

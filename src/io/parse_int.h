@@ -1,4 +1,4 @@
-/* parse_int.h: what the loader's files share (src/parse*.c, the only files
+/* parse_int.h: what the loader's files share (src/io/parse*.c, the only files
  * of mmm that include libxml2): the grammar's element and attribute
  * indices, the loader's state, the records a program load hands its
  * builder, and the functions one file calls in another.
