@@ -21,7 +21,7 @@ with `nm` from the object files under BUILD_DIR/CMakeFiles/*.dir/) must
 have no cycle, so that the files of a folder can be read (and tested)
 bottom up.  Two files that need each other call through a table of
 handlers that the upper one passes in, or share a helper moved into a
-lower file (src/io/parse_int.h, struct parse_handlers, is one).
+lower file (src/io/parse_int.h, struct mmm__parse_handlers, is one).
 
 Exit 0 when everything holds; else one line per violation and exit 1.
 """

@@ -1280,7 +1280,7 @@ int mmm__max_antichain(int64_t *out, mmm_k_method *method_out, size_t n,
         return mmm_error_set(err, MMM_EINVAL, NULL, 0,
                              "the graph has a cycle");
     }
-    mmm_sp_plan plan;
+    mmm__sp_plan plan;
     int r = mmm__sp_plan_build(&plan, n, c.succ_start, c.succ, err);
     if (r == 0 && plan.is_sp) {
         r = mmm__sp_plan_eval(out, &plan, weight, err);

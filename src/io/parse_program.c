@@ -20,7 +20,7 @@
 #if defined(__GNUC__)
 __attribute__((format(printf, 4, 5)))
 #endif
-static void bfail(builder *b, int code, long line, const char *fmt, ...)
+static void bfail(mmm__parse_builder *b, int code, long line, const char *fmt, ...)
 {
     if (b->have_err)
         return;
@@ -31,7 +31,7 @@ static void bfail(builder *b, int code, long line, const char *fmt, ...)
     va_end(ap);
 }
 
-static void bfail_with(builder *b, const mmm_error *e, long line)
+static void bfail_with(mmm__parse_builder *b, const mmm_error *e, long line)
 {
     bfail(b, e->code < 0 ? e->code : MMM_EINPUT,
           e->line > 0 ? e->line : line, "%s", e->message);
@@ -54,7 +54,7 @@ static int kdef_ke(int i)
     return i == 0 ? KE_SHARED : KE_ATTR0 + i - 1;
 }
 
-static void kernel_defs_free(builder *b)
+static void kernel_defs_free(mmm__parse_builder *b)
 {
     for (int i = 0; i < KDEF_N; i++) {
         free(b->kernel_def[i]);
@@ -62,7 +62,7 @@ static void kernel_defs_free(builder *b)
     }
 }
 
-static void start_kernel(builder *b, const char **v, long line)
+static void start_kernel(mmm__parse_builder *b, const char **v, long line)
 {
     mmm_kernel_spec ks;
     mmm_error e;
@@ -103,7 +103,7 @@ static void start_kernel(builder *b, const char **v, long line)
         bfail_with(b, &e, line);
 }
 
-static void start_blocks(builder *b, const char **v, long line)
+static void start_blocks(mmm__parse_builder *b, const char **v, long line)
 {
     mmm_class_spec cs;
     mmm_error e;
@@ -130,7 +130,7 @@ static void start_blocks(builder *b, const char **v, long line)
         b->kernel_nclasses++;
 }
 
-static void end_kernel(builder *b)
+static void end_kernel(mmm__parse_builder *b)
 {
     if (!b->kernel_minimal && b->kernel_nclasses == 0)
         bfail(b, MMM_EINPUT, b->kernel_line,
@@ -140,7 +140,7 @@ static void end_kernel(builder *b)
     kernel_defs_free(b);
 }
 
-static void program_element(builder *b, enum elem kind, const char **v,
+static void program_element(mmm__parse_builder *b, enum mmm__parse_elem kind, const char **v,
                             long line)
 {
     mmm_error e;
@@ -180,10 +180,10 @@ static void program_element(builder *b, enum elem kind, const char **v,
  * non-zero (stop) at the first error. */
 static int build_records(void *ctx, char *data, size_t len)
 {
-    builder *b = ctx;
+    mmm__parse_builder *b = ctx;
     size_t pos = 0;
     while (pos < len && !b->have_err) {
-        record r;
+        mmm__parse_record r;
         const char *v[MAX_ATTRS] = {NULL};
         memcpy(&r, data + pos, sizeof r);
         const char *p = data + pos + sizeof r;
@@ -199,21 +199,21 @@ static int build_records(void *ctx, char *data, size_t len)
             if (mmm_program_set_description(b->prog, v[0], &e) < 0)
                 bfail_with(b, &e, (long)r.line);
         } else {
-            program_element(b, (enum elem)r.kind, v, (long)r.line);
+            program_element(b, (enum mmm__parse_elem)r.kind, v, (long)r.line);
         }
         pos += r.size;
     }
     return b->have_err;
 }
 
-static const parse_handlers program_handlers = {build_records, NULL};
+static const mmm__parse_handlers program_handlers = {build_records, NULL};
 
 static int load_program(mmm_program **out, const char *path,
                         const char *mem, size_t len, const char *name,
                         const mmm_load_options *opt, mmm_error *err)
 {
     mmm_load_options dflt = MMM_LOAD_OPTIONS_INIT;
-    loader ld;
+    mmm__parse_loader ld;
     int r;
     if (!out)
         return mmm_error_set(err, MMM_EINVAL, name, 0, "no output pointer");

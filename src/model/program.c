@@ -175,7 +175,7 @@ int mmm_program_set_description(mmm_program *p, const char *text,
 /* Append a fresh parameter; its value/min/max ids are compiled already. */
 static int append_param(mmm_program *p, const char *name, long line,
                         const char *value_text, const char *min_text,
-                        const char *max_text, mmm_idtab *tab, mmm_error *err)
+                        const char *max_text, mmm__idtab *tab, mmm_error *err)
 {
     struct mmm_program_priv *pv = p->priv;
     size_t n = p->nparams;
@@ -360,7 +360,7 @@ int mmm_program_add_machine_param(mmm_program *p, const char *name,
      * other name is a constant of the machine, which only the models read
      * and which never merges with a program parameter of its name. */
     int model = mmm__model_param_is(name);
-    mmm_idtab *tab = model ? &pv->param_tab : &pv->machine_tab;
+    mmm__idtab *tab = model ? &pv->param_tab : &pv->machine_tab;
     long slot = model ? mmm__param_find_visible(p, name)
                       : mmm__idtab_find(pv, tab, mmm__param_name, name,
                                         strlen(name));
