@@ -482,7 +482,7 @@ static int eval_attrs(inst_impl *in, const mmm_value *values, size_t k,
     const uint32_t *eid = p->priv->class_eid[ci] + MMM_CX_ATTR0;
     for (int a = 0; a < MMM_ATTR_N; a++) {
         mmm_value v;
-        double d;
+        double d = 0;
         int64_t n;
         int r;
         if (eid[a] == MMM_NO_EXPR) {
