@@ -63,7 +63,7 @@ typedef struct sim {
     const mmm_sim_policy *policy;
     mmm_sim_result *res;
     mmm_error *err;
-    sim_prep prep;
+    mmm__sim_prep prep;
     kstate *ks;
     cstate *cs;
     mmm_class_val *buf;
@@ -76,7 +76,7 @@ typedef struct sim {
     uint32_t *done;      /* kernels whose launch completed now */
     size_t ndone;
     size_t kernels_done;
-    sim_smset free_sms;
+    mmm__sim_smset free_sms;
     int track;
     int64_t p, nfree;
     double now;

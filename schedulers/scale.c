@@ -164,7 +164,7 @@ static int get_figures(figures *f, const mmm_instance *inst, unsigned flags,
 {
     int rc;
     memset(f, 0, sizeof *f);
-    sim_prep prep;
+    mmm__sim_prep prep;
     if ((rc = mmm_metrics_compute(&f->m, inst, flags | MMM_METRICS_NO_PATHS,
                                   err)) < 0)
         return rc;

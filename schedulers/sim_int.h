@@ -9,7 +9,7 @@
 #include "mmm/sim.h"
 
 /* ---- Schedule-independent figures, per kernel (sim_prep.c) ---- */
-typedef struct sim_prep {
+typedef struct mmm__sim_prep {
     double *cmax;   /* largest block cost of one launch (launch 1) */
     double *chain;  /* Σ over its launches of the largest block cost */
     double *tail;   /* longest path of launch costs after its last launch */
@@ -19,24 +19,24 @@ typedef struct sim_prep {
     int64_t blocks;
     int64_t launches; /* saturates at INT64_MAX */
     size_t max_classes; /* most classes of one kernel */
-} sim_prep;
+} mmm__sim_prep;
 
-int mmm__sim_prep_init(sim_prep *s, const mmm_instance *inst, mmm_error *err);
-void mmm__sim_prep_dispose(sim_prep *s);
+int mmm__sim_prep_init(mmm__sim_prep *s, const mmm_instance *inst, mmm_error *err);
+void mmm__sim_prep_dispose(mmm__sim_prep *s);
 
 /* ---- Free SMs: a sorted set of disjoint, coalesced intervals ---- */
-typedef struct sim_smset {
+typedef struct mmm__sim_smset {
     int64_t *lo, *hi; /* [lo[i], hi[i]) sorted by lo */
     size_t n, cap;
-} sim_smset;
+} mmm__sim_smset;
 
-int mmm__sim_smset_init(sim_smset *s, int64_t p);
-void mmm__sim_smset_dispose(sim_smset *s);
+int mmm__sim_smset_init(mmm__sim_smset *s, int64_t p);
+void mmm__sim_smset_dispose(mmm__sim_smset *s);
 /* Give back [lo, hi); merges with its neighbours.  0 or MMM_ENOMEM. */
-int mmm__sim_smset_put(sim_smset *s, int64_t lo, int64_t hi);
+int mmm__sim_smset_put(mmm__sim_smset *s, int64_t lo, int64_t hi);
 /* Take up to want SMs from the lowest interval: *lo_out is the first,
  * the return value the number taken (0 when empty). */
-int64_t mmm__sim_smset_take(sim_smset *s, int64_t want, int64_t *lo_out);
+int64_t mmm__sim_smset_take(mmm__sim_smset *s, int64_t want, int64_t *lo_out);
 
 /* ---- Splitmix64: the simulation's own random numbers ---- */
 static inline uint64_t sim_rng_next(uint64_t *state)

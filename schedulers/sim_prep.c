@@ -25,7 +25,7 @@ static void launch_costs(const mmm_class_val *cv, size_t n, double *cmax,
 }
 
 /* Launch by launch, for a kernel whose launches differ. */
-static int varying_kernel(sim_prep *s, const mmm_instance *inst, size_t k,
+static int varying_kernel(mmm__sim_prep *s, const mmm_instance *inst, size_t k,
                           mmm_class_val *buf, double *busy_out,
                           mmm_error *err)
 {
@@ -54,7 +54,7 @@ static int64_t sat_add(int64_t a, int64_t b)
     return a > INT64_MAX - b ? INT64_MAX : a + b;
 }
 
-static int kernel_totals(sim_prep *s, const mmm_instance *inst,
+static int kernel_totals(mmm__sim_prep *s, const mmm_instance *inst,
                          mmm_class_val *buf, mmm_error *err)
 {
     const mmm_program *prog = inst->program;
@@ -88,7 +88,7 @@ static int kernel_totals(sim_prep *s, const mmm_instance *inst,
 /* tail[k] = max over successors t of chain[t] + tail[t] (0 without one),
  * the heaviest path of launch costs after k; the critical path is the
  * heaviest path of all: analysis/longest_path.c, backwards. */
-static int paths(sim_prep *s, const mmm_program *prog)
+static int paths(mmm__sim_prep *s, const mmm_program *prog)
 {
     size_t n = prog->nkernels, k;
     double *dist = malloc((n ? n : 1) * sizeof *dist);
@@ -107,7 +107,7 @@ static int paths(sim_prep *s, const mmm_program *prog)
     return MMM_OK;
 }
 
-int mmm__sim_prep_init(sim_prep *s, const mmm_instance *inst, mmm_error *err)
+int mmm__sim_prep_init(mmm__sim_prep *s, const mmm_instance *inst, mmm_error *err)
 {
     const mmm_program *prog = inst->program;
     size_t n = prog->nkernels, k;
@@ -145,7 +145,7 @@ int mmm__sim_prep_init(sim_prep *s, const mmm_instance *inst, mmm_error *err)
     return MMM_OK;
 }
 
-void mmm__sim_prep_dispose(sim_prep *s)
+void mmm__sim_prep_dispose(mmm__sim_prep *s)
 {
     free(s->cmax);
     free(s->chain);

@@ -8,7 +8,7 @@
 #include "sim_int.h"
 #include "base/grow.h"
 
-int mmm__sim_smset_init(sim_smset *s, int64_t p)
+int mmm__sim_smset_init(mmm__sim_smset *s, int64_t p)
 {
     memset(s, 0, sizeof *s);
     s->cap = 16;
@@ -26,21 +26,21 @@ int mmm__sim_smset_init(sim_smset *s, int64_t p)
     return MMM_OK;
 }
 
-void mmm__sim_smset_dispose(sim_smset *s)
+void mmm__sim_smset_dispose(mmm__sim_smset *s)
 {
     free(s->lo);
     free(s->hi);
     memset(s, 0, sizeof *s);
 }
 
-static int grow(sim_smset *s)
+static int grow(mmm__sim_smset *s)
 {
     return mmm__grow2(&s->lo, &s->hi, &s->cap, s->cap + 1, sizeof *s->lo,
                       sizeof *s->hi, 1);
 }
 
 /* First index whose interval starts after lo. */
-static size_t upper(const sim_smset *s, int64_t lo)
+static size_t upper(const mmm__sim_smset *s, int64_t lo)
 {
     size_t a = 0, b = s->n;
     while (a < b) {
@@ -53,7 +53,7 @@ static size_t upper(const sim_smset *s, int64_t lo)
     return a;
 }
 
-int mmm__sim_smset_put(sim_smset *s, int64_t lo, int64_t hi)
+int mmm__sim_smset_put(mmm__sim_smset *s, int64_t lo, int64_t hi)
 {
     size_t i = upper(s, lo);
     int left = i > 0 && s->hi[i - 1] == lo;
@@ -79,7 +79,7 @@ int mmm__sim_smset_put(sim_smset *s, int64_t lo, int64_t hi)
     return MMM_OK;
 }
 
-int64_t mmm__sim_smset_take(sim_smset *s, int64_t want, int64_t *lo_out)
+int64_t mmm__sim_smset_take(mmm__sim_smset *s, int64_t want, int64_t *lo_out)
 {
     int64_t got;
     if (s->n == 0 || want <= 0)

@@ -1,4 +1,4 @@
-/* test_util.c: the library's shared helpers in src/util/: the XML and JSON
+/* test_util.c: the library's shared helpers in src/base/: the XML and JSON
  * escaping of the text buffer, the growable array.
  *
  * Expected values come from outside the escaper: each escaped string is
@@ -19,9 +19,9 @@
 #include "base/grow.h"
 #include "base/text.h"
 
-static char *escaped(void (*put)(mmm_text *, const char *), const char *s)
+static char *escaped(void (*put)(mmm__text *, const char *), const char *s)
 {
-    mmm_text t;
+    mmm__text t;
     mmm__text_init(&t);
     put(&t, s);
     char *r = mmm__text_take(&t);
@@ -239,7 +239,7 @@ Test(escape, utf8_char_lengths)
 /* The text buffer: appends, printf past its small buffer, take. */
 Test(text, buffer)
 {
-    mmm_text t;
+    mmm__text t;
     mmm__text_init(&t);
     char big[1000];
     memset(big, 'x', sizeof big - 1);

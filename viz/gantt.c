@@ -39,7 +39,7 @@ static const uint32_t palette[20] = {
     0xf1ce63, 0xd4a6c8, 0xfabfd2, 0xd37295, 0xb6992d, 0x499894};
 
 typedef struct chart {
-    gd_list d;
+    mmm__gd_list d;
     const mmm_sim_result *r;
     const mmm_program *prog;
     double mmm_bound;

@@ -16,14 +16,14 @@
 #include <plplot.h>
 #endif
 
-void mmm__gd_init(gd_list *d, double width, double height)
+void mmm__gd_init(mmm__gd_list *d, double width, double height)
 {
     memset(d, 0, sizeof *d);
     d->width = width;
     d->height = height;
 }
 
-void mmm__gd_dispose(gd_list *d)
+void mmm__gd_dispose(mmm__gd_list *d)
 {
     size_t i;
     for (i = 0; i < d->n; i++)
@@ -32,9 +32,9 @@ void mmm__gd_dispose(gd_list *d)
     memset(d, 0, sizeof *d);
 }
 
-static gd_item *add(gd_list *d, int kind)
+static mmm__gd_item *add(mmm__gd_list *d, int kind)
 {
-    gd_item *it, *v = mmm__grow(d->v, &d->cap, d->n + 1, sizeof *v, 256);
+    mmm__gd_item *it, *v = mmm__grow(d->v, &d->cap, d->n + 1, sizeof *v, 256);
     if (!v) {
         d->oom = 1;
         return NULL;
@@ -47,7 +47,7 @@ static gd_item *add(gd_list *d, int kind)
     return it;
 }
 
-static char *dup(gd_list *d, const char *s)
+static char *dup(mmm__gd_list *d, const char *s)
 {
     size_t n;
     char *t;
@@ -62,10 +62,10 @@ static char *dup(gd_list *d, const char *s)
     return t;
 }
 
-void mmm__gd_rect(gd_list *d, double x, double y, double w, double h,
+void mmm__gd_rect(mmm__gd_list *d, double x, double y, double w, double h,
                   uint32_t rgb, double alpha, const char *tooltip)
 {
-    gd_item *it = add(d, GD_RECT);
+    mmm__gd_item *it = add(d, GD_RECT);
     if (!it)
         return;
     it->x = x;
@@ -77,10 +77,10 @@ void mmm__gd_rect(gd_list *d, double x, double y, double w, double h,
     it->text = dup(d, tooltip);
 }
 
-void mmm__gd_line(gd_list *d, double x1, double y1, double x2, double y2,
+void mmm__gd_line(mmm__gd_list *d, double x1, double y1, double x2, double y2,
                   uint32_t rgb, double width, int dash)
 {
-    gd_item *it = add(d, GD_LINE);
+    mmm__gd_item *it = add(d, GD_LINE);
     if (!it)
         return;
     it->x = x1;
@@ -92,12 +92,12 @@ void mmm__gd_line(gd_list *d, double x1, double y1, double x2, double y2,
     it->dash = dash;
 }
 
-void mmm__gd_text(gd_list *d, double x, double y, double size, int anchor,
+void mmm__gd_text(mmm__gd_list *d, double x, double y, double size, int anchor,
                   uint32_t rgb, int bold, const char *fmt, ...)
 {
     char buf[512];
     va_list ap;
-    gd_item *it = add(d, GD_TEXT);
+    mmm__gd_item *it = add(d, GD_TEXT);
     if (!it)
         return;
     va_start(ap, fmt);
@@ -115,7 +115,7 @@ void mmm__gd_text(gd_list *d, double x, double y, double size, int anchor,
 /* ------------------------------------------------------------------ */
 /* SVG                                                                */
 
-static void svg_item(FILE *f, const gd_item *it)
+static void svg_item(FILE *f, const mmm__gd_item *it)
 {
     static const char *anchors[] = {"start", "middle", "end"};
     switch (it->kind) {
@@ -149,7 +149,7 @@ static void svg_item(FILE *f, const gd_item *it)
     }
 }
 
-void mmm__gd_write_svg(FILE *f, const gd_list *d)
+void mmm__gd_write_svg(FILE *f, const mmm__gd_list *d)
 {
     size_t i;
     fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
@@ -200,7 +200,7 @@ static void pl_escape(const char *s, char *out, size_t size)
     out[j] = '\0';
 }
 
-static void pl_item(const gd_item *it, double h)
+static void pl_item(const mmm__gd_item *it, double h)
 {
     PLFLT x[4], y[4];
     char text[1100];
@@ -248,7 +248,7 @@ static void setup(void *payload)
 
 static void draw(void *payload)
 {
-    const gd_list *d = payload;
+    const mmm__gd_list *d = payload;
     size_t i;
     plvpor(0.0, 1.0, 0.0, 1.0);
     plwind(0.0, d->width, 0.0, d->height);
@@ -256,7 +256,7 @@ static void draw(void *payload)
         pl_item(&d->v[i], d->height);
 }
 
-int mmm__gd_write_pl(const char *path, const char *dev, const gd_list *d,
+int mmm__gd_write_pl(const char *path, const char *dev, const mmm__gd_list *d,
                      mmm_error *err)
 {
     mmm__pl_page pg;
@@ -283,7 +283,7 @@ int mmm__gd_pdf_available(void)
     return 0;
 }
 
-int mmm__gd_write_pl(const char *path, const char *dev, const gd_list *d,
+int mmm__gd_write_pl(const char *path, const char *dev, const mmm__gd_list *d,
                      mmm_error *err)
 {
     (void)d;

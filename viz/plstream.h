@@ -1,8 +1,8 @@
 /* plstream.h: the one place that opens a PLplot stream: a page of a given
  * size on a given device, drawn by a callback, written atomically into a
- * file (mmm_outfile) or into memory.  Private to viz/ (plot.c,
- * gantt_draw.c); the only other files that include plplot.h draw between
- * the callbacks. */
+ * file (mmm__outfile, base/outfile.h) or into memory.  Private to viz/
+ * (plot.c, gantt_draw.c); the only other files that include plplot.h draw
+ * between the callbacks. */
 #ifndef MMM_VIZ_PLSTREAM_H
 #define MMM_VIZ_PLSTREAM_H
 
@@ -26,7 +26,7 @@ typedef struct mmm__pl_page {
 int mmm__pl_have_device(const char *dev);
 
 /* Draw the page into path, atomically: PLplot writes the temporary of an
- * mmm_outfile, whose end is checked (PLplot reports no write error) before
+ * mmm__outfile, whose end is checked (PLplot reports no write error) before
  * it is committed.  MMM_EIO when the device is missing or the file cannot
  * be written (the message names the Debian package of the device);
  * MMM_EINVAL in a build without PLplot. */

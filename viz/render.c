@@ -146,13 +146,13 @@ typedef struct render_ctx {
     const mmm_render_options *opt;
     int full;               /* DOT: every block edge, no drawing helpers */
     Agraph_t *g;
-    mmm_text t;             /* scratch for labels and values */
+    mmm__text t;             /* scratch for labels and values */
     uint32_t *span_next;    /* successor on the span path, or UINT32_MAX */
     uint32_t *l_next;       /* successor on the L path, or UINT32_MAX */
     unsigned char *on_span; /* kernel on the span path */
     unsigned char *on_l;    /* kernel on the L path */
     int l_differs;
-    mmm_scale scale;
+    mmm__scale scale;
     mmm_error *err;
 } render_ctx;
 
@@ -160,7 +160,7 @@ typedef struct render_ctx {
  * sequences there (\N is the node name, \l a line break...).  A doubled
  * backslash prints as one in a label, but tooltips unescape differently,
  * so there a backslash becomes U+29F5 (reverse solidus operator). */
-static void put_plain(mmm_text *t, const char *s, int tooltip)
+static void put_plain(mmm__text *t, const char *s, int tooltip)
 {
     const char *b;
     while ((b = strchr(s, '\\'))) {
@@ -300,7 +300,7 @@ static void graph_attrs(render_ctx *c)
 
 static int graph_title(render_ctx *c)
 {
-    mmm_legend lg;
+    mmm__legend lg;
     lg.color = c->opt->color;
     lg.level = c->opt->level;
     lg.scale = c->opt->color == MMM_COLOR_NONE ? NULL : &c->scale;

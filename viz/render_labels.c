@@ -102,7 +102,7 @@ int mmm__launch_classes(mmm_class_val *cls, int64_t *blocks_out,
 /* ------------------------------------------------------------------ */
 /* Title and legend                                                    */
 
-static void put_params(mmm_text *t, const mmm_instance *inst)
+static void put_params(mmm__text *t, const mmm_instance *inst)
 {
     const mmm_program *p = inst->program;
     size_t i, on_line = 0;
@@ -125,14 +125,14 @@ static void put_params(mmm_text *t, const mmm_instance *inst)
         mmm__text_put(t, "no parameters");
 }
 
-static void put_measure(mmm_text *t, const char *name, double v, int last)
+static void put_measure(mmm__text *t, const char *name, double v, int last)
 {
     char b[64];
     mmm__text_printf(t, "%s" NBSP "=" NBSP "%s%s", name, mmm__fmt_full(v, b, sizeof b),
                      last ? "" : NBSP NBSP NBSP " ");
 }
 
-static void put_totals(mmm_text *t, const mmm_metrics *m)
+static void put_totals(mmm__text *t, const mmm_metrics *m)
 {
     char b[64];
     put_measure(t, "W", m->W, 0);
@@ -162,9 +162,9 @@ static void put_totals(mmm_text *t, const mmm_metrics *m)
  * colours between the smallest and largest value.  (A nested table would
  * be stretched by Graphviz to the width of the title, spreading the
  * swatches apart; text keeps its natural width and aligns left.) */
-static void put_scale(mmm_text *t, const mmm_legend *lg)
+static void put_scale(mmm__text *t, const mmm__legend *lg)
 {
-    const mmm_scale *sc = lg->scale;
+    const mmm__scale *sc = lg->scale;
     char lo[64], hi[64];
     int c;
     mmm__text_printf(t, "fill:" NBSP "%s%s" NBSP NBSP " ",
@@ -184,7 +184,7 @@ static void put_scale(mmm_text *t, const mmm_legend *lg)
     mmm__text_printf(t, NBSP "%s", hi);
 }
 
-static void put_legend(mmm_text *t, const mmm_legend *lg)
+static void put_legend(mmm__text *t, const mmm__legend *lg)
 {
     if (lg->scale && lg->scale->any && lg->color != MMM_COLOR_NONE) {
         put_scale(t, lg);
@@ -198,8 +198,8 @@ static void put_legend(mmm_text *t, const mmm_legend *lg)
                         DASHED_LINE "</FONT>" NBSP "longest block path (L)");
 }
 
-void mmm__label_title(mmm_text *t, const mmm_instance *inst,
-                      const mmm_metrics *m, const mmm_legend *lg)
+void mmm__label_title(mmm__text *t, const mmm_instance *inst,
+                      const mmm_metrics *m, const mmm__legend *lg)
 {
     const mmm_program *p = inst->program;
     mmm__text_put(t, "<TABLE BORDER=\"0\" CELLBORDER=\"0\" CELLSPACING=\"0\" "
@@ -231,7 +231,7 @@ static int64_t common_threads(const mmm_class_val *cls, uint32_t n)
     return n ? cls[0].threads : 0;
 }
 
-static void put_blocks_line(mmm_text *t, const mmm_instance *inst, size_t k,
+static void put_blocks_line(mmm__text *t, const mmm_instance *inst, size_t k,
                             int64_t first, int64_t last, int64_t threads)
 {
     const mmm_kernel *kern = &inst->program->kernels[k];
@@ -247,14 +247,14 @@ static void put_blocks_line(mmm_text *t, const mmm_instance *inst, size_t k,
         mmm__text_printf(t, " (%u kinds)", (unsigned)kern->nclasses);
 }
 
-static void put_cell(mmm_text *t, const char *name, double v)
+static void put_cell(mmm__text *t, const char *name, double v)
 {
     char b[64];
     mmm__text_printf(t, "<TD ALIGN=\"LEFT\">%s" NBSP "%s</TD>", name,
                      mmm__fmt_compact(v, b, sizeof b));
 }
 
-int mmm__label_kernel(mmm_text *t, const mmm_instance *inst, size_t k,
+int mmm__label_kernel(mmm__text *t, const mmm_instance *inst, size_t k,
                       mmm_error *err)
 {
     const mmm_kernel *kern = &inst->program->kernels[k];

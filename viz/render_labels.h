@@ -11,13 +11,13 @@
 #include "render_text.h"
 
 /* What the legend shows. */
-typedef struct mmm_legend {
+typedef struct mmm__legend {
     mmm_render_color color;
     mmm_render_level level;
-    const mmm_scale *scale;   /* NULL when color is none */
+    const mmm__scale *scale;   /* NULL when color is none */
     int l_path_differs;       /* the L path is drawn in its own style */
     int has_paths;            /* the program has a kernel (a critical path) */
-} mmm_legend;
+} mmm__legend;
 
 /* Styles of the critical paths (shared by the nodes, edges and legend). */
 #define MMM_SPAN_PATH_COLOR "#2166ac"
@@ -37,12 +37,12 @@ double mmm__kernel_measure(const mmm_kernel_val *k, mmm_render_color c);
 double mmm__class_measure(const mmm_class_val *cv, mmm_render_color c);
 
 /* Graph title: name, parameters, totals, bounds, legend.  Appends to t. */
-void mmm__label_title(mmm_text *t, const mmm_instance *inst,
-                      const mmm_metrics *m, const mmm_legend *lg);
+void mmm__label_title(mmm__text *t, const mmm_instance *inst,
+                      const mmm_metrics *m, const mmm__legend *lg);
 
 /* Label of kernel k.  Evaluates its first and last launch when they
  * differ (mmm_instance_eval_copy).  Returns 0 or a negative status. */
-int mmm__label_kernel(mmm_text *t, const mmm_instance *inst, size_t k,
+int mmm__label_kernel(mmm__text *t, const mmm_instance *inst, size_t k,
                       mmm_error *err);
 
 /* Blocks of launch `copy` of kernel k, summed over its classes; cls must

@@ -22,7 +22,7 @@ static void gv_html_sink(void *ctx, const char *s, size_t n)
     mmm__text_putn(ctx, s, n);
 }
 
-void mmm__text_put_gv_html(mmm_text *t, const char *s)
+void mmm__text_put_gv_html(mmm__text *t, const char *s)
 {
     mmm__escape_xml(s, gv_html_sink, t);
 }
@@ -127,12 +127,12 @@ const char *const mmm__scale_ink[MMM_SCALE_CLASSES] = {
     "#000000", "#000000", "#000000", "#000000", "#000000",
     "#000000", "#ffffff", "#ffffff", "#ffffff"};
 
-void mmm__scale_init(mmm_scale *sc)
+void mmm__scale_init(mmm__scale *sc)
 {
     memset(sc, 0, sizeof *sc);
 }
 
-void mmm__scale_add(mmm_scale *sc, double v)
+void mmm__scale_add(mmm__scale *sc, double v)
 {
     if (!isfinite(v))
         return;
@@ -148,13 +148,13 @@ void mmm__scale_add(mmm_scale *sc, double v)
         sc->lo_pos = v;
 }
 
-void mmm__scale_finish(mmm_scale *sc)
+void mmm__scale_finish(mmm__scale *sc)
 {
     sc->log = sc->any && sc->lo >= 0 && sc->lo_pos > 0 &&
               sc->hi / sc->lo_pos >= 100.0;
 }
 
-int mmm__scale_class(const mmm_scale *sc, double v)
+int mmm__scale_class(const mmm__scale *sc, double v)
 {
     double f;
     int c;

@@ -12,7 +12,7 @@
 /* Append s escaped for the text of a Graphviz HTML-like label: XML
  * escaping (base/text.h) and, since Graphviz also expands escape sequences
  * there (\N is the node name), backslashes doubled. */
-void mmm__text_put_gv_html(mmm_text *t, const char *s);
+void mmm__text_put_gv_html(mmm__text *t, const char *s);
 
 /* A measure for a person: integers below 10^6 exactly ("185088"), others
  * with 3 significant digits as "5.69·10⁸" (UTF-8 superscripts) or "0.25".
@@ -31,17 +31,17 @@ extern const char *const mmm__scale_ink[MMM_SCALE_CLASSES];
 
 /* Maps values in [lo, hi] to classes; logarithmic when the positive values
  * span two decades or more (zero and negative values take class 0). */
-typedef struct mmm_scale {
+typedef struct mmm__scale {
     double lo, hi;     /* smallest and largest value seen */
     double lo_pos;     /* smallest positive value, 0 if none */
     int log;           /* logarithmic */
     int any;           /* at least one value seen */
-} mmm_scale;
+} mmm__scale;
 
-void mmm__scale_init(mmm_scale *sc);
-void mmm__scale_add(mmm_scale *sc, double v);
+void mmm__scale_init(mmm__scale *sc);
+void mmm__scale_add(mmm__scale *sc, double v);
 /* Decide linear or logarithmic once every value was added. */
-void mmm__scale_finish(mmm_scale *sc);
-int mmm__scale_class(const mmm_scale *sc, double v);
+void mmm__scale_finish(mmm__scale *sc);
+int mmm__scale_class(const mmm__scale *sc, double v);
 
 #endif

@@ -12,7 +12,7 @@
 /* Copy svg, prefixing its ids and the references to them (id="x",
  * url(#x), href="#x") with prefix: several figures inline in one page must
  * not share ids (PLplot names its clip paths the same in every figure). */
-static void put_prefixed(mmm_text *t, const char *svg, const char *prefix)
+static void put_prefixed(mmm__text *t, const char *svg, const char *prefix)
 {
     static const char *const marks[] = {"id=\"", "url(#", "href=\"#"};
     const char *p = svg;
@@ -44,7 +44,7 @@ static void put_prefixed(mmm_text *t, const char *svg, const char *prefix)
     mmm__text_put(t, p);
 }
 
-void mmm__report_put_svg(mmm_text *t, const char *svg, const char *prefix)
+void mmm__report_put_svg(mmm__text *t, const char *svg, const char *prefix)
 {
     const char *start = svg ? strstr(svg, "<svg") : NULL;
     if (!start) {
@@ -56,7 +56,7 @@ void mmm__report_put_svg(mmm_text *t, const char *svg, const char *prefix)
     mmm__text_put(t, "</div>\n");
 }
 
-void mmm__report_note(mmm_text *t, const char *fmt, ...)
+void mmm__report_note(mmm__text *t, const char *fmt, ...)
 {
     char buf[1536];
     va_list ap;
@@ -76,7 +76,7 @@ int mmm__report_fail(mmm_error *err, const mmm_error *e)
     return e->code;
 }
 
-int mmm__report_figure(mmm_text *t, mmm__report_draw_fn draw, const void *arg,
+int mmm__report_figure(mmm__text *t, mmm__report_draw_fn draw, const void *arg,
                        const char *prefix, mmm_error *err)
 {
     char *svg = NULL;

@@ -14,7 +14,7 @@
 /* Append an SVG document inline: everything before "<svg" (XML
  * declaration, DOCTYPE, comments) is dropped, and its ids are prefixed
  * with prefix (unique in the page). */
-void mmm__report_put_svg(mmm_text *t, const char *svg, const char *prefix);
+void mmm__report_put_svg(mmm__text *t, const char *svg, const char *prefix);
 
 /* Pass the error e of a step on to the caller's err (which may be NULL)
  * and return its code. */
@@ -26,11 +26,11 @@ int mmm__report_fail(mmm_error *err, const mmm_error *e);
  * MMM_ENOMEM. */
 typedef int (*mmm__report_draw_fn)(char **svg, size_t *len, const void *arg,
                                    mmm_error *err);
-int mmm__report_figure(mmm_text *t, mmm__report_draw_fn draw, const void *arg,
+int mmm__report_figure(mmm__text *t, mmm__report_draw_fn draw, const void *arg,
                       const char *prefix, mmm_error *err);
 
 /* Escaped text in a paragraph of class "note". */
-void mmm__report_note(mmm_text *t, const char *fmt, ...)
+void mmm__report_note(mmm__text *t, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
 #endif
@@ -38,16 +38,16 @@ void mmm__report_note(mmm_text *t, const char *fmt, ...)
 
 /* The optional sections.  Failures of a sweep or a simulation become a
  * note in the page; only running out of memory is an error. */
-int mmm__report_sweeps(mmm_text *t, const mmm_instance *inst,
+int mmm__report_sweeps(mmm__text *t, const mmm_instance *inst,
                        const mmm_report_options *opt, mmm_error *err);
-int mmm__report_simulation(mmm_text *t, const mmm_instance *inst,
+int mmm__report_simulation(mmm__text *t, const mmm_instance *inst,
                            const mmm_metrics *m, const mmm_report_options *opt,
                            mmm_error *err);
 /* The predicted time, when the machine gives the time model's constants
  * (report_time.c); else nothing. */
-int mmm__report_time(mmm_text *t, const mmm_instance *inst, mmm_error *err);
+int mmm__report_time(mmm__text *t, const mmm_instance *inst, mmm_error *err);
 /* The sweep over p (report_scale.c). */
-int mmm__report_scaling(mmm_text *t, const mmm_instance *inst,
+int mmm__report_scaling(mmm__text *t, const mmm_instance *inst,
                         const mmm_report_options *opt, mmm_error *err);
 
 #endif

@@ -32,7 +32,7 @@ static int draw_speedup(char **svg, size_t *len, const void *arg, mmm_error *err
     return mmm__speedup_plot_svg(f->s, f->name, svg, len, err);
 }
 
-int mmm__report_scaling(mmm_text *t, const mmm_instance *inst,
+int mmm__report_scaling(mmm__text *t, const mmm_instance *inst,
                        const mmm_report_options *opt, mmm_error *err)
 {
     mmm_speedup_options so = MMM_SPEEDUP_OPTIONS_INIT;

@@ -20,7 +20,7 @@
  * simulated (each policy costs about as much as the analysis). */
 #define ALL_POLICIES_MAX 100000
 
-static int put_gantt(mmm_text *t, const mmm_instance *inst, const mmm_metrics *m,
+static int put_gantt(mmm__text *t, const mmm_instance *inst, const mmm_metrics *m,
                      const mmm_sim_policy *best, mmm_error *err)
 {
     mmm_sim_options so = MMM_SIM_OPTIONS_INIT;
@@ -52,7 +52,7 @@ out:
     return 0;
 }
 
-static void put_policy_row(mmm_text *t, const mmm_sim_result *r, int best)
+static void put_policy_row(mmm__text *t, const mmm_sim_result *r, int best)
 {
     char a[64], b[64];
     mmm__text_printf(t, "<tr><td><code>%s</code>%s</td><td class=\"n\">%s</td>"
@@ -65,7 +65,7 @@ static void put_policy_row(mmm_text *t, const mmm_sim_result *r, int best)
                      100.0 * r->utilization);
 }
 
-int mmm__report_simulation(mmm_text *t, const mmm_instance *inst,
+int mmm__report_simulation(mmm__text *t, const mmm_instance *inst,
                            const mmm_metrics *m, const mmm_report_options *opt,
                            mmm_error *err)
 {

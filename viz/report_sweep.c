@@ -74,7 +74,7 @@ static mmm_value *sample_range(const mmm_sweep_range *r, size_t want, size_t *n_
     return v;
 }
 
-static void put_point_row(mmm_text *t, const char *what, const mmm_sweep_point *pt,
+static void put_point_row(mmm__text *t, const char *what, const mmm_sweep_point *pt,
                           int has_p)
 {
     char a[64], b[64], c[64], d[64], e[64], f[64];
@@ -89,7 +89,7 @@ static void put_point_row(mmm_text *t, const char *what, const mmm_sweep_point *
                      pt->K > 0 ? mmm__fmt_full(pt->corollary, f, sizeof f) : "\xe2\x80\x94");
 }
 
-static void put_table(mmm_text *t, const char *name, const mmm_sweep_result *res)
+static void put_table(mmm__text *t, const char *name, const mmm_sweep_result *res)
 {
     char a[64], b[64];
     mmm__text_put(t, "<table>\n<tr><th></th><th class=\"n\">");
@@ -110,8 +110,8 @@ static void put_table(mmm_text *t, const char *name, const mmm_sweep_result *res
                      mmm__fmt_compact(res->S_factor, b, sizeof b));
 }
 
-/* The figure (mmm_optimize --plot's), or a note saying why there is none. */
-static int put_plot(mmm_text *t, mmm_sweep_plot *sp, mmm_instance *si, int slot,
+/* The figure (mmm optimize --plot's), or a note saying why there is none. */
+static int put_plot(mmm__text *t, mmm_sweep_plot *sp, mmm_instance *si, int slot,
                     const mmm_sweep_spec *spec, const mmm_sweep_result *res,
                     mmm_error *err)
 {
@@ -136,7 +136,7 @@ static int put_plot(mmm_text *t, mmm_sweep_plot *sp, mmm_instance *si, int slot,
 
 /* One sweep: its subsection, or a note saying why there is none.  The
  * baseline is the parameter's current value (marked in the figure). */
-static int sweep_one(mmm_text *t, mmm_instance *si, const mmm_instance *inst, int slot,
+static int sweep_one(mmm__text *t, mmm_instance *si, const mmm_instance *inst, int slot,
                      const mmm_report_options *opt, mmm_error *err)
 {
     const char *name = inst->program->params[slot].name;
@@ -215,7 +215,7 @@ failed:
     return rc;
 }
 
-int mmm__report_sweeps(mmm_text *t, const mmm_instance *inst,
+int mmm__report_sweeps(mmm__text *t, const mmm_instance *inst,
                        const mmm_report_options *opt, mmm_error *err)
 {
     const mmm_program *p = inst->program;

@@ -15,7 +15,7 @@ static void seconds(char *buf, size_t size, double s)
         snprintf(buf, size, "%.4g &micro;s", s * 1e6);
 }
 
-int mmm__report_time(mmm_text *t, const mmm_instance *inst, mmm_error *err)
+int mmm__report_time(mmm__text *t, const mmm_instance *inst, mmm_error *err)
 {
     const mmm_program *p = inst->program;
     mmm_time_machine m;

@@ -27,8 +27,6 @@ static void bench_csr(const char *name, int n, int d, void (*run)(void *))
     int *hrow = (int *)xmalloc((n + 1) * sizeof(int)), *hcol = (int *)xmalloc(nnz * sizeof(int));
     float *hval = (float *)xmalloc(nnz * sizeof(float)), *hx = (float *)xmalloc(n * sizeof(float)),
           *want = (float *)xmalloc(n * sizeof(float)), *got = (float *)xmalloc(n * sizeof(float));
-    int *drow, *dcol;
-    float *dval, *dx, *dy;
     for (int i = 0; i <= n; i++)
         hrow[i] = i * d;
     for (size_t e = 0; e < nnz; e++) {
@@ -45,41 +43,22 @@ static void bench_csr(const char *name, int n, int d, void (*run)(void *))
             s += (double)hval[e] * hx[hcol[e]];
         want[i] = (float)s;
     }
-    CHECK(cudaMalloc(&drow, (n + 1) * sizeof(int)));
-    CHECK(cudaMalloc(&dcol, nnz * sizeof(int)));
-    CHECK(cudaMalloc(&dval, nnz * sizeof(float)));
-    CHECK(cudaMalloc(&dx, n * sizeof(float)));
-    CHECK(cudaMalloc(&dy, n * sizeof(float)));
-    CHECK(cudaMemcpy(drow, hrow, (n + 1) * sizeof(int), cudaMemcpyHostToDevice));
-    CHECK(cudaMemcpy(dcol, hcol, nnz * sizeof(int), cudaMemcpyHostToDevice));
-    CHECK(cudaMemcpy(dval, hval, nnz * sizeof(float), cudaMemcpyHostToDevice));
-    CHECK(cudaMemcpy(dx, hx, n * sizeof(float), cudaMemcpyHostToDevice));
+    int *drow = dev_copy(hrow, n + 1), *dcol = dev_copy(hcol, nnz);
+    float *dval = dev_copy(hval, nnz), *dx = dev_copy(hx, n), *dy = dev_alloc<float>(n);
     for (int T = 64; T <= 1024; T *= 2)
         for (int K = 1; K <= 8; K *= 2) {
             struct csr_arg a = {drow, dcol, dval, dx, dy, n, T, K};
             CHECK(cudaMemset(dy, 0xff, n * sizeof(float))); /* NaN: an unwritten row fails */
             float ms = time_median(run, &a);
-            CHECK(cudaMemcpy(got, dy, n * sizeof(float), cudaMemcpyDeviceToHost));
+            to_host(got, dy, n);
             for (int i = 0; i < n; i++)
-                if (!(fabsf(got[i] - want[i]) <= 1e-3f)) {
-                    fprintf(stderr, "%s: %s n=%d d=%d T=%d K=%d: y[%d] = %g, want %g\n",
-                            PROG, name, n, d, T, K, i, got[i], want[i]);
-                    exit(1);
-                }
-            printf("%s,%d,,%d,%d,%d,,,%.5f\n", name, n, d, T, K, ms);
-            fflush(stdout);
+                if (!(fabsf(got[i] - want[i]) <= 1e-3f))
+                    fail("%s n=%d d=%d T=%d K=%d: y[%d] = %g, want %g\n", name, n, d, T, K, i,
+                         got[i], want[i]);
+            put_row("%s,%d,,%d,%d,%d,,,%.5f\n", name, n, d, T, K, ms);
         }
-    CHECK(cudaFree(drow));
-    CHECK(cudaFree(dcol));
-    CHECK(cudaFree(dval));
-    CHECK(cudaFree(dx));
-    CHECK(cudaFree(dy));
-    free(hrow);
-    free(hcol);
-    free(hval);
-    free(hx);
-    free(want);
-    free(got);
+    dev_free(drow, dcol, dval, dx, dy);
+    host_free(hrow, hcol, hval, hx, want, got);
 }
 
 #endif

@@ -52,54 +52,37 @@ struct tr_arg {
     float *out;
     int n, TS, R;
 };
-typedef void (*tr_fn)(const float *, float *, int);
-template <int TS, int R>
-static void tr_launch(const float *in, float *out, int n)
-{
-    dim3 grid(n / TS, n / TS), block(TS, TS / R);
-    transpose<TS, R><<<grid, block>>>(in, out, n);
-}
-static const tr_fn tr_table[3][4] = {
-    {tr_launch<8, 1>, tr_launch<8, 2>, tr_launch<8, 4>, tr_launch<8, 8>},
-    {tr_launch<16, 1>, tr_launch<16, 2>, tr_launch<16, 4>, tr_launch<16, 8>},
-    {tr_launch<32, 1>, tr_launch<32, 2>, tr_launch<32, 4>, tr_launch<32, 8>}};
-
 static void tr_run(void *a)
 {
     struct tr_arg *t = (struct tr_arg *)a;
-    tr_table[log2i(t->TS) - 3][log2i(t->R)](t->in, t->out, t->n);
+    with_tk<8, 32, 1, 8>(t->TS, t->R, [&](auto TS, auto R) {
+        dim3 grid(t->n / TS, t->n / TS), block(TS, TS / R);
+        transpose<TS, R><<<grid, block>>>(t->in, t->out, t->n);
+    });
 }
 
 static void bench_transpose(int n)
 {
     size_t bytes = (size_t)n * n * sizeof(float);
-    float *h = (float *)malloc(bytes), *g = (float *)malloc(bytes), *din, *dout;
+    float *h = (float *)malloc(bytes), *g = (float *)malloc(bytes);
     for (size_t i = 0; i < (size_t)n * n; i++)
         h[i] = (float)(i % 100003);
-    CHECK(cudaMalloc(&din, bytes));
-    CHECK(cudaMalloc(&dout, bytes));
-    CHECK(cudaMemcpy(din, h, bytes, cudaMemcpyHostToDevice));
+    float *din = dev_copy(h, (size_t)n * n), *dout = dev_alloc<float>((size_t)n * n);
     for (int TS = 8; TS <= 32; TS *= 2)
         for (int R = 1; R <= 8; R *= 2) {
             struct tr_arg a = {din, dout, n, TS, R};
             CHECK(cudaMemset(dout, 0, bytes));
             float ms = time_median(tr_run, &a);
-            CHECK(cudaMemcpy(g, dout, bytes, cudaMemcpyDeviceToHost));
+            to_host(g, dout, (size_t)n * n);
             for (int p = 0; p < 4096; p++) {
                 size_t i = ((size_t)p * 2654435761u) % n, j = ((size_t)p * 40503u + 17) % n;
-                if (g[i * n + j] != h[j * n + i]) {
-                    fprintf(stderr, "holdout: transpose n=%d TS=%d R=%d wrong at %zu,%zu\n",
-                            n, TS, R, i, j);
-                    exit(1);
-                }
+                if (g[i * n + j] != h[j * n + i])
+                    fail("transpose n=%d TS=%d R=%d wrong at %zu,%zu\n", n, TS, R, i, j);
             }
-            printf("transpose,%d,,,%d,%d,%.5f,\n", n, TS, R, ms);
-            fflush(stdout);
+            put_row("transpose,%d,,,%d,%d,%.5f,\n", n, TS, R, ms);
         }
-    CHECK(cudaFree(din));
-    CHECK(cudaFree(dout));
-    free(h);
-    free(g);
+    dev_free(din, dout);
+    host_free(h, g);
 }
 
 /* ------------------------------------------------------------------ */
@@ -144,17 +127,16 @@ struct st_arg {
     float *a, *b;
     int n, T, K;
 };
-typedef void (*st_fn)(const float *, float *, int);
-template <int T, int K>
-static void st_launch(const float *in, float *out, int n)
+/* One sweep of the configuration T, K, from in to out. */
+static void st_launch(int T, int K, const float *in, float *out, int n)
 {
-    if constexpr (T * K + 2 * RAD <= 12288) /* 48 KiB of shared memory */
-        stencil<T, K><<<n / (T * K), T>>>(in, out, n);
-    else
-        abort();
+    with_tk<64, 1024, 1, 16>(T, K, [&](auto T, auto K) {
+        if constexpr (T * K + 2 * RAD <= 12288) /* 48 KiB of shared memory */
+            stencil<T, K><<<n / (T * K), +T>>>(in, out, n);
+        else
+            abort();
+    });
 }
-#define SK(T) {st_launch<T, 1>, st_launch<T, 2>, st_launch<T, 4>, st_launch<T, 8>, st_launch<T, 16>}
-static const st_fn st_table[5][5] = {SK(64), SK(128), SK(256), SK(512), SK(1024)};
 
 static void st_run(void *p)
 {
@@ -162,7 +144,7 @@ static void st_run(void *p)
     for (int it = 0; it < ST_ITER; it++) {
         const float *in = (it & 1) ? s->b : s->a;
         float *out = (it & 1) ? s->a : s->b;
-        st_table[log2i(s->T) - 6][log2i(s->K)](in, out, s->n);
+        st_launch(s->T, s->K, in, out, s->n);
     }
 }
 
@@ -170,7 +152,7 @@ static void bench_stencil(int n)
 {
     size_t bytes = (size_t)n * sizeof(float);
     float *h = (float *)malloc(bytes), *want = (float *)malloc(bytes),
-          *got = (float *)malloc(bytes), *da, *db;
+          *got = (float *)malloc(bytes);
     const float w[7] = {0.05f, 0.1f, 0.2f, 0.3f, 0.2f, 0.1f, 0.05f};
     for (int i = 0; i < n; i++)
         h[i] = (float)(i % 1000) / 1000.0f;
@@ -182,8 +164,7 @@ static void bench_stencil(int n)
         }
         want[i] = v;
     }
-    CHECK(cudaMalloc(&da, bytes));
-    CHECK(cudaMalloc(&db, bytes));
+    float *da = dev_alloc<float>(n), *db = dev_alloc<float>(n);
     for (int T = 64; T <= 1024; T *= 2)
         for (int K = 1; K <= 16; K *= 2) {
             if (T * K + 2 * RAD > 12288)
@@ -191,32 +172,22 @@ static void bench_stencil(int n)
             struct st_arg a = {da, db, n, T, K};
             float ms = time_median(st_run, &a);
             /* One sweep from the start, checked. */
-            CHECK(cudaMemcpy(da, h, bytes, cudaMemcpyHostToDevice));
-            st_table[log2i(T) - 6][log2i(K)](da, db, n);
-            CHECK(cudaMemcpy(got, db, bytes, cudaMemcpyDeviceToHost));
+            to_device(da, h, n);
+            st_launch(T, K, da, db, n);
+            to_host(got, db, n);
             for (int i = 0; i < n; i += 977)
-                if (fabsf(got[i] - want[i]) > 1e-5f) {
-                    fprintf(stderr, "holdout: stencil n=%d T=%d K=%d: out[%d] = %g, want %g\n",
-                            n, T, K, i, got[i], want[i]);
-                    exit(1);
-                }
-            printf("stencil,%d,%d,%d,,,%.5f,\n", n, T, K, ms);
-            fflush(stdout);
+                if (fabsf(got[i] - want[i]) > 1e-5f)
+                    fail("stencil n=%d T=%d K=%d: out[%d] = %g, want %g\n", n, T, K, i, got[i],
+                         want[i]);
+            put_row("stencil,%d,%d,%d,,,%.5f,\n", n, T, K, ms);
         }
-    CHECK(cudaFree(da));
-    CHECK(cudaFree(db));
-    free(h);
-    free(want);
-    free(got);
+    dev_free(da, db);
+    host_free(h, want, got);
 }
 
 int main(void)
 {
-    cudaDeviceProp prop;
-    CHECK(cudaGetDeviceProperties(&prop, 0));
-    fprintf(stderr, "holdout: %s, %d SMs\n", prop.name, prop.multiProcessorCount);
-    timing_init();
-    printf("program,n,tpb,k,tile,r,time_ms,d\n");
+    bench_begin("program,n,tpb,k,tile,r,time_ms,d");
     bench_transpose(2048);
     bench_transpose(8192);
     bench_stencil(1 << 20);

@@ -53,61 +53,42 @@ struct gv_arg {
     float *y;
     int m, n, T, K;
 };
-typedef void (*gv_fn)(const float *, const float *, float *, int, int);
-template <int T, int K>
-static void gv_launch(const float *A, const float *x, float *y, int m, int n)
-{
-    gemv<T, K><<<m / (T / 32 * K), T>>>(A, x, y, n);
-}
-#define GK(T) {gv_launch<T, 1>, gv_launch<T, 2>, gv_launch<T, 4>, gv_launch<T, 8>}
-static const gv_fn gv_table[6][4] = {GK(32), GK(64), GK(128), GK(256), GK(512), GK(1024)};
-
 static void gv_run(void *p)
 {
     struct gv_arg *g = (struct gv_arg *)p;
-    gv_table[log2i(g->T) - 5][log2i(g->K)](g->A, g->x, g->y, g->m, g->n);
+    with_tk<32, 1024, 1, 8>(g->T, g->K, [&](auto T, auto K) {
+        gemv<T, K><<<g->m / (T / 32 * K), +T>>>(g->A, g->x, g->y, g->n);
+    });
 }
 
 static void bench_gemv(int m, int n)
 {
     size_t bytes = (size_t)m * n * sizeof(float);
     float *hA = (float *)malloc(bytes), *hx = (float *)malloc(n * sizeof(float)),
-          *hy = (float *)malloc(m * sizeof(float)), *dA, *dx, *dy;
+          *hy = (float *)malloc(m * sizeof(float));
     for (size_t i = 0; i < (size_t)m * n; i++)
         hA[i] = (float)((i * 7 + 1) % 9) - 4.0f;
     for (int i = 0; i < n; i++)
         hx[i] = (float)(i % 5) - 2.0f;
-    CHECK(cudaMalloc(&dA, bytes));
-    CHECK(cudaMalloc(&dx, n * sizeof(float)));
-    CHECK(cudaMalloc(&dy, m * sizeof(float)));
-    CHECK(cudaMemcpy(dA, hA, bytes, cudaMemcpyHostToDevice));
-    CHECK(cudaMemcpy(dx, hx, n * sizeof(float), cudaMemcpyHostToDevice));
+    float *dA = dev_copy(hA, (size_t)m * n), *dx = dev_copy(hx, n), *dy = dev_alloc<float>(m);
     for (int T = 32; T <= 1024; T *= 2)
         for (int K = 1; K <= 8; K *= 2) {
             struct gv_arg g = {dA, dx, dy, m, n, T, K};
             CHECK(cudaMemset(dy, 0, m * sizeof(float)));
             float ms = time_median(gv_run, &g);
-            CHECK(cudaMemcpy(hy, dy, m * sizeof(float), cudaMemcpyDeviceToHost));
+            to_host(hy, dy, m);
             /* Small integers: exact in float. */
             for (int r = 0; r < m; r += 97) {
                 double want = 0;
                 for (int c = 0; c < n; c++)
                     want += (double)hA[(size_t)r * n + c] * hx[c];
-                if (hy[r] != (float)want) {
-                    fprintf(stderr, "holdout2: gemv m=%d T=%d K=%d: y[%d] = %g, want %g\n",
-                            m, T, K, r, hy[r], want);
-                    exit(1);
-                }
+                if (hy[r] != (float)want)
+                    fail("gemv m=%d T=%d K=%d: y[%d] = %g, want %g\n", m, T, K, r, hy[r], want);
             }
-            printf("gemv,%d,%d,%d,%d,%.5f\n", m, n, T, K, ms);
-            fflush(stdout);
+            put_row("gemv,%d,%d,%d,%d,%.5f\n", m, n, T, K, ms);
         }
-    CHECK(cudaFree(dA));
-    CHECK(cudaFree(dx));
-    CHECK(cudaFree(dy));
-    free(hA);
-    free(hx);
-    free(hy);
+    dev_free(dA, dx, dy);
+    host_free(hA, hx, hy);
 }
 
 /* ------------------------------------------------------------------ */
@@ -186,65 +167,43 @@ struct sc_arg {
     int *out, *sums;
     int n, T, K;
 };
-typedef void (*sc_fn)(const int *, int *, int *, int);
-template <int T, int K>
-static void sc_launch(const int *in, int *out, int *sums, int blocks)
-{
-    scan_blocks<T, K><<<blocks, T>>>(in, out, sums);
-    scan_sums<<<1, 1024>>>(sums, blocks);
-    scan_add<T, K><<<blocks, T>>>(out, sums);
-}
-#define CK4(T) {sc_launch<T, 1>, sc_launch<T, 2>, sc_launch<T, 4>, sc_launch<T, 8>}
-static const sc_fn sc_table[5][4] = {CK4(64), CK4(128), CK4(256), CK4(512), CK4(1024)};
-
 static void sc_run(void *p)
 {
     struct sc_arg *s = (struct sc_arg *)p;
-    sc_table[log2i(s->T) - 6][log2i(s->K)](s->in, s->out, s->sums,
-                                           s->n / (s->T * s->K));
+    const int blocks = s->n / (s->T * s->K);
+    with_tk<64, 1024, 1, 8>(s->T, s->K, [&](auto T, auto K) {
+        scan_blocks<T, K><<<blocks, +T>>>(s->in, s->out, s->sums);
+        scan_sums<<<1, 1024>>>(s->sums, blocks);
+        scan_add<T, K><<<blocks, +T>>>(s->out, s->sums);
+    });
 }
 
 static void bench_scan(int n)
 {
-    int *h = (int *)malloc(n * sizeof(int)), *g = (int *)malloc(n * sizeof(int)),
-        *din, *dout, *dsums;
+    int *h = (int *)malloc(n * sizeof(int)), *g = (int *)malloc(n * sizeof(int));
     for (int i = 0; i < n; i++)
         h[i] = (int)((i * 2654435761u) >> 28) - 7;
-    CHECK(cudaMalloc(&din, n * sizeof(int)));
-    CHECK(cudaMalloc(&dout, n * sizeof(int)));
-    CHECK(cudaMalloc(&dsums, (n / 64) * sizeof(int)));
-    CHECK(cudaMemcpy(din, h, n * sizeof(int), cudaMemcpyHostToDevice));
+    int *din = dev_copy(h, n), *dout = dev_alloc<int>(n), *dsums = dev_alloc<int>(n / 64);
     for (int T = 64; T <= 1024; T *= 2)
         for (int K = 1; K <= 8; K *= 2) {
             struct sc_arg a = {din, dout, dsums, n, T, K};
             float ms = time_median(sc_run, &a);
-            CHECK(cudaMemcpy(g, dout, n * sizeof(int), cudaMemcpyDeviceToHost));
+            to_host(g, dout, n);
             long long s = 0;
             for (int i = 0; i < n; i++) {
                 s += h[i];
-                if (g[i] != (int)s) {
-                    fprintf(stderr, "holdout2: scan n=%d T=%d K=%d: out[%d] = %d, want %lld\n",
-                            n, T, K, i, g[i], s);
-                    exit(1);
-                }
+                if (g[i] != (int)s)
+                    fail("scan n=%d T=%d K=%d: out[%d] = %d, want %lld\n", n, T, K, i, g[i], s);
             }
-            printf("scan,,%d,%d,%d,%.5f\n", n, T, K, ms);
-            fflush(stdout);
+            put_row("scan,,%d,%d,%d,%.5f\n", n, T, K, ms);
         }
-    CHECK(cudaFree(din));
-    CHECK(cudaFree(dout));
-    CHECK(cudaFree(dsums));
-    free(h);
-    free(g);
+    dev_free(din, dout, dsums);
+    host_free(h, g);
 }
 
 int main(void)
 {
-    cudaDeviceProp prop;
-    CHECK(cudaGetDeviceProperties(&prop, 0));
-    fprintf(stderr, "holdout2: %s, %d SMs\n", prop.name, prop.multiProcessorCount);
-    timing_init();
-    printf("program,m,n,tpb,k,time_ms\n");
+    bench_begin("program,m,n,tpb,k,time_ms");
     bench_gemv(16384, 4096);
     bench_gemv(65536, 1024);
     bench_scan(1 << 22);

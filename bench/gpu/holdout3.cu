@@ -52,21 +52,12 @@ __global__ void spmv(const int *__restrict__ rowptr, const int *__restrict__ col
     }
 }
 
-typedef void (*sp_fn)(const int *, const int *, const float *, const float *,
-                      float *, int);
-template <int T, int K>
-static void sp_launch(const int *rowptr, const int *col, const float *val,
-                      const float *x, float *y, int n)
-{
-    spmv<T, K><<<n / (T * K), T>>>(rowptr, col, val, x, y);
-}
-#define SPK(T) {sp_launch<T, 1>, sp_launch<T, 2>, sp_launch<T, 4>, sp_launch<T, 8>}
-static const sp_fn sp_table[5][4] = {SPK(64), SPK(128), SPK(256), SPK(512), SPK(1024)};
-
 static void sp_run(void *p)
 {
     struct csr_arg *a = (struct csr_arg *)p;
-    sp_table[log2i(a->T) - 6][log2i(a->K)](a->rowptr, a->col, a->val, a->x, a->y, a->n);
+    with_tk<64, 1024, 1, 8>(a->T, a->K, [&](auto T, auto K) {
+        spmv<T, K><<<a->n / (T * K), +T>>>(a->rowptr, a->col, a->val, a->x, a->y);
+    });
 }
 
 
@@ -106,20 +97,12 @@ struct rx_arg {
     int *dout;
     int m, T, K;
 };
-typedef void (*rx_fn)(const int *, const int *, const int *, const int *, int *, int);
-template <int T, int K>
-static void rx_launch(const int *u, const int *v, const int *w, const int *din,
-                      int *dout, int m)
-{
-    relax<T, K><<<m / (T * K), T>>>(u, v, w, din, dout);
-}
-#define RXK(T) {rx_launch<T, 1>, rx_launch<T, 2>, rx_launch<T, 4>, rx_launch<T, 8>}
-static const rx_fn rx_table[5][4] = {RXK(64), RXK(128), RXK(256), RXK(512), RXK(1024)};
-
 static void rx_run(void *p)
 {
     struct rx_arg *a = (struct rx_arg *)p;
-    rx_table[log2i(a->T) - 6][log2i(a->K)](a->u, a->v, a->w, a->din, a->dout, a->m);
+    with_tk<64, 1024, 1, 8>(a->T, a->K, [&](auto T, auto K) {
+        relax<T, K><<<a->m / (T * K), +T>>>(a->u, a->v, a->w, a->din, a->dout);
+    });
 }
 
 static void bench_relax(int n, int m)
@@ -127,7 +110,6 @@ static void bench_relax(int n, int m)
     int *hu = (int *)xmalloc((size_t)m * sizeof(int)), *hv = (int *)xmalloc((size_t)m * sizeof(int)),
         *hw = (int *)xmalloc((size_t)m * sizeof(int)), *hd = (int *)xmalloc(n * sizeof(int)),
         *want = (int *)xmalloc(n * sizeof(int)), *got = (int *)xmalloc(n * sizeof(int));
-    int *du, *dv, *dw, *din, *dout;
     for (int i = 0; i < n; i++)
         hd[i] = (int)(rnd() % 1000000u);
     for (int e = 0; e < m; e++) {
@@ -145,41 +127,22 @@ static void bench_relax(int n, int m)
     for (int i = 0; i < n; i++)
         changed += want[i] != hd[i];
     fprintf(stderr, "holdout3: relax n=%d m=%d: %ld of the distances shorten\n", n, m, changed);
-    CHECK(cudaMalloc(&du, (size_t)m * sizeof(int)));
-    CHECK(cudaMalloc(&dv, (size_t)m * sizeof(int)));
-    CHECK(cudaMalloc(&dw, (size_t)m * sizeof(int)));
-    CHECK(cudaMalloc(&din, n * sizeof(int)));
-    CHECK(cudaMalloc(&dout, n * sizeof(int)));
-    CHECK(cudaMemcpy(du, hu, (size_t)m * sizeof(int), cudaMemcpyHostToDevice));
-    CHECK(cudaMemcpy(dv, hv, (size_t)m * sizeof(int), cudaMemcpyHostToDevice));
-    CHECK(cudaMemcpy(dw, hw, (size_t)m * sizeof(int), cudaMemcpyHostToDevice));
-    CHECK(cudaMemcpy(din, hd, n * sizeof(int), cudaMemcpyHostToDevice));
+    int *du = dev_copy(hu, m), *dv = dev_copy(hv, m), *dw = dev_copy(hw, m),
+        *din = dev_copy(hd, n), *dout = dev_alloc<int>(n);
     for (int T = 64; T <= 1024; T *= 2)
         for (int K = 1; K <= 8; K *= 2) {
             struct rx_arg a = {du, dv, dw, din, dout, m, T, K};
-            CHECK(cudaMemcpy(dout, hd, n * sizeof(int), cudaMemcpyHostToDevice));
+            to_device(dout, hd, n);
             float ms = time_median(rx_run, &a);
-            CHECK(cudaMemcpy(got, dout, n * sizeof(int), cudaMemcpyDeviceToHost));
+            to_host(got, dout, n);
             for (int i = 0; i < n; i++)
-                if (got[i] != want[i]) {
-                    fprintf(stderr, "holdout3: relax n=%d m=%d T=%d K=%d: dist[%d] = %d, want %d\n",
-                            n, m, T, K, i, got[i], want[i]);
-                    exit(1);
-                }
-            printf("relax,%d,%d,,%d,%d,,,%.5f\n", n, m, T, K, ms);
-            fflush(stdout);
+                if (got[i] != want[i])
+                    fail("relax n=%d m=%d T=%d K=%d: dist[%d] = %d, want %d\n", n, m, T, K, i,
+                         got[i], want[i]);
+            put_row("relax,%d,%d,,%d,%d,,,%.5f\n", n, m, T, K, ms);
         }
-    CHECK(cudaFree(du));
-    CHECK(cudaFree(dv));
-    CHECK(cudaFree(dw));
-    CHECK(cudaFree(din));
-    CHECK(cudaFree(dout));
-    free(hu);
-    free(hv);
-    free(hw);
-    free(hd);
-    free(want);
-    free(got);
+    dev_free(du, dv, dw, din, dout);
+    host_free(hu, hv, hw, hd, want, got);
 }
 
 /* ------------------------------------------------------------------ */
@@ -222,24 +185,17 @@ struct sr_arg {
     long n;
     int T, K;
 };
-typedef void (*sr_fn)(const float *, float *, long);
-template <int T, int K>
-static void sr_launch(const float *in, float *out, long n)
-{
-    shfl_reduce<T, K><<<(unsigned)(n / (T * K)), T>>>(in, out);
-}
-#define SRK(T) {sr_launch<T, 1>, sr_launch<T, 2>, sr_launch<T, 4>, sr_launch<T, 8>}
-static const sr_fn sr_table[5][4] = {SRK(64), SRK(128), SRK(256), SRK(512), SRK(1024)};
-
 static void sr_run(void *p)
 {
     struct sr_arg *a = (struct sr_arg *)p;
-    sr_table[log2i(a->T) - 6][log2i(a->K)](a->in, a->out, a->n);
+    with_tk<64, 1024, 1, 8>(a->T, a->K, [&](auto T, auto K) {
+        shfl_reduce<T, K><<<(unsigned)(a->n / (T * K)), +T>>>(a->in, a->out);
+    });
 }
 
 static void bench_shfl_reduce(long n)
 {
-    float *h = (float *)xmalloc((size_t)n * sizeof(float)), *din, *dout, got;
+    float *h = (float *)xmalloc((size_t)n * sizeof(float)), got;
     /* -1 at even, +1 at odd indices, 0 at multiples of 128: a block's
      * T*K >= 64 words (aligned) add up to T*K/128, or 0 or 1 for 64, never
      * negative, so every sum of some blocks' sums lies in 0 .. n/128 < 2^24
@@ -250,9 +206,7 @@ static void bench_shfl_reduce(long n)
         h[i] = (float)v;
         want += v;
     }
-    CHECK(cudaMalloc(&din, (size_t)n * sizeof(float)));
-    CHECK(cudaMalloc(&dout, sizeof(float)));
-    CHECK(cudaMemcpy(din, h, (size_t)n * sizeof(float), cudaMemcpyHostToDevice));
+    float *din = dev_copy(h, n), *dout = dev_alloc<float>(1);
     for (int T = 64; T <= 1024; T *= 2)
         for (int K = 1; K <= 8; K *= 2) {
             struct sr_arg a = {din, dout, n, T, K};
@@ -260,17 +214,12 @@ static void bench_shfl_reduce(long n)
             float ms = time_median(sr_run, &a);
             CHECK(cudaMemset(dout, 0, sizeof(float)));
             sr_run(&a);
-            CHECK(cudaMemcpy(&got, dout, sizeof(float), cudaMemcpyDeviceToHost));
-            if (fabs((double)got - (double)want) > 0.5) {
-                fprintf(stderr, "holdout3: shfl_reduce n=%ld T=%d K=%d: %g, want %lld\n",
-                        n, T, K, got, want);
-                exit(1);
-            }
-            printf("shfl_reduce,%ld,,,%d,%d,,,%.5f\n", n, T, K, ms);
-            fflush(stdout);
+            to_host(&got, dout, 1);
+            if (fabs((double)got - (double)want) > 0.5)
+                fail("shfl_reduce n=%ld T=%d K=%d: %g, want %lld\n", n, T, K, got, want);
+            put_row("shfl_reduce,%ld,,,%d,%d,,,%.5f\n", n, T, K, ms);
         }
-    CHECK(cudaFree(din));
-    CHECK(cudaFree(dout));
+    dev_free(din, dout);
     free(h);
 }
 
@@ -322,28 +271,20 @@ struct rm_arg {
     float *C;
     int n, TS, R;
 };
-typedef void (*rm_fn)(const float *, const float *, float *, int);
-template <int TS, int R>
-static void rm_launch(const float *A, const float *B, float *C, int n)
-{
-    dim3 grid(n / TS, n / TS), block(TS / R, TS);
-    regmm<TS, R><<<grid, block>>>(A, B, C, n);
-}
-static const rm_fn rm_table[2][4] = {
-    {rm_launch<16, 1>, rm_launch<16, 2>, rm_launch<16, 4>, rm_launch<16, 8>},
-    {rm_launch<32, 1>, rm_launch<32, 2>, rm_launch<32, 4>, rm_launch<32, 8>}};
-
 static void rm_run(void *p)
 {
     struct rm_arg *a = (struct rm_arg *)p;
-    rm_table[log2i(a->TS) - 4][log2i(a->R)](a->A, a->B, a->C, a->n);
+    with_tk<16, 32, 1, 8>(a->TS, a->R, [&](auto TS, auto R) {
+        dim3 grid(a->n / TS, a->n / TS), block(TS / R, TS);
+        regmm<TS, R><<<grid, block>>>(a->A, a->B, a->C, a->n);
+    });
 }
 
 static void bench_regmm(int n)
 {
     size_t bytes = (size_t)n * n * sizeof(float);
     float *hA = (float *)xmalloc(bytes), *hB = (float *)xmalloc(bytes),
-          *hC = (float *)xmalloc(bytes), *dA, *dB, *dC;
+          *hC = (float *)xmalloc(bytes);
     double *want = (double *)xmalloc(n * sizeof(double));
     int *pj = (int *)xmalloc(n * sizeof(int));
     for (size_t i = 0; i < (size_t)n * n; i++) {
@@ -359,45 +300,29 @@ static void bench_regmm(int n)
     for (int k = 0; k < n; k++) /* row by row of B */
         for (int i = 0; i < n; i++)
             want[i] += (double)hA[(size_t)i * n + k] * hB[(size_t)k * n + pj[i]];
-    CHECK(cudaMalloc(&dA, bytes));
-    CHECK(cudaMalloc(&dB, bytes));
-    CHECK(cudaMalloc(&dC, bytes));
-    CHECK(cudaMemcpy(dA, hA, bytes, cudaMemcpyHostToDevice));
-    CHECK(cudaMemcpy(dB, hB, bytes, cudaMemcpyHostToDevice));
+    float *dA = dev_copy(hA, (size_t)n * n), *dB = dev_copy(hB, (size_t)n * n),
+          *dC = dev_alloc<float>((size_t)n * n);
     for (int TS = 16; TS <= 32; TS *= 2)
         for (int R = 1; R <= 8; R *= 2) {
             struct rm_arg a = {dA, dB, dC, n, TS, R};
             CHECK(cudaMemset(dC, 0xff, bytes)); /* NaN: an unwritten output fails */
             float ms = time_median(rm_run, &a);
-            CHECK(cudaMemcpy(hC, dC, bytes, cudaMemcpyDeviceToHost));
+            to_host(hC, dC, (size_t)n * n);
             for (int i = 0; i < n; i++) {
                 const float got = hC[(size_t)i * n + pj[i]];
-                if (!(fabs(got - want[i]) <= 1e-3)) {
-                    fprintf(stderr, "holdout3: regmm n=%d TS=%d R=%d: C[%d][%d] = %g, want %g\n",
-                            n, TS, R, i, pj[i], got, want[i]);
-                    exit(1);
-                }
+                if (!(fabs(got - want[i]) <= 1e-3))
+                    fail("regmm n=%d TS=%d R=%d: C[%d][%d] = %g, want %g\n",
+                         n, TS, R, i, pj[i], got, want[i]);
             }
-            printf("regmm,%d,,,,,%d,%d,%.5f\n", n, TS, R, ms);
-            fflush(stdout);
+            put_row("regmm,%d,,,,,%d,%d,%.5f\n", n, TS, R, ms);
         }
-    CHECK(cudaFree(dA));
-    CHECK(cudaFree(dB));
-    CHECK(cudaFree(dC));
-    free(hA);
-    free(hB);
-    free(hC);
-    free(want);
-    free(pj);
+    dev_free(dA, dB, dC);
+    host_free(hA, hB, hC, want, pj);
 }
 
 int main(void)
 {
-    cudaDeviceProp prop;
-    CHECK(cudaGetDeviceProperties(&prop, 0));
-    fprintf(stderr, "holdout3: %s, %d SMs\n", prop.name, prop.multiProcessorCount);
-    timing_init();
-    printf("program,n,m,d,tpb,k,tile,r,time_ms\n");
+    bench_begin("program,n,m,d,tpb,k,tile,r,time_ms");
     bench_csr("spmv", 1 << 20, 16, sp_run);
     bench_csr("spmv", 1 << 24, 8, sp_run);
     bench_relax(1 << 20, 1 << 23);

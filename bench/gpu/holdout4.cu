@@ -61,26 +61,19 @@ struct sq_arg {
     long n;
     int T, K;
 };
-typedef void (*sq_fn)(const float *, float *, unsigned);
-template <int T, int K>
-static void sq_launch(const float *x, float *part, unsigned blocks)
-{
-    seq_partial<T, K><<<blocks, T>>>(x, part);
-}
-#define SQK(T) {sq_launch<T, 1>, sq_launch<T, 2>, sq_launch<T, 4>, sq_launch<T, 8>}
-static const sq_fn sq_table[5][4] = {SQK(64), SQK(128), SQK(256), SQK(512), SQK(1024)};
-
 static void sq_run(void *p)
 {
     struct sq_arg *a = (struct sq_arg *)p;
     const unsigned blocks = (unsigned)(a->n / ((long)a->T * a->K));
-    sq_table[log2i(a->T) - 6][log2i(a->K)](a->x, a->part, blocks);
+    with_tk<64, 1024, 1, 8>(a->T, a->K, [&](auto T, auto K) {
+        seq_partial<T, K><<<blocks, +T>>>(a->x, a->part);
+    });
     reduce_final<<<1, 1024>>>(a->part, (int)blocks, a->out);
 }
 
 static void bench_seq_reduce(long n)
 {
-    float *h = (float *)xmalloc((size_t)n * sizeof(float)), *dx, *dpart, *dout, got;
+    float *h = (float *)xmalloc((size_t)n * sizeof(float)), got;
     /* -1 at even, +1 at odd indices, 0 at multiples of 128: every partial
      * and total sum is a small integer (|block sum| <= T*K, the total
      * n/128 < 2^24), so the float sum is exact in any order. */
@@ -90,27 +83,18 @@ static void bench_seq_reduce(long n)
         h[i] = (float)v;
         want += v;
     }
-    CHECK(cudaMalloc(&dx, (size_t)n * sizeof(float)));
-    CHECK(cudaMalloc(&dpart, (size_t)(n / 64) * sizeof(float)));
-    CHECK(cudaMalloc(&dout, sizeof(float)));
-    CHECK(cudaMemcpy(dx, h, (size_t)n * sizeof(float), cudaMemcpyHostToDevice));
+    float *dx = dev_copy(h, n), *dpart = dev_alloc<float>(n / 64), *dout = dev_alloc<float>(1);
     for (int T = 64; T <= 1024; T *= 2)
         for (int K = 1; K <= 8; K *= 2) {
             struct sq_arg a = {dx, dpart, dout, n, T, K};
             CHECK(cudaMemset(dout, 0xff, sizeof(float))); /* NaN */
             float ms = time_median(sq_run, &a);
-            CHECK(cudaMemcpy(&got, dout, sizeof(float), cudaMemcpyDeviceToHost));
-            if (!(fabs((double)got - (double)want) <= 0.5)) {
-                fprintf(stderr, "holdout4: seq_reduce n=%ld T=%d K=%d: %g, want %lld\n", n, T,
-                        K, got, want);
-                exit(1);
-            }
-            printf("seq_reduce,%ld,,,%d,%d,,,%.5f\n", n, T, K, ms);
-            fflush(stdout);
+            to_host(&got, dout, 1);
+            if (!(fabs((double)got - (double)want) <= 0.5))
+                fail("seq_reduce n=%ld T=%d K=%d: %g, want %lld\n", n, T, K, got, want);
+            put_row("seq_reduce,%ld,,,%d,%d,,,%.5f\n", n, T, K, ms);
         }
-    CHECK(cudaFree(dx));
-    CHECK(cudaFree(dpart));
-    CHECK(cudaFree(dout));
+    dev_free(dx, dpart, dout);
     free(h);
 }
 
@@ -175,32 +159,26 @@ struct m2_arg {
     float *C;
     int n, TS, R;
 };
-typedef void (*m2_fn)(const float *, const float *, float *, int);
-template <int TS, int R>
-static void m2_launch(const float *A, const float *B, float *C, int n)
-{
-    dim3 grid(n / TS, n / TS), block(TS / R, TS / R);
-    mm2d<TS, R><<<grid, block>>>(A, B, C, n);
-}
 /* The configurations: tile 32 with r = 1, 2, 4 (1024, 256, 64 threads),
  * tile 64 with r = 2, 4 (1024, 256 threads). */
 static const int m2_conf[5][2] = {{32, 1}, {32, 2}, {32, 4}, {64, 2}, {64, 4}};
-static const m2_fn m2_table[5] = {m2_launch<32, 1>, m2_launch<32, 2>, m2_launch<32, 4>,
-                                  m2_launch<64, 2>, m2_launch<64, 4>};
 
 static void m2_run(void *p)
 {
     struct m2_arg *a = (struct m2_arg *)p;
-    for (int c = 0; c < 5; c++)
-        if (m2_conf[c][0] == a->TS && m2_conf[c][1] == a->R)
-            m2_table[c](a->A, a->B, a->C, a->n);
+    with_tk<32, 64, 1, 4>(a->TS, a->R, [&](auto TS, auto R) {
+        if constexpr (TS / R <= 32) { /* at most 1024 threads: the five above */
+            dim3 grid(a->n / TS, a->n / TS), block(TS / R, TS / R);
+            mm2d<TS, R><<<grid, block>>>(a->A, a->B, a->C, a->n);
+        }
+    });
 }
 
 static void bench_mm2d(int n)
 {
     size_t bytes = (size_t)n * n * sizeof(float);
     float *hA = (float *)xmalloc(bytes), *hB = (float *)xmalloc(bytes),
-          *hC = (float *)xmalloc(bytes), *dA, *dB, *dC;
+          *hC = (float *)xmalloc(bytes);
     double *wrow = (double *)xmalloc(n * sizeof(double)), *wcol = (double *)xmalloc(n * sizeof(double));
     int *pj = (int *)xmalloc(n * sizeof(int)), *pi = (int *)xmalloc(n * sizeof(int));
     for (size_t i = 0; i < (size_t)n * n; i++) {
@@ -220,39 +198,24 @@ static void bench_mm2d(int n)
             wrow[i] += (double)hA[(size_t)i * n + k] * hB[(size_t)k * n + pj[i]];
             wcol[i] += (double)hA[(size_t)pi[i] * n + k] * hB[(size_t)k * n + i];
         }
-    CHECK(cudaMalloc(&dA, bytes));
-    CHECK(cudaMalloc(&dB, bytes));
-    CHECK(cudaMalloc(&dC, bytes));
-    CHECK(cudaMemcpy(dA, hA, bytes, cudaMemcpyHostToDevice));
-    CHECK(cudaMemcpy(dB, hB, bytes, cudaMemcpyHostToDevice));
+    float *dA = dev_copy(hA, (size_t)n * n), *dB = dev_copy(hB, (size_t)n * n),
+          *dC = dev_alloc<float>((size_t)n * n);
     for (int c = 0; c < 5; c++) {
         const int TS = m2_conf[c][0], R = m2_conf[c][1];
         struct m2_arg a = {dA, dB, dC, n, TS, R};
         CHECK(cudaMemset(dC, 0xff, bytes)); /* NaN: an unwritten output fails */
         float ms = time_median(m2_run, &a);
-        CHECK(cudaMemcpy(hC, dC, bytes, cudaMemcpyDeviceToHost));
+        to_host(hC, dC, (size_t)n * n);
         for (int i = 0; i < n; i++) {
             const float g1 = hC[(size_t)i * n + pj[i]], g2 = hC[(size_t)pi[i] * n + i];
-            if (!(fabs(g1 - wrow[i]) <= 1e-3) || !(fabs(g2 - wcol[i]) <= 1e-3)) {
-                fprintf(stderr, "holdout4: mm2d n=%d TS=%d R=%d: C[%d][%d] = %g (want %g), "
-                        "C[%d][%d] = %g (want %g)\n", n, TS, R, i, pj[i], g1, wrow[i], pi[i], i,
-                        g2, wcol[i]);
-                exit(1);
-            }
+            if (!(fabs(g1 - wrow[i]) <= 1e-3) || !(fabs(g2 - wcol[i]) <= 1e-3))
+                fail("mm2d n=%d TS=%d R=%d: C[%d][%d] = %g (want %g), C[%d][%d] = %g (want %g)\n",
+                     n, TS, R, i, pj[i], g1, wrow[i], pi[i], i, g2, wcol[i]);
         }
-        printf("mm2d,%d,,,,,%d,%d,%.5f\n", n, TS, R, ms);
-        fflush(stdout);
+        put_row("mm2d,%d,,,,,%d,%d,%.5f\n", n, TS, R, ms);
     }
-    CHECK(cudaFree(dA));
-    CHECK(cudaFree(dB));
-    CHECK(cudaFree(dC));
-    free(hA);
-    free(hB);
-    free(hC);
-    free(wrow);
-    free(wcol);
-    free(pj);
-    free(pi);
+    dev_free(dA, dB, dC);
+    host_free(hA, hB, hC, wrow, wcol, pj, pi);
 }
 
 /* ------------------------------------------------------------------ */
@@ -294,24 +257,16 @@ struct bf_arg {
     int *mark, *count, *next;
     int f, T, K, level;
 };
-typedef void (*bf_fn)(const int *, const int *, const int *, int *, int *, int *, int, int);
-template <int T, int K>
-static void bf_launch(const int *rowptr, const int *col, const int *frontier, int *mark,
-                      int *count, int *next, int f, int level)
-{
-    bfs_step<T, K><<<f / (T * K), T>>>(rowptr, col, frontier, mark, count, next, level);
-}
-#define BFK(T) {bf_launch<T, 1>, bf_launch<T, 2>, bf_launch<T, 4>, bf_launch<T, 8>}
-static const bf_fn bf_table[5][4] = {BFK(64), BFK(128), BFK(256), BFK(512), BFK(1024)};
-
 #define BF_LEVELS 16 /* levels (counters) per configuration: 1 + RUNS runs */
 
 static void bf_run(void *p)
 {
     struct bf_arg *a = (struct bf_arg *)p;
     a->level++;
-    bf_table[log2i(a->T) - 6][log2i(a->K)](a->rowptr, a->col, a->frontier, a->mark,
-                                            a->count + a->level, a->next, a->f, a->level);
+    with_tk<64, 1024, 1, 8>(a->T, a->K, [&](auto T, auto K) {
+        bfs_step<T, K><<<a->f / (T * K), +T>>>(a->rowptr, a->col, a->frontier, a->mark,
+                                                a->count + a->level, a->next, a->level);
+    });
 }
 
 static void bench_bfs_step(int n, int f, int d)
@@ -321,7 +276,7 @@ static void bench_bfs_step(int n, int f, int d)
         *hfr = (int *)xmalloc(f * sizeof(int)), *hmark = (int *)xmalloc(n * sizeof(int)),
         *got = (int *)xmalloc(n * sizeof(int)), *hnext = (int *)xmalloc((size_t)f * d * sizeof(int));
     unsigned char *want = (unsigned char *)xmalloc(n), *seen = (unsigned char *)xmalloc(n);
-    int *drow, *dcol, *dfr, *dmark, *dcount, *dnext, hcount[BF_LEVELS];
+    int hcount[BF_LEVELS];
     for (int i = 0; i <= n; i++)
         hrow[i] = i * d;
     for (size_t e = 0; e < m; e++)
@@ -343,71 +298,44 @@ static void bench_bfs_step(int n, int f, int d)
                 disc++;
             }
     fprintf(stderr, "holdout4: bfs_step n=%d f=%d d=%d: %ld vertices discovered\n", n, f, d, disc);
-    CHECK(cudaMalloc(&drow, ((size_t)n + 1) * sizeof(int)));
-    CHECK(cudaMalloc(&dcol, m * sizeof(int)));
-    CHECK(cudaMalloc(&dfr, f * sizeof(int)));
-    CHECK(cudaMalloc(&dmark, n * sizeof(int)));
-    CHECK(cudaMalloc(&dcount, BF_LEVELS * sizeof(int)));
-    CHECK(cudaMalloc(&dnext, (size_t)f * d * sizeof(int)));
-    CHECK(cudaMemcpy(drow, hrow, ((size_t)n + 1) * sizeof(int), cudaMemcpyHostToDevice));
-    CHECK(cudaMemcpy(dcol, hcol, m * sizeof(int), cudaMemcpyHostToDevice));
-    CHECK(cudaMemcpy(dfr, hfr, f * sizeof(int), cudaMemcpyHostToDevice));
+    int *drow = dev_copy(hrow, (size_t)n + 1), *dcol = dev_copy(hcol, m), *dfr = dev_copy(hfr, f),
+        *dmark = dev_alloc<int>(n), *dcount = dev_alloc<int>(BF_LEVELS),
+        *dnext = dev_alloc<int>((size_t)f * d);
     for (int T = 64; T <= 1024; T *= 2)
         for (int K = 1; K <= 8; K *= 2) {
             struct bf_arg a = {drow, dcol, dfr, dmark, dcount, dnext, f, T, K, 0};
-            CHECK(cudaMemcpy(dmark, hmark, n * sizeof(int), cudaMemcpyHostToDevice));
+            to_device(dmark, hmark, n);
             CHECK(cudaMemset(dcount, 0, BF_LEVELS * sizeof(int)));
             CHECK(cudaMemset(dnext, 0xff, (size_t)f * d * sizeof(int)));
             float ms = time_median(bf_run, &a);
-            if (a.level != 1 + RUNS || a.level >= BF_LEVELS) {
-                fprintf(stderr, "holdout4: bfs_step: %d runs, expected %d\n", a.level, 1 + RUNS);
-                exit(1);
-            }
+            if (a.level != 1 + RUNS || a.level >= BF_LEVELS)
+                fail("bfs_step: %d runs, expected %d\n", a.level, 1 + RUNS);
             /* The last run: its counter, its level's marks, its queue. */
-            CHECK(cudaMemcpy(hcount, dcount, BF_LEVELS * sizeof(int), cudaMemcpyDeviceToHost));
-            CHECK(cudaMemcpy(got, dmark, n * sizeof(int), cudaMemcpyDeviceToHost));
-            CHECK(cudaMemcpy(hnext, dnext, (size_t)f * d * sizeof(int), cudaMemcpyDeviceToHost));
+            to_host(hcount, dcount, BF_LEVELS);
+            to_host(got, dmark, n);
+            to_host(hnext, dnext, (size_t)f * d);
             for (int l = 1; l <= a.level; l++)
-                if (hcount[l] != disc) {
-                    fprintf(stderr, "holdout4: bfs_step n=%d T=%d K=%d: run %d discovered %d, "
-                            "want %ld\n", n, T, K, l, hcount[l], disc);
-                    exit(1);
-                }
+                if (hcount[l] != disc)
+                    fail("bfs_step n=%d T=%d K=%d: run %d discovered %d, want %ld\n", n, T, K, l,
+                         hcount[l], disc);
             for (int v = 0; v < n; v++) {
                 const int w = want[v] ? a.level : hmark[v];
-                if (got[v] != w) {
-                    fprintf(stderr, "holdout4: bfs_step n=%d T=%d K=%d: mark[%d] = %d, want %d\n",
-                            n, T, K, v, got[v], w);
-                    exit(1);
-                }
+                if (got[v] != w)
+                    fail("bfs_step n=%d T=%d K=%d: mark[%d] = %d, want %d\n",
+                         n, T, K, v, got[v], w);
             }
             memset(seen, 0, n);
             for (long i = 0; i < disc; i++) {
                 const int v = hnext[i];
-                if (v < 0 || v >= n || !want[v] || seen[v]) {
-                    fprintf(stderr, "holdout4: bfs_step n=%d T=%d K=%d: next[%ld] = %d is not a "
-                            "new vertex or is repeated\n", n, T, K, i, v);
-                    exit(1);
-                }
+                if (v < 0 || v >= n || !want[v] || seen[v])
+                    fail("bfs_step n=%d T=%d K=%d: next[%ld] = %d is not a new vertex or is "
+                         "repeated\n", n, T, K, i, v);
                 seen[v] = 1;
             }
-            printf("bfs_step,%d,%d,%d,%d,%d,,,%.5f\n", n, f, d, T, K, ms);
-            fflush(stdout);
+            put_row("bfs_step,%d,%d,%d,%d,%d,,,%.5f\n", n, f, d, T, K, ms);
         }
-    CHECK(cudaFree(drow));
-    CHECK(cudaFree(dcol));
-    CHECK(cudaFree(dfr));
-    CHECK(cudaFree(dmark));
-    CHECK(cudaFree(dcount));
-    CHECK(cudaFree(dnext));
-    free(hrow);
-    free(hcol);
-    free(hfr);
-    free(hmark);
-    free(got);
-    free(hnext);
-    free(want);
-    free(seen);
+    dev_free(drow, dcol, dfr, dmark, dcount, dnext);
+    host_free(hrow, hcol, hfr, hmark, got, hnext, want, seen);
 }
 
 /* ------------------------------------------------------------------ */
@@ -440,30 +368,18 @@ __global__ void vec_spmv(const int *__restrict__ rowptr, const int *__restrict__
     }
 }
 
-typedef void (*vs_fn)(const int *, const int *, const float *, const float *, float *, int);
-template <int T, int K>
-static void vs_launch(const int *rowptr, const int *col, const float *val, const float *x,
-                      float *y, int n)
-{
-    vec_spmv<T, K><<<n / (T / 32 * K), T>>>(rowptr, col, val, x, y);
-}
-#define VSK(T) {vs_launch<T, 1>, vs_launch<T, 2>, vs_launch<T, 4>, vs_launch<T, 8>}
-static const vs_fn vs_table[5][4] = {VSK(64), VSK(128), VSK(256), VSK(512), VSK(1024)};
-
 static void vs_run(void *p)
 {
     struct csr_arg *a = (struct csr_arg *)p;
-    vs_table[log2i(a->T) - 6][log2i(a->K)](a->rowptr, a->col, a->val, a->x, a->y, a->n);
+    with_tk<64, 1024, 1, 8>(a->T, a->K, [&](auto T, auto K) {
+        vec_spmv<T, K><<<a->n / (T / 32 * K), +T>>>(a->rowptr, a->col, a->val, a->x, a->y);
+    });
 }
 
 
 int main(void)
 {
-    cudaDeviceProp prop;
-    CHECK(cudaGetDeviceProperties(&prop, 0));
-    fprintf(stderr, "holdout4: %s, %d SMs\n", prop.name, prop.multiProcessorCount);
-    timing_init();
-    printf("program,n,f,d,tpb,k,tile,r,time_ms\n");
+    bench_begin("program,n,f,d,tpb,k,tile,r,time_ms");
     bench_seq_reduce(1L << 25);
     bench_seq_reduce(1L << 30);
     bench_mm2d(1024);

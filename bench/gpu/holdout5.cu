@@ -62,19 +62,12 @@ struct pr_arg {
     float *next, inv_d;
     int n, T, K;
 };
-typedef void (*pr_fn)(const int *, const int *, const float *, float *, float, int);
-template <int T, int K>
-static void pr_launch(const int *rowptr, const int *col, const float *rank, float *next,
-                      float inv_d, int n)
-{
-    pr_push<T, K><<<n / (T * K), T>>>(rowptr, col, rank, next, inv_d);
-}
-static const pr_fn pr_table[5][4] = TABLE(pr_launch);
-
 static void pr_run(void *p)
 {
     struct pr_arg *a = (struct pr_arg *)p;
-    pr_table[log2i(a->T) - 6][log2i(a->K)](a->rowptr, a->col, a->rank, a->next, a->inv_d, a->n);
+    with_tk<64, 1024, 1, 8>(a->T, a->K, [&](auto T, auto K) {
+        pr_push<T, K><<<a->n / (T * K), +T>>>(a->rowptr, a->col, a->rank, a->next, a->inv_d);
+    });
 }
 
 static void bench_pr_push(int n, int d)
@@ -83,8 +76,6 @@ static void bench_pr_push(int n, int d)
     int *hrow = (int *)xmalloc(((size_t)n + 1) * sizeof(int)), *hcol = (int *)xmalloc(m * sizeof(int));
     float *hrank = (float *)xmalloc(n * sizeof(float)), *got = (float *)xmalloc(n * sizeof(float));
     long *want = (long *)xmalloc(n * sizeof(long));
-    int *drow, *dcol;
-    float *drank, *dnext;
     for (int i = 0; i <= n; i++)
         hrow[i] = i * d;
     for (size_t e = 0; e < m; e++)
@@ -99,37 +90,22 @@ static void bench_pr_push(int n, int d)
         for (int e = hrow[u]; e < hrow[u + 1]; e++)
             want[hcol[e]] += c;
     }
-    CHECK(cudaMalloc(&drow, ((size_t)n + 1) * sizeof(int)));
-    CHECK(cudaMalloc(&dcol, m * sizeof(int)));
-    CHECK(cudaMalloc(&drank, n * sizeof(float)));
-    CHECK(cudaMalloc(&dnext, n * sizeof(float)));
-    CHECK(cudaMemcpy(drow, hrow, ((size_t)n + 1) * sizeof(int), cudaMemcpyHostToDevice));
-    CHECK(cudaMemcpy(dcol, hcol, m * sizeof(int), cudaMemcpyHostToDevice));
-    CHECK(cudaMemcpy(drank, hrank, n * sizeof(float), cudaMemcpyHostToDevice));
+    int *drow = dev_copy(hrow, (size_t)n + 1), *dcol = dev_copy(hcol, m);
+    float *drank = dev_copy(hrank, n), *dnext = dev_alloc<float>(n);
     for (int T = 64; T <= 1024; T *= 2)
         for (int K = 1; K <= 8; K *= 2) {
             struct pr_arg a = {drow, dcol, drank, dnext, 1.0f / (float)d, n, T, K};
             CHECK(cudaMemset(dnext, 0, n * sizeof(float)));
             float ms = time_median(pr_run, &a);
-            CHECK(cudaMemcpy(got, dnext, n * sizeof(float), cudaMemcpyDeviceToHost));
+            to_host(got, dnext, n);
             for (int v = 0; v < n; v++)
-                if (got[v] != (float)(ALL_RUNS * want[v])) {
-                    fprintf(stderr, "holdout5: pr_push n=%d d=%d T=%d K=%d: next[%d] = %g, "
-                            "want %ld\n", n, d, T, K, v, got[v], ALL_RUNS * want[v]);
-                    exit(1);
-                }
-            printf("pr_push,%d,,%d,,%d,%d,%.5f\n", n, d, T, K, ms);
-            fflush(stdout);
+                if (got[v] != (float)(ALL_RUNS * want[v]))
+                    fail("pr_push n=%d d=%d T=%d K=%d: next[%d] = %g, want %ld\n",
+                         n, d, T, K, v, got[v], ALL_RUNS * want[v]);
+            put_row("pr_push,%d,,%d,,%d,%d,%.5f\n", n, d, T, K, ms);
         }
-    CHECK(cudaFree(drow));
-    CHECK(cudaFree(dcol));
-    CHECK(cudaFree(drank));
-    CHECK(cudaFree(dnext));
-    free(hrow);
-    free(hcol);
-    free(hrank);
-    free(got);
-    free(want);
+    dev_free(drow, dcol, drank, dnext);
+    host_free(hrow, hcol, hrank, got, want);
 }
 
 /* ------------------------------------------------------------------ */
@@ -152,53 +128,39 @@ struct hi_arg {
     int *count;
     int n, bins, T, K;
 };
-typedef void (*hi_fn)(const unsigned *, int *, unsigned, int);
-template <int T, int K>
-static void hi_launch(const unsigned *keys, int *count, unsigned mask, int n)
-{
-    histogram<T, K><<<n / (T * K), T>>>(keys, count, mask);
-}
-static const hi_fn hi_table[5][4] = TABLE(hi_launch);
-
 static void hi_run(void *p)
 {
     struct hi_arg *a = (struct hi_arg *)p;
-    hi_table[log2i(a->T) - 6][log2i(a->K)](a->keys, a->count, (unsigned)(a->bins - 1), a->n);
+    with_tk<64, 1024, 1, 8>(a->T, a->K, [&](auto T, auto K) {
+        histogram<T, K><<<a->n / (T * K), +T>>>(a->keys, a->count, (unsigned)(a->bins - 1));
+    });
 }
 
 static void bench_histogram(int n, int bins)
 {
-    unsigned *hkeys = (unsigned *)xmalloc((size_t)n * sizeof(unsigned)), *dkeys;
-    int *want = (int *)xmalloc((size_t)bins * sizeof(int)), *got = (int *)xmalloc((size_t)bins * sizeof(int)),
-        *dcount;
+    unsigned *hkeys = (unsigned *)xmalloc((size_t)n * sizeof(unsigned));
+    int *want = (int *)xmalloc((size_t)bins * sizeof(int)), *got = (int *)xmalloc((size_t)bins * sizeof(int));
     memset(want, 0, (size_t)bins * sizeof(int));
     for (int i = 0; i < n; i++) {
         hkeys[i] = rnd();
         want[hkeys[i] % (unsigned)bins]++;
     }
-    CHECK(cudaMalloc(&dkeys, (size_t)n * sizeof(unsigned)));
-    CHECK(cudaMalloc(&dcount, (size_t)bins * sizeof(int)));
-    CHECK(cudaMemcpy(dkeys, hkeys, (size_t)n * sizeof(unsigned), cudaMemcpyHostToDevice));
+    unsigned *dkeys = dev_copy(hkeys, n);
+    int *dcount = dev_alloc<int>(bins);
     for (int T = 64; T <= 1024; T *= 2)
         for (int K = 1; K <= 8; K *= 2) {
             struct hi_arg a = {dkeys, dcount, n, bins, T, K};
             CHECK(cudaMemset(dcount, 0, (size_t)bins * sizeof(int)));
             float ms = time_median(hi_run, &a);
-            CHECK(cudaMemcpy(got, dcount, (size_t)bins * sizeof(int), cudaMemcpyDeviceToHost));
+            to_host(got, dcount, bins);
             for (int b = 0; b < bins; b++)
-                if (got[b] != ALL_RUNS * want[b]) {
-                    fprintf(stderr, "holdout5: histogram n=%d bins=%d T=%d K=%d: count[%d] = %d, "
-                            "want %d\n", n, bins, T, K, b, got[b], ALL_RUNS * want[b]);
-                    exit(1);
-                }
-            printf("histogram,%d,,,%d,%d,%d,%.5f\n", n, bins, T, K, ms);
-            fflush(stdout);
+                if (got[b] != ALL_RUNS * want[b])
+                    fail("histogram n=%d bins=%d T=%d K=%d: count[%d] = %d, want %d\n",
+                         n, bins, T, K, b, got[b], ALL_RUNS * want[b]);
+            put_row("histogram,%d,,,%d,%d,%d,%.5f\n", n, bins, T, K, ms);
         }
-    CHECK(cudaFree(dkeys));
-    CHECK(cudaFree(dcount));
-    free(hkeys);
-    free(want);
-    free(got);
+    dev_free(dkeys, dcount);
+    host_free(hkeys, want, got);
 }
 
 /* ------------------------------------------------------------------ */
@@ -229,18 +191,12 @@ struct cc_arg {
     int *next;
     int m, T, K;
 };
-typedef void (*cc_fn)(const int *, const int *, const int *, int *, int);
-template <int T, int K>
-static void cc_launch(const int *eu, const int *ev, const int *label, int *next, int m)
-{
-    cc_hook<T, K><<<m / (T * K), T>>>(eu, ev, label, next);
-}
-static const cc_fn cc_table[5][4] = TABLE(cc_launch);
-
 static void cc_run(void *p)
 {
     struct cc_arg *a = (struct cc_arg *)p;
-    cc_table[log2i(a->T) - 6][log2i(a->K)](a->eu, a->ev, a->label, a->next, a->m);
+    with_tk<64, 1024, 1, 8>(a->T, a->K, [&](auto T, auto K) {
+        cc_hook<T, K><<<a->m / (T * K), +T>>>(a->eu, a->ev, a->label, a->next);
+    });
 }
 
 static void bench_cc_hook(int n, int m)
@@ -248,7 +204,6 @@ static void bench_cc_hook(int n, int m)
     int *heu = (int *)xmalloc((size_t)m * sizeof(int)), *hev = (int *)xmalloc((size_t)m * sizeof(int)),
         *hlab = (int *)xmalloc((size_t)n * sizeof(int)), *want = (int *)xmalloc((size_t)n * sizeof(int)),
         *got = (int *)xmalloc((size_t)n * sizeof(int));
-    int *deu, *dev, *dlab, *dnext;
     for (int i = 0; i < n; i++)
         hlab[i] = (int)(rnd() % (uint32_t)n);
     for (int e = 0; e < m; e++) {
@@ -262,37 +217,22 @@ static void bench_cc_hook(int n, int m)
         if (l < want[w])
             want[w] = l;
     }
-    CHECK(cudaMalloc(&deu, (size_t)m * sizeof(int)));
-    CHECK(cudaMalloc(&dev, (size_t)m * sizeof(int)));
-    CHECK(cudaMalloc(&dlab, (size_t)n * sizeof(int)));
-    CHECK(cudaMalloc(&dnext, (size_t)n * sizeof(int)));
-    CHECK(cudaMemcpy(deu, heu, (size_t)m * sizeof(int), cudaMemcpyHostToDevice));
-    CHECK(cudaMemcpy(dev, hev, (size_t)m * sizeof(int), cudaMemcpyHostToDevice));
-    CHECK(cudaMemcpy(dlab, hlab, (size_t)n * sizeof(int), cudaMemcpyHostToDevice));
+    int *deu = dev_copy(heu, m), *dev = dev_copy(hev, m), *dlab = dev_copy(hlab, n),
+        *dnext = dev_alloc<int>(n);
     for (int T = 64; T <= 1024; T *= 2)
         for (int K = 1; K <= 8; K *= 2) {
             struct cc_arg a = {deu, dev, dlab, dnext, m, T, K};
-            CHECK(cudaMemcpy(dnext, hlab, (size_t)n * sizeof(int), cudaMemcpyHostToDevice));
+            to_device(dnext, hlab, n);
             float ms = time_median(cc_run, &a);
-            CHECK(cudaMemcpy(got, dnext, (size_t)n * sizeof(int), cudaMemcpyDeviceToHost));
+            to_host(got, dnext, n);
             for (int v = 0; v < n; v++)
-                if (got[v] != want[v]) {
-                    fprintf(stderr, "holdout5: cc_hook n=%d m=%d T=%d K=%d: next[%d] = %d, "
-                            "want %d\n", n, m, T, K, v, got[v], want[v]);
-                    exit(1);
-                }
-            printf("cc_hook,%d,%d,,,%d,%d,%.5f\n", n, m, T, K, ms);
-            fflush(stdout);
+                if (got[v] != want[v])
+                    fail("cc_hook n=%d m=%d T=%d K=%d: next[%d] = %d, want %d\n",
+                         n, m, T, K, v, got[v], want[v]);
+            put_row("cc_hook,%d,%d,,,%d,%d,%.5f\n", n, m, T, K, ms);
         }
-    CHECK(cudaFree(deu));
-    CHECK(cudaFree(dev));
-    CHECK(cudaFree(dlab));
-    CHECK(cudaFree(dnext));
-    free(heu);
-    free(hev);
-    free(hlab);
-    free(want);
-    free(got);
+    dev_free(deu, dev, dlab, dnext);
+    host_free(heu, hev, hlab, want, got);
 }
 
 /* ------------------------------------------------------------------ */
@@ -333,25 +273,19 @@ struct tc_arg {
     float *y;
     int n, T, K;
 };
-typedef void (*tc_fn)(const float *, float *, int);
-template <int T, int K>
-static void tc_launch(const float *x, float *y, int n)
-{
-    tiled_conv<T, K><<<n / (T * K), T>>>(x, y);
-}
-static const tc_fn tc_table[5][4] = TABLE(tc_launch);
-
 static void tc_run(void *p)
 {
     struct tc_arg *a = (struct tc_arg *)p;
-    tc_table[log2i(a->T) - 6][log2i(a->K)](a->x, a->y, a->n);
+    with_tk<64, 1024, 1, 8>(a->T, a->K, [&](auto T, auto K) {
+        tiled_conv<T, K><<<a->n / (T * K), +T>>>(a->x, a->y);
+    });
 }
 
 static void bench_tiled_conv(int n)
 {
     const size_t nx = (size_t)n + CONV_W - 1;
     float *hx = (float *)xmalloc(nx * sizeof(float)), *got = (float *)xmalloc((size_t)n * sizeof(float)),
-          hw[CONV_W], *dx, *dy;
+          hw[CONV_W];
     int *ix = (int *)xmalloc(nx * sizeof(int)), *want = (int *)xmalloc((size_t)n * sizeof(int)), iw[CONV_W];
     /* Small integers (x in -4 .. 4, w in -3 .. 3): every product and sum
      * (|y| <= 33 * 12) is exact in float, in any order. */
@@ -370,39 +304,26 @@ static void bench_tiled_conv(int n)
         want[i] = s;
     }
     CHECK(cudaMemcpyToSymbol(conv_w, hw, sizeof hw));
-    CHECK(cudaMalloc(&dx, nx * sizeof(float)));
-    CHECK(cudaMalloc(&dy, (size_t)n * sizeof(float)));
-    CHECK(cudaMemcpy(dx, hx, nx * sizeof(float), cudaMemcpyHostToDevice));
+    float *dx = dev_copy(hx, nx), *dy = dev_alloc<float>(n);
     for (int T = 64; T <= 1024; T *= 2)
         for (int K = 1; K <= 8; K *= 2) {
             struct tc_arg a = {dx, dy, n, T, K};
             CHECK(cudaMemset(dy, 0xff, (size_t)n * sizeof(float))); /* NaN: an unwritten output fails */
             float ms = time_median(tc_run, &a);
-            CHECK(cudaMemcpy(got, dy, (size_t)n * sizeof(float), cudaMemcpyDeviceToHost));
+            to_host(got, dy, n);
             for (int i = 0; i < n; i++)
-                if (got[i] != (float)want[i]) {
-                    fprintf(stderr, "holdout5: tiled_conv n=%d T=%d K=%d: y[%d] = %g, want %d\n",
-                            n, T, K, i, got[i], want[i]);
-                    exit(1);
-                }
-            printf("tiled_conv,%d,,,,%d,%d,%.5f\n", n, T, K, ms);
-            fflush(stdout);
+                if (got[i] != (float)want[i])
+                    fail("tiled_conv n=%d T=%d K=%d: y[%d] = %g, want %d\n",
+                         n, T, K, i, got[i], want[i]);
+            put_row("tiled_conv,%d,,,,%d,%d,%.5f\n", n, T, K, ms);
         }
-    CHECK(cudaFree(dx));
-    CHECK(cudaFree(dy));
-    free(hx);
-    free(got);
-    free(ix);
-    free(want);
+    dev_free(dx, dy);
+    host_free(hx, got, ix, want);
 }
 
 int main(void)
 {
-    cudaDeviceProp prop;
-    CHECK(cudaGetDeviceProperties(&prop, 0));
-    fprintf(stderr, "holdout5: %s, %d SMs\n", prop.name, prop.multiProcessorCount);
-    timing_init();
-    printf("program,n,m,d,bins,tpb,k,time_ms\n");
+    bench_begin("program,n,m,d,bins,tpb,k,time_ms");
     bench_pr_push(1 << 19, 8);
     bench_pr_push(1 << 24, 8);
     bench_histogram(1 << 26, 1 << 16);

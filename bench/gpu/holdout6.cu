@@ -38,11 +38,8 @@
 static void check_exact(const char *what, const float *got, const int *want, size_t n, int T, int K)
 {
     for (size_t i = 0; i < n; i++)
-        if (got[i] != (float)want[i]) {
-            fprintf(stderr, "%s: %s T=%d K=%d: [%zu] = %g, want %d\n", PROG, what, T, K, i,
-                    got[i], want[i]);
-            exit(1);
-        }
+        if (got[i] != (float)want[i])
+            fail("%s T=%d K=%d: [%zu] = %g, want %d\n", what, T, K, i, got[i], want[i]);
 }
 
 /* ------------------------------------------------------------------ */
@@ -76,18 +73,12 @@ struct cs_arg {
     float *y;
     int rows, cols, T, K;
 };
-typedef void (*cs_fn)(const float *, float *, int, int);
-template <int T, int K>
-static void cs_launch(const float *x, float *y, int rows, int cols)
-{
-    col_sum<T, K><<<cols / (T * K), T>>>(x, y, rows, cols);
-}
-static const cs_fn cs_table[5][4] = TABLE(cs_launch);
-
 static void cs_run(void *p)
 {
     struct cs_arg *a = (struct cs_arg *)p;
-    cs_table[log2i(a->T) - 6][log2i(a->K)](a->x, a->y, a->rows, a->cols);
+    with_tk<64, 1024, 1, 8>(a->T, a->K, [&](auto T, auto K) {
+        col_sum<T, K><<<a->cols / (T * K), +T>>>(a->x, a->y, a->rows, a->cols);
+    });
 }
 
 static void bench_col_sum(int rows, int cols)
@@ -95,7 +86,6 @@ static void bench_col_sum(int rows, int cols)
     const size_t nx = (size_t)rows * cols;
     float *hx = (float *)xmalloc(nx * sizeof(float)), *got = (float *)xmalloc((size_t)cols * sizeof(float));
     int *want = (int *)xmalloc((size_t)cols * sizeof(int));
-    float *dx, *dy;
     char what[64];
     /* Small integers (-8 .. 7): every sum (|y| <= 8 rows) is exact in
      * float, in any order. */
@@ -105,25 +95,19 @@ static void bench_col_sum(int rows, int cols)
         hx[i] = (float)v;
         want[i % (size_t)cols] += v;
     }
-    CHECK(cudaMalloc(&dx, nx * sizeof(float)));
-    CHECK(cudaMalloc(&dy, (size_t)cols * sizeof(float)));
-    CHECK(cudaMemcpy(dx, hx, nx * sizeof(float), cudaMemcpyHostToDevice));
+    float *dx = dev_copy(hx, nx), *dy = dev_alloc<float>(cols);
     snprintf(what, sizeof what, "col_sum rows=%d cols=%d", rows, cols);
     for (int T = 64; T <= 1024; T *= 2)
         for (int K = 1; K <= 8; K *= 2) {
             struct cs_arg a = {dx, dy, rows, cols, T, K};
             CHECK(cudaMemset(dy, 0xff, (size_t)cols * sizeof(float))); /* NaN: an unwritten sum fails */
             float ms = time_median(cs_run, &a);
-            CHECK(cudaMemcpy(got, dy, (size_t)cols * sizeof(float), cudaMemcpyDeviceToHost));
+            to_host(got, dy, cols);
             check_exact(what, got, want, (size_t)cols, T, K);
-            printf("col_sum,,,%d,%d,,,%d,%d,%.5f\n", rows, cols, T, K, ms);
-            fflush(stdout);
+            put_row("col_sum,,,%d,%d,,,%d,%d,%.5f\n", rows, cols, T, K, ms);
         }
-    CHECK(cudaFree(dx));
-    CHECK(cudaFree(dy));
-    free(hx);
-    free(got);
-    free(want);
+    dev_free(dx, dy);
+    host_free(hx, got, want);
 }
 
 /* ------------------------------------------------------------------ */
@@ -157,49 +141,38 @@ struct bh_arg {
     int *count;
     int n, T, K;
 };
-typedef void (*bh_fn)(const unsigned *, int *, int);
-template <int T, int K>
-static void bh_launch(const unsigned *keys, int *count, int n)
-{
-    block_hist<T, K><<<n / (T * K), T>>>(keys, count);
-}
-static const bh_fn bh_table[5][4] = TABLE(bh_launch);
-
 static void bh_run(void *p)
 {
     struct bh_arg *a = (struct bh_arg *)p;
-    bh_table[log2i(a->T) - 6][log2i(a->K)](a->keys, a->count, a->n);
+    with_tk<64, 1024, 1, 8>(a->T, a->K, [&](auto T, auto K) {
+        block_hist<T, K><<<a->n / (T * K), +T>>>(a->keys, a->count);
+    });
 }
 
 static void bench_block_hist(int n)
 {
-    unsigned *hkeys = (unsigned *)xmalloc((size_t)n * sizeof(unsigned)), *dkeys;
-    int want[HB], got[HB], *dcount;
+    unsigned *hkeys = (unsigned *)xmalloc((size_t)n * sizeof(unsigned));
+    int want[HB], got[HB];
     memset(want, 0, sizeof want);
     for (int i = 0; i < n; i++) {
         hkeys[i] = rnd();
         want[hkeys[i] % HB]++;
     }
-    CHECK(cudaMalloc(&dkeys, (size_t)n * sizeof(unsigned)));
-    CHECK(cudaMalloc(&dcount, sizeof got));
-    CHECK(cudaMemcpy(dkeys, hkeys, (size_t)n * sizeof(unsigned), cudaMemcpyHostToDevice));
+    unsigned *dkeys = dev_copy(hkeys, n);
+    int *dcount = dev_alloc<int>(HB);
     for (int T = 64; T <= 1024; T *= 2)
         for (int K = 1; K <= 8; K *= 2) {
             struct bh_arg a = {dkeys, dcount, n, T, K};
             CHECK(cudaMemset(dcount, 0, sizeof got));
             float ms = time_median(bh_run, &a);
-            CHECK(cudaMemcpy(got, dcount, sizeof got, cudaMemcpyDeviceToHost));
+            to_host(got, dcount, HB);
             for (int b = 0; b < HB; b++)
-                if (got[b] != ALL_RUNS * want[b]) {
-                    fprintf(stderr, "holdout6: block_hist n=%d T=%d K=%d: count[%d] = %d, "
-                            "want %d\n", n, T, K, b, got[b], ALL_RUNS * want[b]);
-                    exit(1);
-                }
-            printf("block_hist,%d,,,,%d,,%d,%d,%.5f\n", n, HB, T, K, ms);
-            fflush(stdout);
+                if (got[b] != ALL_RUNS * want[b])
+                    fail("block_hist n=%d T=%d K=%d: count[%d] = %d, want %d\n",
+                         n, T, K, b, got[b], ALL_RUNS * want[b]);
+            put_row("block_hist,%d,,,,%d,,%d,%d,%.5f\n", n, HB, T, K, ms);
         }
-    CHECK(cudaFree(dkeys));
-    CHECK(cudaFree(dcount));
+    dev_free(dkeys, dcount);
     free(hkeys);
 }
 
@@ -254,18 +227,12 @@ struct bm_arg {
     float *C;
     int batch, T, K;
 };
-typedef void (*bm_fn)(const float *, const float *, float *, int);
-template <int T, int K>
-static void bm_launch(const float *A, const float *B, float *C, int batch)
-{
-    batched_mm<T, K><<<batch / K, T>>>(A, B, C);
-}
-static const bm_fn bm_table[5][4] = TABLE(bm_launch);
-
 static void bm_run(void *p)
 {
     struct bm_arg *a = (struct bm_arg *)p;
-    bm_table[log2i(a->T) - 6][log2i(a->K)](a->A, a->B, a->C, a->batch);
+    with_tk<64, 1024, 1, 8>(a->T, a->K, [&](auto T, auto K) {
+        batched_mm<T, K><<<a->batch / K, +T>>>(a->A, a->B, a->C);
+    });
 }
 
 static void bench_batched_mm(int batch)
@@ -275,7 +242,6 @@ static void bench_batched_mm(int batch)
           *got = (float *)xmalloc(nw * sizeof(float));
     int *ia = (int *)xmalloc(nw * sizeof(int)), *ib = (int *)xmalloc(nw * sizeof(int)),
         *want = (int *)xmalloc(nw * sizeof(int));
-    float *dA, *dB, *dC;
     char what[64];
     /* Small integers (-4 .. 4): every product and sum (|c| <= 32 * 16) is
      * exact in float, in any order. */
@@ -297,31 +263,19 @@ static void bench_batched_mm(int batch)
                 c[r * MS + cc] = s;
             }
     }
-    CHECK(cudaMalloc(&dA, nw * sizeof(float)));
-    CHECK(cudaMalloc(&dB, nw * sizeof(float)));
-    CHECK(cudaMalloc(&dC, nw * sizeof(float)));
-    CHECK(cudaMemcpy(dA, ha, nw * sizeof(float), cudaMemcpyHostToDevice));
-    CHECK(cudaMemcpy(dB, hb, nw * sizeof(float), cudaMemcpyHostToDevice));
+    float *dA = dev_copy(ha, nw), *dB = dev_copy(hb, nw), *dC = dev_alloc<float>(nw);
     snprintf(what, sizeof what, "batched_mm batch=%d", batch);
     for (int T = 64; T <= 1024; T *= 2)
         for (int K = 1; K <= 8; K *= 2) {
             struct bm_arg a = {dA, dB, dC, batch, T, K};
             CHECK(cudaMemset(dC, 0xff, nw * sizeof(float))); /* NaN: an unwritten output fails */
             float ms = time_median(bm_run, &a);
-            CHECK(cudaMemcpy(got, dC, nw * sizeof(float), cudaMemcpyDeviceToHost));
+            to_host(got, dC, nw);
             check_exact(what, got, want, nw, T, K);
-            printf("batched_mm,,,,,,%d,%d,%d,%.5f\n", batch, T, K, ms);
-            fflush(stdout);
+            put_row("batched_mm,,,,,,%d,%d,%d,%.5f\n", batch, T, K, ms);
         }
-    CHECK(cudaFree(dA));
-    CHECK(cudaFree(dB));
-    CHECK(cudaFree(dC));
-    free(ha);
-    free(hb);
-    free(got);
-    free(ia);
-    free(ib);
-    free(want);
+    dev_free(dA, dB, dC);
+    host_free(ha, hb, got, ia, ib, want);
 }
 
 /* ------------------------------------------------------------------ */
@@ -362,18 +316,12 @@ struct tr_arg {
     int *cnt;
     int m, T, K;
 };
-typedef void (*tr_fn)(const int *, int *, int);
-template <int T, int K>
-static void tr_launch(const int *col, int *cnt, int m)
-{
-    tri_count<T, K><<<m / (T * K), T>>>(col, cnt);
-}
-static const tr_fn tr_table[5][4] = TABLE(tr_launch);
-
 static void tr_run(void *p)
 {
     struct tr_arg *a = (struct tr_arg *)p;
-    tr_table[log2i(a->T) - 6][log2i(a->K)](a->col, a->cnt, a->m);
+    with_tk<64, 1024, 1, 8>(a->T, a->K, [&](auto T, auto K) {
+        tri_count<T, K><<<a->m / (T * K), +T>>>(a->col, a->cnt);
+    });
 }
 
 static int cmp_int(const void *a, const void *b)
@@ -387,7 +335,6 @@ static void bench_tri_count(int n)
     const int m = n * TD;
     int *hcol = (int *)xmalloc((size_t)m * sizeof(int)), *want = (int *)xmalloc((size_t)m * sizeof(int)),
         *got = (int *)xmalloc((size_t)m * sizeof(int));
-    int *dcol, *dcnt;
     long total = 0;
     for (int u = 0; u < n; u++) {
         uint32_t taken = 0;
@@ -412,38 +359,26 @@ static void bench_tri_count(int n)
         total += c;
     }
     fprintf(stderr, "holdout6: tri_count n=%d: %ld triangles\n", n, total);
-    CHECK(cudaMalloc(&dcol, (size_t)m * sizeof(int)));
-    CHECK(cudaMalloc(&dcnt, (size_t)m * sizeof(int)));
-    CHECK(cudaMemcpy(dcol, hcol, (size_t)m * sizeof(int), cudaMemcpyHostToDevice));
+    int *dcol = dev_copy(hcol, m), *dcnt = dev_alloc<int>(m);
     for (int T = 64; T <= 1024; T *= 2)
         for (int K = 1; K <= 8; K *= 2) {
             struct tr_arg a = {dcol, dcnt, m, T, K};
             CHECK(cudaMemset(dcnt, 0xff, (size_t)m * sizeof(int))); /* -1: an unwritten count fails */
             float ms = time_median(tr_run, &a);
-            CHECK(cudaMemcpy(got, dcnt, (size_t)m * sizeof(int), cudaMemcpyDeviceToHost));
+            to_host(got, dcnt, m);
             for (int e = 0; e < m; e++)
-                if (got[e] != want[e]) {
-                    fprintf(stderr, "holdout6: tri_count n=%d T=%d K=%d: cnt[%d] = %d, want %d\n",
-                            n, T, K, e, got[e], want[e]);
-                    exit(1);
-                }
-            printf("tri_count,%d,%d,,,,,%d,%d,%.5f\n", n, TD, T, K, ms);
-            fflush(stdout);
+                if (got[e] != want[e])
+                    fail("tri_count n=%d T=%d K=%d: cnt[%d] = %d, want %d\n",
+                         n, T, K, e, got[e], want[e]);
+            put_row("tri_count,%d,%d,,,,,%d,%d,%.5f\n", n, TD, T, K, ms);
         }
-    CHECK(cudaFree(dcol));
-    CHECK(cudaFree(dcnt));
-    free(hcol);
-    free(want);
-    free(got);
+    dev_free(dcol, dcnt);
+    host_free(hcol, want, got);
 }
 
 int main(void)
 {
-    cudaDeviceProp prop;
-    CHECK(cudaGetDeviceProperties(&prop, 0));
-    fprintf(stderr, "holdout6: %s, %d SMs\n", prop.name, prop.multiProcessorCount);
-    timing_init();
-    printf("program,n,d,rows,cols,bins,batch,tpb,k,time_ms\n");
+    bench_begin("program,n,d,rows,cols,bins,batch,tpb,k,time_ms");
     bench_col_sum(32, 1 << 18);
     bench_col_sum(64, 1 << 20);
     bench_block_hist(1 << 23);

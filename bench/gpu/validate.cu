@@ -58,59 +58,37 @@ struct reduce_arg {
     int T, K;
 };
 
-typedef void (*reduce_fn)(const float *, float *, int);
-
-template <int T, int K>
-static void reduce_launch(const float *x, float *part, int blocks)
-{
-    reduce_partial<T, K><<<blocks, T>>>(x, part);
-}
-
-#define RK(T)                                                                 \
-    {reduce_launch<T, 1>, reduce_launch<T, 2>, reduce_launch<T, 4>,           \
-     reduce_launch<T, 8>, reduce_launch<T, 16>, reduce_launch<T, 32>,         \
-     reduce_launch<T, 64>}
-static const reduce_fn reduce_table[5][7] = {RK(64), RK(128), RK(256),
-                                             RK(512), RK(1024)};
-
 static void reduce_run(void *a)
 {
     struct reduce_arg *r = (struct reduce_arg *)a;
     int blocks = (int)(r->n / ((long)r->T * r->K));
-    reduce_table[log2i(r->T) - 6][log2i(r->K)](r->x, r->part, blocks);
+    with_tk<64, 1024, 1, 64>(r->T, r->K, [&](auto T, auto K) {
+        reduce_partial<T, K><<<blocks, +T>>>(r->x, r->part);
+    });
     reduce_final<<<1, 1024>>>(r->part, blocks, r->out);
 }
 
 static void bench_reduce(long n, int quick)
 {
-    float *hx = (float *)malloc(n * sizeof(float)), *dx, *dpart, *dout, got;
+    float *hx = (float *)malloc(n * sizeof(float)), got;
     double want = 0;
     for (long i = 0; i < n; i++) {
         hx[i] = (float)((i * 2654435761u) % 1000) / 1000.0f;
         want += hx[i];
     }
-    CHECK(cudaMalloc(&dx, n * sizeof(float)));
-    CHECK(cudaMalloc(&dpart, (n / 64) * sizeof(float)));
-    CHECK(cudaMalloc(&dout, sizeof(float)));
-    CHECK(cudaMemcpy(dx, hx, n * sizeof(float), cudaMemcpyHostToDevice));
+    float *dx = dev_copy(hx, n), *dpart = dev_alloc<float>(n / 64), *dout = dev_alloc<float>(1);
     for (int T = 64; T <= 1024; T *= 2)
         for (int K = 1; K <= 64; K *= 2) {
             if (quick && (T != 256 || K > 4))
                 continue;
             struct reduce_arg r = {dx, dpart, dout, n, T, K};
             float ms = time_median(reduce_run, &r);
-            CHECK(cudaMemcpy(&got, dout, sizeof got, cudaMemcpyDeviceToHost));
-            if (fabs(got - want) > 1e-4 * want) {
-                fprintf(stderr, "validate: reduce n=%ld T=%d K=%d: %g, want %g\n",
-                        n, T, K, got, want);
-                exit(1);
-            }
-            printf("reduce,%ld,%d,%d,,,%.5f,\n", n, T, K, ms);
-            fflush(stdout);
+            to_host(&got, dout, 1);
+            if (fabs(got - want) > 1e-4 * want)
+                fail("reduce n=%ld T=%d K=%d: %g, want %g\n", n, T, K, got, want);
+            put_row("reduce,%ld,%d,%d,,,%.5f,\n", n, T, K, ms);
         }
-    CHECK(cudaFree(dx));
-    CHECK(cudaFree(dpart));
-    CHECK(cudaFree(dout));
+    dev_free(dx, dpart, dout);
     free(hx);
 }
 
@@ -161,40 +139,26 @@ struct mm_arg {
     int n, TS, R;
 };
 
-typedef void (*mm_fn)(const float *, const float *, float *, int);
-
-template <int TS, int R>
-static void mm_launch(const float *A, const float *B, float *C, int n)
-{
-    dim3 grid(n / TS, n / TS), block(TS, TS / R);
-    mm_tiled<TS, R><<<grid, block>>>(A, B, C, n);
-}
-
-static const mm_fn mm_table[3][4] = {
-    {mm_launch<8, 1>, mm_launch<8, 2>, mm_launch<8, 4>, mm_launch<8, 8>},
-    {mm_launch<16, 1>, mm_launch<16, 2>, mm_launch<16, 4>, mm_launch<16, 8>},
-    {mm_launch<32, 1>, mm_launch<32, 2>, mm_launch<32, 4>, mm_launch<32, 8>}};
-
 static void mm_run(void *a)
 {
     struct mm_arg *m = (struct mm_arg *)a;
-    mm_table[log2i(m->TS) - 3][log2i(m->R)](m->A, m->B, m->C, m->n);
+    with_tk<8, 32, 1, 8>(m->TS, m->R, [&](auto TS, auto R) {
+        dim3 grid(m->n / TS, m->n / TS), block(TS, TS / R);
+        mm_tiled<TS, R><<<grid, block>>>(m->A, m->B, m->C, m->n);
+    });
 }
 
 static void bench_matmul(int n, int quick)
 {
     size_t bytes = (size_t)n * n * sizeof(float);
     float *hA = (float *)malloc(bytes), *hB = (float *)malloc(bytes),
-          *hC = (float *)malloc(bytes), *dA, *dB, *dC;
+          *hC = (float *)malloc(bytes);
     for (size_t i = 0; i < (size_t)n * n; i++) {
         hA[i] = (float)((i * 7 + 3) % 17) - 8.0f;
         hB[i] = (float)((i * 5 + 1) % 13) - 6.0f;
     }
-    CHECK(cudaMalloc(&dA, bytes));
-    CHECK(cudaMalloc(&dB, bytes));
-    CHECK(cudaMalloc(&dC, bytes));
-    CHECK(cudaMemcpy(dA, hA, bytes, cudaMemcpyHostToDevice));
-    CHECK(cudaMemcpy(dB, hB, bytes, cudaMemcpyHostToDevice));
+    float *dA = dev_copy(hA, (size_t)n * n), *dB = dev_copy(hB, (size_t)n * n),
+          *dC = dev_alloc<float>((size_t)n * n);
     for (int TS = 8; TS <= 32; TS *= 2)
         for (int R = 1; R <= 8; R *= 2) {
             if (quick && (TS != 16 || R > 2))
@@ -202,28 +166,21 @@ static void bench_matmul(int n, int quick)
             struct mm_arg m = {dA, dB, dC, n, TS, R};
             CHECK(cudaMemset(dC, 0, bytes));
             float ms = time_median(mm_run, &m);
-            CHECK(cudaMemcpy(hC, dC, bytes, cudaMemcpyDeviceToHost));
+            to_host(hC, dC, (size_t)n * n);
             /* Small integers: every product and sum is exact in float. */
             for (int probe = 0; probe < 64; probe++) {
                 int i = (probe * 97 + 13) % n, j = (probe * 131 + 7) % n;
                 double want = 0;
                 for (int k = 0; k < n; k++)
                     want += (double)hA[(size_t)i * n + k] * hB[(size_t)k * n + j];
-                if (hC[(size_t)i * n + j] != (float)want) {
-                    fprintf(stderr, "validate: matmul n=%d TS=%d R=%d: C[%d][%d] = %g, want %g\n",
-                            n, TS, R, i, j, hC[(size_t)i * n + j], want);
-                    exit(1);
-                }
+                if (hC[(size_t)i * n + j] != (float)want)
+                    fail("matmul n=%d TS=%d R=%d: C[%d][%d] = %g, want %g\n", n, TS, R, i, j,
+                         hC[(size_t)i * n + j], want);
             }
-            printf("matmul,%d,,,%d,%d,%.5f,\n", n, TS, R, ms);
-            fflush(stdout);
+            put_row("matmul,%d,,,%d,%d,%.5f,\n", n, TS, R, ms);
         }
-    CHECK(cudaFree(dA));
-    CHECK(cudaFree(dB));
-    CHECK(cudaFree(dC));
-    free(hA);
-    free(hB);
-    free(hC);
+    dev_free(dA, dB, dC);
+    host_free(hA, hB, hC);
 }
 
 /* ------------------------------------------------------------------ */
@@ -259,17 +216,14 @@ struct pr_arg {
     int n, T, K;
 };
 
-typedef void (*pr_fn)(const int *, const int *, const float *, float *, int);
-
-template <int T, int K>
-static void pr_launch(const int *rowp, const int *src, const float *in,
+/* One sweep of the configuration T, K, from in to out. */
+static void pr_launch(int T, int K, const int *rowp, const int *src, const float *in,
                       float *out, int blocks)
 {
-    pr_sweep<T, K><<<blocks, T>>>(rowp, src, in, out, 0.15f, 0.85f);
+    with_tk<32, 1024, 1, 8>(T, K, [&](auto T, auto K) {
+        pr_sweep<T, K><<<blocks, +T>>>(rowp, src, in, out, 0.15f, 0.85f);
+    });
 }
-
-#define PK(T) {pr_launch<T, 1>, pr_launch<T, 2>, pr_launch<T, 4>, pr_launch<T, 8>}
-static const pr_fn pr_table[6][4] = {PK(32), PK(64), PK(128), PK(256), PK(512), PK(1024)};
 
 static void pr_run(void *a)
 {
@@ -278,7 +232,7 @@ static void pr_run(void *a)
     for (int it = 0; it < PR_ITER; it++) {
         const float *in = (it & 1) ? p->r1 : p->r0;
         float *out = (it & 1) ? p->r0 : p->r1;
-        pr_table[log2i(p->T) - 5][log2i(p->K)](p->rowp, p->src, in, out, blocks);
+        pr_launch(p->T, p->K, p->rowp, p->src, in, out, blocks);
     }
 }
 
@@ -287,8 +241,6 @@ static void bench_pagerank(int n, int d, int quick)
     size_t m = (size_t)n * d;
     int *hrow = (int *)malloc((n + 1) * sizeof(int)), *hsrc = (int *)malloc(m * sizeof(int));
     float *hr = (float *)malloc(n * sizeof(float)), *hr1 = (float *)malloc(n * sizeof(float));
-    int *drow, *dsrc;
-    float *dr0, *dr1;
     uint64_t st = 88172645463325252ull;
     for (int v = 0; v <= n; v++)
         hrow[v] = v * d;
@@ -298,12 +250,8 @@ static void bench_pagerank(int n, int d, int quick)
     }
     for (int v = 0; v < n; v++)
         hr[v] = 1.0f / n;
-    CHECK(cudaMalloc(&drow, (n + 1) * sizeof(int)));
-    CHECK(cudaMalloc(&dsrc, m * sizeof(int)));
-    CHECK(cudaMalloc(&dr0, n * sizeof(float)));
-    CHECK(cudaMalloc(&dr1, n * sizeof(float)));
-    CHECK(cudaMemcpy(drow, hrow, (n + 1) * sizeof(int), cudaMemcpyHostToDevice));
-    CHECK(cudaMemcpy(dsrc, hsrc, m * sizeof(int), cudaMemcpyHostToDevice));
+    int *drow = dev_copy(hrow, n + 1), *dsrc = dev_copy(hsrc, m);
+    float *dr0 = dev_alloc<float>(n), *dr1 = dev_alloc<float>(n);
     /* The expected first sweep, on the host. */
     for (int v = 0; v < n; v++) {
         float s = 0.0f;
@@ -316,41 +264,28 @@ static void bench_pagerank(int n, int d, int quick)
             if (quick && (T != 256 || K > 2))
                 continue;
             struct pr_arg p = {drow, dsrc, dr0, dr1, n, T, K};
-            CHECK(cudaMemcpy(dr0, hr, n * sizeof(float), cudaMemcpyHostToDevice));
+            to_device(dr0, hr, n);
             float ms = time_median(pr_run, &p);
             /* Check one sweep from the start. */
-            CHECK(cudaMemcpy(dr0, hr, n * sizeof(float), cudaMemcpyHostToDevice));
-            pr_table[log2i(T) - 5][log2i(K)](drow, dsrc, dr0, dr1, n / (T * K));
+            to_device(dr0, hr, n);
+            pr_launch(T, K, drow, dsrc, dr0, dr1, n / (T * K));
             float *got = (float *)malloc(n * sizeof(float));
-            CHECK(cudaMemcpy(got, dr1, n * sizeof(float), cudaMemcpyDeviceToHost));
+            to_host(got, dr1, n);
             for (int v = 0; v < n; v += 997)
-                if (fabsf(got[v] - hr1[v]) > 1e-5f * fabsf(hr1[v])) {
-                    fprintf(stderr, "validate: pagerank n=%d T=%d K=%d: out[%d] = %g, want %g\n",
-                            n, T, K, v, got[v], hr1[v]);
-                    exit(1);
-                }
+                if (fabsf(got[v] - hr1[v]) > 1e-5f * fabsf(hr1[v]))
+                    fail("pagerank n=%d T=%d K=%d: out[%d] = %g, want %g\n", n, T, K, v, got[v],
+                         hr1[v]);
             free(got);
-            printf("pagerank,%d,%d,%d,,,%.5f,%d\n", n, T, K, ms, d);
-            fflush(stdout);
+            put_row("pagerank,%d,%d,%d,,,%.5f,%d\n", n, T, K, ms, d);
         }
-    CHECK(cudaFree(drow));
-    CHECK(cudaFree(dsrc));
-    CHECK(cudaFree(dr0));
-    CHECK(cudaFree(dr1));
-    free(hrow);
-    free(hsrc);
-    free(hr);
-    free(hr1);
+    dev_free(drow, dsrc, dr0, dr1);
+    host_free(hrow, hsrc, hr, hr1);
 }
 
 int main(int argc, char **argv)
 {
     int quick = argc > 1 && strcmp(argv[1], "--quick") == 0;
-    cudaDeviceProp prop;
-    CHECK(cudaGetDeviceProperties(&prop, 0));
-    fprintf(stderr, "validate: %s, %d SMs\n", prop.name, prop.multiProcessorCount);
-    timing_init();
-    printf("program,n,tpb,k,tile,r,time_ms,d\n");
+    bench_begin("program,n,tpb,k,tile,r,time_ms,d");
     bench_reduce(1L << 20, quick);
     bench_reduce(1L << 24, quick);
     bench_reduce(1L << 28, quick);

@@ -2,116 +2,22 @@
  * minimum flow, for the DAGs that are not series-parallel (sp_plan.c), and
  * the edge-list entry mmm__max_antichain.
  *
- * Minimum flow with lower bounds (Dilworth): node v is split into
- * in(v) -> out(v) with lower bound w(v), every other arc is unbounded; the
- * flow that sends w(v) along s -> in(v) -> out(v) -> t is feasible, and the
- * minimum flow, which equals the largest antichain, is Σw minus a maximum
- * flow from T (the original sink) to S in its residual network:
+ * The minimum flow with lower bounds (Dilworth) is Σw minus a maximum flow
+ * from T to S in the residual network of the flow that sends w(v) along
+ * s -> in(v) -> out(v) -> t; its arcs, implicit (only flows are stored):
  *   T -> out(v)       w(v) at first: rt[v]  (what v may still end)
  *   out(u) -> in(x)   unbounded (DAG edge u -> x; f[j] is its flow)
  *   in(v) -> out(v)   unbounded (passing through v once more)
  *   in(v) -> S        w(v) at first          (what v may still start)
  *   and the reverse arcs of the flow: in(x) -> out(u) f[j], out(v) ->
  *   in(v) pf[v] (the flow passing through v).
- * Unbounded arcs are never saturated, so the residual network is implicit:
- * only flows are stored.
- *
- * The maximum flow is built incrementally, one node x at a time in a
- * topological order.  When x joins, every new augmenting path ends with
- * in(x) -> S: the flow of the earlier nodes was maximum, the new arcs
- * that leave the nodes reachable from T are out(u) -> in(x) and in(x) ->
- * S, and so the only residual arc out of that set is in(x) -> S (a cut of
- * capacity w(x)).  So x asks for w(x): first from the free ends of its
- * predecessors (the greedy chain decomposition: a chain ending at u goes
- * on to x), then by breadth-first searches backwards from in(x) for the
- * nearest out(u) with a free end, each followed by an augmentation along
- * the path found.  No phase ever looks at the whole graph.
- *
- * A search that fails leaves x with starts of its own (they count in K),
- * and everything it visited (the nodes that reach in(x) in the residual
- * network, none with a free end) is dead for good: no residual arc enters
- * that set then, new arcs only leave old nodes or join new ones, and an
- * augmentation can only create arcs into it by passing through it first.
- * Later searches skip dead nodes, so each node is searched through by at
- * most one failing search.
- *
- * When the last successor of u has joined, the free ends u still has can
- * only reach later nodes by passing through others: they move, along a
- * residual path, to that last successor itself when it has successors to
- * join (an edge and a pass), else to the nearest node that does, found by
- * a short search (the flow keeps its value; the chains end there
- * instead).  Free ends so stay near the latest nodes, where the searches
- * look first.  What a hand-on search that found nothing reached is closed
- * for good and never reaches such a node: later hand-on searches skip it
- * (STUCK, the argument at hand_on_from).
- *
- * The greedy part takes first the ends of the predecessor with the most
- * to spare: its free ends less what x wants for each of its successors
- * left to join (x included).  Ends are so taken where they are plenty
- * for what is still to come, and a predecessor with few ends and several
- * successors to serve keeps them (on the local shape of bench/gen_dag.py
- * this cuts the searches' work by 70 % against taking first the
- * predecessor with the fewest successors left, which halved it against
- * index order; on the other shapes it is within 1.5 %).
- *
- * On a big DAG whose edges join far-apart kernels (10^6 kernels, uniform
- * random edges) nearly every kernel a join looks at is a cache miss, so
- * what the joins read is laid out for that: the flow of an edge is stored
- * by its entry in the predecessor list of its head (the greedy part, the
- * hand-on and the searches walk those lists in order; the given lists
- * serve when increasing, else the flow builds its own); a kernel's record
- * (32 bytes) holds its free ends, the flow through it, its search marks,
- * its successors left to join and a bit for each of its first 32
- * successors telling whether that edge carries flow (named by a byte per
- * predecessor entry), so a search reads the successor side of a node from
- * its record, not from the flows; and the breadth-first searches keep
- * parents and edges in their queue, not in the records.
- *
- * Where the nearest free end is far (the wide shape: a window of 2000
- * kernels, weights up to 1000: each breadth-first search reached ~1000
- * nodes), a labelled search finds most paths instead: labels are lower
- * bounds of the distance to a free end in the search graph (a global
- * breadth-first labelling from all free ends, redone when the searches
- * have done about four times its work since; when edges are short, over
- * the kernels of the last four longest edges only), and a depth-first search
- * from in(x) follows admissible arcs (label one less), relabels the nodes it
- * leaves and looks one arc ahead for free ends (the shortest augmenting
- * path method with a look-ahead); after an augmentation it goes on from
- * the unsaturated part of its path.  Labels only guide it: any path it
- * finds is a residual path to a free end, and when it gives up (a step
- * budget, or a root label past what the latest labelling saw) the
- * breadth-first search takes over, and only the breadth-first search ever
- * declares a join finished or a node dead.  So K does not depend on the
- * labels, only the work does.  Which search goes first is chosen by
- * rounds of searches from the measured work per path found (the labelled
- * search costs ~3x more per path where the breadth-first search is short,
- * ~10x less on the wide shape; the costs are moving averages, since one
- * long search can be most of a round); its arrays are allocated on first
- * use.  The labelling is most of the labelled search's cache misses, so
- * what it reads is packed: a node's label, epoch and current arc in one
- * record, and whether each edge carries flow in a byte per predecessor
- * entry (fp, kept in step with the flows), read in the order of the
- * predecessor lists it walks.
- *
- * Also tried and measured (docs/model.md): push-relabel (highest label,
- * global relabelling, gap) from the same greedy start: about 3x faster
- * than the breadth-first searches alone on the wide shape, 20x slower on
- * the local one (excess travels along the long chains); depth-first
- * instead of breadth-first searches: 100x slower on the local shape;
- * sweeps that mark dead every node no free end reaches (a valid dead set,
- * but on the wide shape nearly every joined node is reached: it marked
- * almost none and cost 1.3-3x); deferring the searches until all kernels
- * have joined by the greedy part (the searches then cross the whole
- * graph).
- *
- * Why one file of about 1200 lines: it is one algorithm, whose two searches
- * share the flow's state (the residual arcs, the free ends, the epochs
- * that keep dead nodes dead) and whose exactness argument above covers
- * them together; splitting the labelled search out would expose that
- * state to a second file for no reader's gain.  The series-parallel plan
- * is already apart (sp_plan.c).  tests/helpers/antichain_prev.c repeats
- * its predecessor-list builder on purpose: it is the earlier algorithm,
- * frozen as the tests' independent oracle.
+ * The maximum flow is built one node at a time in a topological order:
+ * the greedy part, the breadth-first and the labelled searches, the
+ * hand-on of free ends, dead and STUCK nodes, the memory layout, why it
+ * is exact, what was tried and why this is one file: docs/model.md, §4
+ * "How it is computed" (K, method 2), and the measures there.
+ * tests/helpers/antichain_prev.c is the earlier algorithm, frozen as the
+ * tests' independent oracle.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -1374,7 +1280,7 @@ int mmm__max_antichain(int64_t *out, mmm_k_method *method_out, size_t n,
         return mmm_error_set(err, MMM_EINVAL, NULL, 0,
                              "the graph has a cycle");
     }
-    mmm_sp_plan plan;
+    mmm__sp_plan plan;
     int r = mmm__sp_plan_build(&plan, n, c.succ_start, c.succ, err);
     if (r == 0 && plan.is_sp) {
         r = mmm__sp_plan_eval(out, &plan, weight, err);

@@ -18,17 +18,17 @@
  * UINT32_MAX) sets val[a] += val[b].  The largest antichain is
  * val[final_edge] (0 for an empty graph). */
 
-typedef struct mmm_sp_op {
+typedef struct mmm__sp_op {
     uint32_t a, b, x;
-} mmm_sp_op;
+} mmm__sp_op;
 
-typedef struct mmm_sp_plan {
+typedef struct mmm__sp_plan {
     int is_sp;          /* 1: the plan computes K; 0: not series-parallel */
     size_t nops;
-    mmm_sp_op *ops;
+    mmm__sp_op *ops;
     size_t nvals;       /* edge ids used by the ops */
     uint32_t final_edge;
-} mmm_sp_plan;
+} mmm__sp_plan;
 
 /* ------------------------------------------------------------------ */
 /* Antichains: the series-parallel plan (sp_plan.c), the minimum flow and
@@ -37,13 +37,13 @@ typedef struct mmm_sp_plan {
 /* Build the series-parallel plan of the DAG given in CSR form (n nodes,
  * succ lists without duplicates).  plan->is_sp tells whether it reduced.
  * Returns 0 or MMM_ENOMEM. */
-int mmm__sp_plan_build(mmm_sp_plan *plan, size_t n, const uint32_t *succ_start,
+int mmm__sp_plan_build(mmm__sp_plan *plan, size_t n, const uint32_t *succ_start,
                        const uint32_t *succ, mmm_error *err);
-void mmm__sp_plan_dispose(mmm_sp_plan *plan);
+void mmm__sp_plan_dispose(mmm__sp_plan *plan);
 
 /* Replay a series-parallel plan with node weights (whose sum must fit in
  * int64).  Returns 0 or MMM_ENOMEM. */
-int mmm__sp_plan_eval(int64_t *out, const mmm_sp_plan *plan,
+int mmm__sp_plan_eval(int64_t *out, const mmm__sp_plan *plan,
                       const int64_t *weight, mmm_error *err);
 
 /* Largest weighted antichain by minimum flow with lower bounds (Dilworth),

@@ -142,7 +142,7 @@ done:
  * call and kept with the program (mmm__program_cache). */
 typedef struct sp_cache {
     mmm__program_cache_entry head;
-    mmm_sp_plan plan;
+    mmm__sp_plan plan;
 } sp_cache;
 
 static void sp_cache_dispose(mmm__program_cache_entry *e)
@@ -152,7 +152,7 @@ static void sp_cache_dispose(mmm__program_cache_entry *e)
     free(c);
 }
 
-static int sp_plan_of(const mmm_program *p, const mmm_sp_plan **out,
+static int sp_plan_of(const mmm_program *p, const mmm__sp_plan **out,
                       mmm_error *err)
 {
     mmm__program_cache_entry *e = mmm__program_cache(p);
@@ -184,7 +184,7 @@ static int compute_k(mmm_metrics *m, const mmm_instance *inst,
     /* Each weight is at most the kernel's N, so Σw <= N fits. */
     for (size_t k = 0; k < n; k++)
         w[k] = inst->kernels[k].K;
-    const mmm_sp_plan *plan = NULL;
+    const mmm__sp_plan *plan = NULL;
     int r = sp_plan_of(p, &plan, err);
     if (r < 0) {
         mmm__big_free(w);

@@ -36,7 +36,7 @@ typedef struct sp_state {
     uint32_t *work;             /* nodes that may have in = out = 1 */
     size_t nwork, work_cap;
     size_t nalive;
-    mmm_sp_plan *plan;
+    mmm__sp_plan *plan;
     size_t ops_cap;
 } sp_state;
 
@@ -94,8 +94,8 @@ static int push_work(sp_state *s, uint32_t v)
 
 static int add_op(sp_state *s, uint32_t a, uint32_t b, uint32_t x)
 {
-    mmm_sp_plan *pl = s->plan;
-    mmm_sp_op *o = mmm__grow(pl->ops, &s->ops_cap, pl->nops + 1, sizeof *o, 64);
+    mmm__sp_plan *pl = s->plan;
+    mmm__sp_op *o = mmm__grow(pl->ops, &s->ops_cap, pl->nops + 1, sizeof *o, 64);
     if (!o)
         return MMM_ENOMEM;
     pl->ops = o;
@@ -227,7 +227,7 @@ static int sp_run(sp_state *s, size_t n, const uint32_t *ss,
     return 0;
 }
 
-int mmm__sp_plan_build(mmm_sp_plan *plan, size_t n, const uint32_t *ss,
+int mmm__sp_plan_build(mmm__sp_plan *plan, size_t n, const uint32_t *ss,
                        const uint32_t *succ, mmm_error *err)
 {
     memset(plan, 0, sizeof *plan);
@@ -263,14 +263,14 @@ int mmm__sp_plan_build(mmm_sp_plan *plan, size_t n, const uint32_t *ss,
         return 0;
     }
     if (plan->nops) { /* trim */
-        mmm_sp_op *o = realloc(plan->ops, plan->nops * sizeof *o);
+        mmm__sp_op *o = realloc(plan->ops, plan->nops * sizeof *o);
         if (o)
             plan->ops = o;
     }
     return 0;
 }
 
-void mmm__sp_plan_dispose(mmm_sp_plan *plan)
+void mmm__sp_plan_dispose(mmm__sp_plan *plan)
 {
     if (plan) {
         free(plan->ops);
@@ -278,7 +278,7 @@ void mmm__sp_plan_dispose(mmm_sp_plan *plan)
     }
 }
 
-int mmm__sp_plan_eval(int64_t *out, const mmm_sp_plan *plan,
+int mmm__sp_plan_eval(int64_t *out, const mmm__sp_plan *plan,
                       const int64_t *w, mmm_error *err)
 {
     *out = 0;
@@ -288,7 +288,7 @@ int mmm__sp_plan_eval(int64_t *out, const mmm_sp_plan *plan,
     if (!val)
         return nomem(err);
     for (size_t i = 0; i < plan->nops; i++) {
-        const mmm_sp_op *o = &plan->ops[i];
+        const mmm__sp_op *o = &plan->ops[i];
         if (o->x == NONE) {
             val[o->a] += val[o->b]; /* bounded by Σw, checked by callers */
         } else {

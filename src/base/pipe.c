@@ -20,8 +20,8 @@ typedef struct chunk {
     size_t len, cap;
 } chunk;
 
-struct mmm_pipe {
-    mmm_pipe_consume_fn fn;
+struct mmm__pipe {
+    mmm__pipe_consume_fn fn;
     void *ctx;
     atomic_int stopped;
     int threaded;
@@ -45,7 +45,7 @@ struct mmm_pipe {
     int closing;
 };
 
-static void consume(mmm_pipe *p, chunk *c)
+static void consume(mmm__pipe *p, chunk *c)
 {
     if (c->len && !atomic_load_explicit(&p->stopped, memory_order_relaxed) &&
         p->fn(p->ctx, c->data, c->len) != 0)
@@ -55,7 +55,7 @@ static void consume(mmm_pipe *p, chunk *c)
 
 static void *consumer_main(void *arg)
 {
-    mmm_pipe *p = arg;
+    mmm__pipe *p = arg;
     pthread_mutex_lock(&p->mu);
     for (;;) {
         while (p->nfull == 0 && !p->closing)
@@ -83,10 +83,10 @@ int mmm__pipe_cpus_available(void)
 #endif
 }
 
-mmm_pipe *mmm__pipe_open(int threaded, size_t size_hint,
-                         mmm_pipe_consume_fn fn, void *ctx)
+mmm__pipe *mmm__pipe_open(int threaded, size_t size_hint,
+                         mmm__pipe_consume_fn fn, void *ctx)
 {
-    mmm_pipe *p = aligned_alloc(64, (sizeof *p + 63) & ~(size_t)63);
+    mmm__pipe *p = aligned_alloc(64, (sizeof *p + 63) & ~(size_t)63);
     if (!p)
         return NULL;
     memset(p, 0, sizeof *p);
@@ -124,7 +124,7 @@ mmm_pipe *mmm__pipe_open(int threaded, size_t size_hint,
 
 /* Hand the current chunk over and take a free one (allocated now when it
  * never was: a small input needs only one).  -1 when out of memory. */
-static int hand_over(mmm_pipe *p)
+static int hand_over(mmm__pipe *p)
 {
     if (!p->threaded) {
         consume(p, p->cur);
@@ -146,7 +146,7 @@ static int hand_over(mmm_pipe *p)
     return 0;
 }
 
-char *mmm__pipe_reserve(mmm_pipe *p, size_t n)
+char *mmm__pipe_reserve(mmm__pipe *p, size_t n)
 {
     if (n > p->cur->cap - p->cur->len) {
         if (p->cur->len && hand_over(p) < 0)
@@ -163,7 +163,7 @@ char *mmm__pipe_reserve(mmm_pipe *p, size_t n)
     return p->cur->data + p->cur->len;
 }
 
-void mmm__pipe_commit(mmm_pipe *p, size_t n)
+void mmm__pipe_commit(mmm__pipe *p, size_t n)
 {
     if (n > p->reserved)
         n = p->reserved;
@@ -171,13 +171,13 @@ void mmm__pipe_commit(mmm_pipe *p, size_t n)
     p->reserved = 0;
 }
 
-int mmm__pipe_stopped(const mmm_pipe *p)
+int mmm__pipe_stopped(const mmm__pipe *p)
 {
-    return atomic_load_explicit(&((mmm_pipe *)p)->stopped,
+    return atomic_load_explicit(&((mmm__pipe *)p)->stopped,
                                 memory_order_relaxed);
 }
 
-int mmm__pipe_close(mmm_pipe *p)
+int mmm__pipe_close(mmm__pipe *p)
 {
     if (!p)
         return 0;

@@ -8,7 +8,7 @@
 
 #include "base/grow.h"
 
-void mmm__text_init(mmm_text *t)
+void mmm__text_init(mmm__text *t)
 {
     t->s = NULL;
     t->len = 0;
@@ -16,14 +16,14 @@ void mmm__text_init(mmm_text *t)
     t->oom = 0;
 }
 
-void mmm__text_dispose(mmm_text *t)
+void mmm__text_dispose(mmm__text *t)
 {
     free(t->s);
     mmm__text_init(t);
 }
 
 /* Make room for n more bytes plus the terminating NUL. */
-static int text_reserve(mmm_text *t, size_t n)
+static int text_reserve(mmm__text *t, size_t n)
 {
     if (t->oom)
         return -1;
@@ -40,7 +40,7 @@ static int text_reserve(mmm_text *t, size_t n)
     return 0;
 }
 
-void mmm__text_putn(mmm_text *t, const char *s, size_t n)
+void mmm__text_putn(mmm__text *t, const char *s, size_t n)
 {
     if (text_reserve(t, n) < 0)
         return;
@@ -49,12 +49,12 @@ void mmm__text_putn(mmm_text *t, const char *s, size_t n)
     t->s[t->len] = '\0';
 }
 
-void mmm__text_put(mmm_text *t, const char *s)
+void mmm__text_put(mmm__text *t, const char *s)
 {
     mmm__text_putn(t, s, strlen(s));
 }
 
-void mmm__text_printf(mmm_text *t, const char *fmt, ...)
+void mmm__text_printf(mmm__text *t, const char *fmt, ...)
 {
     va_list ap;
     int n;
@@ -78,7 +78,7 @@ void mmm__text_printf(mmm_text *t, const char *fmt, ...)
     t->len += (size_t)n;
 }
 
-char *mmm__text_take(mmm_text *t)
+char *mmm__text_take(mmm__text *t)
 {
     char *s;
     if (t->oom) {
@@ -229,12 +229,12 @@ static void file_sink(void *ctx, const char *s, size_t n)
     fwrite(s, 1, n, ctx);
 }
 
-void mmm__text_put_xml(mmm_text *t, const char *s)
+void mmm__text_put_xml(mmm__text *t, const char *s)
 {
     mmm__escape_xml(s, text_sink, t);
 }
 
-void mmm__text_put_json(mmm_text *t, const char *s)
+void mmm__text_put_json(mmm__text *t, const char *s)
 {
     mmm__escape_json(s, text_sink, t);
 }

@@ -23,26 +23,26 @@
 /* A NUL-terminated growable string.  An allocation failure sets oom and
  * turns every later append into a no-op, so that callers check once at the
  * end instead of after every append. */
-typedef struct mmm_text {
+typedef struct mmm__text {
     char *s;
     size_t len, cap;
     int oom;
-} mmm_text;
+} mmm__text;
 
-void mmm__text_init(mmm_text *t);
-void mmm__text_dispose(mmm_text *t);
-void mmm__text_put(mmm_text *t, const char *s);
-void mmm__text_putn(mmm_text *t, const char *s, size_t n);
-void mmm__text_printf(mmm_text *t, const char *fmt, ...)
+void mmm__text_init(mmm__text *t);
+void mmm__text_dispose(mmm__text *t);
+void mmm__text_put(mmm__text *t, const char *s);
+void mmm__text_putn(mmm__text *t, const char *s, size_t n);
+void mmm__text_printf(mmm__text *t, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
 /* Append s escaped for XML / for inside a JSON string (rules above). */
-void mmm__text_put_xml(mmm_text *t, const char *s);
-void mmm__text_put_json(mmm_text *t, const char *s);
+void mmm__text_put_xml(mmm__text *t, const char *s);
+void mmm__text_put_json(mmm__text *t, const char *s);
 /* Take the string (never NULL unless oom); the buffer is reset. */
-char *mmm__text_take(mmm_text *t);
+char *mmm__text_take(mmm__text *t);
 
 /* Where escaped text goes: n bytes at s. */
 typedef void mmm__sink(void *ctx, const char *s, size_t n);

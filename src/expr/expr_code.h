@@ -10,7 +10,7 @@
 #include "expr/expr_internal.h"
 #include "expr/rational.h"
 
-enum op {
+enum mmm__expr_op {
     OP_CONST, /* push consts[arg] */
     OP_VAR,   /* push vars[arg] */
     OP_NEG,
@@ -37,13 +37,13 @@ enum op {
     OP_ORJ   /* top true: top = 1, jump to arg; else pop */
 };
 
-typedef struct instr {
+typedef struct mmm__expr_instr {
     uint32_t op;
     uint32_t arg;
-} instr;
+} mmm__expr_instr;
 
 struct mmm_expr {
-    instr *code;
+    mmm__expr_instr *code;
     size_t ncode;
     mmm_value *consts;
     size_t nconst;
@@ -52,11 +52,11 @@ struct mmm_expr {
     size_t stack; /* evaluation stack entries needed */
 };
 
-typedef struct fault {
+typedef struct mmm__expr_fault {
     int kind;
     uint32_t op;
     mmm_value a, b;
-} fault;
+} mmm__expr_fault;
 
 static inline int op_arity(uint32_t op)
 {
@@ -66,8 +66,8 @@ static inline int op_arity(uint32_t op)
 /* Run code[0..n) on stack (room for the needed entries); the result is the
  * one value left.  Jump targets are absolute indices into code.  F_OK, or
  * the fault (in *f). */
-int mmm__expr_run(const instr *code, size_t n, const mmm_value *consts,
+int mmm__expr_run(const mmm__expr_instr *code, size_t n, const mmm_value *consts,
                   const mmm_value *vars, mmm_value *stack, mmm_value *out,
-                  fault *f);
+                  mmm__expr_fault *f);
 
 #endif

@@ -18,17 +18,17 @@
     (BOTH_INT(a, b) ? ((a).num > (b).num) - ((a).num < (b).num)               \
                     : mmm__v_cmp(&(a), &(b)))
 
-int mmm__expr_run(const instr *code, size_t n, const mmm_value *consts,
+int mmm__expr_run(const mmm__expr_instr *code, size_t n, const mmm_value *consts,
                const mmm_value *vars, mmm_value *stack, mmm_value *out,
-               fault *f)
+               mmm__expr_fault *f)
 {
     mmm_value *sp = stack;
     size_t pc;
     int64_t t;
     int k = F_OK;
     for (pc = 0; pc < n; pc++) {
-        const instr in = code[pc];
-        switch ((enum op)in.op) {
+        const mmm__expr_instr in = code[pc];
+        switch ((enum mmm__expr_op)in.op) {
         case OP_CONST:
             *sp++ = consts[in.arg];
             continue;
@@ -189,7 +189,7 @@ static void format_operand(mmm_value v, char *buf, size_t size)
         snprintf(buf, size, "%s", t);
 }
 
-static int fault_message(const fault *f, mmm_error *err)
+static int fault_message(const mmm__expr_fault *f, mmm_error *err)
 {
     char a[64], b[64];
     mmm_value_format(f->a, 1, a, sizeof a);
@@ -233,7 +233,7 @@ int mmm_expr_eval(const mmm_expr *e, const mmm_value *vars, size_t nvars,
                   mmm_value *out, mmm_error *err)
 {
     mmm_value stack[MMM_EXPR_STACK];
-    fault f;
+    mmm__expr_fault f;
     if (!e || !out)
         return mmm_error_set(err, MMM_EINVAL, NULL, 0,
                              "mmm_expr_eval: NULL expression or result");

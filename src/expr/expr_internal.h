@@ -1,4 +1,5 @@
-/* expr_internal.h: white-box hooks into src/expr.c, for tests only. */
+/* expr_internal.h: the limits that expr_parse.c and expr_eval.c share,
+ * and white-box hooks into the compiled code, for tests only. */
 #ifndef MMM_EXPR_INTERNAL_H
 #define MMM_EXPR_INTERNAL_H
 

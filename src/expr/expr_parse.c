@@ -25,7 +25,7 @@ typedef struct parser {
     mmm_resolve_fn resolve;
     void *payload;
     mmm_error *err;
-    instr *code;
+    mmm__expr_instr *code;
     size_t ncode, capcode;
     mmm_value *consts;
     size_t nconst, capconst;
@@ -106,7 +106,7 @@ static int enter(parser *p)
 
 static int emit(parser *p, uint32_t op, uint32_t arg)
 {
-    instr *c = mmm__grow(p->code, &p->capcode, p->ncode + 1, sizeof *c, 16);
+    mmm__expr_instr *c = mmm__grow(p->code, &p->capcode, p->ncode + 1, sizeof *c, 16);
     if (!c)
         return nomem(p);
     p->code = c;
@@ -141,9 +141,9 @@ static int emit_op(parser *p, uint32_t op)
         for (i = n - (size_t)ar; i < n; i++)
             all_const &= p->code[i].op == OP_CONST;
         if (all_const) {
-            instr tmp[3];
+            mmm__expr_instr tmp[3];
             mmm_value stack[2], res;
-            fault f;
+            mmm__expr_fault f;
             tmp[0] = p->code[n - (size_t)ar];
             if (ar == 2)
                 tmp[1] = p->code[n - 1];

@@ -25,7 +25,7 @@
 #define TWO53 9007199254740992.0    /* 2^53 */
 
 /* Why an evaluation step failed (0 = it did not). */
-enum fault_kind {
+enum mmm__fault_kind {
     F_OK = 0,
     F_DIV0,
     F_LOG2,
@@ -112,7 +112,7 @@ static inline int v_dbl(mmm_value *r, double d)
  * 53 bits done here, once. */
 static inline double div_nearest(uint64_t un, uint64_t ud)
 {
-    __extension__ typedef unsigned __int128 u128;
+    __extension__ typedef unsigned __int128 mmm__u128;
     int lu, ld, s, extra;
     uint64_t q, keep, low, half;
     int sticky;
@@ -122,11 +122,11 @@ static inline double div_nearest(uint64_t un, uint64_t ud)
     ld = 64 - __builtin_clzll(ud);
     s = 55 - (lu - ld); /* un * 2^s / ud lies in [2^54, 2^56) */
     if (s >= 0) {       /* un * 2^s has lu + s = 55 + ld <= 119 bits */
-        u128 n = (u128)un << s;
+        mmm__u128 n = (mmm__u128)un << s;
         q = (uint64_t)(n / ud);
         sticky = n % ud != 0;
     } else {            /* -s = lu - ld - 55 <= 8 */
-        u128 d = (u128)ud << -s;
+        mmm__u128 d = (mmm__u128)ud << -s;
         q = (uint64_t)(un / d);
         sticky = un % d != 0;
     }

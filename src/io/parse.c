@@ -28,7 +28,7 @@
  *   entity is ever declared (let alone expanded) and nothing external is
  *   loaded (no XML_PARSE_NOENT, no DTDLOAD, NONET set, HUGE not set).
  * - Each element of a program, once checked, becomes a record that the
- *   builder side (struct builder: start_kernel, program_element, ...) turns
+ *   builder side (struct mmm__parse_builder: start_kernel, program_element, ...) turns
  *   into calls of src/model/program.c.  The records go through a pipe
  *   (src/base/pipe.c) that hands them over in chunks, either inline or to a
  *   second thread that builds while libxml2 goes on parsing (big inputs,
@@ -104,7 +104,7 @@ static const unsigned char machine_children[] = {E_DESCRIPTION, E_MPARAM,
                                                  E_NONE};
 static const unsigned char no_children[] = {E_NONE};
 
-static const elem_def defs[E_COUNT] = {
+static const mmm__parse_elem_def defs[E_COUNT] = {
     [E_NONE] = {"", no_attrs, 0, 0, 0, 0, 0, no_children},
     [E_PROGRAM] = {"program", program_attrs, BIT(PR_NAME), 0, 0, 0, 0,
                    program_children},
@@ -130,7 +130,7 @@ static const elem_def defs[E_COUNT] = {
 /* ------------------------------------------------------------------ */
 /* Loader state                                                        */
 
-static loader *loader_of(void *user_data)
+static mmm__parse_loader *loader_of(void *user_data)
 {
     return ((xmlParserCtxtPtr)user_data)->_private;
 }
@@ -159,9 +159,9 @@ static int is_id(const char *s)
     return 1;
 }
 
-static int find_attr(loader *ld, enum elem kind, const xmlChar *name)
+static int find_attr(mmm__parse_loader *ld, enum mmm__parse_elem kind, const xmlChar *name)
 {
-    const elem_def *d = &defs[kind];
+    const mmm__parse_elem_def *d = &defs[kind];
     const xmlChar **known = ld->attr_name[kind];
     for (int i = 0; d->attrs[i]; i++)
         if (known[i] == name)
@@ -198,7 +198,7 @@ static char *copy_value(char *dst, const xmlChar *b, const xmlChar *e)
 }
 
 /* The elements of the file being read (DAG or machine file). */
-static int in_mode(const loader *ld, enum elem k)
+static int in_mode(const mmm__parse_loader *ld, enum mmm__parse_elem k)
 {
     if (ld->mode == MODE_MACHINE)
         return k == E_MACHINE || k == E_DESCRIPTION || k == E_MPARAM;
@@ -208,14 +208,14 @@ static int in_mode(const loader *ld, enum elem k)
 /* When no name is close: "; 'count' is an attribute of <blocks>" (attr),
  * or "; <blocks> goes inside <kernel>", appended to dst when name belongs
  * to another element of the file. */
-static void elsewhere_hint(char *dst, size_t size, const loader *ld,
-                           enum elem here, const char *name, int attr)
+static void elsewhere_hint(char *dst, size_t size, const mmm__parse_loader *ld,
+                           enum mmm__parse_elem here, const char *name, int attr)
 {
     size_t n = strlen(dst);
     if (!name || strstr(dst, "did you mean"))
         return;
     for (int k = E_NONE + 1; k < E_COUNT; k++) {
-        if (!in_mode(ld, (enum elem)k) || k == (int)here)
+        if (!in_mode(ld, (enum mmm__parse_elem)k) || k == (int)here)
             continue;
         if (attr) {
             for (int i = 0; defs[k].attrs[i]; i++)
@@ -264,7 +264,7 @@ static void name_hint(char *dst, size_t size, const char *name,
     snprintf(dst + n, size - n, ")");
 }
 
-static void bad_attr_value(loader *ld, const elem_def *d, int i,
+static void bad_attr_value(mmm__parse_loader *ld, const mmm__parse_elem_def *d, int i,
                            const char *v, long line)
 {
     unsigned bit = BIT(i);
@@ -284,11 +284,11 @@ static void bad_attr_value(loader *ld, const elem_def *d, int i,
  * a program), the copies are the values of the element's record, written
  * in attribute order straight into the pipe behind its header, and the
  * record is committed once they are checked.  Returns 0 or -1 (failed). */
-static int collect(loader *ld, enum elem kind, int nattr,
+static int collect(mmm__parse_loader *ld, enum mmm__parse_elem kind, int nattr,
                    const xmlChar **at, long line, const char **vals,
                    int to_pipe)
 {
-    const elem_def *d = &defs[kind];
+    const mmm__parse_elem_def *d = &defs[kind];
     int slot[MAX_ATTRS + 2]; /* known ones, each once, + the two xsi: */
     int at_of[MAX_ATTRS];    /* attribute i is at[at_of[i]], or -1 */
     size_t need = 0;
@@ -338,13 +338,13 @@ static int collect(loader *ld, enum elem kind, int nattr,
         }
     char *rec = NULL, *out;
     if (to_pipe) {
-        size_t size = sizeof(record) + need;
+        size_t size = sizeof(mmm__parse_record) + need;
         rec = size <= UINT32_MAX ? mmm__pipe_reserve(ld->pipe, size) : NULL;
         if (!rec) {
             mmm__parse_fail(ld, MMM_ENOMEM, CLASS_OTHER, line, "out of memory");
             return -1;
         }
-        out = rec + sizeof(record);
+        out = rec + sizeof(mmm__parse_record);
     } else {
         if (need > ld->scratch_cap) {
             size_t cap = need < 256 ? 256 : need * 2;
@@ -379,7 +379,7 @@ static int collect(loader *ld, enum elem kind, int nattr,
         }
     }
     if (to_pipe) {
-        record r;
+        mmm__parse_record r;
         memset(&r, 0, sizeof r);
         r.size = (uint32_t)(out - rec);
         r.kind = (unsigned)kind & 0xffu;
@@ -394,33 +394,33 @@ static int collect(loader *ld, enum elem kind, int nattr,
 /* ------------------------------------------------------------------ */
 /* Elements                                                            */
 
-static enum elem root_kind(const loader *ld)
+static enum mmm__parse_elem root_kind(const mmm__parse_loader *ld)
 {
     return ld->mode == MODE_MACHINE ? E_MACHINE : E_PROGRAM;
 }
 
 /* The kind of element `name` under parent (E_NONE at the root), or E_NONE
  * when it is not allowed there. */
-static enum elem child_kind(loader *ld, enum elem parent,
+static enum mmm__parse_elem child_kind(mmm__parse_loader *ld, enum mmm__parse_elem parent,
                             const xmlChar *name)
 {
     if (parent == E_NONE) {
-        enum elem r = root_kind(ld);
+        enum mmm__parse_elem r = root_kind(ld);
         return !strcmp((const char *)name, defs[r].name) ? r : E_NONE;
     }
     const unsigned char *c;
     for (c = defs[parent].children; *c != E_NONE; c++)
         if (ld->elem_name[*c] == name)
-            return (enum elem)*c;
+            return (enum mmm__parse_elem)*c;
     for (c = defs[parent].children; *c != E_NONE; c++)
         if (!strcmp(defs[*c].name, (const char *)name)) {
             ld->elem_name[*c] = name;
-            return (enum elem)*c;
+            return (enum mmm__parse_elem)*c;
         }
     return E_NONE;
 }
 
-static void unexpected_element(loader *ld, enum elem parent,
+static void unexpected_element(mmm__parse_loader *ld, enum mmm__parse_elem parent,
                                const xmlChar *local, const xmlChar *prefix,
                                long line)
 {
@@ -466,7 +466,7 @@ static void unexpected_element(loader *ld, enum elem parent,
              qname, defs[parent].name);
 }
 
-void mmm__parse_start_description(loader *ld, long line)
+void mmm__parse_start_description(mmm__parse_loader *ld, long line)
 {
     if (ld->description_line > 0) {
         mmm__parse_fail(ld, MMM_EINPUT, CLASS_OTHER, line,
@@ -485,7 +485,7 @@ static void on_start(void *ud, const xmlChar *local, const xmlChar *prefix,
                      const xmlChar *uri, int nns, const xmlChar **ns,
                      int nattr, int ndefaulted, const xmlChar **attrs)
 {
-    loader *ld = loader_of(ud);
+    mmm__parse_loader *ld = loader_of(ud);
     const char *vals[MAX_ATTRS];
     (void)nns;
     (void)ns;
@@ -522,9 +522,9 @@ static void on_start(void *ud, const xmlChar *local, const xmlChar *prefix,
              ld->lim.max_depth);
         return;
     }
-    enum elem parent = ld->depth ? (enum elem)ld->stack[ld->depth - 1]
+    enum mmm__parse_elem parent = ld->depth ? (enum mmm__parse_elem)ld->stack[ld->depth - 1]
                                  : E_NONE;
-    enum elem kind = (uri || ld->depth >= STACK_MAX)
+    enum mmm__parse_elem kind = (uri || ld->depth >= STACK_MAX)
                          ? E_NONE
                          : child_kind(ld, parent, local);
     if (kind == E_NONE) {
@@ -536,42 +536,73 @@ static void on_start(void *ud, const xmlChar *local, const xmlChar *prefix,
     if (collect(ld, kind, nattr, attrs, line, vals, to_pipe) < 0)
         return;
     if (ld->mode != MODE_PROGRAM)
-        mmm__parse_machine_element(ld, kind, vals, line);
+        ld->on->element(ld, kind, vals, line);
     else if (kind == E_DESCRIPTION)
         mmm__parse_start_description(ld, line);
     else if (kind == E_KERNEL)
         ld->open_kernel_minimal = vals[KE_BLOCKS] != NULL;
 }
 
+/* Queue a record of nvals values (NULL: absent) for the builder. */
+static void emit(mmm__parse_loader *ld, int kind, const char *const *v, size_t nvals,
+                 long line)
+{
+    size_t len[MAX_ATTRS], size = sizeof(mmm__parse_record);
+    mmm__parse_record r;
+    memset(&r, 0, sizeof r);
+    for (size_t i = 0; i < nvals; i++) {
+        len[i] = v[i] ? strlen(v[i]) + 1 : 0;
+        size += len[i];
+        if (v[i])
+            r.mask |= BIT(i);
+    }
+    char *at = size <= UINT32_MAX ? mmm__pipe_reserve(ld->pipe, size) : NULL;
+    if (!at) {
+        mmm__parse_fail(ld, MMM_ENOMEM, CLASS_OTHER, line, "out of memory");
+        return;
+    }
+    r.size = (uint32_t)size;
+    r.kind = (unsigned)kind & 0xffu;
+    r.line = line;
+    memcpy(at, &r, sizeof r);
+    char *p = at + sizeof r;
+    for (size_t i = 0; i < nvals; i++)
+        if (v[i]) {
+            memcpy(p, v[i], len[i]);
+            p += len[i];
+        }
+    mmm__pipe_commit(ld->pipe, size);
+}
+
 static void on_end(void *ud, const xmlChar *local, const xmlChar *prefix,
                    const xmlChar *uri)
 {
-    loader *ld = loader_of(ud);
+    mmm__parse_loader *ld = loader_of(ud);
     (void)local;
     (void)prefix;
     (void)uri;
     if (ld->halted || ld->mode >= MODE_SCHEMA || ld->depth == 0)
         return;
-    enum elem kind = (enum elem)ld->stack[--ld->depth];
+    enum mmm__parse_elem kind = (enum mmm__parse_elem)ld->stack[--ld->depth];
     if (ld->mode != MODE_PROGRAM)
         return;
     if (kind == E_KERNEL) {
         /* only a kernel of <blocks> children has something to check at
          * its end (that it has one) */
         if (!ld->open_kernel_minimal)
-            mmm__parse_emit(ld, R_END_KERNEL, NULL, 0, 0);
+            emit(ld, R_END_KERNEL, NULL, 0, 0);
     } else if (kind == E_DESCRIPTION) {
         const char *text = ld->text_len ? ld->text : "";
-        mmm__parse_emit(ld, R_DESCRIPTION, &text, 1, ld->description_line);
+        emit(ld, R_DESCRIPTION, &text, 1, ld->description_line);
     }
 }
 
 static void on_text(void *ud, const xmlChar *ch, int len)
 {
-    loader *ld = loader_of(ud);
+    mmm__parse_loader *ld = loader_of(ud);
     if (ld->halted || ld->mode >= MODE_SCHEMA || ld->depth == 0 || len <= 0)
         return;
-    enum elem kind = (enum elem)ld->stack[ld->depth - 1];
+    enum mmm__parse_elem kind = (enum mmm__parse_elem)ld->stack[ld->depth - 1];
     if (defs[kind].text) {
         size_t need = ld->text_len + (size_t)len + 1;
         if (need > ld->text_cap) {
@@ -612,7 +643,7 @@ static void on_text(void *ud, const xmlChar *ch, int len)
 static void on_doctype(void *ud, const xmlChar *name, const xmlChar *ext,
                        const xmlChar *sys)
 {
-    loader *ld = loader_of(ud);
+    mmm__parse_loader *ld = loader_of(ud);
     (void)name;
     (void)ext;
     (void)sys;
@@ -641,7 +672,7 @@ static void init_sax(xmlSAXHandler *sax)
 /* Passes                                                              */
 
 /* One streaming parse of src; errors go to ld->err. */
-static void run_parse(loader *ld, source *src, xmlSchemaValidCtxtPtr vctxt)
+static void run_parse(mmm__parse_loader *ld, mmm__parse_source *src, xmlSchemaValidCtxtPtr vctxt)
 {
     xmlSAXHandler sax;
     xmlSchemaSAXPlugPtr plug = NULL;
@@ -687,13 +718,13 @@ static void run_parse(loader *ld, source *src, xmlSchemaValidCtxtPtr vctxt)
 
 static void on_schema_error(void *data, xmlErrorPtr e)
 {
-    loader *ld = data;
+    mmm__parse_loader *ld = data;
     mmm__parse_xml_error(ld, e, e ? e->line : 0);
 }
 
 /* The input of a load again, for a second pass: 0, or -1 when it cannot
  * be read twice (a pipe, stdin). */
-static int open_again(source *src, const char *path, const char *mem,
+static int open_again(mmm__parse_source *src, const char *path, const char *mem,
                       size_t len, uint64_t max)
 {
     mmm_error e;
@@ -715,12 +746,12 @@ static int open_again(source *src, const char *path, const char *mem,
 /* After a load that failed on a parameter that was not declared
  * (first->unknown_name): when the file declares it further down, say so,
  * in place of the hints that followed the message. */
-void mmm__parse_declared_later(loader *first, const char *path,
+void mmm__parse_declared_later(mmm__parse_loader *first, const char *path,
                                const char *mem, size_t len, mmm_error *err)
 {
-    loader ld;
-    source src;
-    handler_guard g;
+    mmm__parse_loader ld;
+    mmm__parse_source src;
+    mmm__parse_guard g;
     size_t cut = first->unknown_cut;
     struct stat st;
     if (!err || !first->unknown_name[0] || cut > strlen(err->message))
@@ -755,11 +786,11 @@ void mmm__parse_declared_later(loader *first, const char *path,
  * of pass 1's schema-class error, and take libxml2's message when it
  * reports the same line.  (For text in element-only content libxml2 gives
  * the line of the element, ours names the text and its line: ours stays.) */
-static void schema_second_opinion(loader *first, const char *path,
+static void schema_second_opinion(mmm__parse_loader *first, const char *path,
                                   const char *mem, size_t len)
 {
-    loader ld;
-    source src;
+    mmm__parse_loader ld;
+    mmm__parse_source src;
     const char *xsd = mmm_schema_text();
     memset(&ld, 0, sizeof ld);
     ld.mode = MODE_SCHEMA;
@@ -796,20 +827,19 @@ static void schema_second_opinion(loader *first, const char *path,
     free(src.rbuf);
 }
 
-void mmm__parse_loader_dispose(loader *ld)
+void mmm__parse_loader_dispose(mmm__parse_loader *ld)
 {
     free(ld->scratch);
     free(ld->text);
-    mmm__parse_kernel_defs_free(&ld->bld);
 }
 
 /* Run pass 1 over path (or mem), then pass 2 when pass 1 stopped on a
  * schema-class error.  Returns 0 or the error code (err filled). */
-int mmm__parse_load(loader *ld, const char *path, const char *mem, size_t len,
+int mmm__parse_load(mmm__parse_loader *ld, const char *path, const char *mem, size_t len,
                 int skip_schema, int threads, mmm_error *err)
 {
-    source src;
-    handler_guard g;
+    mmm__parse_source src;
+    mmm__parse_guard g;
     uint64_t bytes = len;
     if (path) {
         int r = mmm__parse_open_file(&src, path, ld->lim.max_file_bytes, err);
@@ -837,7 +867,7 @@ int mmm__parse_load(loader *ld, const char *path, const char *mem, size_t len,
                         bytes >= PIPE_MIN_BYTES && mmm__pipe_cpus_available());
         size_t hint = bytes == 0 || bytes > SIZE_MAX ? SIZE_MAX /* unknown */
                                                      : (size_t)bytes;
-        if (!(ld->pipe = mmm__pipe_open(threaded, hint, mmm__parse_build_records,
+        if (!(ld->pipe = mmm__pipe_open(threaded, hint, ld->on->build_records,
                                         &ld->bld))) {
             if (src.fd >= 0)
                 close(src.fd);

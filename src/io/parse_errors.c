@@ -20,14 +20,14 @@
 
 /* Stop the parse soon: no more SAX events, and end of input at the next
  * read.  Safe from any callback (libxml2 does the same on fatal errors). */
-void mmm__parse_halt(loader *ld)
+void mmm__parse_halt(mmm__parse_loader *ld)
 {
     ld->halted = 1;
     if (ld->ctxt)
         ld->ctxt->disableSAX = 1;
 }
 
-static void vfail(loader *ld, int code, int cls, long line, const char *fmt,
+static void vfail(mmm__parse_loader *ld, int code, int cls, long line, const char *fmt,
                   va_list ap)
 {
     if (!ld->have_err) {
@@ -41,7 +41,7 @@ static void vfail(loader *ld, int code, int cls, long line, const char *fmt,
 #if defined(__GNUC__)
 __attribute__((format(printf, 5, 6)))
 #endif
-void mmm__parse_fail(loader *ld, int code, int cls, long line, const char *fmt,
+void mmm__parse_fail(mmm__parse_loader *ld, int code, int cls, long line, const char *fmt,
                  ...)
 {
     va_list ap;
@@ -98,7 +98,7 @@ static int xml_error_code(const xmlError *e)
     }
 }
 
-void mmm__parse_xml_error(loader *ld, const xmlError *e, long line)
+void mmm__parse_xml_error(mmm__parse_loader *ld, const xmlError *e, long line)
 {
     char msg[sizeof ld->err.message];
     if (!e || e->level < XML_ERR_ERROR || ld->have_err)
@@ -142,7 +142,7 @@ void mmm__parse_on_error(void *data, xmlErrorPtr e)
 /* Everything else libxml2 reports while we hold the thread's handler. */
 static void on_other_error(void *data, xmlErrorPtr e)
 {
-    loader *ld = data;
+    mmm__parse_loader *ld = data;
     mmm__parse_xml_error(ld, e, e ? e->line : 0);
 }
 
@@ -155,7 +155,7 @@ static void silent_generic(void *ctx, const char *msg, ...)
     (void)msg;
 }
 
-void mmm__parse_guard_begin(handler_guard *g, loader *ld)
+void mmm__parse_guard_begin(mmm__parse_guard *g, mmm__parse_loader *ld)
 {
     xmlInitParser();
     g->sfn = xmlStructuredError;
@@ -166,7 +166,7 @@ void mmm__parse_guard_begin(handler_guard *g, loader *ld)
     xmlSetGenericErrorFunc(NULL, silent_generic);
 }
 
-void mmm__parse_guard_end(const handler_guard *g)
+void mmm__parse_guard_end(const mmm__parse_guard *g)
 {
     xmlSetStructuredErrorFunc(g->sctx, g->sfn);
     xmlSetGenericErrorFunc(g->gctx, g->gfn);
@@ -198,7 +198,7 @@ long mmm__parse_tag_line(xmlParserCtxtPtr c)
 /* For the schema validator (pass 2): the same convention. */
 int mmm__parse_schema_locator(void *ctx, const char **file, unsigned long *line)
 {
-    loader *ld = ctx;
+    mmm__parse_loader *ld = ctx;
     *file = NULL;
     *line = (unsigned long)mmm__parse_tag_line(ld->ctxt);
     return 0;

@@ -21,7 +21,7 @@
  * UTF-16 input (a NUL or a UTF-16 byte order mark in its first two bytes)
  * is left alone, where a byte 0x0D may be half a character.  Returns the
  * new length (shorter by the LFs of CR LF pairs). */
-static int fold_cr(source *s, char *buf, int n)
+static int fold_cr(mmm__parse_source *s, char *buf, int n)
 {
     const unsigned char *u = (const unsigned char *)buf;
     int o = 0;
@@ -47,7 +47,7 @@ static int fold_cr(source *s, char *buf, int n)
 
 /* Up to len bytes from the descriptor, through s->rbuf when it could be
  * allocated; -1 on a read error (errno set). */
-static ssize_t read_fd(source *s, char *buf, size_t len)
+static ssize_t read_fd(mmm__parse_source *s, char *buf, size_t len)
 {
     ssize_t n;
     if (!s->rbuf) {
@@ -73,8 +73,8 @@ static ssize_t read_fd(source *s, char *buf, size_t len)
 
 int mmm__parse_read(void *ctx, char *buf, int len)
 {
-    loader *ld = ctx;
-    source *s = ld->src;
+    mmm__parse_loader *ld = ctx;
+    mmm__parse_source *s = ld->src;
     ssize_t n;
     if (ld->halted || len <= 0)
         return 0;
@@ -111,7 +111,7 @@ int mmm__parse_close(void *ctx)
 }
 
 /* Open path for reading and check its size against the limit. */
-int mmm__parse_open_file(source *s, const char *path, uint64_t max,
+int mmm__parse_open_file(mmm__parse_source *s, const char *path, uint64_t max,
                      mmm_error *err)
 {
     struct stat st;

@@ -1,4 +1,4 @@
-/* parse_int.h: what the loader's files share (src/parse*.c, the only files
+/* parse_int.h: what the loader's files share (src/io/parse*.c, the only files
  * of mmm that include libxml2): the grammar's element and attribute
  * indices, the loader's state, the records a program load hands its
  * builder, and the functions one file calls in another.
@@ -7,9 +7,13 @@
  *                    callbacks and the two passes (see its opening comment)
  *   parse_errors.c   libxml2's errors routed into mmm_error, and lines
  *   parse_input.c    the bytes: a file or a buffer, counted against limits
- *   parse_program.c  DAG files: the builder and its records, the public
+ *   parse_program.c  DAG files: the builder of the records, the public
  *                    mmm_program_load_file/_memory
  *   parse_machine.c  machine files: mmm_machine_load_file/_free
+ *
+ * The calls go one way: parse_program.c and parse_machine.c call parse.c
+ * (handing it their handlers, struct mmm__parse_handlers), which calls
+ * parse_errors.c and parse_input.c.
  */
 #ifndef MMM_PARSE_INT_H
 #define MMM_PARSE_INT_H
@@ -28,7 +32,7 @@
 /* The grammar (mirrors dags/mmm.xsd: keep both in step; the tables are
  * in parse.c)                                                          */
 
-enum elem {
+enum mmm__parse_elem {
     E_NONE,
     E_PROGRAM,
     E_DESCRIPTION,
@@ -67,7 +71,7 @@ _Static_assert(KE_N <= MAX_ATTRS && BL_N <= MAX_ATTRS,
                "widen record.mask");
 #define BIT(i) (1u << (i))
 
-typedef struct elem_def {
+typedef struct mmm__parse_elem_def {
     const char *name;
     const char *const *attrs;
     unsigned required; /* bit i: attrs[i] must be given */
@@ -76,16 +80,16 @@ typedef struct elem_def {
     unsigned access;   /* bit i: coalesced | irregular */
     int text;          /* character content allowed */
     const unsigned char *children;
-} elem_def;
+} mmm__parse_elem_def;
 
 /* ------------------------------------------------------------------ */
 /* Loader state                                                        */
 
-enum mode { MODE_PROGRAM, MODE_MACHINE, MODE_SCHEMA, MODE_FIND };
-enum err_class { CLASS_OTHER, CLASS_SCHEMA };
+enum mmm__parse_mode { MODE_PROGRAM, MODE_MACHINE, MODE_SCHEMA, MODE_FIND };
+enum mmm__parse_err_class { CLASS_OTHER, CLASS_SCHEMA };
 
 /* Where the bytes come from: a file (fd) or a caller's buffer. */
-typedef struct source {
+typedef struct mmm__parse_source {
     int fd; /* -1 for memory */
     const char *mem;
     size_t len, pos;
@@ -94,23 +98,23 @@ typedef struct source {
     uint64_t count, max;
     int cr_mode;  /* 0 not yet known, 1 fold CRs (fold_cr), -1 UTF-16 */
     int after_cr; /* the last byte passed on was a CR made LF */
-} source;
+} mmm__parse_source;
 
 /* The machine being loaded (mmm_machine.priv points here). */
-typedef struct machine_impl {
+typedef struct mmm__machine_impl {
     mmm_machine pub;
     char *file, *name;
     mmm_machine_param *params;
     mmm_value *values; /* params[i].value, contiguous for mmm_expr_eval */
     size_t cap;
-} machine_impl;
+} mmm__machine_impl;
 
 #define STACK_MAX 8 /* deeper elements are always refused (unknown) */
 
 /* The side of a program load that builds the program from the records of
  * the parse (see "Records" below): it may run in a thread of its own, so
  * it shares nothing with the parsing side but the file name. */
-typedef struct builder {
+typedef struct mmm__parse_builder {
     _Alignas(64) const char *file; /* lines of its own: see pipe.c */
     mmm_program *prog;
     size_t kernel;       /* index of the open <kernel> */
@@ -123,14 +127,14 @@ typedef struct builder {
     int kernel_access;   /* -1: not given */
     mmm_error err;       /* the first error */
     int have_err;
-} builder;
+} mmm__parse_builder;
 
-typedef struct loader {
-    enum mode mode;
+typedef struct mmm__parse_loader {
+    enum mmm__parse_mode mode;
     const char *file; /* name used in messages */
     mmm_limits lim;
     xmlParserCtxtPtr ctxt;
-    source *src;
+    mmm__parse_source *src;
 
     mmm_error err; /* the first error */
     int have_err, err_class, halted;
@@ -151,11 +155,15 @@ typedef struct loader {
     long description_line;
 
     /* MODE_PROGRAM: each element becomes a record for the builder */
-    builder bld;
-    mmm_pipe *pipe;
+    mmm__parse_builder bld;
+    mmm__pipe *pipe;
 
     /* MODE_MACHINE */
-    machine_impl *mach;
+    mmm__machine_impl *mach;
+
+    /* MODE_PROGRAM, MODE_MACHINE: what the caller of the load hands the
+     * parse (below) */
+    const struct mmm__parse_handlers *on;
 
     /* MODE_SCHEMA: stop after this line */
     long target_line;
@@ -168,16 +176,28 @@ typedef struct loader {
     char unknown_name[65];
     size_t unknown_cut;
     long found_line;
-} loader;
+} mmm__parse_loader;
+
+/* The loader's caller (parse_program.c, parse_machine.c) hands parse.c
+ * what to do with the checked elements, in ld->on: parse.c calls these
+ * and nothing else of those files, which call it (the calls between the
+ * files go one way: tests/layers_check.py). */
+typedef struct mmm__parse_handlers {
+    /* MODE_PROGRAM: the pipe's consumer, which builds from a chunk of
+     * records (ctx: &ld->bld); non-zero stops the pipe */
+    int (*build_records)(void *ctx, char *data, size_t len);
+    /* MODE_MACHINE: an element, checked, with its attribute values */
+    void (*element)(mmm__parse_loader *ld, enum mmm__parse_elem kind, const char **v, long line);
+} mmm__parse_handlers;
 
 /* libxml2 prints what no handler catches: route the thread's global
  * handlers to us for the duration of a load, then put them back. */
-typedef struct handler_guard {
+typedef struct mmm__parse_guard {
     xmlStructuredErrorFunc sfn;
     void *sctx;
     xmlGenericErrorFunc gfn;
     void *gctx;
-} handler_guard;
+} mmm__parse_guard;
 
 /* ------------------------------------------------------------------ */
 /* Records: what the parse hands the builder through the pipe           */
@@ -192,50 +212,40 @@ _Static_assert(R_DESCRIPTION < 256, "a record's kind has 8 bits");
  * header is copied out with memcpy.  16 bytes of header keep an edge's
  * record near 32 bytes: the records of a big file cross from one core to
  * the other, and their volume matters. */
-typedef struct record {
+typedef struct mmm__parse_record {
     uint32_t size;      /* bytes, with the strings */
-    unsigned kind : 8;  /* enum elem, or R_* */
+    unsigned kind : 8;  /* enum mmm__parse_elem, or R_* */
     unsigned mask : 24; /* bit i: value i is present */
     int64_t line;
-} record;
+} mmm__parse_record;
 
 /* ------------------------------------------------------------------ */
 /* Across the files                                                    */
 
 /* parse_errors.c */
-void mmm__parse_halt(loader *ld);
+void mmm__parse_halt(mmm__parse_loader *ld);
 #if defined(__GNUC__)
 __attribute__((format(printf, 5, 6)))
 #endif
-void mmm__parse_fail(loader *ld, int code, int cls, long line, const char *fmt, ...);
-void mmm__parse_xml_error(loader *ld, const xmlError *e, long line);
+void mmm__parse_fail(mmm__parse_loader *ld, int code, int cls, long line, const char *fmt, ...);
+void mmm__parse_xml_error(mmm__parse_loader *ld, const xmlError *e, long line);
 void mmm__parse_on_error(void *data, xmlErrorPtr e);
-void mmm__parse_guard_begin(handler_guard *g, loader *ld);
-void mmm__parse_guard_end(const handler_guard *g);
+void mmm__parse_guard_begin(mmm__parse_guard *g, mmm__parse_loader *ld);
+void mmm__parse_guard_end(const mmm__parse_guard *g);
 long mmm__parse_tag_line(xmlParserCtxtPtr c);
 int mmm__parse_schema_locator(void *ctx, const char **file, unsigned long *line);
 
 /* parse_input.c */
 int mmm__parse_read(void *ctx, char *buf, int len);
 int mmm__parse_close(void *ctx);
-int mmm__parse_open_file(source *s, const char *path, uint64_t max, mmm_error *err);
+int mmm__parse_open_file(mmm__parse_source *s, const char *path, uint64_t max, mmm_error *err);
 
-/* parse.c */
-void mmm__parse_start_description(loader *ld, long line);
-int mmm__parse_load(loader *ld, const char *path, const char *mem, size_t len,
+/* parse.c (ld->on set by the caller) */
+void mmm__parse_start_description(mmm__parse_loader *ld, long line);
+int mmm__parse_load(mmm__parse_loader *ld, const char *path, const char *mem, size_t len,
                     int skip_schema, int threads, mmm_error *err);
-void mmm__parse_loader_dispose(loader *ld);
-void mmm__parse_declared_later(loader *first, const char *path,
+void mmm__parse_loader_dispose(mmm__parse_loader *ld);
+void mmm__parse_declared_later(mmm__parse_loader *first, const char *path,
                                const char *mem, size_t len, mmm_error *err);
-
-/* parse_program.c */
-void mmm__parse_emit(loader *ld, int kind, const char *const *v, size_t nvals,
-                     long line);
-int mmm__parse_build_records(void *ctx, char *data, size_t len);
-void mmm__parse_kernel_defs_free(builder *b);
-
-/* parse_machine.c */
-void mmm__parse_machine_element(loader *ld, enum elem kind, const char **v,
-                                long line);
 
 #endif

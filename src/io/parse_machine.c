@@ -17,7 +17,7 @@
 
 static int machine_resolve(const char *name, size_t len, void *payload)
 {
-    const machine_impl *m = payload;
+    const mmm__machine_impl *m = payload;
     for (size_t i = 0; i < m->pub.nparams; i++)
         if (strlen(m->params[i].name) == len &&
             !memcmp(m->params[i].name, name, len))
@@ -27,7 +27,7 @@ static int machine_resolve(const char *name, size_t len, void *payload)
 
 /* The same, remembering the name it does not know. */
 typedef struct machine_scope {
-    const machine_impl *m;
+    const mmm__machine_impl *m;
     const char *unknown;
     size_t unknown_len;
 } machine_scope;
@@ -45,11 +45,11 @@ static int machine_resolve_noting(const char *name, size_t len, void *payload)
 
 /* A close name for an unknown one (into ld->hint), and the name for
  * mmm__parse_declared_later. */
-static void machine_unknown(loader *ld, const machine_scope *sc,
+static void machine_unknown(mmm__parse_loader *ld, const machine_scope *sc,
                             size_t cut)
 {
     mmm__suggest s;
-    const machine_impl *m = sc->m;
+    const mmm__machine_impl *m = sc->m;
     ld->hint[0] = '\0';
     if (sc->unknown_len >= sizeof ld->unknown_name)
         return;
@@ -64,9 +64,9 @@ static void machine_unknown(loader *ld, const machine_scope *sc,
                  mmm__suggest_best(&s));
 }
 
-static void machine_param(loader *ld, const char **v, long line)
+static void machine_param(mmm__parse_loader *ld, const char **v, long line)
 {
-    machine_impl *m = ld->mach;
+    mmm__machine_impl *m = ld->mach;
     mmm_expr_limits el = {ld->lim.max_expr_length, ld->lim.max_depth};
     mmm_expr *x = NULL;
     mmm_value val;
@@ -128,7 +128,7 @@ static void machine_param(loader *ld, const char **v, long line)
     m->pub.params = m->params;
 }
 
-void mmm__parse_machine_element(loader *ld, enum elem kind, const char **v,
+static void machine_element(mmm__parse_loader *ld, enum mmm__parse_elem kind, const char **v,
                             long line)
 {
     if (kind == E_MACHINE) {
@@ -143,11 +143,13 @@ void mmm__parse_machine_element(loader *ld, enum elem kind, const char **v,
     }
 }
 
+static const mmm__parse_handlers machine_handlers = {NULL, machine_element};
+
 void mmm_machine_free(mmm_machine *m)
 {
     if (!m)
         return;
-    machine_impl *mi = m->priv;
+    mmm__machine_impl *mi = m->priv;
     if (!mi) /* not made by mmm_machine_load_file */
         return;
     for (size_t i = 0; i < mi->pub.nparams; i++)
@@ -162,14 +164,14 @@ void mmm_machine_free(mmm_machine *m)
 int mmm_machine_load_file(mmm_machine **out, const char *path,
                           const mmm_limits *limits, mmm_error *err)
 {
-    loader ld;
+    mmm__parse_loader ld;
     int r;
     if (!out)
         return mmm_error_set(err, MMM_EINVAL, path, 0, "no output pointer");
     *out = NULL;
     if (!path)
         return mmm_error_set(err, MMM_EINVAL, NULL, 0, "no file name");
-    machine_impl *m = calloc(1, sizeof *m);
+    mmm__machine_impl *m = calloc(1, sizeof *m);
     if (!m || !(m->file = strdup(path))) {
         free(m);
         return mmm_error_set(err, MMM_ENOMEM, path, 0, "out of memory");
@@ -179,6 +181,7 @@ int mmm_machine_load_file(mmm_machine **out, const char *path,
     m->pub.name = "";
     memset(&ld, 0, sizeof ld);
     ld.mode = MODE_MACHINE;
+    ld.on = &machine_handlers;
     ld.file = path;
     ld.lim = mmm_limits_effective(limits);
     ld.mach = m;

@@ -20,7 +20,7 @@
 #if defined(__GNUC__)
 __attribute__((format(printf, 4, 5)))
 #endif
-static void bfail(builder *b, int code, long line, const char *fmt, ...)
+static void bfail(mmm__parse_builder *b, int code, long line, const char *fmt, ...)
 {
     if (b->have_err)
         return;
@@ -31,7 +31,7 @@ static void bfail(builder *b, int code, long line, const char *fmt, ...)
     va_end(ap);
 }
 
-static void bfail_with(builder *b, const mmm_error *e, long line)
+static void bfail_with(mmm__parse_builder *b, const mmm_error *e, long line)
 {
     bfail(b, e->code < 0 ? e->code : MMM_EINPUT,
           e->line > 0 ? e->line : line, "%s", e->message);
@@ -54,7 +54,7 @@ static int kdef_ke(int i)
     return i == 0 ? KE_SHARED : KE_ATTR0 + i - 1;
 }
 
-void mmm__parse_kernel_defs_free(builder *b)
+static void kernel_defs_free(mmm__parse_builder *b)
 {
     for (int i = 0; i < KDEF_N; i++) {
         free(b->kernel_def[i]);
@@ -62,7 +62,7 @@ void mmm__parse_kernel_defs_free(builder *b)
     }
 }
 
-static void start_kernel(builder *b, const char **v, long line)
+static void start_kernel(mmm__parse_builder *b, const char **v, long line)
 {
     mmm_kernel_spec ks;
     mmm_error e;
@@ -80,7 +80,7 @@ static void start_kernel(builder *b, const char **v, long line)
     b->kernel_minimal = v[KE_BLOCKS] != NULL;
     b->kernel_line = line;
     b->kernel_nclasses = 0;
-    mmm__parse_kernel_defs_free(b);
+    kernel_defs_free(b);
     b->kernel_access = -1;
     if (b->kernel_minimal) {
         ks.shared = v[KE_SHARED];
@@ -103,7 +103,7 @@ static void start_kernel(builder *b, const char **v, long line)
         bfail_with(b, &e, line);
 }
 
-static void start_blocks(builder *b, const char **v, long line)
+static void start_blocks(mmm__parse_builder *b, const char **v, long line)
 {
     mmm_class_spec cs;
     mmm_error e;
@@ -130,17 +130,17 @@ static void start_blocks(builder *b, const char **v, long line)
         b->kernel_nclasses++;
 }
 
-static void end_kernel(builder *b)
+static void end_kernel(mmm__parse_builder *b)
 {
     if (!b->kernel_minimal && b->kernel_nclasses == 0)
         bfail(b, MMM_EINPUT, b->kernel_line,
              "kernel '%s' has no blocks (give blocks=... or <blocks> "
              "children)",
              b->prog->kernels[b->kernel].id);
-    mmm__parse_kernel_defs_free(b);
+    kernel_defs_free(b);
 }
 
-static void program_element(builder *b, enum elem kind, const char **v,
+static void program_element(mmm__parse_builder *b, enum mmm__parse_elem kind, const char **v,
                             long line)
 {
     mmm_error e;
@@ -176,45 +176,14 @@ static void program_element(builder *b, enum elem kind, const char **v,
 /* ------------------------------------------------------------------ */
 /* Records: what the parse hands the builder through the pipe           */
 
-/* Queue a record of nvals values (NULL: absent) for the builder. */
-void mmm__parse_emit(loader *ld, int kind, const char *const *v, size_t nvals,
-                 long line)
-{
-    size_t len[MAX_ATTRS], size = sizeof(record);
-    record r;
-    memset(&r, 0, sizeof r);
-    for (size_t i = 0; i < nvals; i++) {
-        len[i] = v[i] ? strlen(v[i]) + 1 : 0;
-        size += len[i];
-        if (v[i])
-            r.mask |= BIT(i);
-    }
-    char *at = size <= UINT32_MAX ? mmm__pipe_reserve(ld->pipe, size) : NULL;
-    if (!at) {
-        mmm__parse_fail(ld, MMM_ENOMEM, CLASS_OTHER, line, "out of memory");
-        return;
-    }
-    r.size = (uint32_t)size;
-    r.kind = (unsigned)kind & 0xffu;
-    r.line = line;
-    memcpy(at, &r, sizeof r);
-    char *p = at + sizeof r;
-    for (size_t i = 0; i < nvals; i++)
-        if (v[i]) {
-            memcpy(p, v[i], len[i]);
-            p += len[i];
-        }
-    mmm__pipe_commit(ld->pipe, size);
-}
-
 /* The pipe's consumer: build from a chunk of records, in order.  Returns
  * non-zero (stop) at the first error. */
-int mmm__parse_build_records(void *ctx, char *data, size_t len)
+static int build_records(void *ctx, char *data, size_t len)
 {
-    builder *b = ctx;
+    mmm__parse_builder *b = ctx;
     size_t pos = 0;
     while (pos < len && !b->have_err) {
-        record r;
+        mmm__parse_record r;
         const char *v[MAX_ATTRS] = {NULL};
         memcpy(&r, data + pos, sizeof r);
         const char *p = data + pos + sizeof r;
@@ -230,19 +199,21 @@ int mmm__parse_build_records(void *ctx, char *data, size_t len)
             if (mmm_program_set_description(b->prog, v[0], &e) < 0)
                 bfail_with(b, &e, (long)r.line);
         } else {
-            program_element(b, (enum elem)r.kind, v, (long)r.line);
+            program_element(b, (enum mmm__parse_elem)r.kind, v, (long)r.line);
         }
         pos += r.size;
     }
     return b->have_err;
 }
 
+static const mmm__parse_handlers program_handlers = {build_records, NULL};
+
 static int load_program(mmm_program **out, const char *path,
                         const char *mem, size_t len, const char *name,
                         const mmm_load_options *opt, mmm_error *err)
 {
     mmm_load_options dflt = MMM_LOAD_OPTIONS_INIT;
-    loader ld;
+    mmm__parse_loader ld;
     int r;
     if (!out)
         return mmm_error_set(err, MMM_EINVAL, name, 0, "no output pointer");
@@ -251,6 +222,7 @@ static int load_program(mmm_program **out, const char *path,
         opt = &dflt;
     memset(&ld, 0, sizeof ld);
     ld.mode = MODE_PROGRAM;
+    ld.on = &program_handlers;
     ld.file = name;
     ld.lim = mmm_limits_effective(&opt->limits);
     ld.bld.file = name;
@@ -275,6 +247,7 @@ static int load_program(mmm_program **out, const char *path,
         mmm__parse_declared_later(&ld, path, mem, len, err);
     }
     mmm__parse_loader_dispose(&ld);
+    kernel_defs_free(&ld.bld);
     if (r == 0 && (r = mmm_program_finalize(ld.bld.prog, err)) < 0 && err) {
         if (!err->file[0])
             snprintf(err->file, sizeof err->file, "%s", name);

@@ -149,7 +149,7 @@ static const char *fmt(mmm_value v, char *buf, size_t size)
 static int ev(inst_impl *in, uint32_t id, mmm_value *out, mmm_error *sub)
 {
     const mmm_instance *inst = &in->pub;
-    const mmm_expr_entry *en = mmm__expr_entry(inst->program, id);
+    const mmm__prog_expr *en = mmm__expr_entry(inst->program, id);
     if (!en->uses_index) {
         if (in->memo_gen[id] == in->gen && in->memo_rc[id] == 0) {
             *out = in->memo[id];
@@ -482,7 +482,7 @@ static int eval_attrs(inst_impl *in, const mmm_value *values, size_t k,
     const uint32_t *eid = p->priv->class_eid[ci] + MMM_CX_ATTR0;
     for (int a = 0; a < MMM_ATTR_N; a++) {
         mmm_value v;
-        double d;
+        double d = 0;
         int64_t n;
         int r;
         if (eid[a] == MMM_NO_EXPR) {

@@ -1,13 +1,12 @@
 /* program.c: the program model and its builder: parameters, constraints,
  * kernels and their block classes.  Their expressions are compiled (each
- * text once) in program_expr.c, strings and the id tables are in
- * program_ids.c, the edges and finalize in program_graph.c. */
+ * text once) in program_expr.c, strings, growing arrays and the id tables
+ * are in program_ids.c, the edges and finalize in program_graph.c. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "model/program_internal.h"
-#include "base/grow.h"
 
 /* ------------------------------------------------------------------ */
 /* Limits                                                              */
@@ -32,38 +31,6 @@ mmm_limits mmm_limits_effective(const mmm_limits *in)
     if (l.max_index_repeat <= 0)
         l.max_index_repeat = 10000000;
     return l;
-}
-
-/* ------------------------------------------------------------------ */
-/* Growing arrays                                                      */
-
-/* Make room for one more element of size elem in *arr (capacity *cap):
- * the library's growable array (base/grow.h), or, for the arrays that
- * grow with the kernels and edges, doubling with mmm__big_realloc. */
-int mmm__program_grow(void *arr, size_t *cap, size_t count, size_t elem)
-{
-    void **pa = arr;
-    void *n = mmm__grow(*pa, cap, count + 1, elem, 16);
-    if (!n)
-        return MMM_ENOMEM;
-    *pa = n;
-    return 0;
-}
-
-int mmm__program_grow_big(void *arr, size_t *cap, size_t count, size_t elem)
-{
-    void **pa = arr;
-    if (count < *cap)
-        return 0;
-    size_t ncap = *cap ? *cap * 2 : 16;
-    if (ncap > SIZE_MAX / elem)
-        return MMM_ENOMEM;
-    void *n = mmm__big_realloc(*pa, count * elem, ncap * elem);
-    if (!n)
-        return MMM_ENOMEM;
-    *pa = n;
-    *cap = ncap;
-    return 0;
 }
 
 static int nomem(mmm_error *err)
@@ -208,7 +175,7 @@ int mmm_program_set_description(mmm_program *p, const char *text,
 /* Append a fresh parameter; its value/min/max ids are compiled already. */
 static int append_param(mmm_program *p, const char *name, long line,
                         const char *value_text, const char *min_text,
-                        const char *max_text, mmm_idtab *tab, mmm_error *err)
+                        const char *max_text, mmm__idtab *tab, mmm_error *err)
 {
     struct mmm_program_priv *pv = p->priv;
     size_t n = p->nparams;
@@ -393,7 +360,7 @@ int mmm_program_add_machine_param(mmm_program *p, const char *name,
      * other name is a constant of the machine, which only the models read
      * and which never merges with a program parameter of its name. */
     int model = mmm__model_param_is(name);
-    mmm_idtab *tab = model ? &pv->param_tab : &pv->machine_tab;
+    mmm__idtab *tab = model ? &pv->param_tab : &pv->machine_tab;
     long slot = model ? mmm__param_find_visible(p, name)
                       : mmm__idtab_find(pv, tab, mmm__param_name, name,
                                         strlen(name));

@@ -209,7 +209,7 @@ static long expr_find(const struct mmm_program_priv *pv, const char *text,
         uint32_t v = pv->expr_slots[i];
         if (!v)
             return -1;
-        const mmm_expr_entry *e = &pv->exprs[v - 1];
+        const mmm__prog_expr *e = &pv->exprs[v - 1];
         if (e->hash == h && e->key_ctx == ctx && strcmp(e->text, text) == 0)
             return (long)(v - 1);
     }
@@ -326,7 +326,7 @@ int mmm__prog_compile(mmm_program *p, uint32_t *id, const char *text,
         mmm_expr_free(e);
         return nomem(err);
     }
-    mmm_expr_entry *en = &pv->exprs[pv->nexprs];
+    mmm__prog_expr *en = &pv->exprs[pv->nexprs];
     en->text = t;
     en->hash = h;
     en->expr = e;

@@ -1,16 +1,52 @@
-/* program_ids.c: the program's string arena and its id tables: kernel
- * ids and parameter names are found through open-addressing hash tables,
- * numbered kernel ids through an array by number. */
+/* program_ids.c: the program's memory and its id tables: the string
+ * arena, the growing arrays (the other files of the model call these, this
+ * one calls none of them), and the tables through which kernel ids and
+ * parameter names are found (open-addressing hash tables, numbered kernel
+ * ids through an array by number). */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "model/program_internal.h"
+#include "base/grow.h"
+
+/* ------------------------------------------------------------------ */
+/* Growing arrays                                                      */
+
+/* Make room for one more element of size elem in *arr (capacity *cap):
+ * the library's growable array (base/grow.h), or, for the arrays that
+ * grow with the kernels and edges, doubling with mmm__big_realloc. */
+int mmm__program_grow(void *arr, size_t *cap, size_t count, size_t elem)
+{
+    void **pa = arr;
+    void *n = mmm__grow(*pa, cap, count + 1, elem, 16);
+    if (!n)
+        return MMM_ENOMEM;
+    *pa = n;
+    return 0;
+}
+
+int mmm__program_grow_big(void *arr, size_t *cap, size_t count, size_t elem)
+{
+    void **pa = arr;
+    if (count < *cap)
+        return 0;
+    size_t ncap = *cap ? *cap * 2 : 16;
+    if (ncap > SIZE_MAX / elem)
+        return MMM_ENOMEM;
+    void *n = mmm__big_realloc(*pa, count * elem, ncap * elem);
+    if (!n)
+        return MMM_ENOMEM;
+    *pa = n;
+    *cap = ncap;
+    return 0;
+}
 
 /* ------------------------------------------------------------------ */
 /* Arena                                                               */
 
-struct mmm_arena_chunk {
-    mmm_arena_chunk *next;
+struct mmm__arena_chunk {
+    mmm__arena_chunk *next;
     size_t size, used;
     char data[];
 };
@@ -18,9 +54,9 @@ struct mmm_arena_chunk {
 #define ARENA_MIN_CHUNK ((size_t)4096)
 #define ARENA_MAX_CHUNK ((size_t)1 << 20)
 
-static char *arena_alloc(mmm_arena *a, size_t n)
+static char *arena_alloc(mmm__arena *a, size_t n)
 {
-    mmm_arena_chunk *c = a->head;
+    mmm__arena_chunk *c = a->head;
     if (!c || c->size - c->used < n) {
         /* Chunks double up to 1 MiB, so a small program stays small. */
         size_t size = c ? c->size * 2 : ARENA_MIN_CHUNK;
@@ -40,7 +76,7 @@ static char *arena_alloc(mmm_arena *a, size_t n)
     return c->data + c->used - n;
 }
 
-static const char *arena_strndup(mmm_arena *a, const char *s, size_t len)
+static const char *arena_strndup(mmm__arena *a, const char *s, size_t len)
 {
     char *d = arena_alloc(a, len + 1);
     if (d) {
@@ -50,15 +86,15 @@ static const char *arena_strndup(mmm_arena *a, const char *s, size_t len)
     return d;
 }
 
-const char *mmm__arena_strdup(mmm_arena *a, const char *s)
+const char *mmm__arena_strdup(mmm__arena *a, const char *s)
 {
     return arena_strndup(a, s, strlen(s));
 }
 
-void mmm__arena_free(mmm_arena *a)
+void mmm__arena_free(mmm__arena *a)
 {
     while (a->head) {
-        mmm_arena_chunk *next = a->head->next;
+        mmm__arena_chunk *next = a->head->next;
         free(a->head);
         a->head = next;
     }
@@ -151,14 +187,14 @@ const char *mmm__param_name(const struct mmm_program_priv *pv, uint32_t idx)
 }
 
 static long idtab_find_h(const struct mmm_program_priv *pv,
-                         const mmm_idtab *t, mmm__key_fn key, const char *s,
+                         const mmm__idtab *t, mmm__key_fn key, const char *s,
                          size_t len, uint32_t h)
 {
     if (!t->cap)
         return -1;
     size_t mask = t->cap - 1;
     for (size_t i = h & mask;; i = (i + 1) & mask) {
-        const mmm_idslot *sl = &t->slots[i];
+        const mmm__idslot *sl = &t->slots[i];
         if (!sl->idx1)
             return -1;
         if (sl->hash == h && mmm__key_equal(key(pv, sl->idx1 - 1), s, len))
@@ -166,13 +202,13 @@ static long idtab_find_h(const struct mmm_program_priv *pv,
     }
 }
 
-long mmm__idtab_find(const struct mmm_program_priv *pv, const mmm_idtab *t,
+long mmm__idtab_find(const struct mmm_program_priv *pv, const mmm__idtab *t,
                      mmm__key_fn key, const char *s, size_t len)
 {
     return idtab_find_h(pv, t, key, s, len, (uint32_t)mmm__hash_mem(s, len));
 }
 
-static void idtab_place(mmm_idslot *slots, size_t cap, mmm_idslot v)
+static void idtab_place(mmm__idslot *slots, size_t cap, mmm__idslot v)
 {
     size_t i = v.hash & (cap - 1);
     while (slots[i].idx1)
@@ -182,11 +218,11 @@ static void idtab_place(mmm_idslot *slots, size_t cap, mmm_idslot v)
 
 /* Insert idx, whose string (absent from the table) hashes to h.  The load
  * stays at most 1/2. */
-static int idtab_insert_h(mmm_idtab *t, uint32_t idx, uint32_t h)
+static int idtab_insert_h(mmm__idtab *t, uint32_t idx, uint32_t h)
 {
     if ((t->count + 1) * 2 > t->cap) {
         size_t cap = t->cap ? t->cap * 2 : 64;
-        mmm_idslot *slots = mmm__big_calloc(cap, sizeof *slots);
+        mmm__idslot *slots = mmm__big_calloc(cap, sizeof *slots);
         if (!slots)
             return MMM_ENOMEM;
         for (size_t i = 0; i < t->cap; i++)
@@ -196,13 +232,13 @@ static int idtab_insert_h(mmm_idtab *t, uint32_t idx, uint32_t h)
         t->slots = slots;
         t->cap = cap;
     }
-    mmm_idslot v = {h, idx + 1};
+    mmm__idslot v = {h, idx + 1};
     idtab_place(t->slots, t->cap, v);
     t->count++;
     return 0;
 }
 
-int mmm__idtab_insert(mmm_idtab *t, const char *key, uint32_t idx)
+int mmm__idtab_insert(mmm__idtab *t, const char *key, uint32_t idx)
 {
     return idtab_insert_h(t, idx, (uint32_t)mmm__hash_mem(key, strlen(key)));
 }

@@ -17,10 +17,10 @@
 /* ------------------------------------------------------------------ */
 /* Arena: bump allocation of strings, freed all at once.              */
 
-typedef struct mmm_arena_chunk mmm_arena_chunk;
-typedef struct mmm_arena {
-    mmm_arena_chunk *head;
-} mmm_arena;
+typedef struct mmm__arena_chunk mmm__arena_chunk;
+typedef struct mmm__arena {
+    mmm__arena_chunk *head;
+} mmm__arena;
 
 /* ------------------------------------------------------------------ */
 /* Open-addressing table from a string (kernel id, parameter name) to the
@@ -29,15 +29,15 @@ typedef struct mmm_arena {
  * that most probes do not touch the string, and the index + 1 (0: an
  * empty slot).  No deletion. */
 
-typedef struct mmm_idslot {
+typedef struct mmm__idslot {
     uint32_t hash;
     uint32_t idx1;
-} mmm_idslot;
-typedef struct mmm_idtab {
-    mmm_idslot *slots;
+} mmm__idslot;
+typedef struct mmm__idtab {
+    mmm__idslot *slots;
     size_t cap; /* power of two, or 0 */
     size_t count;
-} mmm_idtab;
+} mmm__idtab;
 
 /* ------------------------------------------------------------------ */
 /* A distinct compiled expression.  Identical texts compiled in the same
@@ -45,14 +45,14 @@ typedef struct mmm_idtab {
  * key_ctx is -1 when the text cannot see a kernel index, else the index
  * slot it was compiled against. */
 
-typedef struct mmm_expr_entry {
+typedef struct mmm__prog_expr {
     const char *text;
     uint64_t hash;
     mmm_expr *expr;
     int32_t key_ctx;
     uint8_t uses_index; /* reads a kernel index slot */
     uint8_t shareable;  /* found through the dedupe table */
-} mmm_expr_entry;
+} mmm__prog_expr;
 
 #define MMM_NO_EXPR UINT32_MAX
 
@@ -89,7 +89,7 @@ mmm__program_cache_entry *mmm__program_cache_offer(const mmm_program *p,
 
 struct mmm_program_priv {
     mmm_limits limits; /* effective */
-    mmm_arena arena;
+    mmm__arena arena;
 
     /* Growing arrays behind the public const pointers. */
     mmm_param *params;
@@ -110,11 +110,11 @@ struct mmm_program_priv {
     uint32_t (*class_eid)[MMM_CX_N];
     uint8_t *kernel_minimal; /* by kernel: its class came from blocks= */
 
-    mmm_idtab param_tab;   /* the names expressions see: the program's
+    mmm__idtab param_tab;   /* the names expressions see: the program's
                               parameters and the models' machine ones */
-    mmm_idtab machine_tab; /* the other constants of the machine file
+    mmm__idtab machine_tab; /* the other constants of the machine file
                               (from_machine MMM_PARAM_MACHINE_CONST) */
-    mmm_idtab kernel_tab;
+    mmm__idtab kernel_tab;
     /* Kernel ids "<prefix><number>" with the prefix of the first such id
      * and the number written without leading zeros (at most 9 digits),
      * by number: kernel index + 1 (0: none).  A lookup of such an id is
@@ -135,7 +135,7 @@ struct mmm_program_priv {
     int last_kernel_minimal;  /* the last kernel has its blocks= class */
 
     /* Distinct expressions (owned), and the dedupe table over them. */
-    mmm_expr_entry *exprs;
+    mmm__prog_expr *exprs;
     size_t nexprs, exprs_cap;
     uint32_t *expr_slots;
     size_t expr_slots_cap;
@@ -169,8 +169,8 @@ struct mmm_program_priv {
  * and program_graph.c (edges, finalize). */
 
 /* program_ids.c: the arena. */
-const char *mmm__arena_strdup(mmm_arena *a, const char *s);
-void mmm__arena_free(mmm_arena *a);
+const char *mmm__arena_strdup(mmm__arena *a, const char *s);
+void mmm__arena_free(mmm__arena *a);
 
 /* program_ids.c: the id tables.  The string of entry idx of a table: the
  * kernel's id, the parameter's name. */
@@ -180,9 +180,9 @@ uint64_t mmm__hash_mem(const char *s, size_t len);
 /* key is the len bytes at s (key is NUL-terminated, s need not be). */
 int mmm__key_equal(const char *key, const char *s, size_t len);
 const char *mmm__param_name(const struct mmm_program_priv *pv, uint32_t idx);
-long mmm__idtab_find(const struct mmm_program_priv *pv, const mmm_idtab *t,
+long mmm__idtab_find(const struct mmm_program_priv *pv, const mmm__idtab *t,
                      mmm__key_fn key, const char *s, size_t len);
-int mmm__idtab_insert(mmm_idtab *t, const char *key, uint32_t idx);
+int mmm__idtab_insert(mmm__idtab *t, const char *key, uint32_t idx);
 int mmm__id_number(const char *s, size_t len, size_t *plen, uint32_t *num);
 int mmm__num_prefix_is(const struct mmm_program_priv *pv, const char *s,
                        size_t plen);
@@ -199,16 +199,18 @@ int mmm__kernel_id_insert(struct mmm_program_priv *pv, size_t idx);
 int mmm__model_param_is(const char *name);
 int mmm__param_find_visible(const mmm_program *p, const char *name);
 
-/* program.c: growing arrays (grow_big: with mmm__big_realloc), the
- * builder's state check and the public views of the arrays. */
+/* program_ids.c: growing arrays (grow_big: with mmm__big_realloc). */
 int mmm__program_grow(void *arr, size_t *cap, size_t count, size_t elem);
 int mmm__program_grow_big(void *arr, size_t *cap, size_t count,
                           size_t elem);
+
+/* program.c: the builder's state check and the public views of the
+ * arrays. */
 int mmm__program_check_open(const mmm_program *p, mmm_error *err);
 void mmm__program_sync_views(mmm_program *p);
 
 /* Expression id -> entry (for the evaluator). */
-static inline const mmm_expr_entry *
+static inline const mmm__prog_expr *
 mmm__expr_entry(const mmm_program *p, uint32_t id)
 {
     return &p->priv->exprs[id];

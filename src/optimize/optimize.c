@@ -15,29 +15,26 @@
 /* Relative tolerance under which two costs are the same (see the header). */
 #define COST_RTOL 1e-12
 
+static const char *const objective_names[] = {
+    [MMM_OBJECTIVE_OVERHEAD] = "overhead", [MMM_OBJECTIVE_BOUND] = "bound",
+    [MMM_OBJECTIVE_COROLLARY] = "corollary", [MMM_OBJECTIVE_TIME] = "time"};
+#define NOBJECTIVES (sizeof objective_names / sizeof *objective_names)
+_Static_assert(NOBJECTIVES == MMM_OBJECTIVE_TIME + 1, "a name for every objective");
+
+/* An unknown value is the default objective, O. */
 const char *mmm_objective_name(mmm_objective o)
 {
-    switch (o) {
-    case MMM_OBJECTIVE_BOUND: return "bound";
-    case MMM_OBJECTIVE_COROLLARY: return "corollary";
-    case MMM_OBJECTIVE_TIME: return "time";
-    default: return "overhead";
-    }
+    return (unsigned)o < NOBJECTIVES ? objective_names[o] : "overhead";
 }
 
 int mmm_objective_parse(mmm_objective *out, const char *name)
 {
-    if (!strcmp(name, "overhead"))
-        *out = MMM_OBJECTIVE_OVERHEAD;
-    else if (!strcmp(name, "bound"))
-        *out = MMM_OBJECTIVE_BOUND;
-    else if (!strcmp(name, "corollary"))
-        *out = MMM_OBJECTIVE_COROLLARY;
-    else if (!strcmp(name, "time"))
-        *out = MMM_OBJECTIVE_TIME;
-    else
-        return MMM_EINVAL;
-    return MMM_OK;
+    for (unsigned i = 0; i < NOBJECTIVES; i++)
+        if (!strcmp(name, objective_names[i])) {
+            *out = (mmm_objective)i;
+            return MMM_OK;
+        }
+    return MMM_EINVAL;
 }
 
 int mmm__cost_equal(double a, double b)

@@ -779,7 +779,7 @@ static void opt_sink_init(sink *s, FILE *f, mmm_format format, int64_t max_rows,
         s->stride = (total + (uint64_t)max_rows - 1) / (uint64_t)max_rows;
 }
 
-void mmm__sweep_out_free(sink *s)
+static void sweep_out_free(sink *s)
 {
     if (s)
         free(s->rows);
@@ -832,6 +832,7 @@ int mmm_write_sweep_begin(mmm_writer *w, const mmm_program *prog,
                              "mmm_write_sweep_begin: a sweep is being written");
     if (!(w->sweep = malloc(sizeof *w->sweep)))
         return mmm_error_set(err, MMM_ENOMEM, NULL, 0, "out of memory");
+    w->sweep_free = sweep_out_free;
     opt_sink_init(w->sweep, w->f, w->format, max_rows, prog, plan, spec, npoints,
                   &w->json);
     w->sweep_spec = spec;
@@ -857,7 +858,7 @@ int mmm_write_sweep_end(mmm_writer *w, const mmm_sweep_result *res,
         return mmm_error_set(err, MMM_EINVAL, NULL, 0,
                              "mmm_write_sweep_end: no sweep begun, or no result");
     rc = opt_out_end(w->sweep, res, w->sweep_spec, at_best, best, baseline);
-    mmm__sweep_out_free(w->sweep);
+    sweep_out_free(w->sweep);
     w->sweep = NULL;
     if (rc < 0)
         return mmm_error_set(err, rc, NULL, 0, "out of memory");

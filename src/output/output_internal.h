@@ -106,7 +106,7 @@ void mmm__time_json(mmm__json *w, const mmm_time *t, const mmm_instance *inst);
  * each starts with a comma. */
 void mmm__time_csv(FILE *f, const mmm_time *t, size_t k);
 
-/* Helpers of the per-kernel tables (tmm_out.c). */
+/* Helpers of the per-kernel tables (table.c). */
 size_t mmm__id_width(const mmm_program *prog);
 /* "a -> b x3 -> c" and a newline. */
 void mmm__print_kernel_path(FILE *f, const mmm_instance *inst,
@@ -116,7 +116,6 @@ int mmm__rows_done(FILE *f, size_t i, size_t n, int64_t max_rows);
 
 /* ---- The writer (writer.c) ---- */
 struct mmm__sweep_out;
-void mmm__sweep_out_free(struct mmm__sweep_out *s);
 
 struct mmm_writer {
     FILE *f;
@@ -130,8 +129,10 @@ struct mmm_writer {
     const char *sim_file;
     int sim_list;
     size_t sim_count;
-    /* mmm_write_sweep_*: */
+    /* mmm_write_sweep_*: the sweep's state and what frees it (set by
+     * optimize_out.c, so that writer.c calls nothing of it) */
     struct mmm__sweep_out *sweep;
+    void (*sweep_free)(struct mmm__sweep_out *s);
     const mmm_sweep_spec *sweep_spec;
 };
 

@@ -95,39 +95,6 @@ static const char *limit_words(mmm_tmm_limit l)
     return "no threads";
 }
 
-size_t mmm__id_width(const mmm_program *prog)
-{
-    size_t i, width = 6;
-    for (i = 0; i < prog->nkernels; i++) {
-        size_t n = strlen(prog->kernels[i].id);
-        if (n > width)
-            width = n < 32 ? n : 32;
-    }
-    return width;
-}
-
-void mmm__print_kernel_path(FILE *f, const mmm_instance *inst, const uint32_t *path,
-                       size_t len)
-{
-    size_t i;
-    for (i = 0; i < len; i++) {
-        fprintf(f, "%s%s", i ? " -> " : "", inst->program->kernels[path[i]].id);
-        if (inst->kernels[path[i]].repeat != 1)
-            fprintf(f, " x%lld", (long long)inst->kernels[path[i]].repeat);
-    }
-    fputc('\n', f);
-}
-
-/* 1 when the table must stop at row i (and says so). */
-int mmm__rows_done(FILE *f, size_t i, size_t n, int64_t max_rows)
-{
-    if (max_rows > 0 && (int64_t)i >= max_rows) {
-        fprintf(f, "... %zu more kernels (--max-rows 0 shows all)\n", n - i);
-        return 1;
-    }
-    return 0;
-}
-
 static void tmm_text(FILE *f, const mmm_tmm *t, const mmm_instance *inst,
                      int64_t max_rows)
 {

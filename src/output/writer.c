@@ -84,7 +84,8 @@ void mmm_writer_free(mmm_writer *w)
 {
     if (!w)
         return;
-    mmm__sweep_out_free(w->sweep);
+    if (w->sweep)
+        w->sweep_free(w->sweep);
     if (w->memory) {
         fclose(w->f);
         free(w->mem);

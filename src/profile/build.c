@@ -98,7 +98,7 @@ int mmm_profile_save_xml(const mmm_profile *p, const char *path, mmm_error *err)
 /* ------------------------------------------------------------------ */
 /* Text helpers                                                        */
 
-void mmm__text_comment(mmm_text *t, const char *s)
+void mmm__text_comment(mmm__text *t, const char *s)
 {
     char prev = 0;
     for (const unsigned char *p = (const unsigned char *)s; *p;) {
@@ -120,7 +120,7 @@ void mmm__text_comment(mmm_text *t, const char *s)
 }
 
 int mmm__fit_values(const char *const *names, size_t nvars, const mmm_value *x,
-                    const mmm_value *y, size_t n, int integral, pfit *f,
+                    const mmm_value *y, size_t n, int integral, mmm__profile_fit *f,
                     mmm_error *err)
 {
     mmm_profile_fit_result r;
@@ -142,7 +142,7 @@ int mmm__fit_values(const char *const *names, size_t nvars, const mmm_value *x,
     return 0;
 }
 
-void mmm__approx_text(const pfit *f, char *buf, size_t size)
+void mmm__approx_text(const mmm__profile_fit *f, char *buf, size_t size)
 {
     if (f->rounded && f->max_rel == 0)
         snprintf(buf, size, "ncu printed its value%s rounded (a unit with a "
@@ -158,7 +158,7 @@ void mmm__approx_text(const pfit *f, char *buf, size_t size)
 
 /* The source of quantity q, in parentheses when it is a sum (for a
  * division after it), or what is missing. */
-static const char *src(const ppoints *pts, mmm_ncu_quantity q)
+static const char *src(const mmm__profile_points *pts, mmm_ncu_quantity q)
 {
     static _Thread_local char buf[8][300];
     static _Thread_local int next;
@@ -172,7 +172,7 @@ static const char *src(const ppoints *pts, mmm_ncu_quantity q)
     return b;
 }
 
-static void put_num(mmm_text *t, mmm_value v)
+static void put_num(mmm__text *t, mmm_value v)
 {
     char b[64];
     if (v.exact || (v.d == floor(v.d) && fabs(v.d) < 1e15))
@@ -182,11 +182,11 @@ static void put_num(mmm_text *t, mmm_value v)
     mmm__text_put(t, b);
 }
 
-void mmm__kernel_comment(mmm_text *t, const char *indent, const char *id,
-                         const ppoints *pts, const plaunch *const *rep,
-                         const int64_t *nl, const pfit *f)
+void mmm__kernel_comment(mmm__text *t, const char *indent, const char *id,
+                         const mmm__profile_points *pts, const mmm__profile_launch *const *rep,
+                         const int64_t *nl, const mmm__profile_fit *f)
 {
-    mmm_text c;
+    mmm__text c;
     size_t shown = 0, first = pts->n;
     mmm__text_init(&c);
     for (size_t i = 0; i < pts->n; i++)
@@ -213,7 +213,7 @@ void mmm__kernel_comment(mmm_text *t, const char *indent, const char *id,
     }
     mmm__text_printf(&c, "\n%s     ", indent);
     if (first < pts->n) {
-        const plaunch *l = rep[first];
+        const mmm__profile_launch *l = rep[first];
         mmm__text_printf(&c, "%lld launch%s on stream %s, from %s:%ld",
                          (long long)nl[first], nl[first] == 1 ? "" : "es",
                          l->stream, l->file, l->line);
@@ -257,7 +257,7 @@ void mmm__kernel_comment(mmm_text *t, const char *indent, const char *id,
     /* what the L2 and the memory served, per point (the first 8) */
     size_t listed = 0;
     for (size_t i = 0; i < pts->n; i++) {
-        const plaunch *l = rep[i];
+        const mmm__profile_launch *l = rep[i];
         if (!l)
             continue;
         if (listed == 8) {
@@ -351,7 +351,7 @@ typedef struct pgroup {
  * fewer: within this share they are the same. */
 #define WAVEFRONT_SPREAD 0.1
 
-int mmm__same_launch(const plaunch *a, const plaunch *b)
+int mmm__same_launch(const mmm__profile_launch *a, const mmm__profile_launch *b)
 {
     if (strcmp(a->kernel, b->kernel) || strcmp(a->stream, b->stream) ||
         a->have_a != b->have_a)
@@ -368,7 +368,7 @@ int mmm__same_launch(const plaunch *a, const plaunch *b)
     return 1;
 }
 
-static int group_point(const ppoint *pt, pgroup **out, size_t *nout)
+static int group_point(const mmm__profile_point *pt, pgroup **out, size_t *nout)
 {
     pgroup *g = NULL;
     size_t n = 0;
@@ -401,7 +401,7 @@ static int group_point(const ppoint *pt, pgroup **out, size_t *nout)
     }
     /* the attributes of each group: the wavefronts' mean */
     for (size_t k = 0; k < n; k++) {
-        const plaunch *f = &pt->l[g[k].first];
+        const mmm__profile_launch *f = &pt->l[g[k].first];
         memcpy(g[k].a, f->a, sizeof g[k].a);
         for (int a = PA_WAVEFRONTS; a <= PA_GLOBAL_WAVEFRONTS; a++) {
             if (!(f->have_a & (1u << a)) || g[k].count == 1)
@@ -420,21 +420,21 @@ static int group_point(const ppoint *pt, pgroup **out, size_t *nout)
 /* ------------------------------------------------------------------ */
 /* Without a skeleton                                                  */
 
-static void put_attr(mmm_text *t, const char *name, const char *value)
+static void put_attr(mmm__text *t, const char *name, const char *value)
 {
     mmm__text_printf(t, " %s=\"", name);
     mmm__text_put_xml(t, value);
     mmm__text_put(t, "\"");
 }
 
-static int build_plain(mmm_profile *prof, mmm_text *t, const ppoints *pts,
+static int build_plain(mmm_profile *prof, mmm__text *t, const mmm__profile_points *pts,
                        const char *name, mmm_error *err)
 {
     pgroup **g = calloc(pts->n, sizeof *g);
     size_t *ng = calloc(pts->n, sizeof *ng);
     mmm_value *y = calloc(pts->n, sizeof *y);
     mmm_value *x = calloc(pts->n * (pts->nparams ? pts->nparams : 1), sizeof *x);
-    const plaunch **rep = calloc(pts->n, sizeof *rep);
+    const mmm__profile_launch **rep = calloc(pts->n, sizeof *rep);
     int64_t *nl = calloc(pts->n, sizeof *nl);
     int rc = 0;
     if (!g || !ng || !y || !x || !rep || !nl) {
@@ -457,9 +457,9 @@ static int build_plain(mmm_profile *prof, mmm_text *t, const ppoints *pts,
                        pts->p[i].l[g[i][k].first].stream))
             k++;
         if (k < ng[0] || k < ng[i]) {
-            const ppoint *a = &pts->p[0], *b = &pts->p[i];
-            const plaunch *lb = k < ng[i] ? &b->l[g[i][k].first] : NULL;
-            mmm_text what;
+            const mmm__profile_point *a = &pts->p[0], *b = &pts->p[i];
+            const mmm__profile_launch *lb = k < ng[i] ? &b->l[g[i][k].first] : NULL;
+            mmm__text what;
             mmm__text_init(&what);
             if (k < ng[0] && k < ng[i])
                 mmm__text_printf(&what,
@@ -492,7 +492,7 @@ static int build_plain(mmm_profile *prof, mmm_text *t, const ppoints *pts,
     const char *const *names = (const char *const *)pts->pname;
     mmm__text_put(t, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!-- ");
     {
-        mmm_text h;
+        mmm__text h;
         mmm__text_init(&h);
         mmm__text_printf(&h, "Built by mmm profile %s from %s: %zu point%s, ",
                          MMM_VERSION_STRING, pts->file, pts->n,
@@ -546,12 +546,12 @@ static int build_plain(mmm_profile *prof, mmm_text *t, const ppoints *pts,
                      "replaces it -->\n");
     uint32_t missing_optional = 0;
     for (size_t k = 0; k < nk; k++) {
-        pfit f[PA_N + 1];
+        mmm__profile_fit f[PA_N + 1];
         memset(f, 0, sizeof f);
         /* which attributes every point has */
         uint32_t all = ~0u;
         for (size_t i = 0; i < pts->n; i++) {
-            const plaunch *l = &pts->p[i].l[g[i][k].first];
+            const mmm__profile_launch *l = &pts->p[i].l[g[i][k].first];
             rep[i] = l;
             nl[i] = (int64_t)g[i][k].count;
             all &= l->have_a;
@@ -666,8 +666,8 @@ int mmm_profile_build(mmm_profile **out, const char *points_path,
                       const mmm_profile_options *opt, mmm_error *err)
 {
     mmm_profile_options dflt = MMM_PROFILE_OPTIONS_INIT;
-    ppoints pts;
-    mmm_text t;
+    mmm__profile_points pts;
+    mmm__text t;
     int rc;
     if (!out)
         return mmm_error_set(err, MMM_EINVAL, points_path, 0, "no output pointer");
@@ -685,7 +685,7 @@ int mmm_profile_build(mmm_profile **out, const char *points_path,
         goto fail;
     p->npoints = pts.n;
     for (size_t i = 0; i < pts.n; i++) {
-        const ppoint *pt = &pts.p[i];
+        const mmm__profile_point *pt = &pts.p[i];
         if (mmm__profile_note(p, "%s: %zu launch%s, %zu configuration%s%s", pt->label,
                               pt->n, pt->n == 1 ? "" : "es", pt->nconfigs,
                               pt->nconfigs == 1 ? "" : "s", "") < 0)

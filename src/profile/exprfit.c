@@ -507,7 +507,7 @@ static void try_approx(fitctx *c, const size_t *set, size_t s)
 /* ------------------------------------------------------------------ */
 /* Text                                                                */
 
-static void put_factor(mmm_text *t, const char *name, int e, int *first)
+static void put_factor(mmm__text *t, const char *name, int e, int *first)
 {
     if (!*first)
         mmm__text_put(t, "*");
@@ -518,7 +518,7 @@ static void put_factor(mmm_text *t, const char *name, int e, int *first)
 }
 
 /* num factors (and cnum, when not 1), over den factors and cden: "a*b/(c*d)". */
-static void put_quotient(mmm_text *t, const fitctx *c, const signed char *e,
+static void put_quotient(mmm__text *t, const fitctx *c, const signed char *e,
                          int lg, const char *cnum, const char *cden)
 {
     int first = 1, nden = 0;
@@ -556,7 +556,7 @@ static void put_quotient(mmm_text *t, const fitctx *c, const signed char *e,
 }
 
 /* One term with its coefficient (positive: the sign is written before). */
-static void put_term(mmm_text *t, const fitctx *c, const term *tm,
+static void put_term(mmm__text *t, const fitctx *c, const term *tm,
                      const char *cnum, const char *cden)
 {
     if (tm->kind == T_PLAIN) {
@@ -626,7 +626,7 @@ static void order_terms(const fitctx *c, size_t *set, void *coef, size_t es, siz
         }
 }
 
-static void text_exact(mmm_text *t, fitctx *c, size_t *set, mmm_value *coef, size_t s)
+static void text_exact(mmm__text *t, fitctx *c, size_t *set, mmm_value *coef, size_t s)
 {
     order_terms(c, set, coef, sizeof *coef, s);
     for (size_t k = 0; k < s; k++) {
@@ -644,7 +644,7 @@ static void text_exact(mmm_text *t, fitctx *c, size_t *set, mmm_value *coef, siz
     }
 }
 
-static void text_approx(mmm_text *t, fitctx *c, size_t *set, double *coef, size_t s)
+static void text_approx(mmm__text *t, fitctx *c, size_t *set, double *coef, size_t s)
 {
     order_terms(c, set, coef, sizeof *coef, s);
     for (size_t k = 0; k < s; k++) {
@@ -846,7 +846,7 @@ int mmm_profile_fit(const char *const *names, size_t nvars, const mmm_value *x,
                     mmm_profile_fit_result *res, mmm_error *err)
 {
     fitctx c;
-    mmm_text txt;
+    mmm__text txt;
     int rc = 0;
     if (!res || !y || !npoints || (nvars && (!names || !x)))
         return mmm_error_set(err, MMM_EINVAL, NULL, 0,

@@ -140,12 +140,12 @@ void mmm__kernel_base(const char *name, char *buf, size_t size)
 /* ------------------------------------------------------------------ */
 /* Attributes of one launch                                            */
 
-static int has(const plaunch *l, uint32_t mask)
+static int has(const mmm__profile_launch *l, uint32_t mask)
 {
     return (l->have_q & mask) == mask;
 }
 
-static void set_attr(plaunch *l, int a, mmm_value v)
+static void set_attr(mmm__profile_launch *l, int a, mmm_value v)
 {
     if (!isfinite(v.d))
         return;
@@ -153,7 +153,7 @@ static void set_attr(plaunch *l, int a, mmm_value v)
     l->have_a |= 1u << a;
 }
 
-static void attributes(plaunch *l)
+static void attributes(mmm__profile_launch *l)
 {
     const mmm_value *q = l->q;
     mmm_value four = mmm_value_int(4);
@@ -227,7 +227,7 @@ static int has_costs(const mmm_ncu_capture *c, size_t i)
     return 1;
 }
 
-static int merge_point(ppoint *pt, mmm_error *err)
+static int merge_point(mmm__profile_point *pt, mmm_error *err)
 {
     size_t list = 0;
     for (size_t k = 1; k < pt->ncaps; k++)
@@ -240,7 +240,7 @@ static int merge_point(ppoint *pt, mmm_error *err)
         return mmm_error_set(err, MMM_ENOMEM, NULL, 0, "out of memory");
     pt->n = n;
     for (size_t i = 0; i < n; i++) {
-        plaunch *l = &pt->l[i];
+        mmm__profile_launch *l = &pt->l[i];
         l->kernel = mmm_ncu_kernel(L, i);
         l->stream = mmm_ncu_stream(L, i);
         l->file = mmm_ncu_file(L);
@@ -375,10 +375,10 @@ static int cell_value(const char *file, long line, const char *col,
     return 0;
 }
 
-void mmm__points_dispose(ppoints *pts)
+void mmm__points_dispose(mmm__profile_points *pts)
 {
     for (size_t i = 0; i < pts->n; i++) {
-        ppoint *p = &pts->p[i];
+        mmm__profile_point *p = &pts->p[i];
         for (size_t k = 0; k < p->ncaps; k++)
             mmm_ncu_free(p->caps[k]);
         free(p->caps);
@@ -407,7 +407,7 @@ static char *capture_path(const char *points, const char *cell)
     return p;
 }
 
-int mmm__points_read(ppoints *pts, const char *path, uint64_t max_bytes,
+int mmm__points_read(mmm__profile_points *pts, const char *path, uint64_t max_bytes,
                      mmm_error *err)
 {
     char *text = NULL;
@@ -519,7 +519,7 @@ int mmm__points_read(ppoints *pts, const char *path, uint64_t max_bytes,
                 break;
         }
         if (pi == pts->n) {
-            ppoint *np = realloc(pts->p, (pts->n + 1) * sizeof *np);
+            mmm__profile_point *np = realloc(pts->p, (pts->n + 1) * sizeof *np);
             if (!np) {
                 free(vals);
                 rc = mmm_error_set(err, MMM_ENOMEM, path, line, "out of memory");
@@ -531,7 +531,7 @@ int mmm__points_read(ppoints *pts, const char *path, uint64_t max_bytes,
             pts->p[pi].params = vals;
             pts->n++;
             size_t o = 0;
-            ppoint *pp = &pts->p[pi];
+            mmm__profile_point *pp = &pts->p[pi];
             for (size_t j = 0; j < pts->nparams && o < sizeof pp->label; j++) {
                 char v[64];
                 mmm__pv_text(vals[j], v, sizeof v);
@@ -543,7 +543,7 @@ int mmm__points_read(ppoints *pts, const char *path, uint64_t max_bytes,
         } else {
             free(vals);
         }
-        ppoint *pp = &pts->p[pi];
+        mmm__profile_point *pp = &pts->p[pi];
         mmm_ncu_capture **nc = realloc(pp->caps, (pp->ncaps + 1) * sizeof *nc);
         char *cp = capture_path(path, r.cells[ncu_col]);
         if (!nc || !cp) {

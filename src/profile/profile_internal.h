@@ -95,7 +95,7 @@ int mmm__pa_attr(int pa);
 
 /* One launch of a point, with its costs (its own, or those of the sampled
  * launches of its configuration). */
-typedef struct plaunch {
+typedef struct mmm__profile_launch {
     const char *kernel;       /* as ncu wrote it (owned by the capture) */
     const char *stream;
     const char *file;         /* where it is listed */
@@ -110,15 +110,15 @@ typedef struct plaunch {
     uint32_t have_q;
     mmm_value a[PA_N];        /* attributes */
     uint32_t have_a;
-} plaunch;
+} mmm__profile_launch;
 
-typedef struct ppoint {
+typedef struct mmm__profile_point {
     long line;                /* its first row in POINTS.csv */
     mmm_value *params;        /* nparams values */
     char label[256];          /* "n=1024, s=4" */
     mmm_ncu_capture **caps;
     size_t ncaps;
-    plaunch *l;
+    mmm__profile_launch *l;
     size_t n;
     size_t nconfigs, nsampled; /* configurations; launches whose costs
                                   are those of sampled launches */
@@ -126,24 +126,24 @@ typedef struct ppoint {
                                   are not all in a row (the kernel runs in
                                   several places: its data may differ) */
     char scattered[128];       /* the first such kernel */
-} ppoint;
+} mmm__profile_point;
 
-typedef struct ppoints {
+typedef struct mmm__profile_points {
     char *file;
     size_t nparams;
     char **pname;
     long *pcol_line;
-    ppoint *p;
+    mmm__profile_point *p;
     size_t n;
     /* sources of each quantity (the first capture that has it) */
     const char *source[MMM_NCU_NQUANTITIES];
-} ppoints;
+} mmm__profile_points;
 
 /* Read POINTS.csv and the captures it names, merge each point's
  * launches and compute their attributes. */
-int mmm__points_read(ppoints *pts, const char *path, uint64_t max_bytes,
+int mmm__points_read(mmm__profile_points *pts, const char *path, uint64_t max_bytes,
                      mmm_error *err);
-void mmm__points_dispose(ppoints *pts);
+void mmm__points_dispose(mmm__profile_points *pts);
 
 /* ------------------------------------------------------------------ */
 /* The build                                                           */
@@ -163,32 +163,32 @@ int mmm__profile_note(mmm_profile *p, const char *fmt, ...)
     ;
 
 /* How one attribute (or the repeat) of a kernel was written. */
-typedef struct pfit {
+typedef struct mmm__profile_fit {
     char text[1100];
     int have;       /* written */
     int exact;
     double max_rel;
     size_t npoints; /* the values it went through */
     int rounded;    /* some value was rounded by ncu (inexact) */
-} pfit;
+} mmm__profile_fit;
 #define PF_REPEAT PA_N /* pfit[PF_REPEAT]: the repeat count */
 
 /* 1 when two launches are the same: the same kernel on the same stream
  * with the same attributes (the L1's wavefronts, which vary with timing,
  * within 10 %). */
-int mmm__same_launch(const plaunch *a, const plaunch *b);
+int mmm__same_launch(const mmm__profile_launch *a, const mmm__profile_launch *b);
 
 /* Fit the values y[0 .. n) at x (n rows of nvars) into *f. */
 /* 1 when two launches are the same: the same kernel on the same stream
  * with the same attributes (the L1's wavefronts, which vary with timing,
  * within 10 %). */
-int mmm__same_launch(const plaunch *a, const plaunch *b);
+int mmm__same_launch(const mmm__profile_launch *a, const mmm__profile_launch *b);
 
 /* Fit the values y[0 .. n) at x (n rows of nvars) into *f; an integral
  * attribute's approximation is rounded up (ceil), so that it stays a
  * count. */
 int mmm__fit_values(const char *const *names, size_t nvars, const mmm_value *x,
-                    const mmm_value *y, size_t n, int integral, pfit *f,
+                    const mmm_value *y, size_t n, int integral, mmm__profile_fit *f,
                     mmm_error *err);
 
 /* The comment of a kernel, from indent: its launches at each point (rep[i]
@@ -196,17 +196,17 @@ int mmm__fit_values(const char *const *names, size_t nvars, const mmm_value *x,
  * kernel has none there), where each attribute came from, what the L2
  * and memory served, and the attributes written as approximations
  * (f[0 .. PA_N] with f[PF_REPEAT]). */
-void mmm__kernel_comment(mmm_text *t, const char *indent, const char *id,
-                         const ppoints *pts, const plaunch *const *rep,
-                         const int64_t *nl, const pfit *f);
+void mmm__kernel_comment(mmm__text *t, const char *indent, const char *id,
+                         const mmm__profile_points *pts, const mmm__profile_launch *const *rep,
+                         const int64_t *nl, const mmm__profile_fit *f);
 /* Text of an XML comment (no "--", no "-" at its end, well-formed
  * characters only). */
-void mmm__text_comment(mmm_text *t, const char *s);
+void mmm__text_comment(mmm__text *t, const char *s);
 
 /* Fill the skeleton at path in with the points' measures into out (the
  * file's text). */
-int mmm__skeleton_fill(mmm_profile *p, mmm_text *out, const char *path,
-                       const ppoints *pts, const mmm_profile_options *opt,
+int mmm__skeleton_fill(mmm_profile *p, mmm__text *out, const char *path,
+                       const mmm__profile_points *pts, const mmm_profile_options *opt,
                        mmm_error *err);
 
 /* What to capture for quantity q that a capture lacks (ncu_csv.c). */
@@ -214,7 +214,7 @@ const char *mmm__ncu_hint(mmm_ncu_quantity q);
 
 /* What an approximation's comment and note say: "max relative error 3.2 %
  * over 12 values", and that ncu rounded its values when it did. */
-void mmm__approx_text(const pfit *f, char *buf, size_t size);
+void mmm__approx_text(const mmm__profile_fit *f, char *buf, size_t size);
 
 /* The kernel's name without return type, template arguments and
  * parameters ("void ns::k<16>(float*)" -> "ns::k") into buf. */

@@ -278,7 +278,7 @@ typedef struct hole {
     int pa;             /* PA_* */
     mmm_value *x, *y;   /* rows of (params[, index]) -> value */
     size_t n, cap;
-    pfit fit;
+    mmm__profile_fit fit;
 } hole;
 
 static int hole_add(hole *h, size_t nv, const mmm_value *x, mmm_value y)
@@ -300,8 +300,8 @@ static int hole_add(hole *h, size_t nv, const mmm_value *x, mmm_value y)
     return 0;
 }
 
-int mmm__skeleton_fill(mmm_profile *prof, mmm_text *out, const char *path,
-                       const ppoints *pts, const mmm_profile_options *opt,
+int mmm__skeleton_fill(mmm_profile *prof, mmm__text *out, const char *path,
+                       const mmm__profile_points *pts, const mmm_profile_options *opt,
                        mmm_error *err)
 {
     mmm_limits lim = mmm_limits_effective(&opt->limits);
@@ -316,7 +316,7 @@ int mmm__skeleton_fill(mmm_profile *prof, mmm_text *out, const char *path,
     size_t nex = 0, excap = 0;
     int *ovslot = NULL;
     mmm_override *ov = NULL;
-    const plaunch ***rep = NULL; /* per kernel, per point */
+    const mmm__profile_launch ***rep = NULL; /* per kernel, per point */
     int64_t **nl = NULL;
     uint32_t *differ_noted = NULL;
     int rc = 0;
@@ -473,7 +473,7 @@ int mmm__skeleton_fill(mmm_profile *prof, mmm_text *out, const char *path,
         goto out;
     }
     for (size_t pi = 0; pi < pts->n; pi++) {
-        const ppoint *pt = &pts->p[pi];
+        const mmm__profile_point *pt = &pts->p[pi];
         for (size_t j = 0; j < nparams; j++) {
             ov[j].slot = ovslot[j];
             ov[j].value = pt->params[j];
@@ -543,7 +543,7 @@ int mmm__skeleton_fill(mmm_profile *prof, mmm_text *out, const char *path,
         size_t m = nex < pt->n ? nex : pt->n;
         for (size_t i = 0; i < m; i++) {
             const expect *x = &ex[i];
-            const plaunch *l = &pt->l[i];
+            const mmm__profile_launch *l = &pt->l[i];
             const mmm_kernel *K = &prog->kernels[x->kernel];
             if (!id_matches(K->id, l->kernel)) {
                 char base[160];
@@ -574,7 +574,7 @@ int mmm__skeleton_fill(mmm_profile *prof, mmm_text *out, const char *path,
         }
         if (nex != pt->n) {
             if (nex < pt->n) {
-                const plaunch *l = &pt->l[nex];
+                const mmm__profile_launch *l = &pt->l[nex];
                 char base[160];
                 mmm__kernel_base(l->kernel, base, sizeof base);
                 rc = mmm_error_set(err, MMM_EINPUT, l->file, l->line,
@@ -599,7 +599,7 @@ int mmm__skeleton_fill(mmm_profile *prof, mmm_text *out, const char *path,
         /* the measured values of each "?" */
         for (size_t i = 0; i < nex; i++) {
             const expect *x = &ex[i];
-            const plaunch *l = &pt->l[i];
+            const mmm__profile_launch *l = &pt->l[i];
             if (x->copy == 1) {
                 rep[x->kernel][pi] = l;
                 nl[x->kernel][pi] = x->repeat;
@@ -621,7 +621,7 @@ int mmm__skeleton_fill(mmm_profile *prof, mmm_text *out, const char *path,
             int64_t cnt = 0, differ = 0;
             for (size_t i = 0; i < nex; i++) {
                 const expect *x = &ex[i];
-                const plaunch *l = &pt->l[i];
+                const mmm__profile_launch *l = &pt->l[i];
                 if (x->kernel != H->kernel)
                     continue;
                 if (!(l->have_a & (1u << H->pa))) {
@@ -741,7 +741,7 @@ int mmm__skeleton_fill(mmm_profile *prof, mmm_text *out, const char *path,
                 if (program) {
                     header_done = 1;
                     mmm__text_printf(out, "%s<!-- ", indent);
-                    mmm_text hd;
+                    mmm__text hd;
                     mmm__text_init(&hd);
                     mmm__text_printf(&hd, "Filled in by mmm profile from %s (%zu "
                                      "point%s) on the skeleton %s: each \"?\" is "
@@ -753,7 +753,7 @@ int mmm__skeleton_fill(mmm_profile *prof, mmm_text *out, const char *path,
                     mmm__text_dispose(&hd);
                     mmm__text_put(out, " -->\n");
                 } else {
-                    pfit f[PA_N + 1];
+                    mmm__profile_fit f[PA_N + 1];
                     memset(f, 0, sizeof f);
                     for (size_t k = 0; k < nholes; k++)
                         if (holes[k].elem == i)

@@ -117,30 +117,28 @@ void mmm_time_const_bounds(int i, double *lo, double *hi)
     *hi = fitted(i) ? fitted(i)->hi : 0;
 }
 
+/* The names of the terms and of the limits, by value. */
+static const char *const term_names[] = {
+    [MMM_TIME_TERM_LATENCY] = "latency", [MMM_TIME_TERM_ISSUE] = "issue",
+    [MMM_TIME_TERM_BANDWIDTH] = "bandwidth", [MMM_TIME_TERM_SHARED] = "shared",
+    [MMM_TIME_TERM_LAUNCH] = "launch", [MMM_TIME_TERM_BLOCKS] = "blocks",
+    [MMM_TIME_TERM_ATOMICS] = "atomics", [MMM_TIME_TERM_L1] = "l1"};
+static const char *const limit_names[] = {
+    [MMM_TIME_LIMIT_THREADS] = "threads", [MMM_TIME_LIMIT_BLOCKS] = "blocks",
+    [MMM_TIME_LIMIT_SHARED] = "shared", [MMM_TIME_LIMIT_REGISTERS] = "registers"};
+#define NAMES(a) (sizeof(a) / sizeof *(a))
+_Static_assert(NAMES(term_names) == MMM_TIME_TERM_L1 + 1 &&
+                   NAMES(limit_names) == MMM_TIME_LIMIT_REGISTERS + 1,
+               "a name for every term and every limit");
+
 const char *mmm_time_term_name(mmm_time_term t)
 {
-    switch (t) {
-    case MMM_TIME_TERM_LATENCY: return "latency";
-    case MMM_TIME_TERM_ISSUE: return "issue";
-    case MMM_TIME_TERM_BANDWIDTH: return "bandwidth";
-    case MMM_TIME_TERM_SHARED: return "shared";
-    case MMM_TIME_TERM_LAUNCH: return "launch";
-    case MMM_TIME_TERM_BLOCKS: return "blocks";
-    case MMM_TIME_TERM_ATOMICS: return "atomics";
-    case MMM_TIME_TERM_L1: return "l1";
-    }
-    return "?";
+    return (unsigned)t < NAMES(term_names) ? term_names[t] : "?";
 }
 
 const char *mmm_time_limit_name(mmm_time_limit l)
 {
-    switch (l) {
-    case MMM_TIME_LIMIT_THREADS: return "threads";
-    case MMM_TIME_LIMIT_BLOCKS: return "blocks";
-    case MMM_TIME_LIMIT_SHARED: return "shared";
-    case MMM_TIME_LIMIT_REGISTERS: return "registers";
-    }
-    return "?";
+    return (unsigned)l < NAMES(limit_names) ? limit_names[l] : "?";
 }
 
 static int64_t ceil_div(int64_t a, int64_t b)

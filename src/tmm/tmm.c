@@ -48,25 +48,25 @@ static double ceil_tolerant(double x)
     return f + 1.0;
 }
 
+/* The names of the terms and of the limits, by value. */
+static const char *const term_names[] = {[MMM_TMM_WORK] = "work", [MMM_TMM_SPAN] = "span",
+                                         [MMM_TMM_LATENCY] = "latency"};
+static const char *const limit_names[] = {
+    [MMM_TMM_LIMIT_NONE] = "none", [MMM_TMM_LIMIT_X] = "X",
+    [MMM_TMM_LIMIT_MEMORY] = "memory", [MMM_TMM_LIMIT_THREADS] = "threads"};
+#define NAMES(a) (sizeof(a) / sizeof *(a))
+_Static_assert(NAMES(term_names) == MMM_TMM_LATENCY + 1 &&
+                   NAMES(limit_names) == MMM_TMM_LIMIT_THREADS + 1,
+               "a name for every term and every limit");
+
 const char *mmm_tmm_term_name(mmm_tmm_term t)
 {
-    switch (t) {
-    case MMM_TMM_WORK: return "work";
-    case MMM_TMM_SPAN: return "span";
-    case MMM_TMM_LATENCY: return "latency";
-    }
-    return "?";
+    return (unsigned)t < NAMES(term_names) ? term_names[t] : "?";
 }
 
 const char *mmm_tmm_limit_name(mmm_tmm_limit l)
 {
-    switch (l) {
-    case MMM_TMM_LIMIT_NONE: return "none";
-    case MMM_TMM_LIMIT_X: return "X";
-    case MMM_TMM_LIMIT_MEMORY: return "memory";
-    case MMM_TMM_LIMIT_THREADS: return "threads";
-    }
-    return "?";
+    return (unsigned)l < NAMES(limit_names) ? limit_names[l] : "?";
 }
 
 /* ------------------------------------------------------------------ */
