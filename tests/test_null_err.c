@@ -767,6 +767,26 @@ Test(null_err, mmm_write_sweep_end)
     mmm_writer_free(w);
 }
 
+Test(null_err, mmm_write_sweep)
+{
+    mmm_program *p = diamond();
+    mmm_instance *inst = NULL;
+    mmm_writer *w = writer(MMM_FORMAT_TEXT);
+    mmm_sweep_spec spec = MMM_SWEEP_SPEC_INIT;
+    mmm_sweep_result res;
+    mmm_value none = mmm_value_int(0); /* p >= 1: no feasible point */
+    cr_assert_eq(mmm_instance_new(&inst, p, NULL), 0);
+    spec.naxes = 1;
+    spec.axes[0].slot = mmm_program_find_param(p, "p");
+    spec.axes[0].values = &none;
+    spec.axes[0].nvalues = 1;
+    REFUSED(mmm_write_sweep(w, &res, inst, &spec, 0, NULL, NULL, NULL));
+    REFUSED(mmm_write_sweep(NULL, &res, inst, &spec, 0, NULL, NULL, NULL));
+    mmm_writer_free(w);
+    mmm_instance_free(inst);
+    mmm_program_free(p);
+}
+
 Test(null_err, mmm_write_fit)
 {
     mmm_writer *w = writer(MMM_FORMAT_CSV); /* fit has no CSV */

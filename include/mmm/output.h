@@ -184,6 +184,22 @@ MMM_API int mmm_write_sweep_end(mmm_writer *w, const mmm_sweep_result *res,
                                 const mmm_metrics *best,
                                 const mmm_metrics *baseline, mmm_error *err);
 
+/**
+ * `mmm optimize` once its spec is made: resolve the sweep
+ * (mmm_sweep_resolve), write its beginning, run it (mmm_sweep_run) with
+ * every point written and then handed to fn with payload when fn is not
+ * NULL (a figure: its error stops the sweep), evaluate the baseline and
+ * the best point (mmm_sweep_eval: the instance is left at the best
+ * point), write the end.  res receives the summary.  A sweep that fails
+ * flushes the writer's stream first (the rows before the failure come
+ * before the caller's message about it).  A sweep without a
+ * feasible point is written whole, then MMM_EINFEASIBLE at the program's
+ * file: "no feasible value in the sweep (s = 3: the reason)".
+ */
+MMM_API int mmm_write_sweep(mmm_writer *w, mmm_sweep_result *res, mmm_instance *inst,
+                            const mmm_sweep_spec *spec, int64_t max_rows,
+                            mmm_sweep_fn fn, void *payload, mmm_error *err);
+
 /** What `mmm fit` shows (text or JSON). */
 typedef struct mmm_fit_report {
     const mmm_time_machine *machine; /**< with the fitted constants */

@@ -864,3 +864,63 @@ int mmm_write_sweep_end(mmm_writer *w, const mmm_sweep_result *res,
         return mmm_error_set(err, rc, NULL, 0, "out of memory");
     return MMM_OK;
 }
+
+/* ---- The whole sweep: mmm_write_sweep ---- */
+
+/* Each point to the writer, then to the caller's function. */
+typedef struct sweep_sink {
+    mmm_writer *w;
+    mmm_sweep_fn fn;
+    void *payload;
+} sweep_sink;
+
+static int sink_point(const mmm_sweep_point *pt, const mmm_error *why, void *payload)
+{
+    sweep_sink *s = payload;
+    int rc = mmm_write_sweep_point(pt, why, s->w);
+    if (rc == MMM_OK && s->fn)
+        rc = s->fn(pt, why, s->payload);
+    return rc;
+}
+
+int mmm_write_sweep(mmm_writer *w, mmm_sweep_result *res, mmm_instance *inst,
+                    const mmm_sweep_spec *spec, int64_t max_rows, mmm_sweep_fn fn,
+                    void *payload, mmm_error *err)
+{
+    sweep_sink to = {w, fn, payload};
+    mmm_sweep_result plan;
+    mmm_metrics best, base;
+    uint64_t total = 0;
+    int rc;
+    if (!w || !res || !inst || !spec)
+        return mmm_error_set(err, MMM_EINVAL, NULL, 0, "mmm_write_sweep: missing argument");
+    const mmm_program *prog = inst->program;
+    memset(&best, 0, sizeof best);
+    memset(&base, 0, sizeof base);
+    if ((rc = mmm_sweep_resolve(&plan, &total, inst, spec, err)) < 0 ||
+        (rc = mmm_write_sweep_begin(w, prog, &plan, spec, total, max_rows, err)) < 0)
+        return rc;
+    if ((rc = mmm_sweep_run(res, inst, spec, sink_point, &to, err)) < 0) {
+        fflush(w->f); /* the rows before the failure, before its message */
+        return rc;
+    }
+    /* the full analyses of the baseline and the best point (for JSON and
+     * the "at best" line), the instance left at the best point */
+    if (res->has_best &&
+        ((rc = mmm_sweep_eval(&base, inst, spec, res->baseline.params, 0, err)) < 0 ||
+         (rc = mmm_sweep_eval(&best, inst, spec, res->best.params, 0, err)) < 0))
+        goto done;
+    if ((rc = mmm_write_sweep_end(w, res, inst, &best, &base, err)) == 0 && !res->has_best) {
+        char at[128];
+        mmm_sweep_point tmp;
+        memset(&tmp, 0, sizeof tmp);
+        memcpy(tmp.params, res->first_infeasible_params, sizeof tmp.params);
+        mmm_sweep_point_format(at, sizeof at, prog, &plan, &tmp);
+        rc = mmm_error_set(err, MMM_EINFEASIBLE, prog->file, 0, "no feasible value in "
+                           "the sweep (%s: %s)", at, res->first_infeasible.message);
+    }
+done:
+    mmm_metrics_dispose(&best);
+    mmm_metrics_dispose(&base);
+    return rc;
+}
