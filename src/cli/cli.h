@@ -111,12 +111,6 @@ int cli_load_full(const cli_common *c, const char *path, int lenient,
  * status. */
 int cli_noted(mmm_notes *notes, int status);
 
-/* Call fn(item, len, payload) for each item of text split at its
- * top-level commas (not those inside parentheses, as in min(a,b)), in
- * order; an empty text is one empty item.  Stops at the first non-zero
- * value of fn and returns it; 0 otherwise. */
-typedef int (*cli_item_fn)(const char *item, size_t len, void *payload);
-int cli_split_list(const char *text, cli_item_fn fn, void *payload);
 /* A whole decimal integer: 0, or -1 when s is not one. */
 int cli_parse_int64(const char *s, int64_t *out);
 /* A whole decimal integer without a sign: 0, or -1 when s is not one. */

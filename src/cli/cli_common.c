@@ -1,6 +1,5 @@
-/* cli_common.c: options shared by the subcommands, loading a program with
- * its machine file and overrides, error and usage printing. */
-#include <ctype.h>
+/* cli_common.c: options shared by the subcommands, the option tables,
+ * opening a program (mmm_program_open), error and usage printing. */
 #include <errno.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -131,25 +130,6 @@ int cli_usage(const char *cmd, const char *fmt, ...)
     return CLI_USAGE;
 }
 
-int cli_split_list(const char *text, cli_item_fn fn, void *payload)
-{
-    const char *p = text, *start = text;
-    int depth = 0, rc;
-    for (;; p++) {
-        if (*p == '(')
-            depth++;
-        else if (*p == ')')
-            depth--;
-        if (*p != '\0' && !(*p == ',' && depth == 0))
-            continue;
-        if ((rc = fn(start, (size_t)(p - start), payload)) != 0)
-            return rc;
-        if (*p == '\0')
-            return 0;
-        start = p + 1;
-    }
-}
-
 int cli_write_stdout(const void *data, size_t len, mmm_error *err)
 {
     if (fwrite(data, 1, len, stdout) != len || fflush(stdout) != 0)
@@ -179,35 +159,6 @@ const char *cli_option_value(const char *name, int argc, char **argv, int *i,
         return NULL;
     }
     return argv[++*i];
-}
-
-static int limit_option(cli_common *c, int argc, char **argv, int *i)
-{
-    static const char *names[] = {"--max-file-bytes", "--max-kernels",
-                                  "--max-edges", "--max-params",
-                                  "--max-expr-length", "--max-index-repeat"};
-    size_t k;
-    for (k = 0; k < sizeof names / sizeof names[0]; k++) {
-        int missing = 0;
-        int64_t v;
-        const char *arg = cli_option_value(names[k], argc, argv, i, &missing);
-        if (!arg && !missing)
-            continue;
-        if (!arg || cli_parse_int64(arg, &v) < 0 || v <= 0) {
-            cli_usage(c->cmd, "%s needs a positive integer", names[k]);
-            return -1;
-        }
-        switch (k) {
-        case 0: c->io.load.limits.max_file_bytes = (uint64_t)v; break;
-        case 1: c->io.load.limits.max_kernels = (size_t)v; break;
-        case 2: c->io.load.limits.max_edges = (size_t)v; break;
-        case 3: c->io.load.limits.max_params = (size_t)v; break;
-        case 4: c->io.load.limits.max_expr_length = (size_t)v; break;
-        default: c->io.load.limits.max_index_repeat = v; break;
-        }
-        return 1;
-    }
-    return 0;
 }
 
 /* Where an option's value goes, in its command's arguments. */
@@ -362,6 +313,8 @@ static int launch(void *c, const char *v)
 }
 
 #define C_(field) offsetof(cli_common, field)
+/* the limits (size_t, uint64_t, int64_t) are written as int64_t */
+_Static_assert(sizeof(size_t) == sizeof(int64_t), "a limit is not 64 bits");
 static const cli_opt common_opts[] = {
     {"--threads", CLI_CHOICE, C_(io.load.threads), "--threads needs 1, 2 or auto",
      .choices = "auto|1|2"},
@@ -378,6 +331,13 @@ static const cli_opt common_opts[] = {
     {"--machine", CLI_STR, C_(machine_path), NULL, .missing = "--machine needs a FILE"},
     {"--format", CLI_CHOICE, C_(format), "--format must be text, json or csv",
      .choices = "text|json|csv"},
+#define LIMIT(name, field) \
+    {name, CLI_INT, C_(io.load.limits.field), name " needs a positive integer", 1, \
+     INT64_MAX, .exact = 0}
+    LIMIT("--max-file-bytes", max_file_bytes), LIMIT("--max-kernels", max_kernels),
+    LIMIT("--max-edges", max_edges), LIMIT("--max-params", max_params),
+    LIMIT("--max-expr-length", max_expr_length),
+    LIMIT("--max-index-repeat", max_index_repeat),
     {NULL}};
 
 /* The common option at argv[*i] (and its value, advancing *i): 1 when it
@@ -385,7 +345,6 @@ static const cli_opt common_opts[] = {
 static int cli_common_option(cli_common *c, int argc, char **argv, int *i)
 {
     const char *a = argv[*i];
-    int r;
     if (!strncmp(a, "-D", 2))
         return define(c, argc, argv, i);
     if (!strncmp(a, "-p", 2)) {
@@ -395,9 +354,7 @@ static int cli_common_option(cli_common *c, int argc, char **argv, int *i)
         c->has_p = 1;
         return 1;
     }
-    if ((r = cli_opts(c->cmd, NULL, common_opts, c, argc, argv, i)) != 0)
-        return r;
-    return limit_option(c, argc, argv, i);
+    return cli_opts(c->cmd, NULL, common_opts, c, argc, argv, i);
 }
 
 int cli_load(const cli_common *c, const char *path, int lenient,

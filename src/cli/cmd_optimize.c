@@ -172,20 +172,6 @@ static int make_spec(mmm_sweep_spec *spec, const opt_args *o, const mmm_program 
 /* ------------------------------------------------------------------ */
 /* The command */
 
-/* Full analyses of the best point and the baseline (for JSON and the
- * "at best" line).  Leaves the instance at the best point. */
-static int analyse_ends(mmm_metrics *mb, mmm_metrics *m0, mmm_instance *inst,
-                        const mmm_sweep_spec *spec, const mmm_sweep_result *res)
-{
-    mmm_error err;
-    if (mmm_sweep_eval(m0, inst, spec, res->baseline.params, 0, &err) < 0 ||
-        mmm_sweep_eval(mb, inst, spec, res->best.params, 0, &err) < 0) {
-        cli_print_error(&err);
-        return CLI_FAIL;
-    }
-    return CLI_OK;
-}
-
 static int check_plot_path(const char *path)
 {
     if (!path)
@@ -201,73 +187,32 @@ static int check_plot_path(const char *path)
     return CLI_OK;
 }
 
-/* Each point to the writer and, with --plot, to the figure. */
-typedef struct point_sink {
-    mmm_writer *w;
-    mmm_sweep_plot *fig;
-} point_sink;
-
-static int on_point(const mmm_sweep_point *pt, const mmm_error *why, void *payload)
+static int plot_point(const mmm_sweep_point *pt, const mmm_error *why, void *fig)
 {
-    point_sink *ps = payload;
-    int rc = mmm_write_sweep_point(pt, why, ps->w);
-    if (rc == MMM_OK && ps->fig)
-        rc = mmm_sweep_plot_add(ps->fig, pt);
-    return rc;
+    (void)why;
+    return mmm_sweep_plot_add(fig, pt);
 }
 
+/* The sweep written (mmm_write_sweep), then its figure. */
 static int run(const opt_args *o, mmm_program *prog, mmm_instance *inst,
                mmm_sweep_spec *spec)
 {
     mmm_sweep_result plan, res;
-    mmm_metrics mb, m0;
-    point_sink ps = {NULL, NULL};
+    mmm_sweep_plot *fig = NULL;
+    mmm_writer *w = NULL;
     mmm_error err;
-    uint64_t total = 0;
-    int rc;
-
-    memset(&mb, 0, sizeof mb);
-    memset(&m0, 0, sizeof m0);
-    if (mmm_sweep_resolve(&plan, &total, inst, spec, &err) < 0)
-        return cli_fail(&err);
-    if ((o->plot && mmm_sweep_plot_new(&ps.fig, prog, &plan, plan.axes[0].count,
-                                       &err) < 0) ||
-        mmm_writer_new(&ps.w, stdout, o->c.format, &err) < 0 ||
-        mmm_write_sweep_begin(ps.w, prog, &plan, spec, total, o->max_rows, &err) < 0) {
+    int rc = CLI_OK;
+    if ((o->plot && (mmm_sweep_resolve(&plan, NULL, inst, spec, &err) < 0 ||
+                     mmm_sweep_plot_new(&fig, prog, &plan, plan.axes[0].count, &err) < 0)) ||
+        mmm_writer_new(&w, stdout, o->c.format, &err) < 0 ||
+        mmm_write_sweep(w, &res, inst, spec, o->max_rows, fig ? plot_point : NULL, fig,
+                        &err) < 0) {
         rc = cli_fail(&err);
-        goto done;
+    } else if (o->plot && mmm_sweep_plot_write(fig, &res, inst, spec, o->plot, &err) < 0) {
+        rc = cli_fail(&err); /* none when the command fails: an old file stays */
     }
-    rc = mmm_sweep_run(&res, inst, spec, on_point, &ps, &err) < 0 ? CLI_FAIL : CLI_OK;
-    if (rc != CLI_OK) {
-        fflush(stdout);
-        cli_print_error(&err);
-        goto done;
-    }
-    if (res.has_best && (rc = analyse_ends(&mb, &m0, inst, spec, &res)) != CLI_OK)
-        goto done;
-    if (mmm_write_sweep_end(ps.w, &res, inst, &mb, &m0, &err) < 0) {
-        fprintf(stderr, "mmm: %s\n", err.message);
-        rc = CLI_FAIL;
-    }
-    /* No plot when the command fails: an error never replaces an old file. */
-    if (rc == CLI_OK && o->plot && res.has_best &&
-        mmm_sweep_plot_write(ps.fig, &res, inst, spec, o->plot, &err) < 0)
-        rc = cli_fail(&err);
-    if (rc == CLI_OK && !res.has_best) {
-        char at[128];
-        mmm_sweep_point tmp;
-        memset(&tmp, 0, sizeof tmp);
-        memcpy(tmp.params, res.first_infeasible_params, sizeof tmp.params);
-        mmm_sweep_point_format(at, sizeof at, prog, &plan, &tmp);
-        fprintf(stderr, "%s: error: no feasible value in the sweep (%s: %s)\n",
-                prog->file, at, res.first_infeasible.message);
-        rc = CLI_FAIL;
-    }
-done:
-    mmm_metrics_dispose(&mb);
-    mmm_metrics_dispose(&m0);
-    mmm_writer_free(ps.w);
-    mmm_sweep_plot_free(ps.fig);
+    mmm_writer_free(w);
+    mmm_sweep_plot_free(fig);
     return rc;
 }
 

@@ -79,22 +79,6 @@ static int parse_args(scale_args *a, int argc, char **argv)
     return 0;
 }
 
-/* ------------------------------------------------------------------ */
-
-static int policies_of(const scale_args *a, const mmm_sim_policy **pol, size_t *n)
-{
-    size_t i;
-    if (strcmp(a->policy, "all") != 0) {
-        pol[0] = mmm_sim_policy_find(a->policy);
-        *n = 1;
-        return 0;
-    }
-    *n = mmm_sim_policy_count();
-    for (i = 0; i < *n; i++)
-        pol[i] = mmm_sim_policy_at(i);
-    return 0;
-}
-
 #define MAX_POLICIES 32
 
 int cmd_scale(int argc, char **argv)
@@ -103,7 +87,7 @@ int cmd_scale(int argc, char **argv)
     mmm_program *prog = NULL;
     mmm_instance *inst = NULL;
     mmm_override ov[CLI_MAX_DEFS + 1];
-    size_t nov = 0, npol = 0, np = 0;
+    size_t nov = 0, np = 0;
     const mmm_sim_policy *pol[MAX_POLICIES];
     mmm_speedup_options so = MMM_SPEEDUP_OPTIONS_INIT;
     mmm_speedup s;
@@ -122,11 +106,12 @@ int cmd_scale(int argc, char **argv)
     all = strcmp(a.policy, "all") == 0;
     if ((rc = cli_load_full(&a.c, a.file, 0, 1, &prog, &inst, NULL, ov, &nov)) != CLI_OK)
         goto done;
-    policies_of(&a, pol, &npol);
+    so.npolicies = all ? mmm_sim_policy_count() : 1;
+    for (size_t i = 0; i < so.npolicies; i++)
+        pol[i] = all ? mmm_sim_policy_at(i) : mmm_sim_policy_find(a.policy);
+    so.policies = pol;
     so.p = plist;
     so.np = np;
-    so.policies = pol;
-    so.npolicies = npol;
     so.seed = a.seed;
     so.max_launches = a.max_launches;
     if (mmm_speedup_compute(&s, inst, ov, nov, &so, &err) < 0 ||
@@ -139,10 +124,8 @@ int cmd_scale(int argc, char **argv)
         rc = CLI_FAIL;
     }
     if (rc == CLI_OK && a.plot &&
-        mmm_speedup_plot_write(&s, prog->name, a.plot, &err) < 0) {
-        cli_print_error(&err);
-        rc = CLI_FAIL;
-    }
+        mmm_speedup_plot_write(&s, prog->name, a.plot, &err) < 0)
+        rc = cli_fail(&err);
     if (cli_flushed("mmm scale: error writing the output\n") != CLI_OK)
         rc = CLI_FAIL;
 done:
