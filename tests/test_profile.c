@@ -1122,6 +1122,94 @@ Test(profile, cli_run)
     mmm_tmpdir_remove(dir);
 }
 
+static void collect(const char *line, void *payload)
+{
+    mmm_notes *n = payload;
+    char **l = realloc(n->line, (n->n + 1) * sizeof *l);
+    cr_assert_not_null(l);
+    n->line = l;
+    cr_assert_not_null(l[n->n++] = strdup(line));
+    n->cap = n->n;
+}
+
+/* mmm_profile_run as a library call: the grid, the warning about a
+ * parameter no argument uses through the progress function, the captures
+ * kept or in a temporary folder removed when freed, what ncu said after a
+ * failure as details. */
+Test(profile, run_call)
+{
+    char dir[256], keep[512], points[600];
+    char *argv[] = {(char *)"true", (char *)"reduce", (char *)"{tpb}", (char *)"1"};
+    mmm_profile_run_options o;
+    mmm_profile_grid *g = NULL;
+    mmm_profile_captures *c = NULL;
+    mmm_notes said = MMM_NOTES_INIT, details = MMM_NOTES_INIT;
+    mmm_profile *p = NULL;
+    mmm_error e;
+    struct stat st;
+    mmm_tmpdir_make(dir, sizeof dir, "mmm_profile_run");
+    snprintf(keep, sizeof keep, "%s/keep", dir);
+    cr_assert_eq(mmm_profile_grid_new(&g, &e), 0);
+    cr_assert_eq(mmm_profile_grid_add(g, "tpb=64,2^7", &e), 0, "%s", e.message);
+    cr_assert_eq(mmm_profile_grid_add(g, "unused=1", &e), 0, "%s", e.message);
+    cr_expect_eq(mmm_profile_grid_add(g, "tpb=3", &e), MMM_EINVAL);
+    cr_expect_str_eq(e.message, "--param tpb given twice");
+    mmm_profile_run_options_init(&o);
+    cr_expect_eq(o.samples, 1);
+    o.ncu = DATA "/fake-ncu.sh";
+    o.keep = keep;
+    o.progress = collect;
+    o.payload = &said;
+    cr_assert_eq(mmm_profile_run(&c, g, argv, 4, &o, &details, &e), 0, "%s", e.message);
+    cr_assert_geq(said.n, 1);
+    cr_expect_str_eq(said.line[0], "warning: --param unused: {unused} appears in no "
+                                   "argument of the command (each run gets the same "
+                                   "arguments)");
+    cr_expect_eq(details.n, 0);
+    snprintf(points, sizeof points, "%s/POINTS.csv", keep);
+    cr_expect_str_eq(mmm_profile_captures_points(c), points);
+    char *text = slurp(points, NULL);
+    cr_expect_str_eq(text, "ncu,tpb,unused\n"
+                           "point1-sample.csv,64,1\npoint1-launches.csv,64,1\n"
+                           "point2-sample.csv,128,1\npoint2-launches.csv,128,1\n");
+    free(text);
+    cr_assert_eq(mmm_profile_build(&p, mmm_profile_captures_points(c), NULL, &e), 0, "%s",
+                 e.message);
+    cr_expect_eq(mmm_profile_npoints(p), 2);
+    mmm_profile_free(p);
+    mmm_profile_captures_free(c);
+    cr_expect_eq(stat(points, &st), 0); /* kept */
+
+    /* a temporary folder, removed when freed; a failing point */
+    char *bad[] = {(char *)"true", (char *)"reduce", (char *)"{tpb}", (char *)"7"};
+    char tmp[300];
+    snprintf(tmp, sizeof tmp, "%s/tmp", dir);
+    mkdir(tmp, 0700);
+    setenv("TMPDIR", tmp, 1);
+    o.keep = NULL;
+    cr_assert_eq(mmm_profile_run(&c, g, argv, 4, &o, &details, &e), 0, "%s", e.message);
+    char folder[600];
+    snprintf(folder, sizeof folder, "%s", mmm_profile_captures_points(c));
+    *strrchr(folder, '/') = '\0';
+    cr_expect_eq(strncmp(folder, tmp, strlen(tmp)), 0, "%s", folder);
+    cr_expect_eq(stat(folder, &st), 0);
+    mmm_profile_captures_free(c);
+    cr_expect_eq(stat(folder, &st), -1);
+    cr_expect_eq(mmm_profile_run(&c, g, bad, 4, &o, &details, &e), MMM_EIO);
+    cr_expect_null(c);
+    cr_expect(strstr(e.message, "point 1/2 (tpb=64, unused=1): the list of launches: ncu "
+                                "exited with status 1") != NULL, "%s", e.message);
+    cr_assert_geq(details.n, 2);
+    cr_expect(strstr(details.line[0], "==ERROR==") != NULL, "%s", details.line[0]);
+    cr_expect_str_eq(details.line[details.n - 1], "  (give --keep DIR to keep what ncu "
+                                                  "wrote)");
+    unsetenv("TMPDIR");
+    mmm_notes_dispose(&said);
+    mmm_notes_dispose(&details);
+    mmm_profile_grid_free(g);
+    mmm_tmpdir_remove(dir);
+}
+
 /* The options: mmm_profile_options_init and the macro give the defaults
  * of the header (no skeleton, no name, default limits); NULL is them. */
 Test(profile, options)

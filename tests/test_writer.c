@@ -357,6 +357,186 @@ Test(writer, fit)
     }
 }
 
+/* The command's stderr for args (it must succeed) equals the notes, one
+ * line each. */
+static void same_notes(const mmm_notes *notes, const char *const *args)
+{
+    mmm_run_result r;
+    char *want = calloc(1, 1);
+    size_t len = 0;
+    for (size_t i = 0; i < notes->n; i++) {
+        size_t l = strlen(notes->line[i]);
+        want = realloc(want, len + l + 2);
+        cr_assert_not_null(want);
+        memcpy(want + len, notes->line[i], l);
+        want[len + l] = '\n';
+        want[len += l + 1] = '\0';
+    }
+    cr_assert_eq(mmm_run(&r, args, NULL, &MMM_RUN_LIMITS_DEFAULT), 0);
+    cr_assert(r.exited && r.status == 0, "mmm %s exited %d: %s", args[0], r.status, r.err);
+    cr_expect_str_eq(r.err, want);
+    free(want);
+    mmm_run_dispose(&r);
+}
+
+/* The calls that take what the command was given as texts: the program
+ * opened with -D and -p (mmm_program_open), the sweep from the texts of
+ * --param/--values/--from/--to/--baseline (mmm_sweep_spec_parse), driven
+ * and written whole (mmm_write_sweep); the notes are the command's
+ * stderr. */
+Test(writer, optimize_from_texts)
+{
+    const char *path = DAG("poly_mul.xml"), *defs[] = {"s=2", "n=2^10"};
+    mmm_sweep_axis_text axes[2] = {{.name = "l", .values = "16,64,min(256,1000)"},
+                                   {.name = "s", .from = "1", .to = "2^3", .step = "1"}};
+    for (int f = 0; f < 3; f++) {
+        mmm_open_options oo = MMM_OPEN_OPTIONS_INIT;
+        mmm_sweep_spec spec = MMM_SWEEP_SPEC_INIT;
+        mmm_notes notes = MMM_NOTES_INIT;
+        mmm_sweep_result res;
+        mmm_opened o;
+        mmm_error e;
+        mmm_writer *w = writer((mmm_format)f);
+        oo.defs = defs;
+        oo.ndefs = 2;
+        oo.p = 8;
+        oo.no_eval = 1;
+        cr_assert_eq(mmm_program_open(&o, path, &oo, &e), 0, "%s", e.message);
+        spec.fixed = o.overrides;
+        spec.nfixed = o.noverrides;
+        spec.has_p = 1;
+        spec.p = 8;
+        spec.objective = MMM_OBJECTIVE_BOUND;
+        cr_assert_eq(mmm_sweep_spec_parse(&spec, o.program, axes, 2, "s=2,l=64", &notes,
+                                          &e), 0, "%s", e.message);
+        cr_expect_eq(spec.axes[0].nvalues, 3);
+        cr_expect(spec.has_baseline);
+        cr_assert_eq(mmm_write_sweep(w, &res, o.instance, &spec, 60, NULL, NULL, &e), 0,
+                     "%s", e.message);
+        cr_expect(res.has_best);
+        const char *args[] = {"optimize", path, "--param", "l", "--values",
+                              "16,64,min(256,1000)", "--param", "s", "--from", "1",
+                              "--to", "2^3", "--step", "1", "-D", "s=2", "-D", "n=2^10",
+                              "-p", "8", "--objective", "bound", "--baseline", "s=2,l=64",
+                              "--format", format_names[f], NULL};
+        same(w, args);
+        cr_assert_eq(notes.n, 1);
+        same_notes(&notes, args);
+        mmm_notes_dispose(&notes);
+        mmm_sweep_spec_dispose(&spec);
+        mmm_writer_free(w);
+        mmm_opened_dispose(&o);
+    }
+}
+
+/* One policy and every policy at one p (mmm_simulate_policies), as
+ * `mmm simulate FILE -p 3 --policy P`. */
+Test(writer, simulate_policies)
+{
+    const char *path = DAG("fork_join.xml");
+    const char *policies[] = {"lifo", "all"};
+    for (int f = 0; f < 3; f++)
+        for (int k = 0; k < 2; k++) {
+            mmm_open_options oo = MMM_OPEN_OPTIONS_INIT;
+            mmm_sim_options so = MMM_SIM_OPTIONS_INIT;
+            mmm_notes bad = MMM_NOTES_INIT;
+            mmm_sim_runs r;
+            mmm_metrics m;
+            mmm_opened o;
+            mmm_error e;
+            mmm_writer *w = writer((mmm_format)f);
+            int all = k == 1;
+            oo.p = 3;
+            cr_assert_eq(mmm_program_open(&o, path, &oo, &e), 0, "%s", e.message);
+            memset(&m, 0, sizeof m);
+            cr_assert_eq(mmm_metrics_compute(&m, o.instance, 0, &e), 0);
+            so.policy = all ? NULL : mmm_sim_policy_find(policies[k]);
+            so.seed = 5;
+            so.record = 1;
+            cr_assert_eq(mmm_simulate_policies(&r, o.instance, &so, all, m.graham_brent,
+                                               &bad, &e), 0, "%s", e.message);
+            cr_expect_eq(r.n, all ? mmm_sim_policy_count() : 1);
+            cr_expect_eq(r.nbad, 0);
+            cr_expect_eq(bad.n, 0);
+            cr_expect_gt(r.runs[r.best].nrecords, 0); /* the best one is recorded */
+            for (size_t i = 0; i < r.n; i++)
+                cr_expect_leq(r.runs[r.best].makespan, r.runs[i].makespan);
+            cr_assert_eq(mmm_write_simulation_begin(w, o.program, path, 0, &e), 0);
+            cr_assert_eq(mmm_write_simulation(w, r.runs, r.n, all, r.best, m.graham_brent,
+                                              &e), 0);
+            cr_assert_eq(mmm_write_simulation_end(w, &e), 0);
+            const char *args[] = {"simulate", path, "-p", "3", "--policy", policies[k],
+                                  "--seed", "5", "--format", format_names[f], NULL};
+            same(w, args);
+            mmm_sim_runs_dispose(&r);
+            mmm_metrics_dispose(&m);
+            mmm_writer_free(w);
+            mmm_opened_dispose(&o);
+        }
+}
+
+/* The runs matched to their programs with mmm_fit_samples_make (a -D
+ * name no program declares: one note per program), as `mmm fit`. */
+Test(writer, fit_samples)
+{
+    static const char *const paths[] = {DAG("cumodp/div_naive.xml"),
+                                        DAG("cumodp/div_opt.xml"),
+                                        DAG("cumodp/mul.xml")};
+    const char *defs[] = {"zz=1"};
+    mmm_machine *base = NULL;
+    mmm_program *prog[3];
+    mmm_runs *runs = NULL;
+    mmm_load_options lo = MMM_LOAD_OPTIONS_INIT;
+    mmm_fit_samples fs;
+    mmm_notes notes = MMM_NOTES_INIT;
+    mmm_fit_result res;
+    mmm_time_machine tm;
+    mmm_fit_options fo;
+    mmm_error e;
+    int fitted[MMM_TIME_NCONST];
+    mmm_writer *w = writer(MMM_FORMAT_TEXT);
+    cr_assert_eq(mmm_machine_load_file(&base, CALIBRATED, NULL, &e), 0);
+    lo.machine = base;
+    for (int i = 0; i < 3; i++)
+        cr_assert_eq(mmm_program_load_file(&prog[i], paths[i], &lo, &e), 0);
+    cr_assert_eq(mmm_runs_read_file(&runs, MMM_TEST_DATA "/runs/small.csv", 0, &e), 0);
+    cr_assert_eq(mmm_fit_samples_make(&fs, &runs, 1, prog, 3, defs, 1, &notes, &e), 0,
+                 "%s", e.message);
+    cr_expect_eq(fs.n, runs->nrows);
+    cr_expect_eq(notes.n, 3);
+    for (size_t k = 0; k < fs.n; k++) {
+        cr_expect_str_eq(fs.runs[k].program->name, runs->rows[k].program);
+        cr_expect_eq(fs.samples[k].seconds, runs->rows[k].seconds);
+        cr_expect_eq(fs.samples[k].inst, fs.inst[k]);
+    }
+    memset(&fo, 0, sizeof fo);
+    for (int q = 0; q < MMM_TIME_NCONST; q++)
+        fitted[q] = fo.fit[q] = 1;
+    cr_assert_eq(mmm_time_machine_get(&tm, fs.inst[0], 0, &e), 0, "%s", e.message);
+    cr_assert_eq(mmm_time_fit(&tm, fs.samples, fs.n, &fo, &res, &e), 0, "%s", e.message);
+    mmm_fit_report r = {&tm, fitted, &res, fs.runs, fs.n, 3, NULL};
+    cr_assert_eq(mmm_write_fit(w, &r, &e), 0, "%s", e.message);
+    const char *args[] = {"fit", "--data", MMM_TEST_DATA "/runs/small.csv", paths[0],
+                          paths[1], paths[2], "--machine", CALIBRATED, "-D", "zz=1", NULL};
+    same(w, args);
+    same_notes(&notes, args);
+    /* a program the runs name that is not given: the row's line */
+    mmm_fit_samples_dispose(&fs);
+    cr_expect_eq(mmm_fit_samples_make(&fs, &runs, 1, prog, 2, NULL, 0, NULL, &e),
+                 MMM_EINPUT);
+    cr_expect(strstr(e.message, "is not one of the programs given (") != NULL, "%s",
+              e.message);
+    cr_expect_gt(e.line, 1);
+    mmm_fit_samples_dispose(&fs);
+    mmm_notes_dispose(&notes);
+    mmm_writer_free(w);
+    mmm_fit_result_dispose(&res);
+    mmm_runs_free(runs);
+    for (int i = 0; i < 3; i++)
+        mmm_program_free(prog[i]);
+    mmm_machine_free(base);
+}
+
 /* No GPU here: made-up figures, each format a whole document. */
 Test(writer, calibration)
 {
