@@ -232,3 +232,36 @@ Test(options, import_and_speedup_null_means_the_defaults)
     mmm_instance_free(inst);
     mmm_program_free(prog);
 }
+
+/* The options of mmm_program_open and of mmm_profile_run: the defaults
+ * written out from the headers, by the function and by the macro. */
+Test(options, open_and_profile_run_defaults)
+{
+    mmm_open_options oo, om = MMM_OPEN_OPTIONS_INIT;
+    mmm_profile_run_options ro, rm = MMM_PROFILE_RUN_OPTIONS_INIT;
+    memset(&oo, 0x5a, sizeof oo);
+    memset(&ro, 0x5a, sizeof ro);
+    mmm_open_options_init(&oo);
+    mmm_profile_run_options_init(&ro);
+    for (int i = 0; i < 2; i++) {
+        const mmm_open_options *o = i ? &om : &oo;
+        const mmm_profile_run_options *r = i ? &rm : &ro;
+        cr_expect_eq(o->io.format, MMM_INPUT_UNKNOWN);
+        cr_expect_eq(o->io.time_unit, MMM_TIME_US);
+        cr_expect_null(o->io.load.machine);
+        cr_expect_null(o->machine);
+        cr_expect_null(o->defs);
+        cr_expect_eq(o->ndefs, 0);
+        cr_expect_eq(o->p, 0);
+        cr_expect_eq(o->unknown, MMM_DEFINE_STRICT);
+        cr_expect_eq(o->instance_flags, 0);
+        cr_expect_eq(o->no_eval, 0);
+        cr_expect_null(r->ncu);
+        cr_expect_null(r->keep);
+        cr_expect_eq(r->samples, 1);
+        cr_expect_null(r->progress);
+        cr_expect_null(r->payload);
+    }
+    mmm_open_options_init(NULL);
+    mmm_profile_run_options_init(NULL);
+}
