@@ -160,7 +160,7 @@ static int eval_at(const sim_args *a, const mmm_program *prog, mmm_instance *ins
 
 /* Simulate at the instance's p (mmm_simulate_policies) and print with w;
  * a run outside its bounds still shows its table. */
-static int simulate_at(sim_args *a, const mmm_program *prog,
+static int simulate_at(const sim_args *a, const mmm_program *prog,
                        const mmm_instance *inst, mmm_writer *w)
 {
     mmm_sim_options opt = MMM_SIM_OPTIONS_INIT;

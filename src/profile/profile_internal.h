@@ -10,6 +10,9 @@
  *                launches standing for the others of their configuration)
  *   skeleton.c   a skeleton DAG file ("?" where a cost is to be measured)
  *   build.c      launches into kernels, kernels into the DAG file's text
+ *   run.c        the program under ncu at each point of a grid (the one
+ *                file that starts processes; it needs nothing of this
+ *                header)
  *
  * A layer above the time model: it uses the public API (include/mmm/) and
  * the helpers of src/base/ only. */

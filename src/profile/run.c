@@ -31,7 +31,7 @@
 
 #include "base/notes.h"
 #include "base/split.h"
-#include "profile_internal.h"
+#include "mmm/profile.h"
 
 extern char **environ;
 
