@@ -76,6 +76,7 @@ typedef int (*mmm_import_reader)(mmm_program **out, const char *buf,
                                  mmm_error *err);
 
 typedef struct mmm_import_options {
+    unsigned int version; /**< MMM_IMPORT_OPTIONS_VERSION (the INIT macro, mmm_import_options_init) */
     mmm_load_options load;     /**< limits, machine file, XML options */
     mmm_input_format format;   /**< MMM_INPUT_UNKNOWN: detect */
     mmm_time_unit time_unit;   /**< for costs in seconds */
@@ -90,8 +91,9 @@ typedef struct mmm_import_options {
 } mmm_import_options;
 
 /** The defaults; a NULL options pointer means the same. */
+#define MMM_IMPORT_OPTIONS_VERSION 1
 #define MMM_IMPORT_OPTIONS_INIT                                               \
-    {.load = MMM_LOAD_OPTIONS_INIT, .format = MMM_INPUT_UNKNOWN,              \
+    {.version = MMM_IMPORT_OPTIONS_VERSION, .load = MMM_LOAD_OPTIONS_INIT, .format = MMM_INPUT_UNKNOWN,              \
      .time_unit = MMM_TIME_US, .negative_to_zero = 0, .cost_attr = NULL,      \
      .costs_file = NULL, .dot_reader = NULL, .cuda_dot_reader = NULL}
 /** Set *opt to the defaults (MMM_IMPORT_OPTIONS_INIT). */

@@ -154,14 +154,16 @@ MMM_API int mmm_profile_fit(const char *const *names, size_t nvars,
 /* Building the DAG file                                               */
 
 typedef struct mmm_profile_options {
+    unsigned int version; /**< MMM_PROFILE_OPTIONS_VERSION (the INIT macro, mmm_profile_options_init) */
     const char *skeleton; /**< a skeleton DAG file to fill in; NULL: none */
     const char *name;     /**< the program's name; NULL: the skeleton's,
                                else the POINTS file's name */
     mmm_limits limits;    /**< of the skeleton and of each file read */
 } mmm_profile_options;
 
+#define MMM_PROFILE_OPTIONS_VERSION 1
 #define MMM_PROFILE_OPTIONS_INIT \
-    {.skeleton = NULL, .name = NULL, .limits = MMM_LIMITS_INIT}
+    {.version = MMM_PROFILE_OPTIONS_VERSION, .skeleton = NULL, .name = NULL, .limits = MMM_LIMITS_INIT}
 /** Set *opt to the defaults (MMM_PROFILE_OPTIONS_INIT). */
 MMM_API void mmm_profile_options_init(mmm_profile_options *opt);
 

@@ -250,7 +250,7 @@ int cmd_fit(int argc, char **argv)
     if (mmm_time_machine_get(&m, inst[0], 0, &err) < 0)
         goto fail_err;
     mmm_fit_options fo;
-    memset(&fo, 0, sizeof fo);
+    mmm_fit_options_init(&fo);
     memcpy(fo.fit, fit, sizeof fo.fit);
     if (mmm_time_fit(&m, smp, nruns, &fo, &res, &err) < 0) {
         /* name the run the model could not predict */

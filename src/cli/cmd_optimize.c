@@ -228,7 +228,7 @@ static int build_spec(mmm_sweep_spec *spec, const opt_args *o,
 {
     size_t a, k;
     int rc;
-    memset(spec, 0, sizeof *spec);
+    mmm_sweep_spec_init(spec);
     spec->naxes = o->naxes;
     spec->fixed = ov;
     spec->nfixed = nov;

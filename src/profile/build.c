@@ -21,12 +21,13 @@
 #include "profile_internal.h"
 #include "base/file.h"
 #include "base/outfile.h"
+#include "base/abi.h"
 
 void mmm_profile_options_init(mmm_profile_options *opt)
 {
-    if (!opt)
-        return;
-    memset(opt, 0, sizeof *opt);
+    static const mmm_profile_options defaults = MMM_PROFILE_OPTIONS_INIT;
+    if (opt)
+        *opt = defaults;
 }
 
 int mmm__profile_note(mmm_profile *p, const char *fmt, ...)
@@ -674,6 +675,7 @@ int mmm_profile_build(mmm_profile **out, const char *points_path,
     *out = NULL;
     if (!points_path)
         return mmm_error_set(err, MMM_EINVAL, NULL, 0, "no POINTS file");
+    MMM__CHECK_VERSION(opt, mmm_profile_options, PROFILE_OPTIONS, err);
     if (!opt)
         opt = &dflt;
     mmm_limits lim = mmm_limits_effective(&opt->limits);
