@@ -414,6 +414,85 @@ Test(profile, ncu_fixtures)
     mmm_tmpdir_remove(dir);
 }
 
+/* --print-metric-instances details in ncu's default units: a cell with
+ * instances is scaled number by number, not by its column's unit.  The
+ * five launches of fixtures/reduce_matmul_instances.csv (call3's
+ * validate.raw-instances.csv, IDs 0, 1, 14, 15, 78), whose static shared
+ * memory is "256 (0: 256)", "4.10 (0: 4.10)", "512 (0: 512)", "4.10 (0:
+ * 4.10)" and "8.19 (0: 8.19)" under "Kbyte/block", where the plain export
+ * of the same report has 0.256000, 4.096000, 0.512000, 4.096000 and
+ * 8.192000 Kbyte/block: 256 bytes (4*64 floats of reduce_partial<64, 1>),
+ * 4,096 (reduce_final's 1,024 floats, rounded to 4,100), 512, and mm_tiled
+ * <32, 1>'s two 32x32 tiles of floats, 8,192 (rounded to 8,190). */
+Test(profile, ncu_instances_units)
+{
+    mmm_ncu_capture *c = read_capture(DATA "/fixtures/reduce_matmul_instances.csv");
+    mmm_value v;
+    cr_assert_eq(mmm_ncu_count(c), 5);
+    cr_expect_eq(qint(c, 0, MMM_NCU_SHARED_STATIC), 256);
+    cr_expect_eq(qint(c, 2, MMM_NCU_SHARED_STATIC), 512);
+    static const size_t rounded[] = {1, 3, 4};
+    static const double want[] = {4100, 4100, 8190};
+    for (size_t i = 0; i < 3; i++) {
+        cr_assert(mmm_ncu_value(c, rounded[i], MMM_NCU_SHARED_STATIC, &v));
+        cr_expect_eq(v.exact, 0, "launch %zu", rounded[i]);
+        cr_expect_eq(v.d, want[i], "launch %zu: %.17g", rounded[i], v.d);
+    }
+    /* "0 (0: 0)" under "byte/block"; the counts with instances ("16,384
+     * (0: 16,384)" blocks) and the instance BAR of the opcodes: 229,376 =
+     * 32,768 warps x 7 barriers of reduce_partial<64, 1> */
+    cr_expect_eq(qint(c, 0, MMM_NCU_SHARED_DYNAMIC), 0);
+    cr_expect_eq(qint(c, 0, MMM_NCU_BLOCKS), 16384);
+    cr_expect_eq(qint(c, 4, MMM_NCU_BLOCKS), 1024);
+    cr_expect_eq(qint(c, 0, MMM_NCU_REGISTERS), 16);
+    cr_expect_eq(qint(c, 0, MMM_NCU_BARRIER_INST), 229376);
+    /* the plain cells of the same file keep their column's unit:
+     * smsp__sass_data_bytes_mem_global_op_ld.sum "0.004194" Gbyte, 4,194,304
+     * bytes rounded */
+    cr_assert(mmm_ncu_value(c, 0, MMM_NCU_LOAD_BYTES, &v));
+    cr_expect_eq(v.exact, 0);
+    cr_expect_eq(v.d, 4194000);
+    mmm_ncu_free(c);
+
+    /* made-up cells: a cell with instances and no decimal point is in the
+     * base unit whatever the column's unit; with decimals, in the column's
+     * unit, rounded; a plain cell always in the column's unit (exact when
+     * it shows the digits down to the base unit) */
+    static const char head[] =
+        "\"ID\",\"Process ID\",\"Process Name\",\"Host Name\",\"Kernel Name\","
+        "\"Context\",\"Stream\",\"Block Size\",\"Grid Size\",\"Device\",\"CC\","
+        "\"launch__shared_mem_per_block_static\",\"launch__shared_mem_per_block_dynamic\"\n"
+        "\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\","
+        "\"Kbyte/block\",\"Kbyte/block\"\n";
+    static const struct {
+        const char *st, *dy;
+        double s, d;
+        int exact;
+    } rows[] = {
+        {"1,000 (0: 1,000)", "999 (999)", 1000, 999, 1},
+        {"2.50 (0: 2.50)", "0.256000", 2500, 256, 0},
+        {"256", "3", 256000, 3000, 0},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        char text[2048];
+        mmm_error err;
+        snprintf(text, sizeof text,
+                 "%s\"0\",\"1\",\"p\",\"h\",\"k()\",\"1\",\"7\",\"(64, 1, 1)\","
+                 "\"(2, 1, 1)\",\"0\",\"9.0\",\"%s\",\"%s\"\n",
+                 head, rows[i].st, rows[i].dy);
+        c = NULL;
+        cr_assert_eq(mmm_ncu_read_memory(&c, text, strlen(text), "m.csv", &err), 0, "%s",
+                     err.message);
+        mmm_value a, b;
+        cr_assert(mmm_ncu_value(c, 0, MMM_NCU_SHARED_STATIC, &a));
+        cr_assert(mmm_ncu_value(c, 0, MMM_NCU_SHARED_DYNAMIC, &b));
+        cr_expect_eq(a.d, rows[i].s, "row %zu: %.17g", i, a.d);
+        cr_expect_eq(b.d, rows[i].d, "row %zu: %.17g", i, b.d);
+        cr_expect_eq(a.exact, rows[i].exact, "row %zu", i);
+        mmm_ncu_free(c);
+    }
+}
+
 /* Kernel names into kernel ids (through the build of one capture). */
 Test(profile, kernel_names)
 {
