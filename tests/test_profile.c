@@ -1331,3 +1331,67 @@ Test(profile, build_sizes)
     mmm_profile_free(p);
     mmm_tmpdir_remove(dir);
 }
+
+/* A skeleton's gathers and scatters (written by hand) count among the
+ * reads and writes it leaves to be measured; where the hand's value is
+ * more than the measured one at a point, the build writes min(hand,
+ * measured expression), says so in the kernel's comment and in a note,
+ * and the file analyzes (the time model refuses a part larger than its
+ * whole).  reduce's 35 points: reduce_partial reads k words a thread and
+ * writes 32/tpb (one store of a warp a block, taken as 32 words: the
+ * captures have no data bytes). */
+Test(profile, skeleton_clamps_parts)
+{
+    char dir[256], skel[512], out[512], machine[1024];
+    mmm_tmpdir_make(dir, sizeof dir, "mmm_profile");
+    snprintf(skel, sizeof skel, "%s/skel.xml", dir);
+    snprintf(out, sizeof out, "%s/out.xml", dir);
+    write_file(skel, "<program name='r'><param name='tpb' value='64'/>"
+                     "<param name='k' value='1'/><param name='U' value='1'/>\n"
+                     "<kernel id='reduce_partial' blocks='2^20/(tpb*k)' threads='tpb'\n"
+                     " work='?' span='?' reads='?' writes='?' gathers='k + 1'\n"
+                     " scatters='1/8'/>\n"
+                     "<kernel id='reduce_final' blocks='1' threads='1024'\n"
+                     " work='?' span='?' reads='?' writes='?' gathers='0' scatters='1/1024'/>\n"
+                     "<edge from='reduce_partial' to='reduce_final'/></program>\n");
+    mmm_profile *p = build(DATA "/reduce/POINTS-raw.csv", skel);
+    const char *xml = mmm_profile_xml(p);
+    /* above the reads k at every point; above the writes 32/tpb at the 14
+     * points of tpb = 512 and 1024 (the largest excess at tpb = 1024: 4x) */
+    cr_expect(strstr(xml, "gathers='min(k + 1, k)'") != NULL, "%s", xml);
+    cr_expect(strstr(xml, "scatters='min(1/8, 32/tpb)'") != NULL, "%s", xml);
+    cr_expect(strstr(xml, "CLAMPED gathers: the skeleton's is more than the measured "
+                          "reads at 35 of the 35 points (2 against 1 at tpb=64, k=1, "
+                          "2x)") != NULL, "%s", xml);
+    cr_expect(strstr(xml, "CLAMPED scatters: the skeleton's is more than the measured "
+                          "writes at 14 of the 35 points (0.125 against 0.03125 at "
+                          "tpb=1024, k=1, 4x)") != NULL, "%s", xml);
+    /* reduce_final's, never more (its one word of 1,024 threads), as written */
+    cr_expect(strstr(xml, "gathers='0' scatters='1/1024'") != NULL, "%s", xml);
+    size_t notes = 0;
+    for (size_t i = 0; i < mmm_profile_nnotes(p); i++)
+        if (strstr(mmm_profile_note(p, i), "written min(the skeleton's, the "))
+            notes++;
+    cr_expect_eq(notes, 2);
+    /* the values at tpb = 1024, k = 4: gathers 4 (not 5), scatters 1/32
+     * (not 1/8) */
+    static const char *const names[] = {"tpb", "k"};
+    static const int64_t v[] = {1024, 4};
+    mmm_program *prog = load_text(xml);
+    mmm_instance *inst = eval_at(prog, names, v, 2);
+    cr_expect_eq(attr_of(inst, "reduce_partial", "gathers"), 4);
+    cr_expect_eq(attr_of(inst, "reduce_partial", "scatters"), 1.0 / 32);
+    mmm_instance_free(inst);
+    mmm_program_free(prog);
+    cr_assert_eq(mmm_profile_save_xml(p, out, NULL), 0);
+    mmm_profile_free(p);
+    /* the time model takes it (without the clamp: "kernel 'reduce_partial':
+     * gathers = 2 is more than its reads = 1") */
+    snprintf(machine, sizeof machine, "%s/machines/h100-fitted.xml", MMM_DAGS_DIR);
+    const char *a[] = {"analyze", out, "--machine", machine, "--model", "time",
+                       "-D", "tpb=1024", NULL};
+    mmm_run_result r = run(a);
+    cr_expect_eq(r.status, 0, "%s", r.err);
+    mmm_run_dispose(&r);
+    mmm_tmpdir_remove(dir);
+}

@@ -184,7 +184,7 @@ static void put_num(mmm__text *t, mmm_value v)
 
 void mmm__kernel_comment(mmm__text *t, const char *indent, const char *id,
                          const mmm__profile_points *pts, const mmm__profile_launch *const *rep,
-                         const int64_t *nl, const mmm__profile_fit *f)
+                         const int64_t *nl, const mmm__profile_fit *f, const char *extra)
 {
     mmm__text c;
     size_t shown = 0, first = pts->n;
@@ -330,6 +330,12 @@ void mmm__kernel_comment(mmm__text *t, const char *indent, const char *id,
             mmm__text_printf(&c, "\n%s     APPROXIMATE %s: %s", indent,
                              a == PF_REPEAT ? "repeat" : mmm__pa_name(a), why);
         }
+    /* the caller's lines */
+    for (const char *e = extra; e && *e;) {
+        size_t n = strcspn(e, "\n");
+        mmm__text_printf(&c, "\n%s     %.*s", indent, (int)n, e);
+        e += n + (e[n] == '\n');
+    }
     mmm__text_printf(t, "%s<!-- ", indent);
     mmm__text_comment(t, c.s ? c.s : "");
     mmm__text_put(t, " -->\n");
@@ -585,7 +591,7 @@ static int build_plain(mmm_profile *prof, mmm__text *t, const mmm__profile_point
         if ((rc = mmm__fit_values(names, pts->nparams, x, y, pts->n, 1, &f[PF_REPEAT],
                                   err)) < 0)
             goto out;
-        mmm__kernel_comment(t, "  ", g[0][k].id, pts, rep, nl, f);
+        mmm__kernel_comment(t, "  ", g[0][k].id, pts, rep, nl, f, NULL);
         mmm__text_put(t, "  <kernel");
         put_attr(t, "id", g[0][k].id);
         if (strcmp(f[PF_REPEAT].text, "1"))
