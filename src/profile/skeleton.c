@@ -874,14 +874,19 @@ int mmm__skeleton_fill(mmm_profile *prof, mmm__text *out, const char *path,
                             continue;
                         const char *part = mmm_attr_name((mmm_attr)C->part),
                                    *whole = mmm__pa_name(holes[C->whole].pa);
+                        char by[64];
+                        if (C->ratio >= 1.1)
+                            snprintf(by, sizeof by, "%.3gx", C->ratio);
+                        else
+                            snprintf(by, sizeof by, "%.2g %% more", 100 * (C->ratio - 1));
                         mmm__text_printf(&note, "%sCLAMPED %s: the skeleton's is more "
                                          "than the measured %s at %zu of the %zu "
-                                         "points (%g against %g at %s, %.3gx), so "
+                                         "points (%g against %g at %s, %s), so "
                                          "written min(the skeleton's, the %s): %s "
                                          "count among the %s",
                                          note.s && note.s[0] ? "\n" : "", part, whole,
                                          C->npoints, pts->n, C->hand, C->measured, C->at,
-                                         C->ratio, whole, part, whole);
+                                         by, whole, part, whole);
                     }
                     mmm__kernel_comment(out, indent, prog->kernels[e->kernel].id, pts,
                                         rep[e->kernel], nl[e->kernel], f, note.s);
