@@ -1401,3 +1401,30 @@ Test(profile, skeleton_clamps_parts)
     mmm_run_dispose(&r);
     mmm_tmpdir_remove(dir);
 }
+
+/* A POINTS column with one value at every point: the build says that no
+ * measured cost can depend on it (the one-size captures of bench/gpu gave
+ * matrix products whose per-block work stayed that of n = 1024 at n =
+ * 4096); a column that varies gets no such note. */
+Test(profile, fixed_parameter_note)
+{
+    char dir[256], pts[512];
+    mmm_tmpdir_make(dir, sizeof dir, "mmm_profile");
+    snprintf(pts, sizeof pts, "%s/P.csv", dir);
+    write_file(pts, "ncu,tpb,k,n\n" DATA "/reduce/raw-tpb64-k1.csv,64,1,2^20\n" DATA
+                    "/reduce/raw-tpb128-k2.csv,128,2,2^20\n");
+    mmm_profile *p = build(pts, NULL);
+    size_t fixed = 0, other = 0;
+    for (size_t i = 0; i < mmm_profile_nnotes(p); i++) {
+        const char *n = mmm_profile_note(p, i);
+        if (strstr(n, "the parameter n is 1048576 at every one of the 2 points: no "
+                      "measured cost can depend on it"))
+            fixed++;
+        else if (strstr(n, "at every one of"))
+            other++;
+    }
+    cr_expect_eq(fixed, 1);
+    cr_expect_eq(other, 0);
+    mmm_profile_free(p);
+    mmm_tmpdir_remove(dir);
+}

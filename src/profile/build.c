@@ -712,6 +712,25 @@ int mmm_profile_build(mmm_profile **out, const char *points_path,
                               pt->nscattered > 1 ? ", ..." : "") < 0)
             goto oom;
     }
+    /* a parameter with one value at every point drops out of every
+     * measured expression: a cost that grows with it is written as its
+     * value there */
+    for (size_t j = 0; pts.n > 1 && j < pts.nparams; j++) {
+        size_t i = 1;
+        while (i < pts.n && mmm__pv_equal(pts.p[i].params[j], pts.p[0].params[j]))
+            i++;
+        if (i < pts.n)
+            continue;
+        char v[64];
+        mmm__pv_text(pts.p[0].params[j], v, sizeof v);
+        if (mmm__profile_note(p, "the parameter %s is %s at every one of the %zu points: "
+                              "no measured cost can depend on it (one that grows with "
+                              "it is written as its value at %s = %s); to predict "
+                              "other values of %s, capture two values of it or more "
+                              "(three to check the form)",
+                              pts.pname[j], v, pts.n, pts.pname[j], v, pts.pname[j]) < 0)
+            goto oom;
+    }
     if (opt->skeleton) {
         if ((rc = mmm__skeleton_fill(p, &t, opt->skeleton, &pts, opt, err)) < 0)
             goto fail;
