@@ -185,7 +185,7 @@ static void put_num(mmm__text *t, mmm_value v)
 
 void mmm__kernel_comment(mmm__text *t, const char *indent, const char *id,
                          const mmm__profile_points *pts, const mmm__profile_launch *const *rep,
-                         const int64_t *nl, const mmm__profile_fit *f)
+                         const int64_t *nl, const mmm__profile_fit *f, const char *extra)
 {
     mmm__text c;
     size_t shown = 0, first = pts->n;
@@ -331,6 +331,12 @@ void mmm__kernel_comment(mmm__text *t, const char *indent, const char *id,
             mmm__text_printf(&c, "\n%s     APPROXIMATE %s: %s", indent,
                              a == PF_REPEAT ? "repeat" : mmm__pa_name(a), why);
         }
+    /* the caller's lines */
+    for (const char *e = extra; e && *e;) {
+        size_t n = strcspn(e, "\n");
+        mmm__text_printf(&c, "\n%s     %.*s", indent, (int)n, e);
+        e += n + (e[n] == '\n');
+    }
     mmm__text_printf(t, "%s<!-- ", indent);
     mmm__text_comment(t, c.s ? c.s : "");
     mmm__text_put(t, " -->\n");
@@ -586,7 +592,7 @@ static int build_plain(mmm_profile *prof, mmm__text *t, const mmm__profile_point
         if ((rc = mmm__fit_values(names, pts->nparams, x, y, pts->n, 1, &f[PF_REPEAT],
                                   err)) < 0)
             goto out;
-        mmm__kernel_comment(t, "  ", g[0][k].id, pts, rep, nl, f);
+        mmm__kernel_comment(t, "  ", g[0][k].id, pts, rep, nl, f, NULL);
         mmm__text_put(t, "  <kernel");
         put_attr(t, "id", g[0][k].id);
         if (strcmp(f[PF_REPEAT].text, "1"))
@@ -706,6 +712,25 @@ int mmm_profile_build(mmm_profile **out, const char *points_path,
                               pt->label, pt->nscattered,
                               pt->nscattered == 1 ? "" : "s", pt->scattered,
                               pt->nscattered > 1 ? ", ..." : "") < 0)
+            goto oom;
+    }
+    /* a parameter with one value at every point drops out of every
+     * measured expression: a cost that grows with it is written as its
+     * value there */
+    for (size_t j = 0; pts.n > 1 && j < pts.nparams; j++) {
+        size_t i = 1;
+        while (i < pts.n && mmm__pv_equal(pts.p[i].params[j], pts.p[0].params[j]))
+            i++;
+        if (i < pts.n)
+            continue;
+        char v[64];
+        mmm__pv_text(pts.p[0].params[j], v, sizeof v);
+        if (mmm__profile_note(p, "the parameter %s is %s at every one of the %zu points: "
+                              "no measured cost can depend on it (one that grows with "
+                              "it is written as its value at %s = %s); to predict "
+                              "other values of %s, capture two values of it or more "
+                              "(three to check the form)",
+                              pts.pname[j], v, pts.n, pts.pname[j], v, pts.pname[j]) < 0)
             goto oom;
     }
     if (opt->skeleton) {
