@@ -24,6 +24,7 @@
 
 #include "sim_int.h"
 #include "base/grow.h"
+#include "base/abi.h"
 
 #define DEFAULT_MAX_RECORDS ((size_t)1 << 18)
 #define DEFAULT_MAX_LAUNCHES ((int64_t)100000000)
@@ -730,6 +731,7 @@ int mmm_simulate(mmm_sim_result *out, const mmm_instance *inst,
     if (!out || !inst)
         return mmm_error_set(err, MMM_EINVAL, NULL, 0,
                              "mmm_simulate: missing argument");
+    MMM__CHECK_VERSION(opt, mmm_sim_options, SIM_OPTIONS, err);
     if (!opt)
         opt = &defaults;
     memset(&res, 0, sizeof res);

@@ -11,6 +11,7 @@
 #include "mmm/metrics.h"
 #include "sim_int.h"
 #include "base/grow.h"
+#include "base/abi.h"
 
 static int nomem(mmm_error *err)
 {
@@ -272,6 +273,7 @@ int mmm_speedup_compute(mmm_speedup *out, const mmm_instance *inst,
     if (!out || !inst || (nov && !ov))
         return mmm_error_set(err, MMM_EINVAL, NULL, 0,
                              "mmm_speedup_compute: missing argument");
+    MMM__CHECK_VERSION(opt, mmm_speedup_options, SPEEDUP_OPTIONS, err);
     if (!opt)
         opt = &defaults;
     memset(&s, 0, sizeof s);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/abi.h"
 #include "base/notes.h"
 #include "mmm/sim.h"
 
@@ -31,6 +32,7 @@ int mmm_simulate_policies(mmm_sim_runs *out, const mmm_instance *inst,
     if (!inst)
         return mmm_error_set(err, MMM_EINVAL, NULL, 0,
                              "mmm_simulate_policies: missing argument");
+    MMM__CHECK_VERSION(opt, mmm_sim_options, SIM_OPTIONS, err);
     if (opt)
         o = *opt;
     if (!(out->runs = calloc(n, sizeof *out->runs)))

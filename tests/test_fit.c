@@ -271,7 +271,7 @@ static void fit_synth(double noise, double tol, double err_tol)
     for (int c = 0; c < MMM_TIME_NCONST; c++)
         m.c[c] = 0;
     mmm_fit_options fo;
-    memset(&fo, 0, sizeof fo);
+    mmm_fit_options_init(&fo);
     for (int c = 0; c < MMM_TIME_NCONST; c++)
         fo.fit[c] = 1;
     fo.max_iter = 300;
@@ -351,7 +351,7 @@ Test(fit, uncertainty_against_a_direct_computation, .timeout = 300)
     m.c[c0] *= 2; /* start away from the truth */
     m.c[c1] /= 2;
     mmm_fit_options fo;
-    memset(&fo, 0, sizeof fo);
+    mmm_fit_options_init(&fo);
     fo.fit[c0] = fo.fit[c1] = 1;
     mmm_fit_result res;
     cr_assert_eq(mmm_time_fit(&m, y.s, n, &fo, &res, &err), 0, "%s",
@@ -411,7 +411,7 @@ Test(fit, bounds_unused_and_traded_constants, .timeout = 300)
     size_t n = synth_runs(&y, &real, 0, 1, 0, 10);
     m = real;
     m.c[MMM_TIME_OP] = 4;
-    memset(&fo, 0, sizeof fo);
+    mmm_fit_options_init(&fo);
     fo.fit[MMM_TIME_OP] = fo.fit[MMM_TIME_ATOMIC] = 1;
     cr_assert_eq(mmm_time_fit(&m, y.s, n, &fo, &res, &err), 0, "%s",
                  err.message);
@@ -437,7 +437,7 @@ Test(fit, bounds_unused_and_traded_constants, .timeout = 300)
         y.s[k].seconds = t * (1 + 0.01 * (k - 1));
     }
     m = real;
-    memset(&fo, 0, sizeof fo);
+    mmm_fit_options_init(&fo);
     fo.fit[MMM_TIME_LAUNCH] = fo.fit[MMM_TIME_START] = 1;
     cr_assert_eq(mmm_time_fit(&m, y.s, 3, &fo, &res, &err), 0, "%s",
                  err.message);

@@ -567,7 +567,7 @@ Test(null_err, mmm_speedup_compute)
     mmm_instance *inst = evaluated(p);
     mmm_speedup s;
     static const int64_t bad_p[] = {4, -1};
-    mmm_speedup_options o = {0};
+    mmm_speedup_options o = MMM_SPEEDUP_OPTIONS_INIT;
     o.p = bad_p;
     o.np = 2;
     REFUSED(mmm_speedup_compute(&s, inst, NULL, 0, &o, NULL));

@@ -47,6 +47,7 @@ static void fx_open_mem(fx *f, const char *xml)
     mmm_error err;
     mmm_load_options opt = MMM_LOAD_OPTIONS_INIT;
     memset(f, 0, sizeof *f);
+    mmm_sweep_spec_init(&f->spec);
     cr_assert_eq(mmm_program_load_memory(&f->prog, xml, strlen(xml), "mem.xml",
                                          &opt, &err), 0, "%s", err.message);
     cr_assert_eq(mmm_instance_new(&f->inst, f->prog, &err), 0, "%s", err.message);
@@ -58,6 +59,7 @@ static void fx_open(fx *f, const char *file)
     mmm_error err;
     mmm_load_options opt = MMM_LOAD_OPTIONS_INIT;
     memset(f, 0, sizeof *f);
+    mmm_sweep_spec_init(&f->spec);
     snprintf(path, sizeof path, "%s/%s", MMM_DAGS_DIR, file);
     cr_assert_eq(mmm_program_load_file(&f->prog, path, &opt, &err), 0, "%s",
                  err.message);

@@ -6,6 +6,7 @@
  *     those with an explicitly initialized struct;
  *   - mmm_version() agrees with the generated header. */
 #include <criterion/criterion.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -264,4 +265,251 @@ Test(options, open_and_profile_run_defaults)
     }
     mmm_open_options_init(NULL);
     mmm_profile_run_options_init(NULL);
+}
+
+/* ---- Versioned structs (docs/library.md, "ABI") ----
+ * Each options struct starts with `unsigned int version`: the INIT macro and
+ * the *_init() function set it to the header's *_VERSION, and the library
+ * refuses a version it does not know (0: a struct not set up; CURRENT + 1:
+ * a header newer than the library) with MMM_EINVAL and a message naming the
+ * struct, before reading anything else of it. */
+
+/* The refusal of one bad version: MMM_EINVAL naming the struct. */
+#define REFUSES(call, type)                                                   \
+    do {                                                                      \
+        mmm_error e_;                                                         \
+        memset(&e_, 0, sizeof e_);                                            \
+        cr_expect_eq((call), MMM_EINVAL, "%s", #call);                        \
+        cr_expect_eq(e_.code, MMM_EINVAL);                                    \
+        cr_expect(strstr(e_.message, type) != NULL, "%s: '%s'", #call,        \
+                  e_.message);                                                \
+    } while (0)
+
+/* For each struct S: version 0 and S_VERSION + 1 are refused by CALL, whose
+ * err argument is &e_. */
+#define BOTH_REFUSED(obj, VER, call, type)                                    \
+    do {                                                                      \
+        (obj).version = 0;                                                    \
+        REFUSES(call, type);                                                  \
+        (obj).version = (VER) + 1;                                            \
+        REFUSES(call, type);                                                  \
+        (obj).version = (VER);                                                \
+    } while (0)
+
+Test(options, init_sets_the_version)
+{
+    mmm_load_options lo = MMM_LOAD_OPTIONS_INIT, lf;
+    mmm_import_options io = MMM_IMPORT_OPTIONS_INIT, iof;
+    mmm_sim_options so = MMM_SIM_OPTIONS_INIT, sf;
+    mmm_speedup_options po = MMM_SPEEDUP_OPTIONS_INIT, pf;
+    mmm_render_options ro = MMM_RENDER_OPTIONS_INIT, rf;
+    mmm_report_options eo = MMM_REPORT_OPTIONS_INIT, ef;
+    mmm_gantt_options go = MMM_GANTT_OPTIONS_INIT, gf;
+    mmm_fit_options fo = MMM_FIT_OPTIONS_INIT, ff;
+    mmm_sweep_spec wo = MMM_SWEEP_SPEC_INIT, wf;
+    mmm_profile_options qo = MMM_PROFILE_OPTIONS_INIT, qf;
+    memset(&lf, 0x5a, sizeof lf);
+    memset(&iof, 0x5a, sizeof iof);
+    memset(&sf, 0x5a, sizeof sf);
+    memset(&pf, 0x5a, sizeof pf);
+    memset(&rf, 0x5a, sizeof rf);
+    memset(&ef, 0x5a, sizeof ef);
+    memset(&gf, 0x5a, sizeof gf);
+    memset(&ff, 0x5a, sizeof ff);
+    memset(&wf, 0x5a, sizeof wf);
+    memset(&qf, 0x5a, sizeof qf);
+    mmm_load_options_init(&lf);
+    mmm_import_options_init(&iof);
+    mmm_sim_options_init(&sf);
+    mmm_speedup_options_init(&pf);
+    mmm_render_options_init(&rf);
+    mmm_report_options_init(&ef);
+    mmm_gantt_options_init(&gf);
+    mmm_fit_options_init(&ff);
+    mmm_sweep_spec_init(&wf);
+    mmm_profile_options_init(&qf);
+    mmm_fit_options_init(NULL);
+    mmm_sweep_spec_init(NULL);
+    /* the first member, 1 for every struct of this release */
+    cr_expect_eq(offsetof(mmm_load_options, version), 0);
+    cr_expect_eq(offsetof(mmm_sweep_spec, version), 0);
+    cr_expect_eq(MMM_LOAD_OPTIONS_VERSION, 1);
+    cr_expect_eq(lo.version, MMM_LOAD_OPTIONS_VERSION);
+    cr_expect_eq(lf.version, MMM_LOAD_OPTIONS_VERSION);
+    cr_expect_eq(io.version, MMM_IMPORT_OPTIONS_VERSION);
+    cr_expect_eq(iof.version, MMM_IMPORT_OPTIONS_VERSION);
+    cr_expect_eq(io.load.version, MMM_LOAD_OPTIONS_VERSION);
+    cr_expect_eq(iof.load.version, MMM_LOAD_OPTIONS_VERSION);
+    cr_expect_eq(so.version, MMM_SIM_OPTIONS_VERSION);
+    cr_expect_eq(sf.version, MMM_SIM_OPTIONS_VERSION);
+    cr_expect_eq(po.version, MMM_SPEEDUP_OPTIONS_VERSION);
+    cr_expect_eq(pf.version, MMM_SPEEDUP_OPTIONS_VERSION);
+    cr_expect_eq(ro.version, MMM_RENDER_OPTIONS_VERSION);
+    cr_expect_eq(rf.version, MMM_RENDER_OPTIONS_VERSION);
+    cr_expect_eq(eo.version, MMM_REPORT_OPTIONS_VERSION);
+    cr_expect_eq(ef.version, MMM_REPORT_OPTIONS_VERSION);
+    cr_expect_eq(go.version, MMM_GANTT_OPTIONS_VERSION);
+    cr_expect_eq(gf.version, MMM_GANTT_OPTIONS_VERSION);
+    cr_expect_eq(fo.version, MMM_FIT_OPTIONS_VERSION);
+    cr_expect_eq(ff.version, MMM_FIT_OPTIONS_VERSION);
+    cr_expect_eq(wo.version, MMM_SWEEP_SPEC_VERSION);
+    cr_expect_eq(wf.version, MMM_SWEEP_SPEC_VERSION);
+    cr_expect_eq(qo.version, MMM_PROFILE_OPTIONS_VERSION);
+    cr_expect_eq(qf.version, MMM_PROFILE_OPTIONS_VERSION);
+    /* the rest as the macro: defaults checked field by field above */
+    cr_expect_eq(ff.max_iter, 0);
+    for (int i = 0; i < MMM_TIME_NCONST; i++)
+        cr_expect_eq(ff.fit[i], 0);
+    cr_expect_eq(wf.naxes, 0);
+    cr_expect_eq(wf.max_points, 0);
+    cr_expect_eq(wf.has_p, 0);
+    cr_expect_null(wf.fixed);
+    cr_expect_null(qf.skeleton);
+    cr_expect_null(qf.name);
+}
+
+Test(options, unknown_version_is_refused)
+{
+    mmm_error err;
+    mmm_program *prog = NULL;
+    mmm_instance *inst = NULL;
+    mmm_metrics m;
+    mmm_load_options lo = MMM_LOAD_OPTIONS_INIT;
+    mmm_import_options io = MMM_IMPORT_OPTIONS_INIT;
+    mmm_sim_options so = MMM_SIM_OPTIONS_INIT;
+    mmm_speedup_options po = MMM_SPEEDUP_OPTIONS_INIT;
+    mmm_fit_options fo = MMM_FIT_OPTIONS_INIT;
+    mmm_sweep_spec spec = MMM_SWEEP_SPEC_INIT;
+    mmm_profile_options qo = MMM_PROFILE_OPTIONS_INIT;
+    mmm_sim_result sr;
+    mmm_speedup sp;
+    mmm_sweep_result swr;
+    mmm_time_machine tm;
+    mmm_fit_result fr;
+    mmm_profile *prof = NULL;
+    mmm_program *p2 = NULL;
+    mmm_value v = mmm_value_int(2);
+
+    cr_assert_eq(mmm_program_load_file(&prog, DIAMOND, &lo, &err), 0, "%s",
+                 err.message);
+    cr_assert_eq(mmm_instance_new(&inst, prog, &err), 0, "%s", err.message);
+    cr_assert_eq(mmm_instance_eval(inst, NULL, 0, &err), 0, "%s", err.message);
+    cr_assert_eq(mmm_metrics_compute(&m, inst, 0, &err), 0, "%s", err.message);
+    memset(&tm, 0, sizeof tm); /* refused before it is read */
+
+    BOTH_REFUSED(lo, MMM_LOAD_OPTIONS_VERSION,
+                 mmm_program_load_file(&p2, DIAMOND, &lo, &e_), "mmm_load_options");
+    BOTH_REFUSED(lo, MMM_LOAD_OPTIONS_VERSION,
+                 mmm_program_load_memory(&p2, "<x/>", 4, "m", &lo, &e_),
+                 "mmm_load_options");
+    BOTH_REFUSED(io, MMM_IMPORT_OPTIONS_VERSION,
+                 mmm_program_read_file(&p2, DIAMOND, &io, NULL, &e_),
+                 "mmm_import_options");
+    BOTH_REFUSED(io, MMM_IMPORT_OPTIONS_VERSION,
+                 mmm_program_read_memory(&p2, "<x/>", 4, "m", &io, NULL, &e_),
+                 "mmm_import_options");
+    /* the load options inside the import options: checked by the import */
+    BOTH_REFUSED(io.load, MMM_LOAD_OPTIONS_VERSION,
+                 mmm_program_read_file(&p2, DIAMOND, &io, NULL, &e_),
+                 "mmm_load_options");
+    cr_expect_null(p2);
+    BOTH_REFUSED(so, MMM_SIM_OPTIONS_VERSION, mmm_simulate(&sr, inst, &so, &e_),
+                 "mmm_sim_options");
+    BOTH_REFUSED(po, MMM_SPEEDUP_OPTIONS_VERSION,
+                 mmm_speedup_compute(&sp, inst, NULL, 0, &po, &e_),
+                 "mmm_speedup_options");
+    BOTH_REFUSED(fo, MMM_FIT_OPTIONS_VERSION,
+                 mmm_time_fit(&tm, NULL, 0, &fo, &fr, &e_), "mmm_fit_options");
+    spec.naxes = 1;
+    spec.axes[0].slot = mmm_program_find_param(prog, "p");
+    spec.axes[0].values = &v;
+    spec.axes[0].nvalues = 1;
+    BOTH_REFUSED(spec, MMM_SWEEP_SPEC_VERSION,
+                 mmm_sweep_run(&swr, inst, &spec, NULL, NULL, &e_), "mmm_sweep_spec");
+    BOTH_REFUSED(spec, MMM_SWEEP_SPEC_VERSION,
+                 mmm_sweep_resolve(&swr, NULL, inst, &spec, &e_), "mmm_sweep_spec");
+    BOTH_REFUSED(qo, MMM_PROFILE_OPTIONS_VERSION,
+                 mmm_profile_build(&prof, "none.csv", &qo, &e_),
+                 "mmm_profile_options");
+    cr_expect_null(prof);
+
+    /* the right version still works: unchanged behaviour */
+    cr_expect_eq(mmm_simulate(&sr, inst, &so, &err), 0, "%s", err.message);
+    mmm_sim_result_dispose(&sr);
+    cr_expect_eq(mmm_program_read_file(&p2, DIAMOND, &io, NULL, &err), 0, "%s",
+                 err.message);
+    mmm_program_free(p2);
+
+    {
+        mmm_render_options ro = MMM_RENDER_OPTIONS_INIT;
+        mmm_report_options eo = MMM_REPORT_OPTIONS_INIT;
+        mmm_gantt_options go = MMM_GANTT_OPTIONS_INIT;
+        char *out = NULL;
+        size_t len = 0;
+        mmm_sim_result r0;
+        cr_assert_eq(mmm_simulate(&r0, inst, NULL, &err), 0, "%s", err.message);
+        BOTH_REFUSED(ro, MMM_RENDER_OPTIONS_VERSION,
+                     mmm_render_memory(&out, &len, inst, &m, &ro, &e_),
+                     "mmm_render_options");
+        BOTH_REFUSED(eo, MMM_REPORT_OPTIONS_VERSION,
+                     mmm_report_html(&out, &len, inst, &m, &eo, &e_),
+                     "mmm_report_options");
+        BOTH_REFUSED(go, MMM_GANTT_OPTIONS_VERSION,
+                     mmm_gantt_write("never-written.svg", &r0, prog, &go, &e_),
+                     "mmm_gantt_options");
+        cr_expect_null(out);
+        mmm_sim_result_dispose(&r0);
+    }
+    mmm_metrics_dispose(&m);
+    mmm_instance_free(inst);
+    mmm_program_free(prog);
+}
+
+/* The two versioned structs of the command's calls: the INIT macro and the
+ * init function set the version; mmm_program_open and mmm_profile_run
+ * refuse one they do not know, and so do mmm_sweep_spec_parse (the spec)
+ * and mmm_simulate_policies (the simulator's options). */
+Test(options, open_and_profile_run_versions)
+{
+    mmm_open_options oo = MMM_OPEN_OPTIONS_INIT, of;
+    mmm_profile_run_options ro = MMM_PROFILE_RUN_OPTIONS_INIT, rf;
+    mmm_sweep_spec spec = MMM_SWEEP_SPEC_INIT;
+    mmm_sim_options so = MMM_SIM_OPTIONS_INIT;
+    mmm_sweep_axis_text ax = {.name = "p", .values = "1,2"};
+    mmm_profile_captures *c = NULL;
+    char *argv[] = {(char *)"true", NULL};
+    mmm_opened o;
+    mmm_sim_runs runs;
+    mmm_error err;
+    memset(&of, 0x5a, sizeof of);
+    memset(&rf, 0x5a, sizeof rf);
+    mmm_open_options_init(&of);
+    mmm_profile_run_options_init(&rf);
+    cr_expect_eq(offsetof(mmm_open_options, version), 0);
+    cr_expect_eq(offsetof(mmm_profile_run_options, version), 0);
+    cr_expect_eq(oo.version, MMM_OPEN_OPTIONS_VERSION);
+    cr_expect_eq(of.version, MMM_OPEN_OPTIONS_VERSION);
+    cr_expect_eq(oo.io.version, MMM_IMPORT_OPTIONS_VERSION);
+    cr_expect_eq(ro.version, MMM_PROFILE_RUN_OPTIONS_VERSION);
+    cr_expect_eq(rf.version, MMM_PROFILE_RUN_OPTIONS_VERSION);
+    BOTH_REFUSED(oo, MMM_OPEN_OPTIONS_VERSION, mmm_program_open(&o, DIAMOND, &oo, &e_),
+                 "mmm_open_options");
+    BOTH_REFUSED(oo.io, MMM_IMPORT_OPTIONS_VERSION,
+                 mmm_program_open(&o, DIAMOND, &oo, &e_), "mmm_import_options");
+    BOTH_REFUSED(ro, MMM_PROFILE_RUN_OPTIONS_VERSION,
+                 mmm_profile_run(&c, NULL, argv, 1, &ro, NULL, &e_),
+                 "mmm_profile_run_options");
+    cr_expect_null(c);
+    cr_assert_eq(mmm_program_open(&o, DIAMOND, &oo, &err), 0, "%s", err.message);
+    BOTH_REFUSED(spec, MMM_SWEEP_SPEC_VERSION,
+                 mmm_sweep_spec_parse(&spec, o.program, &ax, 1, NULL, NULL, &e_),
+                 "mmm_sweep_spec");
+    BOTH_REFUSED(so, MMM_SIM_OPTIONS_VERSION,
+                 mmm_simulate_policies(&runs, o.instance, &so, 1, -1.0, NULL, &e_),
+                 "mmm_sim_options");
+    mmm_sim_runs_dispose(&runs);
+    cr_expect_eq(mmm_sweep_spec_parse(&spec, o.program, &ax, 1, NULL, NULL, &err), 0,
+                 "%s", err.message);
+    mmm_sweep_spec_dispose(&spec);
+    mmm_opened_dispose(&o);
 }

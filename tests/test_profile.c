@@ -414,6 +414,85 @@ Test(profile, ncu_fixtures)
     mmm_tmpdir_remove(dir);
 }
 
+/* --print-metric-instances details in ncu's default units: a cell with
+ * instances is scaled number by number, not by its column's unit.  The
+ * five launches of fixtures/reduce_matmul_instances.csv (call3's
+ * validate.raw-instances.csv, IDs 0, 1, 14, 15, 78), whose static shared
+ * memory is "256 (0: 256)", "4.10 (0: 4.10)", "512 (0: 512)", "4.10 (0:
+ * 4.10)" and "8.19 (0: 8.19)" under "Kbyte/block", where the plain export
+ * of the same report has 0.256000, 4.096000, 0.512000, 4.096000 and
+ * 8.192000 Kbyte/block: 256 bytes (4*64 floats of reduce_partial<64, 1>),
+ * 4,096 (reduce_final's 1,024 floats, rounded to 4,100), 512, and mm_tiled
+ * <32, 1>'s two 32x32 tiles of floats, 8,192 (rounded to 8,190). */
+Test(profile, ncu_instances_units)
+{
+    mmm_ncu_capture *c = read_capture(DATA "/fixtures/reduce_matmul_instances.csv");
+    mmm_value v;
+    cr_assert_eq(mmm_ncu_count(c), 5);
+    cr_expect_eq(qint(c, 0, MMM_NCU_SHARED_STATIC), 256);
+    cr_expect_eq(qint(c, 2, MMM_NCU_SHARED_STATIC), 512);
+    static const size_t rounded[] = {1, 3, 4};
+    static const double want[] = {4100, 4100, 8190};
+    for (size_t i = 0; i < 3; i++) {
+        cr_assert(mmm_ncu_value(c, rounded[i], MMM_NCU_SHARED_STATIC, &v));
+        cr_expect_eq(v.exact, 0, "launch %zu", rounded[i]);
+        cr_expect_eq(v.d, want[i], "launch %zu: %.17g", rounded[i], v.d);
+    }
+    /* "0 (0: 0)" under "byte/block"; the counts with instances ("16,384
+     * (0: 16,384)" blocks) and the instance BAR of the opcodes: 229,376 =
+     * 32,768 warps x 7 barriers of reduce_partial<64, 1> */
+    cr_expect_eq(qint(c, 0, MMM_NCU_SHARED_DYNAMIC), 0);
+    cr_expect_eq(qint(c, 0, MMM_NCU_BLOCKS), 16384);
+    cr_expect_eq(qint(c, 4, MMM_NCU_BLOCKS), 1024);
+    cr_expect_eq(qint(c, 0, MMM_NCU_REGISTERS), 16);
+    cr_expect_eq(qint(c, 0, MMM_NCU_BARRIER_INST), 229376);
+    /* the plain cells of the same file keep their column's unit:
+     * smsp__sass_data_bytes_mem_global_op_ld.sum "0.004194" Gbyte, 4,194,304
+     * bytes rounded */
+    cr_assert(mmm_ncu_value(c, 0, MMM_NCU_LOAD_BYTES, &v));
+    cr_expect_eq(v.exact, 0);
+    cr_expect_eq(v.d, 4194000);
+    mmm_ncu_free(c);
+
+    /* made-up cells: a cell with instances and no decimal point is in the
+     * base unit whatever the column's unit; with decimals, in the column's
+     * unit, rounded; a plain cell always in the column's unit (exact when
+     * it shows the digits down to the base unit) */
+    static const char head[] =
+        "\"ID\",\"Process ID\",\"Process Name\",\"Host Name\",\"Kernel Name\","
+        "\"Context\",\"Stream\",\"Block Size\",\"Grid Size\",\"Device\",\"CC\","
+        "\"launch__shared_mem_per_block_static\",\"launch__shared_mem_per_block_dynamic\"\n"
+        "\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\","
+        "\"Kbyte/block\",\"Kbyte/block\"\n";
+    static const struct {
+        const char *st, *dy;
+        double s, d;
+        int exact;
+    } rows[] = {
+        {"1,000 (0: 1,000)", "999 (999)", 1000, 999, 1},
+        {"2.50 (0: 2.50)", "0.256000", 2500, 256, 0},
+        {"256", "3", 256000, 3000, 0},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        char text[2048];
+        mmm_error err;
+        snprintf(text, sizeof text,
+                 "%s\"0\",\"1\",\"p\",\"h\",\"k()\",\"1\",\"7\",\"(64, 1, 1)\","
+                 "\"(2, 1, 1)\",\"0\",\"9.0\",\"%s\",\"%s\"\n",
+                 head, rows[i].st, rows[i].dy);
+        c = NULL;
+        cr_assert_eq(mmm_ncu_read_memory(&c, text, strlen(text), "m.csv", &err), 0, "%s",
+                     err.message);
+        mmm_value a, b;
+        cr_assert(mmm_ncu_value(c, 0, MMM_NCU_SHARED_STATIC, &a));
+        cr_assert(mmm_ncu_value(c, 0, MMM_NCU_SHARED_DYNAMIC, &b));
+        cr_expect_eq(a.d, rows[i].s, "row %zu: %.17g", i, a.d);
+        cr_expect_eq(b.d, rows[i].d, "row %zu: %.17g", i, b.d);
+        cr_expect_eq(a.exact, rows[i].exact, "row %zu", i);
+        mmm_ncu_free(c);
+    }
+}
+
 /* Kernel names into kernel ids (through the build of one capture). */
 Test(profile, kernel_names)
 {
@@ -1337,6 +1416,103 @@ Test(profile, build_sizes)
     cr_expect_eq(class_of(inst, "reduce_partial#2")->reads, 4);
     mmm_instance_free(inst);
     mmm_program_free(prog);
+    mmm_profile_free(p);
+    mmm_tmpdir_remove(dir);
+}
+
+/* A skeleton's gathers and scatters (written by hand) count among the
+ * reads and writes it leaves to be measured; where the hand's value is
+ * more than the measured one at a point, the build writes min(hand,
+ * measured expression), says so in the kernel's comment and in a note,
+ * and the file analyzes (the time model refuses a part larger than its
+ * whole).  reduce's 35 points: reduce_partial reads k words a thread and
+ * writes 32/tpb (one store of a warp a block, taken as 32 words: the
+ * captures have no data bytes). */
+Test(profile, skeleton_clamps_parts)
+{
+    char dir[256], skel[512], out[512], machine[1024];
+    mmm_tmpdir_make(dir, sizeof dir, "mmm_profile");
+    snprintf(skel, sizeof skel, "%s/skel.xml", dir);
+    snprintf(out, sizeof out, "%s/out.xml", dir);
+    write_file(skel, "<program name='r'><param name='tpb' value='64'/>"
+                     "<param name='k' value='1'/><param name='U' value='1'/>\n"
+                     "<kernel id='reduce_partial' blocks='2^20/(tpb*k)' threads='tpb'\n"
+                     " work='?' span='?' reads='?' writes='?' gathers='k + 1'\n"
+                     " scatters='1/8'/>\n"
+                     "<kernel id='reduce_final' blocks='1' threads='1024'\n"
+                     " work='?' span='?' reads='?' writes='?' gathers='0'\n"
+                     " scatters='1/32 + 1/4096'/>\n"
+                     "<edge from='reduce_partial' to='reduce_final'/></program>\n");
+    mmm_profile *p = build(DATA "/reduce/POINTS-raw.csv", skel);
+    const char *xml = mmm_profile_xml(p);
+    /* above the reads k at every point; above the writes 32/tpb at the 14
+     * points of tpb = 512 and 1024 (the largest excess at tpb = 1024: 4x) */
+    cr_expect(strstr(xml, "gathers='min(k + 1, k)'") != NULL, "%s", xml);
+    cr_expect(strstr(xml, "scatters='min(1/8, 32/tpb)'") != NULL, "%s", xml);
+    cr_expect(strstr(xml, "CLAMPED gathers: the skeleton's is more than the measured "
+                          "reads at 35 of the 35 points (2 against 1 at tpb=64, k=1, "
+                          "2x)") != NULL, "%s", xml);
+    cr_expect(strstr(xml, "CLAMPED scatters: the skeleton's is more than the measured "
+                          "writes at 14 of the 35 points (0.125 against 0.03125 at "
+                          "tpb=1024, k=1, 4x)") != NULL, "%s", xml);
+    /* reduce_final's gathers, never more, as written; its scatters a little
+     * more than the 1/32 it writes (one warp's store of 1,024 threads) */
+    cr_expect(strstr(xml, "gathers='0'\n scatters='min(1/32 + 1/4096, 1/32)'") != NULL, "%s",
+              xml);
+    cr_expect(strstr(xml, "CLAMPED scatters: the skeleton's is more than the measured "
+                          "writes at 35 of the 35 points (0.0314941 against 0.03125 at "
+                          "tpb=64, k=1, 0.78 % more)") != NULL, "%s", xml);
+    size_t notes = 0;
+    for (size_t i = 0; i < mmm_profile_nnotes(p); i++)
+        if (strstr(mmm_profile_note(p, i), "written min(the skeleton's, the "))
+            notes++;
+    cr_expect_eq(notes, 3);
+    /* the values at tpb = 1024, k = 4: gathers 4 (not 5), scatters 1/32
+     * (not 1/8) */
+    static const char *const names[] = {"tpb", "k"};
+    static const int64_t v[] = {1024, 4};
+    mmm_program *prog = load_text(xml);
+    mmm_instance *inst = eval_at(prog, names, v, 2);
+    cr_expect_eq(attr_of(inst, "reduce_partial", "gathers"), 4);
+    cr_expect_eq(attr_of(inst, "reduce_partial", "scatters"), 1.0 / 32);
+    mmm_instance_free(inst);
+    mmm_program_free(prog);
+    cr_assert_eq(mmm_profile_save_xml(p, out, NULL), 0);
+    mmm_profile_free(p);
+    /* the time model takes it (without the clamp: "kernel 'reduce_partial':
+     * gathers = 2 is more than its reads = 1") */
+    snprintf(machine, sizeof machine, "%s/machines/h100-fitted.xml", MMM_DAGS_DIR);
+    const char *a[] = {"analyze", out, "--machine", machine, "--model", "time",
+                       "-D", "tpb=1024", NULL};
+    mmm_run_result r = run(a);
+    cr_expect_eq(r.status, 0, "%s", r.err);
+    mmm_run_dispose(&r);
+    mmm_tmpdir_remove(dir);
+}
+
+/* A POINTS column with one value at every point: the build says that no
+ * measured cost can depend on it (the one-size captures of bench/gpu gave
+ * matrix products whose per-block work stayed that of n = 1024 at n =
+ * 4096); a column that varies gets no such note. */
+Test(profile, fixed_parameter_note)
+{
+    char dir[256], pts[512];
+    mmm_tmpdir_make(dir, sizeof dir, "mmm_profile");
+    snprintf(pts, sizeof pts, "%s/P.csv", dir);
+    write_file(pts, "ncu,tpb,k,n\n" DATA "/reduce/raw-tpb64-k1.csv,64,1,2^20\n" DATA
+                    "/reduce/raw-tpb128-k2.csv,128,2,2^20\n");
+    mmm_profile *p = build(pts, NULL);
+    size_t fixed = 0, other = 0;
+    for (size_t i = 0; i < mmm_profile_nnotes(p); i++) {
+        const char *n = mmm_profile_note(p, i);
+        if (strstr(n, "the parameter n is 1048576 at every one of the 2 points: no "
+                      "measured cost can depend on it"))
+            fixed++;
+        else if (strstr(n, "at every one of"))
+            other++;
+    }
+    cr_expect_eq(fixed, 1);
+    cr_expect_eq(other, 0);
     mmm_profile_free(p);
     mmm_tmpdir_remove(dir);
 }

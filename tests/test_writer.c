@@ -332,7 +332,7 @@ Test(writer, fit)
                                       .seconds = rw->seconds};
         }
         mmm_fit_options fo;
-        memset(&fo, 0, sizeof fo);
+        mmm_fit_options_init(&fo);
         for (int q = 0; q < MMM_TIME_NCONST; q++)
             fitted[q] = fo.fit[q] = 1;
         cr_assert_eq(mmm_time_machine_get(&tm, inst[0], 0, &e), 0, "%s", e.message);
@@ -509,7 +509,7 @@ Test(writer, fit_samples)
         cr_expect_eq(fs.samples[k].seconds, runs->rows[k].seconds);
         cr_expect_eq(fs.samples[k].inst, fs.inst[k]);
     }
-    memset(&fo, 0, sizeof fo);
+    mmm_fit_options_init(&fo);
     for (int q = 0; q < MMM_TIME_NCONST; q++)
         fitted[q] = fo.fit[q] = 1;
     cr_assert_eq(mmm_time_machine_get(&tm, fs.inst[0], 0, &e), 0, "%s", e.message);

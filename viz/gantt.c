@@ -12,6 +12,7 @@
 #include "base/outfile.h"
 #include "base/path.h"
 #include "figure_int.h"
+#include "base/abi.h"
 
 #define WIDTH 1100.0
 #define LEFT 120.0      /* lane labels */
@@ -520,6 +521,7 @@ int mmm_gantt_write(const char *path, const mmm_sim_result *r,
     chart c;
     int rc;
 
+    MMM__CHECK_VERSION(opt, mmm_gantt_options, GANTT_OPTIONS, err);
     if (!png && !pdf && !mmm__has_extension(path, "svg"))
         return mmm_error_set(err, MMM_EINVAL, path, 0,
                              "a Gantt chart is written as .svg, .png or .pdf");

@@ -30,6 +30,7 @@
 #include "render_labels.h"
 #include "render_text.h"
 #include "base/path.h"
+#include "base/abi.h"
 
 /* Edges of a block-level DOT (every pair of dependent blocks) are refused
  * above this: such a file would not be useful to anyone. */
@@ -1042,6 +1043,7 @@ int mmm_render_memory(char **out, size_t *len_out, const mmm_instance *inst,
     render_ctx c;
     agusererrf old;
     int rc;
+    MMM__CHECK_VERSION(opt, mmm_render_options, RENDER_OPTIONS, err);
     if (!opt)
         opt = &defaults;
     if (!out || !len_out || !inst || !m || (unsigned)opt->format > MMM_RENDER_DOT ||

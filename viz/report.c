@@ -11,6 +11,7 @@
 #include "base/outfile.h"
 #include "render_labels.h"
 #include "report_int.h"
+#include "base/abi.h"
 
 #define RARROW "\xe2\x86\x92"
 #define TIMES "\xc3\x97"
@@ -339,6 +340,7 @@ int mmm_report_html(char **out, size_t *len_out, const mmm_instance *inst,
     int rc;
     if (!out || !len_out || !inst || !m)
         return mmm_error_set(err, MMM_EINVAL, NULL, 0, "mmm_report_html: bad argument");
+    MMM__CHECK_VERSION(opt, mmm_report_options, REPORT_OPTIONS, err);
     if (!opt)
         opt = &defaults;
     *out = NULL;

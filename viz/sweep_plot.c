@@ -11,6 +11,7 @@
 #include "figure_int.h"
 #include "mmm/plot.h"
 #include "plot_int.h"
+#include "base/abi.h"
 
 /* Curve slots: panel 1 uses [0, NSLOTS), panel 2 [NSLOTS, 2 NSLOTS).  In a
  * two-parameter sweep slot NCURVES holds the curve through the best point
@@ -223,6 +224,7 @@ static int finish(mmm_sweep_plot *sp, const mmm_sweep_result *res,
     size_t c, nm = 0, n2 = sp->plan->naxes == 2;
     int has_gb = res->has_p, rc;
     const char *name = sp->prog->name ? sp->prog->name : "program";
+    MMM__CHECK_VERSION(spec, mmm_sweep_spec, SWEEP_SPEC, err);
 
     if (n2 && res->has_best && (rc = add_best_curve(sp, res, inst, spec, err)) < 0)
         return rc;

@@ -76,9 +76,17 @@ typedef struct mmm_fit_sample {
 } mmm_fit_sample;
 
 typedef struct mmm_fit_options {
+    unsigned int version; /**< MMM_FIT_OPTIONS_VERSION (the INIT macro, mmm_fit_options_init) */
     int fit[MMM_TIME_NCONST];  /**< 1: fit constant i; 0: keep it */
     int max_iter;              /**< per start; 0: 100 */
 } mmm_fit_options;
+
+#define MMM_FIT_OPTIONS_VERSION 1
+/** Keep every constant (fit[] all 0), max_iter the default; set fit[i]
+ *  to choose.  (A NULL options pointer fits every constant.) */
+#define MMM_FIT_OPTIONS_INIT {.version = MMM_FIT_OPTIONS_VERSION, .fit = {0}, .max_iter = 0}
+/** Set *opt to MMM_FIT_OPTIONS_INIT. */
+MMM_API void mmm_fit_options_init(mmm_fit_options *opt);
 
 typedef struct mmm_fit_result {
     double cost;               /**< Σ (ln predicted − ln measured)² */

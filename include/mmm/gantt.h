@@ -22,13 +22,15 @@ extern "C" {
 #endif
 
 typedef struct mmm_gantt_options {
+    unsigned int version; /**< MMM_GANTT_OPTIONS_VERSION (the INIT macro, mmm_gantt_options_init) */
     const char *title;   /**< NULL: "PROGRAM: POLICY, p = P" */
     double mmm_bound;    /**< drawn when >= 0 */
     size_t max_rects;    /**< 0: 5000 */
 } mmm_gantt_options;
 
 /** The defaults (a NULL options pointer means the same). */
-#define MMM_GANTT_OPTIONS_INIT {.title = NULL, .mmm_bound = -1.0, .max_rects = 0}
+#define MMM_GANTT_OPTIONS_VERSION 1
+#define MMM_GANTT_OPTIONS_INIT {.version = MMM_GANTT_OPTIONS_VERSION, .title = NULL, .mmm_bound = -1.0, .max_rects = 0}
 /** Set *opt to the defaults (MMM_GANTT_OPTIONS_INIT). */
 MMM_API void mmm_gantt_options_init(mmm_gantt_options *opt);
 

@@ -76,6 +76,7 @@ typedef int (*mmm_import_reader)(mmm_program **out, const char *buf,
                                  mmm_error *err);
 
 typedef struct mmm_import_options {
+    unsigned int version; /**< MMM_IMPORT_OPTIONS_VERSION (the INIT macro, mmm_import_options_init) */
     mmm_load_options load;     /**< limits, machine file, XML options */
     mmm_input_format format;   /**< MMM_INPUT_UNKNOWN: detect */
     mmm_time_unit time_unit;   /**< for costs in seconds */
@@ -90,8 +91,9 @@ typedef struct mmm_import_options {
 } mmm_import_options;
 
 /** The defaults; a NULL options pointer means the same. */
+#define MMM_IMPORT_OPTIONS_VERSION 1
 #define MMM_IMPORT_OPTIONS_INIT                                               \
-    {.load = MMM_LOAD_OPTIONS_INIT, .format = MMM_INPUT_UNKNOWN,              \
+    {.version = MMM_IMPORT_OPTIONS_VERSION, .load = MMM_LOAD_OPTIONS_INIT, .format = MMM_INPUT_UNKNOWN,              \
      .time_unit = MMM_TIME_US, .negative_to_zero = 0, .cost_attr = NULL,      \
      .costs_file = NULL, .dot_reader = NULL, .cuda_dot_reader = NULL}
 /** Set *opt to the defaults (MMM_IMPORT_OPTIONS_INIT). */
@@ -123,6 +125,8 @@ MMM_API int mmm_program_read_memory(mmm_program **out, const char *buf, size_t l
 /** What every command that reads a program takes: where it comes from,
  *  the machine, the overrides. */
 typedef struct mmm_open_options {
+    unsigned int version;     /**< MMM_OPEN_OPTIONS_VERSION (the INIT
+                                   macro, mmm_open_options_init) */
     mmm_import_options io;    /**< the reader's options; io.load.machine
                                    is set from `machine` */
     const char *machine;      /**< a machine file (--machine), read with
@@ -137,9 +141,11 @@ typedef struct mmm_open_options {
                                    (a sweep evaluates it) */
 } mmm_open_options;
 
+#define MMM_OPEN_OPTIONS_VERSION 1
 #define MMM_OPEN_OPTIONS_INIT                                                 \
-    {.io = MMM_IMPORT_OPTIONS_INIT, .machine = NULL, .defs = NULL, .ndefs = 0, \
-     .p = 0, .unknown = MMM_DEFINE_STRICT, .instance_flags = 0, .no_eval = 0}
+    {.version = MMM_OPEN_OPTIONS_VERSION, .io = MMM_IMPORT_OPTIONS_INIT,      \
+     .machine = NULL, .defs = NULL, .ndefs = 0, .p = 0,                       \
+     .unknown = MMM_DEFINE_STRICT, .instance_flags = 0, .no_eval = 0}
 /** Set *opt to the defaults (MMM_OPEN_OPTIONS_INIT). */
 MMM_API void mmm_open_options_init(mmm_open_options *opt);
 

@@ -86,6 +86,7 @@ typedef struct mmm_sweep_axis {
 
 /** What to sweep and how to judge it. */
 typedef struct mmm_sweep_spec {
+    unsigned int version; /**< MMM_SWEEP_SPEC_VERSION (the INIT macro, mmm_sweep_spec_init) */
     size_t naxes;                            /**< 1 or 2 */
     mmm_sweep_axis axes[MMM_SWEEP_MAX_AXES]; /**< axis 0 is the outer loop */
     mmm_objective objective;
@@ -105,7 +106,11 @@ typedef struct mmm_sweep_spec {
                                      2 graph */
 } mmm_sweep_spec;
 
-#define MMM_SWEEP_SPEC_INIT {0}
+#define MMM_SWEEP_SPEC_VERSION 1
+/** No axis yet, every other field the default. */
+#define MMM_SWEEP_SPEC_INIT {.version = MMM_SWEEP_SPEC_VERSION, .naxes = 0}
+/** Set *spec to MMM_SWEEP_SPEC_INIT. */
+MMM_API void mmm_sweep_spec_init(mmm_sweep_spec *spec);
 
 /** A swept parameter as `mmm optimize` takes it: --param NAME, then
  *  --from A --to B --step K or --values LIST; NULL where not given.  The

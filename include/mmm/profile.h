@@ -157,14 +157,16 @@ MMM_API int mmm_profile_fit(const char *const *names, size_t nvars,
 /* Building the DAG file                                               */
 
 typedef struct mmm_profile_options {
+    unsigned int version; /**< MMM_PROFILE_OPTIONS_VERSION (the INIT macro, mmm_profile_options_init) */
     const char *skeleton; /**< a skeleton DAG file to fill in; NULL: none */
     const char *name;     /**< the program's name; NULL: the skeleton's,
                                else the POINTS file's name */
     mmm_limits limits;    /**< of the skeleton and of each file read */
 } mmm_profile_options;
 
+#define MMM_PROFILE_OPTIONS_VERSION 1
 #define MMM_PROFILE_OPTIONS_INIT \
-    {.skeleton = NULL, .name = NULL, .limits = MMM_LIMITS_INIT}
+    {.version = MMM_PROFILE_OPTIONS_VERSION, .skeleton = NULL, .name = NULL, .limits = MMM_LIMITS_INIT}
 /** Set *opt to the defaults (MMM_PROFILE_OPTIONS_INIT). */
 MMM_API void mmm_profile_options_init(mmm_profile_options *opt);
 
@@ -221,6 +223,8 @@ MMM_API int mmm_profile_grid_add(mmm_profile_grid *g, const char *text,
 MMM_API void mmm_profile_grid_free(mmm_profile_grid *g);
 
 typedef struct mmm_profile_run_options {
+    unsigned int version; /**< MMM_PROFILE_RUN_OPTIONS_VERSION (the INIT
+                               macro, mmm_profile_run_options_init) */
     const char *ncu;    /**< the ncu to run; NULL: ncu in PATH, else
                              /usr/local/cuda/bin/ncu, else the newest
                              /opt/nvidia/nsight-compute/VERSION/ncu */
@@ -241,8 +245,10 @@ typedef struct mmm_profile_run_options {
     void *payload;
 } mmm_profile_run_options;
 
-#define MMM_PROFILE_RUN_OPTIONS_INIT \
-    {.ncu = NULL, .keep = NULL, .samples = 1, .progress = NULL, .payload = NULL}
+#define MMM_PROFILE_RUN_OPTIONS_VERSION 1
+#define MMM_PROFILE_RUN_OPTIONS_INIT                                          \
+    {.version = MMM_PROFILE_RUN_OPTIONS_VERSION, .ncu = NULL, .keep = NULL,   \
+     .samples = 1, .progress = NULL, .payload = NULL}
 /** Set *opt to the defaults (MMM_PROFILE_RUN_OPTIONS_INIT). */
 MMM_API void mmm_profile_run_options_init(mmm_profile_run_options *opt);
 

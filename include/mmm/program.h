@@ -310,6 +310,7 @@ typedef enum mmm_threads {
 } mmm_threads;
 
 typedef struct mmm_load_options {
+    unsigned int version; /**< MMM_LOAD_OPTIONS_VERSION (the INIT macro, mmm_load_options_init) */
     mmm_limits limits;
     const mmm_machine *machine; /**< its params are declared first; NULL */
     int skip_schema;            /**< 1: do not validate against the XSD */
@@ -318,8 +319,10 @@ typedef struct mmm_load_options {
 
 /** The defaults (a NULL options pointer means the same).  In C++ or
  *  through a binding, call mmm_load_options_init instead. */
+/** The version of mmm_load_options this header declares. */
+#define MMM_LOAD_OPTIONS_VERSION 1
 #define MMM_LOAD_OPTIONS_INIT \
-    {.limits = MMM_LIMITS_INIT, .machine = NULL, .skip_schema = 0, \
+    {.version = MMM_LOAD_OPTIONS_VERSION, .limits = MMM_LIMITS_INIT, .machine = NULL, .skip_schema = 0, \
      .threads = MMM_THREADS_AUTO}
 /** Set *opt to the defaults (MMM_LOAD_OPTIONS_INIT). */
 MMM_API void mmm_load_options_init(mmm_load_options *opt);

@@ -57,6 +57,7 @@ typedef enum mmm_render_color {
 #define MMM_RENDER_MAX_NODES_DEFAULT 2000
 
 typedef struct mmm_render_options {
+    unsigned int version; /**< MMM_RENDER_OPTIONS_VERSION (the INIT macro, mmm_render_options_init) */
     mmm_render_format format;
     mmm_render_level level;
     mmm_render_color color;
@@ -65,8 +66,9 @@ typedef struct mmm_render_options {
 } mmm_render_options;
 
 /** The defaults (a NULL options pointer means the same). */
+#define MMM_RENDER_OPTIONS_VERSION 1
 #define MMM_RENDER_OPTIONS_INIT \
-    {.format = MMM_RENDER_SVG, .level = MMM_LEVEL_KERNEL, \
+    {.version = MMM_RENDER_OPTIONS_VERSION, .format = MMM_RENDER_SVG, .level = MMM_LEVEL_KERNEL, \
      .color = MMM_COLOR_OVERHEAD, .max_nodes = 0, .dpi = 0.0}
 /** Set *opt to the defaults (MMM_RENDER_OPTIONS_INIT). */
 MMM_API void mmm_render_options_init(mmm_render_options *opt);

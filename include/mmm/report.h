@@ -34,6 +34,7 @@ extern "C" {
 #define MMM_REPORT_MAX_SWEEPS 4
 
 typedef struct mmm_report_options {
+    unsigned int version; /**< MMM_REPORT_OPTIONS_VERSION (the INIT macro, mmm_report_options_init) */
     mmm_render_color color;   /**< fill of the DAG (default overhead) */
     size_t max_nodes;         /**< largest DAG drawn; 0 = 2000 kernels */
     size_t max_rows;          /**< kernel table rows; 0 = 500 */
@@ -51,8 +52,9 @@ typedef struct mmm_report_options {
 } mmm_report_options;
 
 /** The defaults (a NULL options pointer means the same). */
+#define MMM_REPORT_OPTIONS_VERSION 1
 #define MMM_REPORT_OPTIONS_INIT \
-    {.color = MMM_COLOR_OVERHEAD, .max_nodes = 0, .max_rows = 0, \
+    {.version = MMM_REPORT_OPTIONS_VERSION, .color = MMM_COLOR_OVERHEAD, .max_nodes = 0, .max_rows = 0, \
      .overrides = NULL, .noverrides = 0, .sweep = NULL, .nsweep = 0, \
      .no_sweep = 0, .no_simulation = 0, .source = NULL}
 /** Set *opt to the defaults (MMM_REPORT_OPTIONS_INIT). */

@@ -42,6 +42,7 @@ extern "C" {
 #define MMM_SPEEDUP_MAX_ROWS 100000
 
 typedef struct mmm_speedup_options {
+    unsigned int version; /**< MMM_SPEEDUP_OPTIONS_VERSION (the INIT macro, mmm_speedup_options_init) */
     const int64_t *p;     /**< the p of the rows (each > 0); NULL: the
                                default list (mmm_speedup_default_p) */
     size_t np;
@@ -52,8 +53,9 @@ typedef struct mmm_speedup_options {
 } mmm_speedup_options;
 
 /** The defaults; a NULL options pointer means the same. */
+#define MMM_SPEEDUP_OPTIONS_VERSION 1
 #define MMM_SPEEDUP_OPTIONS_INIT                                              \
-    {.p = NULL, .np = 0, .policies = NULL, .npolicies = 0, .seed = 1,         \
+    {.version = MMM_SPEEDUP_OPTIONS_VERSION, .p = NULL, .np = 0, .policies = NULL, .npolicies = 0, .seed = 1,         \
      .max_launches = 0}
 /** Set *opt to the defaults (MMM_SPEEDUP_OPTIONS_INIT). */
 MMM_API void mmm_speedup_options_init(mmm_speedup_options *opt);

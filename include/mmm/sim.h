@@ -97,6 +97,7 @@ MMM_API const mmm_sim_policy *mmm_sim_policy_find(const char *name);
 /* Simulation                                                         */
 
 typedef struct mmm_sim_options {
+    unsigned int version; /**< MMM_SIM_OPTIONS_VERSION (the INIT macro, mmm_sim_options_init) */
     int64_t p;                    /**< SMs; 0: the instance's p */
     const mmm_sim_policy *policy; /**< NULL: fifo */
     uint64_t seed;                /**< for randomized policies */
@@ -109,8 +110,9 @@ typedef struct mmm_sim_options {
 } mmm_sim_options;
 
 /** The defaults (a NULL options pointer means the same). */
+#define MMM_SIM_OPTIONS_VERSION 1
 #define MMM_SIM_OPTIONS_INIT \
-    {.p = 0, .policy = NULL, .seed = 0, .record = 0, .max_records = 0, \
+    {.version = MMM_SIM_OPTIONS_VERSION, .p = 0, .policy = NULL, .seed = 0, .record = 0, .max_records = 0, \
      .max_launches = 0}
 /** Set *opt to the defaults (MMM_SIM_OPTIONS_INIT). */
 MMM_API void mmm_sim_options_init(mmm_sim_options *opt);

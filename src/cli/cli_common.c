@@ -367,7 +367,8 @@ int cli_load_full(const cli_common *c, const char *path, int lenient,
                   int evaluate, mmm_program **prog, mmm_instance **inst,
                   mmm_import_report *rep, mmm_override *ov, size_t *nov)
 {
-    mmm_open_options opt = {.io = c->io, .machine = c->machine_path, .defs = c->defs,
+    mmm_open_options opt = {.version = MMM_OPEN_OPTIONS_VERSION, .io = c->io,
+                            .machine = c->machine_path, .defs = c->defs,
                             .ndefs = c->ndefs, .p = c->has_p ? c->p : 0,
                             .unknown = lenient, .instance_flags = c->instance_flags,
                             .no_eval = !evaluate};

@@ -193,7 +193,7 @@ int cmd_fit(int argc, char **argv)
     if (mmm_time_machine_get(&m, fs.inst[0], 0, &err) < 0)
         goto fail_err;
     mmm_fit_options fo;
-    memset(&fo, 0, sizeof fo);
+    mmm_fit_options_init(&fo);
     memcpy(fo.fit, a.fit, sizeof fo.fit);
     if (mmm_time_fit(&m, fs.samples, fs.n, &fo, &res, &err) < 0)
         goto fail_err;

@@ -151,7 +151,7 @@ static int make_spec(mmm_sweep_spec *spec, const opt_args *o, const mmm_program 
     mmm_notes notes = MMM_NOTES_INIT;
     mmm_error err;
     int rc;
-    memset(spec, 0, sizeof *spec);
+    mmm_sweep_spec_init(spec);
     spec->fixed = ov;
     spec->nfixed = nov;
     spec->has_p = o->c.has_p;

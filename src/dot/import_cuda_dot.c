@@ -28,6 +28,7 @@
 #include "mmm/import_dot.h"
 #include "base/file.h"
 #include "base/grow.h"
+#include "base/abi.h"
 
 typedef struct cost_row {
     char *name;
@@ -480,6 +481,7 @@ int mmm_cuda_dot_read(mmm_program **out, const char *buf, size_t len,
     int r, traffic = 0;
 
     *out = NULL;
+    MMM__CHECK_IMPORT_OPTIONS(opt, err);
     if (!opt)
         opt = &dflt;
     lim = mmm_limits_effective(&opt->load.limits);

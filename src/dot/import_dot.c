@@ -9,6 +9,7 @@
 
 #include "dot_common.h"
 #include "mmm/import_dot.h"
+#include "base/abi.h"
 
 static int cost_of(const char *text, double *out)
 {
@@ -33,6 +34,7 @@ int mmm_dot_read(mmm_program **out, const char *buf, size_t len,
     mmm_taskgraph *tg = NULL;
     size_t missing = 0;
     int r;
+    MMM__CHECK_IMPORT_OPTIONS(opt, err);
 
     *out = NULL;
     if ((r = mmm__dot_parse(&g, buf, len, name, err)) < 0)

@@ -12,6 +12,7 @@
 
 #include "io/import_internal.h"
 #include "base/file.h"
+#include "base/abi.h"
 
 #define HEAD_BYTES ((size_t)64 << 10)
 
@@ -222,6 +223,7 @@ int mmm_program_read_memory(mmm_program **out, const char *buf, size_t len,
     *out = NULL;
     if (!buf && len)
         return mmm_error_set(err, MMM_EINVAL, name, 0, "no buffer");
+    MMM__CHECK_IMPORT_OPTIONS(opt, err);
     if (!opt)
         opt = &default_options;
     if (!rep)
@@ -256,6 +258,7 @@ int mmm_program_read_file(mmm_program **out, const char *path,
     *out = NULL;
     if (!path)
         return mmm_error_set(err, MMM_EINVAL, NULL, 0, "no file name");
+    MMM__CHECK_IMPORT_OPTIONS(opt, err);
     if (!opt)
         opt = &default_options;
     if (!rep)

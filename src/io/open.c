@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/abi.h"
 #include "base/notes.h"
 #include "mmm/import.h"
 
@@ -52,6 +53,7 @@ int mmm_program_open(mmm_opened *out, const char *path, const mmm_open_options *
     memset(out, 0, sizeof *out);
     if (!path)
         return mmm_error_set(err, MMM_EINVAL, NULL, 0, "mmm_program_open: missing argument");
+    MMM__CHECK_VERSION(opt, mmm_open_options, OPEN_OPTIONS, err);
     if (!opt)
         opt = &defaults;
     io = opt->io;

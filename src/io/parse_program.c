@@ -13,6 +13,7 @@
 
 #include "io/parse_int.h"
 #include "model/program_internal.h"
+#include "base/abi.h"
 
 /* The builder's errors (its own, or the program builder's and the
  * expression parser's, whose message is kept and whose file and line are
@@ -218,6 +219,7 @@ static int load_program(mmm_program **out, const char *path,
     if (!out)
         return mmm_error_set(err, MMM_EINVAL, name, 0, "no output pointer");
     *out = NULL;
+    MMM__CHECK_VERSION(opt, mmm_load_options, LOAD_OPTIONS, err);
     if (!opt)
         opt = &dflt;
     memset(&ld, 0, sizeof ld);

@@ -10,6 +10,7 @@
 
 #include "io/import_internal.h"
 #include "base/text.h"
+#include "base/abi.h"
 
 struct mmm_taskgraph {
     mmm_program *prog;
@@ -81,6 +82,7 @@ int mmm_taskgraph_new(mmm_taskgraph **out, const char *file,
         return mmm_error_set(err, MMM_EINVAL, NULL, 0,
                              "mmm_taskgraph_new: missing argument");
     *out = NULL;
+    MMM__CHECK_IMPORT_OPTIONS(opt, err);
     if (!opt)
         opt = &default_options;
     if (!(g = calloc(1, sizeof *g)))

@@ -11,6 +11,7 @@
 #include "mmm/optimize.h"
 #include "mmm/timemodel.h"
 #include "optimize/optimize_internal.h"
+#include "base/abi.h"
 
 /* Relative tolerance under which two costs are the same (see the header). */
 #define COST_RTOL 1e-12
@@ -470,6 +471,9 @@ static int check_spec(const mmm_sweep_spec *spec, const mmm_program *prog,
                       mmm_error *err)
 {
     size_t a;
+    if (!spec)
+        return mmm_error_set(err, MMM_EINVAL, NULL, 0, "no sweep spec");
+    MMM__CHECK_VERSION(spec, mmm_sweep_spec, SWEEP_SPEC, err);
     if (spec->naxes < 1 || spec->naxes > MMM_SWEEP_MAX_AXES)
         return mmm_error_set(err, MMM_EINVAL, NULL, 0,
                              "a sweep has one or two parameters");
@@ -752,4 +756,11 @@ int mmm_sweep_eval(mmm_metrics *out, mmm_instance *inst,
         rc = mmm_metrics_compute(out, inst, flags, err);
     ctx_dispose(&ctx);
     return rc;
+}
+
+void mmm_sweep_spec_init(mmm_sweep_spec *spec)
+{
+    static const mmm_sweep_spec defaults = MMM_SWEEP_SPEC_INIT;
+    if (spec)
+        *spec = defaults;
 }

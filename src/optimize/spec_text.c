@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/abi.h"
 #include "base/notes.h"
 #include "base/split.h"
 #include "model/defines.h"
@@ -169,6 +170,7 @@ int mmm_sweep_spec_parse(mmm_sweep_spec *spec, const mmm_program *prog,
         if (!axes[a].name)
             return mmm_error_set(err, MMM_EINVAL, NULL, 0,
                                  "mmm_sweep_spec_parse: an axis without a name");
+    MMM__CHECK_VERSION(spec, mmm_sweep_spec, SWEEP_SPEC, err);
     spec->naxes = naxes;
     memset(spec->axes, 0, sizeof spec->axes);
     spec->has_baseline = 0;

@@ -11,6 +11,7 @@
 
 #include "output/output_internal.h"
 #include "base/grow.h"
+#include "base/abi.h"
 
 /* A row of the text table, and why its point is infeasible. */
 typedef struct row {
@@ -827,6 +828,7 @@ int mmm_write_sweep_begin(mmm_writer *w, const mmm_program *prog,
     if (!prog || !plan || !spec || plan->naxes == 0)
         return mmm_error_set(err, MMM_EINVAL, NULL, 0,
                              "mmm_write_sweep_begin: no program or sweep");
+    MMM__CHECK_VERSION(spec, mmm_sweep_spec, SWEEP_SPEC, err);
     if (w->sweep)
         return mmm_error_set(err, MMM_EINVAL, NULL, 0,
                              "mmm_write_sweep_begin: a sweep is being written");

@@ -17,7 +17,10 @@
  * a targeted capture (mmm_ncu_metric_list) has the first; a `--set full`
  * capture may name them otherwise.  Columns mmm does not use are ignored.
  * A value is exact in its metric's base unit; one ncu scaled to a unit
- * with a prefix ("2.10 Mbyte") was rounded by ncu and is inexact. */
+ * with a prefix ("2.10 Mbyte") was rounded by ncu and is inexact.  With
+ * --print-metric-instances and ncu's default units, the cells with
+ * instances ("256 (0: 256)") are scaled value by value, not as their
+ * column's unit says: one without a decimal point is in the base unit. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -288,16 +291,27 @@ static column_unit unit_of(const char *u)
     return scaled(0);
 }
 
-/* Digits after the decimal point of a cell. */
+/* Digits after the decimal point of the number s starts with ("1.02" in
+ * "1.02 (0: 1.02)"), -1 when it has no decimal point. */
 static int cell_decimals(const char *s)
 {
-    const char *dot = strchr(s, '.');
     int d = 0;
-    if (!dot)
-        return 0;
-    for (dot++; *dot >= '0' && *dot <= '9'; dot++)
+    while (*s == ' ')
+        s++;
+    while ((*s >= '0' && *s <= '9') || *s == ',' || *s == '-' || *s == '+')
+        s++;
+    if (*s != '.')
+        return -1;
+    for (s++; *s >= '0' && *s <= '9'; s++)
         d++;
     return d;
+}
+
+/* A cell written with --print-metric-instances: "AGG (LIST)". */
+static int cell_instanced(const char *s)
+{
+    size_t n = strlen(s);
+    return n > 3 && s[n - 1] == ')' && strstr(s, " (") != NULL;
 }
 
 /* A cell "1,234,567.5": 1 with the number, 0 when it is empty or "n/a",
@@ -345,14 +359,17 @@ static int cell_number(const char *s, mmm_value *out)
 }
 
 /* Instance inst of a cell written with --print-metric-instances details,
- * "22,544 (IMAD: 2,359; BAR: 524; LDG: 262)": 1 with its value, 0 when
- * the cell has no instances (written without them), -1 when it is not a
- * number; an instance the list lacks is 0 (none executed). */
-static int instance_number(const char *s, const char *inst, mmm_value *out)
+ * "22,544 (IMAD: 2,359; BAR: 524; LDG: 262)": 1 with its value (*text:
+ * where its number starts), 0 when the cell has no instances (written
+ * without them), -1 when it is not a number; an instance the list lacks
+ * is 0 (none executed). */
+static int instance_number(const char *s, const char *inst, mmm_value *out,
+                           const char **text)
 {
     const char *open = strchr(s, '(');
     size_t il = strlen(inst);
     char buf[64];
+    *text = "0";
     if (!open || s[strlen(s) - 1] != ')') {
         mmm_value total;
         int r = cell_number(s, &total);
@@ -368,6 +385,7 @@ static int instance_number(const char *s, const char *inst, mmm_value *out)
                 return -1;
             memcpy(buf, v, n);
             buf[n] = '\0';
+            *text = v;
             return cell_number(buf, out) == 1 ? 1 : -1;
         }
         p += strcspn(p, ";)");
@@ -529,9 +547,9 @@ static int add_launch(mmm_ncu_capture *c, const table *t, const mmm__csv *r,
         mmm_value sum = mmm_value_int(0);
         int have = qc->n > 0, exact = 1;
         for (size_t k = 0; k < qc->n && have; k++) {
-            const char *cell = r->cells[qc->col[k]];
+            const char *cell = r->cells[qc->col[k]], *text = cell;
             mmm_value x;
-            int got = qc->inst[k][0] ? instance_number(cell, qc->inst[k], &x)
+            int got = qc->inst[k][0] ? instance_number(cell, qc->inst[k], &x, &text)
                                      : cell_number(cell, &x);
             if (got < 0)
                 return mmm_error_set(err, MMM_EINPUT, c->file, line,
@@ -541,12 +559,19 @@ static int add_launch(mmm_ncu_capture *c, const table *t, const mmm__csv *r,
                 have = 0;
                 break;
             }
-            const column_unit *u = &t->unit[qc->col[k]];
-            int decimals = cell_decimals(cell);
-            x = mmm__pv_mul(x, u->factor);
+            column_unit u = t->unit[qc->col[k]];
+            int decimals = cell_decimals(text);
+            /* with instances, ncu scales each number on its own and the
+             * units row names the column's unit of the plain page: under
+             * "Kbyte/block", "256 (0: 256)" is 256 bytes and "4.10 (0: 4.10)"
+             * 4,096 bytes rounded.  A number it left in the base unit has
+             * no decimal point; one it scaled has two decimals. */
+            if (u.k > 0 && decimals < 0 && cell_instanced(cell))
+                u = scaled(0);
+            x = mmm__pv_mul(x, u.factor);
             /* a value ncu scaled is exact when it shows every digit down to
              * the base unit (0.288000 Kbyte is 288 bytes) */
-            if (!u->exact && !(decimals >= 3 * u->k && mmm_value_is_int(x)))
+            if (!u.exact && !(decimals >= 3 * u.k && mmm_value_is_int(x)))
                 exact = 0;
             x = mmm__pv_mul(x, mmm_value_int(qc->mult[k]));
             sum = qc->sign[k] > 0 ? mmm__pv_add(sum, x) : mmm__pv_sub(sum, x);

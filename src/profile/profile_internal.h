@@ -197,11 +197,11 @@ int mmm__fit_values(const char *const *names, size_t nvars, const mmm_value *x,
 /* The comment of a kernel, from indent: its launches at each point (rep[i]
  * a launch of point i standing for its nl[i] launches, NULL when the
  * kernel has none there), where each attribute came from, what the L2
- * and memory served, and the attributes written as approximations
- * (f[0 .. PA_N] with f[PF_REPEAT]). */
+ * and memory served, the attributes written as approximations
+ * (f[0 .. PA_N] with f[PF_REPEAT]), then extra's lines (NULL: none). */
 void mmm__kernel_comment(mmm__text *t, const char *indent, const char *id,
                          const mmm__profile_points *pts, const mmm__profile_launch *const *rep,
-                         const int64_t *nl, const mmm__profile_fit *f);
+                         const int64_t *nl, const mmm__profile_fit *f, const char *extra);
 /* Text of an XML comment (no "--", no "-" at its end, well-formed
  * characters only). */
 void mmm__text_comment(mmm__text *t, const char *s);

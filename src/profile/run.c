@@ -29,6 +29,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/abi.h"
 #include "base/notes.h"
 #include "base/split.h"
 #include "mmm/profile.h"
@@ -588,6 +589,7 @@ int mmm_profile_run(mmm_profile_captures **out, const mmm_profile_grid *grid,
     if (!out || !argv || argc == 0 || !argv[0])
         return mmm_error_set(err, MMM_EINVAL, NULL, 0, "mmm_profile_run: missing argument");
     *out = NULL;
+    MMM__CHECK_VERSION(opt, mmm_profile_run_options, PROFILE_RUN_OPTIONS, err);
     if (opt)
         o = *opt;
     if (!grid)

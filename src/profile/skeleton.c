@@ -300,6 +300,22 @@ static int hole_add(hole *h, size_t nv, const mmm_value *x, mmm_value y)
     return 0;
 }
 
+/* A part the skeleton writes by hand (gathers, scatters) of a whole it
+ * leaves to be measured (reads, writes): the time model refuses a part
+ * larger than its whole, so where the hand's value is more than the
+ * measured one at a point, the part is written min(hand, the whole's
+ * expression) and the kernel's comment says so. */
+typedef struct clamp {
+    size_t elem, attr;  /* the part's attribute, in the scan */
+    size_t kernel;
+    int part;           /* MMM_ATTR_* */
+    size_t whole;       /* the hole of the whole */
+    int bites;          /* more than the whole at some point */
+    double hand, measured, ratio; /* where hand / measured is largest */
+    char at[256];       /* that point's label */
+    size_t npoints;     /* points where it is more */
+} clamp;
+
 int mmm__skeleton_fill(mmm_profile *prof, mmm__text *out, const char *path,
                        const mmm__profile_points *pts, const mmm_profile_options *opt,
                        mmm_error *err)
@@ -310,6 +326,9 @@ int mmm__skeleton_fill(mmm_profile *prof, mmm__text *out, const char *path,
     scan sc = {NULL, 0, 0};
     hole *holes = NULL;
     size_t nholes = 0;
+    clamp *clamps = NULL;
+    size_t nclamps = 0;
+    mmm_attr_value *av = NULL;
     mmm_program *prog = NULL;
     mmm_instance *inst = NULL;
     expect *ex = NULL;
@@ -417,6 +436,44 @@ int mmm__skeleton_fill(mmm_profile *prof, mmm__text *out, const char *path,
             holes[nholes].kernel = (size_t)e->kernel;
             holes[nholes].pa = pa;
             nholes++;
+        }
+    }
+    /* hand-written parts of measured wholes, on the same <kernel> */
+    for (size_t h = 0; h < nholes; h++) {
+        static const int parts[2][2] = {{PA_READS, MMM_ATTR_GATHERS},
+                                        {PA_WRITES, MMM_ATTR_SCATTERS}};
+        const selem *e = &sc.e[holes[h].elem];
+        for (int w = 0; w < 2; w++) {
+            if (holes[h].pa != parts[w][0])
+                continue;
+            const char *pn = mmm_attr_name((mmm_attr)parts[w][1]);
+            for (size_t a = 0; pn && a < e->nattr; a++) {
+                if (e->attr[a].question || strcmp(e->attr[a].name, pn))
+                    continue;
+                clamp *nc = realloc(clamps, (nclamps + 1) * sizeof *nc);
+                if (!nc) {
+                    rc = mmm_error_set(err, MMM_ENOMEM, path, 0, "out of memory");
+                    goto out;
+                }
+                clamps = nc;
+                memset(&clamps[nclamps], 0, sizeof clamps[nclamps]);
+                clamps[nclamps].elem = holes[h].elem;
+                clamps[nclamps].attr = a;
+                clamps[nclamps].kernel = holes[h].kernel;
+                clamps[nclamps].part = parts[w][1];
+                clamps[nclamps].whole = h;
+                nclamps++;
+            }
+        }
+    }
+    if (nclamps) {
+        size_t maxc = 1;
+        for (size_t k = 0; k < prog->nkernels; k++)
+            if (prog->kernels[k].nclasses > maxc)
+                maxc = prog->kernels[k].nclasses;
+        if (!(av = malloc(maxc * mmm_attr_count() * sizeof *av))) {
+            rc = mmm_error_set(err, MMM_ENOMEM, path, 0, "out of memory");
+            goto out;
         }
     }
     if (nholes == 0 &&
@@ -605,6 +662,39 @@ int mmm__skeleton_fill(mmm_profile *prof, mmm__text *out, const char *path,
                 nl[x->kernel][pi] = x->repeat;
             }
         }
+        /* the hand's parts against the measured wholes */
+        for (size_t cl = 0; cl < nclamps; cl++) {
+            clamp *C = &clamps[cl];
+            const mmm_kernel *K = &prog->kernels[C->kernel];
+            int pa = holes[C->whole].pa, more = 0;
+            size_t na = mmm_attr_count();
+            for (size_t i = 0; i < nex; i++) {
+                const expect *x = &ex[i];
+                const mmm__profile_launch *l = &pt->l[i];
+                if (x->kernel != C->kernel || !(l->have_a & (1u << pa)))
+                    continue;
+                if ((rc = mmm_instance_eval_attrs(inst, C->kernel, x->copy, av, err)) < 0) {
+                    free(order);
+                    goto out;
+                }
+                double w = l->a[pa].d;
+                for (uint32_t q = 0; q < K->nclasses; q++) {
+                    double v = av[q * na + (size_t)C->part].value;
+                    if (!(v > w))
+                        continue;
+                    double ratio = w > 0 ? v / w : HUGE_VAL;
+                    more = 1;
+                    if (!C->bites || ratio > C->ratio) {
+                        C->hand = v;
+                        C->measured = w;
+                        C->ratio = ratio;
+                        snprintf(C->at, sizeof C->at, "%s", pt->label);
+                    }
+                    C->bites = 1;
+                }
+            }
+            C->npoints += (size_t)more;
+        }
         for (size_t h = 0; h < nholes; h++) {
             hole *H = &holes[h];
             const mmm_kernel *K = &prog->kernels[H->kernel];
@@ -710,6 +800,24 @@ int mmm__skeleton_fill(mmm_profile *prof, mmm__text *out, const char *path,
         }
     }
 
+    for (size_t cl = 0; cl < nclamps; cl++) {
+        const clamp *C = &clamps[cl];
+        if (!C->bites)
+            continue;
+        const char *part = mmm_attr_name((mmm_attr)C->part),
+                   *whole = mmm__pa_name(holes[C->whole].pa);
+        if (mmm__profile_note(prof, "kernel '%s': the skeleton's %s (%s:%ld) is more "
+                              "than the measured %s at %zu of the %zu points (%g "
+                              "against %g at %s): written min(the skeleton's, "
+                              "the %s), as %s count among the %s",
+                              prog->kernels[C->kernel].id, part, path,
+                              sc.e[C->elem].line, whole, C->npoints, pts->n,
+                              C->hand, C->measured, C->at, whole, part, whole) < 0) {
+            rc = mmm_error_set(err, MMM_ENOMEM, path, 0, "out of memory");
+            goto out;
+        }
+    }
+
     /* the skeleton's text, with the "?" replaced and the comments */
     {
         size_t pos = 0, h = 0;
@@ -758,8 +866,31 @@ int mmm__skeleton_fill(mmm_profile *prof, mmm__text *out, const char *path,
                     for (size_t k = 0; k < nholes; k++)
                         if (holes[k].elem == i)
                             f[holes[k].pa] = holes[k].fit;
+                    mmm__text note;
+                    mmm__text_init(&note);
+                    for (size_t cl = 0; cl < nclamps; cl++) {
+                        const clamp *C = &clamps[cl];
+                        if (C->elem != i || !C->bites)
+                            continue;
+                        const char *part = mmm_attr_name((mmm_attr)C->part),
+                                   *whole = mmm__pa_name(holes[C->whole].pa);
+                        char by[64];
+                        if (C->ratio >= 1.1)
+                            snprintf(by, sizeof by, "%.3gx", C->ratio);
+                        else
+                            snprintf(by, sizeof by, "%.2g %% more", 100 * (C->ratio - 1));
+                        mmm__text_printf(&note, "%sCLAMPED %s: the skeleton's is more "
+                                         "than the measured %s at %zu of the %zu "
+                                         "points (%g against %g at %s, %s), so "
+                                         "written min(the skeleton's, the %s): %s "
+                                         "count among the %s",
+                                         note.s && note.s[0] ? "\n" : "", part, whole,
+                                         C->npoints, pts->n, C->hand, C->measured, C->at,
+                                         by, whole, part, whole);
+                    }
                     mmm__kernel_comment(out, indent, prog->kernels[e->kernel].id, pts,
-                                        rep[e->kernel], nl[e->kernel], f);
+                                        rep[e->kernel], nl[e->kernel], f, note.s);
+                    mmm__text_dispose(&note);
                 }
                 pos = at;
             }
@@ -772,6 +903,21 @@ int mmm__skeleton_fill(mmm_profile *prof, mmm__text *out, const char *path,
                 for (h = 0; h < nholes && !with; h++)
                     if (holes[h].elem == i && holes[h].attr == a)
                         with = holes[h].fit.text;
+                const clamp *C = NULL;
+                for (size_t cl = 0; cl < nclamps && !with && !C; cl++)
+                    if (clamps[cl].elem == i && clamps[cl].attr == a && clamps[cl].bites)
+                        C = &clamps[cl];
+                if (C) {
+                    /* min(the skeleton's text as it is, the whole's) */
+                    mmm__text_putn(out, text + pos, at->vstart - pos);
+                    mmm__text_put(out, "min(");
+                    mmm__text_putn(out, text + at->vstart, at->vend - at->vstart);
+                    mmm__text_put(out, ", ");
+                    mmm__text_put_xml(out, holes[C->whole].fit.text);
+                    mmm__text_put(out, ")");
+                    pos = at->vend;
+                    continue;
+                }
                 if (!with)
                     continue;
                 mmm__text_putn(out, text + pos, at->vstart - pos);
@@ -797,6 +943,8 @@ out:
         free(holes[h].y);
     }
     free(holes);
+    free(clamps);
+    free(av);
     free(ex);
     free(ov);
     free(ovslot);

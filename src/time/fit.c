@@ -12,6 +12,7 @@
 #include "mmm/fit.h"
 #include "base/outfile.h"
 #include "base/text.h"
+#include "base/abi.h"
 
 int mmm_time_predict(const mmm_time_machine *m, const mmm_instance *inst,
                      int graph, double *seconds, mmm_error *err)
@@ -328,6 +329,7 @@ int mmm_time_fit(mmm_time_machine *m, const mmm_fit_sample *s, size_t n,
     if (!m || !res)
         return mmm_error_set(err, MMM_EINVAL, NULL, 0,
                              "mmm_time_fit: missing argument");
+    MMM__CHECK_VERSION(opt, mmm_fit_options, FIT_OPTIONS, err);
     problem pb;
     double x0[MMM_TIME_NCONST], best[MMM_TIME_NCONST], x[MMM_TIME_NCONST];
     double best_cost = -1;
@@ -471,4 +473,11 @@ int mmm_time_machine_write(const char *path, const char *name,
     }
     fputs("</machine>\n", f);
     return mmm__outfile_commit(&of, err);
+}
+
+void mmm_fit_options_init(mmm_fit_options *opt)
+{
+    static const mmm_fit_options defaults = MMM_FIT_OPTIONS_INIT;
+    if (opt)
+        *opt = defaults;
 }

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""make_fixtures.py CALL1_DIR OUT_DIR: the small captures of tests/data/profile/
+"""make_fixtures.py CALL1_DIR OUT_DIR [CALL3_DIR]: the small captures of tests/data/profile/
 from the Nsight Compute captures of an H200 (README.md says which).
 
 Each fixture keeps a capture's rows as ncu wrote them (every field quoted,
@@ -82,3 +82,22 @@ write("pagerank/repeat-full.csv", h, u, rows, cols_of(h, METRICS))
 write("pagerank/repeat-launches.csv", h, u, rows, cols_of(h, LAUNCH))
 first = [r for j, r in enumerate(rows) if r[4] not in [q[4] for q in rows[:j]]]
 write("pagerank/repeat-sample.csv", h, u, first, cols_of(h, METRICS))
+
+# With a third argument, the directory of the third set of captures (call3,
+# 57 metrics): fixtures/reduce_matmul_instances.csv, five launches of
+# validate.raw-instances.csv (--print-metric-instances details, ncu's
+# default units): reduce_partial<64, 1>, reduce_final, reduce_partial<128,
+# 1>, reduce_final, mm_tiled<32, 1> (IDs 0, 1, 14, 15, 78), whose static
+# shared memory reads "256 (0: 256)", "4.10 (0: 4.10)", "512 (0: 512)",
+# "8.19 (0: 8.19)" under the unit "Kbyte/block" (256, 4,096, 512 and 8,192
+# bytes: the plain page has 0.256000, 4.096000 ...).
+if len(sys.argv) > 3:
+    src = sys.argv[3]
+    h, u, rows = read("validate.raw-instances.csv")
+    keep = [r for r in rows if r[0] in ("0", "1", "14", "15", "78")]
+    more = ["smsp__sass_data_bytes_mem_global_op_ld.sum",
+            "smsp__sass_data_bytes_mem_global_op_st.sum",
+            "l1tex__data_pipe_lsu_wavefronts_mem_shared.sum",
+            "l1tex__t_output_wavefronts_pipe_lsu_mem_global.sum",
+            "sass__inst_executed_per_opcode"]
+    write("fixtures/reduce_matmul_instances.csv", h, u, keep, cols_of(h, METRICS + more))
