@@ -388,7 +388,7 @@ int cli_load_full(const cli_common *c, const char *path, int lenient,
     *inst = o.instance;
     if (rep)
         *rep = o.report;
-    if (ov)
+    if (ov && o.noverrides)
         memcpy(ov, o.overrides, o.noverrides * sizeof *ov);
     if (nov)
         *nov = o.noverrides;
