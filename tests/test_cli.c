@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "mmm_run.h"
 #include "slurp.h"
@@ -316,5 +317,43 @@ Test(cli, params_lines_count_the_machine_constants)
     expect_params_line(line, " s=4");
     mmm_run_dispose(&r);
 
+    mmm_run_dispose(&r);
+}
+
+/* "-" is standard input for a program (errors named <stdin>) and standard
+ * output for --trace and --gantt (no file named "-" is created). */
+Test(cli, dash_is_stdin_and_stdout)
+{
+    const char *analyze[] = {"analyze", "-", NULL};
+    const char *bad[] = {"analyze", "-", NULL};
+    const char *trace[] = {"simulate", "-", "-p", "2", "--trace", "-", NULL};
+    const char *gantt[] = {"simulate", "-", "-p", "2", "--gantt", "-", NULL};
+    mmm_run_result r;
+    FILE *f;
+
+    memset(&r, 0, sizeof r);
+    cr_assert(mmm_run(&r, analyze, DIAMOND, &MMM_RUN_LIMITS_DEFAULT) == 0);
+    cr_expect_eq(r.status, 0, "stderr: %s", r.err);
+    cr_expect(strstr(r.out, "program  diamond  (<stdin>)"), "%s", r.out);
+    mmm_run_dispose(&r);
+
+    cr_assert((f = fopen("dash_bad.xml", "w")));
+    fputs("<program name=\"x\">\n<kernel\n", f);
+    fclose(f);
+    cr_assert(mmm_run(&r, bad, "dash_bad.xml", &MMM_RUN_LIMITS_DEFAULT) == 0);
+    cr_expect_eq(r.status, 1, "stderr: %s", r.err);
+    cr_expect(strstr(r.err, "<stdin>:"), "%s", r.err);
+    mmm_run_dispose(&r);
+    remove("dash_bad.xml");
+
+    remove("-");
+    cr_assert(mmm_run(&r, trace, DIAMOND, &MMM_RUN_LIMITS_DEFAULT) == 0);
+    cr_expect_eq(r.status, 0, "stderr: %s", r.err);
+    cr_expect(strstr(r.out, "\"makespan\""), "%s", r.out);
+    cr_expect(access("-", F_OK) != 0, "a file named '-' was created");
+    mmm_run_dispose(&r);
+    cr_assert(mmm_run(&r, gantt, DIAMOND, &MMM_RUN_LIMITS_DEFAULT) == 0);
+    cr_expect_eq(r.status, 0, "stderr: %s", r.err);
+    cr_expect(strstr(r.out, "</svg>"), "%s", r.out);
     mmm_run_dispose(&r);
 }

@@ -42,6 +42,7 @@ static void usage(FILE *f)
     for (i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].help);
     fprintf(f, "\n'mmm COMMAND --help' describes a command; 'man mmm' the whole tool.\n"
+               "A file read named '-' is standard input, a file written standard output.\n"
                "Exit status: 0 success, 1 bad input or failed analysis, 2 wrong usage.\n");
 }
 
