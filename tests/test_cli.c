@@ -357,3 +357,26 @@ Test(cli, dash_is_stdin_and_stdout)
     cr_expect(strstr(r.out, "</svg>"), "%s", r.out);
     mmm_run_dispose(&r);
 }
+
+/* A misspelt command or option gets the closest name (exit 2). */
+Test(cli, did_you_mean)
+{
+    const char *cmd[] = {"analyse", DIAMOND, NULL};
+    const char *opt[] = {"analyze", DIAMOND, "--fromat", "json", NULL};
+    const char *own[] = {"simulate", DIAMOND, "--gnatt", "g.svg", NULL};
+    mmm_run_result r = run(cmd);
+    cr_expect_eq(r.status, 2);
+    cr_expect(strstr(r.err, "mmm: unknown command 'analyse'; did you mean 'analyze'?\n"),
+              "%s", r.err);
+    cr_expect(!strstr(r.err, "usage:"), "%s", r.err);
+    mmm_run_dispose(&r);
+    r = run(opt);
+    cr_expect_eq(r.status, 2);
+    cr_expect(strstr(r.err, "unknown option '--fromat'; did you mean '--format'?"), "%s", r.err);
+    cr_expect(strstr(r.err, "Try 'mmm analyze --help'."), "%s", r.err);
+    mmm_run_dispose(&r);
+    r = run(own);
+    cr_expect_eq(r.status, 2);
+    cr_expect(strstr(r.err, "unknown option '--gnatt'; did you mean '--gantt'?"), "%s", r.err);
+    mmm_run_dispose(&r);
+}
