@@ -380,3 +380,22 @@ Test(cli, did_you_mean)
     cr_expect(strstr(r.err, "unknown option '--gnatt'; did you mean '--gantt'?"), "%s", r.err);
     mmm_run_dispose(&r);
 }
+
+/* p is -p in every command, and --p too: simulate --p, scale -p. */
+Test(cli, p_spelt_both_ways)
+{
+    const char *sim[] = {"simulate", DIAMOND, "--p", "2", NULL};
+    const char *simlist[] = {"simulate", DIAMOND, "--p", "1,2", NULL};
+    const char *scale[] = {"scale", DIAMOND, "-p", "2", NULL};
+    mmm_run_result r = run(sim);
+    cr_expect_eq(r.status, 0, "%s", r.err);
+    cr_expect(strstr(r.out, "p = 2 SMs"), "%s", r.out);
+    mmm_run_dispose(&r);
+    r = run(simlist);
+    cr_expect_eq(r.status, 0, "%s", r.err);
+    cr_expect(strstr(r.out, "p = 1 SMs") && strstr(r.out, "p = 2 SMs"), "%s", r.out);
+    mmm_run_dispose(&r);
+    r = run(scale);
+    cr_expect_eq(r.status, 0, "%s", r.err);
+    mmm_run_dispose(&r);
+}

@@ -59,12 +59,13 @@ static void print_help(void)
     printf("%s%s", simulate_help2, cli_common_help);
 }
 
-/* -p LIST (1,2,4 or 1..8); a later -p P wins over a list. */
+/* -p LIST (1,2,4 or 1..8; --p as scale); a later -p P wins over a list. */
 static int p_list(void *args, int argc, char **argv, int *i)
 {
     sim_args *a = args;
     const char *v = *i + 1 < argc ? argv[*i + 1] : NULL;
     mmm_error err;
+    argv[*i] = strcmp(argv[*i], "--p") ? argv[*i] : (char *)"-p"; /* both spellings */
     if (strncmp(argv[*i], "-p", 2))
         return 0;
     free(a->plist);
