@@ -399,3 +399,19 @@ Test(cli, p_spelt_both_ways)
     cr_expect_eq(r.status, 0, "%s", r.err);
     mmm_run_dispose(&r);
 }
+
+/* calibrate where no NVIDIA driver is installed (no /dev/nvidiactl) says
+ * so, not "driver version is insufficient". */
+Test(cli, calibrate_without_driver)
+{
+    const char *args[] = {"calibrate", "--quick", NULL};
+    mmm_run_result r;
+    if (access("/dev/nvidiactl", F_OK) == 0)
+        cr_skip_test("an NVIDIA driver is installed here");
+    r = run(args);
+    cr_expect_eq(r.status, 1, "%s", r.err);
+    if (!strstr(r.err, "built without CUDA"))
+        cr_expect(strstr(r.err, "mmm calibrate: error: no NVIDIA GPU or driver found"), "%s",
+                  r.err);
+    mmm_run_dispose(&r);
+}
