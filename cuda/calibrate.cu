@@ -8,6 +8,7 @@
  */
 #include <cuda_occupancy.h>
 #include <cuda_runtime.h>
+#include <dlfcn.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -307,6 +308,15 @@ typedef struct ctx {
     unsigned char *d_flush;       /* written to evict the L2 */
     size_t flush_bytes;
 } ctx;
+
+/* 1 when the NVIDIA driver's library can be loaded. */
+static int driver_present(void)
+{
+    void *h = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (h)
+        dlclose(h);
+    return h != NULL;
+}
 
 static int fail(ctx *c, const char *fmt, ...)
 {
@@ -931,7 +941,16 @@ extern "C" int mmm__cuda_calibrate(mmm_calib_raw *r, int device, int quick,
         msg[0] = '\0';
     r->quick = quick;
     {
+        /* Without libcuda (no driver) the static runtime says "driver
+         * version is insufficient", which reads as an old driver: say what
+         * it is.  An old driver that is there keeps the runtime's words. */
         cudaError_t e = cudaGetDeviceCount(&ndev);
+        if ((e == cudaErrorInsufficientDriver && !driver_present()) ||
+            e == cudaErrorNoDevice || (e == cudaSuccess && ndev == 0))
+            return fail(c, "no NVIDIA GPU or driver found (%s)",
+                        e == cudaErrorInsufficientDriver
+                            ? "the NVIDIA driver, libcuda.so.1, is not installed"
+                            : "the driver sees no GPU");
         if (e != cudaSuccess)
             return fail(c, "no usable CUDA device: %s", cudaGetErrorString(e));
     }

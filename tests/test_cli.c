@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "mmm_run.h"
 #include "slurp.h"
@@ -316,5 +317,101 @@ Test(cli, params_lines_count_the_machine_constants)
     expect_params_line(line, " s=4");
     mmm_run_dispose(&r);
 
+    mmm_run_dispose(&r);
+}
+
+/* "-" is standard input for a program (errors named <stdin>) and standard
+ * output for --trace and --gantt (no file named "-" is created). */
+Test(cli, dash_is_stdin_and_stdout)
+{
+    const char *analyze[] = {"analyze", "-", NULL};
+    const char *bad[] = {"analyze", "-", NULL};
+    const char *trace[] = {"simulate", "-", "-p", "2", "--trace", "-", NULL};
+    const char *gantt[] = {"simulate", "-", "-p", "2", "--gantt", "-", NULL};
+    mmm_run_result r;
+    FILE *f;
+
+    memset(&r, 0, sizeof r);
+    cr_assert(mmm_run(&r, analyze, DIAMOND, &MMM_RUN_LIMITS_DEFAULT) == 0);
+    cr_expect_eq(r.status, 0, "stderr: %s", r.err);
+    cr_expect(strstr(r.out, "program  diamond  (<stdin>)"), "%s", r.out);
+    mmm_run_dispose(&r);
+
+    cr_assert((f = fopen("dash_bad.xml", "w")));
+    fputs("<program name=\"x\">\n<kernel\n", f);
+    fclose(f);
+    cr_assert(mmm_run(&r, bad, "dash_bad.xml", &MMM_RUN_LIMITS_DEFAULT) == 0);
+    cr_expect_eq(r.status, 1, "stderr: %s", r.err);
+    cr_expect(strstr(r.err, "<stdin>:"), "%s", r.err);
+    mmm_run_dispose(&r);
+    remove("dash_bad.xml");
+
+    remove("-");
+    cr_assert(mmm_run(&r, trace, DIAMOND, &MMM_RUN_LIMITS_DEFAULT) == 0);
+    cr_expect_eq(r.status, 0, "stderr: %s", r.err);
+    cr_expect(strstr(r.out, "\"makespan\""), "%s", r.out);
+    cr_expect(access("-", F_OK) != 0, "a file named '-' was created");
+    mmm_run_dispose(&r);
+    cr_assert(mmm_run(&r, gantt, DIAMOND, &MMM_RUN_LIMITS_DEFAULT) == 0);
+    cr_expect_eq(r.status, 0, "stderr: %s", r.err);
+    cr_expect(strstr(r.out, "</svg>"), "%s", r.out);
+    mmm_run_dispose(&r);
+}
+
+/* A misspelt command or option gets the closest name (exit 2). */
+Test(cli, did_you_mean)
+{
+    const char *cmd[] = {"analyse", DIAMOND, NULL};
+    const char *opt[] = {"analyze", DIAMOND, "--fromat", "json", NULL};
+    const char *own[] = {"simulate", DIAMOND, "--gnatt", "g.svg", NULL};
+    mmm_run_result r = run(cmd);
+    cr_expect_eq(r.status, 2);
+    cr_expect(strstr(r.err, "mmm: unknown command 'analyse'; did you mean 'analyze'?\n"),
+              "%s", r.err);
+    cr_expect(!strstr(r.err, "usage:"), "%s", r.err);
+    mmm_run_dispose(&r);
+    r = run(opt);
+    cr_expect_eq(r.status, 2);
+    cr_expect(strstr(r.err, "unknown option '--fromat'; did you mean '--format'?"), "%s", r.err);
+    cr_expect(strstr(r.err, "Try 'mmm analyze --help'."), "%s", r.err);
+    mmm_run_dispose(&r);
+    r = run(own);
+    cr_expect_eq(r.status, 2);
+    cr_expect(strstr(r.err, "unknown option '--gnatt'; did you mean '--gantt'?"), "%s", r.err);
+    mmm_run_dispose(&r);
+}
+
+/* p is -p in every command, and --p too: simulate --p, scale -p. */
+Test(cli, p_spelt_both_ways)
+{
+    const char *sim[] = {"simulate", DIAMOND, "--p", "2", NULL};
+    const char *simlist[] = {"simulate", DIAMOND, "--p", "1,2", NULL};
+    const char *scale[] = {"scale", DIAMOND, "-p", "2", NULL};
+    mmm_run_result r = run(sim);
+    cr_expect_eq(r.status, 0, "%s", r.err);
+    cr_expect(strstr(r.out, "p = 2 SMs"), "%s", r.out);
+    mmm_run_dispose(&r);
+    r = run(simlist);
+    cr_expect_eq(r.status, 0, "%s", r.err);
+    cr_expect(strstr(r.out, "p = 1 SMs") && strstr(r.out, "p = 2 SMs"), "%s", r.out);
+    mmm_run_dispose(&r);
+    r = run(scale);
+    cr_expect_eq(r.status, 0, "%s", r.err);
+    mmm_run_dispose(&r);
+}
+
+/* calibrate where no NVIDIA driver is installed (no /dev/nvidiactl) says
+ * so, not "driver version is insufficient". */
+Test(cli, calibrate_without_driver)
+{
+    const char *args[] = {"calibrate", "--quick", NULL};
+    mmm_run_result r;
+    if (access("/dev/nvidiactl", F_OK) == 0)
+        cr_skip_test("an NVIDIA driver is installed here");
+    r = run(args);
+    cr_expect_eq(r.status, 1, "%s", r.err);
+    if (!strstr(r.err, "built without CUDA"))
+        cr_expect(strstr(r.err, "mmm calibrate: error: no NVIDIA GPU or driver found"), "%s",
+                  r.err);
     mmm_run_dispose(&r);
 }

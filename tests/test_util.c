@@ -312,3 +312,20 @@ Test(grow, two_parallel_arrays)
     free(x);
     free(y);
 }
+
+/* mmm_closest: the public "did you mean" of `mmm analyse`, `--fromat`. */
+Test(closest, slips_and_non_slips)
+{
+    const char *cmds[] = {"analyze", "optimize", "compare", NULL, "simulate"};
+    const char *opts[] = {"--format", "--machine", "--seed"};
+    cr_expect_str_eq(mmm_closest("analyse", cmds, 5), "analyze");
+    cr_expect_str_eq(mmm_closest("Analyze", cmds, 5), "analyze");
+    cr_expect_str_eq(mmm_closest("simualte", cmds, 5), "simulate");
+    cr_expect_str_eq(mmm_closest("--fromat", opts, 3), "--format");
+    cr_expect_null(mmm_closest("analyze", cmds, 5));   /* a known name */
+    cr_expect_null(mmm_closest("frobnicate", cmds, 5)); /* nothing close */
+    cr_expect_null(mmm_closest("--x", opts, 3));
+    cr_expect_null(mmm_closest(NULL, cmds, 5));
+    cr_expect_null(mmm_closest("analyse", NULL, 5));
+    cr_expect_null(mmm_closest("analyse", cmds, 0));
+}

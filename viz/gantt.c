@@ -522,7 +522,7 @@ int mmm_gantt_write(const char *path, const mmm_sim_result *r,
     int rc;
 
     MMM__CHECK_VERSION(opt, mmm_gantt_options, GANTT_OPTIONS, err);
-    if (!png && !pdf && !mmm__has_extension(path, "svg"))
+    if (!png && !pdf && !mmm__has_extension(path, "svg") && strcmp(path, "-"))
         return mmm_error_set(err, MMM_EINVAL, path, 0,
                              "a Gantt chart is written as .svg, .png or .pdf");
     if ((rc = chart_build(&c, r, prog, opt)) < 0) {

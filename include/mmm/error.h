@@ -101,6 +101,19 @@ typedef struct mmm_notes {
 /** Free the lines and zero the record (NULL is allowed). */
 MMM_API void mmm_notes_dispose(mmm_notes *notes);
 
+/**
+ * "Did you mean ...?": the candidate closest to name (candidates[0 .. n),
+ * NUL-terminated; NULLs skipped) when it is close enough to be a slip:
+ * the same name in another case, or at most one edit (a letter added,
+ * dropped, changed, or two swapped) per three characters of name, at
+ * least one.  NULL when none is, or name is one of them, or name or
+ * candidates (with n > 0) is NULL.  The result points into candidates.
+ * What the library says of a misspelt parameter or attribute; `mmm
+ * analyse` and `--fromat` use it too.
+ */
+MMM_API const char *mmm_closest(const char *name, const char *const *candidates,
+                                size_t n);
+
 #ifdef __cplusplus
 }
 #endif

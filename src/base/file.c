@@ -11,16 +11,26 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+const char *mmm__input_name(const char *path)
+{
+    return path && strcmp(path, "-") == 0 ? "<stdin>" : path;
+}
+
+int mmm__open_read(const char *path)
+{
+    return strcmp(path, "-") == 0 ? dup(0) : open(path, O_RDONLY);
+}
+
 /* Open path for reading; a folder is refused.  *st receives its stat. */
 static int open_input(const char *path, struct stat *st, int *fd,
                       mmm_error *err)
 {
-    if ((*fd = open(path, O_RDONLY)) < 0)
-        return mmm_error_set(err, MMM_EIO, path, 0, "cannot open: %s",
+    if ((*fd = mmm__open_read(path)) < 0)
+        return mmm_error_set(err, MMM_EIO, mmm__input_name(path), 0, "cannot open: %s",
                              strerror(errno));
     if (fstat(*fd, st) < 0 || S_ISDIR(st->st_mode)) {
         close(*fd);
-        return mmm_error_set(err, MMM_EIO, path, 0, "cannot read: %s",
+        return mmm_error_set(err, MMM_EIO, mmm__input_name(path), 0, "cannot read: %s",
                              strerror(EISDIR));
     }
     return 0;
@@ -49,7 +59,7 @@ static int read_failed(const char *path, int fd, char *buf, mmm_error *err)
     int e = errno;
     free(buf);
     close(fd);
-    return mmm_error_set(err, MMM_EIO, path, 0, "cannot read: %s",
+    return mmm_error_set(err, MMM_EIO, mmm__input_name(path), 0, "cannot read: %s",
                          strerror(e));
 }
 
@@ -81,7 +91,7 @@ int mmm__read_whole_file(const char *path, uint64_t max, char **out,
         return r;
     if (S_ISREG(st.st_mode) && (uint64_t)st.st_size > max) {
         close(fd);
-        return mmm_error_set(err, MMM_ELIMIT, path, 0,
+        return mmm_error_set(err, MMM_ELIMIT, mmm__input_name(path), 0,
                              "file too big: %llu bytes (limit %llu)",
                              (unsigned long long)st.st_size,
                              (unsigned long long)max);
@@ -89,7 +99,7 @@ int mmm__read_whole_file(const char *path, uint64_t max, char **out,
     cap = S_ISREG(st.st_mode) ? (size_t)st.st_size + 1 : 65536;
     if (!(buf = malloc(cap))) {
         close(fd);
-        return mmm_error_set(err, MMM_ENOMEM, path, 0, "out of memory");
+        return mmm_error_set(err, MMM_ENOMEM, mmm__input_name(path), 0, "out of memory");
     }
     for (;;) {
         ssize_t got;
@@ -98,7 +108,7 @@ int mmm__read_whole_file(const char *path, uint64_t max, char **out,
             if ((uint64_t)n >= max) {
                 free(buf);
                 close(fd);
-                return mmm_error_set(err, MMM_ELIMIT, path, 0,
+                return mmm_error_set(err, MMM_ELIMIT, mmm__input_name(path), 0,
                                      "file too big: over the limit of %llu "
                                      "bytes",
                                      (unsigned long long)max);
@@ -106,7 +116,7 @@ int mmm__read_whole_file(const char *path, uint64_t max, char **out,
             if (!(nb = realloc(buf, cap * 2))) {
                 free(buf);
                 close(fd);
-                return mmm_error_set(err, MMM_ENOMEM, path, 0,
+                return mmm_error_set(err, MMM_ENOMEM, mmm__input_name(path), 0,
                                      "out of memory");
             }
             buf = nb;
@@ -121,7 +131,7 @@ int mmm__read_whole_file(const char *path, uint64_t max, char **out,
     close(fd);
     if ((uint64_t)n > max) {
         free(buf);
-        return mmm_error_set(err, MMM_ELIMIT, path, 0,
+        return mmm_error_set(err, MMM_ELIMIT, mmm__input_name(path), 0,
                              "file too big: over the limit of %llu bytes",
                              (unsigned long long)max);
     }

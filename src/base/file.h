@@ -9,6 +9,13 @@
 
 #include "mmm/error.h"
 
+/* "-" is standard input, everywhere a file is read: its name in messages
+ * is "<stdin>" (mmm__input_name gives path's), and mmm__open_read opens it
+ * (a dup of descriptor 0, closed as any other) or path read-only: -1 with
+ * errno set on failure.  Standard input can be read once only. */
+const char *mmm__input_name(const char *path);
+int mmm__open_read(const char *path);
+
 /* The whole file in *out (malloc'd, NUL-terminated; *len excludes the
  * NUL), at most max bytes: a larger one is refused with MMM_ELIMIT ("file
  * too big: ..."), nothing allocated then. */

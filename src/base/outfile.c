@@ -52,6 +52,11 @@ int mmm__outfile_open(mmm__outfile *of, const char *path, mmm_error *err)
     size_t n = strlen(path);
     int fd;
     memset(of, 0, sizeof *of);
+    if (strcmp(path, "-") == 0) {
+        of->to_stdout = 1;
+        of->fp = stdout;
+        return MMM_OK;
+    }
     of->path = malloc(n + 1);
     of->tmp_path = malloc(n + 16);
     if (!of->path || !of->tmp_path) {
@@ -83,6 +88,15 @@ int mmm__outfile_open(mmm__outfile *of, const char *path, mmm_error *err)
 int mmm__outfile_commit(mmm__outfile *of, mmm_error *err)
 {
     int bad = 0, e = 0;
+    if (of->to_stdout) {
+        bad = fflush(stdout) != 0 || ferror(stdout);
+        of->to_stdout = 0;
+        of->fp = NULL;
+        return bad ? mmm_error_set(err, MMM_EIO, "-", 0,
+                                   "cannot write to standard output: %s",
+                                   strerror(errno ? errno : EIO))
+                   : MMM_OK;
+    }
     if (!of->tmp_path)
         return mmm_error_set(err, MMM_EINVAL, NULL, 0, "no open output file");
     if (of->fp) {
@@ -114,6 +128,11 @@ int mmm__outfile_commit(mmm__outfile *of, mmm_error *err)
 
 void mmm__outfile_abort(mmm__outfile *of)
 {
+    if (of->to_stdout) {
+        fflush(stdout);
+        of->to_stdout = 0;
+        of->fp = NULL;
+    }
     if (of->fp) {
         fclose(of->fp);
         of->fp = NULL;

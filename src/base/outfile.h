@@ -5,6 +5,8 @@
  * the data is written to a temporary file in the same folder, flushed and
  * fsync'ed, then renamed over the target.  On any error (or abort) the
  * temporary is removed and an existing target is left as it was.
+ * The path "-" is standard output: fp is stdout, tmp_path NULL, and commit
+ * flushes it (and closes nothing).
  *
  *   mmm__outfile of;
  *   if (mmm__outfile_open(&of, "out.svg", &err) < 0) ...
@@ -25,7 +27,8 @@ extern "C" {
 typedef struct mmm__outfile {
     FILE *fp;           /**< open for writing ("wb") on the temporary */
     char *path;         /**< the target */
-    char *tmp_path;     /**< the temporary, same folder */
+    char *tmp_path;     /**< the temporary, same folder (NULL for "-") */
+    int to_stdout;      /**< path is "-": fp is stdout */
 } mmm__outfile;
 
 /** Create the temporary next to path.  MMM_EIO with the reason. */

@@ -2,6 +2,7 @@
  * alignment distance (Levenshtein with transpositions), where a change of
  * case costs nothing but still counts as a difference. */
 #include "base/suggest.h"
+#include "mmm/error.h"
 
 #include <ctype.h>
 #include <string.h>
@@ -78,4 +79,19 @@ const char *mmm__suggest_best(const mmm__suggest *s)
     if (strlen(s->best) == s->len && strncasecmp(s->best, s->name, s->len) == 0)
         return s->best; /* the same name in another case */
     return s->dist <= 2 * allowed ? s->best : NULL;
+}
+
+const char *mmm_closest(const char *name, const char *const *candidates, size_t n)
+{
+    mmm__suggest s;
+    size_t i;
+    if (!name || !candidates)
+        return NULL;
+    mmm__suggest_init(&s, name, strlen(name));
+    for (i = 0; i < n; i++) {
+        if (candidates[i] && strcmp(candidates[i], name) == 0)
+            return NULL; /* a known name: no slip */
+        mmm__suggest_try(&s, candidates[i]);
+    }
+    return mmm__suggest_best(&s);
 }

@@ -197,12 +197,14 @@ static int opt_match(const cli_opt *o, int argc, char **argv, int *i,
     return 0;
 }
 
+static struct { const char *name[64]; size_t n; } seen; /* names tried on one argument */
 /* The option of opts (ended by {NULL}) at argv[*i] into args: 1 when it
  * was one (its value consumed), 0 when not, -1 after a usage error. */
 static int cli_opts(const char *cmd, const char *missing, const cli_opt *opts,
                     void *args, int argc, char **argv, int *i)
 {
-    for (const cli_opt *o = opts; o && o->names; o++) {
+    for (const cli_opt *o = opts;
+         o && o->names && (seen.n == 64 || (seen.name[seen.n++] = o->names)); o++) {
         const char *v = NULL;
         int64_t n;
         int k;
@@ -251,7 +253,8 @@ static int cli_common_option(cli_common *c, int argc, char **argv, int *i);
 int cli_args(const cli_cmd *cmd, void *args, cli_common *c, const char **file,
              int argc, char **argv)
 {
-    for (int i = 1; i < argc; i++) {
+    for (int i = 1; i < argc; i++, seen.n = 0) {
+        const char *near = NULL;
         int r;
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             if (cmd->print_help)
@@ -269,6 +272,8 @@ int cli_args(const cli_cmd *cmd, void *args, cli_common *c, const char **file,
                 return CLI_USAGE;
             continue;
         }
+        if (argv[i][0] == '-' && !cmd->unknown && (near = mmm_closest(argv[i], seen.name, seen.n)))
+            return cli_usage(cmd->name, "unknown option '%s'; did you mean '%s'?", argv[i], near);
         if ((argv[i][0] == '-' && argv[i][1] != '\0') || !file)
             return cli_usage(cmd->name, cmd->unknown ? cmd->unknown : "unknown option '%s'",
                              argv[i]);

@@ -10,7 +10,7 @@
 #include "mmm/scale.h"
 
 static const char scale_help[] =
-    "usage: mmm scale FILE [--p LIST|A..B] [--policy NAME|all] [--seed N]\n"
+    "usage: mmm scale FILE [-p LIST|A..B] [--policy NAME|all] [--seed N]\n"
     "                      [--plot OUT.svg|png|pdf] [-D NAME=VALUE]...\n"
     "                      [--machine FILE] [--format text|json|csv]\n\n"
     "The speedup over the number of SMs p.  Above the table: W, S, the\n"
@@ -23,8 +23,8 @@ static const char scale_help[] =
     "speedup range T1/Graham .. T1/lower bound that every greedy schedule meets.\n"
     "When the program declares a parameter p, each row evaluates it with that p.\n\n"
     "options:\n"
-    "  --p LIST             the values of p: integers and ranges A..B separated by\n"
-    "                       commas (also -p LIST); default 1, 2, 4, ... up to past\n"
+    "  -p LIST              the values of p: integers and ranges A..B separated by\n"
+    "                       commas (or two dashes); default 1, 2, 4, ... up to past\n"
     "                       the parallelism, plus the machine's p\n"
     "  --policy NAME|all    the simulated policy (default fifo; see 'mmm simulate\n"
     "                       --help'); 'all' gives one makespan per policy\n"
@@ -48,7 +48,7 @@ typedef struct scale_args {
 #define S_(field) offsetof(scale_args, field)
 static const cli_opt scale_opts[] = {
     /* -p/--p take a list here: before the common options. */
-    {"--p|-p", CLI_STR, S_(plist), NULL, .exact = 0},
+    {"-p|--p", CLI_STR, S_(plist), NULL, .exact = 0},
     {"--policy", CLI_STR, S_(policy), NULL, .exact = 0},
     {"--plot", CLI_STR, S_(plot), NULL, .exact = 0},
     {"--seed", CLI_U64, S_(seed), "--seed needs a non-negative integer", .exact = 0},

@@ -31,9 +31,9 @@ static const char simulate_help[] =
 
 static const char simulate_help2[] =
     "  --seed N             seed of the random policy (default 1)\n"
-    "  --gantt OUT          Gantt chart, .svg, .png or .pdf (with --policy all: the\n"
-    "                       run with the smallest makespan)\n"
-    "  --trace OUT.json     Chrome trace-event file (Perfetto, chrome://tracing)\n"
+    "  --gantt OUT          Gantt chart, .svg, .png or .pdf, - for SVG on stdout\n"
+    "                       (with --policy all: the run with the smallest makespan)\n"
+    "  --trace OUT.json     Chrome trace events (Perfetto, chrome://tracing; - stdout)\n"
     "  --max-launches N     give up beyond N launches simulated one by one\n"
     "                       (default 100000000)\n";
 
@@ -59,12 +59,13 @@ static void print_help(void)
     printf("%s%s", simulate_help2, cli_common_help);
 }
 
-/* -p LIST (1,2,4 or 1..8); a later -p P wins over a list. */
+/* -p LIST (1,2,4 or 1..8; --p as scale); a later -p P wins over a list. */
 static int p_list(void *args, int argc, char **argv, int *i)
 {
     sim_args *a = args;
     const char *v = *i + 1 < argc ? argv[*i + 1] : NULL;
     mmm_error err;
+    argv[*i] = strcmp(argv[*i], "--p") ? argv[*i] : (char *)"-p"; /* both spellings */
     if (strncmp(argv[*i], "-p", 2))
         return 0;
     free(a->plist);
@@ -110,7 +111,7 @@ static int parse_args(sim_args *a, int argc, char **argv)
         return cli_usage("simulate", "%s draws one schedule: give one p, not a list",
                          a->gantt ? "--gantt" : "--trace");
     }
-    if (a->gantt && !cli_picture(a->gantt))
+    if (a->gantt && strcmp(a->gantt, "-") && !cli_picture(a->gantt))
         return cli_usage("simulate", "--gantt writes .svg, .png or .pdf files, not '%s'",
                          a->gantt);
     if (a->gantt && !mmm_draw_available(&why)) {

@@ -42,11 +42,13 @@ static void usage(FILE *f)
     for (i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].help);
     fprintf(f, "\n'mmm COMMAND --help' describes a command; 'man mmm' the whole tool.\n"
+               "A file read named '-' is standard input, a file written standard output.\n"
                "Exit status: 0 success, 1 bad input or failed analysis, 2 wrong usage.\n");
 }
 
 int main(int argc, char **argv)
 {
+    const char *names[sizeof commands / sizeof commands[0]], *near;
     size_t i;
     if (argc < 2) {
         usage(stderr);
@@ -67,7 +69,7 @@ int main(int argc, char **argv)
         printf("mmm %s\n", mmm_version());
         return CLI_OK;
     }
-    for (i = 0; i < sizeof commands / sizeof commands[0]; i++)
+    for (i = 0; i < sizeof commands / sizeof commands[0] && (names[i] = commands[i].name); i++)
         if (!strcmp(argv[1], commands[i].name)) {
             const char *why;
             if (commands[i].draws && !wants_help(argc - 1, argv + 1) &&
@@ -78,6 +80,9 @@ int main(int argc, char **argv)
             }
             return commands[i].fn(argc - 1, argv + 1);
         }
+    if ((near = mmm_closest(argv[1], names, i)))
+        return fprintf(stderr, "mmm: unknown command '%s'; did you mean '%s'?\n", argv[1],
+                       near), CLI_USAGE;
     fprintf(stderr, "mmm: unknown command '%s'\n", argv[1]);
     usage(stderr);
     return CLI_USAGE;

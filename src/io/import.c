@@ -266,11 +266,12 @@ int mmm_program_read_file(mmm_program **out, const char *path,
     memset(rep, 0, sizeof *rep);
     f = opt->format;
     {
-        /* A pipe (or a terminal) can be read once only: all of it, then
-         * the format is told from memory. */
+        /* A pipe (or a terminal, or "-": standard input) can be read once
+         * only: all of it, then the format is told from memory. */
         struct stat st;
-        if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) &&
-            !S_ISDIR(st.st_mode)) {
+        if (strcmp(path, "-") == 0 ||
+            (stat(path, &st) == 0 && !S_ISREG(st.st_mode) &&
+             !S_ISDIR(st.st_mode))) {
             lim = mmm_limits_effective(&opt->load.limits);
             if ((r = mmm__read_whole_file(path, lim.max_file_bytes, &buf,
                                           &len, err)) < 0)
@@ -278,7 +279,8 @@ int mmm_program_read_file(mmm_program **out, const char *path,
             if (!f)
                 f = mmm_input_detect(buf, len, path);
             rep->format = f;
-            r = dispatch(out, f, buf, len, path, opt, rep, err);
+            r = dispatch(out, f, buf, len, mmm__input_name(path), opt, rep,
+                         err);
             free(buf);
             return r;
         }

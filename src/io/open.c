@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "base/abi.h"
+#include "base/file.h"
 #include "base/notes.h"
 #include "mmm/import.h"
 
@@ -65,7 +66,7 @@ int mmm_program_open(mmm_opened *out, const char *path, const mmm_open_options *
     mmm_machine_free(machine);
     if (rc < 0)
         goto fail;
-    if (report_notes(out, path) < 0) {
+    if (report_notes(out, mmm__input_name(path)) < 0) {
         rc = mmm_error_set(err, MMM_ENOMEM, NULL, 0, "out of memory");
         goto fail;
     }

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/file.h"
 #include "io/parse_int.h"
 
 /* ------------------------------------------------------------------ */
@@ -117,19 +118,19 @@ int mmm__parse_open_file(mmm__parse_source *s, const char *path, uint64_t max,
     struct stat st;
     memset(s, 0, sizeof *s);
     s->max = max;
-    s->fd = open(path, O_RDONLY);
+    s->fd = mmm__open_read(path);
     if (s->fd < 0)
-        return mmm_error_set(err, MMM_EIO, path, 0, "cannot open: %s",
+        return mmm_error_set(err, MMM_EIO, mmm__input_name(path), 0, "cannot open: %s",
                              strerror(errno));
     if (fstat(s->fd, &st) == 0 && S_ISDIR(st.st_mode)) {
         close(s->fd);
-        return mmm_error_set(err, MMM_EIO, path, 0, "cannot read: %s",
+        return mmm_error_set(err, MMM_EIO, mmm__input_name(path), 0, "cannot read: %s",
                              strerror(EISDIR));
     }
     if (fstat(s->fd, &st) == 0 && S_ISREG(st.st_mode) &&
         (uint64_t)st.st_size > max) {
         close(s->fd);
-        return mmm_error_set(err, MMM_ELIMIT, path, 0,
+        return mmm_error_set(err, MMM_ELIMIT, mmm__input_name(path), 0,
                              "file too big: %llu bytes (limit %llu)",
                              (unsigned long long)st.st_size,
                              (unsigned long long)max);

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/file.h"
 #include "io/parse_int.h"
 #include "base/suggest.h"
 
@@ -182,7 +183,7 @@ int mmm_machine_load_file(mmm_machine **out, const char *path,
     memset(&ld, 0, sizeof ld);
     ld.mode = MODE_MACHINE;
     ld.on = &machine_handlers;
-    ld.file = path;
+    ld.file = mmm__input_name(path);
     ld.lim = mmm_limits_effective(limits);
     ld.mach = m;
     r = mmm__parse_load(&ld, path, NULL, 0, 0, MMM_THREADS_OFF, err);

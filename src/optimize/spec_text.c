@@ -115,7 +115,7 @@ static int no_p(const mmm_program *prog, mmm_error *err)
     char advice[800];
     snprintf(advice, sizeof advice,
              ": p, the number of SMs, comes from -p or the machine file; to "
-             "see the program over p, run 'mmm scale %.200s --p 1..64' "
+             "see the program over p, run 'mmm scale %.200s -p 1..64' "
              "(bounds, simulated makespan and speedup at each p) or 'mmm "
              "simulate %.200s -p 1,2,4'; to sweep p here, give --machine FILE "
              "(one that sets p) or declare it in the file: <param name=\"p\" "

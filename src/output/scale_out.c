@@ -2,6 +2,7 @@
  * over p, bounds and simulated makespans per p, in text, JSON and CSV. */
 #include <stdio.h>
 
+#include "base/file.h"
 #include "output/output_internal.h"
 
 static void json_num_or_null(mmm__json *w, int have, double v)
@@ -162,7 +163,7 @@ int mmm_write_speedup(mmm_writer *w, const mmm_program *prog, const char *file,
         print_json(w->f, prog, s, all);
     else if (w->format == MMM_FORMAT_CSV)
         print_csv(w->f, s, all);
-    else if (print_text(w->f, prog, file ? file : prog->file, s, all) < 0)
+    else if (print_text(w->f, prog, file ? mmm__input_name(file) : prog->file, s, all) < 0)
         return mmm_error_set(err, MMM_ENOMEM, NULL, 0, "out of memory");
     return MMM_OK;
 }

@@ -3,6 +3,7 @@
  * bound, Graham's bound and the MMM bound, in text, JSON and CSV. */
 #include <stdio.h>
 
+#include "base/file.h"
 #include "output/output_internal.h"
 
 static void json_run(mmm__json *w, const mmm_sim_result *r, double mmm_bound)
@@ -134,7 +135,7 @@ int mmm_write_simulation_begin(mmm_writer *w, const mmm_program *prog,
         return mmm_error_set(err, MMM_EINVAL, NULL, 0,
                              "mmm_write_simulation_begin: no program");
     w->sim_prog = prog;
-    w->sim_file = file ? file : prog->file;
+    w->sim_file = file ? mmm__input_name(file) : prog->file;
     w->sim_list = list;
     w->sim_count = 0;
     if (list && w->format == MMM_FORMAT_JSON) {

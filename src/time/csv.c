@@ -337,7 +337,8 @@ int mmm_runs_read_file(mmm_runs **out, const char *path, int graph_default,
     int r = mmm__read_whole_file(path, RUNS_MAX_BYTES, &buf, &len, err);
     if (r < 0)
         return r;
-    r = mmm_runs_read_memory(out, buf, len, path, graph_default, err);
+    r = mmm_runs_read_memory(out, buf, len, mmm__input_name(path),
+                             graph_default, err);
     free(buf);
     return r;
 }
