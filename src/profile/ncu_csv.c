@@ -435,6 +435,7 @@ static int read_header(mmm_ncu_capture *c, table *t, const mmm__csv *r,
     static const char *const fixed[] = {"ID", "Kernel Name", "Context",
                                         "Stream"};
     long *slot[] = {&t->c_id, &t->c_kernel, &t->c_context, &t->c_stream};
+    long first_line = t->header_line; /* of the table before, if any */
     if (find_col(r, "Metric Name") >= 0 && find_col(r, "Metric Value") >= 0)
         return mmm_error_set(err, MMM_EINPUT, c->file, line,
                              "this is ncu's details page (columns \"Metric "
@@ -458,6 +459,8 @@ static int read_header(mmm_ncu_capture *c, table *t, const mmm__csv *r,
     for (size_t i = 0; i < t->ncols; i++) {
         t->unit[i] = scaled(0);
     }
+    char first_source[NQ][256];
+    memcpy(first_source, c->source, sizeof first_source);
     for (int q = 0; q < NQ; q++) {
         t->q[q].n = 0;
         c->source[q][0] = '\0';
@@ -521,6 +524,16 @@ static int read_header(mmm_ncu_capture *c, table *t, const mmm__csv *r,
             }
         }
     }
+    /* A second table (ncu writes one per process) must measure what the
+     * first measured: each quantity names one source for the capture. */
+    if (c->n > 0)
+        for (int q = 0; q < NQ; q++)
+            if (strcmp(c->source[q], first_source[q]))
+                return mmm_error_set(err, MMM_EINPUT, c->file, line,
+                                     "a second header whose metrics differ "
+                                     "from the first's (line %ld): capture "
+                                     "each run with the same --metrics, one "
+                                     "file each", first_line);
     return 0;
 }
 
