@@ -6,18 +6,16 @@
 #include "base/grow.h"
 #include "base/notes.h"
 
-int mmm__notes_add(mmm_notes *notes, const char *fmt, ...)
+int mmm__notes_vadd(mmm_notes *notes, const char *fmt, va_list ap)
 {
-    va_list ap, again;
+    va_list again;
     char **line;
     char *s;
     int n;
     if (!notes)
         return 0;
-    va_start(ap, fmt);
     va_copy(again, ap);
     n = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
     s = n < 0 ? NULL : malloc((size_t)n + 1);
     if (s)
         vsnprintf(s, (size_t)n + 1, fmt, again);
@@ -30,6 +28,15 @@ int mmm__notes_add(mmm_notes *notes, const char *fmt, ...)
     notes->line = line;
     line[notes->n++] = s;
     return 0;
+}
+
+int mmm__notes_add(mmm_notes *notes, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int r = mmm__notes_vadd(notes, fmt, ap);
+    va_end(ap);
+    return r;
 }
 
 void mmm_notes_dispose(mmm_notes *notes)

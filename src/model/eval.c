@@ -823,19 +823,30 @@ int mmm_instance_eval(mmm_instance *inst, const mmm_override *ov,
     return 0;
 }
 
-int mmm_instance_eval_copy(const mmm_instance *inst, size_t k, int64_t copy,
-                           mmm_class_val *out, mmm_error *err)
+/* The arguments of mmm_instance_eval_copy and _attrs: an instance, an
+ * output, a kernel of it and one of its launches (1..repeat). */
+static int check_launch(const mmm_instance *inst, size_t k, int64_t copy,
+                        int have_out, const char *fn, mmm_error *err)
 {
-    if (!inst || !out || k >= inst->nkernels)
-        return mmm_error_set(err, MMM_EINVAL, NULL, 0,
-                             "mmm_instance_eval_copy: bad argument");
-    const mmm_program *p = inst->program;
-    const mmm_kernel *kr = &p->kernels[k];
+    if (!inst || !have_out || k >= inst->nkernels)
+        return mmm_error_set(err, MMM_EINVAL, NULL, 0, "%s: bad argument", fn);
+    const mmm_kernel *kr = &inst->program->kernels[k];
     if (copy < 1 || copy > inst->kernels[k].repeat)
-        return mmm_error_set(err, MMM_EINVAL, p->file, kr->line,
+        return mmm_error_set(err, MMM_EINVAL, inst->program->file, kr->line,
                              "kernel '%s' has no launch %lld (it has %lld)",
                              kr->id, (long long)copy,
                              (long long)inst->kernels[k].repeat);
+    return 0;
+}
+
+int mmm_instance_eval_copy(const mmm_instance *inst, size_t k, int64_t copy,
+                           mmm_class_val *out, mmm_error *err)
+{
+    int r = check_launch(inst, k, copy, out != NULL, "mmm_instance_eval_copy", err);
+    if (r < 0)
+        return r;
+    const mmm_program *p = inst->program;
+    const mmm_kernel *kr = &p->kernels[k];
     if (!kr->uses_index && inst->classes) {
         memcpy(out, &inst->classes[kr->first_class],
                kr->nclasses * sizeof *out);
@@ -849,7 +860,7 @@ int mmm_instance_eval_copy(const mmm_instance *inst, size_t k, int64_t copy,
         !(vals = malloc(inst->nvalues * sizeof *vals)))
         return nomem(err);
     memcpy(vals, inst->values, inst->nvalues * sizeof *vals);
-    int r = eval_classes((inst_impl *)(uintptr_t)inst, vals, k, copy, 0, out,
+    r = eval_classes((inst_impl *)(uintptr_t)inst, vals, k, copy, 0, out,
                          err);
     if (vals != small)
         free(vals);
@@ -859,16 +870,11 @@ int mmm_instance_eval_copy(const mmm_instance *inst, size_t k, int64_t copy,
 int mmm_instance_eval_attrs(const mmm_instance *inst, size_t k, int64_t copy,
                             mmm_attr_value *out, mmm_error *err)
 {
-    if (!inst || !out || k >= inst->nkernels)
-        return mmm_error_set(err, MMM_EINVAL, NULL, 0,
-                             "mmm_instance_eval_attrs: bad argument");
+    int r = check_launch(inst, k, copy, out != NULL, "mmm_instance_eval_attrs", err);
+    if (r < 0)
+        return r;
     const mmm_program *p = inst->program;
     const mmm_kernel *kr = &p->kernels[k];
-    if (copy < 1 || copy > inst->kernels[k].repeat)
-        return mmm_error_set(err, MMM_EINVAL, p->file, kr->line,
-                             "kernel '%s' has no launch %lld (it has %lld)",
-                             kr->id, (long long)copy,
-                             (long long)inst->kernels[k].repeat);
     /* Direct evaluation, no memo; the launch's index in a private copy of
      * the values (as mmm_instance_eval_copy). */
     mmm_value small[64], *vals = inst->values;
@@ -880,7 +886,7 @@ int mmm_instance_eval_attrs(const mmm_instance *inst, size_t k, int64_t copy,
         memcpy(vals, inst->values, inst->nvalues * sizeof *vals);
         vals[kr->index_slot] = mmm_value_int(copy);
     }
-    int r = 0;
+    r = 0;
     inst_impl *in = (inst_impl *)(uintptr_t)inst;
     for (uint32_t c = 0; c < kr->nclasses && r == 0; c++)
         r = eval_attrs(in, vals, k, kr->first_class + c, copy, 0,

@@ -15,6 +15,7 @@
 #include "base/file.h"
 #include "base/outfile.h"
 #include "base/abi.h"
+#include "base/notes.h"
 
 void mmm_profile_options_init(mmm_profile_options *opt)
 {
@@ -25,28 +26,18 @@ void mmm_profile_options_init(mmm_profile_options *opt)
 
 int mmm__profile_note(mmm_profile *p, const char *fmt, ...)
 {
-    char buf[1024];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
+    int r = mmm__notes_vadd(&p->notes, fmt, ap);
     va_end(ap);
-    char **n = realloc(p->notes, (p->nnotes + 1) * sizeof *n);
-    if (!n)
-        return -1;
-    p->notes = n;
-    if (!(p->notes[p->nnotes] = strdup(buf)))
-        return -1;
-    p->nnotes++;
-    return 0;
+    return r < 0 ? -1 : 0;
 }
 
 void mmm_profile_free(mmm_profile *p)
 {
     if (!p)
         return;
-    for (size_t i = 0; i < p->nnotes; i++)
-        free(p->notes[i]);
-    free(p->notes);
+    mmm_notes_dispose(&p->notes);
     free(p->xml);
     free(p);
 }
@@ -58,12 +49,12 @@ const char *mmm_profile_xml(const mmm_profile *p)
 
 size_t mmm_profile_nnotes(const mmm_profile *p)
 {
-    return p ? p->nnotes : 0;
+    return p ? p->notes.n : 0;
 }
 
 const char *mmm_profile_note(const mmm_profile *p, size_t i)
 {
-    return p && i < p->nnotes ? p->notes[i] : NULL;
+    return p && i < p->notes.n ? p->notes.line[i] : NULL;
 }
 
 size_t mmm_profile_npoints(const mmm_profile *p)

@@ -153,8 +153,7 @@ void mmm__points_dispose(mmm__profile_points *pts);
 
 struct mmm_profile {
     char *xml;
-    char **notes;
-    size_t nnotes;
+    mmm_notes notes;
     size_t npoints, nkernels, napprox;
 };
 
