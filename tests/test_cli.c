@@ -47,7 +47,7 @@ Test(cli, usage_and_help_exit_codes)
     const char *badopt[] = {"analyze", DIAMOND, "--frobnicate", NULL};
     const char *badp[] = {"analyze", DIAMOND, "-p", "0", NULL};
     const char *badfmt[] = {"analyze", DIAMOND, "--format", "xml", NULL};
-    const char *two[] = {"analyze", DIAMOND, DIAMOND, NULL};
+    const char *two[] = {"simulate", DIAMOND, DIAMOND, NULL};
     const char *badD[] = {"analyze", DIAMOND, "-D", "U", NULL};
     mmm_run_result r;
 
@@ -73,7 +73,9 @@ Test(cli, usage_and_help_exit_codes)
         for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
             r = run(cases[i]);
             cr_expect_eq(r.status, 2, "case %zu: status %d, stderr %s", i, r.status, r.err);
-            cr_expect(strstr(r.err, "Try 'mmm analyze --help'"), "case %zu: %s", i, r.err);
+            cr_expect(strstr(r.err, cases[i] == two ? "Try 'mmm simulate --help'"
+                                                    : "Try 'mmm analyze --help'"),
+                      "case %zu: %s", i, r.err);
             cr_expect_eq(r.out_len, 0u, "case %zu printed on stdout", i);
             mmm_run_dispose(&r);
         }
@@ -414,4 +416,97 @@ Test(cli, calibrate_without_driver)
         cr_expect(strstr(r.err, "mmm calibrate: error: no NVIDIA GPU or driver found"), "%s",
                   r.err);
     mmm_run_dispose(&r);
+}
+
+#define FORK_JOIN MMM_DAGS_DIR "/fork_join.xml"
+
+/* The number of lines of s. */
+static size_t lines(const char *s)
+{
+    size_t n = 0;
+    for (; *s; s++)
+        n += *s == '\n';
+    return n;
+}
+
+/* analyze A B ...: one result per file, a bad file skipped (exit 1).  W
+ * and N are the hand computations of the two files' comments (diamond:
+ * W = 104, N = 11; fork_join: W = 116, N = 19). */
+Test(cli, analyze_several_files)
+{
+    const char *text[] = {"analyze", DIAMOND, "no-such.xml", FORK_JOIN, NULL};
+    const char *json[] = {"analyze", DIAMOND, "no-such.xml", FORK_JOIN, "--format", "json",
+                          NULL};
+    const char *csv[] = {"analyze", DIAMOND, FORK_JOIN, "--format", "csv", NULL};
+    const char *totals[] = {"analyze", DIAMOND, FORK_JOIN, "--format", "csv", "--totals",
+                            NULL};
+    const char *p;
+    mmm_run_result r = run(text);
+    cr_expect_eq(r.status, 1, "%s", r.err);
+    cr_expect(strstr(r.out, "==> " DIAMOND " <==\nprogram  diamond"), "%s", r.out);
+    cr_expect((p = strstr(r.out, "\n\n==> " FORK_JOIN " <==\nprogram  fork_join")), "%s",
+              r.out);
+    cr_expect(strstr(r.err, "no-such.xml: error: cannot open"), "%s", r.err);
+    cr_expect(!strstr(r.out, "no-such"), "%s", r.out);
+    mmm_run_dispose(&r);
+
+    r = run(json);
+    cr_expect_eq(r.status, 1, "%s", r.err);
+    cr_expect_eq(lines(r.out), 3u, "%s", r.out);
+    cr_expect(!strncmp(r.out, "{\"program\": \"diamond\"", 21), "%s", r.out);
+    cr_expect_eq(json_num(r.out, "\"metrics\"", "W"), 104);
+    cr_expect(strstr(r.out, "}\n{\"file\": \"no-such.xml\", \"error\": \"no-such.xml: error: "
+                            "cannot open"), "%s", r.out);
+    cr_expect((p = strstr(r.out, "{\"program\": \"fork_join\"")), "%s", r.out);
+    cr_expect_eq(json_num(p, "\"metrics\"", "W"), 116);
+    mmm_run_dispose(&r);
+
+    r = run(csv);
+    cr_expect_eq(r.status, 0, "%s", r.err);
+    cr_expect(!strncmp(r.out, "file,id,repeat,blocks,N,L,K,W,S,O,C\n", 36), "%s", r.out);
+    cr_expect(strstr(r.out, "\n" DIAMOND ",a,1,2,2,1,2,16,4,40,24\n"), "%s", r.out);
+    cr_expect(strstr(r.out, "\n" FORK_JOIN ",join,"), "%s", r.out);
+    cr_expect_eq(lines(r.out), 1u + 4 + 5, "%s", r.out); /* one header, 9 kernels */
+    mmm_run_dispose(&r);
+
+    r = run(totals);
+    cr_expect_eq(r.status, 0, "%s", r.err);
+    cr_expect(strstr(r.out, "file,measure,value\n" DIAMOND ",W,104\n"), "%s", r.out);
+    cr_expect(strstr(r.out, "\n" DIAMOND ",N,11\n") && strstr(r.out, "\n" FORK_JOIN ",W,116\n") &&
+              strstr(r.out, "\n" FORK_JOIN ",N,19\n"), "%s", r.out);
+    mmm_run_dispose(&r);
+}
+
+/* convert IN... -o DIR: DIR/BASE.xml each, the same program read back
+ * (W of the hand computations: diamond 104, not_series_parallel 22); a
+ * second file of the same base name fails, the others are written. */
+Test(cli, convert_several_files)
+{
+    const char *conv[] = {"convert", DIAMOND, "no-such.stg", MMM_DAGS_DIR "/not_series_parallel.xml",
+                          MMM_DAGS_DIR "/../dags/diamond.xml", "-o", "conv_out", NULL};
+    const char *back[] = {"analyze", "conv_out/diamond.xml", "conv_out/not_series_parallel.xml",
+                          "--format", "csv", "--totals", NULL};
+    const char *stdout_many[] = {"convert", DIAMOND, FORK_JOIN, "-o", "-", NULL};
+    mmm_run_result r;
+    remove("conv_out/diamond.xml");
+    remove("conv_out/not_series_parallel.xml");
+    remove("conv_out");
+    r = run(conv);
+    cr_expect_eq(r.status, 1, "%s", r.err);
+    cr_expect(strstr(r.err, "no-such.stg: error: cannot open"), "%s", r.err);
+    cr_expect(strstr(r.err, "conv_out/diamond.xml was written from another file of this run"),
+              "%s", r.err);
+    mmm_run_dispose(&r);
+    r = run(back);
+    cr_expect_eq(r.status, 0, "%s", r.err);
+    cr_expect(strstr(r.out, "conv_out/diamond.xml,W,104\n") &&
+              strstr(r.out, "conv_out/not_series_parallel.xml,W,22\n"), "%s", r.out);
+    mmm_run_dispose(&r);
+    r = run(stdout_many);
+    cr_expect_eq(r.status, 2, "%s", r.err);
+    cr_expect_eq(r.out_len, 0u);
+    mmm_run_dispose(&r);
+    remove("conv_out/diamond.xml");
+    remove("conv_out/not_series_parallel.xml");
+    remove("conv_out");
 }

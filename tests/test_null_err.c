@@ -697,6 +697,23 @@ Test(null_err, mmm_write_analysis)
     mmm_writer_free(w);
 }
 
+Test(null_err, mmm_analyze_files)
+{
+    mmm_writer *w = writer(MMM_FORMAT_TEXT);
+    mmm_analyze_options opt;
+    memset(&opt, 0, sizeof opt); /* no version: refused */
+    REFUSED(mmm_analyze_files(w, NULL, 0, &opt, NULL, NULL));
+    REFUSED(mmm_analyze_files(NULL, NULL, 0, NULL, NULL, NULL));
+    mmm_writer_free(w);
+}
+
+Test(null_err, mmm_convert_files)
+{
+    const char *in[] = {DIAMOND, DIAMOND};
+    REFUSED(mmm_convert_files(in, 2, "-", NULL, NULL, NULL)); /* several to stdout */
+    REFUSED(mmm_convert_files(in, 2, NO_DIR, NULL, NULL, NULL)); /* no such folder's parent */
+}
+
 Test(null_err, mmm_write_comparison)
 {
     mmm_writer *w = writer(MMM_FORMAT_JSON);

@@ -120,6 +120,31 @@ Test(writer, analyze)
     }
 }
 
+/* mmm_analyze_files of one file writes what mmm_write_analysis writes
+ * (the command's analyze FILE); of several, what `mmm analyze A B` prints:
+ * a header per file, one JSON object per line, a CSV file column. */
+Test(writer, analyze_files)
+{
+    static const char *const paths[] = {DAG("diamond.xml"), DAG("not_series_parallel.xml")};
+    for (int f = 0; f < 3; f++)
+        for (size_t n = 1; n <= 2; n++) {
+            mmm_analyze_options opt = MMM_ANALYZE_OPTIONS_INIT;
+            mmm_writer *w = writer((mmm_format)f);
+            const char *args[] = {"analyze", paths[0], paths[1], "--format", format_names[f],
+                                  NULL};
+            size_t failed = 9;
+            mmm_error e;
+            opt.open.instance_flags = MMM_INSTANCE_NO_CLASSES;
+            cr_assert_eq(mmm_analyze_files(w, paths, n, &opt, &failed, &e), 0, "%s",
+                         e.message);
+            cr_expect_eq(failed, 0u);
+            if (n == 1)
+                memmove(args + 2, args + 3, 3 * sizeof *args);
+            same(w, args);
+            mmm_writer_free(w);
+        }
+}
+
 Test(writer, compare)
 {
     for (int f = 0; f < 3; f++) {

@@ -225,6 +225,86 @@ MMM_API char *mmm_import_comment(char *buf, size_t size, const char *source,
                                  const mmm_import_report *rep,
                                  mmm_time_unit time_unit);
 
+/* ---- Several files: `mmm analyze A.xml B.xml ...`, `mmm convert ... -o DIR` ---- */
+
+/** What a run over several files says of each one when it is done with
+ *  it: the lines to show (notes, warnings), then err when the file
+ *  failed (NULL when it succeeded).  The caller prints them; the run goes
+ *  on with the next file. */
+typedef void (*mmm_file_fn)(void *payload, const char *path,
+                            const mmm_notes *notes, const mmm_error *err);
+
+/** How mmm_analyze_files reads and analyses each file. */
+typedef struct mmm_analyze_options {
+    unsigned int version;   /**< MMM_ANALYZE_OPTIONS_VERSION */
+    mmm_open_options open;  /**< how each file is opened (-D, -p,
+                                 --machine, the reader's options) */
+    unsigned models;        /**< MMM_MODEL_* bits (default MMM_MODEL_MMM) */
+    mmm_launch launch;      /**< the time model's launches */
+    int64_t max_rows;       /**< text rows of the kernel tables (0 = all) */
+    int totals;             /**< CSV: the totals (measure,value) */
+    mmm_file_fn on_file;    /**< told of each file (may be NULL) */
+    void *payload;          /**< on_file's */
+} mmm_analyze_options;
+
+#define MMM_ANALYZE_OPTIONS_VERSION 1
+#define MMM_ANALYZE_OPTIONS_INIT                                              \
+    {.version = MMM_ANALYZE_OPTIONS_VERSION, .open = MMM_OPEN_OPTIONS_INIT,   \
+     .models = MMM_MODEL_MMM, .launch = MMM_LAUNCH_PARAM, .max_rows = 200,    \
+     .totals = 0, .on_file = NULL, .payload = NULL}
+/** Set *opt to the defaults (MMM_ANALYZE_OPTIONS_INIT). */
+MMM_API void mmm_analyze_options_init(mmm_analyze_options *opt);
+
+/**
+ * `mmm analyze FILE...`: open each file (mmm_program_open), compute its
+ * measures and models and write its analysis (mmm_write_analysis).  One
+ * file is written as mmm_write_analysis writes it.  Several: text gives
+ * each a header line "==> FILE <==" (a blank line between files); JSON
+ * one object per line, a file that failed as {"file": ..., "error": ...};
+ * CSV one table whose first column is `file` (its header once).  A file
+ * that fails is told to on_file with its error and skipped: the others
+ * are still written.  *nfailed (may be NULL) counts the files that
+ * failed.  Returns 0 when it went through every file (whether or not
+ * some failed), or a negative status when it could not go on (a writer
+ * error, bad options, out of memory) with err set.
+ */
+MMM_API int mmm_analyze_files(mmm_writer *w, const char *const *paths, size_t n,
+                              const mmm_analyze_options *opt, size_t *nfailed,
+                              mmm_error *err);
+
+/** How mmm_convert_files reads each file and where "-" goes. */
+typedef struct mmm_convert_options {
+    unsigned int version;   /**< MMM_CONVERT_OPTIONS_VERSION */
+    mmm_open_options open;  /**< how each file is opened */
+    FILE *out_stream;       /**< what an output named "-" is (the caller's
+                                 stdout); NULL: "-" is refused */
+    mmm_file_fn on_file;    /**< told of each file (may be NULL) */
+    void *payload;          /**< on_file's */
+} mmm_convert_options;
+
+#define MMM_CONVERT_OPTIONS_VERSION 1
+#define MMM_CONVERT_OPTIONS_INIT                                              \
+    {.version = MMM_CONVERT_OPTIONS_VERSION, .open = MMM_OPEN_OPTIONS_INIT,   \
+     .out_stream = NULL, .on_file = NULL, .payload = NULL}
+/** Set *opt to the defaults (MMM_CONVERT_OPTIONS_INIT). */
+MMM_API void mmm_convert_options_init(mmm_convert_options *opt);
+
+/**
+ * `mmm convert IN... -o OUT`: each file read in any format and written
+ * as mmm's XML (mmm_program_save_xml, atomically) with the comment of
+ * mmm_import_comment.  out is the file to write when it is not a folder
+ * and one file is given ("-": opt->out_stream); else a folder (made when
+ * missing and several files are given) that receives BASE.xml for each
+ * IN (its name without its extension).  A file that would overwrite its
+ * input, or an output written earlier in the run, fails (told to
+ * on_file) and the others go on.  *nfailed as mmm_analyze_files; returns
+ * 0, or a negative status (out unusable: MMM_EINVAL or MMM_EIO) with err
+ * set.
+ */
+MMM_API int mmm_convert_files(const char *const *paths, size_t n, const char *out,
+                              const mmm_convert_options *opt, size_t *nfailed,
+                              mmm_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -36,6 +36,8 @@ typedef struct cli_common {
     mmm_import_options io;           /* limits, --threads, --input-format,
                                         --time-unit, --negative-cost,
                                         --cost-attr, --costs */
+    const char **files;              /* a command taking FILE...: them */
+    size_t nfiles;
 } cli_common;
 
 void cli_common_init(cli_common *c, const char *cmd);
@@ -75,6 +77,7 @@ typedef struct cli_cmd {
     int (*special)(void *args, int argc, char **argv, int *i);
     const char *unknown;     /* NULL: "unknown option '%s'" */
     const char *file_word;   /* NULL: "FILE" */
+    int many;                /* FILE...: into the cli_common's files */
 } cli_cmd;
 
 /* Every argument of a command: --help (prints it, returns -1), then
@@ -102,11 +105,15 @@ extern const char cli_common_help[];
  * CLI_OK or CLI_FAIL.  On success the caller owns *prog and *inst; what
  * the reader reported goes to *rep and the overrides of -D and -p to ov
  * (CLI_MAX_DEFS + 1 entries) and *nov (each may be NULL). */
-int cli_load(const cli_common *c, const char *path, int lenient,
-             mmm_program **prog, mmm_instance **inst);
 int cli_load_full(const cli_common *c, const char *path, int lenient,
                   int evaluate, mmm_program **prog, mmm_instance **inst,
                   mmm_import_report *rep, mmm_override *ov, size_t *nov);
+/* The options of mmm_program_open for c's -D, -p, --machine, ... */
+void cli_open_options(const cli_common *c, int lenient, int evaluate,
+                      mmm_open_options *opt);
+/* An mmm_file_fn (payload: the cli_common): the notes, then the error (a
+ * -D name as "mmm CMD: message"), on stderr. */
+void cli_on_file(void *c, const char *path, const mmm_notes *notes, const mmm_error *err);
 /* Print the notes (a line each on stderr), dispose of them and return
  * status. */
 int cli_noted(mmm_notes *notes, int status);

@@ -277,10 +277,13 @@ int cli_args(const cli_cmd *cmd, void *args, cli_common *c, const char **file,
         if ((argv[i][0] == '-' && argv[i][1] != '\0') || !file)
             return cli_usage(cmd->name, cmd->unknown ? cmd->unknown : "unknown option '%s'",
                              argv[i]);
-        if (*file)
+        if (*file && !cmd->many)
             return cli_usage(cmd->name, "one %s only ('%s' and '%s')",
                              cmd->file_word ? cmd->file_word : "FILE", *file, argv[i]);
-        *file = argv[i];
+        if (!*file)
+            *file = argv[i];
+        if (cmd->many) /* files kept in argv, where they were read */
+            (c->files = (const char **)argv + 1)[c->nfiles++] = argv[i];
     }
     if (file && !*file)
         return cli_usage(cmd->name, "missing %s", cmd->file_word ? cmd->file_word : "FILE");
@@ -362,33 +365,43 @@ static int cli_common_option(cli_common *c, int argc, char **argv, int *i)
     return cli_opts(c->cmd, NULL, common_opts, c, argc, argv, i);
 }
 
-int cli_load(const cli_common *c, const char *path, int lenient,
-             mmm_program **prog, mmm_instance **inst)
+void cli_open_options(const cli_common *c, int lenient, int evaluate,
+                      mmm_open_options *opt)
 {
-    return cli_load_full(c, path, lenient, 1, prog, inst, NULL, NULL, NULL);
+    mmm_open_options o = {.version = MMM_OPEN_OPTIONS_VERSION, .io = c->io,
+                          .machine = c->machine_path, .defs = c->defs,
+                          .ndefs = c->ndefs, .p = c->has_p ? c->p : 0,
+                          .unknown = lenient, .instance_flags = c->instance_flags,
+                          .no_eval = !evaluate};
+#ifdef MMM_HAVE_DOT
+    o.io.dot_reader = mmm_dot_read;
+    o.io.cuda_dot_reader = mmm_cuda_dot_read;
+#endif
+    *opt = o;
+}
+
+void cli_on_file(void *c, const char *path, const mmm_notes *notes, const mmm_error *err)
+{
+    (void)path;
+    for (size_t i = 0; i < notes->n; i++)
+        fprintf(stderr, "%s\n", notes->line[i]);
+    if (err && err->code == MMM_EINVAL && !err->file[0])
+        fprintf(stderr, "mmm %s: %s\n", ((const cli_common *)c)->cmd, err->message);
+    else if (err)
+        cli_print_error(err);
 }
 
 int cli_load_full(const cli_common *c, const char *path, int lenient,
                   int evaluate, mmm_program **prog, mmm_instance **inst,
                   mmm_import_report *rep, mmm_override *ov, size_t *nov)
 {
-    mmm_open_options opt = {.version = MMM_OPEN_OPTIONS_VERSION, .io = c->io,
-                            .machine = c->machine_path, .defs = c->defs,
-                            .ndefs = c->ndefs, .p = c->has_p ? c->p : 0,
-                            .unknown = lenient, .instance_flags = c->instance_flags,
-                            .no_eval = !evaluate};
+    mmm_open_options opt;
     mmm_opened o;
     mmm_error err;
     int rc;
-#ifdef MMM_HAVE_DOT
-    opt.io.dot_reader = mmm_dot_read;
-    opt.io.cuda_dot_reader = mmm_cuda_dot_read;
-#endif
-    rc = cli_noted(&o.notes, mmm_program_open(&o, path, &opt, &err));
-    if (rc < 0 && rc == MMM_EINVAL && !err.file[0])
-        fprintf(stderr, "mmm %s: %s\n", c->cmd, err.message); /* -D's NAME */
-    else if (rc < 0)
-        cli_print_error(&err);
+    cli_open_options(c, lenient, evaluate, &opt);
+    rc = mmm_program_open(&o, path, &opt, &err);
+    cli_on_file((void *)c, path, &o.notes, rc < 0 ? &err : NULL);
     *prog = o.program;
     *inst = o.instance;
     if (rep)

@@ -9,7 +9,7 @@
 #include "cli.h"
 
 static const char analyze_help[] =
-    "usage: mmm analyze FILE [-D NAME=VALUE]... [--machine FILE] [-p P]\n"
+    "usage: mmm analyze FILE... [-D NAME=VALUE]... [--machine FILE] [-p P]\n"
     "                        [--format text|json|csv] [--max-rows N]\n"
     "                        [--model mmm|tmm|balance|time|all] [--totals]\n\n"
     "Evaluate the program's parameters and compute the Many-core Machine Model\n"
@@ -17,7 +17,9 @@ static const char analyze_help[] =
     "N (thread blocks), L (blocks on the longest path), C (max S(B)+O(B)),\n"
     "K (largest antichain), the Graham-Brent bound (N/p + L)C when p is known\n"
     "and its corollary (N/K + L)C (a bound for p >= K only), the critical paths\n"
-    "and a per-kernel table.\n\n"
+    "and a per-kernel table.  Several files: one result each (text: a header\n"
+    "per file; JSON: one object per line; CSV: a first column 'file'); a file\n"
+    "that fails is skipped, the exit status says so.\n\n"
     "options:\n"
     "  --max-rows N         text: show at most N kernels (default 200, 0 = all)\n"
     "  --totals             csv: the program's totals and bounds as rows\n"
@@ -53,51 +55,37 @@ static const cli_opt analyze_opts[] = {
      .fn = models_opt, .exact = 1},
     {NULL}};
 
-static const cli_cmd analyze_cmd = {"analyze", analyze_help, "", .opts = analyze_opts};
+static const cli_cmd analyze_cmd = {"analyze", analyze_help, "", .opts = analyze_opts,
+                                    .many = 1};
 
 int cmd_analyze(int argc, char **argv)
 {
     analyze_args a = {.max_rows = 200, .models = MMM_MODEL_MMM};
-    mmm_models extra;
+    mmm_analyze_options opt = MMM_ANALYZE_OPTIONS_INIT;
     mmm_writer *w = NULL;
-    mmm_program *prog = NULL;
-    mmm_instance *inst = NULL;
-    mmm_metrics m;
     mmm_error err;
+    size_t failed = 0;
     int rc;
 
-    memset(&m, 0, sizeof m);
-    memset(&extra, 0, sizeof extra);
     cli_common_init(&a.c, "analyze");
     if ((rc = cli_args(&analyze_cmd, &a, &a.c, &a.file, argc, argv)) != CLI_OK)
         return rc < 0 ? CLI_OK : rc;
     if (a.totals && (a.c.format != MMM_FORMAT_CSV || a.models != MMM_MODEL_MMM))
         return cli_usage("analyze", "--totals goes with --format csv (and the mmm model)");
-
     /* The measures, their table and paths need no class values (the
      * other models do): the largest array of a big evaluation saved. */
     if (a.models == MMM_MODEL_MMM)
         a.c.instance_flags = MMM_INSTANCE_NO_CLASSES;
-    if ((rc = cli_load(&a.c, a.file, 0, &prog, &inst)) != CLI_OK)
-        return rc;
-    if (mmm_metrics_compute(&m, inst, 0, &err) < 0) {
+    cli_open_options(&a.c, MMM_DEFINE_STRICT, 1, &opt.open);
+    opt.models = a.models;
+    opt.launch = a.c.launch;
+    opt.max_rows = a.max_rows;
+    opt.totals = a.totals;
+    opt.on_file = cli_on_file;
+    opt.payload = &a.c;
+    if (mmm_writer_new(&w, stdout, a.c.format, &err) < 0 ||
+        mmm_analyze_files(w, a.c.files, a.c.nfiles, &opt, &failed, &err) < 0)
         rc = cli_fail(&err);
-        goto done;
-    }
-    cli_note_inexact(prog->file, &m);
-    if (mmm_models_compute(&extra, inst, a.models, a.c.launch, &err) < 0 ||
-        mmm_writer_new(&w, stdout, a.c.format, &err) < 0 ||
-        mmm_write_analysis(w, inst, &m, &extra, a.max_rows, a.totals, &err) < 0) {
-        rc = cli_fail(&err);
-        goto done;
-    }
-    if (cli_flushed("mmm analyze: error writing the output\n") != CLI_OK)
-        rc = CLI_FAIL;
-done:
     mmm_writer_free(w);
-    mmm_models_dispose(&extra);
-    mmm_metrics_dispose(&m);
-    mmm_instance_free(inst);
-    mmm_program_free(prog);
-    return rc;
+    return rc != CLI_OK || failed ? CLI_FAIL : CLI_OK;
 }

@@ -65,7 +65,7 @@ static int check_defs(const cli_common *c, const side *a, const side *b)
 static int load_side(const cli_common *c, side *s, unsigned models, int with_time)
 {
     mmm_error err;
-    if (cli_load(c, s->path, 1, &s->prog, &s->inst) != CLI_OK)
+    if (cli_load_full(c, s->path, 1, 1, &s->prog, &s->inst, NULL, NULL, NULL) != CLI_OK)
         return CLI_FAIL;
     if (mmm_metrics_compute(&s->m, s->inst, 0, &err) < 0 ||
         (with_time && mmm_models_time(&s->t, s->inst, c->launch, &err) < 0))
@@ -81,22 +81,10 @@ static int load_side(const cli_common *c, side *s, unsigned models, int with_tim
 typedef struct compare_args {
     cli_common c;
     side s[2];
-    int nfiles, corollary_only, with_time; /* --time: seconds of both sides */
+    const char *file;
+    int corollary_only, with_time; /* --time: seconds of both sides */
     unsigned models;
 } compare_args;
-
-/* A or B. */
-static int add_file(void *args, int argc, char **argv, int *i)
-{
-    compare_args *a = args;
-    (void)argc;
-    if (argv[*i][0] == '-' && argv[*i][1] != '\0')
-        return 0;
-    if (a->nfiles == 2)
-        return cli_usage("compare", "two files only ('%s' is a third)", argv[*i]), -1;
-    a->s[a->nfiles++].path = argv[*i];
-    return 1;
-}
 
 static int models_opt(void *models, const char *v)
 {
@@ -112,7 +100,7 @@ static const cli_opt compare_opts[] = {
     {NULL}};
 
 static const cli_cmd compare_cmd = {"compare", compare_help, "", .opts = compare_opts,
-                                    .special = add_file};
+                                    .file_word = "A.xml B.xml", .many = 1};
 
 int cmd_compare(int argc, char **argv)
 {
@@ -123,9 +111,13 @@ int cmd_compare(int argc, char **argv)
     int rc, k;
 
     cli_common_init(&a.c, "compare");
-    rc = cli_args(&compare_cmd, &a, &a.c, NULL, argc, argv);
-    if (rc == CLI_OK && a.nfiles < 2)
-        rc = cli_usage("compare", "needs two files A.xml B.xml");
+    rc = cli_args(&compare_cmd, &a, &a.c, &a.file, argc, argv);
+    if (rc == CLI_OK && a.c.nfiles != 2)
+        rc = a.c.nfiles < 2 ? cli_usage("compare", "needs two files A.xml B.xml")
+                            : cli_usage("compare", "two files only ('%s' is a third)",
+                                        a.c.files[2]);
+    for (k = 0; k < 2 && rc == CLI_OK; k++)
+        s[k].path = a.c.files[k];
     if (rc == CLI_OK && a.corollary_only && a.c.has_p)
         rc = cli_usage("compare", "-p and --corollary exclude each other");
     if (a.models & MMM_MODEL_TIME)

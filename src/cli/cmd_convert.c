@@ -11,15 +11,19 @@
 #include "cli.h"
 
 static const char convert_help[] =
-    "usage: mmm convert IN -o OUT.xml [OPTIONS]\n"
+    "usage: mmm convert IN... -o OUT.xml|DIR [OPTIONS]\n"
     "\n"
     "Read a program in any format mmm reads (told by its content: mmm XML,\n"
     "STG, WfCommons JSON, Pegasus DAX, a DOT task graph or a CUDA graph DOT)\n"
     "and write it as mmm's XML, with a comment saying where it came from.\n"
     "Each task is a kernel of one block whose work and span are its cost.\n"
     "Kernel values are written evaluated (with -D and --machine applied).\n"
+    "Several files (or -o naming a folder): each IN becomes DIR/BASE.xml (its\n"
+    "name without its extension); a file that fails is skipped, the exit\n"
+    "status says so.\n"
     "\n"
-    "  -o, --output OUT     file to write (atomically; '-' writes to stdout)\n";
+    "  -o, --output OUT     file to write (atomically; '-' writes to stdout),\n"
+    "                       or a folder (made when several files are given)\n";
 
 typedef struct convert_args {
     cli_common c;
@@ -32,38 +36,28 @@ static const cli_opt convert_opts[] = {
 static const cli_cmd convert_cmd = {"convert", convert_help, "--format",
                                     .opts = convert_opts,
                                     .missing = "option '%s' needs a value",
-                                    .file_word = "IN"};
+                                    .file_word = "IN", .many = 1};
 
 int cmd_convert(int argc, char **argv)
 {
     convert_args a = {.file = NULL};
-    const char *file, *out;
-    mmm_program *prog = NULL;
-    mmm_instance *inst = NULL;
-    mmm_import_report rep;
+    mmm_convert_options opt = MMM_CONVERT_OPTIONS_INIT;
     mmm_error err;
-    char comment[2048];
+    size_t failed = 0;
     int rc;
 
-    mmm_error_clear(&err);
     cli_common_init(&a.c, "convert");
     if ((rc = cli_args(&convert_cmd, &a, &a.c, &a.file, argc, argv)) != CLI_OK)
         return rc < 0 ? CLI_OK : rc;
-    file = a.file;
-    out = a.out;
-    if (!out)
+    if (!a.out)
         return cli_usage("convert", "missing -o OUT.xml");
-    memset(&rep, 0, sizeof rep);
-    if ((rc = cli_load_full(&a.c, file, 0, 1, &prog, &inst, &rep, NULL, NULL)) != CLI_OK)
-        return rc;
-    mmm_import_comment(comment, sizeof comment, file, &rep, a.c.io.time_unit);
-    if (!strcmp(out, "-") ? mmm_program_write_xml(stdout, inst, comment, &err) < 0 ||
-                                fflush(stdout) != 0
-                          : mmm_program_save_xml(out, inst, comment, &err) < 0) {
-        cli_print_error(&err);
-        rc = CLI_FAIL;
-    }
-    mmm_instance_free(inst);
-    mmm_program_free(prog);
-    return rc;
+    if (a.c.nfiles > 1 && !strcmp(a.out, "-"))
+        return cli_usage("convert", "several files go into a folder (-o DIR), not to stdout");
+    cli_open_options(&a.c, MMM_DEFINE_STRICT, 1, &opt.open);
+    opt.out_stream = stdout;
+    opt.on_file = cli_on_file;
+    opt.payload = &a.c;
+    if (mmm_convert_files(a.c.files, a.c.nfiles, a.out, &opt, &failed, &err) < 0)
+        return cli_fail(&err);
+    return failed ? CLI_FAIL : CLI_OK;
 }

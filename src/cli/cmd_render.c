@@ -111,7 +111,7 @@ int cmd_render(int argc, char **argv)
     if (resolve_format(&a) != CLI_OK)
         return CLI_USAGE;
 
-    rc = cli_load(&a.c, a.file, 0, &prog, &inst);
+    rc = cli_load_full(&a.c, a.file, 0, 1, &prog, &inst, NULL, NULL, NULL);
     if (rc != CLI_OK)
         return rc;
     mmm_error_clear(&err);

@@ -206,7 +206,7 @@ int cmd_simulate(int argc, char **argv)
         return rc < 0 ? CLI_OK : rc;
     }
     list = a.plist && a.np > 1;
-    if ((rc = cli_load(&a.c, a.file, 0, &prog, &inst)) != CLI_OK)
+    if ((rc = cli_load_full(&a.c, a.file, 0, 1, &prog, &inst, NULL, NULL, NULL)) != CLI_OK)
         goto done;
     if (!list && !inst->has_p) {
         rc = cli_usage("simulate", "the number of SMs is unknown: give -p P, "

@@ -369,11 +369,13 @@ static void json_kernels(mmm__json *w, const mmm_instance *inst)
     jb_init(&b, w->f, s, sizeof s);
     /* ",\n" + the items' indentation + "{\"id\": " */
     char head[2 * 64 + 16];
-    size_t nsp = 2 * (size_t)(w->depth + 1), hl = 0;
+    int flat = w->flat[w->depth]; /* ", " between them, on one line */
+    size_t nsp = flat ? 1 : 2 * (size_t)(w->depth + 1), hl = 0;
     if (nsp > 2 * 63)
         nsp = 2 * 63;
     head[hl++] = ',';
-    head[hl++] = '\n';
+    if (!flat)
+        head[hl++] = '\n';
     memset(head + hl, ' ', nsp);
     hl += nsp;
     memcpy(head + hl, "{\"id\": ", 7);
@@ -385,7 +387,7 @@ static void json_kernels(mmm__json *w, const mmm_instance *inst)
         if (i)
             jb_put(&b, head, hl);
         else
-            jb_put(&b, head + 1, hl - 1);
+            jb_put(&b, head + 1 + flat, hl - 1 - flat);
         put_string(&b, prog->kernels[i].id);
         LIT(&b, ", \"repeat\": ");
         jb_int(&b, k->repeat);
@@ -424,7 +426,7 @@ static void json_kernels(mmm__json *w, const mmm_instance *inst)
         jb_int(&b, prog->kernels[i].line);
         jb_putc(&b, '}');
     }
-    if (prog->nkernels)
+    if (prog->nkernels && !flat)
         indent(w, &b); /* the closing bracket at the array's own depth */
     jb_putc(&b, ']');
     jb_flush(&b);

@@ -221,6 +221,14 @@ done
 for m in dags/machines/*.xml; do
     case_ "analyze.machine.text.$(slug "$m")" analyze dags/apsp/dp_squaring.xml --machine "$m" --model all
 done
+# Several files: a header each, one JSON object per line, a CSV file column;
+# a missing file is said and skipped (exit 1).
+for fmt in "${FORMATS[@]}"; do
+    case_ "analyze.several.$fmt" analyze dags/*.xml dags/no_such_file.xml tests/data/import/real/stg-robot.stg \
+        --max-rows 3 --format "$fmt"
+done
+case_ analyze.several_totals.csv analyze dags/diamond.xml dags/fork_join.xml --format csv --totals
+case_ analyze.several_models.csv analyze dags/cumodp/*.xml --machine "$MC" --model tmm,time --format csv
 case_ analyze.D.text.dags_poly_div_opt.xml analyze dags/poly_div_opt.xml -D n=2^20 -p 16
 case_ analyze.D.json.dags_poly_div_opt.xml analyze dags/poly_div_opt.xml -D n=2^20 -p 16 --format json
 case_ analyze.threads1.json.dags_cumodp_mul.xml analyze dags/cumodp/mul.xml --threads 1 --format json
