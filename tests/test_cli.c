@@ -510,3 +510,34 @@ Test(cli, convert_several_files)
     remove("conv_out/not_series_parallel.xml");
     remove("conv_out");
 }
+
+/* An unknown option gets the closest name and the command's option list;
+ * every option takes --name=VALUE as well as --name VALUE, -p is --p too,
+ * and -o is --output in every command that writes a file. */
+Test(cli, options_listed_and_spelt_alike)
+{
+    const char *bad[] = {"optimize", DIAMOND, "--frm", "1", NULL};
+    const char *eq[] = {"analyze", DIAMOND, "--max-rows=1", "--p=5", "--model=mmm",
+                        "--format=text", NULL};
+    const char *sim[] = {"simulate", DIAMOND, "--policy=random", "--seed=3", "-p=2", NULL};
+    const char *fit[] = {"fit", "--data=x.csv", DIAMOND, "--output", "o.xml", NULL};
+    mmm_run_result r = run(bad);
+    cr_expect_eq(r.status, 2);
+    cr_expect(strstr(r.err, "unknown option '--frm'; did you mean '--from'?\nits options: "
+                            "--max-points --max-rows --param"), "%s", r.err);
+    cr_expect(strstr(r.err, " --machine ") && strstr(r.err, " --values ") &&
+              strstr(r.err, " -D -p --help\nTry 'mmm optimize --help'."), "%s", r.err);
+    mmm_run_dispose(&r);
+    r = run(eq);
+    cr_expect_eq(r.status, 0, "%s", r.err);
+    cr_expect(strstr(r.out, "p = 5 ") && strstr(r.out, "... 3 more kernels"), "%s", r.out);
+    mmm_run_dispose(&r);
+    r = run(sim);
+    cr_expect_eq(r.status, 0, "%s", r.err);
+    cr_expect(strstr(r.out, "policy   random (seed 3), p = 2 SMs"), "%s", r.out);
+    mmm_run_dispose(&r);
+    r = run(fit);
+    cr_expect_eq(r.status, 2);
+    cr_expect(strstr(r.err, "-o needs --machine BASE.xml"), "%s", r.err);
+    mmm_run_dispose(&r);
+}

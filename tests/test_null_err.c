@@ -340,6 +340,22 @@ Test(null_err, mmm_instance_eval_p)
     mmm_program_free(p);
 }
 
+Test(null_err, mmm_overrides_declared)
+{
+    mmm_program *p = diamond();
+    const mmm_program *progs[] = {p, p, p};
+    const char *defs[] = {"U=3", "nope=1"};
+    mmm_error e;
+    cr_expect_eq(mmm_overrides_declared(progs, 2, defs, 1, NULL), 0);
+    REFUSED(mmm_overrides_declared(progs, 2, defs, 2, NULL));
+    for (size_t n = 1; n <= 3; n++) {
+        cr_expect_eq(mmm_overrides_declared(progs, n, defs, 2, &e), MMM_EINVAL);
+        cr_expect(strstr(e.message, "-D nope: ") && strstr(e.message, "parameter 'nope'"),
+                  "%s", e.message);
+    }
+    mmm_program_free(p);
+}
+
 Test(null_err, mmm_instance_eval_copy)
 {
     mmm_program *p = diamond();

@@ -165,6 +165,15 @@ MMM_API int mmm_overrides_parse(const mmm_program *prog, const char *const *defs
                                 mmm_override *ov, size_t *nov, mmm_notes *notes,
                                 mmm_error *err);
 
+/** Each definition's NAME (as mmm_overrides_parse reads it) declared by
+ *  at least one of progs[0 .. nprogs) (`mmm compare A B -D n=...`, each
+ *  side skipping the names it lacks): 0, or MMM_EINVAL without a file,
+ *  "-D n: neither A nor B declares a parameter 'n'" (with one program,
+ *  "A declares no parameter 'n'"; with more, "none of the N files ..."). */
+MMM_API int mmm_overrides_declared(const mmm_program *const *progs, size_t nprogs,
+                                   const char *const *defs, size_t ndefs,
+                                   mmm_error *err);
+
 /** mmm_instance_eval with ov, then, when p > 0 and the program declares
  *  no parameter p, mmm_instance_set_p with p: an instance evaluated with
  *  the overrides of mmm_overrides_parse and the same p. */

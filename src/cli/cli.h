@@ -62,7 +62,6 @@ typedef struct cli_opt {
     int (*fn)(void *field, const char *value); /* CLI_FN */
     const char *missing; /* message when no value follows ("%s": the option);
                             NULL: the command's, else bad */
-    int exact;           /* "--name VALUE" only (not "--name=VALUE") */
 } cli_opt;
 
 typedef struct cli_cmd {
@@ -78,6 +77,7 @@ typedef struct cli_cmd {
     const char *unknown;     /* NULL: "unknown option '%s'" */
     const char *file_word;   /* NULL: "FILE" */
     int many;                /* FILE...: into the cli_common's files */
+    const char *also;        /* the names special reads ("--from|--to") */
 } cli_cmd;
 
 /* Every argument of a command: --help (prints it, returns -1), then

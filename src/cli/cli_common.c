@@ -187,11 +187,7 @@ static int opt_match(const cli_opt *o, int argc, char **argv, int *i,
         int missing = 0;
         snprintf(name, sizeof name, "%.*s", (int)len, n);
         n += len + (n[len] == '|');
-        if (o->exact && !strcmp(argv[*i], name)) {
-            *v = *i + 1 < argc ? argv[++*i] : NULL;
-            return 1;
-        }
-        if (!o->exact && ((*v = cli_option_value(name, argc, argv, i, &missing)) || missing))
+        if ((*v = cli_option_value(name, argc, argv, i, &missing)) || missing)
             return 1;
     }
     return 0;
@@ -250,11 +246,44 @@ static int cli_opts(const char *cmd, const char *missing, const cli_opt *opts,
 
 static int cli_common_option(cli_common *c, int argc, char **argv, int *i);
 
+/* An unknown option: the closest of the names tried on it (seen), and all
+ * of them, a name each ("-o|--output" is two), each once. */
+static int unknown_option(const cli_cmd *cmd, int common, const char *arg)
+{
+    char buf[2048], msg[4096];
+    const char *names[160], *near;
+    size_t n = 0, k = 0, len, col = 12, j, j2;
+    seen.name[seen.n < 63 ? seen.n++ : 62] = cmd->also ? cmd->also : "";
+    seen.name[seen.n++] = common ? "-D|-p|--help" : "--help";
+    for (j = 0; j < seen.n; j++)
+        for (const char *s = seen.name[j]; *s && n < 160 && k + 33 < sizeof buf;
+             s += len + (s[len] == '|'), k += len + 1) {
+            len = strcspn(s, "|") < 32 ? strcspn(s, "|") : 32;
+            names[n] = memcpy(buf + k, s, len);
+            buf[k + len] = '\0';
+            for (j2 = 0; j2 < n && strcmp(names[j2], names[n]); j2++)
+                ;
+            n += j2 == n; /* each once */
+        }
+    near = cmd->unknown ? NULL : mmm_closest(arg, names, n);
+    len = (size_t)snprintf(msg, sizeof msg, cmd->unknown ? cmd->unknown : "unknown option '%s'",
+                           arg);
+    if (near)
+        len += (size_t)snprintf(msg + len, sizeof msg - len, "; did you mean '%s'?", near);
+    len += (size_t)snprintf(msg + len, sizeof msg - len, "\nits options:");
+    for (j = 0; j < n && len < sizeof msg - 64; j++) {
+        int wrap = col + 1 + strlen(names[j]) > 78;
+        col = (wrap ? 2 : col + 1) + strlen(names[j]);
+        len += (size_t)snprintf(msg + len, sizeof msg - len, "%s%s", wrap ? "\n  " : " ",
+                                names[j]);
+    }
+    return cli_usage(cmd->name, "%s", msg);
+}
+
 int cli_args(const cli_cmd *cmd, void *args, cli_common *c, const char **file,
              int argc, char **argv)
 {
     for (int i = 1; i < argc; i++, seen.n = 0) {
-        const char *near = NULL;
         int r;
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             if (cmd->print_help)
@@ -272,9 +301,9 @@ int cli_args(const cli_cmd *cmd, void *args, cli_common *c, const char **file,
                 return CLI_USAGE;
             continue;
         }
-        if (argv[i][0] == '-' && !cmd->unknown && (near = mmm_closest(argv[i], seen.name, seen.n)))
-            return cli_usage(cmd->name, "unknown option '%s'; did you mean '%s'?", argv[i], near);
-        if ((argv[i][0] == '-' && argv[i][1] != '\0') || !file)
+        if (argv[i][0] == '-' && argv[i][1] != '\0')
+            return unknown_option(cmd, c != NULL, argv[i]);
+        if (!file)
             return cli_usage(cmd->name, cmd->unknown ? cmd->unknown : "unknown option '%s'",
                              argv[i]);
         if (*file && !cmd->many)
@@ -341,7 +370,7 @@ static const cli_opt common_opts[] = {
      .choices = "text|json|csv"},
 #define LIMIT(name, field) \
     {name, CLI_INT, C_(io.load.limits.field), name " needs a positive integer", 1, \
-     INT64_MAX, .exact = 0}
+     INT64_MAX, .fn = NULL}
     LIMIT("--max-file-bytes", max_file_bytes), LIMIT("--max-kernels", max_kernels),
     LIMIT("--max-edges", max_edges), LIMIT("--max-params", max_params),
     LIMIT("--max-expr-length", max_expr_length),
@@ -355,8 +384,9 @@ static int cli_common_option(cli_common *c, int argc, char **argv, int *i)
     const char *a = argv[*i];
     if (!strncmp(a, "-D", 2))
         return define(c, argc, argv, i);
+    a += !strcmp(a, "--p") || !strncmp(a, "--p=", 4); /* -p, --p, -pP, -p=P */
     if (!strncmp(a, "-p", 2)) {
-        const char *v = a[2] ? a + 2 : (*i + 1 < argc ? argv[++*i] : NULL);
+        const char *v = a[2] ? a + 2 + (a[2] == '=') : (*i + 1 < argc ? argv[++*i] : NULL);
         if (!v || cli_parse_int64(v, &c->p) < 0 || c->p <= 0)
             return cli_usage(c->cmd, "-p needs a positive integer"), -1;
         c->has_p = 1;

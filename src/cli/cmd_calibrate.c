@@ -70,11 +70,11 @@ typedef struct calib_args {
 #define K_(field) offsetof(calib_args, field)
 static const cli_opt calib_opts[] = {
     {"--quick", CLI_FLAG, K_(quick), .bad = NULL},
-    {"-o|--output", CLI_STR, K_(out), NULL, .exact = 0},
+    {"-o|--output", CLI_STR, K_(out), NULL, .fn = NULL},
     {"--format", CLI_CHOICE, K_(format), "--format must be text or json",
      .choices = "text|json"},
     {"--device", CLI_INT, K_(device), "--device needs a number from 0 to 1023, not '%s'",
-     INT64_MIN, 1023, .exact = 0},
+     INT64_MIN, 1023, .fn = NULL},
     {NULL}};
 
 static const cli_cmd calib_cmd = {"calibrate", calibrate_help, NULL, .opts = calib_opts,

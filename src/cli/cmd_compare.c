@@ -39,27 +39,6 @@ typedef struct side {
     mmm_models extra;   /* --model other than mmm */
 } side;
 
-/* The -D names must be declared by at least one of the two files. */
-static int check_defs(const cli_common *c, const side *a, const side *b)
-{
-    size_t i;
-    for (i = 0; i < c->ndefs; i++) {
-        char name[256];
-        size_t len = (size_t)(strchr(c->defs[i], '=') - c->defs[i]);
-        if (len >= sizeof name)
-            len = sizeof name - 1;
-        memcpy(name, c->defs[i], len);
-        name[len] = '\0';
-        if (mmm_program_find_param(a->prog, name) < 0 &&
-            mmm_program_find_param(b->prog, name) < 0) {
-            fprintf(stderr, "error: -D %s: neither %s nor %s declares a "
-                    "parameter '%s'\n", name, a->prog->file, b->prog->file, name);
-            return CLI_FAIL;
-        }
-    }
-    return CLI_OK;
-}
-
 /* ---- the command ---- */
 
 static int load_side(const cli_common *c, side *s, unsigned models, int with_time)
@@ -96,7 +75,7 @@ static const cli_opt compare_opts[] = {
     {"--corollary", CLI_FLAG, C_(corollary_only), .bad = NULL},
     {"--time", CLI_FLAG, C_(with_time), .bad = NULL},
     {"--model", CLI_FN, C_(models), "--model must be mmm, tmm, balance, time or all",
-     .fn = models_opt, .exact = 1},
+     .fn = models_opt},
     {NULL}};
 
 static const cli_cmd compare_cmd = {"compare", compare_help, "", .opts = compare_opts,
@@ -128,7 +107,8 @@ int cmd_compare(int argc, char **argv)
         return rc;
     if ((rc = load_side(&a.c, &s[0], a.models, a.with_time)) == CLI_OK &&
         (rc = load_side(&a.c, &s[1], a.models, a.with_time)) == CLI_OK &&
-        (rc = check_defs(&a.c, &s[0], &s[1])) == CLI_OK) {
+        (mmm_overrides_declared((const mmm_program *[]){s[0].prog, s[1].prog}, 2,
+                                a.c.defs, a.c.ndefs, &err) == 0 || (rc = cli_fail(&err)) == 0)) {
         mmm_comparison_side sa = {s[0].inst, &s[0].m, a.with_time ? &s[0].t : NULL,
                                   &s[0].extra};
         mmm_comparison_side sb = {s[1].inst, &s[1].m, a.with_time ? &s[1].t : NULL,

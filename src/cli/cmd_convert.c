@@ -31,7 +31,7 @@ typedef struct convert_args {
 } convert_args;
 
 static const cli_opt convert_opts[] = {
-    {"-o|--output", CLI_STR, offsetof(convert_args, out), NULL, .exact = 0}, {NULL}};
+    {"-o|--output", CLI_STR, offsetof(convert_args, out), NULL, .fn = NULL}, {NULL}};
 
 static const cli_cmd convert_cmd = {"convert", convert_help, "--format",
                                     .opts = convert_opts,

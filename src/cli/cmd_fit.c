@@ -33,7 +33,7 @@ static const char fit_help[] =
     "                       have no launch column\n"
     "  --machine FILE       the base machine: hardware limits, starting values\n"
     "                       and the constants that are not fitted\n"
-    "  -o FILE              write the fitted machine file (atomically): the\n"
+    "  -o, --output FILE    write the fitted machine file (atomically): the\n"
     "                       base machine with the fitted constants\n"
     "  --fit NAMES          fit only these constants (comma list; none: only\n"
     "                       predict with the machine's constants)\n"
@@ -66,7 +66,7 @@ static int names_mark(const char *list, int *mark, int value)
 
 typedef struct fit_args {
     cli_common c;
-    const char *data[FIT_MAX_FILES], *progs[FIT_MAX_FILES];
+    const char *data[FIT_MAX_FILES], *progs;
     int data_graph[FIT_MAX_FILES];
     size_t ndata, nprogs;
     const char *out, *name;
@@ -106,19 +106,6 @@ static int fix(void *fit, const char *v)
     return names_mark(v, fit, 0);
 }
 
-/* A PROGRAM.xml. */
-static int program(void *args, int argc, char **argv, int *i)
-{
-    fit_args *a = args;
-    (void)argc;
-    if (argv[*i][0] == '-' && argv[*i][1] != '\0')
-        return 0;
-    if (a->nprogs >= FIT_MAX_FILES)
-        return cli_usage("fit", "at most %d programs", FIT_MAX_FILES), -1;
-    a->progs[a->nprogs++] = argv[*i];
-    return 1;
-}
-
 #define F_(field) offsetof(fit_args, field)
 static const cli_opt fit_opts[] = {
     {"--launch", CLI_FN, F_(graph), "--launch must be stream or graph", .fn = launch},
@@ -126,11 +113,11 @@ static const cli_opt fit_opts[] = {
     {"--fit", CLI_FN, F_(fit), "--fit needs constant names (see --help)", .fn = fit_only},
     {"--fix", CLI_FN, F_(fit), "--fix needs constant names (see --help)", .fn = fix},
     {"--name", CLI_STR, F_(name), NULL, .missing = "--name needs a TEXT"},
-    {"-o", CLI_STR, F_(out), NULL, .missing = "-o needs a FILE", .exact = 1},
+    {"-o|--output", CLI_STR, F_(out), NULL, .missing = "-o needs a FILE"},
     {NULL}};
 
 static const cli_cmd fit_cmd = {"fit", fit_help, NULL, .opts = fit_opts,
-                                .special = program};
+                                .file_word = "PROGRAM.xml", .many = 1};
 
 int cmd_fit(int argc, char **argv)
 {
@@ -151,13 +138,13 @@ int cmd_fit(int argc, char **argv)
     for (i = 0; i < MMM_TIME_NCONST; i++)
         a.fit[i] = 1;
     cli_common_init(&a.c, "fit");
-    if ((rc = cli_args(&fit_cmd, &a, &a.c, NULL, argc, argv)) != CLI_OK)
+    if ((rc = cli_args(&fit_cmd, &a, &a.c, &a.progs, argc, argv)) != CLI_OK)
         return rc < 0 ? CLI_OK : rc;
     const cli_common c = a.c;
     if (!a.ndata)
         return cli_usage("fit", "missing --data RUNS.csv");
-    if (!a.nprogs)
-        return cli_usage("fit", "missing PROGRAM.xml");
+    if ((a.nprogs = c.nfiles) > FIT_MAX_FILES)
+        return cli_usage("fit", "at most %d programs", FIT_MAX_FILES);
     if (c.format == MMM_FORMAT_CSV)
         return cli_usage("fit", "--format must be text or json");
     if (a.out && !c.machine_path)
@@ -172,13 +159,13 @@ int cmd_fit(int argc, char **argv)
     for (i = 0; i < a.nprogs; i++) {
         mmm_load_options lo = c.io.load;
         lo.machine = base;
-        if (mmm_program_load_file(&prog[i], a.progs[i], &lo, &err) < 0)
+        if (mmm_program_load_file(&prog[i], c.files[i], &lo, &err) < 0)
             goto fail_err;
         for (size_t j = 0; j < i; j++)
             if (!strcmp(prog[j]->name, prog[i]->name)) {
                 fprintf(stderr, "%s:%ld: error: program name '%s' also in "
                                 "%s (runs name their program)\n",
-                        a.progs[i], prog[i]->line, prog[i]->name, a.progs[j]);
+                        c.files[i], prog[i]->line, prog[i]->name, c.files[j]);
                 goto done;
             }
     }

@@ -109,9 +109,9 @@ static int param(void *args, const char *v)
 #define O_(field) offsetof(opt_args, field)
 static const cli_opt opt_opts[] = {
     {"--max-points", CLI_INT, O_(max_points), "--max-points needs a number >= 0", 0,
-     INT64_MAX, .exact = 0},
+     INT64_MAX, .fn = NULL},
     {"--max-rows", CLI_INT, O_(max_rows), "--max-rows needs a number >= 0", 0,
-     INT64_MAX, .exact = 0},
+     INT64_MAX, .fn = NULL},
     {"--param", CLI_FN, 0, NULL, .fn = param, .missing = "--param needs a NAME"},
     {"--objective", CLI_STR, O_(objective), NULL, .missing = "--objective needs a value"},
     {"--baseline", CLI_STR, O_(baseline), NULL, .missing = "--baseline needs a value"},
@@ -119,7 +119,7 @@ static const cli_opt opt_opts[] = {
     {NULL}};
 
 static const cli_cmd opt_cmd = {"optimize", optimize_help, "", .opts = opt_opts,
-                                .special = range_option};
+                                .special = range_option, .also = "--from|--to|--step|--values"};
 
 /* Returns CLI_OK, CLI_USAGE, or -1 after printing the help. */
 static int parse_args(opt_args *o, int argc, char **argv)

@@ -162,16 +162,16 @@ static int command(void *args, int argc, char **argv, int *i)
 
 #define P_(field) offsetof(profile_args, field)
 #define BUILD_OPTS                                                            \
-    {"-o|--output", CLI_STR, P_(out), NULL, .exact = 0},                      \
-    {"--skeleton", CLI_STR, P_(skeleton), NULL, .exact = 0},                  \
-    {"--name", CLI_STR, P_(name), NULL, .exact = 0},                          \
+    {"-o|--output", CLI_STR, P_(out), NULL, .fn = NULL},                      \
+    {"--skeleton", CLI_STR, P_(skeleton), NULL, .fn = NULL},                  \
+    {"--name", CLI_STR, P_(name), NULL, .fn = NULL},                          \
     {"--max-file-bytes", CLI_FN, P_(max_bytes), "--max-file-bytes needs a "   \
      "positive integer, not '%s'", .fn = max_bytes}
 static const cli_opt build_opts[] = {BUILD_OPTS, {NULL}};
 static const cli_opt run_opts[] = {
     BUILD_OPTS,
-    {"--keep", CLI_STR, P_(keep), NULL, .exact = 0},
-    {"--ncu", CLI_STR, P_(ncu), NULL, .exact = 0},
+    {"--keep", CLI_STR, P_(keep), NULL, .fn = NULL},
+    {"--ncu", CLI_STR, P_(ncu), NULL, .fn = NULL},
     {"--samples", CLI_FN, P_(samples), "--samples needs a positive integer or all, "
      "not '%s'", .fn = samples},
     {"--param", CLI_FN, 0, NULL, .fn = param},

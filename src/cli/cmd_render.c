@@ -46,15 +46,14 @@ static int color(void *out, const char *v)
 
 #define R_(field) offsetof(render_args, field)
 static const cli_opt render_opts[] = {
-    {"-o|--output", CLI_STR, R_(out), NULL, .exact = 0},
-    {"--format", CLI_STR, R_(format), NULL, .exact = 0},
+    {"-o|--output", CLI_STR, R_(out), NULL, .fn = NULL},
+    {"--format", CLI_STR, R_(format), NULL, .fn = NULL},
     {"--level", CLI_FN, R_(opt.level), "--level is kernel or block, not '%s'", .fn = level},
     {"--color", CLI_FN, R_(opt.color), "--color is overhead, work, span, cost or none, "
      "not '%s'", .fn = color},
     {"--max-nodes", CLI_INT, R_(max_nodes), "--max-nodes needs a number from 1 to "
-     "1000000", 1, 1000000, .exact = 0},
-    {"--dpi", CLI_INT, R_(dpi), "--dpi needs a number from 10 to 2400", 10, 2400,
-     .exact = 0},
+     "1000000", 1, 1000000, .fn = NULL},
+    {"--dpi", CLI_INT, R_(dpi), "--dpi needs a number from 10 to 2400", 10, 2400, .fn = NULL},
     {NULL}};
 
 static const cli_cmd render_cmd = {"render", render_help, "--format", .opts = render_opts,

@@ -60,11 +60,11 @@ static int no_format(void *args, const char *v)
 static const cli_opt report_opts[] = {
     {"--no-sweep", CLI_FLAG, R_(opt.no_sweep), .bad = NULL},
     {"--no-simulation", CLI_FLAG, R_(opt.no_simulation), .bad = NULL},
-    {"-o|--output", CLI_STR, R_(out), NULL, .exact = 0},
+    {"-o|--output", CLI_STR, R_(out), NULL, .fn = NULL},
     {"--color", CLI_FN, R_(opt.color), "--color is overhead, work, span, cost or none, "
      "not '%s'", .fn = color},
     {"--max-nodes", CLI_INT, R_(max_nodes), "--max-nodes needs a number from 1 to "
-     "1000000", 1, 1000000, .exact = 0},
+     "1000000", 1, 1000000, .fn = NULL},
     {"--sweep", CLI_FN, 0, NULL, .fn = sweep},
     {"--format", CLI_FN, 0, "the report is HTML: no --format", .fn = no_format},
     {NULL}};

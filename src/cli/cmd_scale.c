@@ -48,12 +48,12 @@ typedef struct scale_args {
 #define S_(field) offsetof(scale_args, field)
 static const cli_opt scale_opts[] = {
     /* -p/--p take a list here: before the common options. */
-    {"-p|--p", CLI_STR, S_(plist), NULL, .exact = 0},
-    {"--policy", CLI_STR, S_(policy), NULL, .exact = 0},
-    {"--plot", CLI_STR, S_(plot), NULL, .exact = 0},
-    {"--seed", CLI_U64, S_(seed), "--seed needs a non-negative integer", .exact = 0},
+    {"-p|--p", CLI_STR, S_(plist), NULL, .fn = NULL},
+    {"--policy", CLI_STR, S_(policy), NULL, .fn = NULL},
+    {"--plot", CLI_STR, S_(plot), NULL, .fn = NULL},
+    {"--seed", CLI_U64, S_(seed), "--seed needs a non-negative integer", .fn = NULL},
     {"--max-launches", CLI_INT, S_(max_launches), "--max-launches needs a positive "
-     "integer", 1, INT64_MAX, .exact = 0},
+     "integer", 1, INT64_MAX, .fn = NULL},
     {NULL}};
 
 static const cli_cmd scale_cmd = {"scale", scale_help, "-p", .opts = scale_opts,

@@ -63,30 +63,30 @@ static void print_help(void)
 static int p_list(void *args, int argc, char **argv, int *i)
 {
     sim_args *a = args;
-    const char *v = *i + 1 < argc ? argv[*i + 1] : NULL;
+    const char *s = argv[*i] + (!strcmp(argv[*i], "--p") || !strncmp(argv[*i], "--p=", 4)), *v;
     mmm_error err;
-    argv[*i] = strcmp(argv[*i], "--p") ? argv[*i] : (char *)"-p"; /* both spellings */
-    if (strncmp(argv[*i], "-p", 2))
+    if (strncmp(s, "-p", 2))
         return 0;
     free(a->plist);
     a->plist = NULL;
     a->np = 0;
-    if (strcmp(argv[*i], "-p") || !v || !strpbrk(v, ",."))
+    v = s[2] ? s + 2 + (s[2] == '=') : *i + 1 < argc ? argv[*i + 1] : NULL;
+    if (!v || !strpbrk(v, ",."))
         return 0;
     if (mmm_speedup_parse_p(&a->plist, &a->np, v, &err) < 0)
         return cli_usage("simulate", "-p: %s", err.message), -1;
-    ++*i;
+    *i += !s[2];
     return 1;
 }
 
 #define S_(field) offsetof(sim_args, field)
 static const cli_opt sim_opts[] = {
-    {"--policy", CLI_STR, S_(policy), NULL, .exact = 1},
-    {"--gantt", CLI_STR, S_(gantt), NULL, .exact = 1},
-    {"--trace", CLI_STR, S_(trace), NULL, .exact = 1},
-    {"--seed", CLI_U64, S_(seed), "--seed needs a non-negative integer", .exact = 1},
+    {"--policy", CLI_STR, S_(policy), NULL, .fn = NULL},
+    {"--gantt", CLI_STR, S_(gantt), NULL, .fn = NULL},
+    {"--trace", CLI_STR, S_(trace), NULL, .fn = NULL},
+    {"--seed", CLI_U64, S_(seed), "--seed needs a non-negative integer", .fn = NULL},
     {"--max-launches", CLI_INT, S_(max_launches), "--max-launches needs a positive "
-     "integer", 1, INT64_MAX, .exact = 1},
+     "integer", 1, INT64_MAX, .fn = NULL},
     {NULL}};
 
 static const cli_cmd sim_cmd = {"simulate", .print_help = print_help, .opts = sim_opts,

@@ -132,6 +132,34 @@ int mmm_overrides_parse(const mmm_program *prog, const char *const *defs,
     return 0;
 }
 
+int mmm_overrides_declared(const mmm_program *const *progs, size_t nprogs,
+                           const char *const *defs, size_t ndefs, mmm_error *err)
+{
+    if ((nprogs && !progs) || (ndefs && !defs))
+        return mmm_error_set(err, MMM_EINVAL, NULL, 0,
+                             "mmm_overrides_declared: missing argument");
+    for (size_t i = 0, k; i < ndefs; i++) {
+        char name[256];
+        if (!defs[i] || def_name(defs[i], name, sizeof name) < 0)
+            return mmm_error_set(err, MMM_EINVAL, NULL, 0, "-D needs NAME=VALUE (a name "
+                                 "of at most 255 characters)");
+        for (k = 0; k < nprogs && mmm_program_find_param(progs[k], name) < 0; k++)
+            ;
+        if (k < nprogs)
+            continue;
+        if (nprogs == 2)
+            return mmm_error_set(err, MMM_EINVAL, NULL, 0, "-D %s: neither %s nor %s "
+                                 "declares a parameter '%s'", name, progs[0]->file,
+                                 progs[1]->file, name);
+        if (nprogs == 1)
+            return mmm_error_set(err, MMM_EINVAL, NULL, 0, "-D %s: %s declares no "
+                                 "parameter '%s'", name, progs[0]->file, name);
+        return mmm_error_set(err, MMM_EINVAL, NULL, 0, "-D %s: none of the %zu files "
+                             "declares a parameter '%s'", name, nprogs, name);
+    }
+    return 0;
+}
+
 int mmm_instance_eval_p(mmm_instance *inst, const mmm_override *ov, size_t nov,
                         int64_t p, mmm_error *err)
 {
