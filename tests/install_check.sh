@@ -5,7 +5,8 @@
 #
 #   - the files: bin/mmm, include/mmm/*.h with the generated version.h,
 #     libmmm (.a, or .so with its SONAME link), mmm.pc, the CMake package,
-#     share/man/man1/mmm.1, and the drawing plugin under LIBDIR/mmm/;
+#     share/man/man1/mmm.1, the bash and zsh completions, and the drawing
+#     plugin under LIBDIR/mmm/;
 #   - one version everywhere: version.h, `mmm --version`, the man page,
 #     pkg-config --modversion;
 #   - `man -w mmm` finds the installed page from PATH alone;
@@ -43,7 +44,8 @@ pc=$(find "$P" -name mmm.pc | head -n 1)
 pcdir=$(dirname "$pc")
 libdir=$(dirname "$pcdir")
 for f in bin/mmm include/mmm/mmm.h include/mmm/version.h include/mmm/export.h \
-    share/man/man1/mmm.1; do
+    share/man/man1/mmm.1 share/bash-completion/completions/mmm \
+    share/zsh/site-functions/_mmm; do
     [ -e "$P/$f" ] || fail "missing $P/$f"
 done
 [ -f "$libdir/cmake/mmm/mmmConfig.cmake" ] || fail "no CMake package"
