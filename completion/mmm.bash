@@ -12,7 +12,7 @@ _mmm_commands="analyze optimize compare simulate scale render report convert fit
 # The options of every command that reads a program.
 _mmm_common="-D -p --machine --format --launch --threads --input-format --time-unit
   --negative-cost --cost-attr --costs --max-file-bytes --max-kernels --max-edges
-  --max-params --max-expr-length --max-index-repeat --help"
+  --max-params --max-expr-length --max-index-repeat --progress --help"
 
 # The options of command $1 (profile: of its subcommand $2).
 _mmm_options()

@@ -85,6 +85,10 @@ typedef struct sim {
     int64_t launches_run, max_launches;
     size_t max_records, caprec;
     unsigned jump_skip, jump_backoff;
+    uint64_t launches_all;    /* launches of the program, for progress */
+    mmm_progress_fn progress; /* the caller's, with its payload and what */
+    void *progress_payload;
+    char what[96];
 } sim;
 
 /* ------------------------------------------------------------------ */
@@ -594,6 +598,16 @@ static int sim_init(sim *s, mmm_sim_result *res, const mmm_instance *inst,
     s->track = opt->record != 0;
     s->max_records = opt->max_records ? opt->max_records : DEFAULT_MAX_RECORDS;
     s->max_launches = opt->max_launches > 0 ? opt->max_launches : DEFAULT_MAX_LAUNCHES;
+    if ((s->progress = MMM__PROGRESS(opt, 2))) {
+        s->progress_payload = opt->progress_payload;
+        snprintf(s->what, sizeof s->what, "simulating %s on %lld SMs", s->policy->name,
+                 (long long)s->p);
+        for (i = 0; i < nk; i++) /* the launches to run (saturating) */
+            s->launches_all += (uint64_t)inst->kernels[i].repeat <= UINT64_MAX - s->launches_all
+                                   ? (uint64_t)inst->kernels[i].repeat
+                                   : UINT64_MAX - s->launches_all;
+        s->progress(s->progress_payload, s->what, 0, s->launches_all);
+    }
     if ((rc = mmm__sim_prep_init(&s->prep, inst, err)) < 0)
         return rc;
     s->ks = calloc(nk ? nk : 1, sizeof *s->ks);
@@ -664,7 +678,9 @@ static int run_loop(sim *s)
     while (s->nrun > 0) {
         double t = s->run[0].finish;
         s->now = t;
-        s->res->events++;
+        if ((++s->res->events & 0x3fff) == 0 && s->progress)
+            s->progress(s->progress_payload, s->what, (uint64_t)s->launches_run,
+                        s->launches_all);
         while (s->nrun > 0 && s->run[0].finish == t) {
             batch b = run_pop(s);
             if ((rc = complete_batch(s, &b)) < 0)
@@ -743,6 +759,8 @@ int mmm_simulate(mmm_sim_result *out, const mmm_instance *inst,
         rc = check_blocks(&s);
     if (rc == MMM_OK)
         finish_result(&s);
+    if (s.progress)
+        s.progress(s.progress_payload, NULL, 0, 0);
     sim_dispose(&s);
     if (rc < 0) {
         mmm_sim_result_dispose(&res);

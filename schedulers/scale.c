@@ -206,6 +206,8 @@ static int simulate_row(mmm_speedup *s, size_t i, const mmm_instance *inst,
         so.policy = s->policies[j];
         so.seed = opt->seed;
         so.max_launches = opt->max_launches;
+        so.progress = MMM__PROGRESS(opt, 2);
+        so.progress_payload = so.progress ? opt->progress_payload : NULL;
         if ((rc = mmm_simulate(&res, inst, &so, err)) < 0)
             return rc;
         s->rows[i].makespan[j] = res.makespan;
@@ -334,6 +336,8 @@ int mmm_speedup_compute(mmm_speedup *out, const mmm_instance *inst,
             f = &row;
         }
         fill_bounds(&s.rows[i], f, p);
+        if (MMM__PROGRESS(opt, 2))
+            opt->progress(opt->progress_payload, "speedup over p", i, np);
         if ((rc = simulate_row(&s, i, at, opt, err)) < 0)
             goto fail;
     }
@@ -343,6 +347,8 @@ int mmm_speedup_compute(mmm_speedup *out, const mmm_instance *inst,
 fail:
     mmm_speedup_dispose(&s);
 done:
+    if (MMM__PROGRESS(opt, 2))
+        opt->progress(opt->progress_payload, NULL, 0, 0);
     mmm_metrics_dispose(&base.m);
     mmm_metrics_dispose(&row.m);
     mmm_instance_free(w);

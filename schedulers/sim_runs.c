@@ -34,7 +34,7 @@ int mmm_simulate_policies(mmm_sim_runs *out, const mmm_instance *inst,
                              "mmm_simulate_policies: missing argument");
     MMM__CHECK_VERSION(opt, mmm_sim_options, SIM_OPTIONS, err);
     if (opt)
-        o = *opt;
+        MMM__COPY_OPTIONS(&o, opt, mmm_sim_options, 2, progress);
     if (!(out->runs = calloc(n, sizeof *out->runs)))
         return mmm_error_set(err, MMM_ENOMEM, NULL, 0, "out of memory");
     for (size_t i = 0; i < n; i++) {

@@ -348,11 +348,14 @@ int mmm_report_html(char **out, size_t *len_out, const mmm_instance *inst,
     mmm__text_init(&t);
     put_header(&t, inst, opt);
     put_summary(&t, inst, m);
+    mmm__report_progress(opt, "drawing the DAG", 0, 0);
     if ((rc = put_dag(&t, inst, m, opt, err)) < 0)
         goto fail;
     put_params(&t, inst, opt);
+    mmm__report_progress(opt, "the kernel table", 0, 0);
     if ((rc = put_kernels(&t, inst, m, opt, err)) < 0)
         goto fail;
+    mmm__report_progress(opt, "the time model", 0, 0);
     if ((rc = mmm__report_time(&t, inst, err)) < 0)
         goto fail;
     if (!opt->no_sweep && (rc = mmm__report_sweeps(&t, inst, opt, err)) < 0)
@@ -362,11 +365,13 @@ int mmm_report_html(char **out, size_t *len_out, const mmm_instance *inst,
     if (!opt->no_simulation && (rc = mmm__report_scaling(&t, inst, opt, err)) < 0)
         goto fail;
     put_footer(&t);
+    mmm__report_progress(opt, NULL, 0, 0);
     *len_out = t.len;
     if (!(*out = mmm__text_take(&t)))
         return mmm_error_set(err, MMM_ENOMEM, NULL, 0, "out of memory");
     return 0;
 fail:
+    mmm__report_progress(opt, NULL, 0, 0);
     mmm__text_dispose(&t);
     return rc;
 }

@@ -96,3 +96,11 @@ int mmm__report_figure(mmm__text *t, mmm__report_draw_fn draw, const void *arg,
     free(svg);
     return 0;
 }
+
+void mmm__report_progress(const mmm_report_options *opt, const char *what, uint64_t done,
+                          uint64_t total)
+{
+    mmm_progress_fn fn = MMM__PROGRESS(opt, 2);
+    if (fn)
+        fn(opt->progress_payload, what, done, total);
+}

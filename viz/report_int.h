@@ -5,11 +5,13 @@
 #define MMM_VIZ_REPORT_INT_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "mmm/eval.h"
 #include "mmm/metrics.h"
 #include "mmm/report.h"
 #include "render_text.h"
+#include "base/abi.h"
 
 /* Append an SVG document inline: everything before "<svg" (XML
  * declaration, DOCTYPE, comments) is dropped, and its ids are prefixed
@@ -28,6 +30,14 @@ typedef int (*mmm__report_draw_fn)(char **svg, size_t *len, const void *arg,
                                    mmm_error *err);
 int mmm__report_figure(mmm__text *t, mmm__report_draw_fn draw, const void *arg,
                       const char *prefix, mmm_error *err);
+
+/* Tell opt's progress function (when it has one) what the report does. */
+void mmm__report_progress(const mmm_report_options *opt, const char *what, uint64_t done,
+                          uint64_t total);
+/* Set the progress function of a simulation's options from opt's. */
+#define MMM__REPORT_PROGRESS_TO(so, opt)                                      \
+    ((so).progress = MMM__PROGRESS(opt, 2),                                   \
+     (so).progress_payload = (so).progress ? (opt)->progress_payload : NULL)
 
 /* Escaped text in a paragraph of class "note". */
 void mmm__report_note(mmm__text *t, const char *fmt, ...)

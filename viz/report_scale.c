@@ -44,6 +44,7 @@ int mmm__report_scaling(mmm__text *t, const mmm_instance *inst,
     if (inst->program->nkernels + inst->program->nedges > SCALE_MAX_SIZE)
         return 0;
     so.max_launches = SCALE_MAX_LAUNCHES;
+    MMM__REPORT_PROGRESS_TO(so, opt);
     mmm_error_clear(&e);
     rc = mmm_speedup_compute(&s, inst, opt->overrides, opt->noverrides, &so, &e);
     mmm__text_put(t, "<section id=\"speedup\">\n<h2>Speedup over p</h2>\n");

@@ -21,7 +21,8 @@
 #define ALL_POLICIES_MAX 100000
 
 static int put_gantt(mmm__text *t, const mmm_instance *inst, const mmm_metrics *m,
-                     const mmm_sim_policy *best, mmm_error *err)
+                     const mmm_sim_policy *best, const mmm_report_options *opt,
+                     mmm_error *err)
 {
     mmm_sim_options so = MMM_SIM_OPTIONS_INIT;
     mmm_gantt_options go = MMM_GANTT_OPTIONS_INIT;
@@ -35,6 +36,7 @@ static int put_gantt(mmm__text *t, const mmm_instance *inst, const mmm_metrics *
     so.seed = 1;
     so.record = 1;
     so.max_launches = REPORT_MAX_LAUNCHES;
+    MMM__REPORT_PROGRESS_TO(so, opt);
     go.mmm_bound = m->has_p ? m->graham_brent : -1.0;
     mmm_error_clear(&e);
     if ((rc = mmm_simulate(&res, inst, &so, &e)) < 0)
@@ -99,6 +101,7 @@ int mmm__report_simulation(mmm__text *t, const mmm_instance *inst,
             continue;
         so.seed = 1;
         so.max_launches = REPORT_MAX_LAUNCHES;
+        MMM__REPORT_PROGRESS_TO(so, opt);
         mmm_error_clear(&e);
         rc = mmm_simulate(&res[i], inst, &so, &e);
         if (rc == MMM_ENOMEM) {
@@ -137,7 +140,7 @@ int mmm__report_simulation(mmm__text *t, const mmm_instance *inst,
     mmm__text_put(t, "</table>\n");
     mmm__report_note(t, "Gantt chart of the %s schedule: one lane per SM, blocks coloured by "
                        "kernel; the vertical lines are the bounds.", res[best].policy->name);
-    rc = put_gantt(t, inst, m, res[best].policy, err);
+    rc = put_gantt(t, inst, m, res[best].policy, opt, err);
 done:
     for (i = 0; i < np; i++)
         if (ok[i])

@@ -27,10 +27,22 @@
 #define SWEEP_BUDGET 5e6
 #define MIN_POINTS 20
 
+/* What on_point is given: the plot (may be NULL), the report's options
+ * (for their progress), what is swept, the points so far of all. */
+typedef struct sweep_state {
+    mmm_sweep_plot *sp;
+    const mmm_report_options *opt;
+    char what[96];
+    uint64_t done, total;
+} sweep_state;
+
 static int on_point(const mmm_sweep_point *pt, const mmm_error *why, void *payload)
 {
+    sweep_state *st = payload;
     (void)why;
-    return payload ? mmm_sweep_plot_add(payload, pt) : 0;
+    if ((++st->done & 63) == 0)
+        mmm__report_progress(st->opt, st->what, st->done, st->total);
+    return st->sp ? mmm_sweep_plot_add(st->sp, pt) : 0;
 }
 
 /* Parameters swept by default: the program's own (not the machine file's)
@@ -144,6 +156,7 @@ static int sweep_one(mmm__text *t, mmm_instance *si, const mmm_instance *inst, i
     mmm_sweep_result plan, res;
     mmm_value *sample = NULL;
     mmm_sweep_plot *sp = NULL;
+    sweep_state st = {NULL, NULL, "", 0, 0};
     uint64_t npoints = 0, max_points;
     mmm_error e;
     int rc;
@@ -192,7 +205,12 @@ static int sweep_one(mmm__text *t, mmm_instance *si, const mmm_instance *inst, i
     if (mmm_plot_available() &&
         (rc = mmm_sweep_plot_new(&sp, inst->program, &plan, npoints, &e)) < 0)
         goto failed;
-    rc = mmm_sweep_run(&res, si, &spec, on_point, sp, &e);
+    st.sp = sp;
+    st.opt = opt;
+    st.total = npoints;
+    snprintf(st.what, sizeof st.what, "sweeping %s", name);
+    mmm__report_progress(opt, st.what, 0, npoints);
+    rc = mmm_sweep_run(&res, si, &spec, on_point, &st, &e);
 failed:
     if (rc == MMM_ENOMEM) {
         rc = mmm__report_fail(err, &e);

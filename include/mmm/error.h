@@ -13,6 +13,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -100,6 +101,19 @@ typedef struct mmm_notes {
 
 /** Free the lines and zero the record (NULL is allowed). */
 MMM_API void mmm_notes_dispose(mmm_notes *notes);
+
+/**
+ * How far a long call has got, for the caller to show (the library never
+ * prints): what it is doing, a short phrase ("reading dags/x.xml",
+ * "simulating fifo"), and done of total steps (total 0: not counted).
+ * The calls that take one (in their options: progress and
+ * progress_payload) call it from the calling thread when they start a
+ * stage and as they go, often: the caller decides what to show and when;
+ * and, before they return or write their output, with what NULL: nothing
+ * is going on any more (a caller that shows a line clears it).
+ */
+typedef void (*mmm_progress_fn)(void *payload, const char *what, uint64_t done,
+                                uint64_t total);
 
 /**
  * "Did you mean ...?": the candidate closest to name (candidates[0 .. n),

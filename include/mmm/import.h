@@ -139,13 +139,17 @@ typedef struct mmm_open_options {
     unsigned instance_flags;  /**< MMM_INSTANCE_* */
     int no_eval;              /**< 1: the instance is made, not evaluated
                                    (a sweep evaluates it) */
+    mmm_progress_fn progress; /**< (version 2) "reading FILE", "evaluating";
+                                   NULL: none */
+    void *progress_payload;
 } mmm_open_options;
 
-#define MMM_OPEN_OPTIONS_VERSION 1
+#define MMM_OPEN_OPTIONS_VERSION 2
 #define MMM_OPEN_OPTIONS_INIT                                                 \
     {.version = MMM_OPEN_OPTIONS_VERSION, .io = MMM_IMPORT_OPTIONS_INIT,      \
      .machine = NULL, .defs = NULL, .ndefs = 0, .p = 0,                       \
-     .unknown = MMM_DEFINE_STRICT, .instance_flags = 0, .no_eval = 0}
+     .unknown = MMM_DEFINE_STRICT, .instance_flags = 0, .no_eval = 0,         \
+     .progress = NULL, .progress_payload = NULL}
 /** Set *opt to the defaults (MMM_OPEN_OPTIONS_INIT). */
 MMM_API void mmm_open_options_init(mmm_open_options *opt);
 

@@ -49,14 +49,19 @@ typedef struct mmm_report_options {
     int no_simulation;        /**< leave the simulation and speedup
                                    sections out */
     const char *source;       /**< file name shown; NULL: program->file */
+    mmm_progress_fn progress; /**< (version 2) each section as it is made
+                                   ("drawing the DAG", "sweeping s",
+                                   "simulating fifo", ...); NULL: none */
+    void *progress_payload;
 } mmm_report_options;
 
 /** The defaults (a NULL options pointer means the same). */
-#define MMM_REPORT_OPTIONS_VERSION 1
+#define MMM_REPORT_OPTIONS_VERSION 2
 #define MMM_REPORT_OPTIONS_INIT \
     {.version = MMM_REPORT_OPTIONS_VERSION, .color = MMM_COLOR_OVERHEAD, .max_nodes = 0, .max_rows = 0, \
      .overrides = NULL, .noverrides = 0, .sweep = NULL, .nsweep = 0, \
-     .no_sweep = 0, .no_simulation = 0, .source = NULL}
+     .no_sweep = 0, .no_simulation = 0, .source = NULL, .progress = NULL, \
+     .progress_payload = NULL}
 /** Set *opt to the defaults (MMM_REPORT_OPTIONS_INIT). */
 MMM_API void mmm_report_options_init(mmm_report_options *opt);
 

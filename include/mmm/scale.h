@@ -50,13 +50,16 @@ typedef struct mmm_speedup_options {
     size_t npolicies;
     uint64_t seed;        /**< for the random policy (default 1) */
     int64_t max_launches; /**< per simulation; 0: the simulator's default */
+    mmm_progress_fn progress; /**< (version 2) "p = P", the rows done of
+                                   all, and each simulation's; NULL: none */
+    void *progress_payload;
 } mmm_speedup_options;
 
 /** The defaults; a NULL options pointer means the same. */
-#define MMM_SPEEDUP_OPTIONS_VERSION 1
+#define MMM_SPEEDUP_OPTIONS_VERSION 2
 #define MMM_SPEEDUP_OPTIONS_INIT                                              \
     {.version = MMM_SPEEDUP_OPTIONS_VERSION, .p = NULL, .np = 0, .policies = NULL, .npolicies = 0, .seed = 1,         \
-     .max_launches = 0}
+     .max_launches = 0, .progress = NULL, .progress_payload = NULL}
 /** Set *opt to the defaults (MMM_SPEEDUP_OPTIONS_INIT). */
 MMM_API void mmm_speedup_options_init(mmm_speedup_options *opt);
 

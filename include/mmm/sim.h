@@ -107,13 +107,16 @@ typedef struct mmm_sim_options {
                                        records_truncated is set */
     int64_t max_launches;         /**< launches simulated one by one before
                                        giving up (MMM_ELIMIT); 0: 10^8 */
+    mmm_progress_fn progress;     /**< (version 2) "simulating POLICY", the
+                                       kernels done of all; NULL: none */
+    void *progress_payload;
 } mmm_sim_options;
 
 /** The defaults (a NULL options pointer means the same). */
-#define MMM_SIM_OPTIONS_VERSION 1
+#define MMM_SIM_OPTIONS_VERSION 2
 #define MMM_SIM_OPTIONS_INIT \
     {.version = MMM_SIM_OPTIONS_VERSION, .p = 0, .policy = NULL, .seed = 0, .record = 0, .max_records = 0, \
-     .max_launches = 0}
+     .max_launches = 0, .progress = NULL, .progress_payload = NULL}
 /** Set *opt to the defaults (MMM_SIM_OPTIONS_INIT). */
 MMM_API void mmm_sim_options_init(mmm_sim_options *opt);
 

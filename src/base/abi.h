@@ -5,6 +5,9 @@
 #ifndef MMM_BASE_ABI_H
 #define MMM_BASE_ABI_H
 
+#include <stddef.h>
+#include <string.h>
+
 #include "mmm/error.h"
 
 /* 0 when version is one the library reads (1 .. current), else
@@ -34,6 +37,16 @@ static inline int mmm__version_check(unsigned int version, unsigned int current,
                 return rc_v_;                                                 \
         }                                                                     \
     } while (0)
+
+/* The progress function of options opt (NULL when opt is NULL or of a
+ * version before the one that added it, v). */
+#define MMM__PROGRESS(opt, v) ((opt) != NULL && (opt)->version >= (v) ? (opt)->progress : NULL)
+
+/* *dst = *opt for options of any version that the library reads: the
+ * fields up to first_new (the first one version v added) when opt is
+ * older, the defaults in dst after them. */
+#define MMM__COPY_OPTIONS(dst, opt, TYPE, v, first_new)                       \
+    memcpy((dst), (opt), (opt)->version >= (v) ? sizeof(TYPE) : offsetof(TYPE, first_new))
 
 /* mmm_import_options and the mmm_load_options inside it. */
 #define MMM__CHECK_IMPORT_OPTIONS(opt, err)                                   \

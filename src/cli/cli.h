@@ -38,6 +38,7 @@ typedef struct cli_common {
                                         --cost-attr, --costs */
     const char **files;              /* a command taking FILE...: them */
     size_t nfiles;
+    int progress, tty;               /* --progress; stderr a terminal */
 } cli_common;
 
 void cli_common_init(cli_common *c, const char *cmd);
@@ -108,6 +109,9 @@ extern const char cli_common_help[];
 int cli_load_full(const cli_common *c, const char *path, int lenient,
                   int evaluate, mmm_program **prog, mmm_instance **inst,
                   mmm_import_report *rep, mmm_override *ov, size_t *nov);
+/* The progress function for a library call (payload: c): on a terminal
+ * or with --progress, else NULL. */
+mmm_progress_fn cli_progress(cli_common *c);
 /* The options of mmm_program_open for c's -D, -p, --machine, ... */
 void cli_open_options(const cli_common *c, int lenient, int evaluate,
                       mmm_open_options *opt);
@@ -123,10 +127,6 @@ int cli_parse_int64(const char *s, int64_t *out);
 /* A whole decimal integer without a sign: 0, or -1 when s is not one. */
 int cli_parse_u64(const char *s, uint64_t *out);
 
-/* Write len bytes of data to stdout and flush it (render -o -, report
- * -o -; their files are written atomically by the library).  0 or MMM_EIO
- * in err. */
-int cli_write_stdout(const void *data, size_t len, mmm_error *err);
 
 /* Print "FILE:LINE: error: message" to stderr. */
 void cli_print_error(const mmm_error *err);

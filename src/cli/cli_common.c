@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "cli.h"
 #ifdef MMM_HAVE_DOT
@@ -40,6 +42,8 @@ const char cli_common_help[] =
     "                       as 0, with a warning\n"
     "  --cost-attr NAME     DOT task graphs: the node attribute holding the\n"
     "                       cost (default size)\n"
+    "  --progress           say on stderr what a long run is doing (the default\n"
+    "                       on a terminal)\n"
     "  --costs FILE         CUDA graph DOT: kernel costs, CSV lines\n"
     "                       name,work,span,reads,writes (per thread)\n";
 
@@ -61,8 +65,45 @@ static void cli_print_common_help_except(const char *option)
         fputs(cli_common_help, stdout);
 }
 
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Progress on stderr, from the second second on: on a terminal a line
+ * redrawn at most ten times a second, else (--progress) a line a second;
+ * cleared when the library says it is done (what NULL). */
+static struct { double t0, last; int shown; } bar;
+static void progress(void *payload, const char *what, uint64_t done, uint64_t total)
+{
+    const cli_common *c = payload;
+    double t = now();
+    if (!what || t - bar.t0 < 1 || t - bar.last < (c->tty ? 0.1 : 1)) {
+        if (!what && bar.shown)
+            fputs("\r\033[K", stderr);
+        bar.shown &= what != NULL;
+        return;
+    }
+    bar.last = t;
+    fprintf(stderr, "%smmm %s: %s", c->tty ? "\r\033[K" : "", c->cmd, what);
+    if (total)
+        fprintf(stderr, " %.0f%%", 100.0 * (double)done / (double)total);
+    fprintf(stderr, " (%.0f s)%s", t - bar.t0, c->tty ? "" : "\n");
+    bar.shown = c->tty;
+}
+
+mmm_progress_fn cli_progress(cli_common *c)
+{
+    const char *term = getenv("TERM");
+    c->tty = isatty(2) && term && strcmp(term, "dumb");
+    return c->progress || c->tty ? progress : NULL;
+}
+
 void cli_common_init(cli_common *c, const char *cmd)
 {
+    bar.t0 = bar.t0 ? bar.t0 : now();
     memset(c, 0, sizeof *c);
     c->cmd = cmd;
     mmm_import_options_init(&c->io);
@@ -128,13 +169,6 @@ int cli_usage(const char *cmd, const char *fmt, ...)
     va_end(ap);
     fprintf(stderr, "\nTry 'mmm %s --help'.\n", cmd);
     return CLI_USAGE;
-}
-
-int cli_write_stdout(const void *data, size_t len, mmm_error *err)
-{
-    if (fwrite(data, 1, len, stdout) != len || fflush(stdout) != 0)
-        return mmm_error_set(err, MMM_EIO, NULL, 0, "cannot write to stdout");
-    return 0;
 }
 
 void cli_print_error(const mmm_error *err)
@@ -353,6 +387,7 @@ static int launch(void *c, const char *v)
 /* the limits (size_t, uint64_t, int64_t) are written as int64_t */
 _Static_assert(sizeof(size_t) == sizeof(int64_t), "a limit is not 64 bits");
 static const cli_opt common_opts[] = {
+    {"--progress", CLI_FLAG, C_(progress), .bad = NULL},
     {"--threads", CLI_CHOICE, C_(io.load.threads), "--threads needs 1, 2 or auto",
      .choices = "auto|1|2"},
     {"--input-format", CLI_CHOICE, C_(io.format), "--input-format needs auto, "
@@ -402,7 +437,8 @@ void cli_open_options(const cli_common *c, int lenient, int evaluate,
                           .machine = c->machine_path, .defs = c->defs,
                           .ndefs = c->ndefs, .p = c->has_p ? c->p : 0,
                           .unknown = lenient, .instance_flags = c->instance_flags,
-                          .no_eval = !evaluate};
+                          .no_eval = !evaluate, .progress = cli_progress((cli_common *)c),
+                          .progress_payload = (void *)c};
 #ifdef MMM_HAVE_DOT
     o.io.dot_reader = mmm_dot_read;
     o.io.cuda_dot_reader = mmm_cuda_dot_read;

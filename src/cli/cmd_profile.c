@@ -85,13 +85,9 @@ static int build(const char *points, const char *skeleton, const char *name,
         return cli_fail(&err);
     for (size_t i = 0; i < mmm_profile_nnotes(p); i++)
         fprintf(stderr, "mmm profile: %s\n", mmm_profile_note(p, i));
-    if (!out || !strcmp(out, "-")) {
-        const char *x = mmm_profile_xml(p);
-        if (cli_write_stdout(x, strlen(x), &err) < 0)
-            rc = cli_fail(&err);
-    } else if (mmm_profile_save_xml(p, out, &err) < 0) {
+    if (mmm_profile_save_xml(p, out ? out : "-", &err) < 0) {
         rc = cli_fail(&err);
-    } else {
+    } else if (out && strcmp(out, "-")) {
         fprintf(stderr, "mmm profile: wrote %s: %zu kernel%s from %zu point%s",
                 out, mmm_profile_nkernels(p), mmm_profile_nkernels(p) == 1 ? "" : "s",
                 mmm_profile_npoints(p), mmm_profile_npoints(p) == 1 ? "" : "s");

@@ -73,18 +73,6 @@ static int resolve_format(render_args *a)
     return CLI_OK;
 }
 
-static int write_stdout(const mmm_instance *inst, const mmm_metrics *m,
-                        const mmm_render_options *opt, mmm_error *err)
-{
-    char *data = NULL;
-    size_t len = 0;
-    int rc = mmm_render_memory(&data, &len, inst, m, opt, err);
-    if (rc == 0)
-        rc = cli_write_stdout(data, len, err);
-    free(data);
-    return rc;
-}
-
 int cmd_render(int argc, char **argv)
 {
     static const mmm_render_options opt_init = MMM_RENDER_OPTIONS_INIT;
@@ -115,8 +103,7 @@ int cmd_render(int argc, char **argv)
         return rc;
     mmm_error_clear(&err);
     if (mmm_metrics_compute(&m, inst, 0, &err) < 0 ||
-        (strcmp(a.out, "-") == 0 ? write_stdout(inst, &m, &a.opt, &err)
-                                 : mmm_render_file(a.out, inst, &m, &a.opt, &err)) < 0) {
+        mmm_render_file(a.out, inst, &m, &a.opt, &err) < 0) {
         cli_print_error(&err);
         rc = CLI_FAIL;
     }

@@ -72,21 +72,6 @@ static const cli_opt report_opts[] = {
 static const cli_cmd report_cmd = {"report", report_help, "--format", .opts = report_opts,
                                    .missing = "option '%s' needs a value"};
 
-static int write_report(const report_args *a, const mmm_instance *inst,
-                        const mmm_metrics *m, mmm_error *err)
-{
-    char *html = NULL;
-    size_t len = 0;
-    int rc;
-    if (strcmp(a->out, "-") != 0)
-        return mmm_report_write(a->out, inst, m, &a->opt, err);
-    rc = mmm_report_html(&html, &len, inst, m, &a->opt, err);
-    if (rc == 0)
-        rc = cli_write_stdout(html, len, err);
-    free(html);
-    return rc;
-}
-
 int cmd_report(int argc, char **argv)
 {
     static const mmm_report_options opt_init = MMM_REPORT_OPTIONS_INIT;
@@ -121,12 +106,14 @@ int cmd_report(int argc, char **argv)
     a.opt.overrides = ov;
     a.opt.noverrides = nov;
     a.opt.source = a.file;
+    a.opt.progress = cli_progress(&a.c);
+    a.opt.progress_payload = &a.c;
     if (a.nsweep) {
         a.opt.sweep = a.sweep;
         a.opt.nsweep = a.nsweep;
     }
     mmm_error_clear(&err);
-    if (mmm_metrics_compute(&m, inst, 0, &err) < 0 || write_report(&a, inst, &m, &err) < 0) {
+    if (mmm_metrics_compute(&m, inst, 0, &err) < 0 || mmm_report_write(a.out, inst, &m, &a.opt, &err) < 0) {
         cli_print_error(&err);
         rc = CLI_FAIL;
     }

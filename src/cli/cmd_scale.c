@@ -114,6 +114,8 @@ int cmd_scale(int argc, char **argv)
     so.np = np;
     so.seed = a.seed;
     so.max_launches = a.max_launches;
+    so.progress = cli_progress(&a.c);
+    so.progress_payload = &a.c;
     if (mmm_speedup_compute(&s, inst, ov, nov, &so, &err) < 0 ||
         mmm_writer_new(&w, stdout, a.c.format, &err) < 0) {
         rc = cli_fail(&err);

@@ -179,6 +179,8 @@ static int simulate_at(const sim_args *a, const mmm_program *prog,
     opt.seed = a->seed;
     opt.record = a->gantt || a->trace;
     opt.max_launches = a->max_launches;
+    opt.progress = cli_progress((cli_common *)&a->c);
+    opt.progress_payload = (void *)&a->c;
     rc = cli_noted(&bad, mmm_simulate_policies(&r, inst, &opt, all, m.graham_brent, &bad,
                                                &err)) < 0 ? cli_fail(&err)
          : r.nbad ? CLI_FAIL : CLI_OK;

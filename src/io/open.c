@@ -1,6 +1,7 @@
 /* open.c: a program opened for analysis (mmm_program_open): the machine
  * file, the reader, -D and -p, the instance evaluated.  What every command
  * that reads a program does before it computes. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -48,6 +49,7 @@ int mmm_program_open(mmm_opened *out, const char *path, const mmm_open_options *
     static const mmm_open_options defaults = MMM_OPEN_OPTIONS_INIT;
     mmm_import_options io;
     mmm_machine *machine = NULL;
+    mmm_progress_fn progress;
     int rc;
     if (!out)
         return mmm_error_set(err, MMM_EINVAL, NULL, 0, "mmm_program_open: missing argument");
@@ -58,9 +60,14 @@ int mmm_program_open(mmm_opened *out, const char *path, const mmm_open_options *
     if (!opt)
         opt = &defaults;
     io = opt->io;
+    if ((progress = MMM__PROGRESS(opt, 2))) {
+        char what[600];
+        snprintf(what, sizeof what, "reading %s", mmm__input_name(path));
+        progress(opt->progress_payload, what, 0, 0);
+    }
     if (opt->machine &&
         (rc = mmm_machine_load_file(&machine, opt->machine, &io.load.limits, err)) < 0)
-        return rc;
+        goto fail;
     io.load.machine = machine;
     rc = mmm_program_read_file(&out->program, path, &io, &out->report, err);
     mmm_machine_free(machine);
@@ -79,12 +86,18 @@ int mmm_program_open(mmm_opened *out, const char *path, const mmm_open_options *
                                   &out->notes, err)) < 0 ||
         (rc = mmm_instance_new_flags(&out->instance, out->program,
                                      opt->instance_flags, err)) < 0 ||
+        (progress && !opt->no_eval &&
+         (progress(opt->progress_payload, "evaluating", 0, 0), 0)) ||
         (!opt->no_eval &&
          (rc = mmm_instance_eval_p(out->instance, out->overrides, out->noverrides,
                                    opt->p, err)) < 0))
         goto fail;
+    if (progress)
+        progress(opt->progress_payload, NULL, 0, 0);
     return 0;
 fail:
+    if (progress)
+        progress(opt->progress_payload, NULL, 0, 0);
     mmm_instance_free(out->instance);
     mmm_program_free(out->program);
     out->instance = NULL;

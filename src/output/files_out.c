@@ -77,10 +77,15 @@ static int analyze_one(mmm_writer *w, const mmm_instance *inst,
     int rc;
     memset(&m, 0, sizeof m);
     memset(&models, 0, sizeof models);
+    mmm_progress_fn progress = MMM__PROGRESS(&opt->open, 2);
+    if (progress)
+        progress(opt->open.progress_payload, "measures", 0, 0);
     if ((rc = mmm_metrics_compute(&m, inst, 0, err)) < 0 ||
         (rc = mmm_models_compute(&models, inst, opt->models ? opt->models : MMM_MODEL_MMM,
                                  opt->launch, err)) < 0)
         goto done;
+    if (progress) /* the output comes next */
+        progress(opt->open.progress_payload, NULL, 0, 0);
     if (m.lost && !*said_inexact) {
         *said_inexact = 1;
         mmm__notes_add(notes, "%s: note: some integers exceed what a double holds exactly "
