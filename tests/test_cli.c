@@ -541,3 +541,43 @@ Test(cli, options_listed_and_spelt_alike)
     cr_expect(strstr(r.err, "-o needs --machine BASE.xml"), "%s", r.err);
     mmm_run_dispose(&r);
 }
+
+/* Every error about a file names it (FILE:LINE: where a line applies):
+ * optimize's empty range (at the line of the parameter's declaration) and
+ * --max-points; a DAX cut short says so, libxml2's words after. */
+Test(cli, errors_name_their_file)
+{
+    const char *range[] = {"optimize", MMM_DAGS_DIR "/poly_div_opt.xml", "--param", "s",
+                           "--from", "10", "--to", "5", NULL};
+    const char *points[] = {"optimize", MMM_DAGS_DIR "/poly_div_opt.xml", "--param", "s",
+                            "--max-points", "10", NULL};
+    const char *dax[] = {"analyze", "cut.dax", NULL};
+    char *text;
+    size_t len;
+    FILE *f;
+    mmm_run_result r = run(range);
+    cr_expect_eq(r.status, 1);
+    cr_expect(!strncmp(r.err, MMM_DAGS_DIR "/poly_div_opt.xml:43: error: the range of 's' is "
+                              "empty (from 10 to 5 with step > 0)", strlen(MMM_DAGS_DIR) + 70),
+              "%s", r.err);
+    mmm_run_dispose(&r);
+    r = run(points);
+    cr_expect_eq(r.status, 1);
+    cr_expect(!strcmp(r.err, MMM_DAGS_DIR "/poly_div_opt.xml: error: the sweep has more than "
+                             "10 points: sweep fewer values or raise --max-points\n"), "%s",
+              r.err);
+    mmm_run_dispose(&r);
+    cr_assert((text = slurp(MMM_TEST_DATA "/import/hand/graph2.dax", &len)));
+    cr_assert((f = fopen("cut.dax", "w")));
+    fwrite(text, 1, (size_t)(strstr(text, "runtime=\"") - text) + 11, f);
+    fclose(f);
+    free(text);
+    r = run(dax);
+    cr_expect_eq(r.status, 1);
+    cr_expect(strstr(r.err, "cut.dax:") && strstr(r.err, ": error: the file ends inside an "
+                                                  "attribute's value: is it cut short? "
+                                                  "(libxml2: attValue: ' expected)\n"),
+              "%s", r.err);
+    mmm_run_dispose(&r);
+    remove("cut.dax");
+}

@@ -380,8 +380,9 @@ Test(output, file_errors_say_what_to_fix)
         "<kernel id='a' blocks='n' work='1' span='1' reads='0' writes='0'/></program>");
     char args[512], want[512];
     snprintf(args, sizeof args, "analyze %s", f);
-    snprintf(want, sizeof want, "%s:2: error: unescaped '<' not allowed in attributes "
-             "values: write &lt; for '<'", f);
+    snprintf(want, sizeof want, "%s:2: error: a '<' inside an attribute: write &lt; for "
+             "'<' (and &amp; for '&'), e.g. test=\"n &lt; 2^20\" (libxml2: unescaped '<' "
+             "not allowed in attributes values)", f);
     expect_error(args, 1, want);
     f = write_xml("typo.xml",
         "<program name='d'><param name='n' value='4'/>\n"

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "io/import_internal.h"
+#include "io/parse_int.h"
 
 typedef struct dax_edge {
     char *from, *to;
@@ -25,6 +26,8 @@ typedef struct dax_edge {
 
 typedef struct dax {
     const char *file;
+    const char *buf; /* the input, len bytes */
+    size_t len;
     mmm_taskgraph *g;
     xmlTextReaderPtr rd;
     int have_xml_err;
@@ -43,17 +46,20 @@ typedef struct dax {
     size_t missing;
 } dax;
 
+/* libxml2's error in the loader's words (what to fix, then libxml2's);
+ * at the end of the input when only white space follows the position. */
 static void on_error(void *arg, xmlErrorPtr e)
 {
     dax *d = arg;
+    char msg[1024];
+    long at = e && e->ctxt ? xmlByteConsumed(e->ctxt) : -1;
+    int end = at >= 0 && (size_t)at <= d->len;
     if (d->have_xml_err || !e)
         return;
     d->have_xml_err = 1;
-    char msg[512];
-    snprintf(msg, sizeof msg, "%s", e->message ? e->message : "malformed XML");
-    size_t n = strlen(msg);
-    while (n && (msg[n - 1] == '\n' || msg[n - 1] == ' '))
-        msg[--n] = '\0';
+    for (size_t i = end ? (size_t)at : d->len; i < d->len && end; i++)
+        end = strchr(" \t\r\n", d->buf[i]) != NULL;
+    mmm__xml_message(msg, sizeof msg, e, end);
     mmm_error_set(&d->xml_err, MMM_EPARSE, d->file, e->line, "%s", msg);
 }
 
@@ -246,6 +252,8 @@ int mmm__read_dax(mmm_program **out, const char *buf, size_t len,
     *out = NULL;
     memset(&d, 0, sizeof d);
     d.file = name;
+    d.buf = buf;
+    d.len = len;
     if (len > (size_t)2147483647)
         return mmm_error_set(err, MMM_ELIMIT, name, 0, "file too big");
     xmlInitParser();

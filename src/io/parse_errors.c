@@ -98,35 +98,127 @@ static int xml_error_code(const xmlError *e)
     }
 }
 
+int mmm__xml_at_end(xmlParserCtxtPtr c, int all_read)
+{
+    if (!all_read || !c || !c->input || !c->input->cur || !c->input->end)
+        return 0;
+    for (const xmlChar *p = c->input->cur; p < c->input->end; p++)
+        if (*p != ' ' && *p != '\n' && *p != '\r' && *p != '\t')
+            return 0;
+    return 1;
+}
+
+#define CUT ": is it cut short?"
+
+/* What to fix for libxml2's common errors, into buf; "" when there is
+ * nothing to add to its words (msg, tidied). */
+static void advice(char *buf, size_t size, const xmlError *e, int end, const char *msg)
+{
+    const char *s1 = e->str1 ? e->str1 : "", *s2 = e->str2 ? e->str2 : "";
+    buf[0] = '\0';
+    switch (e->code) {
+    case XML_ERR_DOCUMENT_EMPTY:
+        snprintf(buf, size, "no element in the file (is it empty, or not XML?): a DAG "
+                            "file is one <program> element");
+        break;
+    case XML_ERR_DOCUMENT_END:
+        snprintf(buf, size, "something follows the end of the root element: a file holds "
+                            "one element; remove what comes after its closing tag");
+        break;
+    case XML_ERR_UNDECLARED_ENTITY:
+    case XML_WAR_UNDECLARED_ENTITY:
+        snprintf(buf, size, "'&%s;' is not an XML entity: write &amp; for '&' (the others "
+                            "are &lt; &gt; &quot; &apos;)", s1);
+        break;
+    case XML_ERR_ATTRIBUTE_NOT_STARTED:
+        snprintf(buf, size, end ? "the file ends inside a tag" CUT
+                                : "an attribute's value must be in quotes: name=\"value\"");
+        break;
+    case XML_ERR_ATTRIBUTE_NOT_FINISHED:
+        snprintf(buf, size, end ? "the file ends inside an attribute's value" CUT
+                                : "an attribute's value is not closed: its closing quote "
+                                  "is missing");
+        break;
+    case XML_ERR_ATTRIBUTE_WITHOUT_VALUE:
+        snprintf(buf, size, "attribute '%s' has no value: write %s=\"...\"", s1, s1);
+        break;
+    case XML_ERR_ATTRIBUTE_REDEFINED:
+        snprintf(buf, size, "attribute '%s' is given twice in one element: keep one", s1);
+        break;
+    case XML_ERR_COMMENT_NOT_FINISHED:
+        snprintf(buf, size, end ? "the file ends inside a comment: is it cut short, or is "
+                                  "a --> missing?"
+                                : "a comment is not closed: end it with -->");
+        break;
+    case XML_ERR_HYPHEN_IN_COMMENT:
+        snprintf(buf, size, "'--' inside a comment: an XML comment cannot hold two hyphens "
+                            "in a row");
+        break;
+    case XML_ERR_SPACE_REQUIRED: /* "attributes construct error" */
+    case XML_ERR_GT_REQUIRED:
+        snprintf(buf, size, end ? "the file ends inside a tag" CUT
+                                : "a tag is malformed: attributes are name=\"value\" "
+                                  "separated by spaces, and a tag ends with > or />");
+        break;
+    case XML_ERR_TAG_NAME_MISMATCH:
+        snprintf(buf, size, "</%s> closes <%s> of line %d: close <%s> with </%s> first, "
+                            "or end its tag with />", s2, s1, e->int1, s1, s1);
+        break;
+    case XML_ERR_TAG_NOT_FINISHED:
+        snprintf(buf, size, "the file ends before <%s> of line %d is closed: is it cut "
+                            "short, or is a </%s> missing?", s1, e->int1, s1);
+        break;
+    case XML_ERR_RESERVED_XML_NAME:
+        snprintf(buf, size, "the <?xml ...?> declaration must be the first thing in the "
+                            "file, before any blank line or text");
+        break;
+    case XML_ERR_LT_IN_ATTRIBUTE:
+        snprintf(buf, size, "a '<' inside an attribute: write &lt; for '<' (and &amp; for "
+                            "'&'), e.g. test=\"n &lt; 2^20\"");
+        break;
+    case XML_ERR_NAME_REQUIRED:
+    case XML_ERR_ENTITYREF_SEMICOL_MISSING:
+        if (e->code == XML_ERR_ENTITYREF_SEMICOL_MISSING ||
+            !strncmp(msg, "xmlParseEntityRef: ", 19))
+            snprintf(buf, size, "a '&' that starts no entity reference: write &amp; for "
+                                "'&' (and &lt; for '<'), e.g. test=\"a &amp;&amp; b\"");
+        else if (!strcmp(msg, "startTag: invalid element name"))
+            snprintf(buf, size, end ? "the file ends after a '<'" CUT
+                                    : "a '<' that starts no element: write &lt; for '<' "
+                                      "in text and attributes");
+        break;
+    default:
+        break;
+    }
+    if (!buf[0] && end) /* whatever it says, the input stops there */
+        snprintf(buf, size, "the file ends here" CUT);
+}
+
+void mmm__xml_message(char *buf, size_t size, const xmlError *e, int at_end)
+{
+    char msg[1024], fix[1024];
+    tidy_message(msg, sizeof msg, e && e->message ? e->message : "XML error");
+    if (!strncmp(msg, "input is not proper UTF-8, indicate encoding !", 46)) {
+        snprintf(buf, size, "the file is not proper UTF-8 (%s): DAG files must be UTF-8 "
+                             "(libxml2: input is not proper UTF-8)",
+                 msg[46] == ' ' ? msg + 47 : "");
+        return;
+    }
+    advice(fix, sizeof fix, e, at_end, msg);
+    if (fix[0]) /* what to fix, then libxml2's words */
+        snprintf(buf, size, "%s (libxml2: %s)", fix, msg);
+    else
+        snprintf(buf, size, "%s", msg);
+}
+
 void mmm__parse_xml_error(mmm__parse_loader *ld, const xmlError *e, long line)
 {
     char msg[sizeof ld->err.message];
     if (!e || e->level < XML_ERR_ERROR || ld->have_err)
         return;
-    tidy_message(msg, sizeof msg, e->message ? e->message : "XML error");
-    if (!strncmp(msg, "input is not proper UTF-8, indicate encoding !", 46))
-        mmm__parse_fail(ld, MMM_EPARSE, CLASS_OTHER, line,
-             "input is not proper UTF-8 (%s); DAG files must be UTF-8",
-             msg[46] == ' ' ? msg + 47 : "");
-    else if (e->code == XML_ERR_LT_IN_ATTRIBUTE)
-        mmm__parse_fail(ld, xml_error_code(e), CLASS_OTHER, line,
-             "%s: write &lt; for '<' (and &amp; for '&') inside an attribute, "
-             "e.g. test=\"n &lt; 2^20\"", msg);
-    else if ((e->code == XML_ERR_NAME_REQUIRED &&
-              !strncmp(msg, "xmlParseEntityRef: ", 19)) ||
-             e->code == XML_ERR_ENTITYREF_SEMICOL_MISSING) {
-        const char *why = strstr(msg, ": ");
-        mmm__parse_fail(ld, xml_error_code(e), CLASS_OTHER, line,
-             "a '&' that starts no entity reference (%s): write &amp; for "
-             "'&' (and &lt; for '<'), e.g. test=\"a &amp;&amp; b\"",
-             why ? why + 2 : msg);
-    }
-    else if (!strcmp(msg, "startTag: invalid element name"))
-        mmm__parse_fail(ld, xml_error_code(e), CLASS_OTHER, line,
-             "%s: a '<' that starts no element: write &lt; for '<' in text "
-             "and attributes", msg);
-    else
-        mmm__parse_fail(ld, xml_error_code(e), CLASS_OTHER, line, "%s", msg);
+    /* the parse's context (a schema error's ctxt is the validator's) */
+    mmm__xml_message(msg, sizeof msg, e, mmm__xml_at_end(ld->ctxt, ld->src && ld->src->eof));
+    mmm__parse_fail(ld, xml_error_code(e), CLASS_OTHER, line, "%s", msg);
 }
 
 /* Parser errors (sax->serror).  The data pointer is not reliable (with the

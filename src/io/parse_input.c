@@ -102,6 +102,7 @@ again:
     }
     if (n > 0 && (n = fold_cr(s, buf, (int)n)) == 0)
         goto again; /* the chunk was the LF of a CR LF: 0 would mean EOF */
+    s->eof |= n == 0;
     return (int)n;
 }
 

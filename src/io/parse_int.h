@@ -98,6 +98,7 @@ typedef struct mmm__parse_source {
     uint64_t count, max;
     int cr_mode;  /* 0 not yet known, 1 fold CRs (fold_cr), -1 UTF-16 */
     int after_cr; /* the last byte passed on was a CR made LF */
+    int eof;      /* every byte has been handed to libxml2 */
 } mmm__parse_source;
 
 /* The machine being loaded (mmm_machine.priv points here). */
@@ -228,6 +229,13 @@ void mmm__parse_halt(mmm__parse_loader *ld);
 __attribute__((format(printf, 5, 6)))
 #endif
 void mmm__parse_fail(mmm__parse_loader *ld, int code, int cls, long line, const char *fmt, ...);
+/* libxml2's error e as one line into buf: what to fix, then libxml2's own
+ * words "(libxml2: ...)" (its words alone when there is nothing to add);
+ * at_end: the parser has met the end of the input (mmm__xml_at_end). */
+void mmm__xml_message(char *buf, size_t size, const xmlError *e, int at_end);
+/* 1 when all the input has been read (all_read) and only white space is
+ * left after the parser's position in c: a file cut short. */
+int mmm__xml_at_end(xmlParserCtxtPtr c, int all_read);
 void mmm__parse_xml_error(mmm__parse_loader *ld, const xmlError *e, long line);
 void mmm__parse_on_error(void *data, xmlErrorPtr e);
 void mmm__parse_guard_begin(mmm__parse_guard *g, mmm__parse_loader *ld);

@@ -305,7 +305,7 @@ static int eval_point(mmm_sweep_point *pt, sweep_ctx *ctx, mmm_error *why,
     switch (ctx->spec->objective) {
     case MMM_OBJECTIVE_BOUND:
         if (!pt->has_p)
-            return mmm_error_set(err, MMM_EINVAL, NULL, 0,
+            return mmm_error_set(err, MMM_EINVAL, ctx->inst->program->file, 0,
                                  "the bound objective needs p (the number of SMs)");
         pt->objective = pt->graham_brent;
         break;
@@ -374,12 +374,13 @@ static int resolve_range(mmm_sweep_range *r, const mmm_sweep_axis *ax,
                          mmm_error *err)
 {
     const char *name = prog->params[ax->slot].name;
+    long line = prog->params[ax->slot].line; /* its declaration */
     int64_t steps;
     int rc;
 
     r->step = ax->has_step ? ax->step : mmm_value_int(1);
     if (r->step.d == 0 || !isfinite(r->step.d))
-        return mmm_error_set(err, MMM_EINVAL, NULL, 0,
+        return mmm_error_set(err, MMM_EINVAL, prog->file, line,
                              "the step of '%s' must be a non-zero number", name);
     if (ax->has_from)
         r->from = ax->from;
@@ -400,7 +401,7 @@ static int resolve_range(mmm_sweep_range *r, const mmm_sweep_axis *ax,
         if (!(q >= -1e-9) || !isfinite(q))
             goto empty;
         if (q > 1e18)
-            return mmm_error_set(err, MMM_EINVAL, NULL, 0,
+            return mmm_error_set(err, MMM_EINVAL, prog->file, line,
                                  "the range of '%s' has too many values", name);
         /* 1e-9 absorbs the rounding of (to - from)/step in doubles. */
         r->count = (uint64_t)floor(q + 1e-9) + 1;
@@ -409,9 +410,10 @@ static int resolve_range(mmm_sweep_range *r, const mmm_sweep_axis *ax,
     return MMM_OK;
 empty: {
         char a[64], b[64];
-        return mmm_error_set(err, MMM_EINVAL, NULL, 0,
+        return mmm_error_set(err, MMM_EINVAL, prog->file, line,
                              "the range of '%s' is empty (from %s to %s with "
-                             "step %s)", name,
+                             "step %s): give a start below the end (--from, --to) "
+                             "or a negative --step", name,
                              mmm_value_format(r->from, 0, a, sizeof a),
                              mmm_value_format(r->to, 0, b, sizeof b),
                              r->step.d > 0 ? "> 0" : "< 0");
@@ -433,7 +435,8 @@ static int resolve_axes(mmm_sweep_result *out, sweep_ctx *ctx, mmm_error *err)
         r->slot = ax->slot;
         if (ax->values) {
             if (ax->nvalues == 0)
-                return mmm_error_set(err, MMM_EINVAL, NULL, 0,
+                return mmm_error_set(err, MMM_EINVAL, prog->file,
+                                     prog->params[ax->slot].line,
                                      "the list of values of '%s' is empty",
                                      prog->params[ax->slot].name);
             r->values = ax->values;
@@ -459,8 +462,9 @@ static int resolve_axes(mmm_sweep_result *out, sweep_ctx *ctx, mmm_error *err)
     cap = spec->max_points ? spec->max_points : MMM_SWEEP_DEFAULT_MAX_POINTS;
     for (a = 0; a < spec->naxes; a++) {
         if (out->axes[a].count > cap / total)
-            return mmm_error_set(err, MMM_EINVAL, NULL, 0,
-                                 "the sweep has more than %llu points",
+            return mmm_error_set(err, MMM_EINVAL, prog->file, 0,
+                                 "the sweep has more than %llu points: sweep fewer "
+                                 "values or raise --max-points",
                                  (unsigned long long)cap);
         total *= out->axes[a].count;
     }
@@ -479,8 +483,9 @@ static int check_spec(const mmm_sweep_spec *spec, const mmm_program *prog,
                              "a sweep has one or two parameters");
     if (spec->objective == MMM_OBJECTIVE_BOUND && !spec->has_p &&
         mmm_program_find_param(prog, "p") < 0)
-        return mmm_error_set(err, MMM_EINVAL, NULL, 0,
-                             "the bound objective needs p (the number of SMs)");
+        return mmm_error_set(err, MMM_EINVAL, prog->file, 0,
+                             "the bound objective needs p (the number of SMs): give "
+                             "-p P or declare a parameter p");
     for (a = 0; a < spec->naxes; a++) {
         int slot = spec->axes[a].slot;
         if (slot < 0 || (size_t)slot >= prog->nparams)
