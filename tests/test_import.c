@@ -42,6 +42,16 @@ static mmm_import_options options(void)
     return io;
 }
 
+/* A file of the current folder holding text (name returned). */
+static const char *mmm_tmp_write(const char *name, const char *text)
+{
+    FILE *f = fopen(name, "w");
+    cr_assert_not_null(f, "cannot write %s", name);
+    fputs(text, f);
+    fclose(f);
+    return name;
+}
+
 static measures measure(const mmm_program *p)
 {
     mmm_instance *inst = NULL;
@@ -123,10 +133,46 @@ Test(import, hand_wfcommons_all_schemas)
 Test(import, hand_dax_2_and_3)
 {
     mmm_import_options io = options();
+    mmm_program *p = NULL;
+    mmm_error err;
     expect_measures(HAND "graph3.dax", &io, 15e6, 12e6, 5, 3, 5e6, 3);
     expect_measures(HAND "graph2.dax", &io, 15e6, 12e6, 5, 3, 5e6, 3);
     io.time_unit = MMM_TIME_MS;
     expect_measures(HAND "graph3.dax", &io, 15e3, 12e3, 5, 3, 5e3, 3);
+    /* a job keeps its name, before its id (as WfCommons names tasks), and
+     * the edges follow the ids; costs in the time unit */
+    cr_assert_eq(mmm_program_read_file(&p, HAND "graph2.dax", &io, NULL, &err), 0);
+    cr_expect_str_eq(p->kernels[0].id, "a_ID00000");
+    cr_expect_str_eq(p->kernels[3].id, "d_ID00003");
+    cr_expect_eq(p->nedges, 5);
+    cr_expect_str_eq(mmm_program_cost_unit(p), "ms");
+    mmm_program_free(p);
+}
+
+/* STG: a header with the processor count (noted), N + 1 records (one
+ * dummy), a single dummy node; the hand graph's measures with one dummy:
+ * N = 6, L = 4 (0 a b d), W = 15, S = 12, C = 5, K = 3. */
+Test(import, stg_header_with_processors_and_one_dummy)
+{
+    mmm_import_options io = options();
+    mmm_program *p = NULL;
+    mmm_import_report rep;
+    mmm_error err;
+    const char *procs = mmm_tmp_write("procs.stg", "5 4\n0 0 0\n1 3 1 0\n2 5 1 1\n"
+                                      "3 2 1 1\n4 4 3 2 3 5\n5 1 1 0\n6 0 1 4\n");
+    const char *one = mmm_tmp_write("one_dummy.stg", "5\n0 0 0\n1 3 1 0\n2 5 1 1\n"
+                                    "3 2 1 1\n4 4 3 2 3 5\n5 1 1 0\n");
+    const char *single = mmm_tmp_write("single.stg", "0\n0 0 0\n");
+    expect_measures(procs, &io, 15, 12, 7, 5, 5, 3);
+    cr_assert_eq(mmm_program_read_file(&p, procs, &io, &rep, &err), 0, "%s", err.message);
+    cr_expect(strstr(rep.note, "the header gives 4 processors"), "%s", rep.note);
+    mmm_program_free(p);
+    expect_measures(one, &io, 15, 12, 6, 4, 5, 3);
+    cr_assert_eq(mmm_program_read_file(&p, single, &io, &rep, &err), 0, "%s", err.message);
+    cr_expect_eq(p->nkernels, 1);
+    cr_expect_eq(rep.nwarnings, 1);
+    cr_expect(strstr(rep.warning, "every task costs 0"), "%s", rep.warning);
+    mmm_program_free(p);
 }
 
 #ifdef MMM_HAVE_DOT
@@ -147,11 +193,30 @@ Test(import, hand_dot)
                                        &err), 0);
     cr_expect_geq(mmm_program_find_kernel(p, "task_a"), 0);
     mmm_program_free(p);
-    /* the wrong attribute: every cost 0, with a warning */
+    /* the wrong attribute: every cost 0, a warning per node and one for
+     * the zeros, the summary naming the attribute every node has */
     cr_assert_eq(mmm_program_read_file(&p, HAND "graph.dot", &io, &rep, &err), 0);
-    cr_expect_eq(rep.nwarnings, 2, "%zu warnings", rep.nwarnings);
-    cr_expect(strstr(rep.warning, "no flops attribute"), "%s", rep.warning);
+    cr_expect_eq(rep.nwarnings, 6, "%zu warnings", rep.nwarnings);
+    cr_expect(strstr(rep.warning, "node 'a' (line 3) has no flops attribute"), "%s",
+              rep.warning);
+    cr_expect_str_eq(rep.summary, "every task costs 0, so W = S = 0; 5 of 5 nodes have no "
+                                  "flops attribute (cost 0); every node has a number in "
+                                  "'size': give --cost-attr size if that is the cost");
     cr_expect_eq(measure(p).W, 0);
+    cr_expect_str_eq(mmm_program_cost_unit(p), "the file's unit");
+    mmm_program_free(p);
+}
+
+/* A DOT graph without a name is named after its file (not cgraph's %1). */
+Test(import, dot_nameless_graph_takes_the_file_name)
+{
+    mmm_import_options io = options();
+    mmm_program *p = NULL;
+    mmm_error err;
+    const char *path = mmm_tmp_write("anon.dot", "digraph {\n  a [size=2];\n  b [size=3];\n"
+                                                 "  a -> b;\n}\n");
+    cr_assert_eq(mmm_program_read_file(&p, path, &io, NULL, &err), 0, "%s", err.message);
+    cr_expect_str_eq(p->name, "anon");
     mmm_program_free(p);
 }
 
@@ -608,6 +673,23 @@ Test(import, convert_round_trip_and_atomic)
     closedir(d);
     cr_expect_eq(count, 1, "only g.xml in %s", dir);
     mmm_tmpdir_remove(dir);
+}
+
+/* The text and the report name the unit of a task graph's costs, not
+ * machine cycles and U. */
+Test(import, cli_names_the_cost_unit)
+{
+    mmm_run_result r;
+    const char *text[] = {"analyze", HAND "graph2.dax", "--time-unit", "ms", NULL};
+    const char *report[] = {"report", HAND "graph.stg", "-o", "-", NULL};
+    run_ok(&r, text);
+    cr_expect(strstr(r.out, "\ncosts    in ms (a task graph"), "%s", r.out);
+    mmm_run_dispose(&r);
+    run_ok(&r, report);
+    cr_expect(strstr(r.out, "Costs are in the file's unit, as the task graph gives them"),
+              "%.300s", r.out);
+    cr_expect(!strstr(r.out, "machine cycles"));
+    mmm_run_dispose(&r);
 }
 
 Test(import, cli_warnings_and_notes_on_stderr)

@@ -250,6 +250,17 @@ Test(null_err, mmm_program_set_description)
     mmm_program_free(p);
 }
 
+Test(null_err, mmm_program_set_cost_unit)
+{
+    mmm_program *p = open_program();
+    REFUSED(mmm_program_set_cost_unit(NULL, "us", NULL));
+    cr_expect_eq(mmm_program_set_cost_unit(p, "us", NULL), 0);
+    cr_expect_str_eq(mmm_program_cost_unit(p), "us");
+    cr_expect_eq(mmm_program_set_cost_unit(p, NULL, NULL), 0);
+    cr_expect_null(mmm_program_cost_unit(p));
+    mmm_program_free(p);
+}
+
 Test(null_err, mmm_program_finalize)
 {
     mmm_program *p = open_program();

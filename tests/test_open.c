@@ -115,14 +115,18 @@ Test(open, program_open)
     opt.ndefs = 1;
     opt.unknown = MMM_DEFINE_NOTE;
     opt.p = 3;
-    /* the reader's warnings, then the -D skipped, as the command says them */
+    /* the reader's warnings (the two negative costs, and every cost 0 as
+     * a result, in the summary), then the -D skipped, as the command says
+     * them */
     cr_assert_eq(mmm_program_open(&o, path, &opt, &e), 0, "%s", e.message);
-    cr_assert_eq(o.notes.n, 2);
+    cr_assert_eq(o.notes.n, 3);
     cr_expect(strstr(o.notes.line[0], "neg.stg: warning: task '1' (line 3) has a negative "
-                                      "cost (-5): read as 0 (and 1 more warnings)") != NULL,
+                                      "cost (-5): read as 0 (and 2 more warnings)") != NULL,
               "%s", o.notes.line[0]);
-    cr_expect(strstr(o.notes.line[1], "neg.stg: note: -D zz ignored") != NULL);
-    cr_expect_eq(o.report.nwarnings, 2);
+    cr_expect(strstr(o.notes.line[1], "neg.stg: warning: every task costs 0, so W = S = 0")
+              != NULL, "%s", o.notes.line[1]);
+    cr_expect(strstr(o.notes.line[2], "neg.stg: note: -D zz ignored") != NULL);
+    cr_expect_eq(o.report.nwarnings, 3);
     cr_expect_eq(o.noverrides, 0);
     cr_expect_eq(o.instance->p, 3);
     mmm_opened_dispose(&o);
@@ -130,7 +134,7 @@ Test(open, program_open)
     /* strict: the error after the warnings said so far */
     opt.unknown = MMM_DEFINE_STRICT;
     cr_expect_eq(mmm_program_open(&o, path, &opt, &e), MMM_EINPUT);
-    cr_expect_eq(o.notes.n, 1);
+    cr_expect_eq(o.notes.n, 2);
     cr_expect_null(o.instance);
     cr_expect(strstr(e.message, "-D zz: the file declares no parameter 'zz' (it declares "
                                 "none)") != NULL, "%s", e.message);

@@ -156,11 +156,17 @@ static void put_summary(mmm__text *t, const mmm_instance *inst, const mmm_metric
     put_path(t, inst, m->span_path, m->span_path_len);
     mmm__text_put(t, "<br>Longest block path (L): ");
     put_path(t, inst, m->l_path, m->l_path_len);
-    mmm__text_printf(t, "</p>\n<p class=\"note\">K computed by %s. Costs are in machine "
-                       "cycles; one global access costs U = %s.</p>\n</section>\n",
+    mmm__text_printf(t, "</p>\n<p class=\"note\">K computed by %s. ",
                      m->k_method == MMM_K_FLOW ? "minimum flow (Dilworth)"
-                                              : "series-parallel composition",
-                     mmm__fmt_full(inst->U, b, sizeof b));
+                                              : "series-parallel composition");
+    if (mmm_program_cost_unit(inst->program)) /* a task graph's */
+        mmm__text_printf(t, "Costs are in %s, as the task graph gives them: each task is a "
+                           "block whose work and span are its cost, with no memory traffic "
+                           "(O = 0).</p>\n</section>\n",
+                         mmm_program_cost_unit(inst->program));
+    else
+        mmm__text_printf(t, "Costs are in machine cycles; one global access costs U = "
+                           "%s.</p>\n</section>\n", mmm__fmt_full(inst->U, b, sizeof b));
 }
 
 static int put_dag(mmm__text *t, const mmm_instance *inst, const mmm_metrics *m,

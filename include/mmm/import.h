@@ -106,6 +106,10 @@ typedef struct mmm_import_report {
     size_t nwarnings;          /**< e.g. negative costs clamped */
     char warning[512];         /**< the first warning, "" when none */
     char note[512];            /**< e.g. placeholder costs, "" when none */
+    char summary[512];         /**< what the warnings come to, shown after
+                                    them ("6 of 6 nodes have no size ...;
+                                    did you mean --cost-attr cost?"), ""
+                                    when none */
 } mmm_import_report;
 
 /** Read a program from path in any supported format (see above).  rep may
@@ -233,6 +237,13 @@ MMM_API void mmm_taskgraph_warn(mmm_taskgraph *g, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
+/** Add to the summary of the warnings, shown after them ("; " between
+ *  two parts). */
+MMM_API void mmm_taskgraph_summary(mmm_taskgraph *g, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
 /** A note for the report (replaces an earlier one). */
 MMM_API void mmm_taskgraph_note(mmm_taskgraph *g, const char *fmt, ...)
 #if defined(__GNUC__)
@@ -240,7 +251,10 @@ MMM_API void mmm_taskgraph_note(mmm_taskgraph *g, const char *fmt, ...)
 #endif
     ;
 /** Finalize (a cycle is an error naming it) and hand the program over;
- *  the builder is freed either way. */
+ *  the builder is freed either way.  Tasks whose costs are all 0 are a
+ *  warning; the program's cost unit (mmm_program_cost_unit) is the time
+ *  unit when a task's cost was in seconds, else "the file's unit" (when it
+ *  has tasks). */
 MMM_API int mmm_taskgraph_finish(mmm_taskgraph *g, mmm_program **out,
                                  mmm_error *err);
 

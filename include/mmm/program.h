@@ -207,6 +207,14 @@ MMM_API int mmm_program_set_name(mmm_program *p, const char *name, long line,
                                  mmm_error *err);
 MMM_API int mmm_program_set_description(mmm_program *p, const char *text,
                                          mmm_error *err);
+/** The unit the program's costs are in, for the outputs to name: NULL
+ *  (the default) for the model's machine cycles, else a unit ("us", "ms",
+ *  "s", "ns") or a phrase ("the file's unit") that a task-graph reader
+ *  sets (mmm_taskgraph_finish).  Copied; may be set after finalize. */
+MMM_API int mmm_program_set_cost_unit(mmm_program *p, const char *unit,
+                                      mmm_error *err);
+/** The unit set by mmm_program_set_cost_unit, or NULL (machine cycles). */
+MMM_API const char *mmm_program_cost_unit(const mmm_program *p);
 
 /** Declare a parameter.  value_text may use parameters declared earlier.
  *  min_text/max_text may be NULL.  Duplicate names are an error, except a

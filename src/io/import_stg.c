@@ -1,9 +1,12 @@
 /* import_stg.c: Kasahara's Standard Task Graph format.
  *
- *   N                       the number of tasks, without the two dummies
+ *   N [P]                   the number of tasks, without the two dummies,
+ *                           and (in the set of graphs from real programs)
+ *                           the number of processors, noted
  *   id cost npred pred...   N + 2 records: the entry dummy 0, tasks 1..N,
- *                           the exit dummy N + 1 (N records are accepted
- *                           too: some copies of the set count the dummies)
+ *                           the exit dummy N + 1 (N or N + 1 records are
+ *                           accepted too: some copies of the set count the
+ *                           dummies, some have one dummy only)
  *   # ...                   comments, to the end of the line
  *
  * Every record becomes a task (the dummies too, with their cost, usually
@@ -105,7 +108,7 @@ int mmm__read_stg(mmm_program **out, const char *buf, size_t len,
     scan s = {buf, buf + len, 1, name};
     mmm_taskgraph *g = NULL;
     mmm_limits lim = mmm_limits_effective(&opt->load.limits);
-    long long ntasks, i, *preds = NULL, prev_id = 0, prev_np = 0;
+    long long ntasks, i, nrec, *preds = NULL, prev_id = 0, prev_np = 0;
     long *lines = NULL;
     size_t *pstart = NULL, npreds = 0, cap = 0;
     const char *tok;
@@ -118,8 +121,26 @@ int mmm__read_stg(mmm_program **out, const char *buf, size_t len,
     if (r < 0)
         return r;
     if ((r = integer(&s, "the number of tasks", (long long)lim.max_kernels,
-                     &ntasks, NULL, err)) < 0)
+                     &ntasks, &line, err)) < 0)
         goto done;
+    {
+        /* a second number on the header's line: the processors */
+        const char *save_p = s.p;
+        long save_line = s.line, hl = line, pl;
+        long long procs;
+        if (next(&s, &tok, &n, &pl) && pl == hl) {
+            s.p = save_p;
+            s.line = save_line;
+            if ((r = integer(&s, "the number of processors", 2147483647LL, &procs, NULL,
+                             err)) < 0)
+                goto done;
+            mmm_taskgraph_note(g, "the header gives %lld processors (-p %lld simulates "
+                                  "on them)", procs, procs);
+        } else {
+            s.p = save_p;
+            s.line = save_line;
+        }
+    }
     if ((size_t)ntasks + 2 > lim.max_kernels) {
         r = mmm_error_set(err, MMM_ELIMIT, name, s.line,
                           "%lld tasks (with the two dummies) are more than "
@@ -137,8 +158,8 @@ int mmm__read_stg(mmm_program **out, const char *buf, size_t len,
         const char *save_p = s.p;
         long save_line = s.line;
         /* N records (the count includes the dummies, as some copies of
-         * the set write it) or N + 2 */
-        if (i == ntasks && !next(&s, &tok, &n, &line))
+         * the set write it), N + 1 (one dummy) or N + 2 */
+        if (i >= ntasks && !next(&s, &tok, &n, &line))
             break;
         s.p = save_p;
         s.line = save_line;
@@ -206,7 +227,6 @@ int mmm__read_stg(mmm_program **out, const char *buf, size_t len,
         prev_np = np;
     }
     pstart[i] = npreds;
-    ntasks = i - 2; /* the tasks read, without the dummies */
     if (next(&s, &tok, &n, &line)) {
         r = mmm_error_set(err, MMM_EPARSE, name, line,
                           "more than the %lld tasks announced (with the two "
@@ -214,8 +234,9 @@ int mmm__read_stg(mmm_program **out, const char *buf, size_t len,
                           ntasks + 2, n > 32 ? 32 : (int)n, tok);
         goto done;
     }
+    nrec = i; /* the records read: N, N + 1 or N + 2 */
     /* Edges once every task is known: a predecessor may come later. */
-    for (i = 0; i < ntasks + 2; i++) {
+    for (i = 0; i < nrec; i++) {
         const mmm_program *p = mmm_taskgraph_program(g);
         const char *to = p->kernels[i].id;
         for (size_t j = pstart[i]; j < pstart[i + 1]; j++) {

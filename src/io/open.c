@@ -38,6 +38,8 @@ static int report_notes(mmm_opened *o, const char *path)
     else if (rep->nwarnings > 1)
         rc = mmm__notes_add(&o->notes, "%s: warning: %s (and %zu more warnings)", path,
                             rep->warning, rep->nwarnings - 1);
+    if (rc == 0 && rep->summary[0])
+        rc = mmm__notes_add(&o->notes, "%s: warning: %s", path, rep->summary);
     if (rc == 0 && rep->note[0])
         rc = mmm__notes_add(&o->notes, "%s: note: %s", path, rep->note);
     return rc;

@@ -24,6 +24,12 @@ typedef struct dax_edge {
     long line;
 } dax_edge;
 
+/* A job's id and the kernel id it became (its name and its id, as
+ * WfCommons names its tasks: mProjectPP_ID00000). */
+typedef struct dax_job {
+    char *id, *kid;
+} dax_job;
+
 typedef struct dax {
     const char *file;
     const char *buf; /* the input, len bytes */
@@ -33,7 +39,7 @@ typedef struct dax {
     int have_xml_err;
     mmm_error xml_err;
     /* the job being read */
-    char *job;
+    char *job, *job_name;
     long job_line;
     int has_rt;
     double rt;
@@ -44,6 +50,8 @@ typedef struct dax {
     dax_edge *edges;
     size_t nedges, cap;
     size_t missing;
+    dax_job *jobs; /* sorted by id before the edges are added */
+    size_t njobs, jobs_cap;
 } dax;
 
 /* libxml2's error in the loader's words (what to fix, then libxml2's);
@@ -107,20 +115,55 @@ static int number(dax *d, const char *text, long line, double *out,
 
 static int end_job(dax *d, mmm_error *err)
 {
-    int r;
+    int r = 0;
     double rt = d->rt;
+    const char *nm = d->job_name;
+    dax_job *j;
+    size_t n;
     if (!d->has_rt) {
         if (d->missing++ == 0)
             mmm_taskgraph_warn(d->g, "job '%s' (line %ld) has no runtime: "
                                      "read as 0",
                                d->job, d->job_line);
+        else
+            mmm_taskgraph_warn(d->g, "job '%s' has no runtime", d->job);
         rt = 0;
     }
-    r = mmm_taskgraph_add_task(d->g, d->job, rt, MMM_COST_SECONDS,
-                               d->job_line, err);
-    xmlFree(d->job);
+    if (d->njobs == d->jobs_cap) {
+        size_t nc = d->jobs_cap ? 2 * d->jobs_cap : 256;
+        dax_job *nj = realloc(d->jobs, nc * sizeof *nj);
+        if (!nj)
+            return mmm_error_set(err, MMM_ENOMEM, d->file, d->job_line, "out of memory");
+        d->jobs = nj;
+        d->jobs_cap = nc;
+    }
+    j = &d->jobs[d->njobs];
+    n = nm && *nm && strcmp(nm, d->job) ? strlen(nm) + 1 + strlen(d->job) + 1 : 0;
+    if (!(j->kid = n ? malloc(n) : strdup(d->job)))
+        return mmm_error_set(err, MMM_ENOMEM, d->file, d->job_line, "out of memory");
+    if (n)
+        snprintf(j->kid, n, "%s_%s", nm, d->job);
+    j->id = d->job;
     d->job = NULL;
+    d->njobs++;
+    r = mmm_taskgraph_add_task(d->g, j->kid, rt, MMM_COST_SECONDS, d->job_line, err);
+    xmlFree(d->job_name);
+    d->job_name = NULL;
     return r;
+}
+
+static int job_cmp(const void *a, const void *b)
+{
+    return strcmp(((const dax_job *)a)->id, ((const dax_job *)b)->id);
+}
+
+/* The kernel id of job id (ref), or ref itself when no job has it (the
+ * builder then says there is no such task). */
+static const char *kernel_of(const dax *d, const char *ref)
+{
+    dax_job key = {(char *)ref, NULL};
+    const dax_job *j = bsearch(&key, d->jobs, d->njobs, sizeof *d->jobs, job_cmp);
+    return j ? j->kid : ref;
 }
 
 static int start_job(dax *d, mmm_error *err)
@@ -131,6 +174,8 @@ static int start_job(dax *d, mmm_error *err)
     if (!d->job || !*d->job)
         return mmm_error_set(err, MMM_EINPUT, d->file, d->job_line,
                              "a job has no id");
+    xmlFree(d->job_name);
+    d->job_name = attr(d, "name");
     d->has_rt = 0;
     if ((rt = attr(d, "runtime"))) {
         int r = number(d, rt, d->job_line, &d->rt, err);
@@ -310,11 +355,17 @@ int mmm__read_dax(mmm_program **out, const char *buf, size_t len,
     if (r == 0 && !seen_root)
         r = mmm_error_set(err, MMM_EPARSE, name, 1, "an empty DAX file");
     if (r == 0 && d.missing > 1)
-        mmm_taskgraph_warn(d.g, "%zu jobs have no runtime: read as 0",
-                           d.missing);
+        mmm_taskgraph_summary(d.g, "%zu of %zu jobs have no runtime: read as 0",
+                              d.missing, d.njobs);
+    if (d.njobs)
+        qsort(d.jobs, d.njobs, sizeof *d.jobs, job_cmp);
+    for (size_t i = 1; r == 0 && i < d.njobs; i++)
+        if (!strcmp(d.jobs[i - 1].id, d.jobs[i].id))
+            r = mmm_error_set(err, MMM_EINPUT, name, 0, "two jobs have the id '%s'",
+                              d.jobs[i].id);
     for (size_t i = 0; r == 0 && i < d.nedges; i++)
-        r = mmm_taskgraph_add_edge(d.g, d.edges[i].from, d.edges[i].to,
-                                   d.edges[i].line, err);
+        r = mmm_taskgraph_add_edge(d.g, kernel_of(&d, d.edges[i].from),
+                                   kernel_of(&d, d.edges[i].to), d.edges[i].line, err);
     if (r == 0) {
         r = mmm_taskgraph_finish(d.g, out, err);
         d.g = NULL;
@@ -324,6 +375,12 @@ int mmm__read_dax(mmm_program **out, const char *buf, size_t len,
         xmlFree(d.edges[i].to);
     }
     free(d.edges);
+    for (size_t i = 0; i < d.njobs; i++) {
+        xmlFree(d.jobs[i].id);
+        free(d.jobs[i].kid);
+    }
+    free(d.jobs);
+    xmlFree(d.job_name);
     xmlFree(d.job);
     xmlFree(d.child);
     xmlFree(title);

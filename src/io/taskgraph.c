@@ -21,6 +21,8 @@ struct mmm_taskgraph {
     uint64_t *eset;        /* open addressing; 0 = empty, else key + 1 */
     size_t ecap, ecount;
     size_t ntasks;
+    size_t nonzero;        /* tasks whose cost is not 0 */
+    int seconds;           /* a cost was given in seconds */
 };
 
 static const mmm_import_options default_options = MMM_IMPORT_OPTIONS_INIT;
@@ -91,7 +93,7 @@ int mmm_taskgraph_new(mmm_taskgraph **out, const char *file,
     g->file = file;
     g->rep = rep ? rep : &g->own_rep;
     g->rep->ntasks = g->rep->nedges = g->rep->nwarnings = 0;
-    g->rep->warning[0] = g->rep->note[0] = '\0';
+    g->rep->warning[0] = g->rep->note[0] = g->rep->summary[0] = '\0';
     if ((r = mmm_program_new(&g->prog, file, &opt->load.limits, err)) < 0)
         goto fail;
     if (name && *name)
@@ -146,6 +148,19 @@ void mmm_taskgraph_warn(mmm_taskgraph *g, const char *fmt, ...)
     }
 }
 
+void mmm_taskgraph_summary(mmm_taskgraph *g, const char *fmt, ...)
+{
+    char *s = g->rep->summary;
+    size_t n = strlen(s);
+    va_list ap;
+    if (n && n + 2 < sizeof g->rep->summary)
+        n += (size_t)snprintf(s + n, sizeof g->rep->summary - n, "; ");
+    va_start(ap, fmt);
+    if (n < sizeof g->rep->summary)
+        vsnprintf(s + n, sizeof g->rep->summary - n, fmt, ap);
+    va_end(ap);
+}
+
 void mmm_taskgraph_note(mmm_taskgraph *g, const char *fmt, ...)
 {
     va_list ap;
@@ -187,6 +202,7 @@ int mmm_taskgraph_cost(mmm_taskgraph *g, const char *id, double cost,
     }
     if (unit == MMM_COST_SECONDS) {
         unsigned u = (unsigned)g->opt->time_unit;
+        g->seconds = 1;
         v = cost * scale[u < 4 ? u : 0];
     }
     v = floor(v + 0.5); /* nearest, halves away from zero */
@@ -225,7 +241,7 @@ int mmm_taskgraph_add_task(mmm_taskgraph *g, const char *id, double cost,
     r = mmm_program_add_kernel(g->prog, &ks, NULL, err);
     free(fixed);
     if (r == 0)
-        g->ntasks++;
+        g->ntasks++, g->nonzero += c != 0;
     return r;
 }
 
@@ -305,8 +321,28 @@ int mmm_taskgraph_add_edge(mmm_taskgraph *g, const char *from,
 
 int mmm_taskgraph_finish(mmm_taskgraph *g, mmm_program **out, mmm_error *err)
 {
+    static const char *const units[] = {"us", "s", "ms", "ns"};
+    unsigned u = (unsigned)g->opt->time_unit;
     int r = mmm_program_finalize(g->prog, err);
     *out = NULL;
+    if (r == 0 && g->ntasks && !g->nonzero) {
+        /* a warning of its own, or a part of the summary after others */
+        if (g->rep->nwarnings == 0)
+            mmm_taskgraph_warn(g, "every task costs 0, so W = S = 0: %s",
+                               g->seconds ? "are the runtimes below one unit "
+                                            "(--time-unit)?"
+                                          : "are the costs given elsewhere?");
+        else { /* first in the summary: what comes of the others */
+            char rest[sizeof g->rep->summary];
+            snprintf(rest, sizeof rest, "%s", g->rep->summary);
+            snprintf(g->rep->summary, sizeof g->rep->summary, "every task costs 0, so W = S = 0%s%.470s",
+                     rest[0] ? "; " : "", rest);
+            g->rep->nwarnings++;
+        }
+    }
+    if (r == 0 && g->ntasks)
+        r = mmm_program_set_cost_unit(g->prog, g->seconds ? units[u < 4 ? u : 0]
+                                                          : "the file's unit", err);
     if (r == 0) {
         g->rep->ntasks = g->prog->nkernels;
         g->rep->nedges = g->ecount;

@@ -169,6 +169,22 @@ int mmm_program_set_description(mmm_program *p, const char *text,
     return 0;
 }
 
+int mmm_program_set_cost_unit(mmm_program *p, const char *unit, mmm_error *err)
+{
+    const char *s = NULL;
+    if (!p || !p->priv)
+        return mmm_error_set(err, MMM_EINVAL, NULL, 0, "mmm_program_set_cost_unit: no program");
+    if (unit && !(s = mmm__arena_strdup(&p->priv->arena, unit)))
+        return nomem(err);
+    p->priv->cost_unit = s;
+    return 0;
+}
+
+const char *mmm_program_cost_unit(const mmm_program *p)
+{
+    return p && p->priv ? p->priv->cost_unit : NULL;
+}
+
 /* ------------------------------------------------------------------ */
 /* Parameters and constraints                                          */
 

@@ -112,6 +112,7 @@ struct mmm_program_priv {
 
     mmm__idtab param_tab;   /* the names expressions see: the program's
                               parameters and the models' machine ones */
+    const char *cost_unit;  /* mmm_program_set_cost_unit's; NULL: cycles */
     mmm__idtab machine_tab; /* the other constants of the machine file
                               (from_machine MMM_PARAM_MACHINE_CONST) */
     mmm__idtab kernel_tab;

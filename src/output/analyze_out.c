@@ -41,6 +41,9 @@ static void print_text(FILE *f, const mmm_instance *inst, const mmm_metrics *m,
         fprintf(f, "         %s\n", prog->description);
     fprintf(f, "params  ");
     mmm__print_params(f, inst);
+    if (mmm_program_cost_unit(prog)) /* a task graph's */
+        fprintf(f, "\ncosts    in %s (a task graph: a task is one block of its cost, no "
+                   "memory traffic)", mmm_program_cost_unit(prog));
     fprintf(f, "\n\nmeasures\n");
     fprintf(f, "  W  work                      %s\n",
            mmm__fmt_measure(m->W, m->W_i, m->exact & MMM_EXACT_W, a, sizeof a));
