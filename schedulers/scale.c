@@ -308,7 +308,8 @@ int mmm_speedup_compute(mmm_speedup *out, const mmm_instance *inst,
                 goto fail;
             }
     } else {
-        double par = fmax(s.parallelism, base.crit > 0 ? base.T1 / base.crit : 1);
+        /* the block level bounds the speedup: past T1/T_inf the rows are flat */
+        double par = base.crit > 0 ? base.T1 / base.crit : 1;
         if ((rc = mmm_speedup_default_p(&plist, &np, par, s.N, s.p, err)) < 0)
             goto fail;
     }

@@ -101,6 +101,10 @@ Test(cli, analyze_json_keys_and_hand_values)
     cr_expect_eq(json_num(r.out, "\"metrics\"", "L"), 3);
     cr_expect_eq(json_num(r.out, "\"metrics\"", "C"), 55);
     cr_expect_eq(json_num(r.out, "\"metrics\"", "K"), 8);
+    /* the blocks: T1 = 2*24 + 3*32 + 5*17 + 55, Tinf = 24 + 32 + 55 */
+    cr_expect_eq(json_num(r.out, "\"metrics\"", "T1"), 284);
+    cr_expect_eq(json_num(r.out, "\"metrics\"", "T_inf"), 111);
+    cr_expect_eq(json_num(r.out, "\"metrics\"", "parallelism_threads"), 6.5);
     cr_expect_eq(json_num(r.out, "\"bounds\"", "graham_brent"), 467.5);
     cr_expect_eq(json_num(r.out, "\"bounds\"", "corollary"), 240.625);
     cr_expect(strstr(r.out, "\"program\": \"diamond\""));

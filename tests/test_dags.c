@@ -154,7 +154,16 @@ typedef struct hand {
     mmm_k_method method;
     const char *span_path[4]; /* NULL-terminated kernel ids */
     const char *l_path[4];    /* NULL-terminated; {NULL}: not checked */
+    double T1, Tinf;          /* the block level: sum and path of S(B)+O(B) */
 } hand;
+
+/* T1 and Tinf by hand, from the per-block tables of the files' comments:
+ *   diamond:   T1 = 2*24 + 3*32 + 5*17 + 55 = 284,
+ *              Tinf = max(a b d: 24+32+55 = 111, a c d: 24+17+55 = 96) = 111
+ *   fork_join: T1 = 24 + (2*31 + 3*32 + 4*33) + 6*25 + 2*20 + 52 = 556,
+ *              Tinf = 24 + max(w1: 31+32+33, w2: 25, w3: 20+20) + 52 = 172
+ *   not_series_parallel: T1 = 5*6 + 7 + 8 + 5*3 = 60,
+ *              Tinf = max(a c: 6+8, b c: 7+8, b d: 7+3) = 15 */
 
 static void expect_path(const mmm_program *prog, const uint32_t *path,
                         size_t len, const char *const *ids,
@@ -207,10 +216,26 @@ static void check_hand(const hand *h)
               h->cor);
     cr_expect_eq(m.k_method, h->method, "%s: K method %d", h->file,
                  (int)m.k_method);
+    cr_expect(m.has_blocks && m.T1 == h->T1 && m.T_inf == h->Tinf &&
+                  m.parallelism_blocks == h->T1 / h->Tinf,
+              "%s: T1 = %g, T_inf = %g, expected %g, %g", h->file, m.T1, m.T_inf, h->T1,
+              h->Tinf);
     expect_path(prog, m.span_path, m.span_path_len, h->span_path, "span",
                 h->file);
     if (h->l_path[0])
         expect_path(prog, m.l_path, m.l_path_len, h->l_path, "L", h->file);
+    mmm_metrics_dispose(&m);
+    mmm_instance_free(inst);
+    /* the same from an instance without class values (each launch
+     * evaluated again) */
+    cr_assert_eq(mmm_instance_new_flags(&inst, prog, MMM_INSTANCE_NO_CLASSES, &err), 0);
+    cr_assert_eq(mmm_instance_eval(inst, NULL, 0, &err), 0, "%s", err.message);
+    cr_assert_eq(mmm_metrics_compute(&m, inst, MMM_METRICS_NO_K, &err), 0, "%s", err.message);
+    cr_expect(m.T1 == h->T1 && m.T_inf == h->Tinf, "%s without classes: T1 = %g, T_inf = %g",
+              h->file, m.T1, m.T_inf);
+    mmm_metrics_dispose(&m);
+    cr_assert_eq(mmm_metrics_compute(&m, inst, MMM_METRICS_NO_PATHS, &err), 0);
+    cr_expect(!m.has_blocks && m.T1 == 0, "%s: NO_PATHS computes no T1", h->file);
     mmm_metrics_dispose(&m);
     mmm_instance_free(inst);
     mmm_program_free(prog);
@@ -221,7 +246,7 @@ Test(dags, diamond_by_hand)
     static const hand h = {
         "diamond.xml", 104, 16, 230, 55, 11, 3, 8,
         (11.0 / 2 + 3) * 55, (11.0 / 8 + 3) * 55, MMM_K_SERIES_PARALLEL,
-        {"a", "c", "d", NULL}, {NULL}};
+        {"a", "c", "d", NULL}, {NULL}, 284, 111};
     check_hand(&h);
 }
 
@@ -230,7 +255,7 @@ Test(dags, fork_join_by_hand)
     static const hand h = {
         "fork_join.xml", 116, 26, 480, 52, 19, 5, 11,
         1768.0 / 3, 3848.0 / 11, MMM_K_SERIES_PARALLEL,
-        {"fork", "w3", "join", NULL}, {"fork", "w1", "join", NULL}};
+        {"fork", "w3", "join", NULL}, {"fork", "w1", "join", NULL}, 556, 172};
     check_hand(&h);
 }
 
@@ -239,6 +264,6 @@ Test(dags, not_series_parallel_by_hand)
     static const hand h = {
         "not_series_parallel.xml", 22, 7, 38, 8, 12, 2, 10,
         40, 25.6, MMM_K_FLOW,
-        {"b", "c", NULL}, {NULL}};
+        {"b", "c", NULL}, {NULL}, 60, 15};
     check_hand(&h);
 }

@@ -521,8 +521,8 @@ Test(output, compare_model)
 }
 
 /* analyze --format csv --totals: diamond.xml's totals, computed by hand in
- * its comment (W 104, S 16, O 230, N 11, L 3, C 55, K 8, p = 2:
- * (11/2 + 3)55 = 467.5, (11/8 + 3)55 = 240.625). */
+ * its comment (W 104, S 16, O 230, N 11, L 3, C 55, K 8, T1 284, Tinf 111,
+ * p = 2: (11/2 + 3)55 = 467.5, (11/8 + 3)55 = 240.625). */
 Test(output, csv_totals)
 {
     char args[512];
@@ -531,7 +531,9 @@ Test(output, csv_totals)
     o = run(args);
     cr_assert_eq(o.status, 0, "%s", o.err);
     cr_assert_str_eq(o.out, "measure,value\nW,104\nS,16\nO,230\nN,11\nL,3\nC,55\nK,8\n"
-                            "parallelism,6.5\np,2\ngraham_brent,467.5\ncorollary,240.625\n"
+                            "parallelism,6.5\nparallelism_threads,6.5\nT1,284\nT_inf,111\n"
+                            "parallelism_blocks,2.5585585585585586\n"
+                            "p,2\ngraham_brent,467.5\ncorollary,240.625\n"
                             "corollary_holds_from_p,8\nexact,true\n");
     out_free(&o);
     snprintf(args, sizeof args, "analyze %s/diamond.xml --totals", MMM_DAGS_DIR);

@@ -146,6 +146,39 @@ Test(scale, default_list)
     free(v);
 }
 
+/* The default p follow the blocks' parallelism T1/Tinf, not the threads'
+ * W/S: 4 blocks of span 1 and work 1000, then one of 1 (no memory
+ * traffic): W/S = 4001/2 = 2000.5 but T1/Tinf = (4 + 1)/(1 + 1) = 2.5,
+ * so p = 1, 2, 4, 8 (the first power of two at or past 2 * 2.5), where
+ * W/S would have run them to 4096. */
+Test(scale, default_range_follows_the_blocks)
+{
+    static const char xml[] =
+        "<program name=\"wide_threads\">"
+        "<kernel id=\"a\" blocks=\"4\" work=\"1000\" span=\"1\" reads=\"0\" writes=\"0\"/>"
+        "<kernel id=\"z\" blocks=\"1\" work=\"1\" span=\"1\" reads=\"0\" writes=\"0\"/>"
+        "<edge from=\"a\" to=\"z\"/></program>";
+    static const int64_t want[] = {1, 2, 4, 8};
+    mmm_program *prog = load_xml(xml);
+    mmm_instance *inst = evaluate(prog);
+    mmm_speedup s;
+    mmm_metrics m;
+    mmm_error err;
+    memset(&m, 0, sizeof m);
+    cr_assert_eq(mmm_metrics_compute(&m, inst, 0, &err), 0, "%s", err.message);
+    cr_expect_eq(m.parallelism, 4001.0 / 2);
+    cr_expect(m.T1 == 5 && m.T_inf == 2 && m.parallelism_blocks == 2.5, "%g %g %g", m.T1,
+              m.T_inf, m.parallelism_blocks);
+    cr_assert_eq(mmm_speedup_compute(&s, inst, NULL, 0, NULL, &err), 0, "%s", err.message);
+    cr_assert_eq(s.nrows, 4);
+    for (size_t i = 0; i < 4; i++)
+        cr_expect_eq(s.rows[i].p, want[i]);
+    mmm_speedup_dispose(&s);
+    mmm_metrics_dispose(&m);
+    mmm_instance_free(inst);
+    mmm_program_free(prog);
+}
+
 Test(scale, parse_list)
 {
     int64_t *v = NULL;

@@ -291,6 +291,8 @@ static void graph_attrs(render_ctx *c)
     set_num(g, "C", m->C);
     set_int(g, "K", (long long)m->K);
     set_num(g, "parallelism", m->parallelism);
+    if (m->has_blocks)
+        set_num(g, "parallelism_blocks", m->parallelism_blocks);
     if (m->has_p) {
         set_int(g, "p", (long long)m->p);
         set_num(g, "graham_brent", m->graham_brent);

@@ -144,6 +144,9 @@ static void put_totals(mmm__text *t, const mmm_metrics *m)
     put_measure(t, "K", (double)m->K, 0);
     mmm__text_printf(t, "W/S" NBSP "=" NBSP "%s" NEXT_ROW,
                      mmm__fmt_full(m->parallelism, b, sizeof b));
+    if (m->has_blocks) /* the blocks' parallelism, T1/T-infinity */
+        mmm__text_printf(t, "T1/T" "\xe2\x88\x9e" NBSP "=" NBSP "%s" NEXT_ROW,
+                         mmm__fmt_full(m->parallelism_blocks, b, sizeof b));
     if (m->has_p)
         mmm__text_printf(t, "Graham" "\xe2\x80\x93" "Brent, p" NBSP "=" NBSP "%lld:" NBSP
                            "T" SUB_P NBSP LE NBSP "(N/p" NBSP "+" NBSP "L)" MIDDOT

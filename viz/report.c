@@ -133,7 +133,11 @@ static void put_summary(mmm__text *t, const mmm_instance *inst, const mmm_metric
     card(t, "C " MIDDOT " max S(B)+O(B)", "largest block cost", m->C);
     card(t, "K " MIDDOT " antichain", "largest set of pairwise independent blocks",
          (double)m->K);
-    card(t, "W/S " MIDDOT " parallelism", "work over span", m->parallelism);
+    card(t, "W/S " MIDDOT " thread parallelism", "work over span", m->parallelism);
+    if (m->has_blocks)
+        card(t, "T<sub>1</sub>/T<sub>" "\xe2\x88\x9e" "</sub> " MIDDOT " block parallelism",
+             "the sum of S(B) + O(B) over the blocks, over the block critical path: the "
+             "largest speedup on SMs", m->parallelism_blocks);
     mmm__text_put(t, "</div>\n<table>\n<tr><th>bound</th><th>formula</th><th class=\"n\">"
                     "value</th></tr>\n");
     if (m->has_p)

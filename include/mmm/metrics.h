@@ -32,14 +32,15 @@ typedef enum mmm_k_method {
 } mmm_k_method;
 
 enum {
-    MMM_METRICS_NO_PATHS = 1u << 0, /**< skip the critical paths */
+    MMM_METRICS_NO_PATHS = 1u << 0, /**< skip the critical paths (and T1,
+                                         T_inf: the block DAG's) */
     MMM_METRICS_NO_K = 1u << 1      /**< skip K (and the corollary) */
 };
 
 typedef struct mmm_metrics {
     double W, S, O, C;
     int64_t N, L, K;
-    double parallelism;     /**< W / S (0 when S = 0) */
+    double parallelism;     /**< W / S (0 when S = 0): of the threads */
     int has_p;
     int64_t p;
     double graham_brent;    /**< (N/p + L)·C when has_p */
@@ -59,6 +60,15 @@ typedef struct mmm_metrics {
     /** Some integer (a measure, a parameter value) is known only as a
      *  double past 2^53: its printed digits may be rounded. */
     int lost;
+    /** The parallelism of the thread blocks (not with
+     *  MMM_METRICS_NO_PATHS: has_blocks says): T1, the sum of S(B) + O(B)
+     *  over every block (the time on one SM); T_inf, the heaviest path of
+     *  launches, each weighing its costliest block (the time on infinitely
+     *  many SMs); parallelism_blocks = T1 / T_inf (0 when T_inf = 0), the
+     *  largest speedup of any schedule of the blocks.  `parallelism` above
+     *  is that of the threads, W/S. */
+    int has_blocks;
+    double T1, T_inf, parallelism_blocks;
 } mmm_metrics;
 
 /** Compute everything for an evaluated instance.  flags: MMM_METRICS_*.

@@ -9,6 +9,7 @@
 #include "mmm/metrics.h"
 #include "model/program_internal.h"
 #include "analysis/antichain.h"
+#include "analysis/block_level.h"
 #include "analysis/longest_path.h"
 
 static int nomem(mmm_error *err)
@@ -215,6 +216,14 @@ int mmm_metrics_compute(mmm_metrics *out, const mmm_instance *inst,
         (!(flags & MMM_METRICS_NO_K) && (r = compute_k(out, inst, err)) < 0)) {
         mmm_metrics_dispose(out);
         return r;
+    }
+    if (!(flags & MMM_METRICS_NO_PATHS)) {
+        if ((r = mmm__block_level(inst, &out->T1, &out->T_inf, err)) < 0) {
+            mmm_metrics_dispose(out);
+            return r;
+        }
+        out->has_blocks = 1;
+        out->parallelism_blocks = out->T_inf > 0 ? out->T1 / out->T_inf : 0;
     }
     out->parallelism = out->S > 0 ? out->W / out->S : 0;
     out->has_p = inst->has_p;

@@ -57,8 +57,12 @@ static void print_text(FILE *f, const mmm_instance *inst, const mmm_metrics *m,
            mmm__fmt_measure(m->C, m->C_i, m->exact & MMM_EXACT_C, a, sizeof a));
     fprintf(f, "  K  largest antichain         %lld  (%s)\n", (long long)m->K,
            m->k_method == MMM_K_FLOW ? "minimum flow" : "series-parallel");
-    fprintf(f, "     parallelism W/S           %s\n",
+    fprintf(f, "     parallelism W/S           %s  (threads: work over span)\n",
            mmm__fmt_num(m->parallelism, a, sizeof a));
+    if (m->has_blocks)
+        fprintf(f, "     parallelism T1/Tinf       %s  (blocks: T1 = %s, Tinf = %s; the "
+                   "largest speedup on SMs)\n", mmm__fmt_num(m->parallelism_blocks, a, sizeof a),
+                mmm__fmt_num(m->T1, b, sizeof b), mmm__fmt_num(m->T_inf, c, sizeof c));
     fprintf(f, "\nbounds\n");
     if (m->has_p) {
         char pv[48];
@@ -149,7 +153,11 @@ static void print_csv_totals(FILE *f, const mmm_metrics *m)
     fprintf(f, "O,%s\n", csv_exact(m->O, m->O_i, m->exact & MMM_EXACT_O, v, sizeof v));
     fprintf(f, "N,%lld\nL,%lld\n", (long long)m->N, (long long)m->L);
     fprintf(f, "C,%s\n", csv_exact(m->C, m->C_i, m->exact & MMM_EXACT_C, v, sizeof v));
-    fprintf(f, "K,%lld\nparallelism,%.17g\n", (long long)m->K, m->parallelism);
+    fprintf(f, "K,%lld\nparallelism,%.17g\nparallelism_threads,%.17g\n", (long long)m->K,
+            m->parallelism, m->parallelism);
+    if (m->has_blocks)
+        fprintf(f, "T1,%.17g\nT_inf,%.17g\nparallelism_blocks,%.17g\n", m->T1, m->T_inf,
+                m->parallelism_blocks);
     if (m->has_p)
         fprintf(f, "p,%lld\ngraham_brent,%.17g\n", (long long)m->p, m->graham_brent);
     else

@@ -301,7 +301,13 @@ void mmm__json_metrics(mmm__json *w, const mmm_metrics *m)
     mmm__json_intk(w, "L", m->L);
     mmm__json_key(w, "C"); mmm__json_exact(w, m->C, m->C_i, m->exact & MMM_EXACT_C);
     mmm__json_intk(w, "K", m->K);
-    mmm__json_num(w, "parallelism", m->parallelism);
+    mmm__json_num(w, "parallelism", m->parallelism); /* = parallelism_threads */
+    mmm__json_num(w, "parallelism_threads", m->parallelism);
+    if (m->has_blocks) {
+        mmm__json_num(w, "T1", m->T1);
+        mmm__json_num(w, "T_inf", m->T_inf);
+        mmm__json_num(w, "parallelism_blocks", m->parallelism_blocks);
+    }
     mmm__json_key(w, "K_method");
     mmm__json_string(w, m->k_method == MMM_K_SERIES_PARALLEL ? "series-parallel"
                    : m->k_method == MMM_K_FLOW        ? "flow"

@@ -25,7 +25,9 @@ static void print_json(FILE *f, const mmm_program *prog, const mmm_speedup *s,
     mmm__json_num(&w, "S", s->S);
     mmm__json_num(&w, "T1", s->T1);
     mmm__json_num(&w, "critical_path", s->critical_path);
-    mmm__json_num(&w, "parallelism", s->parallelism);
+    mmm__json_num(&w, "parallelism", s->parallelism); /* = parallelism_threads */
+    mmm__json_num(&w, "parallelism_threads", s->parallelism);
+    mmm__json_num(&w, "parallelism_blocks", s->critical_path > 0 ? s->T1 / s->critical_path : 0);
     mmm__json_intk(&w, "K", s->K);
     mmm__json_boolk(&w, "p_dependent", s->p_dependent);
     mmm__json_str(&w, "policy", all ? "all" : s->policies[0]->name);
@@ -96,10 +98,11 @@ static int print_text(FILE *f, const mmm_program *prog, const char *file,
     fprintf(f, "policy   %s\n\n", all ? "all" : s->policies[0]->name);
     fprintf(f, "  W                %s\n", mmm__fmt_num(s->W, a, sizeof a));
     fprintf(f, "  S                %s\n", mmm__fmt_num(s->S, a, sizeof a));
-    fprintf(f, "  parallelism W/S  %s\n", mmm__fmt_num(s->parallelism, a, sizeof a));
+    fprintf(f, "  parallelism W/S  %-14s of the threads: work over span\n",
+            mmm__fmt_num(s->parallelism, a, sizeof a));
     fprintf(f, "  T1               %-14s sum of S(B) + O(B) over the blocks: the makespan on one SM\n",
            mmm__fmt_num(s->T1, a, sizeof a));
-    fprintf(f, "  critical path    %-14s longest block path by S(B) + O(B); T1 / critical path = %s\n",
+    fprintf(f, "  critical path    %-14s Tinf, longest block path by S(B) + O(B); T1/Tinf = %s, the blocks' parallelism: the speedup's limit\n",
            mmm__fmt_num(s->critical_path, a, sizeof a),
            mmm__fmt_num(s->critical_path > 0 ? s->T1 / s->critical_path : 1, b, sizeof b));
     fprintf(f, "  K                %-14s largest antichain of blocks: the corollary (N/K + L)C holds for p >= K\n",
