@@ -5,8 +5,11 @@
 #
 #   - the files: bin/mmm, include/mmm/*.h with the generated version.h,
 #     libmmm (.a, or .so with its SONAME link), mmm.pc, the CMake package,
-#     share/man/man1/mmm.1, the bash and zsh completions, and the drawing
-#     plugin under LIBDIR/mmm/;
+#     share/man/man1/mmm.1, the bash and zsh completions, README.md and
+#     docs/ in share/doc/mmm, dags/ (examples, machine files, the XSD) in
+#     share/mmm, and the drawing plugin under LIBDIR/mmm/;
+#   - the man page's SYNOPSIS names every command of mmm --help, and every
+#     path it names under the configured prefix is installed;
 #   - one version everywhere: version.h, `mmm --version`, the man page,
 #     pkg-config --modversion;
 #   - `man -w mmm` finds the installed page from PATH alone;
@@ -45,7 +48,9 @@ pcdir=$(dirname "$pc")
 libdir=$(dirname "$pcdir")
 for f in bin/mmm include/mmm/mmm.h include/mmm/version.h include/mmm/export.h \
     share/man/man1/mmm.1 share/bash-completion/completions/mmm \
-    share/zsh/site-functions/_mmm; do
+    share/zsh/site-functions/_mmm share/doc/mmm/README.md share/doc/mmm/docs/format.md \
+    share/doc/mmm/docs/img share/mmm/mmm.xsd share/mmm/diamond.xml \
+    share/mmm/machines/h100-fitted.xml share/mmm/cumodp/runs_stream.csv; do
     [ -e "$P/$f" ] || fail "missing $P/$f"
 done
 [ -f "$libdir/cmake/mmm/mmmConfig.cmake" ] || fail "no CMake package"
@@ -72,6 +77,18 @@ if command -v man >/dev/null 2>&1; then
     found=$(env -u MANPATH PATH="$P/bin:/usr/bin:/bin" man -w mmm 2>/dev/null || true)
     [ "$found" = "$P/share/man/man1/mmm.1" ] || fail "man -w mmm gives '$found'"
 fi
+
+# The man page lists every command in its SYNOPSIS and names installed
+# paths: each one under the configured prefix exists in this install.
+man1="$P/share/man/man1/mmm.1"
+syn=$(sed -n '/^\.SH SYNOPSIS/,/^\.SH DESCRIPTION/p' "$man1")
+for c in $("$P/bin/mmm" --help | sed -n '/^commands:/,/^$/s/^  \([a-z]*\) .*/\1/p'); do
+    printf '%s\n' "$syn" | grep -q "^\.B mmm $c\$" || fail "the man page's SYNOPSIS lacks mmm $c"
+done
+prefix=$(sed -n 's/^CMAKE_INSTALL_PREFIX:PATH=//p' "$build/CMakeCache.txt")
+for f in $(sed 's/\\-/-/g' "$man1" | grep -o "$prefix/\(share\|lib\)/[^ )]*" | sed 's/[.,;:]$//' | sort -u); do
+    [ -e "$P${f#"$prefix"}" ] || fail "the man page names $f, not installed"
+done
 
 want="mmm $v W=104 S=16 O=230 N=11 L=3 C=55 K=8"
 sanflags=""
