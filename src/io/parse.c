@@ -383,8 +383,8 @@ static int collect(mmm__parse_loader *ld, enum mmm__parse_elem kind, int nattr,
         memset(&r, 0, sizeof r);
         r.size = (uint32_t)(out - rec);
         r.kind = (unsigned)kind & 0xffu;
-        r.mask = seen & 0xffffffu;
-        r.line = line;
+        r.mask = seen;
+        r.line = (uint64_t)(line < 0 ? 0 : line);
         memcpy(rec, &r, sizeof r);
         mmm__pipe_commit(ld->pipe, r.size);
     }
@@ -563,7 +563,7 @@ static void emit(mmm__parse_loader *ld, int kind, const char *const *v, size_t n
     }
     r.size = (uint32_t)size;
     r.kind = (unsigned)kind & 0xffu;
-    r.line = line;
+    r.line = (uint64_t)(line < 0 ? 0 : line);
     memcpy(at, &r, sizeof r);
     char *p = at + sizeof r;
     for (size_t i = 0; i < nvals; i++)

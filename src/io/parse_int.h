@@ -64,8 +64,8 @@ enum {
 };
 enum { ED_FROM, ED_TO };
 enum { MP_NAME, MP_VALUE };
-#define MAX_ATTRS 24
-_Static_assert(MAX_ATTRS <= 24, "a record's mask has 24 bits");
+#define MAX_ATTRS 32
+_Static_assert(MAX_ATTRS <= 32, "a record's mask has 32 bits");
 _Static_assert(KE_N <= MAX_ATTRS && BL_N <= MAX_ATTRS,
                "more attributes of <kernel> than a record's mask holds: "
                "widen record.mask");
@@ -213,11 +213,12 @@ _Static_assert(R_DESCRIPTION < 256, "a record's kind has 8 bits");
  * record near 32 bytes: the records of a big file cross from one core to
  * the other, and their volume matters. */
 typedef struct mmm__parse_record {
-    uint32_t size;      /* bytes, with the strings */
-    unsigned kind : 8;  /* enum mmm__parse_elem, or R_* */
-    unsigned mask : 24; /* bit i: value i is present */
-    int64_t line;
+    uint32_t size;          /* bytes, with the strings */
+    uint32_t mask;          /* bit i: value i is present */
+    uint64_t kind : 8;      /* enum mmm__parse_elem, or R_* */
+    uint64_t line : 56;     /* the element's line (>= 0) */
 } mmm__parse_record;
+_Static_assert(sizeof(mmm__parse_record) == 16, "a record's header is 16 bytes");
 
 /* ------------------------------------------------------------------ */
 /* Across the files                                                    */
