@@ -41,6 +41,7 @@ enum mmm__parse_elem {
     E_KERNEL,
     E_BLOCKS,
     E_EDGE,
+    E_COPY,
     E_MACHINE,
     E_MPARAM,
     E_COUNT
@@ -63,6 +64,7 @@ enum {
     BL_N = BL_ATTR0 + MMM_ATTR_N
 };
 enum { ED_FROM, ED_TO };
+enum { CP_ID, CP_KIND, CP_BYTES, CP_REPEAT };
 enum { MP_NAME, MP_VALUE };
 #define MAX_ATTRS 32
 _Static_assert(MAX_ATTRS <= 32, "a record's mask has 32 bits");
@@ -77,7 +79,9 @@ typedef struct mmm__parse_elem_def {
     unsigned required; /* bit i: attrs[i] must be given */
     unsigned names;    /* bit i: [A-Za-z_][A-Za-z0-9_]* */
     unsigned ids;      /* bit i: non-empty, no white space */
-    unsigned access;   /* bit i: coalesced | irregular */
+    /* enums[i]: the values attribute i may take (NULL-terminated), or
+     * NULL (any); enums itself NULL when no attribute is enumerated */
+    const char *const *const *enums;
     int text;          /* character content allowed */
     const unsigned char *children;
 } mmm__parse_elem_def;
