@@ -110,8 +110,8 @@ static const char *const *const kernel_enums[KE_N] = {
     [KE_ACCESS] = access_values};
 static const char *const *const blocks_enums[BL_N] = {
     [BL_ACCESS] = access_values};
-static const char *const *const copy_enums[] = {[CP_KIND] =
-                                                    copy_kind_values};
+static const char *const *const copy_enums[CP_N] = {[CP_KIND] =
+                                                        copy_kind_values};
 static const unsigned char kernel_children[] = {E_BLOCKS, E_NONE};
 static const unsigned char machine_children[] = {E_DESCRIPTION, E_MPARAM,
                                                  E_NONE};

@@ -64,7 +64,7 @@ enum {
     BL_N = BL_ATTR0 + MMM_ATTR_N
 };
 enum { ED_FROM, ED_TO };
-enum { CP_ID, CP_KIND, CP_BYTES, CP_REPEAT };
+enum { CP_ID, CP_KIND, CP_BYTES, CP_REPEAT, CP_N };
 enum { MP_NAME, MP_VALUE };
 #define MAX_ATTRS 32
 _Static_assert(MAX_ATTRS <= 32, "a record's mask has 32 bits");
