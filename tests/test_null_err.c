@@ -212,6 +212,17 @@ Test(null_err, mmm_program_add_copy)
     mmm_program_free(p);
 }
 
+Test(null_err, mmm_program_add_array)
+{
+    mmm_program *p = open_program();
+    REFUSED(mmm_program_add_array(p, "D", "4 *", 2, NULL)); /* syntax */
+    REFUSED(mmm_program_add_array(p, "2D", "4", 2, NULL));  /* a name */
+    REFUSED(mmm_program_add_array(p, NULL, "4", 2, NULL));
+    cr_assert_eq(mmm_program_add_array(p, "D", "4", 2, NULL), 0);
+    REFUSED(mmm_program_add_array(p, "D", "8", 3, NULL));   /* twice */
+    mmm_program_free(p);
+}
+
 Test(null_err, mmm_program_add_class)
 {
     mmm_program *p = open_program();
@@ -374,6 +385,18 @@ Test(null_err, mmm_instance_eval_attrs)
     REFUSED(mmm_instance_eval_attrs(inst, 0, 2, av, NULL)); /* one launch */
     REFUSED(mmm_instance_eval_attrs(inst, 99, 1, av, NULL));
     REFUSED(mmm_instance_eval_attrs(inst, 0, 1, NULL, NULL));
+    mmm_instance_free(inst);
+    mmm_program_free(p);
+}
+
+Test(null_err, mmm_instance_eval_accesses)
+{
+    mmm_program *p = diamond();
+    mmm_instance *inst = evaluated(p);
+    mmm_mem_access_val av[4];
+    REFUSED(mmm_instance_eval_accesses(inst, 0, 2, av, NULL)); /* one launch */
+    REFUSED(mmm_instance_eval_accesses(inst, 99, 1, av, NULL));
+    REFUSED(mmm_instance_eval_accesses(inst, 0, 1, NULL, NULL));
     mmm_instance_free(inst);
     mmm_program_free(p);
 }

@@ -965,3 +965,162 @@ Test(time, copy_bytes_must_be_a_count)
     mmm_instance_free(inst);
     mmm_program_free(p);
 }
+
+/* Several accesses per kernel (<access>), each costed by its pattern, on
+ * the small machine: 2 blocks of 128 threads, one per SM, one wave; the
+ * latency path is 2·1 + 100·1 = 102 cycles and every case below moves
+ * more, so the launch lasts its bytes: 2 · 128 · B / 100 cycles for B
+ * bytes per thread, at 1 MHz.  Random words: hit 20 / miss 90 bytes read,
+ * 40 / 200 written, 1e6 bytes of L2, so a region of 4e6 bytes hits a
+ * quarter of the time. */
+#define ACCESS_MACHINE                                                       \
+    SMALL_MACHINE                                                            \
+    "<param name='graph' value='1'/>\n"                                      \
+    "<param name='block_cycles' value='0'/>\n"                               \
+    "<param name='latency_exposed' value='0'/>\n"                            \
+    "<param name='atomic_cycles' value='3'/>\n"                              \
+    "<param name='gather_hit_bytes' value='20'/>\n"                          \
+    "<param name='gather_miss_bytes' value='90'/>\n"                         \
+    "<param name='scatter_hit_bytes' value='40'/>\n"                         \
+    "<param name='scatter_miss_bytes' value='200'/>\n"                       \
+    "<param name='gather_l2_bytes' value='1e6'/>\n"
+
+/* The execution of a kernel of 2 blocks of 128 threads whose accesses
+ * are `acc`, and its dominant term. */
+static double access_exec(const char *acc, mmm_time_term *term)
+{
+    char text[4096];
+    mmm_program *p;
+    mmm_instance *inst;
+    mmm_time t;
+    snprintf(text, sizeof text,
+             "<program name='a'>\n" ACCESS_MACHINE
+             "<kernel id='k' blocks='2' threads='128' work='128' span='1'>\n"
+             "%s</kernel>\n</program>\n",
+             acc);
+    time_text(text, "a.xml", &p, &inst, &t);
+    double e = t.kernels[0].exec_seconds;
+    if (term)
+        *term = t.kernels[0].dominant;
+    mmm_time_dispose(&t);
+    mmm_instance_free(inst);
+    mmm_program_free(p);
+    return e;
+}
+
+/* 2 · 128 · B / 100 cycles at 1 MHz. */
+static double bytes_exec(double b)
+{
+    return 2.0 * 128 * b / 100 / 1e6;
+}
+
+static void expect_access(const char *acc, double want, mmm_time_term term)
+{
+    mmm_time_term got;
+    double e = access_exec(acc, &got);
+    cr_expect(fabs(e - want) < 1e-15 * (1 + want * 1e6), "%s: %.17g, want %.17g",
+              acc, e, want);
+    cr_expect_eq(got, term, "%s: dominant %s", acc, mmm_time_term_name(got));
+}
+
+Test(time, access_patterns_by_hand)
+{
+    /* coalesced, 4 words apart: each word moves min(4, 8) · 4 = 16 bytes */
+    expect_access("<access words='10' stride='4'/>", bytes_exec(160),
+                  MMM_TIME_TERM_BANDWIDTH);
+    /* a word for the whole warp: one sector per warp, 1 byte a thread;
+     * a quarter of the threads: the warp reads it unless all 32 skip */
+    expect_access("<access words='100' pattern='broadcast'/>", bytes_exec(100),
+                  MMM_TIME_TERM_BANDWIDTH);
+    /* across the block: one sector per 128 threads */
+    expect_access("<access words='1000' pattern='broadcast' scope='block'/>",
+                  bytes_exec(1000 * 32.0 / 128), MMM_TIME_TERM_BANDWIDTH);
+    /* random over 4e6 bytes: 0.25 · 20 + 0.75 · 90 = 72.5 bytes read,
+     * 0.25 · 40 + 0.75 · 200 = 160 written; taken scales the words */
+    expect_access("<access words='10' pattern='random' region='4e6'/>",
+                  bytes_exec(725), MMM_TIME_TERM_BANDWIDTH);
+    expect_access("<access words='10' pattern='random' region='4e6' mode='write'/>",
+                  bytes_exec(1600), MMM_TIME_TERM_BANDWIDTH);
+    /* atomics on one word: 2 · 128 of them, 3 cycles apart, no traffic */
+    expect_access("<access words='1' pattern='atomic'/>", 256 * 3 / 1e6,
+                  MMM_TIME_TERM_ATOMICS);
+    /* over 4096 bytes (1024 words): 8 per thread, each a scattered word
+     * found in the L2 (40 bytes); 2 · 128 · 8 / 1024 = 2 on each word */
+    expect_access("<access words='8' pattern='atomic' region='4096'/>",
+                  bytes_exec(8 * 40.0), MMM_TIME_TERM_BANDWIDTH);
+    /* several accesses add their bytes */
+    expect_access("<access words='10' stride='4'/>"
+                  "<access words='100' pattern='broadcast'/>"
+                  "<access words='10' pattern='random' region='4e6'/>",
+                  bytes_exec(160 + 100 + 725), MMM_TIME_TERM_BANDWIDTH);
+}
+
+/* The attributes of today's kernels are the shorthand of one access per
+ * kind: reads at read_stride, the gathers apart, writes at write_stride
+ * and the scatters apart.  The same kernel written both ways predicts the
+ * same seconds and has the same measures (reads, writes, O). */
+Test(time, shorthand_is_one_access_each)
+{
+    static const char *const forms[2] = {
+        "<kernel id='k' blocks='7' threads='96' work='960' span='12'\n"
+        "  reads='6' read_stride='4' gathers='2' gather_bytes='4e6'\n"
+        "  writes='4' write_stride='2' scatters='1' rounds='3'/>\n",
+        "<array name='G' bytes='4e6'/>\n"
+        "<kernel id='k' blocks='7' threads='96' work='960' span='12'\n"
+        "  rounds='3'>\n"
+        "  <access words='4' stride='4'/>\n"
+        "  <access words='2' pattern='random' array='G'/>\n"
+        "  <access words='3' mode='write' stride='2'/>\n"
+        "  <access words='1' mode='write' pattern='random' region='4e6'/>\n"
+        "</kernel>\n"};
+    double exec[2], O[2];
+    for (int i = 0; i < 2; i++) {
+        char text[4096];
+        mmm_program *p;
+        mmm_instance *inst;
+        mmm_time t;
+        snprintf(text, sizeof text, "<program name='s'>\n" ACCESS_MACHINE
+                 "%s</program>\n", forms[i]);
+        time_text(text, "s.xml", &p, &inst, &t);
+        exec[i] = t.kernels[0].exec_seconds;
+        O[i] = inst->kernels[0].O;
+        cr_expect_eq(inst->classes[0].reads, 6);
+        cr_expect_eq(inst->classes[0].writes, 4);
+        mmm_time_dispose(&t);
+        mmm_instance_free(inst);
+        mmm_program_free(p);
+    }
+    cr_expect_eq(exec[0], exec[1], "%.17g vs %.17g", exec[0], exec[1]);
+    cr_expect_eq(O[0], O[1]);
+    cr_expect(exec[0] > 0);
+}
+
+/* An access's values are checked like the other attributes: non-negative;
+ * the errors name the kernel. */
+Test(time, access_values_checked)
+{
+    static const struct {
+        const char *acc, *msg;
+    } bad[] = {
+        {"<access words='0-1'/>", "words of an <access> of kernel 'k' = -1 is negative"},
+        {"<access words='1' pattern='random' region='0-4'/>", "region of an <access> of kernel 'k' = -4 is negative"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        char text[2048];
+        mmm_program *p;
+        mmm_instance *inst;
+        mmm_error err;
+        snprintf(text, sizeof text,
+                 "<program name='a'>\n<param name='U' value='1'/>\n"
+                 "<kernel id='k' blocks='2' threads='128' work='1' span='1'>\n"
+                 "%s</kernel>\n</program>\n",
+                 bad[i].acc);
+        load_text(text, "a.xml", &p, &inst);
+        cr_expect_eq(mmm_instance_eval(inst, NULL, 0, &err), MMM_EINFEASIBLE,
+                     "%s", bad[i].acc);
+        cr_expect_eq(err.line, 4);
+        cr_expect(strstr(err.message, bad[i].msg) != NULL, "%s", err.message);
+        mmm_instance_free(inst);
+        mmm_program_free(p);
+    }
+}

@@ -94,6 +94,48 @@ typedef enum mmm_access {
     MMM_ACCESS_IRREGULAR = 1  /**< one transaction per word */
 } mmm_access;
 
+/** An array of global memory the program names (<array name bytes>), for
+ *  the accesses that fall in it (mmm_mem_access.array) and the copies
+ *  that move it. */
+typedef struct mmm_array {
+    const char *name;
+    long line;
+    const mmm_expr *bytes;   /**< its size (count) */
+} mmm_array;
+
+/** How the threads of a warp spread one global access (<access pattern>;
+ *  docs/format.md, docs/time.md). */
+typedef enum mmm_mem_pattern {
+    MMM_PATTERN_COALESCED = 0, /**< neighbouring threads `stride` words
+                                    apart (1: contiguous) */
+    MMM_PATTERN_BROADCAST,     /**< one word for a whole warp (or block) */
+    MMM_PATTERN_RANDOM,        /**< addresses spread at random over a region */
+    MMM_PATTERN_ATOMIC         /**< atomic read-modify-writes over a region
+                                    (one word by default) */
+} mmm_mem_pattern;
+#define MMM_MEM_NPATTERNS 4
+
+/** "coalesced", "broadcast", "random", "atomic"; NULL out of range. */
+MMM_API const char *mmm_mem_pattern_name(mmm_mem_pattern p);
+/** The pattern of that name, or -1. */
+MMM_API int mmm_mem_pattern_find(const char *name);
+
+/** One global access of a thread (an <access> child of a <kernel> or a
+ *  <blocks>): words per thread, read or written, and how a warp spreads
+ *  them.  Its expressions are NULL where the file gives none (their
+ *  defaults: stride 1, region the array's bytes or 0, taken 1). */
+typedef struct mmm_mem_access {
+    long line;
+    int write;               /**< 0: read; 1: written (an atomic: 1) */
+    mmm_mem_pattern pattern;
+    int block_scope;         /**< a broadcast across the block, not a warp */
+    int32_t array;           /**< index in program->arrays, or -1 */
+    const mmm_expr *words;   /**< words per thread (at most), required */
+    const mmm_expr *stride;  /**< coalesced: words between neighbours */
+    const mmm_expr *region;  /**< random, atomic: bytes they fall in */
+    const mmm_expr *taken;   /**< share of the threads that do it */
+} mmm_mem_access;
+
 /** One kind of thread block of a kernel: count blocks, each with these
  *  costs.  A kernel given in the minimal form has exactly one class. */
 typedef struct mmm_block_class {
@@ -108,6 +150,9 @@ typedef struct mmm_block_class {
     mmm_access access;       /**< default coalesced */
     /* The attributes of mmm/attr.h (the time model's): by index, with
      * mmm_block_class_attr(). */
+    uint32_t first_access;   /**< its accesses: program->accesses[
+                                  first_access .. + naccesses) */
+    uint32_t naccesses;      /**< 0: reads and writes as given */
 } mmm_block_class;
 
 /** What a node of the DAG is: a kernel (thread blocks), or a copy or a
@@ -175,6 +220,10 @@ typedef struct mmm_program {
     const mmm_block_class *classes;
     size_t nedges;
     const mmm_edge *edges;
+    size_t narrays;
+    const mmm_array *arrays;      /**< in declaration order */
+    size_t naccesses;
+    const mmm_mem_access *accesses; /**< of all classes, class by class */
 
     /* Filled by mmm_program_finalize: compressed adjacency and a
      * topological order of the kernels (indices into kernels). */
@@ -251,6 +300,17 @@ MMM_API int mmm_program_add_machine_param(mmm_program *p, const char *name,
 MMM_API int mmm_program_add_constraint(mmm_program *p, const char *test_text,
                                        long line, mmm_error *err);
 
+/** Texts of one <access>; NULL for an absent optional attribute. */
+typedef struct mmm_access_spec {
+    long line;
+    const char *words;       /**< required */
+    int write;               /**< 0 read, 1 write (ignored for an atomic) */
+    mmm_mem_pattern pattern;
+    int block_scope;         /**< broadcast: across the block */
+    const char *stride, *region, *taken;
+    const char *array;       /**< a declared array's name */
+} mmm_access_spec;
+
 /** Texts of one block class; NULL for an absent optional attribute. */
 typedef struct mmm_class_spec {
     long line;
@@ -262,6 +322,11 @@ typedef struct mmm_class_spec {
     /** The attributes of mmm/attr.h: NULL (none given), or an array of
      *  mmm_attr_count() texts indexed by mmm_attr, NULL where not given. */
     const char *const *attr;
+    /** Its global accesses: with some, reads and writes must be NULL and
+     *  are their sums (the words of the reads; of the writes and
+     *  atomics). */
+    const mmm_access_spec *accesses;
+    size_t naccesses;
 } mmm_class_spec;
 
 /** Texts of a kernel.  When the kernel has <blocks> children, blocks/work/
@@ -279,6 +344,9 @@ typedef struct mmm_kernel_spec {
     /** The attributes of mmm/attr.h of its single class (as in
      *  mmm_class_spec.attr); ignored with <blocks> children. */
     const char *const *attr;
+    /** The accesses of its single class (as in mmm_class_spec). */
+    const mmm_access_spec *accesses;
+    size_t naccesses;
 } mmm_kernel_spec;
 
 /** Add a kernel; *index_out (may be NULL) receives its index. */
@@ -293,6 +361,14 @@ typedef struct mmm_copy_spec {
     const char *bytes;   /**< bytes per call (count), required */
     const char *repeat;  /**< NULL = 1: a chain of identical calls */
 } mmm_copy_spec;
+
+/** Declare an array (<array name bytes>): name as a parameter's, unique
+ *  among the arrays; bytes may use the parameters declared before. */
+MMM_API int mmm_program_add_array(mmm_program *p, const char *name,
+                                  const char *bytes_text, long line,
+                                  mmm_error *err);
+/** Index of an array by name, or -1. */
+MMM_API long mmm_program_find_array(const mmm_program *p, const char *name);
 
 /** Add a copy; *index_out (may be NULL) receives its index among the
  *  kernels (program->kernels). */

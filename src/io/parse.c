@@ -96,23 +96,36 @@ static const char *const blocks_attrs[] = {
 static const char *const edge_attrs[] = {"from", "to", NULL};
 static const char *const copy_attrs[] = {"id", "kind", "bytes", "repeat",
                                          NULL};
+static const char *const access_attrs[] = {"words", "mode", "pattern",
+                                           "stride", "scope", "region",
+                                           "array", NULL};
+static const char *const array_attrs[] = {"name", "bytes", NULL};
 static const char *const mparam_attrs[] = {"name", "value", NULL};
 static const char *const no_attrs[] = {NULL};
 
 static const unsigned char program_children[] = {
-    E_DESCRIPTION, E_PARAM, E_CONSTRAINT, E_KERNEL, E_COPY, E_EDGE, E_NONE};
+    E_DESCRIPTION, E_PARAM, E_CONSTRAINT, E_ARRAY, E_KERNEL, E_COPY, E_EDGE,
+    E_NONE};
 
 /* The enumerated attributes' values (dags/mmm.xsd's enumerations). */
 static const char *const access_values[] = {"coalesced", "irregular", NULL};
 static const char *const copy_kind_values[] = {"d2d", "h2d", "d2h", "set",
                                                NULL};
+static const char *const mode_values[] = {"read", "write", NULL};
+static const char *const pattern_values[] = {"coalesced", "broadcast",
+                                             "random", "atomic", NULL};
+static const char *const scope_values[] = {"warp", "block", NULL};
+static const char *const *const access_enums[AC_N] = {
+    [AC_MODE] = mode_values, [AC_PATTERN] = pattern_values,
+    [AC_SCOPE] = scope_values};
 static const char *const *const kernel_enums[KE_N] = {
     [KE_ACCESS] = access_values};
 static const char *const *const blocks_enums[BL_N] = {
     [BL_ACCESS] = access_values};
 static const char *const *const copy_enums[CP_N] = {[CP_KIND] =
                                                         copy_kind_values};
-static const unsigned char kernel_children[] = {E_BLOCKS, E_NONE};
+static const unsigned char kernel_children[] = {E_BLOCKS, E_ACCESS, E_NONE};
+static const unsigned char blocks_children[] = {E_ACCESS, E_NONE};
 static const unsigned char machine_children[] = {E_DESCRIPTION, E_MPARAM,
                                                  E_NONE};
 static const unsigned char no_children[] = {E_NONE};
@@ -129,14 +142,17 @@ static const mmm__parse_elem_def defs[E_COUNT] = {
     [E_KERNEL] = {"kernel", kernel_attrs, BIT(KE_ID), BIT(KE_INDEX),
                   BIT(KE_ID), kernel_enums, 0, kernel_children},
     [E_BLOCKS] = {"blocks", blocks_attrs,
-                  BIT(BL_COUNT) | BIT(BL_WORK) | BIT(BL_SPAN) |
-                      BIT(BL_READS) | BIT(BL_WRITES),
-                  0, 0, blocks_enums, 0, no_children},
+                  BIT(BL_COUNT) | BIT(BL_WORK) | BIT(BL_SPAN), 0, 0,
+                  blocks_enums, 0, blocks_children},
     [E_EDGE] = {"edge", edge_attrs, BIT(ED_FROM) | BIT(ED_TO), 0,
                 BIT(ED_FROM) | BIT(ED_TO), 0, 0, no_children},
     [E_COPY] = {"copy", copy_attrs,
                 BIT(CP_ID) | BIT(CP_KIND) | BIT(CP_BYTES), 0, BIT(CP_ID),
                 copy_enums, 0, no_children},
+    [E_ACCESS] = {"access", access_attrs, BIT(AC_WORDS), BIT(AC_ARRAY), 0,
+                  access_enums, 0, no_children},
+    [E_ARRAY] = {"array", array_attrs, BIT(AR_NAME) | BIT(AR_BYTES),
+                 BIT(AR_NAME), 0, 0, 0, no_children},
     [E_MACHINE] = {"machine", program_attrs, BIT(PR_NAME), 0, 0, 0, 0,
                    machine_children},
     [E_MPARAM] = {"param", mparam_attrs, BIT(MP_NAME) | BIT(MP_VALUE),
@@ -418,7 +434,11 @@ static int collect(mmm__parse_loader *ld, enum mmm__parse_elem kind, int nattr,
         mmm__parse_record r;
         memset(&r, 0, sizeof r);
         r.size = (uint32_t)(out - rec);
-        r.kind = (unsigned)kind & 0xffu;
+        r.kind = (unsigned)(kind == E_ACCESS && ld->depth >= 2 &&
+                                    ld->stack[ld->depth - 2] == E_BLOCKS
+                                ? R_ACCESS_IN_BLOCKS
+                                : kind) &
+                 0xffu;
         r.mask = seen;
         r.line = (uint64_t)(line < 0 ? 0 : line);
         memcpy(rec, &r, sizeof r);
@@ -576,7 +596,10 @@ static void on_start(void *ud, const xmlChar *local, const xmlChar *prefix,
     else if (kind == E_DESCRIPTION)
         mmm__parse_start_description(ld, line);
     else if (kind == E_KERNEL)
-        ld->open_kernel_minimal = vals[KE_BLOCKS] != NULL;
+        ld->open_kernel_minimal = vals[KE_BLOCKS] && vals[KE_READS] &&
+                                  vals[KE_WRITES];
+    else if (kind == E_BLOCKS)
+        ld->open_blocks_pending = !vals[BL_READS] || !vals[BL_WRITES];
 }
 
 /* Queue a record of nvals values (NULL: absent) for the builder. */
@@ -624,9 +647,14 @@ static void on_end(void *ud, const xmlChar *local, const xmlChar *prefix,
         return;
     if (kind == E_KERNEL) {
         /* only a kernel of <blocks> children has something to check at
-         * its end (that it has one) */
+         * its end (that it has one), and one whose <access> children give
+         * its reads and writes */
         if (!ld->open_kernel_minimal)
             emit(ld, R_END_KERNEL, NULL, 0, 0);
+    } else if (kind == E_BLOCKS) {
+        if (ld->open_blocks_pending)
+            emit(ld, R_END_BLOCKS, NULL, 0, 0);
+        ld->open_blocks_pending = 0;
     } else if (kind == E_DESCRIPTION) {
         const char *text = ld->text_len ? ld->text : "";
         emit(ld, R_DESCRIPTION, &text, 1, ld->description_line);

@@ -373,6 +373,58 @@ static double random_cost(const mmm_time_machine *m, double region,
     return h * hit + (1 - h) * miss;
 }
 
+/* The bandwidth bytes one thread's access moves (its words of the
+ * launch), and the atomic operations it adds to *serial, counted as the
+ * `atomics` attribute counts them (operations on one word per block).
+ * docs/time.md, section 3, "Several accesses per kernel". */
+static double access_bytes(const mmm_time_machine *m, const mmm_mem_access *a,
+                           const mmm_mem_access_val *v, double T,
+                           double *serial)
+{
+    double w = (double)m->warp_size, q = v->taken, words = v->words;
+    double sb = (double)m->sector_bytes;
+    switch (a->pattern) {
+    case MMM_PATTERN_COALESCED: {
+        if (q >= 1)
+            return words * m->word_bytes * spread(m, v->stride);
+        /* lanes that skip the access leave their sectors untouched: a
+         * sector of L lanes moves when one of them is active */
+        double k = v->stride > 1 ? v->stride : 1;
+        double sectors = fmin(w, ceil(w * k * m->word_bytes / sb));
+        if (!(sectors > 0))
+            return 0;
+        double lanes = w / sectors;
+        return words * sectors * sb * (1 - pow(1 - q, lanes)) / w;
+    }
+    case MMM_PATTERN_BROADCAST: {
+        double sharers = a->block_scope ? T : w;
+        return sharers > 0 ? words * sb * (1 - pow(1 - q, sharers)) / sharers
+                           : 0;
+    }
+    case MMM_PATTERN_RANDOM:
+        return words * q *
+               (a->write ? random_cost(m, v->region, m->scatter_hit_bytes,
+                                       m->scatter_miss_bytes)
+                         : random_cost(m, v->region, m->gather_hit_bytes,
+                                       m->gather_miss_bytes));
+    case MMM_PATTERN_ATOMIC: {
+        /* served one after another on each word: over one word they are
+         * the `atomics` of the block; over a region of D words, D at a
+         * time, each moving what a scattered word moves */
+        double ops = words * q;
+        double d = m->word_bytes > 0 ? floor(v->region / m->word_bytes) : 0;
+        if (d <= 1) {
+            *serial += T * ops;
+            return 0;
+        }
+        *serial += T * ops / d;
+        return ops * random_cost(m, v->region, m->scatter_hit_bytes,
+                                 m->scatter_miss_bytes);
+    }
+    }
+    return 0;
+}
+
 /* Gathers count among the reads and scatters among the writes: a part
  * larger than its whole is an error of the file. */
 static int part_of(const mmm_program *prog, long line, const mmm_kernel *kr,
@@ -388,13 +440,15 @@ static int part_of(const mmm_program *prog, long line, const mmm_kernel *kr,
                          kr->id, part, p, whole, w, part, whole);
 }
 
-/* One launch of kernel kr: its classes cv[0 .. nc) and their attributes
- * of mmm/attr.h, attr[c * MMM_ATTR_N + a]. */
+/* One launch of kernel kr: its classes cv[0 .. nc), their attributes
+ * of mmm/attr.h, attr[c * MMM_ATTR_N + a], and their accesses, acc[0 ..)
+ * class after class. */
 static int launch(const mmm_time_machine *m, const mmm_program *prog,
                   const mmm_kernel *kr, const mmm_class_val *cv,
-                  const mmm_attr_value *attr, size_t nc, launch_cost *out,
-                  mmm_error *err)
+                  const mmm_attr_value *attr, const mmm_mem_access_val *acc,
+                  size_t nc, launch_cost *out, mmm_error *err)
 {
+    size_t ai = 0; /* the first access of class c in acc */
     int64_t N = 0, A = INT64_MAX;
     double lat = 0, issue = 0, bytes = 0, wave = 0, gwave = 0, atomics = 0;
     mmm_time_limit lim = MMM_TIME_LIMIT_THREADS;
@@ -402,7 +456,10 @@ static int launch(const mmm_time_machine *m, const mmm_program *prog,
     for (size_t c = 0; c < nc; c++) {
         const mmm_class_val *v = &cv[c];
         const mmm_attr_value *at = attr + c * MMM_ATTR_N;
-        long line = prog->classes[kr->first_class + c].line;
+        const mmm_block_class *bc = &prog->classes[kr->first_class + c];
+        const mmm_mem_access_val *av = acc + ai;
+        long line = bc->line;
+        ai += bc->naccesses;
         if (v->count <= 0)
             continue;
         int64_t T = v->threads;
@@ -467,16 +524,29 @@ static int launch(const mmm_time_machine *m, const mmm_program *prog,
             (r = part_of(prog, line, kr, MMM_ATTR_SCATTERS, scatters,
                          "writes", v->writes, err)) < 0)
             return r;
-        bytes += (double)v->count * (double)T *
-                 (m->word_bytes *
-                      ((v->reads - gathers) *
-                           spread(m, at[MMM_ATTR_READ_STRIDE].value) +
-                       (v->writes - scatters) *
-                           spread(m, at[MMM_ATTR_WRITE_STRIDE].value)) +
-                  gathers * random_cost(m, region, m->gather_hit_bytes,
-                                        m->gather_miss_bytes) +
-                  scatters * random_cost(m, region, m->scatter_hit_bytes,
-                                         m->scatter_miss_bytes));
+        if (bc->naccesses > 0) {
+            /* its accesses, each by its pattern, say its traffic */
+            double per_thread = 0, serial = 0;
+            for (uint32_t i = 0; i < bc->naccesses; i++)
+                per_thread += access_bytes(m, &prog->accesses[bc->first_access + i],
+                                           &av[i], (double)T, &serial);
+            bytes += (double)v->count * (double)T * per_thread;
+            atomics += (double)v->count * serial;
+        } else {
+            /* the shorthand: one access for the reads and one for the
+             * writes, with their strides, the gathered and scattered
+             * words apart */
+            bytes += (double)v->count * (double)T *
+                     (m->word_bytes *
+                          ((v->reads - gathers) *
+                               spread(m, at[MMM_ATTR_READ_STRIDE].value) +
+                           (v->writes - scatters) *
+                               spread(m, at[MMM_ATTR_WRITE_STRIDE].value)) +
+                      gathers * random_cost(m, region, m->gather_hit_bytes,
+                                            m->gather_miss_bytes) +
+                      scatters * random_cost(m, region, m->scatter_hit_bytes,
+                                             m->scatter_miss_bytes));
+        }
         wave += (double)v->count * (double)wb * at[MMM_ATTR_WAVEFRONTS].value;
         atomics += (double)v->count * at[MMM_ATTR_ATOMICS].value;
         gwave += (double)v->count * (double)wb *
@@ -589,11 +659,12 @@ int mmm_time_compute(mmm_time *out, const mmm_instance *inst,
                      const mmm_time_machine *mach, mmm_error *err)
 {
     const mmm_program *prog = inst->program;
-    size_t nk = prog->nkernels, maxc = 1;
+    size_t nk = prog->nkernels, maxc = 1, maxa = 0;
     double *dist = NULL, (*term_s)[MMM_TIME_NTERMS] = NULL;
     long *from = NULL;
     mmm_class_val *cv = NULL;
     mmm_attr_value *av = NULL;
+    mmm_mem_access_val *acc = NULL;
     int r = 0;
 
     memset(out, 0, sizeof *out);
@@ -602,9 +673,16 @@ int mmm_time_compute(mmm_time *out, const mmm_instance *inst,
     else if ((r = mmm_time_machine_get(&out->machine, inst, 1, err)) < 0)
         return r;
     const mmm_time_machine *m = &out->machine;
-    for (size_t k = 0; k < nk; k++)
-        if (prog->kernels[k].nclasses > maxc)
-            maxc = prog->kernels[k].nclasses;
+    for (size_t k = 0; k < nk; k++) {
+        const mmm_kernel *kr = &prog->kernels[k];
+        size_t na = 0;
+        if (kr->nclasses > maxc)
+            maxc = kr->nclasses;
+        for (uint32_t c = 0; c < kr->nclasses; c++)
+            na += prog->classes[kr->first_class + c].naccesses;
+        if (na > maxa)
+            maxa = na;
+    }
     out->nkernels = nk;
     out->kernels = calloc(nk ? nk : 1, sizeof *out->kernels);
     dist = calloc(nk ? nk : 1, sizeof *dist);
@@ -612,7 +690,8 @@ int mmm_time_compute(mmm_time *out, const mmm_instance *inst,
     term_s = calloc(nk ? nk : 1, sizeof *term_s);
     cv = malloc(maxc * sizeof *cv);
     av = malloc(maxc * MMM_ATTR_N * sizeof *av);
-    if (!out->kernels || !dist || !from || !term_s || !cv || !av) {
+    acc = malloc((maxa ? maxa : 1) * sizeof *acc);
+    if (!out->kernels || !dist || !from || !term_s || !cv || !av || !acc) {
         r = mmm_error_set(err, MMM_ENOMEM, prog->file, 0, "out of memory");
         goto fail;
     }
@@ -658,7 +737,8 @@ int mmm_time_compute(mmm_time *out, const mmm_instance *inst,
                 lc.term = MMM_TIME_TERM_COPY;
             } else if ((r = mmm_instance_eval_copy(inst, k, j, cv, err)) < 0 ||
                        (r = mmm_instance_eval_attrs(inst, k, j, av, err)) < 0 ||
-                       (r = launch(m, prog, kr, cv, av, kr->nclasses, &lc,
+                       (r = mmm_instance_eval_accesses(inst, k, j, acc, err)) < 0 ||
+                       (r = launch(m, prog, kr, cv, av, acc, kr->nclasses, &lc,
                                    err)) < 0)
                 goto fail;
             issued += 1;
@@ -727,6 +807,7 @@ int mmm_time_compute(mmm_time *out, const mmm_instance *inst,
     free(term_s);
     free(cv);
     free(av);
+    free(acc);
     return 0;
 fail:
     free(dist);
@@ -734,6 +815,7 @@ fail:
     free(term_s);
     free(cv);
     free(av);
+    free(acc);
     mmm_time_dispose(out);
     return r;
 }
