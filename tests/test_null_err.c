@@ -200,7 +200,7 @@ Test(null_err, mmm_program_add_kernel)
 Test(null_err, mmm_program_add_copy)
 {
     mmm_program *p = open_program();
-    mmm_copy_spec c = {"a", 2, MMM_COPY_D2D, "4", NULL}; /* a second "a" */
+    mmm_copy_spec c = {"a", 2, MMM_COPY_D2D, "4", NULL, NULL, NULL}; /* a second "a" */
     REFUSED(mmm_program_add_copy(p, &c, NULL, NULL));
     c.id = "b";
     c.bytes = NULL; /* bytes missing */

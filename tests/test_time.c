@@ -1124,3 +1124,137 @@ Test(time, access_values_checked)
         mmm_program_free(p);
     }
 }
+
+/* The L2 (docs/time.md, "The L2"), on the small machine with an L2 of
+ * 50 MiB (C = 52428800 bytes) that serves 400 bytes a cycle, DRAM 100: 2
+ * blocks of 128 threads reading W words each (one wave); a launch lasts
+ * max(DRAM bytes / 100, L2 bytes / 400) cycles at 1 MHz. */
+#define L2_MACHINE                                                           \
+    ACCESS_MACHINE                                                           \
+    "<param name='l2_bytes' value='52428800'/>\n"                            \
+    "<param name='l2_bytes_per_cycle' value='400'/>\n"
+
+static void l2_time(const char *body, mmm_program **p, mmm_instance **inst,
+                    mmm_time *t)
+{
+    char text[4096];
+    snprintf(text, sizeof text, "<program name='l2'>\n" L2_MACHINE "%s"
+             "</program>\n", body);
+    time_text(text, "l2.xml", p, inst, t);
+}
+
+static void l2_done(mmm_program *p, mmm_instance *inst, mmm_time *t)
+{
+    mmm_time_dispose(t);
+    mmm_instance_free(inst);
+    mmm_program_free(p);
+}
+
+/* Cycles of a launch moving d bytes from DRAM and a through the L2. */
+static double l2_exec(double d, double a)
+{
+    return fmax(d / 100, a / 400) / 1e6;
+}
+
+Test(time, l2_array_read_twice)
+{
+    mmm_program *p;
+    mmm_instance *inst;
+    mmm_time t;
+    /* 4 MiB read by 2 · 128 threads: 4096 words each.  The first launch
+     * finds nothing (4 MiB from DRAM: 41943.04 cycles), the second finds
+     * it all (4 MiB from the L2: 10485.76), the third as the second. */
+    l2_time("<array name='D' bytes='4*2^20'/>\n"
+            "<kernel id='k' repeat='3' blocks='2' threads='128' work='128'"
+            " span='1'>\n<access words='4096' array='D'/>\n</kernel>\n",
+            &p, &inst, &t);
+    double mib4 = 4194304;
+    expect_s(t.kernels[0].exec_seconds,
+             l2_exec(mib4, mib4) + 2 * l2_exec(0, mib4), "4 MiB x3");
+    l2_done(p, inst, &t);
+
+    /* 100 MiB, twice the L2: the first launch moves it all from DRAM and
+     * leaves C/F = half of it in the L2; the second finds that half:
+     * 50 MiB from DRAM (524288 cycles), 100 MiB through the L2 (262144). */
+    l2_time("<array name='D' bytes='100*2^20'/>\n"
+            "<kernel id='k' repeat='2' blocks='2' threads='128' work='128'"
+            " span='1'>\n<access words='102400' array='D'/>\n</kernel>\n",
+            &p, &inst, &t);
+    double mib100 = 104857600;
+    expect_s(t.kernels[0].exec_seconds,
+             l2_exec(mib100, mib100) + l2_exec(mib100 / 2, mib100),
+             "100 MiB x2");
+    l2_done(p, inst, &t);
+
+    /* The same 4 MiB through a kernel's footprint (no <array>): the
+     * launches of one kernel touch the same data. */
+    l2_time("<kernel id='k' repeat='2' blocks='2' threads='128' work='128'"
+            " span='1' footprint='4*2^20'>\n<access words='4096'/>\n"
+            "</kernel>\n",
+            &p, &inst, &t);
+    expect_s(t.kernels[0].exec_seconds, l2_exec(mib4, mib4) + l2_exec(0, mib4),
+             "footprint");
+    l2_done(p, inst, &t);
+
+    /* The shorthand with a footprint is the same kernel. */
+    l2_time("<kernel id='k' repeat='2' blocks='2' threads='128' work='128'"
+            " span='1' reads='4096' writes='0' footprint='4*2^20'/>\n",
+            &p, &inst, &t);
+    expect_s(t.kernels[0].exec_seconds, l2_exec(mib4, mib4) + l2_exec(0, mib4),
+             "footprint, shorthand");
+    l2_done(p, inst, &t);
+}
+
+Test(time, l2_between_kernels)
+{
+    mmm_program *p;
+    mmm_instance *inst;
+    mmm_time t;
+    double mib4 = 4194304, mib60 = 62914560;
+    /* w writes 4 MiB of X (through the L2, nothing from DRAM: 10485.76
+     * cycles); r reads it: all found (10485.76); s then streams 60 MiB in
+     * no array, more than the L2: X, dirty, is pushed out and written
+     * back by s (60 + 4 MiB from DRAM); r2 reading X again finds none. */
+    l2_time("<array name='X' bytes='4*2^20'/>\n"
+            "<kernel id='w' blocks='2' threads='128' work='128' span='1'>\n"
+            "<access words='4096' mode='write' array='X'/>\n</kernel>\n"
+            "<kernel id='r' blocks='2' threads='128' work='128' span='1'>\n"
+            "<access words='4096' array='X'/>\n</kernel>\n"
+            "<kernel id='s' blocks='2' threads='128' work='128' span='1'"
+            " reads='61440' writes='0'/>\n"
+            "<kernel id='r2' blocks='2' threads='128' work='128' span='1'>\n"
+            "<access words='4096' array='X'/>\n</kernel>\n"
+            "<edge from='w' to='r'/><edge from='r' to='s'/>"
+            "<edge from='s' to='r2'/>\n",
+            &p, &inst, &t);
+    expect_s(t.kernels[0].exec_seconds, l2_exec(0, mib4), "w");
+    expect_s(t.kernels[1].exec_seconds, l2_exec(0, mib4), "r");
+    /* s costs its bytes and the write-back at DRAM's bandwidth */
+    expect_s(t.kernels[2].exec_seconds, (mib60 + mib4) / 100 / 1e6, "s");
+    expect_s(t.kernels[3].exec_seconds, l2_exec(mib4, mib4), "r2");
+    l2_done(p, inst, &t);
+
+    /* A copy fills the L2 with its destination: the kernel after it finds
+     * D there. */
+    l2_time("<array name='D' bytes='4*2^20'/>\n<array name='S' bytes='4*2^20'/>\n"
+            "<copy id='c' kind='d2d' bytes='4*2^20' src='S' dst='D'/>\n"
+            "<kernel id='r' blocks='2' threads='128' work='128' span='1'>\n"
+            "<access words='4096' array='D'/>\n</kernel>\n"
+            "<edge from='c' to='r'/>\n",
+            &p, &inst, &t);
+    expect_s(t.kernels[1].exec_seconds, l2_exec(0, mib4), "after the copy");
+    l2_done(p, inst, &t);
+
+    /* Without an L2 of its own capacity (l2_bytes 0) arrays change
+     * nothing: every byte from DRAM, as the shorthand costs it. */
+    char text[4096];
+    snprintf(text, sizeof text,
+             "<program name='l2'>\n" ACCESS_MACHINE
+             "<array name='D' bytes='4*2^20'/>\n"
+             "<kernel id='k' repeat='2' blocks='2' threads='128' work='128'"
+             " span='1'>\n<access words='4096' array='D'/>\n</kernel>\n"
+             "</program>\n");
+    time_text(text, "l2.xml", &p, &inst, &t);
+    expect_s(t.kernels[0].exec_seconds, 2 * mib4 / 100 / 1e6, "no L2");
+    l2_done(p, inst, &t);
+}

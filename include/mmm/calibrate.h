@@ -48,6 +48,11 @@ extern "C" {
  *  to device, host to device, device to host, set. */
 #define MMM_CALIB_NXFERKIND 4
 
+/** Sizes of the L2 benchmark, in eighths of the L2 the device reports:
+ *  2, 4, 6, 8, 12, 16 and 64 (a quarter of it to 8 times it). */
+#define MMM_CALIB_NL2 7
+MMM_API extern const int mmm_calib_l2_eighths[MMM_CALIB_NL2];
+
 /** The dependent operations timed (op_cycles). */
 typedef enum mmm_calib_op {
     MMM_CALIB_OP_INT32_ADD = 0, /**< add.s32 */
@@ -176,6 +181,12 @@ typedef struct mmm_calib_raw {
     int transfer_chain;
     int64_t transfer_bytes[MMM_CALIB_NTRANSFER];
     mmm_calib_series transfer_s[MMM_CALIB_NXFERKIND][MMM_CALIB_NTRANSFER];
+    /** The L2: seconds per pass of a launch reading an array of
+     *  l2_array_bytes[i] bytes several times over (16-byte loads, every
+     *  SM full), right after a launch that read it once: what the L2 kept
+     *  of each pass serves the next. */
+    int64_t l2_array_bytes[MMM_CALIB_NL2];
+    mmm_calib_series l2_read_s[MMM_CALIB_NL2];
 } mmm_calib_raw;
 
 /** A robust summary of one series. */
@@ -264,6 +275,16 @@ typedef struct mmm_calib {
     int64_t transfer_bytes[MMM_CALIB_NTRANSFER];
     double transfer_bytes_per_s[MMM_CALIB_NXFERKIND];
     double transfer_fixed_s[MMM_CALIB_NXFERKIND];
+    /** The L2: bytes per second of each re-read (size / seconds); its
+     *  bandwidth, the smallest array's; and the capacity arrays kept
+     *  between launches find, as the time model has it (a re-read of S
+     *  bytes moves S - C from DRAM when S > C): the median over the sizes
+     *  read at less than 0.9 of the L2's bandwidth of S - t x
+     *  bandwidth_bytes_per_s, clamped to [0, S] (the size the device
+     *  reports when none is). */
+    mmm_calib_stat l2_read_bytes_per_s[MMM_CALIB_NL2];
+    int64_t l2_array_bytes[MMM_CALIB_NL2];
+    double l2_bytes_per_s, l2_capacity_bytes;
 } mmm_calib;
 
 /** Raw samples to constants.  The clock used to turn seconds into cycles
@@ -307,6 +328,9 @@ typedef struct mmm_calib_constants {
      *  (d2d, set) and over the host link (h2d, d2h). */
     double copy_d2d_bytes_per_s, copy_h2d_bytes_per_s, copy_d2h_bytes_per_s,
         set_bytes_per_s, copy_s, copy_host_s;
+    /** The L2 (0 in files written before it was measured: l2_bytes is
+     *  then the size the device reports): capacity and bandwidth. */
+    double l2_bytes, l2_bytes_per_cycle;
 } mmm_calib_constants;
 
 /** Read the constants above from a loaded machine.  MMM_EINPUT naming the

@@ -192,6 +192,8 @@ typedef struct mmm_kernel {
     mmm_copy_kind copy;      /**< MMM_COPY_NONE for a kernel */
     const mmm_expr *bytes;   /**< a copy's bytes per call (a count); NULL
                                   for a kernel */
+    int32_t src_array, dst_array; /**< a copy's arrays (program->arrays),
+                                       -1: none named (a kernel: -1) */
 } mmm_kernel;
 
 /** A dependency: every block of `from` (its last copy) precedes every block
@@ -360,6 +362,8 @@ typedef struct mmm_copy_spec {
     mmm_copy_kind kind;  /**< not MMM_COPY_NONE */
     const char *bytes;   /**< bytes per call (count), required */
     const char *repeat;  /**< NULL = 1: a chain of identical calls */
+    const char *src, *dst; /**< the arrays it reads and writes (declared
+                                before), NULL: none named */
 } mmm_copy_spec;
 
 /** Declare an array (<array name bytes>): name as a parameter's, unique

@@ -69,6 +69,10 @@ typedef struct mmm_time_machine {
         set_bytes_per_s, copy_s, copy_host_s;
     /* fitted constants, indexed by MMM_TIME_* */
     double c[MMM_TIME_NCONST];
+    /* the L2 (docs/time.md, "The L2"): the capacity arrays kept between
+     * launches find (0: none modelled) and its bandwidth per SM cycle
+     * (0: bandwidth_bytes_per_cycle) */
+    double l2_bytes, l2_bytes_per_cycle;
     int graph; /**< 1: CUDA graph replay; 0: stream launches */
 } mmm_time_machine;
 

@@ -590,7 +590,7 @@ int mmm_cuda_dot_read(mmm_program **out, const char *buf, size_t len,
             }
         } else if (c->kind == N_MEMSET || c->kind == N_MEMCPY) {
             /* a copy node: its bytes, no block */
-            mmm_copy_spec cp = {id, 0, c->copy, bytes, NULL};
+            mmm_copy_spec cp = {id, 0, c->copy, bytes, NULL, NULL, NULL};
             snprintf(bytes, sizeof bytes, "%lld", c->bytes);
             if ((r = mmm_program_add_copy(mmm_taskgraph_program(tg), &cp, NULL,
                                           err)) < 0) {

@@ -95,7 +95,7 @@ static const char *const blocks_attrs[] = {
 #undef ATTR_NAME_
 static const char *const edge_attrs[] = {"from", "to", NULL};
 static const char *const copy_attrs[] = {"id", "kind", "bytes", "repeat",
-                                         NULL};
+                                         "src", "dst", NULL};
 static const char *const access_attrs[] = {"words", "mode", "pattern",
                                            "stride", "scope", "region",
                                            "array", NULL};
@@ -147,8 +147,9 @@ static const mmm__parse_elem_def defs[E_COUNT] = {
     [E_EDGE] = {"edge", edge_attrs, BIT(ED_FROM) | BIT(ED_TO), 0,
                 BIT(ED_FROM) | BIT(ED_TO), 0, 0, no_children},
     [E_COPY] = {"copy", copy_attrs,
-                BIT(CP_ID) | BIT(CP_KIND) | BIT(CP_BYTES), 0, BIT(CP_ID),
-                copy_enums, 0, no_children},
+                BIT(CP_ID) | BIT(CP_KIND) | BIT(CP_BYTES),
+                BIT(CP_SRC) | BIT(CP_DST), BIT(CP_ID), copy_enums, 0,
+                no_children},
     [E_ACCESS] = {"access", access_attrs, BIT(AC_WORDS), BIT(AC_ARRAY), 0,
                   access_enums, 0, no_children},
     [E_ARRAY] = {"array", array_attrs, BIT(AR_NAME) | BIT(AR_BYTES),

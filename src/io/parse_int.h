@@ -66,7 +66,7 @@ enum {
     BL_N = BL_ATTR0 + MMM_ATTR_N
 };
 enum { ED_FROM, ED_TO };
-enum { CP_ID, CP_KIND, CP_BYTES, CP_REPEAT, CP_N };
+enum { CP_ID, CP_KIND, CP_BYTES, CP_REPEAT, CP_SRC, CP_DST, CP_N };
 enum { AC_WORDS, AC_MODE, AC_PATTERN, AC_STRIDE, AC_SCOPE, AC_REGION,
        AC_ARRAY, AC_N };
 enum { AR_NAME, AR_BYTES };

@@ -651,6 +651,7 @@ int mmm_program_add_kernel(mmm_program *p, const mmm_kernel_spec *spec,
     memset(&k, 0, sizeof k);
     k.line = spec->line;
     k.index_slot = -1;
+    k.src_array = k.dst_array = -1;
     if (spec->index) {
         k.index = mmm__arena_strdup(&pv->arena, spec->index);
         if (!k.index)
@@ -779,6 +780,21 @@ int mmm_program_add_copy(mmm_program *p, const mmm_copy_spec *spec,
     k.first_class = (uint32_t)p->nclasses;
     k.copy = spec->kind;
     k.bytes = mmm__prog_expr_of(p, keid[MMM_KX_BYTES]);
+    const char *names[2] = {spec->src, spec->dst};
+    int32_t *arr[2] = {&k.src_array, &k.dst_array};
+    for (int i = 0; i < 2; i++) {
+        *arr[i] = -1;
+        if (names[i] && (*arr[i] = (int32_t)mmm__array_find(pv, names[i])) < 0)
+            return mmm_error_set(err, MMM_EINPUT, p->file, spec->line,
+                                 "copy '%s' names array '%s', which is not "
+                                 "declared (declare it before with <array "
+                                 "name=\"%s\" bytes=\"...\"/>)",
+                                 spec->id, names[i], names[i]);
+    }
+    if (spec->kind == MMM_COPY_SET && spec->src)
+        return mmm_error_set(err, MMM_EINPUT, p->file, spec->line,
+                             "copy '%s': a set has no source array",
+                             spec->id);
     size_t idx = p->nkernels;
     pv->kernels[idx] = k;
     memcpy(pv->kernel_eid[idx], keid, sizeof keid);

@@ -166,6 +166,12 @@ enum { TI_INT, TI_REAL, TI_FIT, TI_MODE };
     "time between two atomic operations on one global word (the GPU serves "  \
     "them one after another)", 0, 0, 0.01, 1e4, 4,                            \
     TI_OPTIONAL | TI_CALIBRATED, "0 (optional)")                              \
+  X(L2_BYTES, "l2_bytes", TI_REAL, l2_bytes, "bytes",                          \
+    "L2 capacity that arrays kept between launches find, bytes", 0, -1, 0, 0,  \
+    0, TI_CALIBRATED, "0 (no L2 modelled)")                                    \
+  X(L2_BYTES_PER_CYCLE, "l2_bytes_per_cycle", TI_REAL, l2_bytes_per_cycle,    \
+    "bytes/cycle", "L2 bandwidth of the whole GPU per SM cycle", 0, -1, 0, 0, \
+    0, TI_CALIBRATED, "0: `bandwidth_bytes_per_cycle`")                        \
   X(GRAPH, "graph", TI_MODE, graph, "0 or 1",                                 \
     "launch mode: 0 stream, 1 graph", 0, 0, 0, 0, 0, 0, "0")
 /* clang-format on */

@@ -10,6 +10,7 @@
 
 #include "mmm/timemodel.h"
 #include "model/program_internal.h"
+#include "time/l2.h"
 #include "time/time_inputs.h"
 
 /* The rows of time_inputs.h, and where each goes in mmm_time_machine. */
@@ -328,7 +329,48 @@ typedef struct launch_cost {
     int64_t waves, resident;
     mmm_time_limit limit;
     mmm_time_term term;
+    int l2;               /* its traffic names arrays: the L2 serves some */
 } launch_cost;
+
+/* What the launches see of the L2 (docs/time.md, "The L2"): its state,
+ * the arrays' bytes, and a buffer for one launch's arrays. */
+typedef struct l2_ctx {
+    const mmm_time_machine *machine;
+    mmm__l2 state;
+    const int64_t *array_bytes;
+    size_t narrays;
+    mmm__l2_use *use;
+    size_t nuse;
+} l2_ctx;
+
+/* The launch touches array id (its bytes size), reading and writing
+ * these bytes of it. */
+static void touch(l2_ctx *l, int64_t id, double size, double read,
+                  double written)
+{
+    for (size_t i = 0; i < l->nuse; i++)
+        if (l->use[i].id == id) {
+            if (size > l->use[i].size)
+                l->use[i].size = size;
+            l->use[i].read += read;
+            l->use[i].written += written;
+            return;
+        }
+    l->use[l->nuse++] = (mmm__l2_use){id, size, read, written};
+}
+
+/* Where bytes of a kernel's traffic go: an array it names, else its
+ * footprint (fp > 0), else none (the id -1). */
+static int64_t home(const l2_ctx *l, int32_t array, double fp, size_t kidx,
+                    double *size)
+{
+    if (array >= 0) {
+        *size = (double)l->array_bytes[array];
+        return array;
+    }
+    *size = fp;
+    return fp > 0 ? (int64_t)(l->narrays + kidx) : -1;
+}
 
 /* *cur becomes c and *term t when c is larger (a tie keeps the earlier
  * term). */
@@ -444,15 +486,21 @@ static int part_of(const mmm_program *prog, long line, const mmm_kernel *kr,
  * of mmm/attr.h, attr[c * MMM_ATTR_N + a], and their accesses, acc[0 ..)
  * class after class. */
 static int launch(const mmm_time_machine *m, const mmm_program *prog,
-                  const mmm_kernel *kr, const mmm_class_val *cv,
+                  size_t kidx, const mmm_class_val *cv,
                   const mmm_attr_value *attr, const mmm_mem_access_val *acc,
-                  size_t nc, launch_cost *out, mmm_error *err)
+                  l2_ctx *l2, launch_cost *out, mmm_error *err)
 {
+    const mmm_kernel *kr = &prog->kernels[kidx];
+    size_t nc = kr->nclasses;
     size_t ai = 0; /* the first access of class c in acc */
     int64_t N = 0, A = INT64_MAX;
     double lat = 0, issue = 0, bytes = 0, wave = 0, gwave = 0, atomics = 0;
+    /* the traffic by where it goes: streamed bytes in no array, words at
+     * random addresses (their own costs, g and s) */
+    double unnamed = 0, random = 0;
     mmm_time_limit lim = MMM_TIME_LIMIT_THREADS;
     memset(out, 0, sizeof *out);
+    l2->nuse = 0;
     for (size_t c = 0; c < nc; c++) {
         const mmm_class_val *v = &cv[c];
         const mmm_attr_value *at = attr + c * MMM_ATTR_N;
@@ -524,18 +572,43 @@ static int launch(const mmm_time_machine *m, const mmm_program *prog,
             (r = part_of(prog, line, kr, MMM_ATTR_SCATTERS, scatters,
                          "writes", v->writes, err)) < 0)
             return r;
+        double fp = at[MMM_ATTR_FOOTPRINT].value, size;
+        double threads = (double)v->count * (double)T;
         if (bc->naccesses > 0) {
             /* its accesses, each by its pattern, say its traffic */
             double per_thread = 0, serial = 0;
-            for (uint32_t i = 0; i < bc->naccesses; i++)
-                per_thread += access_bytes(m, &prog->accesses[bc->first_access + i],
-                                           &av[i], (double)T, &serial);
-            bytes += (double)v->count * (double)T * per_thread;
+            for (uint32_t i = 0; i < bc->naccesses; i++) {
+                const mmm_mem_access *ma = &prog->accesses[bc->first_access + i];
+                double b = access_bytes(m, ma, &av[i], (double)T, &serial);
+                int streamed = ma->pattern == MMM_PATTERN_COALESCED ||
+                               ma->pattern == MMM_PATTERN_BROADCAST;
+                int64_t id = home(l2, ma->array, fp, kidx, &size);
+                per_thread += b;
+                if (!streamed) {
+                    random += threads * b;
+                    if (id >= 0)
+                        touch(l2, id, size, 0, 0);
+                } else if (id < 0) {
+                    unnamed += threads * b;
+                } else {
+                    touch(l2, id, size, ma->write ? 0 : threads * b,
+                          ma->write ? threads * b : 0);
+                }
+            }
+            bytes += threads * per_thread;
             atomics += (double)v->count * serial;
         } else {
             /* the shorthand: one access for the reads and one for the
              * writes, with their strides, the gathered and scattered
              * words apart */
+            double rd = m->word_bytes * (v->reads - gathers) *
+                        spread(m, at[MMM_ATTR_READ_STRIDE].value),
+                   wr = m->word_bytes * (v->writes - scatters) *
+                        spread(m, at[MMM_ATTR_WRITE_STRIDE].value),
+                   rn = gathers * random_cost(m, region, m->gather_hit_bytes,
+                                              m->gather_miss_bytes) +
+                        scatters * random_cost(m, region, m->scatter_hit_bytes,
+                                               m->scatter_miss_bytes);
             bytes += (double)v->count * (double)T *
                      (m->word_bytes *
                           ((v->reads - gathers) *
@@ -546,6 +619,12 @@ static int launch(const mmm_time_machine *m, const mmm_program *prog,
                                             m->gather_miss_bytes) +
                       scatters * random_cost(m, region, m->scatter_hit_bytes,
                                              m->scatter_miss_bytes));
+            random += threads * rn;
+            int64_t id = home(l2, -1, fp, kidx, &size);
+            if (id >= 0)
+                touch(l2, id, size, threads * rd, threads * wr);
+            else
+                unnamed += threads * (rd + wr);
         }
         wave += (double)v->count * (double)wb * at[MMM_ATTR_WAVEFRONTS].value;
         atomics += (double)v->count * at[MMM_ATTR_ATOMICS].value;
@@ -558,6 +637,22 @@ static int launch(const mmm_time_machine *m, const mmm_program *prog,
     double ipb = issue / (double)N, bpb = bytes / (double)N,
            wpb = wave / (double)N, gpb = gwave / (double)N;
     double ipc = m->c[MMM_TIME_ISSUE], bw = m->c[MMM_TIME_BANDWIDTH];
+    /* With arrays: what the L2 serves, what DRAM moves (misses and
+     * write-backs), and every byte through the L2 at its own bandwidth.
+     * Without: the traffic at DRAM's bandwidth, as before; it still takes
+     * room in the L2. */
+    double dpb = 0, apb = 0,
+           l2bw = m->l2_bytes_per_cycle > 0 ? m->l2_bytes_per_cycle : bw;
+    mmm__l2_cost lc2;
+    if (mmm__l2_launch(&l2->state, l2->use, l2->nuse, unnamed, &lc2) < 0)
+        return mmm_error_set(err, MMM_ENOMEM, prog->file, 0, "out of memory");
+    out->l2 = l2->nuse > 0;
+    if (out->l2) {
+        dpb = (lc2.dram + random) / (double)N;
+        apb = (lc2.l2 + random) / (double)N;
+    } else if (lc2.writeback > 0) {
+        bpb = (bytes + lc2.writeback) / (double)N; /* dirty data it evicted */
+    }
     int64_t slots = A * m->p;
     int64_t nf = N / slots, rem = N % slots;
     double cyc = 0, best = -1;
@@ -568,7 +663,10 @@ static int launch(const mmm_time_machine *m, const mmm_program *prog,
         if (n == 0 || times == 0)
             continue;
         double a = (double)ceil_div(n, m->p);
-        double ci = safe_div(a * ipb, ipc), cb = safe_div((double)n * bpb, bw);
+        double ci = safe_div(a * ipb, ipc),
+               cb = out->l2 ? fmax(safe_div((double)n * dpb, bw),
+                                   safe_div((double)n * apb, l2bw))
+                            : safe_div((double)n * bpb, bw);
         /* A warp waits for its conflicted shared accesses before the
          * operations that depend on them: the shared-memory time adds to
          * the critical path instead of hiding behind it. */
@@ -646,6 +744,79 @@ double mmm_time_copy_seconds(const mmm_time_machine *m, mmm_copy_kind kind,
 /* ------------------------------------------------------------------ */
 /* The program                                                         */
 
+/* One launch (copy j) of kernel k: its values, then its cost. */
+static int eval_launch(const mmm_instance *inst, size_t k, int64_t j,
+                       mmm_class_val *cv, mmm_attr_value *av,
+                       mmm_mem_access_val *acc, l2_ctx *l2, launch_cost *lc,
+                       mmm_error *err)
+{
+    int r;
+    if ((r = mmm_instance_eval_copy(inst, k, j, cv, err)) < 0 ||
+        (r = mmm_instance_eval_attrs(inst, k, j, av, err)) < 0 ||
+        (r = mmm_instance_eval_accesses(inst, k, j, acc, err)) < 0)
+        return r;
+    return launch(l2->machine, inst->program, k, cv, av, acc, l2, lc, err);
+}
+
+/* A copy's arrays: it reads its source and writes its destination. */
+static int copy_l2(l2_ctx *l2, const mmm_kernel *kr, double bytes,
+                   const mmm_program *prog, mmm_error *err)
+{
+    mmm__l2_cost ignored;
+    l2->nuse = 0;
+    if (kr->src_array >= 0)
+        touch(l2, kr->src_array, (double)l2->array_bytes[kr->src_array],
+              bytes, 0);
+    if (kr->dst_array >= 0)
+        touch(l2, kr->dst_array, (double)l2->array_bytes[kr->dst_array], 0,
+              bytes);
+    if (l2->nuse == 0)
+        return 0;
+    if (mmm__l2_launch(&l2->state, l2->use, l2->nuse, 0, &ignored) < 0)
+        return mmm_error_set(err, MMM_ENOMEM, prog->file, 0, "out of memory");
+    return 0;
+}
+
+/* The launches of a repeat after the first (lc, which ended at *t_end,
+ * the host having issued *issued launches) when the L2 serves them:
+ * launch by launch while the L2's state changes, each after the
+ * previous; then the rest, identical, in closed form.  The kernel's
+ * execution and its terms' seconds are added to tk and term (the first
+ * launch's included).  At most 8 launches go one by one. */
+static int repeat_l2(mmm__l2 *prev, const mmm_instance *inst, size_t k,
+                     mmm_class_val *cv, mmm_attr_value *av,
+                     mmm_mem_access_val *acc, l2_ctx *l2, launch_cost *lc,
+                     double *t_end, double *issued, double pace, double gap,
+                     mmm_time_kernel *tk, double *term, mmm_error *err)
+{
+    int64_t rep = inst->kernels[k].repeat, j;
+    int r;
+    tk->exec_seconds += lc->exec;
+    term[lc->term] += lc->exec;
+    for (j = 2; j <= rep; j++) {
+        if (mmm__l2_copy(prev, &l2->state) < 0)
+            return mmm_error_set(err, MMM_ENOMEM, inst->program->file, 0,
+                                 "out of memory");
+        if ((r = eval_launch(inst, k, j, cv, av, acc, l2, lc, err)) < 0)
+            return r;
+        *issued += 1;
+        *t_end = fmax(*issued * pace, *t_end + gap) + lc->exec;
+        tk->exec_seconds += lc->exec;
+        term[lc->term] += lc->exec;
+        if (j == 8 || mmm__l2_same(prev, &l2->state))
+            break;
+    }
+    if (j < rep) { /* the rest cost what launch j cost */
+        double rest = (double)(rep - j);
+        *t_end = fmax(*t_end + rest * (gap + lc->exec),
+                      (*issued + rest) * pace + lc->exec);
+        *issued += rest;
+        tk->exec_seconds += rest * lc->exec;
+        term[lc->term] += rest * lc->exec;
+    }
+    return 0;
+}
+
 void mmm_time_dispose(mmm_time *t)
 {
     if (!t)
@@ -665,6 +836,8 @@ int mmm_time_compute(mmm_time *out, const mmm_instance *inst,
     mmm_class_val *cv = NULL;
     mmm_attr_value *av = NULL;
     mmm_mem_access_val *acc = NULL;
+    l2_ctx l2;
+    mmm__l2 rl; /* the L2 before a launch of a repeat */
     int r = 0;
 
     memset(out, 0, sizeof *out);
@@ -691,7 +864,14 @@ int mmm_time_compute(mmm_time *out, const mmm_instance *inst,
     cv = malloc(maxc * sizeof *cv);
     av = malloc(maxc * MMM_ATTR_N * sizeof *av);
     acc = malloc((maxa ? maxa : 1) * sizeof *acc);
-    if (!out->kernels || !dist || !from || !term_s || !cv || !av || !acc) {
+    mmm__l2_init(&l2.state, m->l2_bytes);
+    mmm__l2_init(&rl, m->l2_bytes);
+    l2.machine = m;
+    l2.array_bytes = inst->array_bytes;
+    l2.narrays = prog->narrays;
+    l2.use = malloc((maxa + 2) * sizeof *l2.use);
+    if (!out->kernels || !dist || !from || !term_s || !cv || !av || !acc ||
+        !l2.use) {
         r = mmm_error_set(err, MMM_ENOMEM, prog->file, 0, "out of memory");
         goto fail;
     }
@@ -730,16 +910,16 @@ int mmm_time_compute(mmm_time *out, const mmm_instance *inst,
         for (int64_t j = 1; j <= copies; j++) {
             launch_cost lc;
             if (kr->copy != MMM_COPY_NONE) {
-                /* a copy or a set: its bytes at its kind's rate */
+                /* a copy or a set: its bytes at its kind's rate; the L2
+                 * holds what it moved */
                 memset(&lc, 0, sizeof lc);
                 lc.exec = mmm_time_copy_seconds(m, kr->copy,
                                                 (double)kv->bytes);
                 lc.term = MMM_TIME_TERM_COPY;
-            } else if ((r = mmm_instance_eval_copy(inst, k, j, cv, err)) < 0 ||
-                       (r = mmm_instance_eval_attrs(inst, k, j, av, err)) < 0 ||
-                       (r = mmm_instance_eval_accesses(inst, k, j, acc, err)) < 0 ||
-                       (r = launch(m, prog, kr, cv, av, acc, kr->nclasses, &lc,
-                                   err)) < 0)
+                if ((r = copy_l2(&l2, kr, (double)kv->bytes, prog, err)) < 0)
+                    goto fail;
+            } else if ((r = eval_launch(inst, k, j, cv, av, acc, &l2, &lc,
+                                        err)) < 0)
                 goto fail;
             issued += 1;
             double t_1 = fmax(issued * pace, t_end + gap) + lc.exec;
@@ -747,6 +927,16 @@ int mmm_time_compute(mmm_time *out, const mmm_instance *inst,
                 t_end = t_1;
                 tk->exec_seconds += lc.exec;
                 term_s[k][lc.term] += lc.exec;
+            } else if (lc.l2 && kv->repeat > 1) {
+                /* the L2 may serve the second launch what the first
+                 * brought: launch by launch until the L2 holds the same
+                 * after a launch as before it (the second, by the
+                 * policy), then the rest in closed form from there */
+                if ((r = repeat_l2(&rl, inst, k, cv, av, acc, &l2, &lc,
+                                   &t_1, &issued, pace, gap, tk, term_s[k],
+                                   err)) < 0)
+                    goto fail;
+                t_end = t_1;
             } else {
                 /* repeat identical launches, each after the previous:
                  * the end is the later of the GPU's pace from the first
@@ -808,6 +998,9 @@ int mmm_time_compute(mmm_time *out, const mmm_instance *inst,
     free(cv);
     free(av);
     free(acc);
+    free(l2.use);
+    mmm__l2_dispose(&l2.state);
+    mmm__l2_dispose(&rl);
     return 0;
 fail:
     free(dist);
@@ -816,6 +1009,9 @@ fail:
     free(cv);
     free(av);
     free(acc);
+    free(l2.use);
+    mmm__l2_dispose(&l2.state);
+    mmm__l2_dispose(&rl);
     mmm_time_dispose(out);
     return r;
 }
