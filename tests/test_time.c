@@ -1258,3 +1258,67 @@ Test(time, l2_between_kernels)
     expect_s(t.kernels[0].exec_seconds, 2 * mib4 / 100 / 1e6, "no L2");
     l2_done(p, inst, &t);
 }
+
+/* Data-dependent work (taken: the share of the threads, or of a
+ * thread's iterations, that do an access), on the machine of
+ * access_patterns_by_hand: the words move as the lanes that do them
+ * touch sectors. */
+Test(time, access_taken_by_hand)
+{
+    /* half the threads, stride 1: a 32-byte sector holds 8 lanes' words
+     * and moves unless all 8 skip: 4 sectors · 32 B · (1 - 0.5^8) / 32 */
+    expect_access("<access words='40' taken='0.5'/>",
+                  bytes_exec(40 * 4 * (1 - pow(0.5, 8))),
+                  MMM_TIME_TERM_BANDWIDTH);
+    /* stride 8: every lane its own sector, half of them move */
+    expect_access("<access words='10' stride='8' taken='0.5'/>",
+                  bytes_exec(10 * 16.0), MMM_TIME_TERM_BANDWIDTH);
+    /* a store by 5 % of the threads (Floyd-Warshall's: a path shortens):
+     * 4 sectors · 32 B · (1 - 0.95^8) / 32 per word */
+    expect_access("<access words='200' mode='write' taken='0.05'/>",
+                  bytes_exec(200 * 4 * (1 - pow(0.95, 8))),
+                  MMM_TIME_TERM_BANDWIDTH);
+    /* a broadcast word: the warp reads it unless all 32 lanes skip */
+    expect_access("<access words='100' pattern='broadcast' taken='0.25'/>",
+                  bytes_exec(100 * (1 - pow(0.75, 32))),
+                  MMM_TIME_TERM_BANDWIDTH);
+    /* random words: each costs its bytes, so half the words half */
+    expect_access("<access words='20' pattern='random' region='4e6' taken='0.5'/>",
+                  bytes_exec(725), MMM_TIME_TERM_BANDWIDTH);
+    /* atomics on one word: a quarter of 2 · 128 threads, 3 cycles apart */
+    expect_access("<access words='1' pattern='atomic' taken='0.25'/>",
+                  64 * 3 / 1e6, MMM_TIME_TERM_ATOMICS);
+    /* taken = 1 is no access skipped: the coalesced formula of stride 4 */
+    expect_access("<access words='10' stride='4' taken='1'/>", bytes_exec(160),
+                  MMM_TIME_TERM_BANDWIDTH);
+}
+
+/* The MMM counts the words of an access as at most (taken changes no
+ * measure), and taken is a share. */
+Test(time, access_taken_checked)
+{
+    char text[2048];
+    mmm_program *p;
+    mmm_instance *inst;
+    mmm_error err;
+    snprintf(text, sizeof text,
+             "<program name='a'>\n<param name='U' value='1'/>\n"
+             "<param name='q' value='0.1'/>\n"
+             "<kernel id='k' blocks='2' threads='128' work='1' span='1'>\n"
+             "<access words='3' taken='q'/>\n"
+             "<access words='1' mode='write' taken='q'/>\n"
+             "</kernel>\n</program>\n");
+    load_text(text, "a.xml", &p, &inst);
+    cr_assert_eq(mmm_instance_eval(inst, NULL, 0, &err), 0, "%s", err.message);
+    cr_expect_eq(inst->classes[0].reads, 3);
+    cr_expect_eq(inst->classes[0].writes, 1);
+    cr_expect_eq(inst->kernels[0].O, 2 * (3 + 1));
+    mmm_override ov = {mmm_program_find_param(p, "q"), mmm_value_ratio(3, 2)};
+    cr_expect_eq(mmm_instance_eval(inst, &ov, 1, &err), MMM_EINFEASIBLE);
+    cr_expect_eq(err.line, 5);
+    cr_expect(strstr(err.message, "taken of an <access> of kernel 'k' = 1.5 "
+                                  "is not a share from 0 to 1") != NULL,
+              "%s", err.message);
+    mmm_instance_free(inst);
+    mmm_program_free(p);
+}

@@ -98,7 +98,7 @@ static const char *const copy_attrs[] = {"id", "kind", "bytes", "repeat",
                                          "src", "dst", NULL};
 static const char *const access_attrs[] = {"words", "mode", "pattern",
                                            "stride", "scope", "region",
-                                           "array", NULL};
+                                           "array", "taken", NULL};
 static const char *const array_attrs[] = {"name", "bytes", NULL};
 static const char *const mparam_attrs[] = {"name", "value", NULL};
 static const char *const no_attrs[] = {NULL};

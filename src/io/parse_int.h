@@ -68,7 +68,7 @@ enum {
 enum { ED_FROM, ED_TO };
 enum { CP_ID, CP_KIND, CP_BYTES, CP_REPEAT, CP_SRC, CP_DST, CP_N };
 enum { AC_WORDS, AC_MODE, AC_PATTERN, AC_STRIDE, AC_SCOPE, AC_REGION,
-       AC_ARRAY, AC_N };
+       AC_ARRAY, AC_TAKEN, AC_N };
 enum { AR_NAME, AR_BYTES };
 enum { MP_NAME, MP_VALUE };
 #define MAX_ATTRS 32
@@ -142,7 +142,7 @@ typedef struct mmm__parse_builder {
     char *pend_text[MAX_ATTRS];
     long pend_line;
     mmm_access_spec *acc;
-    char *(*acc_text)[5]; /* words, stride, region, array, (unused) */
+    char *(*acc_text)[5]; /* words, stride, region, array, taken */
     size_t nacc, acc_cap;
     mmm_error err;       /* the first error */
     int have_err;

@@ -137,12 +137,12 @@ static void add_access(mmm__parse_builder *b, const char **v, long line,
     }
     mmm_access_spec *a = &b->acc[b->nacc];
     char **t = b->acc_text[b->nacc];
-    const int keep[5] = {AC_WORDS, AC_STRIDE, AC_REGION, AC_ARRAY, -1};
+    const int keep[5] = {AC_WORDS, AC_STRIDE, AC_REGION, AC_ARRAY, AC_TAKEN};
     memset(a, 0, sizeof *a);
     for (int j = 0; j < 5; j++)
         t[j] = NULL;
     b->nacc++;
-    for (int j = 0; j < 4; j++)
+    for (int j = 0; j < 5; j++)
         if (v[keep[j]] && !(t[j] = strdup(v[keep[j]]))) {
             bfail(b, MMM_ENOMEM, line, "out of memory");
             return;
@@ -152,6 +152,7 @@ static void add_access(mmm__parse_builder *b, const char **v, long line,
     a->stride = t[1];
     a->region = t[2];
     a->array = t[3];
+    a->taken = t[4];
     a->write = v[AC_MODE] && !strcmp(v[AC_MODE], "write");
     a->pattern = v[AC_PATTERN] ? (mmm_mem_pattern)mmm_mem_pattern_find(v[AC_PATTERN])
                                : MMM_PATTERN_COALESCED;
