@@ -190,11 +190,13 @@ Test(import, cuda_graph_shapes)
     for (size_t i = 0; i < 7; i++) {
         long k = mmm_program_find_kernel(p, want[i].id);
         cr_assert_geq(k, 0, "no kernel %s", want[i].id);
-        cr_expect_eq(p->kernels[k].copy, want[i].copy, "%s kind", want[i].id);
+        cr_expect_eq(mmm_kernel_copy(p, (size_t)k), want[i].copy, "%s kind",
+                     want[i].id);
         if (want[i].copy != MMM_COPY_NONE) {
             cr_expect_eq(p->kernels[k].nclasses, 0, "%s has no block", want[i].id);
-            cr_expect_eq(inst->kernels[k].bytes, 4096, "%s bytes %lld", want[i].id,
-                         (long long)inst->kernels[k].bytes);
+            cr_expect_eq(mmm_instance_copy_bytes(inst, (size_t)k), 4096,
+                         "%s bytes %lld", want[i].id,
+                         (long long)mmm_instance_copy_bytes(inst, (size_t)k));
             cr_expect_eq(inst->kernels[k].N, 0);
             continue;
         }
@@ -243,8 +245,10 @@ Test(import, cuda_graph_copies_round_trip)
     for (size_t k = 0; k < p->nkernels; k++) {
         long j = mmm_program_find_kernel(q, p->kernels[k].id);
         cr_assert_geq(j, 0);
-        cr_expect_eq(q->kernels[j].copy, p->kernels[k].copy, "%s", p->kernels[k].id);
-        cr_expect_eq(back->kernels[j].bytes, inst->kernels[k].bytes);
+        cr_expect_eq(mmm_kernel_copy(q, (size_t)j), mmm_kernel_copy(p, k), "%s",
+                     p->kernels[k].id);
+        cr_expect_eq(mmm_instance_copy_bytes(back, (size_t)j),
+                     mmm_instance_copy_bytes(inst, k));
     }
     mmm_instance_free(back);
     mmm_instance_free(inst);

@@ -212,6 +212,43 @@ Test(null_err, mmm_program_add_copy)
     mmm_program_free(p);
 }
 
+Test(null_err, mmm_program_add_kernel_accesses)
+{
+    mmm_program *p = open_program();
+    mmm_kernel_spec k = {0};
+    mmm_access_spec a = {0};
+    a.line = 3;
+    a.words = "1 +"; /* syntax error */
+    k.id = "b";
+    k.blocks = k.work = k.span = "1";
+    REFUSED(mmm_program_add_kernel_accesses(p, &k, &a, 1, NULL, NULL));
+    REFUSED(mmm_program_add_kernel_accesses(p, &k, NULL, 1, NULL, NULL));
+    a.words = "1";
+    k.reads = k.writes = "1"; /* beside accesses */
+    REFUSED(mmm_program_add_kernel_accesses(p, &k, &a, 1, NULL, NULL));
+    mmm_program_free(p);
+}
+
+Test(null_err, mmm_program_add_class_accesses)
+{
+    mmm_program *p = NULL;
+    mmm_kernel_spec k = {0};
+    mmm_class_spec c = {0};
+    mmm_access_spec a = {0};
+    cr_assert_eq(mmm_program_new(&p, "t.xml", NULL, NULL), 0);
+    k.id = "m";
+    k.threads = "32";
+    cr_assert_eq(mmm_program_add_kernel(p, &k, NULL, NULL), 0);
+    c.count = c.work = c.span = "1";
+    a.words = "1";
+    a.array = "nowhere"; /* no such array */
+    REFUSED(mmm_program_add_class_accesses(p, 0, &c, &a, 1, NULL));
+    REFUSED(mmm_program_add_class_accesses(p, 0, &c, NULL, 1, NULL));
+    a.array = NULL;
+    REFUSED(mmm_program_add_class_accesses(p, 7, &c, &a, 1, NULL));
+    mmm_program_free(p);
+}
+
 Test(null_err, mmm_program_add_array)
 {
     mmm_program *p = open_program();

@@ -893,9 +893,11 @@ Test(time, copies_by_hand)
     mmm_time t;
     time_text(COPIES_PROGRAM("0"), "copies.xml", &p, &inst, &t);
     /* the MMM sees one block: copies add nothing, and pass dependencies */
-    cr_expect_eq(p->kernels[0].copy, MMM_COPY_H2D);
+    cr_expect_eq(mmm_kernel_copy(p, 0), MMM_COPY_H2D);
+    cr_expect_eq(mmm_kernel_copy(p, 2), MMM_COPY_NONE);
     cr_expect_eq(p->kernels[0].nclasses, 0);
-    cr_expect_eq(inst->kernels[0].bytes, 20000);
+    cr_expect_eq(mmm_instance_copy_bytes(inst, 0), 20000);
+    cr_expect_eq(mmm_instance_copy_bytes(inst, 2), 0);
     cr_expect_eq(inst->kernels[1].repeat, 2);
     for (int k = 0; k < 5; k++)
         if (k != 2)

@@ -331,7 +331,6 @@ static void fill_style(render_ctx *c, void *obj, double v)
  * unfilled (it has no measure of the MMM). */
 static void copy_style(render_ctx *c, void *n, size_t k)
 {
-    const mmm_kernel *kern = &c->inst->program->kernels[k];
     set(n, "shape", "parallelogram");
     set(n, "style", "filled");
     set(n, "fillcolor", "#f4f4f4");
@@ -341,8 +340,8 @@ static void copy_style(render_ctx *c, void *n, size_t k)
     set(n, "penwidth", c->on_span[k] ? "3" : "1");
     if (c->inst->kernels[k].repeat != 1)
         set(n, "peripheries", "2");
-    set(n, "copy", mmm_copy_kind_name(kern->copy));
-    set_int(n, "bytes", (long long)c->inst->kernels[k].bytes);
+    set(n, "copy", mmm_copy_kind_name(mmm_kernel_copy(c->inst->program, k)));
+    set_int(n, "bytes", (long long)mmm_instance_copy_bytes(c->inst, k));
 }
 
 static void measures_data(render_ctx *c, Agnode_t *n, size_t k);
@@ -373,7 +372,7 @@ static int kernel_node(render_ctx *c, size_t k, Agnode_t **out)
     if (!n)
         return mmm_error_set(c->err, MMM_ENOMEM, NULL, 0, "out of memory");
     *out = n;
-    if (kern->copy != MMM_COPY_NONE)
+    if (mmm_kernel_copy(c->inst->program, k) != MMM_COPY_NONE)
         return copy_node(c, k, n);
     set(n, "shape", "box");
     set(n, "style", kv->repeat != 1 ? "filled" : "rounded,filled");
@@ -468,7 +467,7 @@ static int build_kernels(render_ctx *c)
     int rc = 0;
 
     for (k = 0; k < p->nkernels; k++)
-        if (p->kernels[k].copy == MMM_COPY_NONE)
+        if (mmm_kernel_copy(p, k) == MMM_COPY_NONE)
             mmm__scale_add(&c->scale,
                            mmm__kernel_measure(&c->inst->kernels[k], c->opt->color));
     mmm__scale_finish(&c->scale);
@@ -627,7 +626,7 @@ static int launch_cluster(render_ctx *c, block_plan *bp, size_t i)
         mmm__text_put(&c->t, " \xc3\x97" "0");
     else if (kv->repeat != 1)
         mmm__text_printf(&c->t, " #%lld/%lld", (long long)L->copy, (long long)kv->repeat);
-    if (kern->copy != MMM_COPY_NONE)
+    if (mmm_kernel_copy(c->inst->program, L->kernel) != MMM_COPY_NONE)
         mmm__text_put(&c->t, "  (no blocks");
     else
         mmm__text_printf(&c->t, "  (%lld block%s", (long long)L->blocks,
@@ -684,7 +683,7 @@ static int block_node(render_ctx *c, launch *L, size_t j, const mmm_class_val *c
     if (!n)
         return mmm_error_set(c->err, MMM_ENOMEM, NULL, 0, "out of memory");
     L->node[j] = n;
-    if (!cv && c->inst->program->kernels[L->kernel].copy != MMM_COPY_NONE) {
+    if (!cv && mmm_kernel_copy(c->inst->program, L->kernel) != MMM_COPY_NONE) {
         /* a copy: one node, its kind and bytes */
         copy_style(c, n, L->kernel);
         set(n, "kind", "copy");

@@ -256,8 +256,8 @@ static void put_cell(mmm__text *t, const char *name, double v)
 
 void mmm__copy_what(mmm__text *t, const mmm_instance *inst, size_t k)
 {
-    const mmm_kernel *kern = &inst->program->kernels[k];
-    double b = (double)inst->kernels[k].bytes;
+    mmm_copy_kind kind = mmm_kernel_copy(inst->program, k);
+    double b = (double)mmm_instance_copy_bytes(inst, k);
     static const char *const unit[] = {"B", "KiB", "MiB", "GiB", "TiB"};
     int u = 0;
     char num[64];
@@ -265,8 +265,8 @@ void mmm__copy_what(mmm__text *t, const mmm_instance *inst, size_t k)
         b /= 1024;
         u++;
     }
-    mmm__text_printf(t, "%s %s, %s" NBSP "%s", mmm_copy_kind_name(kern->copy),
-                     kern->copy == MMM_COPY_SET ? "memset" : "copy",
+    mmm__text_printf(t, "%s %s, %s" NBSP "%s", mmm_copy_kind_name(kind),
+                     kind == MMM_COPY_SET ? "memset" : "copy",
                      mmm__fmt_compact(b, num, sizeof num), unit[u]);
 }
 

@@ -275,7 +275,7 @@ static void put_kernel_row(mmm__text *t, const mmm_instance *inst, const mmm_met
                                            : on_l[k] ? " class=\"lpath\"" : "");
     mmm__text_put_xml(t, kern->id);
     mmm__text_printf(t, "</code></td><td class=\"n\">%lld</td>", (long long)kv->repeat);
-    if (kern->copy != MMM_COPY_NONE) {
+    if (mmm_kernel_copy(inst->program, k) != MMM_COPY_NONE) {
         /* a copy: no blocks; what it moves instead */
         mmm__text_put(t, "<td class=\"n\">");
         mmm__copy_what(t, inst, k);

@@ -78,7 +78,6 @@ typedef struct mmm_kernel_val {
     int lost;            /**< an integer measure past 2^53 is known only as
                               a double (it overflowed 64 bits, or an input
                               value did) */
-    int64_t bytes;       /**< a copy's bytes per call (0 for a kernel) */
 } mmm_kernel_val;
 
 typedef struct mmm_instance {
@@ -201,6 +200,10 @@ typedef struct mmm_attr_value {
 MMM_API int mmm_instance_eval_attrs(const mmm_instance *inst, size_t k,
                                     int64_t copy, mmm_attr_value *out,
                                     mmm_error *err);
+
+/** Copy k's bytes per call, as evaluated (0 for a kernel, or k out of
+ *  range). */
+MMM_API int64_t mmm_instance_copy_bytes(const mmm_instance *inst, size_t k);
 
 /** One <access> of one launch, evaluated (its defaults filled in). */
 typedef struct mmm_mem_access_val {

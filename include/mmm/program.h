@@ -149,10 +149,8 @@ typedef struct mmm_block_class {
     const mmm_expr *shared;  /**< local (shared) words per thread; NULL = 0 */
     mmm_access access;       /**< default coalesced */
     /* The attributes of mmm/attr.h (the time model's): by index, with
-     * mmm_block_class_attr(). */
-    uint32_t first_access;   /**< its accesses: program->accesses[
-                                  first_access .. + naccesses) */
-    uint32_t naccesses;      /**< 0: reads and writes as given */
+     * mmm_block_class_attr(); its accesses with
+     * mmm_block_class_accesses(). */
 } mmm_block_class;
 
 /** What a node of the DAG is: a kernel (thread blocks), or a copy or a
@@ -177,7 +175,7 @@ MMM_API const char *mmm_copy_kind_name(mmm_copy_kind k);
 MMM_API int mmm_copy_kind_find(const char *name);
 
 /** A kernel, or a chain of `repeat` identical launches of it; or a copy
- *  (copy != MMM_COPY_NONE: no class, its bytes an expression). */
+ *  (mmm_kernel_copy() != MMM_COPY_NONE: no class). */
 typedef struct mmm_kernel {
     const char *id;
     long line;
@@ -189,11 +187,6 @@ typedef struct mmm_kernel {
     uint32_t first_class;    /**< its classes: program->classes[first_class
                                   .. first_class + nclasses) */
     uint32_t nclasses;       /**< 0 for a copy */
-    mmm_copy_kind copy;      /**< MMM_COPY_NONE for a kernel */
-    const mmm_expr *bytes;   /**< a copy's bytes per call (a count); NULL
-                                  for a kernel */
-    int32_t src_array, dst_array; /**< a copy's arrays (program->arrays),
-                                       -1: none named (a kernel: -1) */
 } mmm_kernel;
 
 /** A dependency: every block of `from` (its last copy) precedes every block
@@ -222,10 +215,6 @@ typedef struct mmm_program {
     const mmm_block_class *classes;
     size_t nedges;
     const mmm_edge *edges;
-    size_t narrays;
-    const mmm_array *arrays;      /**< in declaration order */
-    size_t naccesses;
-    const mmm_mem_access *accesses; /**< of all classes, class by class */
 
     /* Filled by mmm_program_finalize: compressed adjacency and a
      * topological order of the kernels (indices into kernels). */
@@ -237,6 +226,12 @@ typedef struct mmm_program {
     int finalized;
 
     struct mmm_program_priv *priv;
+
+    /* Added after the fields above (the struct grows at its end). */
+    size_t narrays;
+    const mmm_array *arrays;      /**< in declaration order */
+    size_t naccesses;
+    const mmm_mem_access *accesses; /**< of all classes, class by class */
 } mmm_program;
 
 /** Slot of a parameter: its index in params (params occupy slots
@@ -265,6 +260,21 @@ MMM_API const char *mmm_program_closest_param(const mmm_program *p,
                                               const char *name);
 /** Index of a kernel by id, or -1. */
 MMM_API long mmm_program_find_kernel(const mmm_program *p, const char *id);
+/** What node k is: MMM_COPY_NONE for a kernel, else the kind of the copy
+ *  (MMM_COPY_NONE out of range). */
+MMM_API mmm_copy_kind mmm_kernel_copy(const mmm_program *p, size_t k);
+/** The expression of copy k's bytes per call, NULL for a kernel. */
+MMM_API const mmm_expr *mmm_kernel_copy_bytes(const mmm_program *p, size_t k);
+/** The arrays copy k reads and writes: indices in program->arrays, -1
+ *  where it names none (both -1 for a kernel). */
+MMM_API void mmm_kernel_copy_arrays(const mmm_program *p, size_t k,
+                                    int32_t *src, int32_t *dst);
+/** The accesses of block class c (program->classes[c]): how many, the
+ *  first of them being program->accesses[*first] (may be NULL); 0 when
+ *  the class has none (its reads and writes are as given) or c is out of
+ *  range. */
+MMM_API size_t mmm_block_class_accesses(const mmm_program *p, size_t c,
+                                        size_t *first);
 /** The expression of attribute a (mmm/attr.h) of block class c
  *  (program->classes[c]), NULL when the file does not give it (or c or a
  *  is out of range). */
@@ -324,11 +334,6 @@ typedef struct mmm_class_spec {
     /** The attributes of mmm/attr.h: NULL (none given), or an array of
      *  mmm_attr_count() texts indexed by mmm_attr, NULL where not given. */
     const char *const *attr;
-    /** Its global accesses: with some, reads and writes must be NULL and
-     *  are their sums (the words of the reads; of the writes and
-     *  atomics). */
-    const mmm_access_spec *accesses;
-    size_t naccesses;
 } mmm_class_spec;
 
 /** Texts of a kernel.  When the kernel has <blocks> children, blocks/work/
@@ -346,9 +351,6 @@ typedef struct mmm_kernel_spec {
     /** The attributes of mmm/attr.h of its single class (as in
      *  mmm_class_spec.attr); ignored with <blocks> children. */
     const char *const *attr;
-    /** The accesses of its single class (as in mmm_class_spec). */
-    const mmm_access_spec *accesses;
-    size_t naccesses;
 } mmm_kernel_spec;
 
 /** Add a kernel; *index_out (may be NULL) receives its index. */
@@ -382,6 +384,22 @@ MMM_API int mmm_program_add_copy(mmm_program *p, const mmm_copy_spec *spec,
  *  added. */
 MMM_API int mmm_program_add_class(mmm_program *p, size_t kernel,
                                   const mmm_class_spec *spec, mmm_error *err);
+/** mmm_program_add_kernel and mmm_program_add_class with the global
+ *  accesses of the class (<access> children): with naccesses > 0, the
+ *  spec's reads and writes must be NULL and are their sums (the words of
+ *  the reads; of the writes and atomics), and the attributes an access
+ *  says itself (the strides, gathers, scatters, gather_bytes) must not be
+ *  given.  A kernel with <blocks> children takes its accesses with its
+ *  classes. */
+MMM_API int mmm_program_add_kernel_accesses(mmm_program *p,
+                                            const mmm_kernel_spec *spec,
+                                            const mmm_access_spec *accesses,
+                                            size_t naccesses,
+                                            size_t *index_out, mmm_error *err);
+MMM_API int mmm_program_add_class_accesses(mmm_program *p, size_t kernel,
+                                           const mmm_class_spec *spec,
+                                           const mmm_access_spec *accesses,
+                                           size_t naccesses, mmm_error *err);
 /** Add an edge by kernel ids; ids may name kernels added later (resolved by
  *  finalize, which reports a dangling edge at its line). */
 MMM_API int mmm_program_add_edge(mmm_program *p, const char *from, const char *to,

@@ -228,10 +228,9 @@ static void end_pending_kernel(mmm__parse_builder *b)
     ks.shared = v[KE_SHARED];
     ks.access = access_of(v[KE_ACCESS], MMM_ACCESS_COALESCED);
     ks.attr = v + KE_ATTR0;
-    ks.accesses = b->acc;
-    ks.naccesses = b->nacc;
     mmm_error_clear(&e);
-    if (mmm_program_add_kernel(b->prog, &ks, &b->kernel, &e) < 0)
+    if (mmm_program_add_kernel_accesses(b->prog, &ks, b->acc, b->nacc,
+                                        &b->kernel, &e) < 0)
         bfail_with(b, &e, b->pend_line);
     pending_free(b);
 }
@@ -257,10 +256,9 @@ static void add_blocks(mmm__parse_builder *b, const char **v, long line,
     cs.access = access_of(v[BL_ACCESS], b->kernel_access < 0
                                             ? MMM_ACCESS_COALESCED
                                             : (mmm_access)b->kernel_access);
-    cs.accesses = acc;
-    cs.naccesses = nacc;
     mmm_error_clear(&e);
-    if (mmm_program_add_class(b->prog, b->kernel, &cs, &e) < 0)
+    if (mmm_program_add_class_accesses(b->prog, b->kernel, &cs, acc, nacc,
+                                       &e) < 0)
         bfail_with(b, &e, line);
     else
         b->kernel_nclasses++;

@@ -23,6 +23,7 @@ typedef struct inst_impl {
     uint32_t gen;
     int *override_of;         /* by param: index in ov[], or -1 */
     mmm_class_val *scratch;   /* one launch of the widest kernel */
+    int64_t *copy_bytes;      /* by kernel: a copy's bytes per call */
     int u_slot, p_slot;
 } inst_impl;
 
@@ -70,13 +71,15 @@ int mmm_instance_new_flags(mmm_instance **out, const mmm_program *p,
                                              sizeof(mmm_class_val))
                            : NULL;
     in->pub.array_bytes = calloc(p->narrays ? p->narrays : 1, sizeof(int64_t));
+    in->copy_bytes = mmm__big_calloc(p->nkernels ? p->nkernels : 1,
+                                     sizeof(int64_t));
     in->memo = calloc(ne, sizeof *in->memo);
     in->memo_rc = calloc(ne, sizeof *in->memo_rc);
     in->memo_gen = calloc(ne, sizeof *in->memo_gen);
     in->override_of = malloc((p->nparams ? p->nparams : 1) * sizeof(int));
     in->scratch = calloc(widest, sizeof *in->scratch);
     if (!in->pub.values || !in->pub.kernels || (keep && !in->pub.classes) ||
-        !in->pub.array_bytes ||
+        !in->pub.array_bytes || !in->copy_bytes ||
         !in->memo || !in->memo_rc || !in->memo_gen || !in->override_of ||
         !in->scratch) {
         mmm_instance_free(&in->pub);
@@ -99,6 +102,7 @@ void mmm_instance_free(mmm_instance *inst)
     inst_impl *in = (inst_impl *)inst;
     free(inst->values);
     free(inst->array_bytes);
+    mmm__big_free(in->copy_bytes);
     mmm__big_free(inst->kernels);
     mmm__big_free(inst->classes);
     free(in->memo);
@@ -517,12 +521,12 @@ static int eval_accesses(inst_impl *in, const mmm_value *values, size_t k,
                          mmm_mem_access_val *out, mmm_error *err)
 {
     const mmm_program *p = in->pub.program;
-    const mmm_block_class *bc = &p->classes[ci];
     const mmm_kernel *kr = &p->kernels[k];
     static const char *const names[MMM_AX_N] = {"words", "stride", "region",
                                                 "taken"};
-    for (uint32_t i = 0; i < bc->naccesses; i++) {
-        size_t ai = bc->first_access + i;
+    size_t first, na = mmm_block_class_accesses(p, ci, &first);
+    for (size_t i = 0; i < na; i++) {
+        size_t ai = first + i;
         const mmm_mem_access *a = &p->accesses[ai];
         const uint32_t *eid = p->priv->access_eid[ai];
         double v[MMM_AX_N] = {0, 1, 0, 1};
@@ -866,10 +870,10 @@ static int eval_copy(inst_impl *in, size_t k, mmm_kernel_val *kv,
     if (r < 0)
         return mmm_error_set(err, r, p->file, kr->line,
                              "bytes of copy '%s': %s", kr->id, sub.message);
-    if (mmm_value_to_count(&kv->bytes, v, "", NULL) == 0)
+    if (mmm_value_to_count(&in->copy_bytes[k], v, "", NULL) == 0)
         return 0;
     snprintf(what, sizeof what, "bytes of copy '%s'", kr->id);
-    r = mmm_value_to_count(&kv->bytes, v, what, &sub);
+    r = mmm_value_to_count(&in->copy_bytes[k], v, what, &sub);
     return mmm_error_set(err, r, p->file, kr->line, "%s", sub.message);
 }
 
@@ -879,7 +883,9 @@ static int eval_kernel(inst_impl *in, size_t k, mmm_error *err)
     const mmm_kernel *kr = &p->kernels[k];
     mmm_kernel_val *kv = &in->pub.kernels[k];
     uint32_t rid = p->priv->kernel_eid[k][MMM_KX_REPEAT];
+    int copy = mmm_kernel_copy(p, k) != MMM_COPY_NONE;
     memset(kv, 0, sizeof *kv);
+    in->copy_bytes[k] = 0;
     kv->repeat = 1;
     kv->varies = kr->uses_index;
     if (rid != MMM_NO_EXPR) {
@@ -890,17 +896,17 @@ static int eval_kernel(inst_impl *in, size_t k, mmm_error *err)
         if (r < 0)
             return mmm_error_set(err, r, p->file, kr->line,
                                  "repeat of %s '%s': %s",
-                                 kr->copy ? "copy" : "kernel", kr->id,
+                                 copy ? "copy" : "kernel", kr->id,
                                  sub.message);
         if (mmm_value_to_count(&kv->repeat, v, "", NULL) < 0) {
             snprintf(what, sizeof what, "repeat of %s '%s'",
-                     kr->copy ? "copy" : "kernel", kr->id);
+                     copy ? "copy" : "kernel", kr->id);
             r = mmm_value_to_count(&kv->repeat, v, what, &sub);
             return mmm_error_set(err, r, p->file, kr->line, "%s",
                                  sub.message);
         }
     }
-    if (kr->copy != MMM_COPY_NONE)
+    if (copy)
         return eval_copy(in, k, kv, err);
     if (kv->repeat == 0) {
         /* No launch: nothing to evaluate, dependencies pass through. */
@@ -1033,12 +1039,18 @@ int mmm_instance_eval_accesses(const mmm_instance *inst, size_t k, int64_t copy,
     inst_impl *in = (inst_impl *)(uintptr_t)inst;
     size_t o = 0;
     for (uint32_t c = 0; c < kr->nclasses && r == 0; c++) {
-        const mmm_block_class *bc = &p->classes[kr->first_class + c];
         r = eval_accesses(in, vals, k, kr->first_class + c, copy, 0, out + o,
                           err);
-        o += bc->naccesses;
+        o += mmm_block_class_accesses(p, kr->first_class + c, NULL);
     }
     if (vals != small && vals != inst->values)
         free(vals);
     return r;
+}
+
+int64_t mmm_instance_copy_bytes(const mmm_instance *inst, size_t k)
+{
+    if (!inst || k >= inst->nkernels)
+        return 0;
+    return ((const inst_impl *)inst)->copy_bytes[k];
 }

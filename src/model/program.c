@@ -128,6 +128,8 @@ void mmm_program_free(mmm_program *p)
         free(pv->machine_value);
         free(pv->declared_by_prog);
         mmm__big_free(pv->kernel_eid);
+        mmm__big_free(pv->kernel_ext);
+        mmm__big_free(pv->class_acc);
         mmm__big_free(pv->kernel_minimal);
         mmm__big_free(pv->class_eid);
         mmm__big_free(pv->param_tab.slots);
@@ -427,9 +429,9 @@ int mmm_program_add_constraint(mmm_program *p, const char *test_text,
  * into *ca (disposed of by the caller), their words summed for its reads
  * and writes. */
 static int compile_class(mmm_program *p, uint32_t eid[MMM_CX_N],
-                         const mmm_class_spec *cs, const mmm_kernel *k,
-                         const char *id, int minimal,
-                         mmm__class_accesses *ca, mmm_error *err)
+                         const mmm_class_spec *cs, const mmm_access_spec *acc,
+                         size_t nacc, const mmm_kernel *k, const char *id,
+                         int minimal, mmm__class_accesses *ca, mmm_error *err)
 {
     static const char *const names[] = {"count", "work", "span", "reads",
                                         "writes"};
@@ -439,7 +441,7 @@ static int compile_class(mmm_program *p, uint32_t eid[MMM_CX_N],
     char *sums[2] = {NULL, NULL};
     int r;
     memset(ca, 0, sizeof *ca);
-    if (cs->naccesses > 0) {
+    if (nacc > 0) {
         if (cs->reads || cs->writes)
             return mmm_error_set(err, MMM_EINPUT, p->file, cs->line,
                                  "%skernel '%s' gives %s and <access> "
@@ -448,9 +450,8 @@ static int compile_class(mmm_program *p, uint32_t eid[MMM_CX_N],
                                  "out)",
                                  minimal ? "" : "<blocks> of ", id,
                                  cs->reads ? "reads" : "writes");
-        if ((r = mmm__access_compile(p, cs->accesses, cs->naccesses,
-                                     cs->attr, &sc, id, ca, &sums[0],
-                                     &sums[1], err)) < 0)
+        if ((r = mmm__access_compile(p, acc, nacc, cs->attr, &sc, id, ca,
+                                     &sums[0], &sums[1], err)) < 0)
             return r;
         req[3] = sums[0];
         req[4] = sums[1];
@@ -546,6 +547,14 @@ static int append_class(mmm_program *p, size_t kernel,
             return nomem(err);
         }
         pv->class_eid = n;
+        void *ca2 = mmm__big_realloc(pv->class_acc,
+                                     p->nclasses * sizeof *pv->class_acc,
+                                     cap * sizeof *pv->class_acc);
+        if (!ca2) {
+            mmm__program_sync_views(p);
+            return nomem(err);
+        }
+        pv->class_acc = ca2;
         pv->classes_cap = cap;
     }
     mmm_block_class *c = &pv->classes[p->nclasses];
@@ -558,8 +567,8 @@ static int append_class(mmm_program *p, size_t kernel,
     c->threads = mmm__prog_expr_of(p, eid[MMM_CX_THREADS]);
     c->shared = mmm__prog_expr_of(p, eid[MMM_CX_SHARED]);
     c->access = cs->access;
-    c->first_access = first_access;
-    c->naccesses = (uint32_t)ca->n;
+    pv->class_acc[p->nclasses].first = first_access;
+    pv->class_acc[p->nclasses].n = (uint32_t)ca->n;
     memcpy(pv->class_eid[p->nclasses], eid, sizeof pv->class_eid[0]);
     mmm_kernel *k = &pv->kernels[kernel];
     k->nclasses++;
@@ -631,6 +640,12 @@ static int grow_kernels(mmm_program *p, mmm_error *err)
         if (!km)
             return nomem(err);
         pv->kernel_minimal = km;
+        void *ke = mmm__big_realloc(pv->kernel_ext,
+                                    p->nkernels * sizeof *pv->kernel_ext,
+                                    cap * sizeof *pv->kernel_ext);
+        if (!ke)
+            return nomem(err);
+        pv->kernel_ext = ke;
         pv->kernels_cap = cap;
     }
     return 0;
@@ -638,6 +653,14 @@ static int grow_kernels(mmm_program *p, mmm_error *err)
 
 int mmm_program_add_kernel(mmm_program *p, const mmm_kernel_spec *spec,
                            size_t *index_out, mmm_error *err)
+{
+    return mmm_program_add_kernel_accesses(p, spec, NULL, 0, index_out, err);
+}
+
+int mmm_program_add_kernel_accesses(mmm_program *p, const mmm_kernel_spec *spec,
+                                    const mmm_access_spec *accesses,
+                                    size_t naccesses, size_t *index_out,
+                                    mmm_error *err)
 {
     int r = mmm__program_check_open(p, err);
     if (r < 0)
@@ -651,7 +674,6 @@ int mmm_program_add_kernel(mmm_program *p, const mmm_kernel_spec *spec,
     memset(&k, 0, sizeof k);
     k.line = spec->line;
     k.index_slot = -1;
-    k.src_array = k.dst_array = -1;
     if (spec->index) {
         k.index = mmm__arena_strdup(&pv->arena, spec->index);
         if (!k.index)
@@ -670,12 +692,17 @@ int mmm_program_add_kernel(mmm_program *p, const mmm_kernel_spec *spec,
     mmm_class_spec cs = {spec->line,   spec->blocks, spec->work,
                          spec->span,   spec->reads,  spec->writes,
                          NULL,         spec->shared, spec->access,
-                         spec->attr,   spec->accesses, spec->naccesses};
+                         spec->attr};
     mmm__class_accesses ca = {NULL, NULL, 0};
+    if (naccesses && !accesses)
+        return mmm_error_set(err, MMM_EINVAL, p->file, spec->line,
+                             "kernel '%s': %zu accesses and no array of them",
+                             spec->id, naccesses);
     if (spec->blocks &&
-        (r = compile_class(p, ceid, &cs, &k, spec->id, 1, &ca, err)) < 0)
+        (r = compile_class(p, ceid, &cs, accesses, naccesses, &k, spec->id, 1,
+                           &ca, err)) < 0)
         return r;
-    if (!spec->blocks && spec->naccesses)
+    if (!spec->blocks && naccesses)
         return mmm_error_set(err, MMM_EINPUT, p->file, spec->line,
                              "kernel '%s' has <blocks> children: its "
                              "<access> children go inside each <blocks>",
@@ -699,6 +726,7 @@ int mmm_program_add_kernel(mmm_program *p, const mmm_kernel_spec *spec,
     pv->kernels[idx] = k;
     memcpy(pv->kernel_eid[idx], keid, sizeof keid);
     pv->kernel_minimal[idx] = spec->blocks != NULL;
+    pv->kernel_ext[idx] = (struct mmm__kernel_ext){MMM_COPY_NONE, -1, -1};
     p->nkernels = idx + 1;
     mmm__program_sync_views(p);
     if (mmm__kernel_id_insert(pv, idx) < 0) {
@@ -778,13 +806,10 @@ int mmm_program_add_copy(mmm_program *p, const mmm_copy_spec *spec,
         return nomem(err);
     k.repeat = mmm__prog_expr_of(p, keid[MMM_KX_REPEAT]);
     k.first_class = (uint32_t)p->nclasses;
-    k.copy = spec->kind;
-    k.bytes = mmm__prog_expr_of(p, keid[MMM_KX_BYTES]);
     const char *names[2] = {spec->src, spec->dst};
-    int32_t *arr[2] = {&k.src_array, &k.dst_array};
+    int32_t arr[2] = {-1, -1};
     for (int i = 0; i < 2; i++) {
-        *arr[i] = -1;
-        if (names[i] && (*arr[i] = (int32_t)mmm__array_find(pv, names[i])) < 0)
+        if (names[i] && (arr[i] = (int32_t)mmm__array_find(pv, names[i])) < 0)
             return mmm_error_set(err, MMM_EINPUT, p->file, spec->line,
                                  "copy '%s' names array '%s', which is not "
                                  "declared (declare it before with <array "
@@ -799,6 +824,8 @@ int mmm_program_add_copy(mmm_program *p, const mmm_copy_spec *spec,
     pv->kernels[idx] = k;
     memcpy(pv->kernel_eid[idx], keid, sizeof keid);
     pv->kernel_minimal[idx] = 1;
+    pv->kernel_ext[idx] =
+        (struct mmm__kernel_ext){(uint8_t)spec->kind, arr[0], arr[1]};
     p->nkernels = idx + 1;
     mmm__program_sync_views(p);
     if (mmm__kernel_id_insert(pv, idx) < 0) {
@@ -814,6 +841,14 @@ int mmm_program_add_copy(mmm_program *p, const mmm_copy_spec *spec,
 int mmm_program_add_class(mmm_program *p, size_t kernel,
                           const mmm_class_spec *spec, mmm_error *err)
 {
+    return mmm_program_add_class_accesses(p, kernel, spec, NULL, 0, err);
+}
+
+int mmm_program_add_class_accesses(mmm_program *p, size_t kernel,
+                                   const mmm_class_spec *spec,
+                                   const mmm_access_spec *accesses,
+                                   size_t naccesses, mmm_error *err)
+{
     int r = mmm__program_check_open(p, err);
     if (r < 0)
         return r;
@@ -825,9 +860,13 @@ int mmm_program_add_class(mmm_program *p, size_t kernel,
                              "kernel added");
     struct mmm_program_priv *pv = p->priv;
     const mmm_kernel *k = &pv->kernels[kernel];
-    if (k->copy != MMM_COPY_NONE)
+    if (pv->kernel_ext[kernel].copy != MMM_COPY_NONE)
         return mmm_error_set(err, MMM_EINPUT, p->file, spec->line,
                              "'%s' is a copy: it has no blocks", k->id);
+    if (naccesses && !accesses)
+        return mmm_error_set(err, MMM_EINVAL, p->file, spec->line,
+                             "kernel '%s': %zu accesses and no array of them",
+                             k->id, naccesses);
     if (pv->last_kernel_minimal)
         return mmm_error_set(err, MMM_EINPUT, p->file, spec->line,
                              "kernel '%s' has both a blocks attribute and "
@@ -835,7 +874,8 @@ int mmm_program_add_class(mmm_program *p, size_t kernel,
                              k->id);
     uint32_t eid[MMM_CX_N];
     mmm__class_accesses ca;
-    if ((r = compile_class(p, eid, spec, k, k->id, 0, &ca, err)) < 0)
+    if ((r = compile_class(p, eid, spec, accesses, naccesses, k, k->id, 0, &ca,
+                           err)) < 0)
         return r;
     r = append_class(p, kernel, eid, spec, &ca, err);
     mmm__access_dispose(&ca);
@@ -903,6 +943,41 @@ const mmm_expr *mmm_block_class_attr(const mmm_program *p, size_t c,
     if (!p || c >= p->nclasses || (int)a < 0 || (int)a >= MMM_ATTR_N)
         return NULL;
     return mmm__prog_expr_of(p, p->priv->class_eid[c][MMM_CX_ATTR0 + a]);
+}
+
+mmm_copy_kind mmm_kernel_copy(const mmm_program *p, size_t k)
+{
+    return p && k < p->nkernels ? (mmm_copy_kind)p->priv->kernel_ext[k].copy
+                                : MMM_COPY_NONE;
+}
+
+const mmm_expr *mmm_kernel_copy_bytes(const mmm_program *p, size_t k)
+{
+    return p && k < p->nkernels
+               ? mmm__prog_expr_of(p, p->priv->kernel_eid[k][MMM_KX_BYTES])
+               : NULL;
+}
+
+void mmm_kernel_copy_arrays(const mmm_program *p, size_t k, int32_t *src,
+                            int32_t *dst)
+{
+    int ok = p && k < p->nkernels;
+    if (src)
+        *src = ok ? p->priv->kernel_ext[k].src : -1;
+    if (dst)
+        *dst = ok ? p->priv->kernel_ext[k].dst : -1;
+}
+
+size_t mmm_block_class_accesses(const mmm_program *p, size_t c, size_t *first)
+{
+    if (!p || c >= p->nclasses) {
+        if (first)
+            *first = 0;
+        return 0;
+    }
+    if (first)
+        *first = p->priv->class_acc[c].first;
+    return p->priv->class_acc[c].n;
 }
 
 mmm__program_cache_entry *mmm__program_cache(const mmm_program *p)

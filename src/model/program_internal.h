@@ -117,6 +117,15 @@ struct mmm_program_priv {
     uint8_t *declared_by_prog; /* by param: the program declared it */
     uint32_t (*kernel_eid)[MMM_KX_N];
     uint32_t (*class_eid)[MMM_CX_N];
+    /* by kernel: a copy's kind and arrays (mmm_kernel_copy) */
+    struct mmm__kernel_ext {
+        uint8_t copy;       /* mmm_copy_kind */
+        int32_t src, dst;   /* arrays, -1: none */
+    } *kernel_ext;
+    /* by class: its accesses (mmm_block_class_accesses) */
+    struct mmm__class_acc {
+        uint32_t first, n;
+    } *class_acc;
     uint8_t *kernel_minimal; /* by kernel: its class came from blocks= */
 
     mmm__idtab param_tab;   /* the names expressions see: the program's

@@ -38,7 +38,7 @@ static void print_copies(FILE *f, const mmm_instance *inst, int64_t max_rows)
     for (size_t i = 0; i < prog->nkernels; i++) {
         size_t k = prog->topo[i];
         const mmm_kernel *kr = &prog->kernels[k];
-        if (kr->copy == MMM_COPY_NONE)
+        if (mmm_kernel_copy(prog, k) == MMM_COPY_NONE)
             continue;
         if (max_rows > 0 && (int64_t)n >= max_rows) {
             fprintf(f, "  ... more copies (--max-rows 0 shows all)\n");
@@ -48,8 +48,8 @@ static void print_copies(FILE *f, const mmm_instance *inst, int64_t max_rows)
             fprintf(f, "copies (no thread blocks: the MMM's measures count "
                        "none of their bytes)\n");
         fprintf(f, "  %.32s  %s  %lld bytes per call\n", kr->id,
-                mmm_copy_kind_name(kr->copy),
-                (long long)inst->kernels[k].bytes);
+                mmm_copy_kind_name(mmm_kernel_copy(prog, k)),
+                (long long)mmm_instance_copy_bytes(inst, k));
     }
 }
 

@@ -506,8 +506,10 @@ static int launch(const mmm_time_machine *m, const mmm_program *prog,
         const mmm_attr_value *at = attr + c * MMM_ATTR_N;
         const mmm_block_class *bc = &prog->classes[kr->first_class + c];
         const mmm_mem_access_val *av = acc + ai;
+        size_t first, naccesses = mmm_block_class_accesses(
+                          prog, kr->first_class + c, &first);
         long line = bc->line;
-        ai += bc->naccesses;
+        ai += naccesses;
         if (v->count <= 0)
             continue;
         int64_t T = v->threads;
@@ -574,11 +576,11 @@ static int launch(const mmm_time_machine *m, const mmm_program *prog,
             return r;
         double fp = at[MMM_ATTR_FOOTPRINT].value, size;
         double threads = (double)v->count * (double)T;
-        if (bc->naccesses > 0) {
+        if (naccesses > 0) {
             /* its accesses, each by its pattern, say its traffic */
             double per_thread = 0, serial = 0;
-            for (uint32_t i = 0; i < bc->naccesses; i++) {
-                const mmm_mem_access *ma = &prog->accesses[bc->first_access + i];
+            for (size_t i = 0; i < naccesses; i++) {
+                const mmm_mem_access *ma = &prog->accesses[first + i];
                 double b = access_bytes(m, ma, &av[i], (double)T, &serial);
                 int streamed = ma->pattern == MMM_PATTERN_COALESCED ||
                                ma->pattern == MMM_PATTERN_BROADCAST;
@@ -759,17 +761,17 @@ static int eval_launch(const mmm_instance *inst, size_t k, int64_t j,
 }
 
 /* A copy's arrays: it reads its source and writes its destination. */
-static int copy_l2(l2_ctx *l2, const mmm_kernel *kr, double bytes,
+static int copy_l2(l2_ctx *l2, size_t k, double bytes,
                    const mmm_program *prog, mmm_error *err)
 {
     mmm__l2_cost ignored;
+    int32_t src, dst;
+    mmm_kernel_copy_arrays(prog, k, &src, &dst);
     l2->nuse = 0;
-    if (kr->src_array >= 0)
-        touch(l2, kr->src_array, (double)l2->array_bytes[kr->src_array],
-              bytes, 0);
-    if (kr->dst_array >= 0)
-        touch(l2, kr->dst_array, (double)l2->array_bytes[kr->dst_array], 0,
-              bytes);
+    if (src >= 0)
+        touch(l2, src, (double)l2->array_bytes[src], bytes, 0);
+    if (dst >= 0)
+        touch(l2, dst, (double)l2->array_bytes[dst], 0, bytes);
     if (l2->nuse == 0)
         return 0;
     if (mmm__l2_launch(&l2->state, l2->use, l2->nuse, 0, &ignored) < 0)
@@ -852,7 +854,7 @@ int mmm_time_compute(mmm_time *out, const mmm_instance *inst,
         if (kr->nclasses > maxc)
             maxc = kr->nclasses;
         for (uint32_t c = 0; c < kr->nclasses; c++)
-            na += prog->classes[kr->first_class + c].naccesses;
+            na += mmm_block_class_accesses(prog, kr->first_class + c, NULL);
         if (na > maxa)
             maxa = na;
     }
@@ -891,7 +893,6 @@ int mmm_time_compute(mmm_time *out, const mmm_instance *inst,
     long end = -1;
     for (size_t i = 0; i < nk; i++) {
         size_t k = in_file_order ? i : prog->topo[i];
-        const mmm_kernel *kr = &prog->kernels[k];
         const mmm_kernel_val *kv = &inst->kernels[k];
         mmm_time_kernel *tk = &out->kernels[k];
         double ready = 0;
@@ -909,14 +910,15 @@ int mmm_time_compute(mmm_time *out, const mmm_instance *inst,
         tk->launches = kv->repeat;
         for (int64_t j = 1; j <= copies; j++) {
             launch_cost lc;
-            if (kr->copy != MMM_COPY_NONE) {
+            if (mmm_kernel_copy(prog, k) != MMM_COPY_NONE) {
                 /* a copy or a set: its bytes at its kind's rate; the L2
                  * holds what it moved */
+                double bytes = (double)mmm_instance_copy_bytes(inst, k);
                 memset(&lc, 0, sizeof lc);
-                lc.exec = mmm_time_copy_seconds(m, kr->copy,
-                                                (double)kv->bytes);
+                lc.exec = mmm_time_copy_seconds(m, mmm_kernel_copy(prog, k),
+                                                bytes);
                 lc.term = MMM_TIME_TERM_COPY;
-                if ((r = copy_l2(&l2, kr, (double)kv->bytes, prog, err)) < 0)
+                if ((r = copy_l2(&l2, k, bytes, prog, err)) < 0)
                     goto fail;
             } else if ((r = eval_launch(inst, k, j, cv, av, acc, &l2, &lc,
                                         err)) < 0)
