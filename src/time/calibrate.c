@@ -739,9 +739,9 @@ int mmm_calib_machine_xml(char **out, size_t *len, const mmm_calib *c,
             MMM__TI_COPY_D2D_BYTES_PER_S, MMM__TI_COPY_H2D_BYTES_PER_S,
             MMM__TI_COPY_D2H_BYTES_PER_S, MMM__TI_SET_BYTES_PER_S};
         static const char *const what[MMM_CALIB_NXFERKIND] = {
-            "cudaMemcpyAsync device to device", "cudaMemcpyAsync host "
-            "(pinned) to device", "cudaMemcpyAsync device to host (pinned)",
-            "cudaMemsetAsync"};
+            "cudaMemcpyAsync device to device",
+            "cudaMemcpyAsync host (pinned) to device",
+            "cudaMemcpyAsync device to host (pinned)", "cudaMemsetAsync"};
         char sizes[256];
         for (k = 0; k < MMM_CALIB_NXFERKIND; k++) {
             int o = 0;
