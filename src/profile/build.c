@@ -19,6 +19,7 @@
 
 #include "mmm/version.h"
 #include "profile_internal.h"
+#include "base/grow.h"
 #include "base/file.h"
 #include "base/outfile.h"
 #include "base/abi.h"
@@ -59,15 +60,23 @@ int mmm__same_launch(const mmm__profile_launch *a, const mmm__profile_launch *b)
 static int group_point(const mmm__profile_point *pt, pgroup **out, size_t *nout)
 {
     pgroup *g = NULL;
-    size_t n = 0;
+    size_t n = 0, cap = 0;
+    /* the distinct base names so far and how many groups each has (a
+     * program has few kernels and many launches) */
+    struct {
+        char name[140];
+        int count;
+    } *bases = NULL;
+    size_t nb = 0, capb = 0;
     for (size_t i = 0; i < pt->n; i++) {
         if (n && mmm__same_launch(&pt->l[g[n - 1].first], &pt->l[i])) {
             g[n - 1].count++;
             continue;
         }
-        pgroup *ng = realloc(g, (n + 1) * sizeof *ng);
+        pgroup *ng = mmm__grow(g, &cap, n + 1, sizeof *g, 64);
         if (!ng) {
             free(g);
+            free(bases);
             return -1;
         }
         g = ng;
@@ -75,18 +84,28 @@ static int group_point(const mmm__profile_point *pt, pgroup **out, size_t *nout)
         g[n].count = 1;
         char base[140];
         mmm__kernel_base(pt->l[i].kernel, base, sizeof base);
-        int same = 0;
-        for (size_t j = 0; j < n; j++) {
-            char b2[140];
-            mmm__kernel_base(pt->l[g[j].first].kernel, b2, sizeof b2);
-            same += !strcmp(b2, base);
+        size_t b = 0;
+        while (b < nb && strcmp(bases[b].name, base))
+            b++;
+        if (b == nb) {
+            void *nbs = mmm__grow(bases, &capb, nb + 1, sizeof *bases, 16);
+            if (!nbs) {
+                free(g);
+                free(bases);
+                return -1;
+            }
+            bases = nbs;
+            snprintf(bases[nb].name, sizeof bases[nb].name, "%s", base);
+            bases[nb++].count = 0;
         }
+        int same = bases[b].count++;
         if (same)
             snprintf(g[n].id, sizeof g[n].id, "%s#%d", base, same + 1);
         else
             snprintf(g[n].id, sizeof g[n].id, "%s", base);
         n++;
     }
+    free(bases);
     /* the attributes of each group: the wavefronts' mean */
     for (size_t k = 0; k < n; k++) {
         const mmm__profile_launch *f = &pt->l[g[k].first];
@@ -393,6 +412,19 @@ int mmm_profile_build(mmm_profile **out, const char *points_path,
                               pt->label, pt->nscattered,
                               pt->nscattered == 1 ? "" : "s", pt->scattered,
                               pt->nscattered > 1 ? ", ..." : "") < 0)
+            goto oom;
+        /* the copies and sets a launch trace saw */
+        size_t nc = 0;
+        uint64_t bytes = 0;
+        for (size_t k = 0; k < pt->ncaps; k++)
+            for (size_t j = 0; j < mmm__ncu_ncopies(pt->caps[k]); j++) {
+                nc++;
+                bytes += mmm__ncu_copy(pt->caps[k], j)->bytes;
+            }
+        if (nc && mmm__profile_note(p, "%s: %zu memcpy and memset call%s (%llu bytes in all) "
+                                    "between the launches are not in the DAG file",
+                                    pt->label, nc, nc == 1 ? "" : "s",
+                                    (unsigned long long)bytes) < 0)
             goto oom;
     }
     /* a parameter with one value at every point drops out of every
