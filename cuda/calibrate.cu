@@ -846,6 +846,85 @@ static int bench_copy(ctx *c, mmm_calib_raw *r, int reps, size_t bytes_each,
     return 0;
 }
 
+/* Copies and sets (cudaMemcpyAsync, cudaMemsetAsync; host buffers pinned):
+ * for each kind and size, a chain of `chain` dependent calls captured once
+ * as a CUDA graph and replayed, so that the host's pace of issue is not
+ * timed; the event time over the chain is one sample of the seconds per
+ * call (the library subtracts the gap a graph puts between its nodes). */
+static int bench_transfers(ctx *c, mmm_calib_raw *r, int reps, int quick)
+{
+    const int64_t sizes[MMM_CALIB_NTRANSFER] = {
+        4096, (int64_t)16 << 20, (int64_t)(quick ? 64 : 256) << 20};
+    const size_t big = (size_t)sizes[MMM_CALIB_NTRANSFER - 1];
+    unsigned char *d_a = NULL, *d_b = NULL, *h = NULL;
+    double s = 0;
+    r->transfer_chain = quick ? 8 : 16;
+    for (int j = 0; j < MMM_CALIB_NTRANSFER; j++)
+        r->transfer_bytes[j] = sizes[j];
+    CK(cudaMalloc(&d_a, big));
+    CK(cudaMalloc(&d_b, big));
+    CK(cudaMallocHost(&h, big));
+    memset(h, 0x17, big);
+    CK(cudaMemsetAsync(d_a, 0x29, big, c->st));
+    CKL();
+    for (int k = 0; k < MMM_CALIB_NXFERKIND; k++) {
+        for (int j = 0; j < MMM_CALIB_NTRANSFER; j++) {
+            size_t n = (size_t)sizes[j];
+            cudaGraph_t graph;
+            cudaGraphExec_t exec;
+            CK(cudaStreamBeginCapture(c->st, cudaStreamCaptureModeThreadLocal));
+            for (int q = 0; q < r->transfer_chain; q++) {
+                switch (k) {
+                case 0: /* device to device */
+                    CK(cudaMemcpyAsync(d_b, d_a, n, cudaMemcpyDeviceToDevice,
+                                       c->st));
+                    break;
+                case 1: /* host to device */
+                    CK(cudaMemcpyAsync(d_b, h, n, cudaMemcpyHostToDevice,
+                                       c->st));
+                    break;
+                case 2: /* device to host */
+                    CK(cudaMemcpyAsync(h, d_a, n, cudaMemcpyDeviceToHost,
+                                       c->st));
+                    break;
+                default: /* set */
+                    CK(cudaMemsetAsync(d_b, 0x3c, n, c->st));
+                    break;
+                }
+            }
+            CK(cudaStreamEndCapture(c->st, &graph));
+            CK(cudaGraphInstantiate(&exec, graph, 0));
+            CK(cudaGraphLaunch(exec, c->st)); /* warm-up */
+            CKL();
+            for (int q = 0; q < reps; q++) {
+                CK(cudaEventRecord(c->e0, c->st));
+                CK(cudaGraphLaunch(exec, c->st));
+                CK(cudaEventRecord(c->e1, c->st));
+                if (elapsed_s(c, &s) < 0)
+                    return -1;
+                push(&r->transfer_s[k][j], s / r->transfer_chain);
+            }
+            CK(cudaGraphExecDestroy(exec));
+            CK(cudaGraphDestroy(graph));
+        }
+    }
+    /* The last calls moved their bytes: the host buffer holds the device's
+     * (0x29, over the host's 0x17), the device buffer the set's (0x3c). */
+    {
+        unsigned char t[16], dev[16], set[16];
+        memset(dev, 0x29, sizeof dev);
+        memset(set, 0x3c, sizeof set);
+        CK(cudaMemcpy(t, d_b + big - sizeof t, sizeof t,
+                      cudaMemcpyDeviceToHost));
+        if (memcmp(t, set, sizeof t) || memcmp(h + big - 16, dev, 16))
+            return fail(c, "the copies and sets did not move their bytes");
+    }
+    CK(cudaFreeHost(h));
+    CK(cudaFree(d_a));
+    CK(cudaFree(d_b));
+    return 0;
+}
+
 typedef void (*u_fn)(const unsigned *, unsigned *, int, size_t, unsigned,
                      unsigned long long *);
 
@@ -993,6 +1072,7 @@ extern "C" int mmm__cuda_calibrate(mmm_calib_raw *r, int device, int quick,
     if (bench_core(c, r, reps) < 0 ||
         bench_copy(c, r, reps, (size_t)256 << 20, r->dev.sms) < 0 ||
         bench_gathers(c, r, reps, quick) < 0 ||
+        bench_transfers(c, r, reps, quick) < 0 ||
         bench_u(c, r, reps, r->dev.sms, 64, 32, 16) < 0)
         return -1;
     CK(cudaFree(c->d_cycles));

@@ -197,6 +197,21 @@ Test(null_err, mmm_program_add_kernel)
     mmm_program_free(p);
 }
 
+Test(null_err, mmm_program_add_copy)
+{
+    mmm_program *p = open_program();
+    mmm_copy_spec c = {"a", 2, MMM_COPY_D2D, "4", NULL}; /* a second "a" */
+    REFUSED(mmm_program_add_copy(p, &c, NULL, NULL));
+    c.id = "b";
+    c.bytes = NULL; /* bytes missing */
+    REFUSED(mmm_program_add_copy(p, &c, NULL, NULL));
+    c.bytes = "4";
+    c.kind = MMM_COPY_NONE; /* not a copy's kind */
+    REFUSED(mmm_program_add_copy(p, &c, NULL, NULL));
+    REFUSED(mmm_program_add_copy(p, NULL, NULL, NULL));
+    mmm_program_free(p);
+}
+
 Test(null_err, mmm_program_add_class)
 {
     mmm_program *p = open_program();

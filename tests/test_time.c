@@ -850,3 +850,118 @@ Test(time, machine_table_fitted_rows)
     cr_expect_eq(next, MMM_TIME_NCONST);
     cr_expect_null(mmm__time_input_name(MMM__TI_N));
 }
+
+/* Copies and sets (<copy>) on the small machine: 100 bytes per cycle at
+ * 1 MHz is 1e8 bytes/s, so a d2d copy without its own rate moves 5e7
+ * bytes/s (each byte read and written) and a memset 1e8; the host link
+ * is given, 1e7 bytes/s in, 5e6 out; a call costs 1e-5 s more on the
+ * device, 2e-5 s over the host link:
+ *   up    h2d 20000 B:    2e-5 + 20000/1e7   = 2.02e-3 s
+ *   clear set 50000 B x2: 1e-5 + 50000/1e8   = 5.1e-4 s each
+ *   k     one thread:     2 cycles           = 2e-6 s
+ *   dup   d2d 5000 B:     1e-5 + 5000/5e7    = 1.1e-4 s
+ *   down  d2h 10000 B:    2e-5 + 10000/5e6   = 2.02e-3 s
+ * placed like launches (stream: the i-th call issued at i·1e-3, each
+ * starting 1e-4 after what it waits for). */
+#define COPIES_PROGRAM(mode)                                                 \
+    "<program name='copies'>\n" SMALL_MACHINE                                \
+    "<param name='graph' value='" mode "'/>\n"                               \
+    "<param name='copy_s' value='1e-5'/>\n"                                  \
+    "<param name='copy_host_s' value='2e-5'/>\n"                             \
+    "<param name='copy_h2d_bytes_per_s' value='1e7'/>\n"                     \
+    "<param name='copy_d2h_bytes_per_s' value='5e6'/>\n"                     \
+    "<copy id='up' kind='h2d' bytes='20000'/>\n"                             \
+    "<copy id='clear' kind='set' bytes='50000' repeat='2'/>\n"               \
+    "<kernel id='k' blocks='1' threads='1' work='1' span='1' reads='0'\n"    \
+    "        writes='0'/>\n"                                                 \
+    "<copy id='dup' kind='d2d' bytes='5000'/>\n"                             \
+    "<copy id='down' kind='d2h' bytes='10000'/>\n"                           \
+    "<edge from='up' to='k'/><edge from='clear' to='k'/>\n"                  \
+    "<edge from='k' to='dup'/><edge from='dup' to='down'/>\n"                \
+    "</program>\n"
+
+static void expect_s(double got, double want, const char *what)
+{
+    cr_expect(fabs(got - want) < 1e-15, "%s: %.17g, want %.17g", what, got,
+              want);
+}
+
+Test(time, copies_by_hand)
+{
+    mmm_program *p;
+    mmm_instance *inst;
+    mmm_time t;
+    time_text(COPIES_PROGRAM("0"), "copies.xml", &p, &inst, &t);
+    /* the MMM sees one block: copies add nothing, and pass dependencies */
+    cr_expect_eq(p->kernels[0].copy, MMM_COPY_H2D);
+    cr_expect_eq(p->kernels[0].nclasses, 0);
+    cr_expect_eq(inst->kernels[0].bytes, 20000);
+    cr_expect_eq(inst->kernels[1].repeat, 2);
+    for (int k = 0; k < 5; k++)
+        if (k != 2)
+            cr_expect(inst->kernels[k].N == 0 && inst->kernels[k].W == 0 &&
+                          inst->kernels[k].L == 0,
+                      "copy %d", k);
+    expect_s(t.kernels[0].exec_seconds, 2.02e-3, "up exec");
+    expect_s(t.kernels[1].exec_seconds, 2 * 5.1e-4, "clear exec");
+    expect_s(t.kernels[2].exec_seconds, 2e-6, "k exec");
+    expect_s(t.kernels[3].exec_seconds, 1.1e-4, "dup exec");
+    expect_s(t.kernels[4].exec_seconds, 2.02e-3, "down exec");
+    /* up: issued at 1e-3, ends 3.02e-3.  clear: issued at 2e-3, ends
+     * 2.51e-3; its second call issued at 3e-3 ends 3.51e-3.  k waits for
+     * clear, is issued at 4e-3, ends 4.002e-3.  dup: issued at 5e-3, ends
+     * 5.11e-3; down: issued at 6e-3, ends 8.02e-3. */
+    expect_s(t.kernels[0].seconds, 3.02e-3, "up");
+    expect_s(t.kernels[1].seconds, 3.51e-3, "clear");
+    expect_s(t.kernels[2].seconds, 4.002e-3 - 3.51e-3, "k");
+    expect_s(t.kernels[3].seconds, 5.11e-3 - 4.002e-3, "dup");
+    expect_s(t.kernels[4].seconds, 8.02e-3 - 5.11e-3, "down");
+    expect_s(t.seconds, 8.02e-3, "program");
+    cr_expect_eq(t.launches, 6);
+    cr_expect_eq(t.kernels[0].dominant, MMM_TIME_TERM_COPY);
+    cr_expect_eq(t.kernels[1].dominant, MMM_TIME_TERM_LAUNCH);
+    cr_expect_eq(t.kernels[4].waves, 0);
+    cr_expect_str_eq(mmm_time_term_name(MMM_TIME_TERM_COPY), "copy");
+    cr_assert_eq(t.path_len, 4);
+    cr_expect(t.path[0] == 1 && t.path[1] == 2 && t.path[2] == 3 &&
+              t.path[3] == 4);
+    /* the same by the public formula */
+    expect_s(mmm_time_copy_seconds(&t.machine, MMM_COPY_D2D, 5000), 1.1e-4,
+             "d2d");
+    expect_s(mmm_time_copy_seconds(&t.machine, MMM_COPY_SET, 50000), 5.1e-4,
+             "set");
+    cr_expect_eq(mmm_time_copy_seconds(&t.machine, MMM_COPY_NONE, 5000), 0);
+    mmm_time_dispose(&t);
+    mmm_instance_free(inst);
+    mmm_program_free(p);
+
+    /* Graph replay: every call issued at once, each 1e-4 after what it
+     * waits for.  up ends 1e-4 + 2.02e-3 = 2.12e-3; clear 1e-4 + 5.1e-4,
+     * then 6.1e-4 more: 1.22e-3; k 2.12e-3 + 1e-4 + 2e-6 = 2.222e-3; dup
+     * 2.432e-3; down 2.432e-3 + 1e-4 + 2.02e-3 = 4.552e-3. */
+    time_text(COPIES_PROGRAM("1"), "copies.xml", &p, &inst, &t);
+    expect_s(t.kernels[1].seconds, 1.22e-3, "clear (graph)");
+    expect_s(t.kernels[2].seconds, 2.222e-3 - 2.12e-3, "k (graph)");
+    expect_s(t.seconds, 4.552e-3, "program (graph)");
+    mmm_time_dispose(&t);
+    mmm_instance_free(inst);
+    mmm_program_free(p);
+}
+
+/* A copy's bytes are a count: a fraction is an error at its line. */
+Test(time, copy_bytes_must_be_a_count)
+{
+    static const char text[] =
+        "<program name='c'>\n<param name='n' value='10'/>\n"
+        "<copy id='x' kind='d2d' bytes='n/4'/>\n</program>\n";
+    mmm_program *p;
+    mmm_instance *inst;
+    mmm_error err;
+    load_text(text, "c.xml", &p, &inst);
+    cr_expect_eq(mmm_instance_eval(inst, NULL, 0, &err), MMM_EINFEASIBLE);
+    cr_expect_eq(err.line, 3);
+    cr_expect(strstr(err.message, "bytes of copy 'x'") != NULL, "%s",
+              err.message);
+    mmm_instance_free(inst);
+    mmm_program_free(p);
+}

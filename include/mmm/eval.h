@@ -78,6 +78,7 @@ typedef struct mmm_kernel_val {
     int lost;            /**< an integer measure past 2^53 is known only as
                               a double (it overflowed 64 bits, or an input
                               value did) */
+    int64_t bytes;       /**< a copy's bytes per call (0 for a kernel) */
 } mmm_kernel_val;
 
 typedef struct mmm_instance {

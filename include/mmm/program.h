@@ -110,7 +110,29 @@ typedef struct mmm_block_class {
      * mmm_block_class_attr(). */
 } mmm_block_class;
 
-/** A kernel, or a chain of `repeat` identical launches of it. */
+/** What a node of the DAG is: a kernel (thread blocks), or a copy or a
+ *  set of memory done by the copy engines (`<copy>`: cudaMemcpyAsync,
+ *  cudaMemsetAsync).  A copy has no block class: the MMM's measures count
+ *  it as a kernel without a launch (W, S, O, N, L, K and C add nothing;
+ *  dependencies pass through it), and the time model charges its bytes
+ *  (docs/time.md). */
+typedef enum mmm_copy_kind {
+    MMM_COPY_NONE = 0, /**< a kernel */
+    MMM_COPY_D2D,      /**< device to device: each byte read and written */
+    MMM_COPY_H2D,      /**< host to device, over the host link */
+    MMM_COPY_D2H,      /**< device to host, over the host link */
+    MMM_COPY_SET       /**< a memset: bytes written on the device */
+} mmm_copy_kind;
+#define MMM_COPY_NKINDS 5
+
+/** "kernel", "d2d", "h2d", "d2h", "set" (the values of <copy kind>);
+ *  NULL out of range. */
+MMM_API const char *mmm_copy_kind_name(mmm_copy_kind k);
+/** The kind of that name ("d2d", ...; not "kernel"), or -1. */
+MMM_API int mmm_copy_kind_find(const char *name);
+
+/** A kernel, or a chain of `repeat` identical launches of it; or a copy
+ *  (copy != MMM_COPY_NONE: no class, its bytes an expression). */
 typedef struct mmm_kernel {
     const char *id;
     long line;
@@ -121,7 +143,10 @@ typedef struct mmm_kernel {
     const mmm_expr *threads; /**< threads per block, NULL when not given */
     uint32_t first_class;    /**< its classes: program->classes[first_class
                                   .. first_class + nclasses) */
-    uint32_t nclasses;
+    uint32_t nclasses;       /**< 0 for a copy */
+    mmm_copy_kind copy;      /**< MMM_COPY_NONE for a kernel */
+    const mmm_expr *bytes;   /**< a copy's bytes per call (a count); NULL
+                                  for a kernel */
 } mmm_kernel;
 
 /** A dependency: every block of `from` (its last copy) precedes every block
@@ -259,6 +284,20 @@ typedef struct mmm_kernel_spec {
 /** Add a kernel; *index_out (may be NULL) receives its index. */
 MMM_API int mmm_program_add_kernel(mmm_program *p, const mmm_kernel_spec *spec,
                                    size_t *index_out, mmm_error *err);
+/** Texts of a copy (<copy>): a node of the DAG that moves or sets bytes
+ *  (mmm_copy_kind), joined to kernels and copies by edges like a kernel. */
+typedef struct mmm_copy_spec {
+    const char *id;      /**< unique among kernels and copies */
+    long line;
+    mmm_copy_kind kind;  /**< not MMM_COPY_NONE */
+    const char *bytes;   /**< bytes per call (count), required */
+    const char *repeat;  /**< NULL = 1: a chain of identical calls */
+} mmm_copy_spec;
+
+/** Add a copy; *index_out (may be NULL) receives its index among the
+ *  kernels (program->kernels). */
+MMM_API int mmm_program_add_copy(mmm_program *p, const mmm_copy_spec *spec,
+                                 size_t *index_out, mmm_error *err);
 /** Add a block class to kernel `kernel`, which must be the last kernel
  *  added. */
 MMM_API int mmm_program_add_class(mmm_program *p, size_t kernel,

@@ -61,6 +61,12 @@ typedef struct mmm_time_machine {
                                     address (default sector_bytes) */
     double scatter_miss_bytes; /**< ... that misses it (default sector_bytes) */
     double gather_l2_bytes;   /**< L2 capacity gathers find (default 0) */
+    /* copies and sets (<copy>): bytes per second of each kind, and the
+     * fixed time of one call on the device and over the host link; 0 for
+     * d2d and set: derived from bandwidth_bytes_per_cycle
+     * (mmm_time_copy_seconds) */
+    double copy_d2d_bytes_per_s, copy_h2d_bytes_per_s, copy_d2h_bytes_per_s,
+        set_bytes_per_s, copy_s, copy_host_s;
     /* fitted constants, indexed by MMM_TIME_* */
     double c[MMM_TIME_NCONST];
     int graph; /**< 1: CUDA graph replay; 0: stream launches */
@@ -96,9 +102,10 @@ typedef enum mmm_time_term {
     MMM_TIME_TERM_LAUNCH,
     MMM_TIME_TERM_BLOCKS,
     MMM_TIME_TERM_ATOMICS,
-    MMM_TIME_TERM_L1
+    MMM_TIME_TERM_L1,
+    MMM_TIME_TERM_COPY /**< a copy's or set's bytes (a <copy>) */
 } mmm_time_term;
-#define MMM_TIME_NTERMS 8
+#define MMM_TIME_NTERMS 9
 
 /**
  * Resident blocks per SM of a block of `threads` threads using
@@ -178,6 +185,12 @@ MMM_API int mmm_time_limits_get(mmm_time_machine *out, const mmm_instance *inst,
 MMM_API int mmm_time_check_launches(const mmm_instance *inst,
                                     const mmm_time_machine *m,
                                     mmm_time_excess *which, mmm_error *err);
+/** Seconds one call of a copy of `kind` moving `bytes` bytes takes on
+ *  machine m, beyond the launch gaps: copy_s (copy_host_s over the host
+ *  link) + bytes / the kind's bytes per second (docs/time.md, section 3).
+ *  0 for MMM_COPY_NONE. */
+MMM_API double mmm_time_copy_seconds(const mmm_time_machine *m,
+                                     mmm_copy_kind kind, double bytes);
 
 /** Read the machine from an evaluated instance's parameters.  A missing
  *  required one, or a negative/zero value where that is impossible, is
@@ -245,7 +258,8 @@ MMM_API int mmm_time_compute(mmm_time *out, const mmm_instance *inst,
                              const mmm_time_machine *m, mmm_error *err);
 MMM_API void mmm_time_dispose(mmm_time *t);
 
-/** "latency", "issue", "bandwidth", "shared", "launch". */
+/** "latency", "issue", "bandwidth", "shared", "launch", "blocks",
+ *  "atomics", "l1", "copy". */
 MMM_API const char *mmm_time_term_name(mmm_time_term t);
 /** "threads", "blocks", "shared", "registers". */
 MMM_API const char *mmm_time_limit_name(mmm_time_limit l);

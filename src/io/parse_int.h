@@ -41,6 +41,7 @@ enum mmm__parse_elem {
     E_KERNEL,
     E_BLOCKS,
     E_EDGE,
+    E_COPY,
     E_MACHINE,
     E_MPARAM,
     E_COUNT
@@ -63,9 +64,10 @@ enum {
     BL_N = BL_ATTR0 + MMM_ATTR_N
 };
 enum { ED_FROM, ED_TO };
+enum { CP_ID, CP_KIND, CP_BYTES, CP_REPEAT, CP_N };
 enum { MP_NAME, MP_VALUE };
-#define MAX_ATTRS 24
-_Static_assert(MAX_ATTRS <= 24, "a record's mask has 24 bits");
+#define MAX_ATTRS 32
+_Static_assert(MAX_ATTRS <= 32, "a record's mask has 32 bits");
 _Static_assert(KE_N <= MAX_ATTRS && BL_N <= MAX_ATTRS,
                "more attributes of <kernel> than a record's mask holds: "
                "widen record.mask");
@@ -77,7 +79,9 @@ typedef struct mmm__parse_elem_def {
     unsigned required; /* bit i: attrs[i] must be given */
     unsigned names;    /* bit i: [A-Za-z_][A-Za-z0-9_]* */
     unsigned ids;      /* bit i: non-empty, no white space */
-    unsigned access;   /* bit i: coalesced | irregular */
+    /* enums[i]: the values attribute i may take (NULL-terminated), or
+     * NULL (any); enums itself NULL when no attribute is enumerated */
+    const char *const *const *enums;
     int text;          /* character content allowed */
     const unsigned char *children;
 } mmm__parse_elem_def;
@@ -213,11 +217,12 @@ _Static_assert(R_DESCRIPTION < 256, "a record's kind has 8 bits");
  * record near 32 bytes: the records of a big file cross from one core to
  * the other, and their volume matters. */
 typedef struct mmm__parse_record {
-    uint32_t size;      /* bytes, with the strings */
-    unsigned kind : 8;  /* enum mmm__parse_elem, or R_* */
-    unsigned mask : 24; /* bit i: value i is present */
-    int64_t line;
+    uint32_t size;          /* bytes, with the strings */
+    uint32_t mask;          /* bit i: value i is present */
+    uint64_t kind : 8;      /* enum mmm__parse_elem, or R_* */
+    uint64_t line : 56;     /* the element's line (>= 0) */
 } mmm__parse_record;
+_Static_assert(sizeof(mmm__parse_record) == 16, "a record's header is 16 bytes");
 
 /* ------------------------------------------------------------------ */
 /* Across the files                                                    */

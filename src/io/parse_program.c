@@ -167,6 +167,13 @@ static void program_element(mmm__parse_builder *b, enum mmm__parse_elem kind, co
     case E_EDGE:
         r = mmm_program_add_edge(b->prog, v[ED_FROM], v[ED_TO], line, &e);
         break;
+    case E_COPY: {
+        mmm_copy_spec cs = {v[CP_ID], line,
+                            (mmm_copy_kind)mmm_copy_kind_find(v[CP_KIND]),
+                            v[CP_BYTES], v[CP_REPEAT]};
+        r = mmm_program_add_copy(b->prog, &cs, NULL, &e);
+        break;
+    }
     default:
         break;
     }

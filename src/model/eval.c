@@ -763,6 +763,29 @@ static int eval_varying(inst_impl *in, size_t k, mmm_kernel_val *kv,
     return 0;
 }
 
+/* A copy: no block, so W, S, O, N, L, K and C stay 0 (exactly); its
+ * bytes per call, a count. */
+static int eval_copy(inst_impl *in, size_t k, mmm_kernel_val *kv,
+                     mmm_error *err)
+{
+    const mmm_program *p = in->pub.program;
+    const mmm_kernel *kr = &p->kernels[k];
+    uint32_t id = p->priv->kernel_eid[k][MMM_KX_BYTES];
+    mmm_value v;
+    mmm_error sub;
+    char what[200];
+    kv->exact = MMM_EXACT_ALL;
+    int r = ev(in, id, &v, &sub);
+    if (r < 0)
+        return mmm_error_set(err, r, p->file, kr->line,
+                             "bytes of copy '%s': %s", kr->id, sub.message);
+    if (mmm_value_to_count(&kv->bytes, v, "", NULL) == 0)
+        return 0;
+    snprintf(what, sizeof what, "bytes of copy '%s'", kr->id);
+    r = mmm_value_to_count(&kv->bytes, v, what, &sub);
+    return mmm_error_set(err, r, p->file, kr->line, "%s", sub.message);
+}
+
 static int eval_kernel(inst_impl *in, size_t k, mmm_error *err)
 {
     const mmm_program *p = in->pub.program;
@@ -779,15 +802,19 @@ static int eval_kernel(inst_impl *in, size_t k, mmm_error *err)
         int r = ev(in, rid, &v, &sub);
         if (r < 0)
             return mmm_error_set(err, r, p->file, kr->line,
-                                 "repeat of kernel '%s': %s", kr->id,
+                                 "repeat of %s '%s': %s",
+                                 kr->copy ? "copy" : "kernel", kr->id,
                                  sub.message);
         if (mmm_value_to_count(&kv->repeat, v, "", NULL) < 0) {
-            snprintf(what, sizeof what, "repeat of kernel '%s'", kr->id);
+            snprintf(what, sizeof what, "repeat of %s '%s'",
+                     kr->copy ? "copy" : "kernel", kr->id);
             r = mmm_value_to_count(&kv->repeat, v, what, &sub);
             return mmm_error_set(err, r, p->file, kr->line, "%s",
                                  sub.message);
         }
     }
+    if (kr->copy != MMM_COPY_NONE)
+        return eval_copy(in, k, kv, err);
     if (kv->repeat == 0) {
         /* No launch: nothing to evaluate, dependencies pass through. */
         if (in->pub.classes)

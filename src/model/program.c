@@ -575,7 +575,8 @@ int mmm_program_add_kernel(mmm_program *p, const mmm_kernel_spec *spec,
             return nomem(err);
         k.index_slot = (int)(p->nparams + pv->nindexed);
     }
-    uint32_t keid[MMM_KX_N], ceid[MMM_CX_N];
+    uint32_t keid[MMM_KX_N] = {MMM_NO_EXPR, MMM_NO_EXPR, MMM_NO_EXPR},
+             ceid[MMM_CX_N];
     mmm__expr_scope rs = {NULL, -1, p->nparams, k.index};
     mmm__expr_scope ks = {k.index, k.index_slot, p->nparams, NULL};
     if ((r = mmm__prog_compile_opt(p, &keid[MMM_KX_REPEAT], spec->repeat, &rs,
@@ -623,6 +624,81 @@ int mmm_program_add_kernel(mmm_program *p, const mmm_kernel_spec *spec,
     return 0;
 }
 
+static const char *const copy_kind_names[MMM_COPY_NKINDS] = {
+    [MMM_COPY_NONE] = "kernel", [MMM_COPY_D2D] = "d2d",
+    [MMM_COPY_H2D] = "h2d",     [MMM_COPY_D2H] = "d2h",
+    [MMM_COPY_SET] = "set"};
+
+const char *mmm_copy_kind_name(mmm_copy_kind k)
+{
+    return (unsigned)k < MMM_COPY_NKINDS ? copy_kind_names[k] : NULL;
+}
+
+int mmm_copy_kind_find(const char *name)
+{
+    for (int k = MMM_COPY_NONE + 1; name && k < MMM_COPY_NKINDS; k++)
+        if (!strcmp(copy_kind_names[k], name))
+            return k;
+    return -1;
+}
+
+int mmm_program_add_copy(mmm_program *p, const mmm_copy_spec *spec,
+                         size_t *index_out, mmm_error *err)
+{
+    int r = mmm__program_check_open(p, err);
+    if (r < 0)
+        return r;
+    if (!spec)
+        return mmm_error_set(err, MMM_EINVAL, p->file, 0, "no copy spec");
+    if (spec->kind <= MMM_COPY_NONE || spec->kind >= MMM_COPY_NKINDS)
+        return mmm_error_set(err, MMM_EINVAL, p->file, spec->line,
+                             "copy '%s': kind %d is not a copy's",
+                             spec->id ? spec->id : "", (int)spec->kind);
+    mmm_kernel_spec ks;
+    memset(&ks, 0, sizeof ks);
+    ks.id = spec->id;
+    ks.line = spec->line;
+    if ((r = check_new_kernel(p, &ks, err)) < 0)
+        return r;
+    if (!spec->bytes)
+        return mmm_error_set(err, MMM_EINPUT, p->file, spec->line,
+                             "copy '%s' lacks attribute 'bytes'", spec->id);
+    struct mmm_program_priv *pv = p->priv;
+    uint32_t keid[MMM_KX_N] = {MMM_NO_EXPR, MMM_NO_EXPR, MMM_NO_EXPR};
+    mmm__expr_scope sc = {NULL, -1, p->nparams, NULL};
+    if ((r = mmm__prog_compile_opt(p, &keid[MMM_KX_REPEAT], spec->repeat,
+                                   &sc, spec->line, err)) < 0 ||
+        (r = mmm__prog_compile(p, &keid[MMM_KX_BYTES], spec->bytes, &sc,
+                               spec->line, err)) < 0 ||
+        (r = grow_kernels(p, err)) < 0)
+        return r;
+    mmm_kernel k;
+    memset(&k, 0, sizeof k);
+    k.line = spec->line;
+    k.index_slot = -1;
+    k.id = mmm__arena_strdup(&pv->arena, spec->id);
+    if (!k.id)
+        return nomem(err);
+    k.repeat = mmm__prog_expr_of(p, keid[MMM_KX_REPEAT]);
+    k.first_class = (uint32_t)p->nclasses;
+    k.copy = spec->kind;
+    k.bytes = mmm__prog_expr_of(p, keid[MMM_KX_BYTES]);
+    size_t idx = p->nkernels;
+    pv->kernels[idx] = k;
+    memcpy(pv->kernel_eid[idx], keid, sizeof keid);
+    pv->kernel_minimal[idx] = 1;
+    p->nkernels = idx + 1;
+    mmm__program_sync_views(p);
+    if (mmm__kernel_id_insert(pv, idx) < 0) {
+        p->nkernels = idx;
+        return nomem(err);
+    }
+    pv->last_kernel_minimal = 1;
+    if (index_out)
+        *index_out = idx;
+    return 0;
+}
+
 int mmm_program_add_class(mmm_program *p, size_t kernel,
                           const mmm_class_spec *spec, mmm_error *err)
 {
@@ -637,6 +713,9 @@ int mmm_program_add_class(mmm_program *p, size_t kernel,
                              "kernel added");
     struct mmm_program_priv *pv = p->priv;
     const mmm_kernel *k = &pv->kernels[kernel];
+    if (k->copy != MMM_COPY_NONE)
+        return mmm_error_set(err, MMM_EINPUT, p->file, spec->line,
+                             "'%s' is a copy: it has no blocks", k->id);
     if (pv->last_kernel_minimal)
         return mmm_error_set(err, MMM_EINPUT, p->file, spec->line,
                              "kernel '%s' has both a blocks attribute and "

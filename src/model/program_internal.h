@@ -58,7 +58,7 @@ typedef struct mmm__prog_expr {
 
 /* Expression ids of one kernel / one class (MMM_NO_EXPR when absent), so
  * that the evaluator can memoize the value of each distinct expression. */
-enum { MMM_KX_REPEAT, MMM_KX_THREADS, MMM_KX_N };
+enum { MMM_KX_REPEAT, MMM_KX_THREADS, MMM_KX_BYTES, MMM_KX_N };
 enum {
     MMM_CX_COUNT,
     MMM_CX_WORK,

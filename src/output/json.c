@@ -422,6 +422,13 @@ static void json_kernels(mmm__json *w, const mmm_instance *inst)
             jb_double(&b, k->C);
         LIT(&b, ", \"line\": ");
         jb_int(&b, prog->kernels[i].line);
+        if (prog->kernels[i].copy != MMM_COPY_NONE) {
+            /* a copy: its kind and bytes per call */
+            LIT(&b, ", \"copy\": ");
+            put_string(&b, mmm_copy_kind_name(prog->kernels[i].copy));
+            LIT(&b, ", \"bytes\": ");
+            jb_int(&b, k->bytes);
+        }
         jb_putc(&b, '}');
     }
     if (prog->nkernels)

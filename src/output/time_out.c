@@ -112,6 +112,17 @@ void mmm__time_text(FILE *f, const mmm_time *t, const mmm_instance *inst,
         const mmm_time_kernel *tk = &t->kernels[k];
         if (mmm__rows_done(f, i, prog->nkernels, max_rows))
             break;
+        if (prog->kernels[k].copy != MMM_COPY_NONE) {
+            /* a copy: no waves, no blocks; its kind where the limit goes */
+            fprintf(f, "%-*.*s %10lld %12s %12s %8s %9s %-10s %s\n",
+                    (int)width, (int)width, prog->kernels[k].id,
+                    (long long)tk->launches,
+                    mmm__fmt_seconds(tk->seconds, a, sizeof a),
+                    mmm__fmt_seconds(tk->exec_seconds, b, sizeof b), "-", "-",
+                    mmm_copy_kind_name(prog->kernels[k].copy),
+                    mmm_time_term_name(tk->dominant));
+            continue;
+        }
         fprintf(f, "%-*.*s %10lld %12s %12s %8lld %9lld %-10s %s\n",
                 (int)width, (int)width, prog->kernels[k].id,
                 (long long)tk->launches, mmm__fmt_seconds(tk->seconds, a, sizeof a),
@@ -159,7 +170,10 @@ void mmm__time_json(mmm__json *w, const mmm_time *t, const mmm_instance *inst)
         mmm__json_intk(w, "launches", tk->launches);
         mmm__json_intk(w, "waves", tk->waves);
         mmm__json_intk(w, "resident", tk->resident);
-        mmm__json_str(w, "limit", mmm_time_limit_name(tk->limit));
+        if (prog->kernels[k].copy != MMM_COPY_NONE)
+            mmm__json_str(w, "copy", mmm_copy_kind_name(prog->kernels[k].copy));
+        else
+            mmm__json_str(w, "limit", mmm_time_limit_name(tk->limit));
         mmm__json_str(w, "dominant", mmm_time_term_name(tk->dominant));
         mmm__json_end_object(w);
     }

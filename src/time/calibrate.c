@@ -221,6 +221,39 @@ static void gather_costs(mmm_calib *out, const mmm_calib_raw *raw)
     out->gather_l2_bytes = st.median;
 }
 
+/* Copies and sets: for each kind, the rate from the smallest and the
+ * largest size ((b_large - b_small) / (t_large - t_small), medians) and
+ * the fixed time of a call beyond the gap between two nodes of a
+ * replayed graph (t_small - b_small / rate - launch_graph_s, at least
+ * 0).  A larger size that took no longer is an error. */
+static int transfer_costs(mmm_calib *out, const mmm_calib_raw *raw,
+                          mmm_error *err)
+{
+    const int lo = 0, hi = MMM_CALIB_NTRANSFER - 1;
+    for (int j = 0; j < MMM_CALIB_NTRANSFER; j++)
+        out->transfer_bytes[j] = raw->transfer_bytes[j];
+    for (int k = 0; k < MMM_CALIB_NXFERKIND; k++) {
+        for (int j = 0; j < MMM_CALIB_NTRANSFER; j++)
+            stat_series(&out->transfer_s[k][j], &raw->transfer_s[k][j]);
+        double dt = out->transfer_s[k][hi].median - out->transfer_s[k][lo].median,
+               db = (double)(raw->transfer_bytes[hi] - raw->transfer_bytes[lo]);
+        if (!(dt > 0))
+            return mmm_error_set(err, MMM_EINPUT, NULL, 0,
+                                 "calibration: the %s calls of %lld bytes "
+                                 "took no longer than those of %lld",
+                                 mmm_copy_kind_name((mmm_copy_kind)(k + 1)),
+                                 (long long)raw->transfer_bytes[hi],
+                                 (long long)raw->transfer_bytes[lo]);
+        double rate = db / dt;
+        double fixed = out->transfer_s[k][lo].median -
+                       (double)raw->transfer_bytes[lo] / rate -
+                       out->launch_graph_s.median;
+        out->transfer_bytes_per_s[k] = rate;
+        out->transfer_fixed_s[k] = fixed > 0 ? fixed : 0;
+    }
+    return 0;
+}
+
 int mmm_calib_analyze(mmm_calib *out, const mmm_calib_raw *raw,
                       mmm_error *err)
 {
@@ -267,6 +300,21 @@ int mmm_calib_analyze(mmm_calib *out, const mmm_calib_raw *raw,
     if (raw->gather_words <= 0)
         return mmm_error_set(err, MMM_EINPUT, NULL, 0,
                              "calibration: gather_words must be positive");
+    for (i = 0; i < MMM_CALIB_NTRANSFER; i++) {
+        for (k = 0; k < MMM_CALIB_NXFERKIND; k++) {
+            snprintf(what, sizeof what, "transfer_s[%s][%d]",
+                     mmm_copy_kind_name((mmm_copy_kind)(k + 1)), i);
+            if ((r = check_series(&raw->transfer_s[k][i], what, err)) < 0)
+                return r;
+        }
+        if (raw->transfer_bytes[i] <= 0 ||
+            (i > 0 && raw->transfer_bytes[i] <= raw->transfer_bytes[i - 1]))
+            return mmm_error_set(err, MMM_EINPUT, NULL, 0,
+                                 "calibration: the copy sizes must be "
+                                 "positive and grow (size %d has %lld "
+                                 "bytes)",
+                                 i, (long long)raw->transfer_bytes[i]);
+    }
     for (i = 0; i < MMM_CALIB_NOPS; i++) {
         snprintf(what, sizeof what, "op_cycles[%s]", op_names[i]);
         if ((r = check_series(&raw->op_cycles[i], what, err)) < 0)
@@ -375,6 +423,8 @@ int mmm_calib_analyze(mmm_calib *out, const mmm_calib_raw *raw,
         out->u_resident[i] = raw->u_resident[i];
     }
     gather_costs(out, raw);
+    if ((r = transfer_costs(out, raw, err)) < 0)
+        return r;
     out->saturation_words_per_sm =
         out->load_cycles.median * out->bandwidth_bytes_per_cycle_per_sm / 4.0;
     out->latency_exposed = exposed(out);
@@ -495,7 +545,7 @@ int mmm_calib_machine_xml(char **out, size_t *len, const mmm_calib *c,
     char sp[256];
     double f = c->clock_hz.median;
     int q = fp32_lanes(d->cc_major, d->cc_minor);
-    int i, i256 = 1;
+    int i, k, i256 = 1;
     FILE *fp;
 
     *out = NULL;
@@ -611,6 +661,48 @@ int mmm_calib_machine_xml(char **out, size_t *len, const mmm_calib *c,
               "derived: the L2 capacity gathered words find, the median over "
               "the regions between the two of h x region, h = (miss - "
               "cost) / (miss - hit) the share found in the L2");
+    }
+
+    {
+        /* copies and sets: a rate per kind; one fixed time on the device
+         * (the mean of d2d and set), one over the host link (of h2d and
+         * d2h) */
+        static const int row[MMM_CALIB_NXFERKIND] = {
+            MMM__TI_COPY_D2D_BYTES_PER_S, MMM__TI_COPY_H2D_BYTES_PER_S,
+            MMM__TI_COPY_D2H_BYTES_PER_S, MMM__TI_SET_BYTES_PER_S};
+        static const char *const what[MMM_CALIB_NXFERKIND] = {
+            "cudaMemcpyAsync device to device", "cudaMemcpyAsync host "
+            "(pinned) to device", "cudaMemcpyAsync device to host (pinned)",
+            "cudaMemsetAsync"};
+        char sizes[256];
+        for (k = 0; k < MMM_CALIB_NXFERKIND; k++) {
+            int o = 0;
+            for (i = 0; i < MMM_CALIB_NTRANSFER && o >= 0 &&
+                        (size_t)o < sizeof sizes;
+                 i++)
+                o += snprintf(sizes + o, sizeof sizes - (size_t)o,
+                              "%s%lld B: %.4g us", i ? ", " : "",
+                              (long long)c->transfer_bytes[i],
+                              c->transfer_s[k][i].median * 1e6);
+            param(fp, mmm__time_input_name(row[k]),
+                  c->transfer_bytes_per_s[k],
+                  "bytes per second of %s: a CUDA graph of dependent calls "
+                  "replayed, the difference of the largest and the "
+                  "smallest size over the difference of their seconds per "
+                  "call (%s)", what[k], sizes);
+        }
+        param(fp, TI_NAME(COPY_S),
+              (c->transfer_fixed_s[0] + c->transfer_fixed_s[3]) / 2,
+              "seconds of a device-to-device copy or a memset beyond its "
+              "bytes: the smallest call less its bytes at the rate above "
+              "and less launch_graph_s, the mean of the two (copy %.4g, "
+              "set %.4g)",
+              c->transfer_fixed_s[0], c->transfer_fixed_s[3]);
+        param(fp, TI_NAME(COPY_HOST_S),
+              (c->transfer_fixed_s[1] + c->transfer_fixed_s[2]) / 2,
+              "the same over the host link, the mean of host to device "
+              "(%.4g) and device to host (%.4g)",
+              c->transfer_fixed_s[1], c->transfer_fixed_s[2]);
     }
 
     param(fp, TI_NAME(LATENCY_EXPOSED), c->latency_exposed,
@@ -823,6 +915,22 @@ int mmm_calib_constants_from_machine(mmm_calib_constants *out,
         out->scatter_hit_bytes = 0;
     if (get(&out->scatter_miss_bytes, m, TI_NAME(SCATTER_MISS_BYTES), NULL) < 0)
         out->scatter_miss_bytes = 0;
+    {
+        const struct {
+            int row;
+            double *dst;
+        } opt[] = {
+            {MMM__TI_COPY_D2D_BYTES_PER_S, &out->copy_d2d_bytes_per_s},
+            {MMM__TI_COPY_H2D_BYTES_PER_S, &out->copy_h2d_bytes_per_s},
+            {MMM__TI_COPY_D2H_BYTES_PER_S, &out->copy_d2h_bytes_per_s},
+            {MMM__TI_SET_BYTES_PER_S, &out->set_bytes_per_s},
+            {MMM__TI_COPY_S, &out->copy_s},
+            {MMM__TI_COPY_HOST_S, &out->copy_host_s},
+        };
+        for (i = 0; i < sizeof opt / sizeof opt[0]; i++)
+            if (get(opt[i].dst, m, mmm__time_input_name(opt[i].row), NULL) < 0)
+                *opt[i].dst = 0;
+    }
     for (i = 0; i < MMM_CALIB_NBLOCK; i++) {
         snprintf(name, sizeof name, "U_latency_%d", mmm_calib_block_sizes[i]);
         if ((r = get(&out->U_latency[i], m, name, err)) < 0)

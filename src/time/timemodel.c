@@ -123,12 +123,13 @@ static const char *const term_names[] = {
     [MMM_TIME_TERM_LATENCY] = "latency", [MMM_TIME_TERM_ISSUE] = "issue",
     [MMM_TIME_TERM_BANDWIDTH] = "bandwidth", [MMM_TIME_TERM_SHARED] = "shared",
     [MMM_TIME_TERM_LAUNCH] = "launch", [MMM_TIME_TERM_BLOCKS] = "blocks",
-    [MMM_TIME_TERM_ATOMICS] = "atomics", [MMM_TIME_TERM_L1] = "l1"};
+    [MMM_TIME_TERM_ATOMICS] = "atomics", [MMM_TIME_TERM_L1] = "l1",
+    [MMM_TIME_TERM_COPY] = "copy"};
 static const char *const limit_names[] = {
     [MMM_TIME_LIMIT_THREADS] = "threads", [MMM_TIME_LIMIT_BLOCKS] = "blocks",
     [MMM_TIME_LIMIT_SHARED] = "shared", [MMM_TIME_LIMIT_REGISTERS] = "registers"};
 #define NAMES(a) (sizeof(a) / sizeof *(a))
-_Static_assert(NAMES(term_names) == MMM_TIME_TERM_L1 + 1 &&
+_Static_assert(NAMES(term_names) == MMM_TIME_NTERMS &&
                    NAMES(limit_names) == MMM_TIME_LIMIT_REGISTERS + 1,
                "a name for every term and every limit");
 
@@ -576,6 +577,37 @@ static int launch(const mmm_time_machine *m, const mmm_program *prog,
 }
 
 /* ------------------------------------------------------------------ */
+/* Copies and sets                                                     */
+
+double mmm_time_copy_seconds(const mmm_time_machine *m, mmm_copy_kind kind,
+                             double bytes)
+{
+    /* Without their own rates, a copy on the device moves each byte in
+     * and out of memory at the kernels' bandwidth, a set writes it. */
+    double bw = m->c[MMM_TIME_BANDWIDTH] * m->clock_hz, rate = 0,
+           fixed = m->copy_s;
+    switch (kind) {
+    case MMM_COPY_D2D:
+        rate = m->copy_d2d_bytes_per_s > 0 ? m->copy_d2d_bytes_per_s : bw / 2;
+        break;
+    case MMM_COPY_SET:
+        rate = m->set_bytes_per_s > 0 ? m->set_bytes_per_s : bw;
+        break;
+    case MMM_COPY_H2D:
+        rate = m->copy_h2d_bytes_per_s;
+        fixed = m->copy_host_s;
+        break;
+    case MMM_COPY_D2H:
+        rate = m->copy_d2h_bytes_per_s;
+        fixed = m->copy_host_s;
+        break;
+    default:
+        return 0;
+    }
+    return fixed + safe_div(bytes, rate);
+}
+
+/* ------------------------------------------------------------------ */
 /* The program                                                         */
 
 void mmm_time_dispose(mmm_time *t)
@@ -687,9 +719,16 @@ int mmm_time_compute(mmm_time *out, const mmm_instance *inst,
         tk->first_launch = out->neach;
         for (int64_t j = 1; j <= copies; j++) {
             launch_cost lc;
-            if ((r = mmm_instance_eval_copy(inst, k, j, cv, err)) < 0 ||
-                (r = mmm_instance_eval_attrs(inst, k, j, av, err)) < 0 ||
-                (r = launch(m, prog, kr, cv, av, kr->nclasses, &lc, err)) < 0)
+            if (kr->copy != MMM_COPY_NONE) {
+                /* a copy or a set: its bytes at its kind's rate */
+                memset(&lc, 0, sizeof lc);
+                lc.exec = mmm_time_copy_seconds(m, kr->copy,
+                                                (double)kv->bytes);
+                lc.term = MMM_TIME_TERM_COPY;
+            } else if ((r = mmm_instance_eval_copy(inst, k, j, cv, err)) < 0 ||
+                       (r = mmm_instance_eval_attrs(inst, k, j, av, err)) < 0 ||
+                       (r = launch(m, prog, kr, cv, av, kr->nclasses, &lc,
+                                   err)) < 0)
                 goto fail;
             issued += 1;
             double t_1 = fmax(issued * pace, t_end + gap) + lc.exec;
