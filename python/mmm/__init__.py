@@ -520,7 +520,8 @@ class Program:
         default list)."""
         pol = self._policies(policy)
         pol_all = policy == "all"
-        ov, nov, pp, _ = self._eval(params)
+        ov, nov, _pp, _key = self._overrides(params)
+        self._eval(params)
         so = Struct("mmm_speedup_options", lib.mmm_speedup_options_init)
         plist = ctypes.c_void_p()
         np_ = ctypes.c_size_t()

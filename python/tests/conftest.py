@@ -5,7 +5,7 @@ import json
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-MMM = os.environ.get("MMM_BIN") or os.path.join(ROOT, "build", "mmm")
+MMM = os.path.abspath(os.environ.get("MMM_BIN") or os.path.join(ROOT, "build", "mmm"))
 
 
 def cli(*args, check=True):

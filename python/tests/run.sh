@@ -24,5 +24,5 @@ case "$san" in
 *undefined*)
     LD_PRELOAD=$(${CC:-cc} -print-file-name=libubsan.so); export LD_PRELOAD ;;
 esac
-MMM_LIBRARY=$lib MMM_BIN=$build/mmm PYTHONPATH=$src/python PYTHONDONTWRITEBYTECODE=1 \
+MMM_LIBRARY=$(cd "$(dirname "$lib")" && pwd)/$(basename "$lib") MMM_BIN=$(cd "$build" && pwd)/mmm PYTHONPATH=$src/python PYTHONDONTWRITEBYTECODE=1 \
     exec "$found" -m pytest -q -p no:cacheprovider "$src/python/tests"
