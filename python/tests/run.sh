@@ -1,8 +1,9 @@
 #!/bin/sh
 # ctest `python`: python/tests with pytest, against this build's libmmm and
-# mmm.  Usage: run.sh BUILD_DIR [PYTHON3] [SANITIZE].  Exit 77 (skipped)
-# when no python3 with pytest is found.
-build=$1; py=$2; san=$3
+# mmm.  Usage: run.sh BUILD_DIR [PYTHON3] [SANITIZE] [SCRIPT]: with SCRIPT,
+# runs it instead (ctest python_example).  Exit 77 (skipped) when no
+# python3 with pytest is found.
+build=$1; py=$2; san=$3; script=$4
 src=$(cd "$(dirname "$0")/../.." && pwd)
 found=
 for p in "$py" /usr/bin/python3 python3; do
@@ -24,5 +25,11 @@ case "$san" in
 *undefined*)
     LD_PRELOAD=$(${CC:-cc} -print-file-name=libubsan.so); export LD_PRELOAD ;;
 esac
-MMM_LIBRARY=$(cd "$(dirname "$lib")" && pwd)/$(basename "$lib") MMM_BIN=$(cd "$build" && pwd)/mmm PYTHONPATH=$src/python PYTHONDONTWRITEBYTECODE=1 \
-    exec "$found" -m pytest -q -p no:cacheprovider "$src/python/tests"
+MMM_LIBRARY=$(cd "$(dirname "$lib")" && pwd)/$(basename "$lib")
+MMM_BIN=$(cd "$build" && pwd)/mmm
+PYTHONPATH=$src/python PYTHONDONTWRITEBYTECODE=1
+export MMM_LIBRARY MMM_BIN PYTHONPATH PYTHONDONTWRITEBYTECODE
+if [ -n "$script" ]; then
+    exec "$found" "$script"
+fi
+exec "$found" -m pytest -q -p no:cacheprovider "$src/python/tests"
