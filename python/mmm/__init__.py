@@ -618,12 +618,17 @@ class Rendering:
 def _column(values, pandas):
     """A column keeping exact integers exact: ints with gaps (infeasible
     points) as pandas' nullable Int64, ints past 64 bits as objects."""
-    kinds = set(type(v) for v in values if v is not None)
-    if kinds == {int}:
-        if all(-2**63 <= v < 2**63 for v in values if v is not None):
-            return pandas.array(values, dtype="Int64") if None in values else \
-                pandas.array(values, dtype="int64")
-        return pandas.array(values, dtype=object)
+    kinds = set(map(type, values))
+    if kinds <= {int, type(None)} and int in kinds:
+        import numpy
+        try:
+            if type(None) not in kinds:
+                return numpy.array(values, dtype=numpy.int64)
+            mask = numpy.fromiter((v is None for v in values), dtype=bool, count=len(values))
+            data = numpy.array([0 if v is None else v for v in values], dtype=numpy.int64)
+            return pandas.arrays.IntegerArray(data, mask)
+        except OverflowError:
+            return numpy.array(values, dtype=object)
     return values
 
 
@@ -652,8 +657,10 @@ def _table(doc):
             rows.append(row)
         return rows
     cols = {}
+    pv = [r.get("params", {}) for r in sweep]
+    first = set(pv[0]) if pv else set()
     for k in names:
-        vals = [r["params"][k] if k in r.get("params", ()) else r.get(k) for r in sweep]
+        vals = [d.get(k) for d in pv] if k in first else [r.get(k) for r in sweep]
         cols[k] = _column(vals, pandas)
     df = pandas.DataFrame(cols, columns=names)
     df.attrs["optimize"] = {k: v for k, v in doc.items() if k != "sweep"}
