@@ -1719,3 +1719,170 @@ Test(profile, cli_run_traced)
     unsetenv("ARGS_LOG");
     mmm_tmpdir_remove(dir);
 }
+
+/* The copies and sets of a launch trace become <copy> elements between
+ * the kernels they were issued between, each after the previous node of
+ * its stream; over points their bytes are an expression like any count;
+ * points that copy differently are refused. */
+Test(profile, trace_copies)
+{
+    size_t len;
+    char *text = slurp(DATA "/trace/launches.csv", &len);
+    /* the trace's own copies, in order: kind and bytes from its rows */
+    char kinds[8][8];
+    unsigned long long bytes[8];
+    size_t nc = 0;
+    char *dup = strdup(text);
+    for (char *l = strtok(dup, "\n"); l; l = strtok(NULL, "\n")) {
+        if (!strstr(l, ",memcpy,") && !strstr(l, ",memset,"))
+            continue;
+        const char *p = l;
+        for (int f = 0; f < 13; f++)
+            p = strchr(p, ',') + 1;
+        bytes[nc] = strtoull(p, NULL, 10);
+        p = strchr(p, ',') + 1;
+        snprintf(kinds[nc], sizeof kinds[nc], "%.*s", (int)strcspn(p, ","), p);
+        nc++;
+    }
+    free(dup);
+    cr_assert_eq(nc, 5);
+    mmm_profile *p = NULL;
+    mmm_error err;
+    cr_assert_eq(mmm_profile_build(&p, DATA "/trace/POINTS.csv", NULL, &err), 0, "%s",
+                 err.message);
+    const char *x = mmm_profile_xml(p);
+    const char *at = x;
+    for (size_t i = 0; i < nc; i++) {
+        char want[128];
+        snprintf(want, sizeof want, "kind=\"%s\" bytes=\"%llu\"/>", kinds[i], bytes[i]);
+        const char *q = strstr(at, want);
+        cr_expect(q != NULL, "copy %zu (%s) not after the previous one in\n%s", i, want, x);
+        if (q)
+            at = q;
+    }
+    /* the three h2d before the first kernel, the two d2h after the last */
+    cr_expect(strstr(x, "<edge from=\"memcpy_h2d#3\" to=\"div_s1024::zero\"/>") != NULL, "%s", x);
+    cr_expect(strstr(x, "<edge from=\"div_s1024::copyRem\" to=\"memcpy_d2h\"/>") != NULL, "%s", x);
+    /* the file analyzes, with its copies in the time model */
+    mmm_program *prog = NULL;
+    cr_assert_eq(mmm_program_load_memory(&prog, x, strlen(x), "built.xml", NULL, &err), 0,
+                 "%s:%ld: %s", err.file, err.line, err.message);
+    mmm_program_free(prog);
+    mmm_profile_free(p);
+
+    /* two points: the second's copies twice as large (s = 2048), the same
+     * kernels: bytes become 8*s, 16*s, ... exactly */
+    char dir[256], path[512];
+    mmm_tmpdir_make(dir, sizeof dir, "mmm_profile_copies");
+    snprintf(path, sizeof path, "%s/a.csv", dir);
+    write_file(path, text);
+    char *twice = malloc(len + 64), *o = twice;
+    for (char *l = text; *l;) {
+        size_t n = strcspn(l, "\n");
+        if ((strstr(l, ",memcpy,") || strstr(l, ",memset,")) && strstr(l, ",memcpy,") < l + n) {
+            const char *p2 = l;
+            for (int f = 0; f < 13; f++)
+                p2 = strchr(p2, ',') + 1;
+            o += sprintf(o, "%.*s%llu", (int)(p2 - l), l, 2 * strtoull(p2, NULL, 10));
+            p2 += strcspn(p2, ",");
+            o += sprintf(o, "%.*s\n", (int)(l + n - p2), p2);
+        } else
+            o += sprintf(o, "%.*s\n", (int)n, l);
+        l += n + (l[n] == '\n');
+    }
+    *o = '\0';
+    snprintf(path, sizeof path, "%s/b.csv", dir);
+    write_file(path, twice);
+    char *sample = slurp(DATA "/trace/sample.csv", NULL);
+    snprintf(path, sizeof path, "%s/sample.csv", dir);
+    write_file(path, sample);
+    free(sample);
+    snprintf(path, sizeof path, "%s/POINTS.csv", dir);
+    write_file(path, "ncu,s\nsample.csv,1024\na.csv,1024\nsample.csv,2048\nb.csv,2048\n");
+    cr_assert_eq(mmm_profile_build(&p, path, NULL, &err), 0, "%s", err.message);
+    x = mmm_profile_xml(p);
+    cr_expect(strstr(x, "<copy id=\"memcpy_h2d\" kind=\"h2d\" bytes=\"8*s\"/>") != NULL, "%s", x);
+    cr_expect(strstr(x, "<copy id=\"memcpy_d2h\" kind=\"d2h\" bytes=\"8196*s/1024\"/>") != NULL ||
+                  strstr(x, "<copy id=\"memcpy_d2h\" kind=\"d2h\" bytes=\"2049*s/256\"/>") != NULL,
+              "%s", x);
+    mmm_profile_free(p);
+    /* the second point lacks the last copy */
+    char *cut = strdup(twice);
+    char *last = strstr(cut, ",memcpy,,7,,,,,,,,,,16376,d2h");
+    cr_assert_not_null(last, "%s", cut);
+    while (last > cut && last[-1] != '\n')
+        last--;
+    *last = '\0';
+    snprintf(path, sizeof path, "%s/b.csv", dir);
+    write_file(path, cut);
+    snprintf(path, sizeof path, "%s/POINTS.csv", dir);
+    cr_expect_lt(mmm_profile_build(&p, path, NULL, &err), 0);
+    cr_expect(strstr(err.message, "the point s=2048 does not copy what the first point does") !=
+                  NULL, "%s", err.message);
+    free(cut);
+    free(twice);
+    free(text);
+    mmm_tmpdir_remove(dir);
+}
+
+/* A skeleton with <copy> elements: the copies are kept as written and
+ * not matched with the trace's; "?" on a copy is refused at its line. */
+Test(profile, skeleton_with_copies)
+{
+    mmm_profile *p = NULL;
+    mmm_error err;
+    cr_assert_eq(mmm_profile_build(&p, DATA "/trace/POINTS.csv", NULL, &err), 0, "%s",
+                 err.message);
+    /* the built file made a skeleton: every cost "?" */
+    const char *x = mmm_profile_xml(p);
+    static const char *const costs[] = {"work", "span", "reads", "writes", "registers",
+                                        "shared_bytes", "barriers", "wavefronts",
+                                        "global_wavefronts", "atomics"};
+    char *skel = malloc(strlen(x) + 1), *o = skel;
+    for (const char *q = x; *q;) {
+        int hit = 0;
+        for (size_t c = 0; c < sizeof costs / sizeof costs[0] && !hit; c++) {
+            size_t n = strlen(costs[c]);
+            if (q[0] == ' ' && !strncmp(q + 1, costs[c], n) && !strncmp(q + 1 + n, "=\"", 2)) {
+                o += sprintf(o, " %s=\"?\"", costs[c]);
+                q = strchr(q + n + 3, '"') + 1;
+                hit = 1;
+            }
+        }
+        if (!hit)
+            *o++ = *q++;
+    }
+    *o = '\0';
+    char dir[256], sk[512], bad[512];
+    mmm_tmpdir_make(dir, sizeof dir, "mmm_profile_skelcopy");
+    snprintf(sk, sizeof sk, "%s/skel.xml", dir);
+    write_file(sk, skel);
+    mmm_profile_options opt;
+    mmm_profile_options_init(&opt);
+    opt.skeleton = sk;
+    mmm_profile *q = NULL;
+    cr_assert_eq(mmm_profile_build(&q, DATA "/trace/POINTS.csv", &opt, &err), 0, "%s:%ld: %s",
+                 err.file, err.line, err.message);
+    cr_expect_eq(mmm_profile_nkernels(q), 10);
+    char ka[16384], kb[16384];
+    kernel_lines(x, ka, sizeof ka);
+    kernel_lines(mmm_profile_xml(q), kb, sizeof kb);
+    cr_expect_str_eq(ka, kb);
+    cr_expect(strstr(mmm_profile_xml(q), "<copy id=\"memcpy_d2h#2\" kind=\"d2h\" bytes=\"8188\"/>") !=
+              NULL);
+    mmm_profile_free(q);
+    /* bytes="?" on a copy */
+    char *b = strstr(skel, "bytes=\"8188\"");
+    cr_assert_not_null(b);
+    memcpy(b, "bytes=\"?\"   ", 12);
+    snprintf(bad, sizeof bad, "%s/bad.xml", dir);
+    write_file(bad, skel);
+    opt.skeleton = bad;
+    cr_expect_lt(mmm_profile_build(&q, DATA "/trace/POINTS.csv", &opt, &err), 0);
+    cr_expect(strstr(err.message, "<copy> bytes=\"?\": only a kernel's costs can be left to be "
+                                  "measured") != NULL, "%s", err.message);
+    cr_expect_gt(err.line, 1);
+    free(skel);
+    mmm_profile_free(p);
+    mmm_tmpdir_remove(dir);
+}
