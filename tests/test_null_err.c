@@ -506,6 +506,17 @@ Test(null_err, mmm_time_compute)
     mmm_program_free(p);
 }
 
+Test(null_err, mmm_time_limits_get)
+{
+    mmm_time_machine tm;
+    REFUSED(mmm_time_limits_get(&tm, NULL, MMM_TIME_LIMITS_GIVEN, NULL, NULL));
+}
+
+Test(null_err, mmm_time_check_launches)
+{
+    REFUSED(mmm_time_check_launches(NULL, NULL, NULL, NULL));
+}
+
 Test(null_err, mmm_time_predict)
 {
     mmm_program *p = diamond();

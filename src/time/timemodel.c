@@ -11,6 +11,7 @@
 #include "mmm/timemodel.h"
 #include "model/program_internal.h"
 #include "time/l2.h"
+#include "time/limits.h"
 #include "time/time_inputs.h"
 
 /* The rows of time_inputs.h, and where each goes in mmm_time_machine. */
@@ -482,6 +483,61 @@ static int part_of(const mmm_program *prog, long line, const mmm_kernel *kr,
                          kr->id, part, p, whole, w, part, whole);
 }
 
+/* What keeps a block off an SM: the limit mmm_time_occupancy names. */
+static mmm_time_excess sm_excess(mmm_time_limit l)
+{
+    return l == MMM_TIME_LIMIT_SHARED      ? MMM_TIME_OVER_SM_SHARED
+           : l == MMM_TIME_LIMIT_REGISTERS ? MMM_TIME_OVER_SM_REGISTERS
+                                           : MMM_TIME_OVER_SM_THREADS;
+}
+
+int mmm__time_block_fits(const mmm_time_machine *m, const mmm_program *prog,
+                         const mmm_kernel *kr, long line,
+                         const mmm_class_val *v, const mmm_attr_value *at,
+                         const char *whose, int64_t *resident,
+                         mmm_time_limit *limit, mmm_time_excess *excess,
+                         mmm_error *err)
+{
+    int64_t T = v->threads;
+    mmm_time_limit l = MMM_TIME_LIMIT_THREADS;
+    *excess = MMM_TIME_FITS;
+    if (T > m->block_threads) {
+        *excess = MMM_TIME_OVER_BLOCK_THREADS;
+        return mmm_error_set(err, MMM_EINPUT, prog->file, line,
+                             "kernel '%s': %lld threads per block, more "
+                             "than %sblock_threads = %lld",
+                             kr->id, (long long)T, whose,
+                             (long long)m->block_threads);
+    }
+    /* shared_bytes, when not given: shared words per thread */
+    double shd = at[MMM_ATTR_SHARED_BYTES].given
+                     ? at[MMM_ATTR_SHARED_BYTES].value
+                     : ceil(v->shared * (double)T * m->word_bytes);
+    if (shd > (double)m->block_shared_bytes) {
+        *excess = MMM_TIME_OVER_BLOCK_SHARED;
+        return mmm_error_set(err, MMM_EINPUT, prog->file, line,
+                             "kernel '%s': %.0f bytes of shared memory "
+                             "per block, more than %s"
+                             "block_shared_bytes = %lld",
+                             kr->id, shd, whose,
+                             (long long)m->block_shared_bytes);
+    }
+    int64_t a = mmm_time_occupancy(m, T, (int64_t)shd,
+                                   (int64_t)at[MMM_ATTR_REGISTERS].value, &l);
+    if (a <= 0) {
+        *excess = sm_excess(l);
+        return mmm_error_set(err, MMM_EINPUT, prog->file, line,
+                             "kernel '%s': a block of %lld threads "
+                             "cannot be resident on an SM (limited by "
+                             "%s)",
+                             kr->id, (long long)T,
+                             mmm_time_limit_name(l));
+    }
+    *resident = a;
+    *limit = l;
+    return MMM_OK;
+}
+
 /* One launch of kernel kr: its classes cv[0 .. nc), their attributes
  * of mmm/attr.h, attr[c * MMM_ATTR_N + a], and their accesses, acc[0 ..)
  * class after class. */
@@ -518,34 +574,13 @@ static int launch(const mmm_time_machine *m, const mmm_program *prog,
                                  "kernel '%s': the time model needs the "
                                  "threads per block (threads=...)",
                                  kr->id);
-        if (T > m->block_threads)
-            return mmm_error_set(err, MMM_EINPUT, prog->file, line,
-                                 "kernel '%s': %lld threads per block, more "
-                                 "than the machine's block_threads = %lld",
-                                 kr->id, (long long)T,
-                                 (long long)m->block_threads);
-        /* shared_bytes, when not given: shared words per thread */
-        double shd = at[MMM_ATTR_SHARED_BYTES].given
-                         ? at[MMM_ATTR_SHARED_BYTES].value
-                         : ceil(v->shared * (double)T * m->word_bytes);
-        if (shd > (double)m->block_shared_bytes)
-            return mmm_error_set(err, MMM_EINPUT, prog->file, line,
-                                 "kernel '%s': %.0f bytes of shared memory "
-                                 "per block, more than the machine's "
-                                 "block_shared_bytes = %lld",
-                                 kr->id, shd,
-                                 (long long)m->block_shared_bytes);
+        int64_t a;
         mmm_time_limit l;
-        int64_t a = mmm_time_occupancy(m, T, (int64_t)shd,
-                                       (int64_t)at[MMM_ATTR_REGISTERS].value,
-                                       &l);
-        if (a <= 0)
-            return mmm_error_set(err, MMM_EINPUT, prog->file, line,
-                                 "kernel '%s': a block of %lld threads "
-                                 "cannot be resident on an SM (limited by "
-                                 "%s)",
-                                 kr->id, (long long)T,
-                                 mmm_time_limit_name(l));
+        mmm_time_excess x;
+        int r = mmm__time_block_fits(m, prog, kr, line, v, at, "the machine's ", &a, &l,
+                                     &x, err);
+        if (r < 0)
+            return r;
         if (a < A) {
             A = a;
             lim = l;
@@ -568,7 +603,6 @@ static int launch(const mmm_time_machine *m, const mmm_program *prog,
         if (cl > lat)
             lat = cl;
         issue += (double)v->count * (double)wb * v->work / (double)T;
-        int r;
         if ((r = part_of(prog, line, kr, MMM_ATTR_GATHERS, gathers, "reads",
                          v->reads, err)) < 0 ||
             (r = part_of(prog, line, kr, MMM_ATTR_SCATTERS, scatters,
@@ -825,7 +859,41 @@ void mmm_time_dispose(mmm_time *t)
         return;
     free(t->kernels);
     free(t->path);
+    free(t->each_launch);
     memset(t, 0, sizeof *t);
+}
+
+/* Launch j of a kernel whose launches differ, listed in out (until
+ * MMM_TIME_MAX_LISTED are). */
+static int list_launch(mmm_time *out, mmm_time_kernel *tk, int64_t j,
+                       const mmm_class_val *cv, size_t nc, double seconds,
+                       const launch_cost *lc)
+{
+    mmm_time_launch *l;
+    if (out->neach >= MMM_TIME_MAX_LISTED) {
+        out->each_cut = 1;
+        return 0;
+    }
+    /* room for 16, then doubled each time it is full (a power of two) */
+    if (out->neach == 0 || (out->neach >= 16 && (out->neach & (out->neach - 1)) == 0)) {
+        size_t cap = out->neach ? 2 * out->neach : 16;
+        if (!(l = realloc(out->each_launch, cap * sizeof *l)))
+            return MMM_ENOMEM;
+        out->each_launch = l;
+    }
+    l = &out->each_launch[out->neach++];
+    memset(l, 0, sizeof *l);
+    l->index = j;
+    for (size_t c = 0; c < nc; c++)
+        l->blocks += cv[c].count > 0 ? cv[c].count : 0;
+    l->seconds = seconds;
+    l->exec_seconds = lc->exec;
+    l->waves = lc->waves;
+    l->resident = lc->resident;
+    l->limit = lc->limit;
+    l->dominant = lc->term;
+    tk->nlisted++;
+    return 0;
 }
 
 int mmm_time_compute(mmm_time *out, const mmm_instance *inst,
@@ -893,6 +961,7 @@ int mmm_time_compute(mmm_time *out, const mmm_instance *inst,
     long end = -1;
     for (size_t i = 0; i < nk; i++) {
         size_t k = in_file_order ? i : prog->topo[i];
+        const mmm_kernel *kr = &prog->kernels[k];
         const mmm_kernel_val *kv = &inst->kernels[k];
         mmm_time_kernel *tk = &out->kernels[k];
         double ready = 0;
@@ -908,6 +977,7 @@ int mmm_time_compute(mmm_time *out, const mmm_instance *inst,
         int64_t copies = kv->varies ? kv->repeat : (kv->repeat > 0 ? 1 : 0);
         double t_end = ready;
         tk->launches = kv->repeat;
+        tk->first_launch = out->neach;
         for (int64_t j = 1; j <= copies; j++) {
             launch_cost lc;
             if (mmm_kernel_copy(prog, k) != MMM_COPY_NONE) {
@@ -926,6 +996,10 @@ int mmm_time_compute(mmm_time *out, const mmm_instance *inst,
             issued += 1;
             double t_1 = fmax(issued * pace, t_end + gap) + lc.exec;
             if (kv->varies) {
+                if ((r = list_launch(out, tk, j, cv, kr->nclasses, t_1 - t_end, &lc)) < 0) {
+                    mmm_error_set(err, r, prog->file, 0, "out of memory");
+                    goto fail;
+                }
                 t_end = t_1;
                 tk->exec_seconds += lc.exec;
                 term_s[k][lc.term] += lc.exec;
