@@ -3,24 +3,34 @@
 parameter each model picks, and a leave-one-size-out cross-validation;
 writes the Markdown of docs/fidelity.md on standard output, or with
 --write replaces docs/fidelity.md itself (atomically; a shell redirection
-onto the page would empty it before its hand-written sections 5 and on
-are read).
+onto the page would empty it before its hand-written sections 5 to 7
+are read).  Section 8 is generated too: bench/gpu's kernels on the H100
+and the H200, each predicted from its calibrated machine file (nothing
+fitted), beside two baselines that need no model.
 
-    python3 bench/fidelity.py [--write] [DATA_DIR [MMM_BINARY]]
+    python3 bench/fidelity.py [--write | --check] [DATA_DIR [MMM_BINARY]]
+
+--check computes section 8 alone and exits 1 when docs/fidelity.md's
+differs (ctest `fidelity_two_gpus`).
 
 DATA_DIR (default dags/cumodp) holds runs_stream.csv and runs_graph.csv
 (program, n, m, s, B, l, time_ms; dags/cumodp/README.md).  Every number comes from the mmm binary: `mmm fit` (all runs,
 then once per left-out size) and `mmm optimize` (the MMM's picks)."""
 import csv
 import json
+import math
 import os
 import statistics
 import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import validate  # noqa: E402  (bench/validate.py: picks by the time model)
+
 WRITE = "--write" in sys.argv[1:]
-ARGS = [a for a in sys.argv[1:] if a != "--write"]
+CHECK = "--check" in sys.argv[1:]
+ARGS = [a for a in sys.argv[1:] if a not in ("--write", "--check")]
 DATA = ARGS[0] if len(ARGS) > 0 else "dags/cumodp"
 MMM = ARGS[1] if len(ARGS) > 1 else "build/mmm"
 DAGS = ["dags/cumodp/div_opt.xml", "dags/cumodp/div_naive.xml",
@@ -153,7 +163,21 @@ def mmm_pick(program, n, m, objective, launch):
     return out["best"]["params"]
 
 
+def check():
+    """Section 8 of docs/fidelity.md is what the data and mmm give now."""
+    with open(DOC) as f:
+        text = f.read()
+    at = text.find("\n## 8. ")
+    have = text[at + 1:] if at >= 0 else ""
+    want = two_gpus() + "\n"
+    if have != want:
+        sys.exit("%s: section 8 differs from what bench/fidelity.py computes now "
+                 "(run python3 bench/fidelity.py --write):\n%s" % (DOC, want))
+
+
 def main():
+    if CHECK:
+        return check()
     rows = read_rows()
     tmp = tempfile.mkdtemp(prefix="mmm_fidelity_")
     fitted = os.path.join(tmp, "fitted.xml")
@@ -323,8 +347,9 @@ def main():
            r["launch"], ms(meas[i]), ms(pred[i]), pct(err[i]), ms(loso[i]),
            pct(lerr[i])))
     w("")
-    # Sections 5 and 6 are written by hand: keep them from the page.
+    # Sections 5 to 7 are written by hand: keep them from the page.
     w(kept_sections())
+    w(two_gpus())
     text = "\n".join(o) + "\n"
     if not WRITE:
         sys.stdout.write(text)
@@ -349,7 +374,151 @@ def kept_sections():
         return ("## 5. Where the model is still wrong\n\nWHERE_WRONG\n\n"
                 "## 6. Predictions from the calibrated machine file\n\n"
                 "CALIBRATED\n")
-    return text[at + 1:].rstrip("\n") + "\n"
+    end = text.find("\n## 8. ", at)
+    return text[at + 1:end if end >= 0 else len(text)].rstrip("\n") + "\n"
+
+
+# Section 8: bench/gpu's 23 kernels on two GPUs.
+GPUS = [("H100", "h100", "an NVIDIA H100 SXM5 (132 SMs, 3.35 TB/s HBM3, 50 MiB of L2)"),
+        ("H200", "h200", "an NVIDIA H200 (the H100's SM, 132 of them, 4.8 TB/s HBM3e, "
+                         "60 MiB of L2)")]
+SETS = ["runs", "holdout"] + ["holdout%d" % i for i in range(2, 7)]
+# Threads per block of the kernels whose configuration is a tile (their
+# DAG files' threads= attribute); the others have a tpb column.
+TILE_THREADS = {"matmul": "tile*tile/r", "transpose": "tile*tile/r",
+                "mm2d": "(tile/r)**2", "regmm": "tile*tile/r"}
+
+
+def cfg_of(params):
+    return {k: v for k, v in params.items() if k in validate.CONFIG}
+
+
+def block_threads(prog, p):
+    return p["tpb"] if "tpb" in p else eval(TILE_THREADS[prog], {}, dict(p))
+
+
+def naive_pick(prog, rows, idx):
+    """256 threads per block and the least work per thread (k or r): the
+    configuration taken without measuring (the closest to 256 threads
+    when none has them)."""
+    return min(idx, key=lambda i: (abs(math.log(block_threads(prog, rows[i]["params"]) / 256)),
+                                   block_threads(prog, rows[i]["params"]),
+                                   rows[i]["params"].get("k", rows[i]["params"].get("r", 1))))
+
+
+def gpu_results(tag):
+    """Predicted and measured runs of bench/gpu on one GPU, from its
+    calibrated machine file; per size: best, the model's pick, the
+    baselines."""
+    runs = [os.path.join("bench/gpu/data", "%s_%s.csv" % (s, tag)) for s in SETS]
+    progs = set()
+    for r in runs:
+        with open(r) as f:
+            next(f)
+            progs.update(line.split(",", 1)[0] for line in f if line.strip())
+    dags = [os.path.join("dags/gpu", p + ".xml") for p in sorted(progs)]
+    machine = "dags/machines/%s-calibrated.xml" % tag
+    rows = validate.predict(MMM, runs, dags, machine)["rows"]
+    groups = validate.groups_of(rows)
+    best_cfg = {k: cfg_of(rows[min(idx, key=lambda i: rows[i]["measured_s"])]["params"])
+                for k, idx in groups.items()}
+    sizes = {}
+    for (prog, size), idx in groups.items():
+        best = min(idx, key=lambda i: rows[i]["measured_s"])
+        t = rows[best]["measured_s"]
+        pick = validate.pick_of(rows, idx)
+        other = []
+        for (p2, s2), c in best_cfg.items():
+            if p2 == prog and s2 != size:
+                m = [i for i in idx if cfg_of(rows[i]["params"]) == c]
+                other.append(rows[m[0]]["measured_s"] / t if m else float("inf"))
+        sizes[(prog, size)] = {"best": t, "best_cfg": cfg_of(rows[best]["params"]),
+                               "pick_cfg": cfg_of(rows[pick]["params"]),
+                               "pick": rows[pick]["measured_s"] / t,
+                               "naive": rows[naive_pick(prog, rows, idx)]["measured_s"] / t,
+                               "other": other}
+    rel = [abs(r["predicted_s"] / r["measured_s"] - 1) for r in rows]
+    return {"machine": machine, "runs": len(rows), "sizes": sizes,
+            "median": statistics.median(rel), "largest": max(rel)}
+
+
+def two_gpus():
+    res = {name: gpu_results(tag) for name, tag, _ in GPUS}
+    o = []
+    w = o.append
+    w("## 8. Two GPUs, each from its calibrated machine file\n")
+    w("This section is generated by `python3 bench/fidelity.py --write`.  The "
+      "23 kernels of section 7 (`bench/gpu`, the seven sets A to G) were timed "
+      "over the same launch configurations on %s and on %s "
+      "(`bench/gpu/data/*_h100.csv` and `*_h200.csv`), and each GPU's runs are "
+      "predicted from its own `mmm calibrate` file (`dags/machines/h100-calibrated.xml`, "
+      "`h200-calibrated.xml`) with nothing fitted: the DAG files are those of "
+      "`dags/gpu/`, the same for both GPUs.  \"pick/best\" is the measured "
+      "time of a choice over the best measured time at that size.  Beside the "
+      "model's pick (the smallest predicted time, as `mmm optimize "
+      "--objective time` picks it), two choices that need no model:\n"
+      % (GPUS[0][2], GPUS[1][2]))
+    w("- **256 threads, least work**: 256 threads per block and the least work "
+      "per thread (`k` or `r` smallest; for a tiled kernel the tile and `r` that "
+      "give 256 threads), what one takes without measuring;")
+    w("- **another size's best**: the configuration measured best at another "
+      "size of the same program (this needs runs of the program; each other "
+      "size counts once, so the 47 sizes give %d pairs).\n"
+      % len([1 for v in res["H100"]["sizes"].values() for _ in v["other"]]))
+    w("| GPU | machine file | runs | median error | largest | model's pick within 10 % "
+      "| worst pick/best | 256 threads, least work: within 10 % | another size's best: "
+      "within 10 % |")
+    w("|---|---|---|---|---|---|---|---|---|")
+    for name, _, _ in GPUS:
+        r = res[name]
+        sz = r["sizes"].values()
+        pairs = [x for v in sz for x in v["other"]]
+        w("| %s | `%s` | %d | %.1f %% | %.1f %% | %d of %d | %.3f | %d of %d | %d of %d |" % (
+            name, r["machine"], r["runs"], 100 * r["median"], 100 * r["largest"],
+            sum(v["pick"] <= 1.10 for v in sz), len(sz), max(v["pick"] for v in sz),
+            sum(v["naive"] <= 1.10 for v in sz), len(sz),
+            sum(x <= 1.10 for x in pairs), len(pairs)))
+    w("")
+    w("Per size (pick/best; **bold** past 1.10; \"another size's best\" lists "
+      "the best configuration of each other size):\n")
+    w("| program | size | H100: best (ms) | model | 256 threads | another size's best "
+      "| H200: best (ms) | model | 256 threads | another size's best |")
+    w("|---|---|---|---|---|---|---|---|---|---|")
+
+    def cell(x):
+        return ("**%.3f**" if x > 1.10 else "%.3f") % x
+
+    for key in sorted(res["H100"]["sizes"], key=lambda k: k[0]):
+        prog, size = key
+        cells = []
+        for name, _, _ in GPUS:
+            v = res[name]["sizes"][key]
+            cells += ["%.4g" % (1e3 * v["best"]), cell(v["pick"]), cell(v["naive"]),
+                      ", ".join(cell(x) for x in v["other"])]
+        w("| %s | %s | %s |" % (prog, validate.fmt_params(json.loads(size),
+                                                           set(json.loads(size))),
+                                " | ".join(cells)))
+    w("")
+    h1, h2 = res["H100"], res["H200"]
+
+    def within(r, what):
+        sz = r["sizes"].values()
+        if what == "other":
+            xs = [x for v in sz for x in v["other"]]
+        else:
+            xs = [v[what] for v in sz]
+        return sum(x <= 1.10 for x in xs), len(xs)
+
+    w("On the H200 the model's pick is within 10 %% of the best at %d of %d sizes "
+      "with a median error of %.1f %% over %d runs (the H100: %d of %d, %.1f %%), "
+      "from a machine file measured in seconds and no run of these programs; 256 "
+      "threads with the least work per thread is within 10 %% at %d of %d (H100: %d of "
+      "%d), and another size's best configuration at %d of %d pairs (H100: %d of %d), "
+      "which needs the program run at that other size first.\n" % (
+          within(h2, "pick") + (100 * h2["median"], h2["runs"]) + within(h1, "pick") +
+          (100 * h1["median"],) + within(h2, "naive") + within(h1, "naive") +
+          within(h2, "other") + within(h1, "other")))
+    return "\n".join(o)
 
 
 main()

@@ -267,6 +267,29 @@ __global__ void k_copy(const uint4 *__restrict__ src, uint4 *__restrict__ dst,
         dst[i] = src[i];
 }
 
+/* Read n 16-byte words `passes` times, four in flight per thread, a
+ * grid-stride loop; the xor of everything read goes to sink (never equal
+ * to the key, so nothing is stored, but the loads cannot be dropped). */
+__global__ void k_read(const uint4 *__restrict__ src, size_t n, int passes,
+                       unsigned key, unsigned *sink)
+{
+    size_t stride = (size_t)gridDim.x * blockDim.x;
+    unsigned x = 0;
+    for (int p = 0; p < passes; p++) {
+        size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+        for (; i + 3 * stride < n; i += 4 * stride) {
+            uint4 a = src[i], b = src[i + stride], c = src[i + 2 * stride],
+                  d = src[i + 3 * stride];
+            x ^= a.x ^ b.y ^ c.z ^ d.w;
+        }
+        for (; i < n; i += stride)
+            x ^= src[i].x;
+        x = x * 3u + (unsigned)p; /* each pass's loads are needed */
+    }
+    if (x == key)
+        *sink = x;
+}
+
 /* The U kernel: `rounds` rounds; in each, every thread loads one word
  * (coalesced across the block) into shared memory, the block meets at a
  * barrier and each thread reads its neighbour's word, on which the next
@@ -846,6 +869,135 @@ static int bench_copy(ctx *c, mmm_calib_raw *r, int reps, size_t bytes_each,
     return 0;
 }
 
+/* Copies and sets (cudaMemcpyAsync, cudaMemsetAsync; host buffers pinned):
+ * for each kind and size, a chain of `chain` dependent calls captured once
+ * as a CUDA graph and replayed, so that the host's pace of issue is not
+ * timed; the event time over the chain is one sample of the seconds per
+ * call (the library subtracts the gap a graph puts between its nodes). */
+static int bench_transfers(ctx *c, mmm_calib_raw *r, int reps, int quick)
+{
+    const int64_t sizes[MMM_CALIB_NTRANSFER] = {
+        4096, (int64_t)16 << 20, (int64_t)(quick ? 64 : 256) << 20};
+    const size_t big = (size_t)sizes[MMM_CALIB_NTRANSFER - 1];
+    unsigned char *d_a = NULL, *d_b = NULL, *h = NULL;
+    double s = 0;
+    r->transfer_chain = quick ? 8 : 16;
+    for (int j = 0; j < MMM_CALIB_NTRANSFER; j++)
+        r->transfer_bytes[j] = sizes[j];
+    CK(cudaMalloc(&d_a, big));
+    CK(cudaMalloc(&d_b, big));
+    CK(cudaMallocHost(&h, big));
+    memset(h, 0x17, big);
+    CK(cudaMemsetAsync(d_a, 0x29, big, c->st));
+    CKL();
+    for (int k = 0; k < MMM_CALIB_NXFERKIND; k++) {
+        for (int j = 0; j < MMM_CALIB_NTRANSFER; j++) {
+            size_t n = (size_t)sizes[j];
+            cudaGraph_t graph;
+            cudaGraphExec_t exec;
+            CK(cudaStreamBeginCapture(c->st, cudaStreamCaptureModeThreadLocal));
+            for (int q = 0; q < r->transfer_chain; q++) {
+                switch (k) {
+                case 0: /* device to device */
+                    CK(cudaMemcpyAsync(d_b, d_a, n, cudaMemcpyDeviceToDevice,
+                                       c->st));
+                    break;
+                case 1: /* host to device */
+                    CK(cudaMemcpyAsync(d_b, h, n, cudaMemcpyHostToDevice,
+                                       c->st));
+                    break;
+                case 2: /* device to host */
+                    CK(cudaMemcpyAsync(h, d_a, n, cudaMemcpyDeviceToHost,
+                                       c->st));
+                    break;
+                default: /* set */
+                    CK(cudaMemsetAsync(d_b, 0x3c, n, c->st));
+                    break;
+                }
+            }
+            CK(cudaStreamEndCapture(c->st, &graph));
+            CK(cudaGraphInstantiate(&exec, graph, 0));
+            CK(cudaGraphLaunch(exec, c->st)); /* warm-up */
+            CKL();
+            for (int q = 0; q < reps; q++) {
+                CK(cudaEventRecord(c->e0, c->st));
+                CK(cudaGraphLaunch(exec, c->st));
+                CK(cudaEventRecord(c->e1, c->st));
+                if (elapsed_s(c, &s) < 0)
+                    return -1;
+                push(&r->transfer_s[k][j], s / r->transfer_chain);
+            }
+            CK(cudaGraphExecDestroy(exec));
+            CK(cudaGraphDestroy(graph));
+        }
+    }
+    /* The last calls moved their bytes: the host buffer holds the device's
+     * (0x29, over the host's 0x17), the device buffer the set's (0x3c). */
+    {
+        unsigned char t[16], dev[16], set[16];
+        memset(dev, 0x29, sizeof dev);
+        memset(set, 0x3c, sizeof set);
+        CK(cudaMemcpy(t, d_b + big - sizeof t, sizeof t,
+                      cudaMemcpyDeviceToHost));
+        if (memcmp(t, set, sizeof t) || memcmp(h + big - 16, dev, 16))
+            return fail(c, "the copies and sets did not move their bytes");
+    }
+    CK(cudaFreeHost(h));
+    CK(cudaFree(d_a));
+    CK(cudaFree(d_b));
+    return 0;
+}
+
+/* The L2: arrays of a quarter of the L2 the device reports to 8 times
+ * it, each read once by a full GPU, then again `passes` times by one
+ * timed launch (about 1 GiB in all, so that the launch's own cost is
+ * small); a sample is the timed launch's seconds per pass (what the L2
+ * kept of the previous pass serves the next).  The largest array is
+ * allocated once, the others are its beginning. */
+static int bench_l2(ctx *c, mmm_calib_raw *r, int reps, int sms)
+{
+    int per_sm = 0, t = 256;
+    int64_t eighth = r->dev.l2_bytes / 8 / 4096 * 4096;
+    unsigned char *buf = NULL;
+    double s = 0;
+    if (eighth <= 0)
+        return fail(c, "the device reports no L2");
+    CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k_read, t, 0));
+    if (per_sm < 1)
+        return fail(c, "the read kernel cannot run blocks of %d threads", t);
+    int grid = per_sm * sms;
+    for (int i = 0; i < MMM_CALIB_NL2; i++)
+        r->l2_array_bytes[i] = eighth * mmm_calib_l2_eighths[i];
+    CK(cudaMalloc(&buf, (size_t)r->l2_array_bytes[MMM_CALIB_NL2 - 1]));
+    CK(cudaMemsetAsync(buf, 0x21, (size_t)r->l2_array_bytes[MMM_CALIB_NL2 - 1],
+                       c->st));
+    for (int i = 0; i < MMM_CALIB_NL2; i++) {
+        size_t n = (size_t)r->l2_array_bytes[i] / sizeof(uint4);
+        int passes = (int)(((int64_t)1 << 30) / r->l2_array_bytes[i]);
+        if (passes < 1)
+            passes = 1;
+        if (passes > 64)
+            passes = 64;
+        for (int k = 0; k < reps; k++) {
+            if (flush_l2(c) < 0)
+                return -1;
+            k_read<<<grid, t, 0, c->st>>>((const uint4 *)buf, n, 1, 1u,
+                                          c->d_sink);
+            CK(cudaGetLastError());
+            CK(cudaEventRecord(c->e0, c->st));
+            k_read<<<grid, t, 0, c->st>>>((const uint4 *)buf, n, passes, 1u,
+                                          c->d_sink);
+            CK(cudaGetLastError());
+            CK(cudaEventRecord(c->e1, c->st));
+            if (elapsed_s(c, &s) < 0)
+                return -1;
+            push(&r->l2_read_s[i], s / passes);
+        }
+    }
+    CK(cudaFree(buf));
+    return 0;
+}
+
 typedef void (*u_fn)(const unsigned *, unsigned *, int, size_t, unsigned,
                      unsigned long long *);
 
@@ -993,6 +1145,8 @@ extern "C" int mmm__cuda_calibrate(mmm_calib_raw *r, int device, int quick,
     if (bench_core(c, r, reps) < 0 ||
         bench_copy(c, r, reps, (size_t)256 << 20, r->dev.sms) < 0 ||
         bench_gathers(c, r, reps, quick) < 0 ||
+        bench_transfers(c, r, reps, quick) < 0 ||
+        bench_l2(c, r, reps, r->dev.sms) < 0 ||
         bench_u(c, r, reps, r->dev.sms, 64, 32, 16) < 0)
         return -1;
     CK(cudaFree(c->d_cycles));

@@ -1,7 +1,8 @@
 /* fuzz_ncu.c: the reader of Nsight Compute's raw CSV (src/profile/ncu_csv.c,
- * mmm profile) on arbitrary bytes.  A capture that reads must satisfy the
+ * mmm profile) and of libmmm_trace.so's launch trace (src/profile/trace.c,
+ * the same entry point) on arbitrary bytes.  A capture that reads must satisfy the
  * reader's contract: at least one launch, each with a kernel name, a line
- * inside the input, blocks and threads, finite values, a stream "C/S";
+ * inside the input, blocks and threads, finite values, a stream ("C/S" of ncu, the CUPTI stream of a trace);
  * one that does not, an error with a message.  The first byte, when it is
  * 'Q', asks for the value of every quantity of every launch twice (the
  * accessors must agree). */
@@ -32,7 +33,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (size_t i = 0; i < mmm_ncu_count(c); i++) {
         mmm_value v, w;
         const char *k = mmm_ncu_kernel(c, i), *s = mmm_ncu_stream(c, i);
-        if (!k || !*k || !s || !strchr(s, '/') || mmm_ncu_line(c, i) < 1 ||
+        if (!k || !*k || !s || !*s || mmm_ncu_line(c, i) < 1 ||
             mmm_ncu_line(c, i) > lines || mmm_ncu_id(c, i) < 0)
             abort();
         if (!mmm_ncu_value(c, i, MMM_NCU_BLOCKS, &v) ||

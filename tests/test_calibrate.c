@@ -134,6 +134,26 @@ static double gcost(int i)
     return h * GHIT + (1 - h) * GMISS;
 }
 static const int resident[MMM_CALIB_NBLOCK] = {16, 8, 4, 2};
+/* Copies and sets (d2d, h2d, d2h, set): a call of b bytes takes GRAPH (the
+ * gap between two nodes of the replayed graph) + xfixed + b / xrate
+ * seconds, at 4 KiB, 16 MiB and 256 MiB. */
+static const double xrate[MMM_CALIB_NXFERKIND] = {1.25e12, 5.5e10, 5.2e10,
+                                                  2.6e12};
+static const double xfixed[MMM_CALIB_NXFERKIND] = {1.5e-6, 2.5e-6, 3.0e-6,
+                                                   1.0e-6};
+static const int64_t xbytes[MMM_CALIB_NTRANSFER] = {4096, 16 << 20,
+                                                   (int64_t)256 << 20};
+/* The L2 (40 MiB as the device reports it): arrays of 10 to 320 MiB read
+ * twice; the second read from an L2 that serves L2RATE bytes/s and keeps
+ * L2CAP bytes between launches takes max((S - L2CAP) / 2.4e12, S /
+ * L2RATE) seconds (2.4e12: the best copy bandwidth). */
+#define L2RATE 8.0e12
+#define L2CAP (32.0 * 1048576)
+static double l2_read_s(double size)
+{
+    double miss = size > L2CAP ? (size - L2CAP) / 2.4e12 : 0;
+    return fmax(miss, size / L2RATE);
+}
 
 /* n samples: m exactly, then m(1 +- k eps) in pairs, so the median is m. */
 static void fill(mmm_calib_series *s, double m, int n)
@@ -215,6 +235,17 @@ static void synth(mmm_calib_raw *r)
         fill(&r->gather_s[i], gcost(i) / 2.4e12, 7);
         fill(&r->scatter_s[i], (i + 1) * 50.0 / 2.4e12, 7); /* 50 .. 250 */
     }
+    for (i = 0; i < MMM_CALIB_NL2; i++) {
+        r->l2_array_bytes[i] = r->dev.l2_bytes / 8 * mmm_calib_l2_eighths[i];
+        fill(&r->l2_read_s[i], l2_read_s((double)r->l2_array_bytes[i]), 7);
+    }
+    r->transfer_chain = 16;
+    for (i = 0; i < MMM_CALIB_NTRANSFER; i++) {
+        r->transfer_bytes[i] = xbytes[i];
+        for (int k = 0; k < MMM_CALIB_NXFERKIND; k++)
+            fill(&r->transfer_s[k][i],
+                 GRAPH + xfixed[k] + (double)xbytes[i] / xrate[k], 7);
+    }
 }
 
 Test(calibrate, analysis_recovers_chosen_constants)
@@ -269,6 +300,21 @@ Test(calibrate, analysis_recovers_chosen_constants)
      * 300/512, 300/512: the median 300/512. */
     cr_expect(close_to(c.latency_exposed, 300.0 / 512, 1e-12), "%.17g",
               c.latency_exposed);
+    /* the L2: the smallest array's rate; 60, 80 and 320 MiB are read
+     * below 0.9 of it, each giving back 32 MiB (40 MiB is not: it is
+     * read at the L2's rate, the 8 MiB missing are quicker to fetch) */
+    cr_expect(close_to(c.l2_bytes_per_s, L2RATE, 1e-12), "%.17g", c.l2_bytes_per_s);
+    cr_expect(close_to(c.l2_capacity_bytes, L2CAP, 1e-9), "%.17g",
+              c.l2_capacity_bytes);
+    cr_expect(close_to(c.l2_read_bytes_per_s[3].median, L2RATE, 1e-12));
+    /* copies: the rate from the two extreme sizes, the fixed time beyond
+     * the graph's gap */
+    for (i = 0; i < MMM_CALIB_NXFERKIND; i++) {
+        cr_expect(close_to(c.transfer_bytes_per_s[i], xrate[i], 1e-9), "%d: %.17g",
+                  i, c.transfer_bytes_per_s[i]);
+        cr_expect(close_to(c.transfer_fixed_s[i], xfixed[i], 1e-6), "%d: %.17g",
+                  i, c.transfer_fixed_s[i]);
+    }
     free(r);
 }
 
@@ -343,6 +389,33 @@ Test(calibrate, analysis_rejects_bad_samples)
     cr_expect_eq(mmm_calib_analyze(&c, r, &err), MMM_EINPUT);
     cr_expect(strstr(err.message, "atomic launches") != NULL, "%s",
               err.message);
+
+    synth(r);
+    r->transfer_s[1][2].n = 0;
+    cr_expect_eq(mmm_calib_analyze(&c, r, &err), MMM_EINPUT);
+    cr_expect(strstr(err.message, "transfer_s[h2d][2]") != NULL, "%s",
+              err.message);
+
+    synth(r);
+    r->transfer_bytes[1] = r->transfer_bytes[0];
+    cr_expect_eq(mmm_calib_analyze(&c, r, &err), MMM_EINPUT);
+    cr_expect(strstr(err.message, "copy sizes") != NULL, "%s", err.message);
+
+    synth(r);
+    r->l2_array_bytes[2] = r->l2_array_bytes[1];
+    cr_expect_eq(mmm_calib_analyze(&c, r, &err), MMM_EINPUT);
+    cr_expect(strstr(err.message, "L2 arrays") != NULL, "%s", err.message);
+
+    synth(r); /* every array at the L2's rate: the size the device reports */
+    for (i = 0; i < MMM_CALIB_NL2; i++)
+        fill(&r->l2_read_s[i], (double)r->l2_array_bytes[i] / L2RATE, 7);
+    cr_assert_eq(mmm_calib_analyze(&c, r, &err), 0, "%s", err.message);
+    cr_expect(close_to(c.l2_capacity_bytes, 40.0 * 1048576, 1e-12));
+
+    synth(r); /* 256 MiB as fast as 4 KiB: no rate */
+    fill(&r->transfer_s[3][2], r->transfer_s[3][0].v[0], 7);
+    cr_expect_eq(mmm_calib_analyze(&c, r, &err), MMM_EINPUT);
+    cr_expect(strstr(err.message, "set calls") != NULL, "%s", err.message);
     free(r);
 }
 
@@ -412,6 +485,15 @@ Test(calibrate, machine_file_round_trip)
     cr_expect(close_to(k.scatter_hit_bytes, 50, 1e-9));
     cr_expect(close_to(k.scatter_miss_bytes, 250, 1e-9));
     cr_expect(close_to(k.latency_exposed, 300.0 / 512, 1e-9));
+    cr_expect(close_to(k.l2_bytes, L2CAP, 1e-9), "%.17g", k.l2_bytes);
+    cr_expect(close_to(k.l2_bytes_per_cycle, L2RATE / F, 1e-9));
+    cr_expect(close_to(k.copy_d2d_bytes_per_s, xrate[0], 1e-9));
+    cr_expect(close_to(k.copy_h2d_bytes_per_s, xrate[1], 1e-9));
+    cr_expect(close_to(k.copy_d2h_bytes_per_s, xrate[2], 1e-9));
+    cr_expect(close_to(k.set_bytes_per_s, xrate[3], 1e-9));
+    cr_expect(close_to(k.copy_s, (xfixed[0] + xfixed[3]) / 2, 1e-6), "%.17g", k.copy_s);
+    cr_expect(close_to(k.copy_host_s, (xfixed[1] + xfixed[2]) / 2, 1e-6), "%.17g",
+              k.copy_host_s);
     cr_expect(close_to(k.issue_per_cycle, 3.5, 1e-9));
     cr_expect(close_to(k.mem_latency_cycles, LOAD, 1e-9));
     cr_expect(close_to(k.L, LOAD, 1e-9));

@@ -158,6 +158,46 @@ Test(eval, constraint_violation_quotes_values)
     done(&f);
 }
 
+/* A constraint written over several lines reaches the library with its
+ * line breaks as runs of spaces (XML attribute normalization); its
+ * messages quote it on one line, and a syntax error's column counts in
+ * the text quoted. */
+Test(eval, multi_line_constraint_is_quoted_on_one_line)
+{
+    static const char xml[] =
+        "<program name=\"c\">\n"
+        "  <param name=\"s\" value=\"4\"/>\n"
+        "  <constraint test=\"  s &lt;= 2 &amp;&amp;\n"
+        "                    s &gt;= 1\t\"/>\n"
+        "  <kernel id=\"k\" blocks=\"1\" threads=\"s\" work=\"1\" span=\"1\""
+        " reads=\"0\" writes=\"0\"/>\n"
+        "</program>\n";
+    static const char bad[] =
+        "<program name=\"c\">\n"
+        "  <param name=\"s\" value=\"4\"/>\n"
+        "  <constraint test=\"s &lt;= 2 &amp;&amp;\n"
+        "                    s &gt;= + * 1\"/>\n"
+        "  <kernel id=\"k\" blocks=\"1\" threads=\"s\" work=\"1\" span=\"1\""
+        " reads=\"0\" writes=\"0\"/>\n"
+        "</program>\n";
+    mmm_program *p = NULL;
+    mmm_instance *inst = NULL;
+    mmm_error err;
+    cr_assert_eq(mmm_program_load_memory(&p, xml, sizeof xml - 1, "c.xml", NULL, &err), 0,
+                 "%s", err.message);
+    cr_assert_str_eq(p->constraints[0].text, "s <= 2 && s >= 1");
+    cr_assert_eq(mmm_instance_new(&inst, p, &err), 0);
+    cr_assert_eq(mmm_instance_eval(inst, NULL, 0, &err), MMM_EINFEASIBLE);
+    cr_assert_eq(err.line, 3);
+    cr_assert_str_eq(err.message, "constraint 's <= 2 && s >= 1' is violated (s = 4)");
+    mmm_instance_free(inst);
+    mmm_program_free(p);
+    p = NULL;
+    cr_assert_lt(mmm_program_load_memory(&p, bad, sizeof bad - 1, "c.xml", NULL, &err), 0);
+    cr_assert_str_eq(err.message, "expected a number, a name or '(' instead of '+' at "
+                                  "column 16 in 's <= 2 && s >= + * 1'", "%s", err.message);
+}
+
 Test(eval, counts_must_be_exact_non_negative_integers)
 {
     fixture f;

@@ -93,7 +93,10 @@ static void document(char *buf, size_t size, const entry *e, const char *attr,
         const char *need = !strcmp(e->path[d], "program") ||
                                    !strcmp(e->path[d], "machine")
                                ? " name=\"t\""
-                           : !strcmp(e->path[d], "kernel") ? " id=\"k\"" : "";
+                           : !strcmp(e->path[d], "kernel") ? " id=\"k\""
+                           : !strcmp(e->path[d], "blocks")
+                               ? " count=\"1\" work=\"1\" span=\"1\""
+                               : "";
         int last = d == e->depth - 1;
         n += (size_t)snprintf(buf + n, size - n, "<%s%s", e->path[d],
                               last && attr ? "" : need);

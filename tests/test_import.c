@@ -235,14 +235,15 @@ Test(import, cuda_graph_shapes)
         const char *id;
         int64_t blocks, threads;
         double work, reads, writes, shared;
+        mmm_copy_kind copy; /* the memset and memcpys: copies of 4096 bytes */
     } want[] = {
-        {"memset_0", 1, 1, 0, 0, 1024, 0},  /* 4096 bytes = 1024 words */
-        {"fill", 4, 256, 256, 0, 0, 0},     /* placeholder: 1 per thread */
-        {"square", 8, 128, 128, 0, 0, 0},
-        {"memcpy_3", 1, 1, 0, 0, 1024, 0},  /* host to device: writes */
-        {"scale", 2, 512, 512, 0, 0, 1},    /* 2048 B / 4 / 512 threads */
-        {"combine", 4, 256, 256, 0, 0, 0},
-        {"memcpy_6", 1, 1, 0, 1024, 0, 0},  /* device to host: reads */
+        {"memset_0", 0, 0, 0, 0, 0, 0, MMM_COPY_SET},
+        {"fill", 4, 256, 256, 0, 0, 0, MMM_COPY_NONE}, /* placeholder: 1 per thread */
+        {"square", 8, 128, 128, 0, 0, 0, MMM_COPY_NONE},
+        {"memcpy_3", 0, 0, 0, 0, 0, 0, MMM_COPY_H2D},
+        {"scale", 2, 512, 512, 0, 0, 1, MMM_COPY_NONE}, /* 2048 B / 4 / 512 threads */
+        {"combine", 4, 256, 256, 0, 0, 0, MMM_COPY_NONE},
+        {"memcpy_6", 0, 0, 0, 0, 0, 0, MMM_COPY_D2H},
     };
     cr_assert_eq(mmm_program_read_file(&p, CUDA "cuda_graph.dot", &io, &rep,
                                        &err), 0, "%s", err.message);
@@ -254,6 +255,16 @@ Test(import, cuda_graph_shapes)
     for (size_t i = 0; i < 7; i++) {
         long k = mmm_program_find_kernel(p, want[i].id);
         cr_assert_geq(k, 0, "no kernel %s", want[i].id);
+        cr_expect_eq(mmm_kernel_copy(p, (size_t)k), want[i].copy, "%s kind",
+                     want[i].id);
+        if (want[i].copy != MMM_COPY_NONE) {
+            cr_expect_eq(p->kernels[k].nclasses, 0, "%s has no block", want[i].id);
+            cr_expect_eq(mmm_instance_copy_bytes(inst, (size_t)k), 4096,
+                         "%s bytes %lld", want[i].id,
+                         (long long)mmm_instance_copy_bytes(inst, (size_t)k));
+            cr_expect_eq(inst->kernels[k].N, 0);
+            continue;
+        }
         const mmm_class_val *c = &inst->classes[p->kernels[k].first_class];
         cr_expect_eq(c->count, want[i].blocks, "%s blocks %lld", want[i].id,
                      (long long)c->count);
@@ -269,13 +280,56 @@ Test(import, cuda_graph_shapes)
     mmm_program_free(p);
 }
 
+/* The copies survive mmm's XML: written (as `mmm convert` writes them)
+ * and read back, each is a copy of its kind and bytes. */
+Test(import, cuda_graph_copies_round_trip)
+{
+    mmm_import_options io = options();
+    mmm_program *p = NULL, *q = NULL;
+    mmm_import_report rep;
+    mmm_instance *inst = NULL, *back = NULL;
+    mmm_error err;
+    char *text = NULL;
+    size_t len = 0;
+    cr_assert_eq(mmm_program_read_file(&p, CUDA "cuda_graph.dot", &io, &rep,
+                                       &err), 0, "%s", err.message);
+    cr_assert_eq(mmm_instance_new(&inst, p, &err), 0);
+    cr_assert_eq(mmm_instance_eval(inst, NULL, 0, &err), 0, "%s", err.message);
+    FILE *f = open_memstream(&text, &len);
+    cr_assert_not_null(f);
+    cr_assert_eq(mmm_program_write_xml(f, inst, NULL, &err), 0, "%s", err.message);
+    cr_assert_eq(fclose(f), 0);
+    cr_expect(strstr(text, "<copy id=\"memcpy_3\" kind=\"h2d\" bytes=\"4096\"/>"),
+              "%s", text);
+    cr_assert_eq(mmm_program_load_memory(&q, text, len, "back.xml", NULL, &err), 0,
+                 "%s:%ld: %s", err.file, err.line, err.message);
+    cr_assert_eq(q->nkernels, p->nkernels);
+    cr_assert_eq(q->nedges, p->nedges);
+    cr_assert_eq(mmm_instance_new(&back, q, &err), 0);
+    cr_assert_eq(mmm_instance_eval(back, NULL, 0, &err), 0, "%s", err.message);
+    for (size_t k = 0; k < p->nkernels; k++) {
+        long j = mmm_program_find_kernel(q, p->kernels[k].id);
+        cr_assert_geq(j, 0);
+        cr_expect_eq(mmm_kernel_copy(q, (size_t)j), mmm_kernel_copy(p, k), "%s",
+                     p->kernels[k].id);
+        cr_expect_eq(mmm_instance_copy_bytes(back, (size_t)j),
+                     mmm_instance_copy_bytes(inst, k));
+    }
+    mmm_instance_free(back);
+    mmm_instance_free(inst);
+    mmm_program_free(q);
+    mmm_program_free(p);
+    free(text);
+}
+
 /* With costs.csv (per thread: fill 2 2 0 1 by its mangled name, square
- * 3 3 1 1, scale 4 4 2 1, combine 1 1 2 1), U = 1:
+ * 3 3 1 1, scale 4 4 2 1, combine 1 1 2 1), U = 1; the memset and the two
+ * memcpys are copies, which have no block:
  *   W = 4·2·256 + 8·3·128 + 2·4·512 + 4·1·256 = 2048+3072+4096+1024 = 10240
  *   S = max(memset fill square combine memcpy: 0+2+3+1+0 = 6,
  *           memset fill memcpy_3 scale combine memcpy: 0+2+0+4+1+0 = 7) = 7
- *   N = 1+4+8+1+2+4+1 = 21, L = 6 (the path through the HtoD copy)
- *   O = 1024 + 4·1 + 8·2 + 1024 + 2·3 + 4·3 + 1024 = 3110, C = 1024
+ *   N = 4+8+2+4 = 18, L = 3 (fill, then square or scale, then combine)
+ *   O = 4·1 + 8·2 + 2·3 + 4·3 = 38, C = max(2+1, 3+2, 4+3, 1+3) = 7
  *   K = 8 (square) + 2 (scale) = 10: square runs beside the copy and scale */
 Test(import, cuda_graph_costs_file)
 {
@@ -291,10 +345,10 @@ Test(import, cuda_graph_costs_file)
     measures m = measure(p);
     cr_expect_eq(m.W, 10240, "W %g", m.W);
     cr_expect_eq(m.S, 7, "S %g", m.S);
-    cr_expect_eq(m.N, 21);
-    cr_expect_eq(m.L, 6);
-    cr_expect_eq(m.O, 3110, "O %g", m.O);
-    cr_expect_eq(m.C, 1024);
+    cr_expect_eq(m.N, 18);
+    cr_expect_eq(m.L, 3);
+    cr_expect_eq(m.O, 38, "O %g", m.O);
+    cr_expect_eq(m.C, 7);
     cr_expect_eq(m.K, 10);
     mmm_program_free(p);
 }

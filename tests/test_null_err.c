@@ -197,6 +197,69 @@ Test(null_err, mmm_program_add_kernel)
     mmm_program_free(p);
 }
 
+Test(null_err, mmm_program_add_copy)
+{
+    mmm_program *p = open_program();
+    mmm_copy_spec c = {"a", 2, MMM_COPY_D2D, "4", NULL, NULL, NULL}; /* a second "a" */
+    REFUSED(mmm_program_add_copy(p, &c, NULL, NULL));
+    c.id = "b";
+    c.bytes = NULL; /* bytes missing */
+    REFUSED(mmm_program_add_copy(p, &c, NULL, NULL));
+    c.bytes = "4";
+    c.kind = MMM_COPY_NONE; /* not a copy's kind */
+    REFUSED(mmm_program_add_copy(p, &c, NULL, NULL));
+    REFUSED(mmm_program_add_copy(p, NULL, NULL, NULL));
+    mmm_program_free(p);
+}
+
+Test(null_err, mmm_program_add_kernel_accesses)
+{
+    mmm_program *p = open_program();
+    mmm_kernel_spec k = {0};
+    mmm_access_spec a = {0};
+    a.line = 3;
+    a.words = "1 +"; /* syntax error */
+    k.id = "b";
+    k.blocks = k.work = k.span = "1";
+    REFUSED(mmm_program_add_kernel_accesses(p, &k, &a, 1, NULL, NULL));
+    REFUSED(mmm_program_add_kernel_accesses(p, &k, NULL, 1, NULL, NULL));
+    a.words = "1";
+    k.reads = k.writes = "1"; /* beside accesses */
+    REFUSED(mmm_program_add_kernel_accesses(p, &k, &a, 1, NULL, NULL));
+    mmm_program_free(p);
+}
+
+Test(null_err, mmm_program_add_class_accesses)
+{
+    mmm_program *p = NULL;
+    mmm_kernel_spec k = {0};
+    mmm_class_spec c = {0};
+    mmm_access_spec a = {0};
+    cr_assert_eq(mmm_program_new(&p, "t.xml", NULL, NULL), 0);
+    k.id = "m";
+    k.threads = "32";
+    cr_assert_eq(mmm_program_add_kernel(p, &k, NULL, NULL), 0);
+    c.count = c.work = c.span = "1";
+    a.words = "1";
+    a.array = "nowhere"; /* no such array */
+    REFUSED(mmm_program_add_class_accesses(p, 0, &c, &a, 1, NULL));
+    REFUSED(mmm_program_add_class_accesses(p, 0, &c, NULL, 1, NULL));
+    a.array = NULL;
+    REFUSED(mmm_program_add_class_accesses(p, 7, &c, &a, 1, NULL));
+    mmm_program_free(p);
+}
+
+Test(null_err, mmm_program_add_array)
+{
+    mmm_program *p = open_program();
+    REFUSED(mmm_program_add_array(p, "D", "4 *", 2, NULL)); /* syntax */
+    REFUSED(mmm_program_add_array(p, "2D", "4", 2, NULL));  /* a name */
+    REFUSED(mmm_program_add_array(p, NULL, "4", 2, NULL));
+    cr_assert_eq(mmm_program_add_array(p, "D", "4", 2, NULL), 0);
+    REFUSED(mmm_program_add_array(p, "D", "8", 3, NULL));   /* twice */
+    mmm_program_free(p);
+}
+
 Test(null_err, mmm_program_add_class)
 {
     mmm_program *p = open_program();
@@ -390,6 +453,18 @@ Test(null_err, mmm_instance_eval_attrs)
     mmm_program_free(p);
 }
 
+Test(null_err, mmm_instance_eval_accesses)
+{
+    mmm_program *p = diamond();
+    mmm_instance *inst = evaluated(p);
+    mmm_mem_access_val av[4];
+    REFUSED(mmm_instance_eval_accesses(inst, 0, 2, av, NULL)); /* one launch */
+    REFUSED(mmm_instance_eval_accesses(inst, 99, 1, av, NULL));
+    REFUSED(mmm_instance_eval_accesses(inst, 0, 1, NULL, NULL));
+    mmm_instance_free(inst);
+    mmm_program_free(p);
+}
+
 Test(null_err, mmm_metrics_compute)
 {
     mmm_metrics m;
@@ -456,6 +531,17 @@ Test(null_err, mmm_time_compute)
     REFUSED(mmm_time_compute(&t, inst, NULL, NULL));
     mmm_instance_free(inst);
     mmm_program_free(p);
+}
+
+Test(null_err, mmm_time_limits_get)
+{
+    mmm_time_machine tm;
+    REFUSED(mmm_time_limits_get(&tm, NULL, MMM_TIME_LIMITS_GIVEN, NULL, NULL));
+}
+
+Test(null_err, mmm_time_check_launches)
+{
+    REFUSED(mmm_time_check_launches(NULL, NULL, NULL, NULL));
 }
 
 Test(null_err, mmm_time_predict)

@@ -11,7 +11,9 @@
 
 #include <criterion/criterion.h>
 #include <sys/stat.h>
+#include <string.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "mmm/mmm.h"
@@ -87,5 +89,51 @@ Test(outfile, open_commit_replaces)
     cr_expect_eq(umask_calls, 0);
     cr_expect_eq(mode_of(path), 0640);
     set_real_umask(022);
+    mmm_tmpdir_remove(dir);
+}
+
+/* A target that is no regular file is written in place, never renamed
+ * over: /dev/null stays the device (as root, a rename would have replaced
+ * it with a file, as a test writing a report to /dev/null once did), and a
+ * FIFO named like a picture gets the bytes through its reader without a
+ * read-back check that would block. */
+Test(outfile, special_files_written_in_place)
+{
+    struct stat st;
+    mmm__outfile of;
+    mmm_error err;
+    cr_assert_eq(mmm__write_file_atomic("/dev/null", "x\n", 2, &err), MMM_OK, "%s",
+                 err.message);
+    cr_assert_eq(stat("/dev/null", &st), 0);
+    cr_expect(S_ISCHR(st.st_mode), "/dev/null is no longer a device");
+    cr_assert_eq(mmm__outfile_open(&of, "/dev/null", &err), MMM_OK, "%s", err.message);
+    cr_expect(of.direct);
+    fputs("<svg></svg>\n", of.fp);
+    cr_expect_eq(mmm__outfile_check_complete(&of, &err), MMM_OK, "%s", err.message);
+    mmm__outfile_abort(&of);
+    cr_assert_eq(stat("/dev/null", &st), 0);
+    cr_expect(S_ISCHR(st.st_mode), "abort removed /dev/null");
+    /* a FIFO */
+    char dir[256], fifo[300];
+    mmm_tmpdir_make(dir, sizeof dir, "mmm_outfile_fifo");
+    snprintf(fifo, sizeof fifo, "%s/pipe.svg", dir);
+    cr_assert_eq(mkfifo(fifo, 0600), 0);
+    pid_t pid = fork();
+    cr_assert_geq(pid, 0);
+    if (pid == 0) { /* the reader: the bytes, then exit 0 when they are right */
+        char buf[64] = "";
+        FILE *r = fopen(fifo, "r");
+        size_t n = r ? fread(buf, 1, sizeof buf - 1, r) : 0;
+        _exit(n == 12 && !memcmp(buf, "<svg></svg>\n", 12) ? 0 : 1);
+    }
+    cr_assert_eq(mmm__outfile_open(&of, fifo, &err), MMM_OK, "%s", err.message);
+    fputs("<svg></svg>\n", of.fp);
+    cr_expect_eq(mmm__outfile_check_complete(&of, &err), MMM_OK, "%s", err.message);
+    cr_expect_eq(mmm__outfile_commit(&of, &err), MMM_OK, "%s", err.message);
+    int status = 1;
+    waitpid(pid, &status, 0);
+    cr_expect(WIFEXITED(status) && WEXITSTATUS(status) == 0, "the FIFO's reader got other bytes");
+    cr_assert_eq(stat(fifo, &st), 0);
+    cr_expect(S_ISFIFO(st.st_mode), "the FIFO was replaced");
     mmm_tmpdir_remove(dir);
 }

@@ -1516,3 +1516,373 @@ Test(profile, fixed_parameter_note)
     mmm_profile_free(p);
     mmm_tmpdir_remove(dir);
 }
+
+/* ------------------------------------------------------------------ */
+/* The launch trace of libmmm_trace.so                                 */
+
+/* A real trace (CUMODP's optimized division at s = 1024 on an H200): its
+ * launches read as a capture, each with what the file's row says, counted
+ * here from the text itself; its memcpy and memset calls counted in the
+ * build's notes. */
+Test(profile, trace_read)
+{
+    size_t len;
+    char *text = slurp(DATA "/trace/launches.csv", &len);
+    size_t kernels = 0, copies = 0;
+    unsigned long long bytes = 0;
+    for (char *l = strtok(text, "\n"); l; l = strtok(NULL, "\n")) {
+        if (strstr(l, ",kernel,"))
+            kernels++;
+        if (strstr(l, ",memcpy,") || strstr(l, ",memset,")) {
+            /* bytes: the 14th field */
+            const char *p = l;
+            for (int f = 0; f < 13; f++)
+                p = strchr(p, ',') + 1;
+            copies++;
+            bytes += strtoull(p, NULL, 10);
+        }
+    }
+    free(text);
+    cr_assert_eq(kernels, 10);
+    mmm_ncu_capture *c = read_capture(DATA "/trace/launches.csv");
+    cr_assert_eq(mmm_ncu_count(c), kernels);
+    /* row 4: _ZN9div_s10244zeroEPii, grid 3x1x1 of 1024x1x1, 16 registers,
+     * 833 ns */
+    cr_expect_str_eq(mmm_ncu_kernel(c, 0), "_ZN9div_s10244zeroEPii");
+    cr_expect_eq(mmm_ncu_id(c, 0), 4);
+    cr_expect_eq(mmm_ncu_line(c, 0), 6);
+    cr_expect_eq(qint(c, 0, MMM_NCU_BLOCKS), 3);
+    cr_expect_eq(qint(c, 0, MMM_NCU_THREADS), 1024);
+    cr_expect_eq(qint(c, 0, MMM_NCU_REGISTERS), 16);
+    cr_expect_eq(qint(c, 0, MMM_NCU_DURATION_NS), 833);
+    /* divGPU: 28,696 bytes of static shared memory */
+    cr_expect_eq(qint(c, 4, MMM_NCU_SHARED_STATIC), 28696);
+    cr_expect_eq(qint(c, 4, MMM_NCU_SHARED_DYNAMIC), 0);
+    cr_expect(!mmm_ncu_value(c, 0, MMM_NCU_WARP_INST, NULL));
+    mmm_ncu_free(c);
+    /* built with the sample taken by ncu with mangled names */
+    mmm_profile *p = NULL;
+    mmm_error err;
+    cr_assert_eq(mmm_profile_build(&p, DATA "/trace/POINTS.csv", NULL, &err), 0, "%s:%ld: %s",
+                 err.file, err.line, err.message);
+    cr_expect_eq(mmm_profile_nkernels(p), kernels);
+    char want[128];
+    snprintf(want, sizeof want, "%zu memcpy and memset calls (%llu bytes in all)", copies,
+             bytes);
+    int found = 0;
+    for (size_t i = 0; i < mmm_profile_nnotes(p); i++)
+        found |= strstr(mmm_profile_note(p, i), want) != NULL;
+    cr_expect(found, "no note '%s'", want);
+    cr_expect(strstr(mmm_profile_xml(p), "<kernel id=\"div_s1024::divGPU\"") != NULL);
+    mmm_profile_free(p);
+}
+
+static void trace_bad(const char *rows, long line, const char *what)
+{
+    char buf[2048];
+    snprintf(buf, sizeof buf,
+             "# mmm launch trace 1\n"
+             "order,kind,name,stream,grid_x,grid_y,grid_z,block_x,block_y,block_z,"
+             "registers,shared_static,shared_dynamic,bytes,copy,duration_ns,graph\n%s",
+             rows);
+    mmm_ncu_capture *c = NULL;
+    mmm_error err;
+    cr_expect_lt(mmm_ncu_read_memory(&c, buf, strlen(buf), "t.csv", &err), 0, "%s", rows);
+    cr_expect_null(c);
+    cr_expect_str_eq(err.file, "t.csv");
+    cr_expect_eq(err.line, line, "%s: line %ld, not %ld (%s)", rows, err.line, line,
+                 err.message);
+    cr_expect(strstr(err.message, what) != NULL, "'%s' lacks '%s'", err.message, what);
+}
+
+#define K1 "1,kernel,_Z1kv,7,4,1,1,32,1,1,16,0,0,,,900,0\n"
+
+Test(profile, trace_errors)
+{
+    trace_bad("", 2, "the trace has no kernel launch");
+    trace_bad("1,memcpy,,7,,,,,,,,,,64,d2d,10,0\n", 3, "no kernel launch");
+    trace_bad(K1 "2,launch,x,7,,,,,,,,,,,,1,0\n", 4, "kind is 'launch', not kernel");
+    trace_bad(K1 "1,kernel,_Z1kv,7,4,1,1,32,1,1,16,0,0,,,900,0\n", 4,
+              "order 1 after 1: the rows must be in issue order");
+    trace_bad("1,kernel,_Z1kv,7,0,1,1,32,1,1,16,0,0,,,900,0\n", 3,
+              "grid_x is '0', not a whole number of at least 1");
+    trace_bad("1,kernel,_Z1kv,7,4,1,1,2048,1,1,16,0,0,,,900,0\n", 3,
+              "no CUDA GPU launches it");
+    trace_bad("1,kernel,,7,4,1,1,32,1,1,16,0,0,,,900,0\n", 3, "a kernel launch without a name");
+    trace_bad(K1 "2,memcpy,,7,,,,,,,,,,64,sideways,10,0\n", 4,
+              "copy is 'sideways', not h2d, d2h, d2d, h2h, p2p or other");
+    trace_bad(K1 "2,memset,,7,,,,,,,,,,-1,,10,0\n", 4, "bytes is '-1'");
+    trace_bad(K1 "2,kernel,_Z1kv,7,4,1,1,32\n", 4, "8 fields where the header has 17");
+    trace_bad(K1 "# error: CUPTI dropped records\n", 4,
+              "the tracer failed:  CUPTI dropped records (the trace is incomplete)");
+    /* a header of another version */
+    const char *other = "# mmm launch trace 2\norder,kind,name\n1,kernel,k\n";
+    mmm_ncu_capture *c = NULL;
+    mmm_error err;
+    cr_expect_lt(mmm_ncu_read_memory(&c, other, strlen(other), "t.csv", &err), 0);
+    cr_expect_eq(err.line, 2);
+    cr_expect(strstr(err.message, "column 4 of the header is '', not 'stream'") != NULL, "%s",
+              err.message);
+}
+
+/* The lines of a DAG file's kernels and edges (without the comments,
+ * which name the captures' files). */
+static void kernel_lines(const char *xml, char *buf, size_t size)
+{
+    size_t n = 0;
+    buf[0] = '\0';
+    for (const char *l = xml; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+        size_t len = strcspn(l, "\n");
+        if ((!strncmp(l, "  <kernel ", 10) || !strncmp(l, "  <edge ", 8)) && n + len + 2 < size) {
+            memcpy(buf + n, l, len);
+            n += len;
+            buf[n++] = '\n';
+            buf[n] = '\0';
+        }
+    }
+}
+
+/* mmm profile run with the launch tracer (a stand-in program writes the
+ * real trace; the stand-in ncu's sample misses divGPU's configuration, as
+ * ncu's filter may): the sample asks for mangled names, one more run of
+ * ncu measures the missed configuration's first launch, and the DAG is
+ * the one built from the full sample. */
+Test(profile, cli_run_traced)
+{
+    char dir[256], keep[512], out[512], args_log[512], pts[600];
+    mmm_tmpdir_make(dir, sizeof dir, "mmm_profile_traced");
+    snprintf(keep, sizeof keep, "%s/keep", dir);
+    snprintf(out, sizeof out, "%s/out.xml", dir);
+    snprintf(args_log, sizeof args_log, "%s/args.log", dir);
+    setenv("ARGS_LOG", args_log, 1);
+    setenv("MMM_TRACER", DATA "/fake-prog.sh", 1); /* any readable file */
+    const char *a1[] = {"profile", "run", "--ncu", DATA "/fake-ncu.sh", "--keep", keep, "-o",
+                        out, "--", DATA "/fake-prog.sh", "trace", NULL};
+    mmm_run_result r = run(a1);
+    cr_expect_eq(r.status, 0, "%s", r.err);
+    cr_expect(strstr(r.err, "5 memcpy and memset calls") != NULL, "%s", r.err);
+    mmm_run_dispose(&r);
+    char *log = slurp(args_log, NULL);
+    /* two runs of ncu: the sample with mangled names, then divGPU's launch */
+    cr_expect(strstr(log, "--print-kernel-base mangled --kernel-name-base mangled "
+                          "--filter-mode per-launch-config --launch-count 1") != NULL,
+              "%s", log);
+    cr_expect(strstr(log, "--kernel-name _ZN9div_s10246divGPUEPiS0_S0_S0_S0_ --launch-skip 0 "
+                          "--launch-count 1") != NULL, "%s", log);
+    cr_expect(strstr(log, "--metrics launch__grid_size,launch__block_size,launch__registers"
+                          "_per_thread,launch__shared_mem_per_block_static,launch__shared_"
+                          "mem_per_block_dynamic --log") == NULL,
+              "ncu listed the launches: %s", log);
+    free(log);
+    snprintf(pts, sizeof pts, "%s/POINTS.csv", keep);
+    char *ptext = slurp(pts, NULL);
+    cr_expect_str_eq(ptext, "ncu\npoint1-sample.csv\npoint1-launches.csv\n"
+                            "point1-config1.csv\n");
+    free(ptext);
+    /* the same kernels as the full sample gives */
+    mmm_profile *p = NULL;
+    mmm_error err;
+    cr_assert_eq(mmm_profile_build(&p, DATA "/trace/POINTS.csv", NULL, &err), 0, "%s",
+                 err.message);
+    char *x = slurp(out, NULL), ka[8192], kb[8192];
+    kernel_lines(x, ka, sizeof ka);
+    kernel_lines(mmm_profile_xml(p), kb, sizeof kb);
+    cr_expect(strstr(ka, "div_s1024::divGPU#3") != NULL, "%s", ka);
+    cr_expect_str_eq(ka, kb);
+    free(x);
+    mmm_profile_free(p);
+    /* a program that writes no trace: ncu lists the launches */
+    setenv("NOTRACE", "1", 1);
+    const char *a2[] = {"profile", "run", "--ncu", DATA "/fake-ncu.sh", "-o", out, "--",
+                        DATA "/fake-prog.sh", "pagerank", NULL};
+    r = run(a2);
+    cr_expect_eq(r.status, 0, "%s", r.err);
+    cr_expect(strstr(r.err, "the launch tracer wrote no trace") != NULL, "%s", r.err);
+    mmm_run_dispose(&r);
+    unsetenv("NOTRACE");
+    /* the program fails */
+    setenv("EXIT", "3", 1);
+    r = run(a1);
+    cr_expect_eq(r.status, 1);
+    cr_expect(strstr(r.err, "the program with the launch tracer: the program exited with "
+                            "status 3") != NULL, "%s", r.err);
+    mmm_run_dispose(&r);
+    unsetenv("EXIT");
+    /* a tracer that cannot be read */
+    setenv("MMM_TRACER", "/nonexistent/libmmm_trace.so", 1);
+    r = run(a1);
+    cr_expect_eq(r.status, 1);
+    cr_expect(strstr(r.err, "the launch tracer /nonexistent/libmmm_trace.so cannot be read") !=
+              NULL, "%s", r.err);
+    mmm_run_dispose(&r);
+    unsetenv("MMM_TRACER");
+    unsetenv("ARGS_LOG");
+    mmm_tmpdir_remove(dir);
+}
+
+/* The copies and sets of a launch trace become <copy> elements between
+ * the kernels they were issued between, each after the previous node of
+ * its stream; over points their bytes are an expression like any count;
+ * points that copy differently are refused. */
+Test(profile, trace_copies)
+{
+    size_t len;
+    char *text = slurp(DATA "/trace/launches.csv", &len);
+    /* the trace's own copies, in order: kind and bytes from its rows */
+    char kinds[8][8];
+    unsigned long long bytes[8];
+    size_t nc = 0;
+    char *dup = strdup(text);
+    for (char *l = strtok(dup, "\n"); l; l = strtok(NULL, "\n")) {
+        if (!strstr(l, ",memcpy,") && !strstr(l, ",memset,"))
+            continue;
+        const char *p = l;
+        for (int f = 0; f < 13; f++)
+            p = strchr(p, ',') + 1;
+        bytes[nc] = strtoull(p, NULL, 10);
+        p = strchr(p, ',') + 1;
+        snprintf(kinds[nc], sizeof kinds[nc], "%.*s", (int)strcspn(p, ","), p);
+        nc++;
+    }
+    free(dup);
+    cr_assert_eq(nc, 5);
+    mmm_profile *p = NULL;
+    mmm_error err;
+    cr_assert_eq(mmm_profile_build(&p, DATA "/trace/POINTS.csv", NULL, &err), 0, "%s",
+                 err.message);
+    const char *x = mmm_profile_xml(p);
+    const char *at = x;
+    for (size_t i = 0; i < nc; i++) {
+        char want[128];
+        snprintf(want, sizeof want, "kind=\"%s\" bytes=\"%llu\"/>", kinds[i], bytes[i]);
+        const char *q = strstr(at, want);
+        cr_expect(q != NULL, "copy %zu (%s) not after the previous one in\n%s", i, want, x);
+        if (q)
+            at = q;
+    }
+    /* the three h2d before the first kernel, the two d2h after the last */
+    cr_expect(strstr(x, "<edge from=\"memcpy_h2d#3\" to=\"div_s1024::zero\"/>") != NULL, "%s", x);
+    cr_expect(strstr(x, "<edge from=\"div_s1024::copyRem\" to=\"memcpy_d2h\"/>") != NULL, "%s", x);
+    /* the file analyzes, with its copies in the time model */
+    mmm_program *prog = NULL;
+    cr_assert_eq(mmm_program_load_memory(&prog, x, strlen(x), "built.xml", NULL, &err), 0,
+                 "%s:%ld: %s", err.file, err.line, err.message);
+    mmm_program_free(prog);
+    mmm_profile_free(p);
+
+    /* two points: the second's copies twice as large (s = 2048), the same
+     * kernels: bytes become 8*s, 16*s, ... exactly */
+    char dir[256], path[512];
+    mmm_tmpdir_make(dir, sizeof dir, "mmm_profile_copies");
+    snprintf(path, sizeof path, "%s/a.csv", dir);
+    write_file(path, text);
+    char *twice = malloc(len + 64), *o = twice;
+    for (char *l = text; *l;) {
+        size_t n = strcspn(l, "\n");
+        if ((strstr(l, ",memcpy,") || strstr(l, ",memset,")) && strstr(l, ",memcpy,") < l + n) {
+            const char *p2 = l;
+            for (int f = 0; f < 13; f++)
+                p2 = strchr(p2, ',') + 1;
+            o += sprintf(o, "%.*s%llu", (int)(p2 - l), l, 2 * strtoull(p2, NULL, 10));
+            p2 += strcspn(p2, ",");
+            o += sprintf(o, "%.*s\n", (int)(l + n - p2), p2);
+        } else
+            o += sprintf(o, "%.*s\n", (int)n, l);
+        l += n + (l[n] == '\n');
+    }
+    *o = '\0';
+    snprintf(path, sizeof path, "%s/b.csv", dir);
+    write_file(path, twice);
+    char *sample = slurp(DATA "/trace/sample.csv", NULL);
+    snprintf(path, sizeof path, "%s/sample.csv", dir);
+    write_file(path, sample);
+    free(sample);
+    snprintf(path, sizeof path, "%s/POINTS.csv", dir);
+    write_file(path, "ncu,s\nsample.csv,1024\na.csv,1024\nsample.csv,2048\nb.csv,2048\n");
+    cr_assert_eq(mmm_profile_build(&p, path, NULL, &err), 0, "%s", err.message);
+    x = mmm_profile_xml(p);
+    cr_expect(strstr(x, "<copy id=\"memcpy_h2d\" kind=\"h2d\" bytes=\"8*s\"/>") != NULL, "%s", x);
+    cr_expect(strstr(x, "<copy id=\"memcpy_d2h\" kind=\"d2h\" bytes=\"8196*s/1024\"/>") != NULL ||
+                  strstr(x, "<copy id=\"memcpy_d2h\" kind=\"d2h\" bytes=\"2049*s/256\"/>") != NULL,
+              "%s", x);
+    mmm_profile_free(p);
+    /* the second point lacks the last copy */
+    char *cut = strdup(twice);
+    char *last = strstr(cut, ",memcpy,,7,,,,,,,,,,16376,d2h");
+    cr_assert_not_null(last, "%s", cut);
+    while (last > cut && last[-1] != '\n')
+        last--;
+    *last = '\0';
+    snprintf(path, sizeof path, "%s/b.csv", dir);
+    write_file(path, cut);
+    snprintf(path, sizeof path, "%s/POINTS.csv", dir);
+    cr_expect_lt(mmm_profile_build(&p, path, NULL, &err), 0);
+    cr_expect(strstr(err.message, "the point s=2048 does not copy what the first point does") !=
+                  NULL, "%s", err.message);
+    free(cut);
+    free(twice);
+    free(text);
+    mmm_tmpdir_remove(dir);
+}
+
+/* A skeleton with <copy> elements: the copies are kept as written and
+ * not matched with the trace's; "?" on a copy is refused at its line. */
+Test(profile, skeleton_with_copies)
+{
+    mmm_profile *p = NULL;
+    mmm_error err;
+    cr_assert_eq(mmm_profile_build(&p, DATA "/trace/POINTS.csv", NULL, &err), 0, "%s",
+                 err.message);
+    /* the built file made a skeleton: every cost "?" */
+    const char *x = mmm_profile_xml(p);
+    static const char *const costs[] = {"work", "span", "reads", "writes", "registers",
+                                        "shared_bytes", "barriers", "wavefronts",
+                                        "global_wavefronts", "atomics"};
+    char *skel = malloc(strlen(x) + 1), *o = skel;
+    for (const char *q = x; *q;) {
+        int hit = 0;
+        for (size_t c = 0; c < sizeof costs / sizeof costs[0] && !hit; c++) {
+            size_t n = strlen(costs[c]);
+            if (q[0] == ' ' && !strncmp(q + 1, costs[c], n) && !strncmp(q + 1 + n, "=\"", 2)) {
+                o += sprintf(o, " %s=\"?\"", costs[c]);
+                q = strchr(q + n + 3, '"') + 1;
+                hit = 1;
+            }
+        }
+        if (!hit)
+            *o++ = *q++;
+    }
+    *o = '\0';
+    char dir[256], sk[512], bad[512];
+    mmm_tmpdir_make(dir, sizeof dir, "mmm_profile_skelcopy");
+    snprintf(sk, sizeof sk, "%s/skel.xml", dir);
+    write_file(sk, skel);
+    mmm_profile_options opt;
+    mmm_profile_options_init(&opt);
+    opt.skeleton = sk;
+    mmm_profile *q = NULL;
+    cr_assert_eq(mmm_profile_build(&q, DATA "/trace/POINTS.csv", &opt, &err), 0, "%s:%ld: %s",
+                 err.file, err.line, err.message);
+    cr_expect_eq(mmm_profile_nkernels(q), 10);
+    char ka[16384], kb[16384];
+    kernel_lines(x, ka, sizeof ka);
+    kernel_lines(mmm_profile_xml(q), kb, sizeof kb);
+    cr_expect_str_eq(ka, kb);
+    cr_expect(strstr(mmm_profile_xml(q), "<copy id=\"memcpy_d2h#2\" kind=\"d2h\" bytes=\"8188\"/>") !=
+              NULL);
+    mmm_profile_free(q);
+    /* bytes="?" on a copy */
+    char *b = strstr(skel, "bytes=\"8188\"");
+    cr_assert_not_null(b);
+    memcpy(b, "bytes=\"?\"   ", 12);
+    snprintf(bad, sizeof bad, "%s/bad.xml", dir);
+    write_file(bad, skel);
+    opt.skeleton = bad;
+    cr_expect_lt(mmm_profile_build(&q, DATA "/trace/POINTS.csv", &opt, &err), 0);
+    cr_expect(strstr(err.message, "<copy> bytes=\"?\": only a kernel's costs can be left to be "
+                                  "measured") != NULL, "%s", err.message);
+    cr_expect_gt(err.line, 1);
+    free(skel);
+    mmm_profile_free(p);
+    mmm_tmpdir_remove(dir);
+}

@@ -850,3 +850,477 @@ Test(time, machine_table_fitted_rows)
     cr_expect_eq(next, MMM_TIME_NCONST);
     cr_expect_null(mmm__time_input_name(MMM__TI_N));
 }
+
+/* Copies and sets (<copy>) on the small machine: 100 bytes per cycle at
+ * 1 MHz is 1e8 bytes/s, so a d2d copy without its own rate moves 5e7
+ * bytes/s (each byte read and written) and a memset 1e8; the host link
+ * is given, 1e7 bytes/s in, 5e6 out; a call costs 1e-5 s more on the
+ * device, 2e-5 s over the host link:
+ *   up    h2d 20000 B:    2e-5 + 20000/1e7   = 2.02e-3 s
+ *   clear set 50000 B x2: 1e-5 + 50000/1e8   = 5.1e-4 s each
+ *   k     one thread:     2 cycles           = 2e-6 s
+ *   dup   d2d 5000 B:     1e-5 + 5000/5e7    = 1.1e-4 s
+ *   down  d2h 10000 B:    2e-5 + 10000/5e6   = 2.02e-3 s
+ * placed like launches (stream: the i-th call issued at i·1e-3, each
+ * starting 1e-4 after what it waits for). */
+#define COPIES_PROGRAM(mode)                                                 \
+    "<program name='copies'>\n" SMALL_MACHINE                                \
+    "<param name='graph' value='" mode "'/>\n"                               \
+    "<param name='copy_s' value='1e-5'/>\n"                                  \
+    "<param name='copy_host_s' value='2e-5'/>\n"                             \
+    "<param name='copy_h2d_bytes_per_s' value='1e7'/>\n"                     \
+    "<param name='copy_d2h_bytes_per_s' value='5e6'/>\n"                     \
+    "<copy id='up' kind='h2d' bytes='20000'/>\n"                             \
+    "<copy id='clear' kind='set' bytes='50000' repeat='2'/>\n"               \
+    "<kernel id='k' blocks='1' threads='1' work='1' span='1' reads='0'\n"    \
+    "        writes='0'/>\n"                                                 \
+    "<copy id='dup' kind='d2d' bytes='5000'/>\n"                             \
+    "<copy id='down' kind='d2h' bytes='10000'/>\n"                           \
+    "<edge from='up' to='k'/><edge from='clear' to='k'/>\n"                  \
+    "<edge from='k' to='dup'/><edge from='dup' to='down'/>\n"                \
+    "</program>\n"
+
+static void expect_s(double got, double want, const char *what)
+{
+    cr_expect(fabs(got - want) < 1e-15, "%s: %.17g, want %.17g", what, got,
+              want);
+}
+
+Test(time, copies_by_hand)
+{
+    mmm_program *p;
+    mmm_instance *inst;
+    mmm_time t;
+    time_text(COPIES_PROGRAM("0"), "copies.xml", &p, &inst, &t);
+    /* the MMM sees one block: copies add nothing, and pass dependencies */
+    cr_expect_eq(mmm_kernel_copy(p, 0), MMM_COPY_H2D);
+    cr_expect_eq(mmm_kernel_copy(p, 2), MMM_COPY_NONE);
+    cr_expect_eq(p->kernels[0].nclasses, 0);
+    cr_expect_eq(mmm_instance_copy_bytes(inst, 0), 20000);
+    cr_expect_eq(mmm_instance_copy_bytes(inst, 2), 0);
+    cr_expect_eq(inst->kernels[1].repeat, 2);
+    for (int k = 0; k < 5; k++)
+        if (k != 2)
+            cr_expect(inst->kernels[k].N == 0 && inst->kernels[k].W == 0 &&
+                          inst->kernels[k].L == 0,
+                      "copy %d", k);
+    expect_s(t.kernels[0].exec_seconds, 2.02e-3, "up exec");
+    expect_s(t.kernels[1].exec_seconds, 2 * 5.1e-4, "clear exec");
+    expect_s(t.kernels[2].exec_seconds, 2e-6, "k exec");
+    expect_s(t.kernels[3].exec_seconds, 1.1e-4, "dup exec");
+    expect_s(t.kernels[4].exec_seconds, 2.02e-3, "down exec");
+    /* up: issued at 1e-3, ends 3.02e-3.  clear: issued at 2e-3, ends
+     * 2.51e-3; its second call issued at 3e-3 ends 3.51e-3.  k waits for
+     * clear, is issued at 4e-3, ends 4.002e-3.  dup: issued at 5e-3, ends
+     * 5.11e-3; down: issued at 6e-3, ends 8.02e-3. */
+    expect_s(t.kernels[0].seconds, 3.02e-3, "up");
+    expect_s(t.kernels[1].seconds, 3.51e-3, "clear");
+    expect_s(t.kernels[2].seconds, 4.002e-3 - 3.51e-3, "k");
+    expect_s(t.kernels[3].seconds, 5.11e-3 - 4.002e-3, "dup");
+    expect_s(t.kernels[4].seconds, 8.02e-3 - 5.11e-3, "down");
+    expect_s(t.seconds, 8.02e-3, "program");
+    cr_expect_eq(t.launches, 6);
+    cr_expect_eq(t.kernels[0].dominant, MMM_TIME_TERM_COPY);
+    cr_expect_eq(t.kernels[1].dominant, MMM_TIME_TERM_LAUNCH);
+    cr_expect_eq(t.kernels[4].waves, 0);
+    cr_expect_str_eq(mmm_time_term_name(MMM_TIME_TERM_COPY), "copy");
+    cr_assert_eq(t.path_len, 4);
+    cr_expect(t.path[0] == 1 && t.path[1] == 2 && t.path[2] == 3 &&
+              t.path[3] == 4);
+    /* the same by the public formula */
+    expect_s(mmm_time_copy_seconds(&t.machine, MMM_COPY_D2D, 5000), 1.1e-4,
+             "d2d");
+    expect_s(mmm_time_copy_seconds(&t.machine, MMM_COPY_SET, 50000), 5.1e-4,
+             "set");
+    cr_expect_eq(mmm_time_copy_seconds(&t.machine, MMM_COPY_NONE, 5000), 0);
+    mmm_time_dispose(&t);
+    mmm_instance_free(inst);
+    mmm_program_free(p);
+
+    /* Graph replay: every call issued at once, each 1e-4 after what it
+     * waits for.  up ends 1e-4 + 2.02e-3 = 2.12e-3; clear 1e-4 + 5.1e-4,
+     * then 6.1e-4 more: 1.22e-3; k 2.12e-3 + 1e-4 + 2e-6 = 2.222e-3; dup
+     * 2.432e-3; down 2.432e-3 + 1e-4 + 2.02e-3 = 4.552e-3. */
+    time_text(COPIES_PROGRAM("1"), "copies.xml", &p, &inst, &t);
+    expect_s(t.kernels[1].seconds, 1.22e-3, "clear (graph)");
+    expect_s(t.kernels[2].seconds, 2.222e-3 - 2.12e-3, "k (graph)");
+    expect_s(t.seconds, 4.552e-3, "program (graph)");
+    mmm_time_dispose(&t);
+    mmm_instance_free(inst);
+    mmm_program_free(p);
+}
+
+/* A copy's bytes are a count: a fraction is an error at its line. */
+Test(time, copy_bytes_must_be_a_count)
+{
+    static const char text[] =
+        "<program name='c'>\n<param name='n' value='10'/>\n"
+        "<copy id='x' kind='d2d' bytes='n/4'/>\n</program>\n";
+    mmm_program *p;
+    mmm_instance *inst;
+    mmm_error err;
+    load_text(text, "c.xml", &p, &inst);
+    cr_expect_eq(mmm_instance_eval(inst, NULL, 0, &err), MMM_EINFEASIBLE);
+    cr_expect_eq(err.line, 3);
+    cr_expect(strstr(err.message, "bytes of copy 'x'") != NULL, "%s",
+              err.message);
+    mmm_instance_free(inst);
+    mmm_program_free(p);
+}
+
+/* Several accesses per kernel (<access>), each costed by its pattern, on
+ * the small machine: 2 blocks of 128 threads, one per SM, one wave; the
+ * latency path is 2·1 + 100·1 = 102 cycles and every case below moves
+ * more, so the launch lasts its bytes: 2 · 128 · B / 100 cycles for B
+ * bytes per thread, at 1 MHz.  Random words: hit 20 / miss 90 bytes read,
+ * 40 / 200 written, 1e6 bytes of L2, so a region of 4e6 bytes hits a
+ * quarter of the time. */
+#define ACCESS_MACHINE                                                       \
+    SMALL_MACHINE                                                            \
+    "<param name='graph' value='1'/>\n"                                      \
+    "<param name='block_cycles' value='0'/>\n"                               \
+    "<param name='latency_exposed' value='0'/>\n"                            \
+    "<param name='atomic_cycles' value='3'/>\n"                              \
+    "<param name='gather_hit_bytes' value='20'/>\n"                          \
+    "<param name='gather_miss_bytes' value='90'/>\n"                         \
+    "<param name='scatter_hit_bytes' value='40'/>\n"                         \
+    "<param name='scatter_miss_bytes' value='200'/>\n"                       \
+    "<param name='gather_l2_bytes' value='1e6'/>\n"
+
+/* The execution of a kernel of 2 blocks of 128 threads whose accesses
+ * are `acc`, and its dominant term. */
+static double access_exec(const char *acc, mmm_time_term *term)
+{
+    char text[4096];
+    mmm_program *p;
+    mmm_instance *inst;
+    mmm_time t;
+    snprintf(text, sizeof text,
+             "<program name='a'>\n" ACCESS_MACHINE
+             "<kernel id='k' blocks='2' threads='128' work='128' span='1'>\n"
+             "%s</kernel>\n</program>\n",
+             acc);
+    time_text(text, "a.xml", &p, &inst, &t);
+    double e = t.kernels[0].exec_seconds;
+    if (term)
+        *term = t.kernels[0].dominant;
+    mmm_time_dispose(&t);
+    mmm_instance_free(inst);
+    mmm_program_free(p);
+    return e;
+}
+
+/* 2 · 128 · B / 100 cycles at 1 MHz. */
+static double bytes_exec(double b)
+{
+    return 2.0 * 128 * b / 100 / 1e6;
+}
+
+static void expect_access(const char *acc, double want, mmm_time_term term)
+{
+    mmm_time_term got;
+    double e = access_exec(acc, &got);
+    cr_expect(fabs(e - want) < 1e-15 * (1 + want * 1e6), "%s: %.17g, want %.17g",
+              acc, e, want);
+    cr_expect_eq(got, term, "%s: dominant %s", acc, mmm_time_term_name(got));
+}
+
+Test(time, access_patterns_by_hand)
+{
+    /* coalesced, 4 words apart: each word moves min(4, 8) · 4 = 16 bytes */
+    expect_access("<access words='10' stride='4'/>", bytes_exec(160),
+                  MMM_TIME_TERM_BANDWIDTH);
+    /* a word for the whole warp: one sector per warp, 1 byte a thread;
+     * a quarter of the threads: the warp reads it unless all 32 skip */
+    expect_access("<access words='100' pattern='broadcast'/>", bytes_exec(100),
+                  MMM_TIME_TERM_BANDWIDTH);
+    /* across the block: one sector per 128 threads */
+    expect_access("<access words='1000' pattern='broadcast' scope='block'/>",
+                  bytes_exec(1000 * 32.0 / 128), MMM_TIME_TERM_BANDWIDTH);
+    /* random over 4e6 bytes: 0.25 · 20 + 0.75 · 90 = 72.5 bytes read,
+     * 0.25 · 40 + 0.75 · 200 = 160 written; taken scales the words */
+    expect_access("<access words='10' pattern='random' region='4e6'/>",
+                  bytes_exec(725), MMM_TIME_TERM_BANDWIDTH);
+    expect_access("<access words='10' pattern='random' region='4e6' mode='write'/>",
+                  bytes_exec(1600), MMM_TIME_TERM_BANDWIDTH);
+    /* atomics on one word: 2 · 128 of them, 3 cycles apart, no traffic */
+    expect_access("<access words='1' pattern='atomic'/>", 256 * 3 / 1e6,
+                  MMM_TIME_TERM_ATOMICS);
+    /* over 4096 bytes (1024 words): 8 per thread, each a scattered word
+     * found in the L2 (40 bytes); 2 · 128 · 8 / 1024 = 2 on each word */
+    expect_access("<access words='8' pattern='atomic' region='4096'/>",
+                  bytes_exec(8 * 40.0), MMM_TIME_TERM_BANDWIDTH);
+    /* several accesses add their bytes */
+    expect_access("<access words='10' stride='4'/>"
+                  "<access words='100' pattern='broadcast'/>"
+                  "<access words='10' pattern='random' region='4e6'/>",
+                  bytes_exec(160 + 100 + 725), MMM_TIME_TERM_BANDWIDTH);
+}
+
+/* The attributes of today's kernels are the shorthand of one access per
+ * kind: reads at read_stride, the gathers apart, writes at write_stride
+ * and the scatters apart.  The same kernel written both ways predicts the
+ * same seconds and has the same measures (reads, writes, O). */
+Test(time, shorthand_is_one_access_each)
+{
+    static const char *const forms[2] = {
+        "<kernel id='k' blocks='7' threads='96' work='960' span='12'\n"
+        "  reads='6' read_stride='4' gathers='2' gather_bytes='4e6'\n"
+        "  writes='4' write_stride='2' scatters='1' rounds='3'/>\n",
+        "<array name='G' bytes='4e6'/>\n"
+        "<kernel id='k' blocks='7' threads='96' work='960' span='12'\n"
+        "  rounds='3'>\n"
+        "  <access words='4' stride='4'/>\n"
+        "  <access words='2' pattern='random' array='G'/>\n"
+        "  <access words='3' mode='write' stride='2'/>\n"
+        "  <access words='1' mode='write' pattern='random' region='4e6'/>\n"
+        "</kernel>\n"};
+    double exec[2], O[2];
+    for (int i = 0; i < 2; i++) {
+        char text[4096];
+        mmm_program *p;
+        mmm_instance *inst;
+        mmm_time t;
+        snprintf(text, sizeof text, "<program name='s'>\n" ACCESS_MACHINE
+                 "%s</program>\n", forms[i]);
+        time_text(text, "s.xml", &p, &inst, &t);
+        exec[i] = t.kernels[0].exec_seconds;
+        O[i] = inst->kernels[0].O;
+        cr_expect_eq(inst->classes[0].reads, 6);
+        cr_expect_eq(inst->classes[0].writes, 4);
+        mmm_time_dispose(&t);
+        mmm_instance_free(inst);
+        mmm_program_free(p);
+    }
+    cr_expect_eq(exec[0], exec[1], "%.17g vs %.17g", exec[0], exec[1]);
+    cr_expect_eq(O[0], O[1]);
+    cr_expect(exec[0] > 0);
+}
+
+/* An access's values are checked like the other attributes: non-negative;
+ * the errors name the kernel. */
+Test(time, access_values_checked)
+{
+    static const struct {
+        const char *acc, *msg;
+    } bad[] = {
+        {"<access words='0-1'/>", "words of an <access> of kernel 'k' = -1 is negative"},
+        {"<access words='1' pattern='random' region='0-4'/>", "region of an <access> of kernel 'k' = -4 is negative"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        char text[2048];
+        mmm_program *p;
+        mmm_instance *inst;
+        mmm_error err;
+        snprintf(text, sizeof text,
+                 "<program name='a'>\n<param name='U' value='1'/>\n"
+                 "<kernel id='k' blocks='2' threads='128' work='1' span='1'>\n"
+                 "%s</kernel>\n</program>\n",
+                 bad[i].acc);
+        load_text(text, "a.xml", &p, &inst);
+        cr_expect_eq(mmm_instance_eval(inst, NULL, 0, &err), MMM_EINFEASIBLE,
+                     "%s", bad[i].acc);
+        cr_expect_eq(err.line, 4);
+        cr_expect(strstr(err.message, bad[i].msg) != NULL, "%s", err.message);
+        mmm_instance_free(inst);
+        mmm_program_free(p);
+    }
+}
+
+/* The L2 (docs/time.md, "The L2"), on the small machine with an L2 of
+ * 50 MiB (C = 52428800 bytes) that serves 400 bytes a cycle, DRAM 100: 2
+ * blocks of 128 threads reading W words each (one wave); a launch lasts
+ * max(DRAM bytes / 100, L2 bytes / 400) cycles at 1 MHz. */
+#define L2_MACHINE                                                           \
+    ACCESS_MACHINE                                                           \
+    "<param name='l2_bytes' value='52428800'/>\n"                            \
+    "<param name='l2_bytes_per_cycle' value='400'/>\n"
+
+static void l2_time(const char *body, mmm_program **p, mmm_instance **inst,
+                    mmm_time *t)
+{
+    char text[4096];
+    snprintf(text, sizeof text, "<program name='l2'>\n" L2_MACHINE "%s"
+             "</program>\n", body);
+    time_text(text, "l2.xml", p, inst, t);
+}
+
+static void l2_done(mmm_program *p, mmm_instance *inst, mmm_time *t)
+{
+    mmm_time_dispose(t);
+    mmm_instance_free(inst);
+    mmm_program_free(p);
+}
+
+/* Cycles of a launch moving d bytes from DRAM and a through the L2. */
+static double l2_exec(double d, double a)
+{
+    return fmax(d / 100, a / 400) / 1e6;
+}
+
+Test(time, l2_array_read_twice)
+{
+    mmm_program *p;
+    mmm_instance *inst;
+    mmm_time t;
+    /* 4 MiB read by 2 · 128 threads: 4096 words each.  The first launch
+     * finds nothing (4 MiB from DRAM: 41943.04 cycles), the second finds
+     * it all (4 MiB from the L2: 10485.76), the third as the second. */
+    l2_time("<array name='D' bytes='4*2^20'/>\n"
+            "<kernel id='k' repeat='3' blocks='2' threads='128' work='128'"
+            " span='1'>\n<access words='4096' array='D'/>\n</kernel>\n",
+            &p, &inst, &t);
+    double mib4 = 4194304;
+    expect_s(t.kernels[0].exec_seconds,
+             l2_exec(mib4, mib4) + 2 * l2_exec(0, mib4), "4 MiB x3");
+    l2_done(p, inst, &t);
+
+    /* 100 MiB, twice the L2: the first launch moves it all from DRAM and
+     * leaves C/F = half of it in the L2; the second finds that half:
+     * 50 MiB from DRAM (524288 cycles), 100 MiB through the L2 (262144). */
+    l2_time("<array name='D' bytes='100*2^20'/>\n"
+            "<kernel id='k' repeat='2' blocks='2' threads='128' work='128'"
+            " span='1'>\n<access words='102400' array='D'/>\n</kernel>\n",
+            &p, &inst, &t);
+    double mib100 = 104857600;
+    expect_s(t.kernels[0].exec_seconds,
+             l2_exec(mib100, mib100) + l2_exec(mib100 / 2, mib100),
+             "100 MiB x2");
+    l2_done(p, inst, &t);
+
+    /* The same 4 MiB through a kernel's footprint (no <array>): the
+     * launches of one kernel touch the same data. */
+    l2_time("<kernel id='k' repeat='2' blocks='2' threads='128' work='128'"
+            " span='1' footprint='4*2^20'>\n<access words='4096'/>\n"
+            "</kernel>\n",
+            &p, &inst, &t);
+    expect_s(t.kernels[0].exec_seconds, l2_exec(mib4, mib4) + l2_exec(0, mib4),
+             "footprint");
+    l2_done(p, inst, &t);
+
+    /* The shorthand with a footprint is the same kernel. */
+    l2_time("<kernel id='k' repeat='2' blocks='2' threads='128' work='128'"
+            " span='1' reads='4096' writes='0' footprint='4*2^20'/>\n",
+            &p, &inst, &t);
+    expect_s(t.kernels[0].exec_seconds, l2_exec(mib4, mib4) + l2_exec(0, mib4),
+             "footprint, shorthand");
+    l2_done(p, inst, &t);
+}
+
+Test(time, l2_between_kernels)
+{
+    mmm_program *p;
+    mmm_instance *inst;
+    mmm_time t;
+    double mib4 = 4194304, mib60 = 62914560;
+    /* w writes 4 MiB of X (through the L2, nothing from DRAM: 10485.76
+     * cycles); r reads it: all found (10485.76); s then streams 60 MiB in
+     * no array, more than the L2: X, dirty, is pushed out and written
+     * back by s (60 + 4 MiB from DRAM); r2 reading X again finds none. */
+    l2_time("<array name='X' bytes='4*2^20'/>\n"
+            "<kernel id='w' blocks='2' threads='128' work='128' span='1'>\n"
+            "<access words='4096' mode='write' array='X'/>\n</kernel>\n"
+            "<kernel id='r' blocks='2' threads='128' work='128' span='1'>\n"
+            "<access words='4096' array='X'/>\n</kernel>\n"
+            "<kernel id='s' blocks='2' threads='128' work='128' span='1'"
+            " reads='61440' writes='0'/>\n"
+            "<kernel id='r2' blocks='2' threads='128' work='128' span='1'>\n"
+            "<access words='4096' array='X'/>\n</kernel>\n"
+            "<edge from='w' to='r'/><edge from='r' to='s'/>"
+            "<edge from='s' to='r2'/>\n",
+            &p, &inst, &t);
+    expect_s(t.kernels[0].exec_seconds, l2_exec(0, mib4), "w");
+    expect_s(t.kernels[1].exec_seconds, l2_exec(0, mib4), "r");
+    /* s costs its bytes and the write-back at DRAM's bandwidth */
+    expect_s(t.kernels[2].exec_seconds, (mib60 + mib4) / 100 / 1e6, "s");
+    expect_s(t.kernels[3].exec_seconds, l2_exec(mib4, mib4), "r2");
+    l2_done(p, inst, &t);
+
+    /* A copy fills the L2 with its destination: the kernel after it finds
+     * D there. */
+    l2_time("<array name='D' bytes='4*2^20'/>\n<array name='S' bytes='4*2^20'/>\n"
+            "<copy id='c' kind='d2d' bytes='4*2^20' src='S' dst='D'/>\n"
+            "<kernel id='r' blocks='2' threads='128' work='128' span='1'>\n"
+            "<access words='4096' array='D'/>\n</kernel>\n"
+            "<edge from='c' to='r'/>\n",
+            &p, &inst, &t);
+    expect_s(t.kernels[1].exec_seconds, l2_exec(0, mib4), "after the copy");
+    l2_done(p, inst, &t);
+
+    /* Without an L2 of its own capacity (l2_bytes 0) arrays change
+     * nothing: every byte from DRAM, as the shorthand costs it. */
+    char text[4096];
+    snprintf(text, sizeof text,
+             "<program name='l2'>\n" ACCESS_MACHINE
+             "<array name='D' bytes='4*2^20'/>\n"
+             "<kernel id='k' repeat='2' blocks='2' threads='128' work='128'"
+             " span='1'>\n<access words='4096' array='D'/>\n</kernel>\n"
+             "</program>\n");
+    time_text(text, "l2.xml", &p, &inst, &t);
+    expect_s(t.kernels[0].exec_seconds, 2 * mib4 / 100 / 1e6, "no L2");
+    l2_done(p, inst, &t);
+}
+
+/* Data-dependent work (taken: the share of the threads, or of a
+ * thread's iterations, that do an access), on the machine of
+ * access_patterns_by_hand: the words move as the lanes that do them
+ * touch sectors. */
+Test(time, access_taken_by_hand)
+{
+    /* half the threads, stride 1: a 32-byte sector holds 8 lanes' words
+     * and moves unless all 8 skip: 4 sectors · 32 B · (1 - 0.5^8) / 32 */
+    expect_access("<access words='40' taken='0.5'/>",
+                  bytes_exec(40 * 4 * (1 - pow(0.5, 8))),
+                  MMM_TIME_TERM_BANDWIDTH);
+    /* stride 8: every lane its own sector, half of them move */
+    expect_access("<access words='10' stride='8' taken='0.5'/>",
+                  bytes_exec(10 * 16.0), MMM_TIME_TERM_BANDWIDTH);
+    /* a store by 5 % of the threads (Floyd-Warshall's: a path shortens):
+     * 4 sectors · 32 B · (1 - 0.95^8) / 32 per word */
+    expect_access("<access words='200' mode='write' taken='0.05'/>",
+                  bytes_exec(200 * 4 * (1 - pow(0.95, 8))),
+                  MMM_TIME_TERM_BANDWIDTH);
+    /* a broadcast word: the warp reads it unless all 32 lanes skip */
+    expect_access("<access words='100' pattern='broadcast' taken='0.25'/>",
+                  bytes_exec(100 * (1 - pow(0.75, 32))),
+                  MMM_TIME_TERM_BANDWIDTH);
+    /* random words: each costs its bytes, so half the words half */
+    expect_access("<access words='20' pattern='random' region='4e6' taken='0.5'/>",
+                  bytes_exec(725), MMM_TIME_TERM_BANDWIDTH);
+    /* atomics on one word: a quarter of 2 · 128 threads, 3 cycles apart */
+    expect_access("<access words='1' pattern='atomic' taken='0.25'/>",
+                  64 * 3 / 1e6, MMM_TIME_TERM_ATOMICS);
+    /* taken = 1 is no access skipped: the coalesced formula of stride 4 */
+    expect_access("<access words='10' stride='4' taken='1'/>", bytes_exec(160),
+                  MMM_TIME_TERM_BANDWIDTH);
+}
+
+/* The MMM counts the words of an access as at most (taken changes no
+ * measure), and taken is a share. */
+Test(time, access_taken_checked)
+{
+    char text[2048];
+    mmm_program *p;
+    mmm_instance *inst;
+    mmm_error err;
+    snprintf(text, sizeof text,
+             "<program name='a'>\n<param name='U' value='1'/>\n"
+             "<param name='q' value='0.1'/>\n"
+             "<kernel id='k' blocks='2' threads='128' work='1' span='1'>\n"
+             "<access words='3' taken='q'/>\n"
+             "<access words='1' mode='write' taken='q'/>\n"
+             "</kernel>\n</program>\n");
+    load_text(text, "a.xml", &p, &inst);
+    cr_assert_eq(mmm_instance_eval(inst, NULL, 0, &err), 0, "%s", err.message);
+    cr_expect_eq(inst->classes[0].reads, 3);
+    cr_expect_eq(inst->classes[0].writes, 1);
+    cr_expect_eq(inst->kernels[0].O, 2 * (3 + 1));
+    mmm_override ov = {mmm_program_find_param(p, "q"), mmm_value_ratio(3, 2)};
+    cr_expect_eq(mmm_instance_eval(inst, &ov, 1, &err), MMM_EINFEASIBLE);
+    cr_expect_eq(err.line, 5);
+    cr_expect(strstr(err.message, "taken of an <access> of kernel 'k' = 1.5 "
+                                  "is not a share from 0 to 1") != NULL,
+              "%s", err.message);
+    mmm_instance_free(inst);
+    mmm_program_free(p);
+}

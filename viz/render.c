@@ -329,6 +329,41 @@ static void fill_style(render_ctx *c, void *obj, double v)
 
 /* ---- kernel level ---- */
 
+/* A copy or a set (<copy>): a parallelogram, the shape of data moved,
+ * unfilled (it has no measure of the MMM). */
+static void copy_style(render_ctx *c, void *n, size_t k)
+{
+    set(n, "shape", "parallelogram");
+    set(n, "style", "filled");
+    set(n, "fillcolor", "#f4f4f4");
+    set(n, "fontname", MMM_FONT);
+    set(n, "fontsize", "11");
+    set(n, "color", c->on_span[k] ? MMM_SPAN_PATH_COLOR : MMM_BORDER_COLOR);
+    set(n, "penwidth", c->on_span[k] ? "3" : "1");
+    if (c->inst->kernels[k].repeat != 1)
+        set(n, "peripheries", "2");
+    set(n, "copy", mmm_copy_kind_name(mmm_kernel_copy(c->inst->program, k)));
+    set_int(n, "bytes", (long long)mmm_instance_copy_bytes(c->inst, k));
+}
+
+static void measures_data(render_ctx *c, Agnode_t *n, size_t k);
+
+static int copy_node(render_ctx *c, size_t k, Agnode_t *n)
+{
+    copy_style(c, n, k);
+    measures_data(c, n, k); /* zeros: the MMM counts no block of a copy */
+    c->t.len = 0;
+    put_plain(&c->t, c->inst->program->kernels[k].id, 1);
+    mmm__text_put(&c->t, ": ");
+    mmm__copy_what(&c->t, c->inst, k);
+    if (c->t.oom)
+        return mmm_error_set(c->err, MMM_ENOMEM, NULL, 0, "out of memory");
+    set(n, "tooltip", c->t.s);
+    c->t.len = 0;
+    mmm__label_copy(&c->t, c->inst, k);
+    return set_html(c, n, "label");
+}
+
 static int kernel_node(render_ctx *c, size_t k, Agnode_t **out)
 {
     const mmm_kernel *kern = &c->inst->program->kernels[k];
@@ -339,6 +374,8 @@ static int kernel_node(render_ctx *c, size_t k, Agnode_t **out)
     if (!n)
         return mmm_error_set(c->err, MMM_ENOMEM, NULL, 0, "out of memory");
     *out = n;
+    if (mmm_kernel_copy(c->inst->program, k) != MMM_COPY_NONE)
+        return copy_node(c, k, n);
     set(n, "shape", "box");
     set(n, "style", kv->repeat != 1 ? "filled" : "rounded,filled");
     /* A repeat is drawn once, as a stack of launches: a double border. */
@@ -358,19 +395,7 @@ static int kernel_node(render_ctx *c, size_t k, Agnode_t **out)
         set(n, "style", kv->repeat != 1 ? "filled,dashed" : "rounded,filled,dashed");
     }
     fill_style(c, n, mmm__kernel_measure(kv, c->opt->color));
-    /* The measures as data. */
-    set_int(n, "repeat", (long long)kv->repeat);
-    set_int(n, "blocks", (long long)kv->blocks);
-    set_int(n, "varies", kv->varies);
-    set_int(n, "N", (long long)kv->N);
-    set_int(n, "L", (long long)kv->L);
-    set_int(n, "K", (long long)kv->K);
-    set_num(n, "W", kv->W);
-    set_num(n, "S", kv->S);
-    set_num(n, "O", kv->O);
-    set_num(n, "C", kv->C);
-    set_int(n, "span_path", c->on_span[k]);
-    set_int(n, "l_path", c->on_l[k]);
+    measures_data(c, n, k);
     c->t.len = 0;
     put_plain(&c->t, kern->id, 1);
     mmm__text_put(&c->t, ": W=");
@@ -391,6 +416,24 @@ static int kernel_node(render_ctx *c, size_t k, Agnode_t **out)
     if (both)
         mmm__text_put(&c->t, MMM_BOTH_PATHS_CLOSE);
     return set_html(c, n, "label");
+}
+
+/* The measures of node k as data attributes. */
+static void measures_data(render_ctx *c, Agnode_t *n, size_t k)
+{
+    const mmm_kernel_val *kv = &c->inst->kernels[k];
+    set_int(n, "repeat", (long long)kv->repeat);
+    set_int(n, "blocks", (long long)kv->blocks);
+    set_int(n, "varies", kv->varies);
+    set_int(n, "N", (long long)kv->N);
+    set_int(n, "L", (long long)kv->L);
+    set_int(n, "K", (long long)kv->K);
+    set_num(n, "W", kv->W);
+    set_num(n, "S", kv->S);
+    set_num(n, "O", kv->O);
+    set_num(n, "C", kv->C);
+    set_int(n, "span_path", c->on_span[k]);
+    set_int(n, "l_path", c->on_l[k]);
 }
 
 static void edge_style(render_ctx *c, Agedge_t *e, uint32_t u, uint32_t v)
@@ -426,7 +469,9 @@ static int build_kernels(render_ctx *c)
     int rc = 0;
 
     for (k = 0; k < p->nkernels; k++)
-        mmm__scale_add(&c->scale, mmm__kernel_measure(&c->inst->kernels[k], c->opt->color));
+        if (mmm_kernel_copy(p, k) == MMM_COPY_NONE)
+            mmm__scale_add(&c->scale,
+                           mmm__kernel_measure(&c->inst->kernels[k], c->opt->color));
     mmm__scale_finish(&c->scale);
     nodes = calloc(p->nkernels ? p->nkernels : 1, sizeof *nodes);
     if (!nodes)
@@ -583,7 +628,11 @@ static int launch_cluster(render_ctx *c, block_plan *bp, size_t i)
         mmm__text_put(&c->t, " \xc3\x97" "0");
     else if (kv->repeat != 1)
         mmm__text_printf(&c->t, " #%lld/%lld", (long long)L->copy, (long long)kv->repeat);
-    mmm__text_printf(&c->t, "  (%lld block%s", (long long)L->blocks, L->blocks == 1 ? "" : "s");
+    if (mmm_kernel_copy(c->inst->program, L->kernel) != MMM_COPY_NONE)
+        mmm__text_put(&c->t, "  (no blocks");
+    else
+        mmm__text_printf(&c->t, "  (%lld block%s", (long long)L->blocks,
+                         L->blocks == 1 ? "" : "s");
     /* Several kinds of blocks: how many of each (the blocks carry the
      * letter of their kind). */
     if (kern->nclasses > 1 && L->blocks > 0) {
@@ -636,6 +685,18 @@ static int block_node(render_ctx *c, launch *L, size_t j, const mmm_class_val *c
     if (!n)
         return mmm_error_set(c->err, MMM_ENOMEM, NULL, 0, "out of memory");
     L->node[j] = n;
+    if (!cv && mmm_kernel_copy(c->inst->program, L->kernel) != MMM_COPY_NONE) {
+        /* a copy: one node, its kind and bytes */
+        copy_style(c, n, L->kernel);
+        set(n, "kind", "copy");
+        set(n, "fontsize", "9");
+        c->t.len = 0;
+        mmm__copy_what(&c->t, c->inst, L->kernel);
+        if (c->t.oom)
+            return mmm_error_set(c->err, MMM_ENOMEM, NULL, 0, "out of memory");
+        set(n, "label", c->t.s);
+        return 0;
+    }
     if (!cv) { /* a launch without blocks keeps its place in the DAG */
         set(n, "kind", "empty");
         set(n, "shape", "plaintext");

@@ -257,6 +257,36 @@ static void put_cell(mmm__text *t, const char *name, double v)
                      mmm__fmt_compact(v, b, sizeof b));
 }
 
+void mmm__copy_what(mmm__text *t, const mmm_instance *inst, size_t k)
+{
+    mmm_copy_kind kind = mmm_kernel_copy(inst->program, k);
+    double b = (double)mmm_instance_copy_bytes(inst, k);
+    static const char *const unit[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    int u = 0;
+    char num[64];
+    while (b >= 1024 && u < 4) {
+        b /= 1024;
+        u++;
+    }
+    mmm__text_printf(t, "%s %s, %s" NBSP "%s", mmm_copy_kind_name(kind),
+                     kind == MMM_COPY_SET ? "memset" : "copy",
+                     mmm__fmt_compact(b, num, sizeof num), unit[u]);
+}
+
+void mmm__label_copy(mmm__text *t, const mmm_instance *inst, size_t k)
+{
+    const mmm_kernel *kern = &inst->program->kernels[k];
+    const mmm_kernel_val *kv = &inst->kernels[k];
+    mmm__text_put(t, "<TABLE BORDER=\"0\" CELLBORDER=\"0\" CELLSPACING=\"0\" "
+                    "CELLPADDING=\"1\"><TR><TD><FONT POINT-SIZE=\"14\"><B>");
+    mmm__text_put_gv_html(t, kern->id);
+    if (kv->repeat != 1)
+        mmm__text_printf(t, " " TIMES "%lld", (long long)kv->repeat);
+    mmm__text_put(t, "</B></FONT></TD></TR><TR><TD>");
+    mmm__copy_what(t, inst, k);
+    mmm__text_put(t, "</TD></TR></TABLE>");
+}
+
 int mmm__label_kernel(mmm__text *t, const mmm_instance *inst, size_t k,
                       mmm_error *err)
 {

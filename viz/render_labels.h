@@ -45,6 +45,12 @@ void mmm__label_title(mmm__text *t, const mmm_instance *inst,
 int mmm__label_kernel(mmm__text *t, const mmm_instance *inst, size_t k,
                       mmm_error *err);
 
+/* A copy's label: its id (x repeat), its kind and bytes per call
+ * ("d2d copy, 4 MiB").  Appends to t. */
+void mmm__label_copy(mmm__text *t, const mmm_instance *inst, size_t k);
+/* "d2d copy, 4 MiB" alone (plain text, no HTML). */
+void mmm__copy_what(mmm__text *t, const mmm_instance *inst, size_t k);
+
 /* Blocks of launch `copy` of kernel k, summed over its classes; cls must
  * hold the kernel's nclasses values (filled).  Returns 0 or < 0. */
 int mmm__launch_classes(mmm_class_val *cls, int64_t *blocks_out,

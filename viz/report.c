@@ -278,14 +278,22 @@ static void put_kernel_row(mmm__text *t, const mmm_instance *inst, const mmm_met
                            size_t k, const unsigned char *on_span, const unsigned char *on_l)
 {
     const mmm_kernel_val *kv = &inst->kernels[k];
-    const mmm_class_val *c0 = &inst->classes[inst->program->kernels[k].first_class];
+    const mmm_kernel *kern = &inst->program->kernels[k];
+    const mmm_class_val *c0 = kern->nclasses ? &inst->classes[kern->first_class] : NULL;
     (void)m;
     mmm__text_printf(t, "<tr%s><td><code>", on_span[k] ? " class=\"span\""
                                            : on_l[k] ? " class=\"lpath\"" : "");
-    mmm__text_put_xml(t, inst->program->kernels[k].id);
+    mmm__text_put_xml(t, kern->id);
     mmm__text_printf(t, "</code></td><td class=\"n\">%lld</td>", (long long)kv->repeat);
-    put_blocks_cell(t, inst, k);
-    if (c0->threads > 0 && inst->program->kernels[k].nclasses == 1)
+    if (mmm_kernel_copy(inst->program, k) != MMM_COPY_NONE) {
+        /* a copy: no blocks; what it moves instead */
+        mmm__text_put(t, "<td class=\"n\">");
+        mmm__copy_what(t, inst, k);
+        mmm__text_put(t, "</td>");
+    } else {
+        put_blocks_cell(t, inst, k);
+    }
+    if (c0 && c0->threads > 0 && kern->nclasses == 1)
         mmm__text_printf(t, "<td class=\"n\">%lld</td>", (long long)c0->threads);
     else
         mmm__text_put(t, "<td class=\"n\"></td>");

@@ -122,6 +122,29 @@ static void put_table(mmm__text *t, const char *name, const mmm_sweep_result *re
                      mmm__fmt_compact(res->S_factor, b, sizeof b));
 }
 
+/* Without launch limits from the machine: a note when the value of the
+ * smallest overhead launches blocks no current GPU runs. */
+static void current_note(mmm__text *t, mmm_instance *si, const mmm_sweep_spec *spec,
+                         const mmm_sweep_result *res)
+{
+    mmm_metrics m;
+    mmm_error e;
+    char v[64];
+    int rc;
+    if (res->limits_given > 0)
+        return;
+    rc = mmm_sweep_eval(&m, si, spec, res->min_overhead.params, MMM_METRICS_NO_PATHS, &e);
+    mmm_metrics_dispose(&m);
+    if (rc < 0 || mmm_time_check_launches(si, NULL, NULL, &e) != MMM_EINFEASIBLE)
+        return;
+    mmm__report_note(t, "No current GPU launches the blocks of %s = %s, where the overhead "
+                       "is smallest: %s, the largest current GPUs allow (a machine file "
+                       "with a GPU's launch limits keeps the sweep within them).",
+                     si->program->params[spec->axes[0].slot].name,
+                     mmm_value_format(res->min_overhead.params[0], 0, v, sizeof v),
+                     e.message);
+}
+
 /* The figure (mmm optimize --plot's), or a note saying why there is none. */
 static int put_plot(mmm__text *t, mmm_sweep_plot *sp, mmm_instance *si, int slot,
                     const mmm_sweep_spec *spec, const mmm_sweep_result *res,
@@ -223,6 +246,7 @@ failed:
                          res.first_infeasible.code ? res.first_infeasible.message : "");
     } else {
         put_table(t, name, &res);
+        current_note(t, si, &spec, &res);
         if (sp)
             rc = put_plot(t, sp, si, slot, &spec, &res, err);
         else

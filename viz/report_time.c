@@ -52,6 +52,18 @@ int mmm__report_time(mmm__text *t, const mmm_instance *inst, mmm_error *err)
         seconds(b, sizeof b, tk->exec_seconds);
         mmm__text_put(t, "<tr><td>");
         mmm__text_put_xml(t, p->kernels[k].id);
+        if (mmm_kernel_copy(p, k) != MMM_COPY_NONE) {
+            /* a copy: no waves or blocks; its kind as the limit */
+            mmm__text_printf(t,
+                             "</td><td class=\"n\">%lld</td><td class=\"n\">"
+                             "%s</td><td class=\"n\">%s</td><td class=\"n\">"
+                             "</td><td class=\"n\"></td><td>%s copy</td><td>"
+                             "%s</td></tr>\n",
+                             (long long)tk->launches, a, b,
+                             mmm_copy_kind_name(mmm_kernel_copy(p, k)),
+                             mmm_time_term_name(tk->dominant));
+            continue;
+        }
         mmm__text_printf(t,
                          "</td><td class=\"n\">%lld</td><td class=\"n\">%s"
                          "</td><td class=\"n\">%s</td><td class=\"n\">%lld"

@@ -93,8 +93,12 @@ int mmm_sweep_plot_new(mmm_sweep_plot **out, const mmm_program *prog,
     if (!out)
         return mmm_error_set(err, MMM_EINVAL, NULL, 0, "mmm_sweep_plot_new: bad argument");
     *out = NULL;
-    if (!prog || !plan || plan->naxes < 1 || plan->naxes > 2)
+    if (!prog || !plan || plan->naxes < 1)
         return mmm_error_set(err, MMM_EINVAL, NULL, 0, "mmm_sweep_plot_new: bad argument");
+    if (plan->naxes > 2 || (plan->naxes == 2 && plan->axes[1].tied))
+        return mmm_error_set(err, MMM_EINVAL, NULL, 0, "a sweep's figure draws one "
+                             "parameter or the grid of two, not a list of tuples or "
+                             "more parameters");
     if (!(sp = calloc(1, sizeof *sp)))
         return mmm_error_set(err, MMM_ENOMEM, NULL, 0, "out of memory");
     sp->prog = prog;

@@ -76,7 +76,11 @@ typedef enum mmm_attr_type {
       "bytes of the region the gathers and scatters fall in")               \
     X(SCATTERS, "scatters", MMM_ATTR_REAL, 0, "words", "0",                 \
       "of the writes, those at addresses spread at random over that "       \
-      "region")
+      "region")                                                             \
+    X(FOOTPRINT, "footprint", MMM_ATTR_REAL, 0, "bytes",                    \
+      "0 (no L2 modelled for the kernel)",                                  \
+      "bytes of distinct global data a launch touches in no <array>; the "  \
+      "kernel's launches touch the same")
 
 /** An attribute: its row in the table. */
 typedef enum mmm_attr {

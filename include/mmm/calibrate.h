@@ -40,6 +40,19 @@ extern "C" {
  *  (1, 2 and 4 times the L2), one far beyond it. */
 #define MMM_CALIB_NGATHER 5
 
+/** Sizes of the copy and set benchmark (cudaMemcpyAsync,
+ *  cudaMemsetAsync): a small one (the fixed cost of a call), one inside
+ *  the L2 and a large one beyond it (the rate). */
+#define MMM_CALIB_NTRANSFER 3
+/** Its kinds, in the order of mmm_copy_kind after MMM_COPY_NONE: device
+ *  to device, host to device, device to host, set. */
+#define MMM_CALIB_NXFERKIND 4
+
+/** Sizes of the L2 benchmark, in eighths of the L2 the device reports:
+ *  2, 4, 6, 8, 12, 16 and 64 (a quarter of it to 8 times it). */
+#define MMM_CALIB_NL2 7
+MMM_API extern const int mmm_calib_l2_eighths[MMM_CALIB_NL2];
+
 /** The dependent operations timed (op_cycles). */
 typedef enum mmm_calib_op {
     MMM_CALIB_OP_INT32_ADD = 0, /**< add.s32 */
@@ -161,6 +174,19 @@ typedef struct mmm_calib_raw {
     /** The same words written (stored at random over each region):
      *  seconds per word of the whole GPU. */
     mmm_calib_series scatter_s[MMM_CALIB_NGATHER];
+    /** Copies and sets: seconds per call of kind k (mmm_copy_kind k + 1)
+     *  moving transfer_bytes[j] bytes, each sample a CUDA graph of
+     *  transfer_chain dependent calls replayed, over transfer_chain.  Host
+     *  buffers are pinned (cudaMallocHost).  The sizes grow. */
+    int transfer_chain;
+    int64_t transfer_bytes[MMM_CALIB_NTRANSFER];
+    mmm_calib_series transfer_s[MMM_CALIB_NXFERKIND][MMM_CALIB_NTRANSFER];
+    /** The L2: seconds per pass of a launch reading an array of
+     *  l2_array_bytes[i] bytes several times over (16-byte loads, every
+     *  SM full), right after a launch that read it once: what the L2 kept
+     *  of each pass serves the next. */
+    int64_t l2_array_bytes[MMM_CALIB_NL2];
+    mmm_calib_series l2_read_s[MMM_CALIB_NL2];
 } mmm_calib_raw;
 
 /** A robust summary of one series. */
@@ -240,6 +266,25 @@ typedef struct mmm_calib {
      *  t), t = u_resident x threads x 4 / bandwidth_bytes_per_cycle_per_sm,
      *  clamped to [0, 1]; the median over the block sizes. */
     double latency_exposed;
+    /** Copies and sets, by kind (as transfer_s): seconds per call of each
+     *  size; the rate, from the smallest and the largest size, (b_large -
+     *  b_small) / (t_large - t_small) bytes per second; and the fixed time
+     *  of a call, t_small - b_small / rate - launch_graph_s (the gap a
+     *  replayed graph puts between dependent nodes), at least 0. */
+    mmm_calib_stat transfer_s[MMM_CALIB_NXFERKIND][MMM_CALIB_NTRANSFER];
+    int64_t transfer_bytes[MMM_CALIB_NTRANSFER];
+    double transfer_bytes_per_s[MMM_CALIB_NXFERKIND];
+    double transfer_fixed_s[MMM_CALIB_NXFERKIND];
+    /** The L2: bytes per second of each re-read (size / seconds); its
+     *  bandwidth, the smallest array's; and the capacity arrays kept
+     *  between launches find, as the time model has it (a re-read of S
+     *  bytes moves S - C from DRAM when S > C): the median over the sizes
+     *  read at less than 0.9 of the L2's bandwidth of S - t x
+     *  bandwidth_bytes_per_s, clamped to [0, S] (the size the device
+     *  reports when none is). */
+    mmm_calib_stat l2_read_bytes_per_s[MMM_CALIB_NL2];
+    int64_t l2_array_bytes[MMM_CALIB_NL2];
+    double l2_bytes_per_s, l2_capacity_bytes;
 } mmm_calib;
 
 /** Raw samples to constants.  The clock used to turn seconds into cycles
@@ -278,6 +323,14 @@ typedef struct mmm_calib_constants {
     double atomic_cycles;   /**< likewise */
     double gather_hit_bytes, gather_miss_bytes, gather_l2_bytes; /**< likewise */
     double scatter_hit_bytes, scatter_miss_bytes; /**< likewise */
+    /** Copies and sets (0 in files written before they were measured):
+     *  bytes per second of each kind, fixed time of a call on the device
+     *  (d2d, set) and over the host link (h2d, d2h). */
+    double copy_d2d_bytes_per_s, copy_h2d_bytes_per_s, copy_d2h_bytes_per_s,
+        set_bytes_per_s, copy_s, copy_host_s;
+    /** The L2 (0 in files written before it was measured: l2_bytes is
+     *  then the size the device reports): capacity and bandwidth. */
+    double l2_bytes, l2_bytes_per_cycle;
 } mmm_calib_constants;
 
 /** Read the constants above from a loaded machine.  MMM_EINPUT naming the

@@ -92,6 +92,7 @@ typedef struct mmm_instance {
     double U;                  /**< value of parameter U */
     int has_p;                 /**< p is known */
     int64_t p;                 /**< number of SMs when has_p */
+    int64_t *array_bytes;      /**< by array (program->arrays) */
 } mmm_instance;
 
 /** Allocate an instance for a finalized program (no evaluation yet). */
@@ -208,6 +209,30 @@ typedef struct mmm_attr_value {
 MMM_API int mmm_instance_eval_attrs(const mmm_instance *inst, size_t k,
                                     int64_t copy, mmm_attr_value *out,
                                     mmm_error *err);
+
+/** Copy k's bytes per call, as evaluated (0 for a kernel, or k out of
+ *  range). */
+MMM_API int64_t mmm_instance_copy_bytes(const mmm_instance *inst, size_t k);
+
+/** One <access> of one launch, evaluated (its defaults filled in). */
+typedef struct mmm_mem_access_val {
+    double words;   /**< words per thread (at most) */
+    double stride;  /**< coalesced: words between neighbours (default 1) */
+    double region;  /**< random, atomic: bytes they fall in (default: the
+                         array's bytes, else 0) */
+    double taken;   /**< share of the threads that do it (default 1) */
+} mmm_mem_access_val;
+
+/**
+ * The accesses of launch `copy` (1..repeat) of kernel k, class after
+ * class: out must hold the kernel's accesses (the sum of its classes'
+ * naccesses); the first class's first access is out[0].  Checked as the
+ * evaluation checks them (words, stride and region non-negative, taken
+ * from 0 to 1).  Only reads inst, as mmm_instance_eval_attrs.
+ */
+MMM_API int mmm_instance_eval_accesses(const mmm_instance *inst, size_t k,
+                                       int64_t copy, mmm_mem_access_val *out,
+                                       mmm_error *err);
 
 #ifdef __cplusplus
 }

@@ -7,13 +7,17 @@
  *   with the Graham–Brent bound that the running-time estimate at that s is
  *   no worse than at a baseline s0.
  *
- * A sweep runs over one parameter, or over the grid of two.  Each point is
- * one mmm_instance_eval (with the sweep values as overrides) and one
- * mmm_metrics_compute on the same instance: O(kernels + classes) per point,
- * nothing is reloaded or expanded.  A point that violates a constraint or a
- * range, makes a count non-integer (MMM_EINFEASIBLE), has no value
- * (MMM_EDOMAIN) or overflows (MMM_EOVERFLOW) is recorded as infeasible with
- * its reason; the sweep goes on.
+ * A sweep runs over one parameter, or over the grid of several (and lists
+ * of tuples of parameters).  Each point is one mmm_instance_eval (with the
+ * sweep values as overrides) and one mmm_metrics_compute on the same
+ * instance: O(kernels + classes) per point, nothing is reloaded or
+ * expanded.  A point that violates a constraint or a range, makes a count
+ * non-integer (MMM_EINFEASIBLE), has no value (MMM_EDOMAIN) or overflows
+ * (MMM_EOVERFLOW) is recorded as infeasible with its reason; the sweep
+ * goes on.  So is a point one of whose launches exceeds a launch limit the
+ * machine gives (mmm_time_check_launches: threads and shared memory per
+ * block, threads, shared memory and registers per SM), whatever the
+ * objective: every objective sweeps the same feasible points.
  *
  * Points are handed to a callback one at a time (nothing is stored per
  * point), so sweeps of millions of values run in constant memory; the
@@ -23,8 +27,8 @@
  * Ties.  Two objective values within a relative 1e-12 of each other are
  * equal (the costs are doubles; this absorbs rounding in sums that are
  * equal in exact arithmetic).  Among equal values the smaller parameter
- * value wins (for two parameters: the smaller first one, then the smaller
- * second one), whatever the order of the sweep.
+ * value wins (for several parameters: the smaller first one, then the
+ * smaller second one, ...), whatever the order of the sweep.
  *
  *   mmm_sweep_spec spec = MMM_SWEEP_SPEC_INIT;
  *   mmm_sweep_result res;
@@ -44,6 +48,7 @@
 #include "mmm/eval.h"
 #include "mmm/expr.h"
 #include "mmm/metrics.h"
+#include "mmm/timemodel.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -63,7 +68,8 @@ MMM_API const char *mmm_objective_name(mmm_objective o);
 /** Parse one of those names; MMM_EINVAL otherwise. */
 MMM_API int mmm_objective_parse(mmm_objective *out, const char *name);
 
-#define MMM_SWEEP_MAX_AXES 2
+/** The most parameters one sweep varies (its axes). */
+#define MMM_SWEEP_MAX_AXES 16
 /** Default cap on the number of points of a sweep. */
 #define MMM_SWEEP_DEFAULT_MAX_POINTS 100000000u
 
@@ -74,7 +80,14 @@ MMM_API int mmm_objective_parse(mmm_objective *out, const char *name);
  * defaults to the parameter's declared min (from) or max (to), evaluated
  * at the other parameters' values (defaults and fixed overrides); the step
  * defaults to 1.  When from, to and step are exact rationals the points are
- * exact; otherwise they are doubles from + i·step.
+ * exact; otherwise they are doubles from + i·step.  A geometric range
+ * (geometric = 1) multiplies instead: from, from·step, from·step², ... as
+ * long as the values do not pass to (step > 0 and not 1; from not 0).
+ *
+ * An axis with tied = 1 does not add a dimension: it moves with the axis
+ * before it (a list of tuples, `--param bx,by --values 8x8,16x16`): both
+ * are lists of the same length, and the sweep takes value i of one with
+ * value i of the other.
  */
 typedef struct mmm_sweep_axis {
     int slot;                  /**< mmm_program_find_param() */
@@ -82,13 +95,16 @@ typedef struct mmm_sweep_axis {
     size_t nvalues;
     int has_from, has_to, has_step;
     mmm_value from, to, step;
+    int geometric;             /**< step is a factor */
+    int tied;                  /**< moves with the axis before it */
 } mmm_sweep_axis;
 
 /** What to sweep and how to judge it. */
 typedef struct mmm_sweep_spec {
     unsigned int version; /**< MMM_SWEEP_SPEC_VERSION (the INIT macro, mmm_sweep_spec_init) */
-    size_t naxes;                            /**< 1 or 2 */
-    mmm_sweep_axis axes[MMM_SWEEP_MAX_AXES]; /**< axis 0 is the outer loop */
+    size_t naxes;                            /**< 1 .. MMM_SWEEP_MAX_AXES */
+    mmm_sweep_axis axes[MMM_SWEEP_MAX_AXES]; /**< the grid of the axes,
+                                                  axis 0 the outer loop */
     mmm_objective objective;
     const mmm_override *fixed;  /**< other overrides (-D); an override of a
                                      swept parameter is ignored */
@@ -115,7 +131,11 @@ MMM_API void mmm_sweep_spec_init(mmm_sweep_spec *spec);
 /** A swept parameter as `mmm optimize` takes it: --param NAME, then
  *  --from A --to B --step K or --values LIST; NULL where not given.  The
  *  values are constant expressions (2^10, 1/2, 1e6), LIST a comma list
- *  of them (commas inside parentheses, as in min(a,b), do not split). */
+ *  of them (commas inside parentheses, as in min(a,b), do not split).  A
+ *  step "*K" is a factor (a geometric range: A, A·K, A·K², ...).  NAME may
+ *  be a comma list of parameters, "bx,by": a list of tuples, whose LIST
+ *  gives each point as its values joined by 'x', "8x8,16x16,32x8" (tied
+ *  axes, one per name). */
 typedef struct mmm_sweep_axis_text {
     const char *name;
     const char *from, *to, *step, *values;
@@ -123,7 +143,7 @@ typedef struct mmm_sweep_axis_text {
 
 /**
  * Fill spec->naxes, spec->axes and the baseline from texts, for program
- * prog; the other fields of spec (fixed, has_p, p, objective, ...) are
+ * prog (a text naming k parameters makes k tied axes); the other fields of spec (fixed, has_p, p, objective, ...) are
  * read (set them first) and kept.  axes[0 .. naxes): each a parameter of
  * prog or of its machine (else MMM_EINPUT at prog's file, which says how
  * to look at p when the name is p); a fixed override of a swept
@@ -152,15 +172,30 @@ typedef struct mmm_sweep_range {
     uint64_t count;            /**< number of values */
     mmm_value from, to, step;  /**< a range (to is the last value reached);
                                     for a list from/to are its first/last */
+    int geometric;             /**< step is a factor */
+    int tied;                  /**< moves with the axis before it */
 } mmm_sweep_range;
 
-/** One point of a sweep (about 120 bytes; the callback gets it by
+/** Why a point is infeasible: its program, one of the machine's launch
+ *  limits (the values of mmm_time_excess), or the time model. */
+enum {
+    MMM_SWEEP_WHY_PROGRAM = 0, /**< a constraint, a parameter's range, a
+                                    count that is not an integer, a value
+                                    that has none or overflows */
+    /* 1 .. MMM_TIME_NEXCESS - 1: the mmm_time_excess of a launch limit */
+    MMM_SWEEP_WHY_TIME = MMM_TIME_NEXCESS, /**< the time model refuses it
+                                                otherwise (objective time) */
+    MMM_SWEEP_NWHY
+};
+
+/** One point of a sweep (about 500 bytes; the callback gets it by
  *  reference, valid during the call only). */
 typedef struct mmm_sweep_point {
     uint64_t index;                          /**< position in sweep order */
-    mmm_value params[MMM_SWEEP_MAX_AXES];
+    mmm_value params[MMM_SWEEP_MAX_AXES];    /**< one per axis */
     int status;       /**< 0: feasible; else MMM_EINFEASIBLE, MMM_EDOMAIN
                            or MMM_EOVERFLOW and the measures are zero */
+    int why;          /**< infeasible: MMM_SWEEP_WHY_* */
     double W, S, O, C;
     int64_t N, L, K;
     int has_p;
@@ -205,6 +240,12 @@ typedef struct mmm_sweep_result {
     mmm_error first_infeasible;   /**< reason of the first infeasible point
                                        (code 0 when none) */
     mmm_value first_infeasible_params[MMM_SWEEP_MAX_AXES];
+    uint64_t infeasible_by[MMM_SWEEP_NWHY]; /**< infeasible points by
+                                                 MMM_SWEEP_WHY_* */
+    int limits_given;   /**< launch limits the machine gives (of
+                             mmm_time_limits_get's five), enforced for
+                             every objective; 0: none enforced (the time
+                             objective still enforces its machine's) */
 } mmm_sweep_result;
 
 /**
@@ -214,7 +255,8 @@ typedef struct mmm_sweep_result {
  * holds the last point).  Errors: MMM_EINVAL (bad spec: unknown slot, zero
  * step, a range end missing and the parameter declares no min/max, an
  * empty range, too many points, the bound objective without p, two axes on
- * one parameter), MMM_EINFEASIBLE (an explicit baseline is infeasible: the
+ * one parameter, a tied axis that is not a list of its head's length),
+ * MMM_EINPUT (a launch limit of the machine out of range), MMM_EINFEASIBLE (an explicit baseline is infeasible: the
  * message says why), ENOMEM, a fatal evaluation error, or the callback's
  * code.  No feasible point is not an error: has_best is 0.
  */

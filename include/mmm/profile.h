@@ -87,7 +87,10 @@ typedef struct mmm_ncu_capture mmm_ncu_capture;
 
 /** Read a file written by `ncu --csv --page raw` (its --log-file, or its
  *  standard output: the program's own lines and ncu's "==PROF==" lines
- *  around the table are skipped; an "==ERROR==" line is an error).
+ *  around the table are skipped; an "==ERROR==" line is an error), or
+ *  the launch trace that libmmm_trace.so writes for `mmm profile run`
+ *  (it begins "# mmm launch trace": every launch with its launch
+ *  statistics, in issue order; docs/profile.md).
  *  At most max_bytes bytes (0: 1 GiB). */
 MMM_API int mmm_ncu_read_file(mmm_ncu_capture **out, const char *path,
                               uint64_t max_bytes, mmm_error *err);
@@ -106,7 +109,8 @@ MMM_API const char *mmm_ncu_kernel(const mmm_ncu_capture *c, size_t i);
 MMM_API long mmm_ncu_line(const mmm_ncu_capture *c, size_t i);
 /** Launch i's "ID" (ncu's number of the profiled launch). */
 MMM_API int64_t mmm_ncu_id(const mmm_ncu_capture *c, size_t i);
-/** Launch i's stream, "CONTEXT/STREAM" as ncu numbers them. */
+/** Launch i's stream, "CONTEXT/STREAM" as ncu numbers them (a launch
+ *  trace: CUPTI's stream id). */
 MMM_API const char *mmm_ncu_stream(const mmm_ncu_capture *c, size_t i);
 /** Quantity q of launch i into *out: 1 when the capture measured it, 0
  *  when not (the metric is not in the file, or its cell is empty or
@@ -243,12 +247,19 @@ typedef struct mmm_profile_run_options {
      *  nothing is shown. */
     void (*progress)(const char *line, void *payload);
     void *payload;
+    /** (version 2) The launch tracer, libmmm_trace.so (built with CUDA's
+     *  CUPTI), that lists every launch, memcpy and memset of the program
+     *  at the program's own speed, where a listing pass of ncu costs
+     *  milliseconds a launch.  NULL: $MMM_TRACER, else the one beside the
+     *  running program, else the installed one, else none; "": none (ncu
+     *  lists the launches).  Used when samples > 0. */
+    const char *tracer;
 } mmm_profile_run_options;
 
-#define MMM_PROFILE_RUN_OPTIONS_VERSION 1
+#define MMM_PROFILE_RUN_OPTIONS_VERSION 2
 #define MMM_PROFILE_RUN_OPTIONS_INIT                                          \
     {.version = MMM_PROFILE_RUN_OPTIONS_VERSION, .ncu = NULL, .keep = NULL,   \
-     .samples = 1, .progress = NULL, .payload = NULL}
+     .samples = 1, .progress = NULL, .payload = NULL, .tracer = NULL}
 /** Set *opt to the defaults (MMM_PROFILE_RUN_OPTIONS_INIT). */
 MMM_API void mmm_profile_run_options_init(mmm_profile_run_options *opt);
 

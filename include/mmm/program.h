@@ -94,6 +94,48 @@ typedef enum mmm_access {
     MMM_ACCESS_IRREGULAR = 1  /**< one transaction per word */
 } mmm_access;
 
+/** An array of global memory the program names (<array name bytes>), for
+ *  the accesses that fall in it (mmm_mem_access.array) and the copies
+ *  that move it. */
+typedef struct mmm_array {
+    const char *name;
+    long line;
+    const mmm_expr *bytes;   /**< its size (count) */
+} mmm_array;
+
+/** How the threads of a warp spread one global access (<access pattern>;
+ *  docs/format.md, docs/time.md). */
+typedef enum mmm_mem_pattern {
+    MMM_PATTERN_COALESCED = 0, /**< neighbouring threads `stride` words
+                                    apart (1: contiguous) */
+    MMM_PATTERN_BROADCAST,     /**< one word for a whole warp (or block) */
+    MMM_PATTERN_RANDOM,        /**< addresses spread at random over a region */
+    MMM_PATTERN_ATOMIC         /**< atomic read-modify-writes over a region
+                                    (one word by default) */
+} mmm_mem_pattern;
+#define MMM_MEM_NPATTERNS 4
+
+/** "coalesced", "broadcast", "random", "atomic"; NULL out of range. */
+MMM_API const char *mmm_mem_pattern_name(mmm_mem_pattern p);
+/** The pattern of that name, or -1. */
+MMM_API int mmm_mem_pattern_find(const char *name);
+
+/** One global access of a thread (an <access> child of a <kernel> or a
+ *  <blocks>): words per thread, read or written, and how a warp spreads
+ *  them.  Its expressions are NULL where the file gives none (their
+ *  defaults: stride 1, region the array's bytes or 0, taken 1). */
+typedef struct mmm_mem_access {
+    long line;
+    int write;               /**< 0: read; 1: written (an atomic: 1) */
+    mmm_mem_pattern pattern;
+    int block_scope;         /**< a broadcast across the block, not a warp */
+    int32_t array;           /**< index in program->arrays, or -1 */
+    const mmm_expr *words;   /**< words per thread (at most), required */
+    const mmm_expr *stride;  /**< coalesced: words between neighbours */
+    const mmm_expr *region;  /**< random, atomic: bytes they fall in */
+    const mmm_expr *taken;   /**< share of the threads that do it */
+} mmm_mem_access;
+
 /** One kind of thread block of a kernel: count blocks, each with these
  *  costs.  A kernel given in the minimal form has exactly one class. */
 typedef struct mmm_block_class {
@@ -107,10 +149,33 @@ typedef struct mmm_block_class {
     const mmm_expr *shared;  /**< local (shared) words per thread; NULL = 0 */
     mmm_access access;       /**< default coalesced */
     /* The attributes of mmm/attr.h (the time model's): by index, with
-     * mmm_block_class_attr(). */
+     * mmm_block_class_attr(); its accesses with
+     * mmm_block_class_accesses(). */
 } mmm_block_class;
 
-/** A kernel, or a chain of `repeat` identical launches of it. */
+/** What a node of the DAG is: a kernel (thread blocks), or a copy or a
+ *  set of memory done by the copy engines (`<copy>`: cudaMemcpyAsync,
+ *  cudaMemsetAsync).  A copy has no block class: the MMM's measures count
+ *  it as a kernel without a launch (W, S, O, N, L, K and C add nothing;
+ *  dependencies pass through it), and the time model charges its bytes
+ *  (docs/time.md). */
+typedef enum mmm_copy_kind {
+    MMM_COPY_NONE = 0, /**< a kernel */
+    MMM_COPY_D2D,      /**< device to device: each byte read and written */
+    MMM_COPY_H2D,      /**< host to device, over the host link */
+    MMM_COPY_D2H,      /**< device to host, over the host link */
+    MMM_COPY_SET       /**< a memset: bytes written on the device */
+} mmm_copy_kind;
+#define MMM_COPY_NKINDS 5
+
+/** "kernel", "d2d", "h2d", "d2h", "set" (the values of <copy kind>);
+ *  NULL out of range. */
+MMM_API const char *mmm_copy_kind_name(mmm_copy_kind k);
+/** The kind of that name ("d2d", ...; not "kernel"), or -1. */
+MMM_API int mmm_copy_kind_find(const char *name);
+
+/** A kernel, or a chain of `repeat` identical launches of it; or a copy
+ *  (mmm_kernel_copy() != MMM_COPY_NONE: no class). */
 typedef struct mmm_kernel {
     const char *id;
     long line;
@@ -121,7 +186,7 @@ typedef struct mmm_kernel {
     const mmm_expr *threads; /**< threads per block, NULL when not given */
     uint32_t first_class;    /**< its classes: program->classes[first_class
                                   .. first_class + nclasses) */
-    uint32_t nclasses;
+    uint32_t nclasses;       /**< 0 for a copy */
 } mmm_kernel;
 
 /** A dependency: every block of `from` (its last copy) precedes every block
@@ -161,6 +226,12 @@ typedef struct mmm_program {
     int finalized;
 
     struct mmm_program_priv *priv;
+
+    /* Added after the fields above (the struct grows at its end). */
+    size_t narrays;
+    const mmm_array *arrays;      /**< in declaration order */
+    size_t naccesses;
+    const mmm_mem_access *accesses; /**< of all classes, class by class */
 } mmm_program;
 
 /** Slot of a parameter: its index in params (params occupy slots
@@ -189,6 +260,21 @@ MMM_API const char *mmm_program_closest_param(const mmm_program *p,
                                               const char *name);
 /** Index of a kernel by id, or -1. */
 MMM_API long mmm_program_find_kernel(const mmm_program *p, const char *id);
+/** What node k is: MMM_COPY_NONE for a kernel, else the kind of the copy
+ *  (MMM_COPY_NONE out of range). */
+MMM_API mmm_copy_kind mmm_kernel_copy(const mmm_program *p, size_t k);
+/** The expression of copy k's bytes per call, NULL for a kernel. */
+MMM_API const mmm_expr *mmm_kernel_copy_bytes(const mmm_program *p, size_t k);
+/** The arrays copy k reads and writes: indices in program->arrays, -1
+ *  where it names none (both -1 for a kernel). */
+MMM_API void mmm_kernel_copy_arrays(const mmm_program *p, size_t k,
+                                    int32_t *src, int32_t *dst);
+/** The accesses of block class c (program->classes[c]): how many, the
+ *  first of them being program->accesses[*first] (may be NULL); 0 when
+ *  the class has none (its reads and writes are as given) or c is out of
+ *  range. */
+MMM_API size_t mmm_block_class_accesses(const mmm_program *p, size_t c,
+                                        size_t *first);
 /** The expression of attribute a (mmm/attr.h) of block class c
  *  (program->classes[c]), NULL when the file does not give it (or c or a
  *  is out of range). */
@@ -234,6 +320,17 @@ MMM_API int mmm_program_add_machine_param(mmm_program *p, const char *name,
 MMM_API int mmm_program_add_constraint(mmm_program *p, const char *test_text,
                                        long line, mmm_error *err);
 
+/** Texts of one <access>; NULL for an absent optional attribute. */
+typedef struct mmm_access_spec {
+    long line;
+    const char *words;       /**< required */
+    int write;               /**< 0 read, 1 write (ignored for an atomic) */
+    mmm_mem_pattern pattern;
+    int block_scope;         /**< broadcast: across the block */
+    const char *stride, *region, *taken;
+    const char *array;       /**< a declared array's name */
+} mmm_access_spec;
+
 /** Texts of one block class; NULL for an absent optional attribute. */
 typedef struct mmm_class_spec {
     long line;
@@ -267,10 +364,50 @@ typedef struct mmm_kernel_spec {
 /** Add a kernel; *index_out (may be NULL) receives its index. */
 MMM_API int mmm_program_add_kernel(mmm_program *p, const mmm_kernel_spec *spec,
                                    size_t *index_out, mmm_error *err);
+/** Texts of a copy (<copy>): a node of the DAG that moves or sets bytes
+ *  (mmm_copy_kind), joined to kernels and copies by edges like a kernel. */
+typedef struct mmm_copy_spec {
+    const char *id;      /**< unique among kernels and copies */
+    long line;
+    mmm_copy_kind kind;  /**< not MMM_COPY_NONE */
+    const char *bytes;   /**< bytes per call (count), required */
+    const char *repeat;  /**< NULL = 1: a chain of identical calls */
+    const char *src, *dst; /**< the arrays it reads and writes (declared
+                                before), NULL: none named */
+} mmm_copy_spec;
+
+/** Declare an array (<array name bytes>): name as a parameter's, unique
+ *  among the arrays; bytes may use the parameters declared before. */
+MMM_API int mmm_program_add_array(mmm_program *p, const char *name,
+                                  const char *bytes_text, long line,
+                                  mmm_error *err);
+/** Index of an array by name, or -1. */
+MMM_API long mmm_program_find_array(const mmm_program *p, const char *name);
+
+/** Add a copy; *index_out (may be NULL) receives its index among the
+ *  kernels (program->kernels). */
+MMM_API int mmm_program_add_copy(mmm_program *p, const mmm_copy_spec *spec,
+                                 size_t *index_out, mmm_error *err);
 /** Add a block class to kernel `kernel`, which must be the last kernel
  *  added. */
 MMM_API int mmm_program_add_class(mmm_program *p, size_t kernel,
                                   const mmm_class_spec *spec, mmm_error *err);
+/** mmm_program_add_kernel and mmm_program_add_class with the global
+ *  accesses of the class (<access> children): with naccesses > 0, the
+ *  spec's reads and writes must be NULL and are their sums (the words of
+ *  the reads; of the writes and atomics), and the attributes an access
+ *  says itself (the strides, gathers, scatters, gather_bytes) must not be
+ *  given.  A kernel with <blocks> children takes its accesses with its
+ *  classes. */
+MMM_API int mmm_program_add_kernel_accesses(mmm_program *p,
+                                            const mmm_kernel_spec *spec,
+                                            const mmm_access_spec *accesses,
+                                            size_t naccesses,
+                                            size_t *index_out, mmm_error *err);
+MMM_API int mmm_program_add_class_accesses(mmm_program *p, size_t kernel,
+                                           const mmm_class_spec *spec,
+                                           const mmm_access_spec *accesses,
+                                           size_t naccesses, mmm_error *err);
 /** Add an edge by kernel ids; ids may name kernels added later (resolved by
  *  finalize, which reports a dangling edge at its line). */
 MMM_API int mmm_program_add_edge(mmm_program *p, const char *from, const char *to,

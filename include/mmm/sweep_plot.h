@@ -36,7 +36,8 @@ typedef struct mmm_sweep_plot mmm_sweep_plot;
  * An empty figure for the sweep whose axes plan resolved (mmm_sweep_resolve;
  * borrowed, like prog, until mmm_sweep_plot_free), with about npoints
  * values of the first parameter (for the decimation of the curves).
- * 0, MMM_EINVAL (no axis) or MMM_ENOMEM.
+ * 0, MMM_EINVAL (no axis; more than two axes, or a list of tuples: the
+ * figure draws one parameter or the grid of two) or MMM_ENOMEM.
  */
 MMM_API int mmm_sweep_plot_new(mmm_sweep_plot **out, const mmm_program *prog,
                                const mmm_sweep_result *plan, uint64_t npoints,

@@ -61,8 +61,18 @@ typedef struct mmm_time_machine {
                                     address (default sector_bytes) */
     double scatter_miss_bytes; /**< ... that misses it (default sector_bytes) */
     double gather_l2_bytes;   /**< L2 capacity gathers find (default 0) */
+    /* copies and sets (<copy>): bytes per second of each kind, and the
+     * fixed time of one call on the device and over the host link; 0 for
+     * d2d and set: derived from bandwidth_bytes_per_cycle
+     * (mmm_time_copy_seconds) */
+    double copy_d2d_bytes_per_s, copy_h2d_bytes_per_s, copy_d2h_bytes_per_s,
+        set_bytes_per_s, copy_s, copy_host_s;
     /* fitted constants, indexed by MMM_TIME_* */
     double c[MMM_TIME_NCONST];
+    /* the L2 (docs/time.md, "The L2"): the capacity arrays kept between
+     * launches find (0: none modelled) and its bandwidth per SM cycle
+     * (0: bandwidth_bytes_per_cycle) */
+    double l2_bytes, l2_bytes_per_cycle;
     int graph; /**< 1: CUDA graph replay; 0: stream launches */
 } mmm_time_machine;
 
@@ -96,9 +106,10 @@ typedef enum mmm_time_term {
     MMM_TIME_TERM_LAUNCH,
     MMM_TIME_TERM_BLOCKS,
     MMM_TIME_TERM_ATOMICS,
-    MMM_TIME_TERM_L1
+    MMM_TIME_TERM_L1,
+    MMM_TIME_TERM_COPY /**< a copy's or set's bytes (a <copy>) */
 } mmm_time_term;
-#define MMM_TIME_NTERMS 8
+#define MMM_TIME_NTERMS 9
 
 /**
  * Resident blocks per SM of a block of `threads` threads using
@@ -111,6 +122,79 @@ MMM_API int64_t mmm_time_occupancy(const mmm_time_machine *m, int64_t threads,
                                    int64_t block_shared,
                                    int64_t thread_registers,
                                    mmm_time_limit *limit);
+
+/** Which launch limit of a machine a block exceeds (mmm_time_check_launches). */
+typedef enum mmm_time_excess {
+    MMM_TIME_FITS = 0,           /**< none */
+    MMM_TIME_OVER_BLOCK_THREADS, /**< threads per block > block_threads */
+    MMM_TIME_OVER_BLOCK_SHARED,  /**< shared memory per block > block_shared_bytes */
+    MMM_TIME_OVER_SM_THREADS,    /**< no block resident on an SM: its threads
+                                      (whole warps) > sm_threads */
+    MMM_TIME_OVER_SM_SHARED,     /**< ... its shared memory (reserved part and
+                                      granule included) > sm_shared_bytes */
+    MMM_TIME_OVER_SM_REGISTERS   /**< ... its registers > sm_registers */
+} mmm_time_excess;
+#define MMM_TIME_NEXCESS 6
+
+/** The machine parameter a block exceeds: "block_threads",
+ *  "block_shared_bytes", "sm_threads", "sm_shared_bytes", "sm_registers"
+ *  ("" for MMM_TIME_FITS). */
+MMM_API const char *mmm_time_excess_name(mmm_time_excess e);
+
+/** Where mmm_time_limits_get takes a limit the machine does not give. */
+enum {
+    MMM_TIME_LIMITS_GIVEN = 0,  /**< nowhere: it is unlimited */
+    MMM_TIME_LIMITS_CURRENT = 1 /**< the largest of current GPUs: 1024 threads
+                                     and 227 KiB of shared memory per block;
+                                     2048 threads, 32 blocks, 228 KiB of
+                                     shared memory (1 KiB reserved per block,
+                                     in units of 128 bytes) and 65536
+                                     registers (in units of 256, 4
+                                     partitions) per SM */
+};
+
+/**
+ * The launch limits of an evaluated instance's machine (the machine file's
+ * parameters of docs/time.md, section 1, else the program's own of those
+ * names): warp_size, sm_threads, sm_blocks, block_threads,
+ * sm_shared_bytes, block_shared_bytes, shared_reserved_bytes,
+ * shared_granule_bytes, sm_registers, register_granule,
+ * register_partitions and word_bytes into *out (every other field 0).  A
+ * limit the machine does not give is taken from `from`
+ * (MMM_TIME_LIMITS_*); block_shared_bytes defaults to sm_shared_bytes when
+ * only that is given, the granules and partitions to 1, warp_size to 32,
+ * word_bytes to 4.  *given (may be NULL) gets how many of block_threads,
+ * block_shared_bytes, sm_threads, sm_shared_bytes and sm_registers the
+ * machine gives.  MMM_EINPUT for a value out of range.  Needs no fitted
+ * constant: machine files of the MMM alone (U, Z, p) give no limit.
+ */
+MMM_API int mmm_time_limits_get(mmm_time_machine *out, const mmm_instance *inst,
+                                int from, int *given, mmm_error *err);
+
+/**
+ * Check every launch of an evaluated instance (each launch of a repeat
+ * whose launches differ) against m's limits, as the time model checks
+ * them: threads per block, shared memory per block (its bytes when the
+ * file gives them, else shared words per thread x threads x word_bytes),
+ * and one block resident
+ * on an SM at all (mmm_time_occupancy > 0: threads, shared memory and
+ * registers per SM).  m NULL: the instance's machine's limits, and those
+ * of current GPUs where it gives none (mmm_time_limits_get,
+ * MMM_TIME_LIMITS_CURRENT).  A class without threads is not checked.
+ * MMM_OK, or MMM_EINFEASIBLE with *which (may be NULL) and a message
+ * naming the kernel, its line and the limit ("kernel 'step': 1026 threads
+ * per block, more than block_threads = 1024"); MMM_EINPUT (a limit out of
+ * range), MMM_ENOMEM.
+ */
+MMM_API int mmm_time_check_launches(const mmm_instance *inst,
+                                    const mmm_time_machine *m,
+                                    mmm_time_excess *which, mmm_error *err);
+/** Seconds one call of a copy of `kind` moving `bytes` bytes takes on
+ *  machine m, beyond the launch gaps: copy_s (copy_host_s over the host
+ *  link) + bytes / the kind's bytes per second (docs/time.md, section 3).
+ *  0 for MMM_COPY_NONE. */
+MMM_API double mmm_time_copy_seconds(const mmm_time_machine *m,
+                                     mmm_copy_kind kind, double bytes);
 
 /** Read the machine from an evaluated instance's parameters.  A missing
  *  required one, or a negative/zero value where that is impossible, is
@@ -128,7 +212,29 @@ typedef struct mmm_time_kernel {
     int64_t resident;    /**< blocks per SM (smallest over launches) */
     mmm_time_limit limit;/**< what sets resident */
     mmm_time_term dominant;
+    size_t first_launch; /**< its launches in mmm_time.each_launch: from */
+    size_t nlisted;      /**< ... this many (0 unless its launches differ) */
 } mmm_time_kernel;
+
+/** One launch of a repeat whose launches differ (a kernel that uses its
+ *  index: a reduction's passes, each with its own grid). */
+typedef struct mmm_time_launch {
+    int64_t index;        /**< 1 .. repeat */
+    int64_t blocks;       /**< its blocks */
+    double seconds;       /**< from the end of the launch before it in its
+                               kernel's chain (for the first, from when its
+                               predecessors end) to its own end: its
+                               execution and what its launch adds */
+    double exec_seconds;  /**< its execution alone */
+    int64_t waves;
+    int64_t resident;     /**< blocks per SM */
+    mmm_time_limit limit; /**< what sets resident */
+    mmm_time_term dominant;
+} mmm_time_launch;
+
+/** The most launches mmm_time lists one by one; past them each_cut is set
+ *  and the kernels after have none listed. */
+#define MMM_TIME_MAX_LISTED 1000000
 
 typedef struct mmm_time {
     mmm_time_machine machine;
@@ -139,6 +245,11 @@ typedef struct mmm_time {
     mmm_time_kernel *kernels; /**< by kernel index */
     size_t path_len;
     uint32_t *path;          /**< the longest path (kernel indices) */
+    size_t neach;            /**< launches listed one by one */
+    mmm_time_launch *each_launch; /**< the launches of every kernel whose
+                                       launches differ, kernel by kernel
+                                       (mmm_time_kernel.first_launch) */
+    int each_cut;            /**< more than MMM_TIME_MAX_LISTED: some left out */
 } mmm_time;
 
 /**
@@ -151,7 +262,8 @@ MMM_API int mmm_time_compute(mmm_time *out, const mmm_instance *inst,
                              const mmm_time_machine *m, mmm_error *err);
 MMM_API void mmm_time_dispose(mmm_time *t);
 
-/** "latency", "issue", "bandwidth", "shared", "launch". */
+/** "latency", "issue", "bandwidth", "shared", "launch", "blocks",
+ *  "atomics", "l1", "copy". */
 MMM_API const char *mmm_time_term_name(mmm_time_term t);
 /** "threads", "blocks", "shared", "registers". */
 MMM_API const char *mmm_time_limit_name(mmm_time_limit l);

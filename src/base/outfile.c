@@ -64,6 +64,22 @@ int mmm__outfile_open(mmm__outfile *of, const char *path, mmm_error *err)
         return mmm_error_set(err, MMM_ENOMEM, path, 0, "out of memory");
     }
     memcpy(of->path, path, n + 1);
+    /* A target that exists and is no regular file (/dev/null, a FIFO, a
+     * terminal) is written in place: renaming a temporary over it would
+     * replace the device with a file (as root, /dev/null itself). */
+    struct stat st;
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+        memcpy(of->tmp_path, path, n + 1);
+        of->direct = 1;
+        of->fp = fopen(path, "wb");
+        if (!of->fp) {
+            int e = errno;
+            mmm__outfile_abort(of);
+            return mmm_error_set(err, MMM_EIO, path, 0, "cannot write '%s': %s", path,
+                                 strerror(e));
+        }
+        return MMM_OK;
+    }
     /* Same folder as the target, so that rename() is atomic. */
     fd = create_temporary(of->tmp_path, n + 16, path);
     if (fd < 0) {
@@ -100,7 +116,8 @@ int mmm__outfile_commit(mmm__outfile *of, mmm_error *err)
     if (!of->tmp_path)
         return mmm_error_set(err, MMM_EINVAL, NULL, 0, "no open output file");
     if (of->fp) {
-        if (fflush(of->fp) != 0 || ferror(of->fp) || fsync(fileno(of->fp)) != 0) {
+        if (fflush(of->fp) != 0 || ferror(of->fp) ||
+            (!of->direct && fsync(fileno(of->fp)) != 0)) {
             bad = 1;
             e = errno;
         }
@@ -110,7 +127,7 @@ int mmm__outfile_commit(mmm__outfile *of, mmm_error *err)
         }
         of->fp = NULL;
     }
-    if (!bad && rename(of->tmp_path, of->path) != 0) {
+    if (!bad && !of->direct && rename(of->tmp_path, of->path) != 0) {
         bad = 1;
         e = errno;
     }
@@ -123,6 +140,7 @@ int mmm__outfile_commit(mmm__outfile *of, mmm_error *err)
     free(of->tmp_path);
     free(of->path);
     of->tmp_path = of->path = NULL;
+    of->direct = 0;
     return MMM_OK;
 }
 
@@ -138,10 +156,12 @@ void mmm__outfile_abort(mmm__outfile *of)
         of->fp = NULL;
     }
     if (of->tmp_path) {
-        unlink(of->tmp_path);
+        if (!of->direct)
+            unlink(of->tmp_path);
         free(of->tmp_path);
         of->tmp_path = NULL;
     }
+    of->direct = 0;
     free(of->path);
     of->path = NULL;
 }
@@ -181,7 +201,7 @@ int mmm__outfile_check_complete(const mmm__outfile *of, mmm_error *err)
     for (k = 0; k < sizeof file_ends / sizeof file_ends[0]; k++)
         if (n >= 4 && !strcasecmp(of->path + n - 4, file_ends[k].ext))
             break;
-    if (k == sizeof file_ends / sizeof file_ends[0] || !of->tmp_path)
+    if (k == sizeof file_ends / sizeof file_ends[0] || !of->tmp_path || of->direct)
         return MMM_OK;
     f = fopen(of->tmp_path, "rb");
     if (!f || fseek(f, 0, SEEK_END) != 0 || (size = ftell(f)) < 0 ||

@@ -29,6 +29,9 @@ typedef struct mmm__outfile {
     char *path;         /**< the target */
     char *tmp_path;     /**< the temporary, same folder (NULL for "-") */
     int to_stdout;      /**< path is "-": fp is stdout */
+    int direct;         /**< the target is no regular file (/dev/null, a
+                             FIFO, a terminal): written in place, never
+                             renamed over (tmp_path is the target) */
 } mmm__outfile;
 
 /** Create the temporary next to path.  MMM_EIO with the reason. */

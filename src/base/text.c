@@ -96,6 +96,45 @@ char *mmm__text_take(mmm__text *t)
 }
 
 /* ------------------------------------------------------------------ */
+/* One line                                                            */
+
+static int is_space(char c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
+}
+
+int mmm__needs_one_line(const char *s)
+{
+    size_t i;
+    if (!s || !s[0])
+        return 0;
+    if (is_space(s[0]))
+        return 1;
+    for (i = 1; s[i]; i++)
+        if (is_space(s[i]) && (s[i] != ' ' || is_space(s[i - 1]) || !s[i + 1]))
+            return 1;
+    return 0;
+}
+
+size_t mmm__one_line(char *dst, const char *src)
+{
+    size_t o = 0;
+    int gap = 0;
+    for (; *src; src++) {
+        if (is_space(*src)) {
+            gap = o > 0;
+            continue;
+        }
+        if (gap)
+            dst[o++] = ' ';
+        gap = 0;
+        dst[o++] = *src;
+    }
+    dst[o] = '\0';
+    return o;
+}
+
+/* ------------------------------------------------------------------ */
 /* Characters                                                          */
 
 size_t mmm__utf8_char(const unsigned char *s, unsigned *cp)

@@ -56,6 +56,14 @@ void mmm__fput_json(FILE *f, const char *s);
  * gets a space, tab and CR and what XML cannot hold become '?'. */
 void mmm__fput_xml_comment(FILE *f, const char *s);
 
+/* A text on one line: each run of white space (space, tab, line ends,
+ * as an XML attribute written over several lines becomes after the
+ * parser's normalization) one space, none at either end.  dst holds
+ * strlen(src) + 1 bytes (may be src itself); returns the new length.
+ * mmm__needs_one_line says whether it would change s. */
+int mmm__needs_one_line(const char *s);
+size_t mmm__one_line(char *dst, const char *src);
+
 /* Length of the well-formed UTF-8 character at s (1 to 4; no overlong
  * form, no surrogate, nothing past U+10FFFF), else 0.  *cp (when not NULL)
  * gets its code point. */

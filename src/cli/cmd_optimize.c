@@ -1,4 +1,4 @@
-/* cmd_optimize.c: `mmm optimize FILE --param NAME ...`: sweep one or two
+/* cmd_optimize.c: `mmm optimize FILE --param NAME ...`: sweep one or more
  * parameters, pick the value minimizing the overhead (or a bound), compare
  * it with a baseline by the Graham–Brent bound, as the MMM slides do.
  * This file reads the options and runs the sweep; the library writes what
@@ -26,27 +26,28 @@ typedef struct opt_args {
 } opt_args;
 
 static const char optimize_help[] =
-    "usage: mmm optimize FILE --param NAME [--from A] [--to B] [--step K]\n"
-    "                         [--values V1,V2,...] [--param NAME ...]\n"
+    "usage: mmm optimize FILE --param NAME [--from A] [--to B] [--step K|*K]\n"
+    "                         [--values V1,V2,...] [--param NAME[,NAME...] ...]\n"
     "                         [--objective overhead|bound|corollary|time]\n"
     "                         [--baseline V[,V]] [--plot OUT.svg|png|pdf]\n"
     "                         [-D NAME=VALUE]... [--machine FILE] [-p P]\n"
     "                         [--format text|json|csv]\n\n"
-    "Sweep a program parameter (or the grid of two), evaluate the MMM measures\n"
-    "at every value, and pick the value minimizing the objective, as the MMM\n"
-    "slides do: minimize the parallelism overhead O while the work W and span S\n"
-    "stay within a constant factor, then check with the Graham-Brent bound that\n"
-    "the running-time estimate at the chosen value is no worse than at a\n"
-    "baseline.  Values that violate a constraint or make a count non-integer\n"
-    "are reported as infeasible.  Ties go to the smaller value.\n\n"
+    "Sweep program parameters (one, or the grid of several), evaluate the MMM\n"
+    "measures at every point, and pick the one minimizing the objective, as the\n"
+    "MMM slides do: minimize the parallelism overhead O while the work W and\n"
+    "span S stay within a constant factor, then check with the Graham-Brent\n"
+    "bound that the running-time estimate there is no worse than at a baseline.\n"
+    "Points that violate a constraint, make a count non-integer or exceed a\n"
+    "launch limit the machine gives (threads, shared memory, registers) are\n"
+    "infeasible, whatever the objective.  Ties go to the smaller values.\n\n"
     "options:\n"
-    "  --param NAME         the parameter to sweep (twice for a grid); the\n"
-    "                       range options below apply to the last --param;\n"
-    "                       a parameter of FILE or of the machine file (for p\n"
-    "                       given only by -p, see mmm scale)\n"
+    "  --param NAME         the parameter to sweep (again for a grid; N1,N2 with\n"
+    "                       --values 8x8,16x4: a list of tuples); the range\n"
+    "                       options below apply to the last --param; a parameter\n"
+    "                       of FILE or of the machine file (p: see mmm scale)\n"
     "  --from A, --to B     the range (default: the parameter's min and max,\n"
     "                       evaluated at the other parameters' values)\n"
-    "  --step K             the step (default 1; negative to sweep down)\n"
+    "  --step K|*K          the step (default 1; negative: down), or a factor\n"
     "  --values LIST        explicit comma-separated values instead of a range\n"
     "                       (values are constant expressions: 2^10, 1/2, 1e6)\n"
     "  --objective OBJ      overhead (default: O), bound (Graham-Brent\n"
@@ -69,7 +70,6 @@ static const char optimize_help[] =
 
 /* ------------------------------------------------------------------ */
 /* Options */
-
 
 /* A range option (--from/--to/--step/--values) of the last --param. */
 static int range_option(void *args, int argc, char **argv, int *i)
@@ -132,13 +132,13 @@ static int parse_args(opt_args *o, int argc, char **argv)
         return i;
     if (o->naxes == 0)
         return cli_usage("optimize", "missing --param NAME");
-    if (o->naxes == 2 && !strcmp(o->axes[0].name, o->axes[1].name))
-        return cli_usage("optimize", "--param %s given twice", o->axes[0].name);
     for (i = 0; i < (int)o->naxes; i++) {
         const mmm_sweep_axis_text *ax = &o->axes[i];
         if (ax->values && (ax->from || ax->to || ax->step))
             return cli_usage("optimize", "--values and --from/--to/--step "
                              "exclude each other (--param %s)", ax->name);
+        if (o->plot && (o->naxes > 2 || strchr(ax->name, ',')))
+            return cli_usage("optimize", "--plot draws one parameter or two, no tuples");
     }
     return CLI_OK;
 }

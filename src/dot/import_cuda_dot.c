@@ -6,17 +6,16 @@
  *           of grid-size blocks of block-size threads, with the dynamic
  *           shared memory per block; a grid or block written (x,y,z) counts
  *           x·y·z;
- *   MEMSET  elementSize·width·height bytes written;
- *   MEMCPY  Width·Height·Depth bytes of its Extent, read and/or written as
- *           its kind says (HtoD writes, DtoH reads, others both);
+ *   MEMSET  a <copy kind="set"> of elementSize·width·height bytes;
+ *   MEMCPY  a <copy> of Width·Height·Depth bytes of its Extent, of the kind
+ *           its kind says (HtoD: h2d, DtoH: d2h, others: d2d);
  *   others  (EMPTY, EVENT_RECORD, WAIT_EVENT, HOST, GRAPH, MEM_ALLOC, ...)
  *           kernels of no block: they keep the dependencies only.
  * A kernel's costs come from the costs file (CSV: name,work,span,reads,
  * writes per thread; name is the kernel's name as printed, mangled, or its
  * plain name), else work = span = 1 per thread and no traffic (a
- * placeholder, said in a note).  A memset or memcpy is one block of one
- * thread moving its bytes as 4-byte words (rounded up), unless the costs
- * file has a row "memset" or "memcpy".  U = 1 is declared when some
+ * placeholder, said in a note).  A memset or memcpy has no block: the
+ * time model costs its bytes (docs/time.md).  U = 1 is declared when some
  * kernel moves words (a machine file or -D U=... sets the real one). */
 #include <errno.h>
 #include <stdint.h>
@@ -186,7 +185,7 @@ typedef struct cnode {
     long long cuda_id;   /* the ID field */
     long long blocks, threads, shared_mem_bytes;
     long long bytes;     /* memset/memcpy */
-    int reads, writes;   /* memset/memcpy: which way the bytes go */
+    mmm_copy_kind copy;  /* memset/memcpy: which way the bytes go */
 } cnode;
 
 /* The label without its escapes (\< \> \{ \} \| \\). */
@@ -402,7 +401,7 @@ static int parse_label(cnode *c, const char *label_raw)
             (es * w != 0 && h > (1LL << 53) / (es * w)))
             goto bad;
         c->bytes = es * w * h;
-        c->writes = 1;
+        c->copy = MMM_COPY_SET;
     } else if (!strcmp(c->type, "MEMCPY")) {
         long long w = field(l, "Width"), h = field(l, "Height"),
                   d = field(l, "Depth");
@@ -413,13 +412,13 @@ static int parse_label(cnode *c, const char *label_raw)
             (w * h != 0 && d > (1LL << 53) / (w * h)))
             goto bad;
         c->bytes = w * h * d;
-        c->reads = c->writes = 1;
+        c->copy = MMM_COPY_D2D;
         if (k && (k = strchr(k, '|'))) {
             k = skip_ws(k + 1);
             if (!strncmp(k, "HtoD", 4))
-                c->reads = 0;
+                c->copy = MMM_COPY_H2D;
             else if (!strncmp(k, "DtoH", 4))
-                c->writes = 0;
+                c->copy = MMM_COPY_D2H;
         }
     } else {
         c->kind = N_OTHER;
@@ -549,7 +548,7 @@ int mmm_cuda_dot_read(mmm_program **out, const char *buf, size_t len,
         cnode *c = &nodes[i];
         mmm_kernel_spec ks;
         char id[600], blocks[32], threads[32], work[40], span[40], reads[40],
-            writes[40], shared[40];
+            writes[40], shared[40], bytes[32];
         const cost_row *row = NULL;
         node_info *info;
         /* a kernel is named plainly unless its name repeats; the other
@@ -590,16 +589,16 @@ int mmm_cuda_dot_read(mmm_program **out, const char *buf, size_t len,
                 ks.shared = shared;
             }
         } else if (c->kind == N_MEMSET || c->kind == N_MEMCPY) {
-            long long words = (c->bytes + 3) / 4;
-            row = costs_find(&cs, c->kind == N_MEMSET ? "memset" : "memcpy");
-            snprintf(blocks, sizeof blocks, "1");
-            ks.threads = "1";
-            fmt_num(work, sizeof work, row ? row->work : 0.0);
-            fmt_num(span, sizeof span, row ? row->span : 0.0);
-            fmt_num(reads, sizeof reads,
-                    row ? row->reads : c->reads ? (double)words : 0.0);
-            fmt_num(writes, sizeof writes,
-                    row ? row->writes : c->writes ? (double)words : 0.0);
+            /* a copy node: its bytes, no block */
+            mmm_copy_spec cp = {id, 0, c->copy, bytes, NULL, NULL, NULL};
+            snprintf(bytes, sizeof bytes, "%lld", c->bytes);
+            if ((r = mmm_program_add_copy(mmm_taskgraph_program(tg), &cp, NULL,
+                                          err)) < 0) {
+                if (err && !err->line)
+                    err->line = mmm__dot_line_of(buf, len, agnameof(n));
+                goto done;
+            }
+            goto bind;
         } else {
             snprintf(blocks, sizeof blocks, "0");
             snprintf(work, sizeof work, "0");
@@ -615,6 +614,7 @@ int mmm_cuda_dot_read(mmm_program **out, const char *buf, size_t len,
                 err->line = mmm__dot_line_of(buf, len, agnameof(n));
             goto done;
         }
+    bind:
         info = agbindrec(n, (char *)"mmm_cuda", sizeof *info, 0);
         if (!info || !(info->id = strdup(id))) {
             r = mmm_error_set(err, MMM_ENOMEM, name, 0, "out of memory");
@@ -647,6 +647,11 @@ int mmm_cuda_dot_read(mmm_program **out, const char *buf, size_t len,
             "memory traffic are placeholders; give the costs with --costs "
             "FILE (CSV: name,work,span,reads,writes per thread)",
             placeholders, placeholders == 1 ? "" : "s");
+    if (costs_find(&cs, "memset") || costs_find(&cs, "memcpy"))
+        mmm_taskgraph_warn(tg, "the rows 'memset' and 'memcpy' of the costs "
+                               "file are not read: memsets and memcpys are "
+                               "copies, which the time model costs by their "
+                               "bytes (docs/time.md)");
     if (traffic && !opt->load.machine)
         mmm_taskgraph_warn(tg, "U = 1 is a placeholder (the memory "
                                "transactions' cost): give it with "

@@ -15,7 +15,7 @@
  *   costs twice the time of plain SAX.)
  * - Pass 1 checks every element against the tables below, which mirror
  *   dags/mmm.xsd (unknown element or attribute, missing attribute, name
- *   patterns, the access enumeration, text in element-only content), and
+ *   patterns, the enumerations, text in element-only content), and
  *   feeds the builder (src/model/program.c).  libxml2's streaming XSD validator
  *   costs more than the parse itself (1.2 s per 4·10^6 elements), so it is
  *   not run on every file: when pass 1 stops on a schema-class error,
@@ -94,12 +94,38 @@ static const char *const blocks_attrs[] = {
     "access", MMM_ATTR_TABLE(ATTR_NAME_) NULL};
 #undef ATTR_NAME_
 static const char *const edge_attrs[] = {"from", "to", NULL};
+static const char *const copy_attrs[] = {"id", "kind", "bytes", "repeat",
+                                         "src", "dst", NULL};
+static const char *const access_attrs[] = {"words", "mode", "pattern",
+                                           "stride", "scope", "region",
+                                           "array", "taken", NULL};
+static const char *const array_attrs[] = {"name", "bytes", NULL};
 static const char *const mparam_attrs[] = {"name", "value", NULL};
 static const char *const no_attrs[] = {NULL};
 
 static const unsigned char program_children[] = {
-    E_DESCRIPTION, E_PARAM, E_CONSTRAINT, E_KERNEL, E_EDGE, E_NONE};
-static const unsigned char kernel_children[] = {E_BLOCKS, E_NONE};
+    E_DESCRIPTION, E_PARAM, E_CONSTRAINT, E_ARRAY, E_KERNEL, E_COPY, E_EDGE,
+    E_NONE};
+
+/* The enumerated attributes' values (dags/mmm.xsd's enumerations). */
+static const char *const access_values[] = {"coalesced", "irregular", NULL};
+static const char *const copy_kind_values[] = {"d2d", "h2d", "d2h", "set",
+                                               NULL};
+static const char *const mode_values[] = {"read", "write", NULL};
+static const char *const pattern_values[] = {"coalesced", "broadcast",
+                                             "random", "atomic", NULL};
+static const char *const scope_values[] = {"warp", "block", NULL};
+static const char *const *const access_enums[AC_N] = {
+    [AC_MODE] = mode_values, [AC_PATTERN] = pattern_values,
+    [AC_SCOPE] = scope_values};
+static const char *const *const kernel_enums[KE_N] = {
+    [KE_ACCESS] = access_values};
+static const char *const *const blocks_enums[BL_N] = {
+    [BL_ACCESS] = access_values};
+static const char *const *const copy_enums[CP_N] = {[CP_KIND] =
+                                                        copy_kind_values};
+static const unsigned char kernel_children[] = {E_BLOCKS, E_ACCESS, E_NONE};
+static const unsigned char blocks_children[] = {E_ACCESS, E_NONE};
 static const unsigned char machine_children[] = {E_DESCRIPTION, E_MPARAM,
                                                  E_NONE};
 static const unsigned char no_children[] = {E_NONE};
@@ -114,13 +140,20 @@ static const mmm__parse_elem_def defs[E_COUNT] = {
     [E_CONSTRAINT] = {"constraint", constraint_attrs, BIT(CO_TEST), 0, 0, 0,
                       0, no_children},
     [E_KERNEL] = {"kernel", kernel_attrs, BIT(KE_ID), BIT(KE_INDEX),
-                  BIT(KE_ID), BIT(KE_ACCESS), 0, kernel_children},
+                  BIT(KE_ID), kernel_enums, 0, kernel_children},
     [E_BLOCKS] = {"blocks", blocks_attrs,
-                  BIT(BL_COUNT) | BIT(BL_WORK) | BIT(BL_SPAN) |
-                      BIT(BL_READS) | BIT(BL_WRITES),
-                  0, 0, BIT(BL_ACCESS), 0, no_children},
+                  BIT(BL_COUNT) | BIT(BL_WORK) | BIT(BL_SPAN), 0, 0,
+                  blocks_enums, 0, blocks_children},
     [E_EDGE] = {"edge", edge_attrs, BIT(ED_FROM) | BIT(ED_TO), 0,
                 BIT(ED_FROM) | BIT(ED_TO), 0, 0, no_children},
+    [E_COPY] = {"copy", copy_attrs,
+                BIT(CP_ID) | BIT(CP_KIND) | BIT(CP_BYTES),
+                BIT(CP_SRC) | BIT(CP_DST), BIT(CP_ID), copy_enums, 0,
+                no_children},
+    [E_ACCESS] = {"access", access_attrs, BIT(AC_WORDS), BIT(AC_ARRAY), 0,
+                  access_enums, 0, no_children},
+    [E_ARRAY] = {"array", array_attrs, BIT(AR_NAME) | BIT(AR_BYTES),
+                 BIT(AR_NAME), 0, 0, 0, no_children},
     [E_MACHINE] = {"machine", program_attrs, BIT(PR_NAME), 0, 0, 0, 0,
                    machine_children},
     [E_MPARAM] = {"param", mparam_attrs, BIT(MP_NAME) | BIT(MP_VALUE),
@@ -264,16 +297,37 @@ static void name_hint(char *dst, size_t size, const char *name,
     snprintf(dst + n, size - n, ")");
 }
 
+/* The values attribute i of d may take, or NULL (any). */
+static const char *const *enum_values(const mmm__parse_elem_def *d, int i)
+{
+    return d->enums ? d->enums[i] : NULL;
+}
+
+static int in_enum(const char *const *values, const char *v)
+{
+    for (; *values; values++)
+        if (!strcmp(*values, v))
+            return 1;
+    return 0;
+}
+
 static void bad_attr_value(mmm__parse_loader *ld, const mmm__parse_elem_def *d, int i,
                            const char *v, long line)
 {
     unsigned bit = BIT(i);
-    const char *why = (d->names & bit)
-                          ? "is not a name (letters, digits and '_', not "
-                            "starting with a digit)"
-                      : (d->ids & bit) ? "must be non-empty without spaces"
-                                       : "is not one of 'coalesced', "
-                                         "'irregular'";
+    char why[160] = "is not one of ";
+    const char *const *values = enum_values(d, i);
+    if (d->names & bit)
+        snprintf(why, sizeof why, "is not a name (letters, digits and '_', "
+                                  "not starting with a digit)");
+    else if (d->ids & bit)
+        snprintf(why, sizeof why, "must be non-empty without spaces");
+    else
+        for (size_t k = 0; values && values[k]; k++) {
+            size_t n = strlen(why);
+            snprintf(why + n, sizeof why - n, "%s'%s'", k ? ", " : "",
+                     values[k]);
+        }
     mmm__parse_fail(ld, MMM_EINPUT, CLASS_SCHEMA, line,
          "element '%s', attribute '%s': the value '%.200s' %s", d->name,
          d->attrs[i], v, why);
@@ -368,12 +422,11 @@ static int collect(mmm__parse_loader *ld, enum mmm__parse_elem kind, int nattr,
     for (int i = 0; d->attrs[i]; i++) {
         unsigned bit = BIT(i);
         const char *v = vals[i];
-        if (!v || !((d->names | d->ids | d->access) & bit))
+        const char *const *values = enum_values(d, i);
+        if (!v || (!((d->names | d->ids) & bit) && !values))
             continue;
         if (((d->names & bit) && !is_name(v)) ||
-            ((d->ids & bit) && !is_id(v)) ||
-            ((d->access & bit) && strcmp(v, "coalesced") &&
-             strcmp(v, "irregular"))) {
+            ((d->ids & bit) && !is_id(v)) || (values && !in_enum(values, v))) {
             bad_attr_value(ld, d, i, v, line);
             return -1; /* a record reserved is not committed */
         }
@@ -382,9 +435,13 @@ static int collect(mmm__parse_loader *ld, enum mmm__parse_elem kind, int nattr,
         mmm__parse_record r;
         memset(&r, 0, sizeof r);
         r.size = (uint32_t)(out - rec);
-        r.kind = (unsigned)kind & 0xffu;
-        r.mask = seen & 0xffffffu;
-        r.line = line;
+        r.kind = (unsigned)(kind == E_ACCESS && ld->depth >= 2 &&
+                                    ld->stack[ld->depth - 2] == E_BLOCKS
+                                ? R_ACCESS_IN_BLOCKS
+                                : kind) &
+                 0xffu;
+        r.mask = seen;
+        r.line = (uint64_t)(line < 0 ? 0 : line);
         memcpy(rec, &r, sizeof r);
         mmm__pipe_commit(ld->pipe, r.size);
     }
@@ -540,7 +597,10 @@ static void on_start(void *ud, const xmlChar *local, const xmlChar *prefix,
     else if (kind == E_DESCRIPTION)
         mmm__parse_start_description(ld, line);
     else if (kind == E_KERNEL)
-        ld->open_kernel_minimal = vals[KE_BLOCKS] != NULL;
+        ld->open_kernel_minimal = vals[KE_BLOCKS] && vals[KE_READS] &&
+                                  vals[KE_WRITES];
+    else if (kind == E_BLOCKS)
+        ld->open_blocks_pending = !vals[BL_READS] || !vals[BL_WRITES];
 }
 
 /* Queue a record of nvals values (NULL: absent) for the builder. */
@@ -563,7 +623,7 @@ static void emit(mmm__parse_loader *ld, int kind, const char *const *v, size_t n
     }
     r.size = (uint32_t)size;
     r.kind = (unsigned)kind & 0xffu;
-    r.line = line;
+    r.line = (uint64_t)(line < 0 ? 0 : line);
     memcpy(at, &r, sizeof r);
     char *p = at + sizeof r;
     for (size_t i = 0; i < nvals; i++)
@@ -588,9 +648,14 @@ static void on_end(void *ud, const xmlChar *local, const xmlChar *prefix,
         return;
     if (kind == E_KERNEL) {
         /* only a kernel of <blocks> children has something to check at
-         * its end (that it has one) */
+         * its end (that it has one), and one whose <access> children give
+         * its reads and writes */
         if (!ld->open_kernel_minimal)
             emit(ld, R_END_KERNEL, NULL, 0, 0);
+    } else if (kind == E_BLOCKS) {
+        if (ld->open_blocks_pending)
+            emit(ld, R_END_BLOCKS, NULL, 0, 0);
+        ld->open_blocks_pending = 0;
     } else if (kind == E_DESCRIPTION) {
         const char *text = ld->text_len ? ld->text : "";
         emit(ld, R_DESCRIPTION, &text, 1, ld->description_line);

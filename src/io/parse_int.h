@@ -41,6 +41,9 @@ enum mmm__parse_elem {
     E_KERNEL,
     E_BLOCKS,
     E_EDGE,
+    E_COPY,
+    E_ACCESS,
+    E_ARRAY,
     E_MACHINE,
     E_MPARAM,
     E_COUNT
@@ -63,9 +66,13 @@ enum {
     BL_N = BL_ATTR0 + MMM_ATTR_N
 };
 enum { ED_FROM, ED_TO };
+enum { CP_ID, CP_KIND, CP_BYTES, CP_REPEAT, CP_SRC, CP_DST, CP_N };
+enum { AC_WORDS, AC_MODE, AC_PATTERN, AC_STRIDE, AC_SCOPE, AC_REGION,
+       AC_ARRAY, AC_TAKEN, AC_N };
+enum { AR_NAME, AR_BYTES };
 enum { MP_NAME, MP_VALUE };
-#define MAX_ATTRS 24
-_Static_assert(MAX_ATTRS <= 24, "a record's mask has 24 bits");
+#define MAX_ATTRS 32
+_Static_assert(MAX_ATTRS <= 32, "a record's mask has 32 bits");
 _Static_assert(KE_N <= MAX_ATTRS && BL_N <= MAX_ATTRS,
                "more attributes of <kernel> than a record's mask holds: "
                "widen record.mask");
@@ -77,7 +84,9 @@ typedef struct mmm__parse_elem_def {
     unsigned required; /* bit i: attrs[i] must be given */
     unsigned names;    /* bit i: [A-Za-z_][A-Za-z0-9_]* */
     unsigned ids;      /* bit i: non-empty, no white space */
-    unsigned access;   /* bit i: coalesced | irregular */
+    /* enums[i]: the values attribute i may take (NULL-terminated), or
+     * NULL (any); enums itself NULL when no attribute is enumerated */
+    const char *const *const *enums;
     int text;          /* character content allowed */
     const unsigned char *children;
 } mmm__parse_elem_def;
@@ -126,6 +135,16 @@ typedef struct mmm__parse_builder {
      * mmm/attr.h (KDEF_N texts, NULL when not given) */
     char *kernel_def[1 + MMM_ATTR_N];
     int kernel_access;   /* -1: not given */
+    /* A kernel or <blocks> whose reads and writes its <access> children
+     * give: its texts are kept (pending: 1 a kernel, 2 a <blocks>) until
+     * the record of its end, with the accesses. */
+    int pending;
+    int kernel_complete, blocks_complete; /* gave reads and writes */
+    char *pend_text[MAX_ATTRS];
+    long pend_line;
+    mmm_access_spec *acc;
+    char *(*acc_text)[5]; /* words, stride, region, array, taken */
+    size_t nacc, acc_cap;
     mmm_error err;       /* the first error */
     int have_err;
 } mmm__parse_builder;
@@ -141,8 +160,12 @@ typedef struct mmm__parse_loader {
     int have_err, err_class, halted;
 
     size_t depth;
-    int open_kernel_minimal; /* the open <kernel> has blocks=: the builder
-                                needs no record of its end */
+    int open_kernel_minimal; /* the open <kernel> has blocks=, reads= and
+                                writes=: the builder needs no record of its
+                                end */
+    int open_blocks_pending; /* the open <blocks> lacks reads= or writes=:
+                                its <access> children give them, and the
+                                builder needs a record of its end */
     unsigned char stack[STACK_MAX];
     /* libxml2 hands names over interned in the parser's dictionary (one
      * pointer per distinct name), so once a name has matched, the next
@@ -205,8 +228,9 @@ typedef struct mmm__parse_guard {
 
 /* Record kinds: an element kind (its start tag, with its attributes), or
  * one of these. */
-enum { R_END_KERNEL = E_COUNT, R_DESCRIPTION };
-_Static_assert(R_DESCRIPTION < 256, "a record's kind has 8 bits");
+enum { R_END_KERNEL = E_COUNT, R_DESCRIPTION, R_END_BLOCKS,
+       R_ACCESS_IN_BLOCKS /* an <access> record whose parent is <blocks> */ };
+_Static_assert(R_ACCESS_IN_BLOCKS < 256, "a record's kind has 8 bits");
 
 /* A record: this header, then the present values in attribute order,
  * each with its terminating NUL.  Records are packed (no alignment): the
@@ -214,11 +238,12 @@ _Static_assert(R_DESCRIPTION < 256, "a record's kind has 8 bits");
  * record near 32 bytes: the records of a big file cross from one core to
  * the other, and their volume matters. */
 typedef struct mmm__parse_record {
-    uint32_t size;      /* bytes, with the strings */
-    unsigned kind : 8;  /* enum mmm__parse_elem, or R_* */
-    unsigned mask : 24; /* bit i: value i is present */
-    int64_t line;
+    uint32_t size;          /* bytes, with the strings */
+    uint32_t mask;          /* bit i: value i is present */
+    uint64_t kind : 8;      /* enum mmm__parse_elem, or R_* */
+    uint64_t line : 56;     /* the element's line (>= 0) */
 } mmm__parse_record;
+_Static_assert(sizeof(mmm__parse_record) == 16, "a record's header is 16 bytes");
 
 /* ------------------------------------------------------------------ */
 /* Across the files                                                    */

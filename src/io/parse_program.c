@@ -63,6 +63,102 @@ static void kernel_defs_free(mmm__parse_builder *b)
     }
 }
 
+/* ---- kernels and blocks whose <access> children give their reads and
+ * writes: kept until the record of their end ---- */
+
+static void pending_free(mmm__parse_builder *b)
+{
+    for (int i = 0; i < MAX_ATTRS; i++) {
+        free(b->pend_text[i]);
+        b->pend_text[i] = NULL;
+    }
+    for (size_t i = 0; i < b->nacc; i++)
+        for (int j = 0; j < 5; j++)
+            free(b->acc_text[i][j]);
+    b->nacc = 0;
+    b->pending = 0;
+}
+
+static void builder_free(mmm__parse_builder *b)
+{
+    pending_free(b);
+    free(b->acc);
+    free(b->acc_text);
+    b->acc = NULL;
+    b->acc_text = NULL;
+    b->acc_cap = 0;
+}
+
+/* Keep the n texts of v (a kernel's or a <blocks>'s) until its end. */
+static int pending_start(mmm__parse_builder *b, int what, const char **v,
+                         int n, long line)
+{
+    pending_free(b);
+    for (int i = 0; i < n; i++)
+        if (v[i] && !(b->pend_text[i] = strdup(v[i]))) {
+            bfail(b, MMM_ENOMEM, line, "out of memory");
+            return -1;
+        }
+    b->pending = what;
+    b->pend_line = line;
+    return 0;
+}
+
+static void add_access(mmm__parse_builder *b, const char **v, long line,
+                       int in_blocks)
+{
+    const char *id = b->prog->nkernels ? b->prog->kernels[b->kernel].id : "";
+    if (b->pending != (in_blocks ? 2 : 1)) {
+        if (in_blocks || b->kernel_complete)
+            bfail(b, MMM_EINPUT, line,
+                  "%skernel '%s' gives reads and writes and <access> "
+                  "children: its reads and writes are the sums of the "
+                  "accesses' words (leave them out)",
+                  in_blocks ? "<blocks> of " : "", id);
+        else
+            bfail(b, MMM_EINPUT, line,
+                  "kernel '%s' has <blocks> children: its <access> children "
+                  "go inside each <blocks>",
+                  id);
+        return;
+    }
+    if (b->nacc == b->acc_cap) {
+        size_t cap = b->acc_cap ? 2 * b->acc_cap : 8;
+        mmm_access_spec *a = realloc(b->acc, cap * sizeof *a);
+        if (a)
+            b->acc = a;
+        char *(*t)[5] = a ? realloc(b->acc_text, cap * sizeof *t) : NULL;
+        if (!t) {
+            bfail(b, MMM_ENOMEM, line, "out of memory");
+            return;
+        }
+        b->acc_text = t;
+        b->acc_cap = cap;
+    }
+    mmm_access_spec *a = &b->acc[b->nacc];
+    char **t = b->acc_text[b->nacc];
+    const int keep[5] = {AC_WORDS, AC_STRIDE, AC_REGION, AC_ARRAY, AC_TAKEN};
+    memset(a, 0, sizeof *a);
+    for (int j = 0; j < 5; j++)
+        t[j] = NULL;
+    b->nacc++;
+    for (int j = 0; j < 5; j++)
+        if (v[keep[j]] && !(t[j] = strdup(v[keep[j]]))) {
+            bfail(b, MMM_ENOMEM, line, "out of memory");
+            return;
+        }
+    a->line = line;
+    a->words = t[0];
+    a->stride = t[1];
+    a->region = t[2];
+    a->array = t[3];
+    a->taken = t[4];
+    a->write = v[AC_MODE] && !strcmp(v[AC_MODE], "write");
+    a->pattern = v[AC_PATTERN] ? (mmm_mem_pattern)mmm_mem_pattern_find(v[AC_PATTERN])
+                               : MMM_PATTERN_COALESCED;
+    a->block_scope = v[AC_SCOPE] && !strcmp(v[AC_SCOPE], "block");
+}
+
 static void start_kernel(mmm__parse_builder *b, const char **v, long line)
 {
     mmm_kernel_spec ks;
@@ -83,6 +179,12 @@ static void start_kernel(mmm__parse_builder *b, const char **v, long line)
     b->kernel_nclasses = 0;
     kernel_defs_free(b);
     b->kernel_access = -1;
+    b->kernel_complete = b->kernel_minimal && v[KE_READS] && v[KE_WRITES];
+    if (b->kernel_minimal && !b->kernel_complete) {
+        /* its accesses give its reads and writes: built at its end */
+        pending_start(b, 1, v, KE_N, line);
+        return;
+    }
     if (b->kernel_minimal) {
         ks.shared = v[KE_SHARED];
         ks.access = access_of(v[KE_ACCESS], MMM_ACCESS_COALESCED);
@@ -104,7 +206,37 @@ static void start_kernel(mmm__parse_builder *b, const char **v, long line)
         bfail_with(b, &e, line);
 }
 
-static void start_blocks(mmm__parse_builder *b, const char **v, long line)
+/* The kernel kept until its end, with its accesses. */
+static void end_pending_kernel(mmm__parse_builder *b)
+{
+    const char *v[MAX_ATTRS];
+    mmm_kernel_spec ks;
+    mmm_error e;
+    for (int i = 0; i < MAX_ATTRS; i++)
+        v[i] = b->pend_text[i];
+    memset(&ks, 0, sizeof ks);
+    ks.id = v[KE_ID];
+    ks.line = b->pend_line;
+    ks.repeat = v[KE_REPEAT];
+    ks.index = v[KE_INDEX];
+    ks.threads = v[KE_THREADS];
+    ks.blocks = v[KE_BLOCKS];
+    ks.work = v[KE_WORK];
+    ks.span = v[KE_SPAN];
+    ks.reads = v[KE_READS];
+    ks.writes = v[KE_WRITES];
+    ks.shared = v[KE_SHARED];
+    ks.access = access_of(v[KE_ACCESS], MMM_ACCESS_COALESCED);
+    ks.attr = v + KE_ATTR0;
+    mmm_error_clear(&e);
+    if (mmm_program_add_kernel_accesses(b->prog, &ks, b->acc, b->nacc,
+                                        &b->kernel, &e) < 0)
+        bfail_with(b, &e, b->pend_line);
+    pending_free(b);
+}
+
+static void add_blocks(mmm__parse_builder *b, const char **v, long line,
+                       const mmm_access_spec *acc, size_t nacc)
 {
     mmm_class_spec cs;
     mmm_error e;
@@ -125,14 +257,43 @@ static void start_blocks(mmm__parse_builder *b, const char **v, long line)
                                             ? MMM_ACCESS_COALESCED
                                             : (mmm_access)b->kernel_access);
     mmm_error_clear(&e);
-    if (mmm_program_add_class(b->prog, b->kernel, &cs, &e) < 0)
+    if (mmm_program_add_class_accesses(b->prog, b->kernel, &cs, acc, nacc,
+                                       &e) < 0)
         bfail_with(b, &e, line);
     else
         b->kernel_nclasses++;
 }
 
+static void start_blocks(mmm__parse_builder *b, const char **v, long line)
+{
+    if (b->pending == 1) { /* its kernel waits for its accesses */
+        bfail(b, MMM_EINPUT, line,
+              "kernel '%s' has both a blocks attribute and <blocks> children",
+              b->pend_text[KE_ID] ? b->pend_text[KE_ID] : "");
+        return;
+    }
+    b->blocks_complete = v[BL_READS] && v[BL_WRITES];
+    if (!b->blocks_complete)
+        pending_start(b, 2, v, BL_N, line); /* its accesses give them */
+    else
+        add_blocks(b, v, line, NULL, 0);
+}
+
+static void end_pending_blocks(mmm__parse_builder *b)
+{
+    const char *v[MAX_ATTRS];
+    for (int i = 0; i < MAX_ATTRS; i++)
+        v[i] = b->pend_text[i];
+    add_blocks(b, v, b->pend_line, b->acc, b->nacc);
+    pending_free(b);
+}
+
 static void end_kernel(mmm__parse_builder *b)
 {
+    if (b->pending == 1) {
+        end_pending_kernel(b);
+        return;
+    }
     if (!b->kernel_minimal && b->kernel_nclasses == 0)
         bfail(b, MMM_EINPUT, b->kernel_line,
              "kernel '%s' has no blocks (give blocks=... or <blocks> "
@@ -167,6 +328,19 @@ static void program_element(mmm__parse_builder *b, enum mmm__parse_elem kind, co
     case E_EDGE:
         r = mmm_program_add_edge(b->prog, v[ED_FROM], v[ED_TO], line, &e);
         break;
+    case E_ARRAY:
+        r = mmm_program_add_array(b->prog, v[AR_NAME], v[AR_BYTES], line, &e);
+        break;
+    case E_ACCESS:
+        add_access(b, v, line, 0);
+        break;
+    case E_COPY: {
+        mmm_copy_spec cs = {v[CP_ID], line,
+                            (mmm_copy_kind)mmm_copy_kind_find(v[CP_KIND]),
+                            v[CP_BYTES], v[CP_REPEAT], v[CP_SRC], v[CP_DST]};
+        r = mmm_program_add_copy(b->prog, &cs, NULL, &e);
+        break;
+    }
     default:
         break;
     }
@@ -194,6 +368,10 @@ static int build_records(void *ctx, char *data, size_t len)
         }
         if (r.kind == R_END_KERNEL) {
             end_kernel(b);
+        } else if (r.kind == R_END_BLOCKS) {
+            end_pending_blocks(b);
+        } else if (r.kind == R_ACCESS_IN_BLOCKS) {
+            add_access(b, v, (long)r.line, 1);
         } else if (r.kind == R_DESCRIPTION) {
             mmm_error e;
             mmm_error_clear(&e);
@@ -250,6 +428,7 @@ static int load_program(mmm_program **out, const char *path,
     }
     mmm__parse_loader_dispose(&ld);
     kernel_defs_free(&ld.bld);
+    builder_free(&ld.bld);
     if (r == 0 && (r = mmm_program_finalize(ld.bld.prog, err)) < 0 && err) {
         if (!err->file[0])
             snprintf(err->file, sizeof err->file, "%s", name);

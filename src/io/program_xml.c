@@ -96,6 +96,17 @@ int mmm_program_write_xml(FILE *f, const mmm_instance *inst,
         const mmm_kernel *ke = &p->kernels[k];
         const mmm_kernel_val *kv = &inst->kernels[k];
         const mmm_class_val *c = &inst->classes[ke->first_class];
+        if (mmm_kernel_copy(p, k) != MMM_COPY_NONE) {
+            fputs("  <copy id=\"", f);
+            mmm__fput_xml(f, ke->id);
+            fprintf(f, "\" kind=\"%s\" bytes=\"%lld\"",
+                    mmm_copy_kind_name(mmm_kernel_copy(p, k)),
+                    (long long)mmm_instance_copy_bytes(inst, k));
+            if (kv->repeat != 1)
+                fprintf(f, " repeat=\"%lld\"", (long long)kv->repeat);
+            fputs("/>\n", f);
+            continue;
+        }
         if (ke->uses_index)
             return mmm_error_set(err, MMM_EINVAL, p->file, ke->line,
                                  "kernel '%s' uses its index '%s': its "

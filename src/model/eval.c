@@ -23,6 +23,7 @@ typedef struct inst_impl {
     uint32_t gen;
     int *override_of;         /* by param: index in ov[], or -1 */
     mmm_class_val *scratch;   /* one launch of the widest kernel */
+    int64_t *copy_bytes;      /* by kernel: a copy's bytes per call */
     int u_slot, p_slot;
 } inst_impl;
 
@@ -69,12 +70,16 @@ int mmm_instance_new_flags(mmm_instance **out, const mmm_program *p,
     in->pub.classes = keep ? mmm__big_calloc(p->nclasses ? p->nclasses : 1,
                                              sizeof(mmm_class_val))
                            : NULL;
+    in->pub.array_bytes = calloc(p->narrays ? p->narrays : 1, sizeof(int64_t));
+    in->copy_bytes = mmm__big_calloc(p->nkernels ? p->nkernels : 1,
+                                     sizeof(int64_t));
     in->memo = calloc(ne, sizeof *in->memo);
     in->memo_rc = calloc(ne, sizeof *in->memo_rc);
     in->memo_gen = calloc(ne, sizeof *in->memo_gen);
     in->override_of = malloc((p->nparams ? p->nparams : 1) * sizeof(int));
     in->scratch = calloc(widest, sizeof *in->scratch);
     if (!in->pub.values || !in->pub.kernels || (keep && !in->pub.classes) ||
+        !in->pub.array_bytes || !in->copy_bytes ||
         !in->memo || !in->memo_rc || !in->memo_gen || !in->override_of ||
         !in->scratch) {
         mmm_instance_free(&in->pub);
@@ -96,6 +101,8 @@ void mmm_instance_free(mmm_instance *inst)
         return;
     inst_impl *in = (inst_impl *)inst;
     free(inst->values);
+    free(inst->array_bytes);
+    mmm__big_free(in->copy_bytes);
     mmm__big_free(inst->kernels);
     mmm__big_free(inst->classes);
     free(in->memo);
@@ -507,6 +514,86 @@ static int eval_attrs(inst_impl *in, const mmm_value *values, size_t k,
     return 0;
 }
 
+/* The accesses of class ci (of kernel k) into out[0 .. naccesses), or
+ * only checked when out is NULL; use_memo and values as in eval_classes. */
+static int eval_accesses(inst_impl *in, const mmm_value *values, size_t k,
+                         size_t ci, int64_t copy, int use_memo,
+                         mmm_mem_access_val *out, mmm_error *err)
+{
+    const mmm_program *p = in->pub.program;
+    const mmm_kernel *kr = &p->kernels[k];
+    static const char *const names[MMM_AX_N] = {"words", "stride", "region",
+                                                "taken"};
+    size_t first, na = mmm_block_class_accesses(p, ci, &first);
+    for (size_t i = 0; i < na; i++) {
+        size_t ai = first + i;
+        const mmm_mem_access *a = &p->accesses[ai];
+        const uint32_t *eid = p->priv->access_eid[ai];
+        double v[MMM_AX_N] = {0, 1, 0, 1};
+        if (a->array >= 0)
+            v[MMM_AX_REGION] = (double)in->pub.array_bytes[a->array];
+        for (int x = 0; x < MMM_AX_N; x++) {
+            mmm_value val;
+            mmm_error sub;
+            int r;
+            char where[96] = "";
+            if (eid[x] == MMM_NO_EXPR)
+                continue;
+            if (kr->uses_index)
+                snprintf(where, sizeof where, " (%s = %lld)", kr->index,
+                         (long long)copy);
+            if (use_memo)
+                r = ev(in, eid[x], &val, &sub);
+            else
+                r = mmm_expr_eval(mmm__expr_entry(p, eid[x])->expr, values,
+                                  in->pub.nvalues, &val, &sub);
+            if (r < 0)
+                return mmm_error_set(err, r, p->file, a->line,
+                                     "%s of an <access> of kernel '%s'%s: %s",
+                                     names[x], kr->id, where, sub.message);
+            if (!(val.d >= 0) || (x == MMM_AX_TAKEN && val.d > 1)) {
+                char num[64];
+                return mmm_error_set(err, MMM_EINFEASIBLE, p->file, a->line,
+                                     "%s of an <access> of kernel '%s'%s = %s "
+                                     "is %s",
+                                     names[x], kr->id, where,
+                                     fmt(val, num, sizeof num),
+                                     x == MMM_AX_TAKEN
+                                         ? "not a share from 0 to 1"
+                                         : "negative");
+            }
+            v[x] = val.d;
+        }
+        if (out)
+            out[i] = (mmm_mem_access_val){v[MMM_AX_WORDS], v[MMM_AX_STRIDE],
+                                          v[MMM_AX_REGION], v[MMM_AX_TAKEN]};
+    }
+    return 0;
+}
+
+/* The arrays' bytes (counts), after the parameters. */
+static int eval_arrays(inst_impl *in, mmm_error *err)
+{
+    const mmm_program *p = in->pub.program;
+    for (size_t i = 0; i < p->narrays; i++) {
+        const mmm_array *a = &p->arrays[i];
+        mmm_value v;
+        mmm_error sub;
+        char what[128];
+        int r = ev(in, p->priv->array_eid[i], &v, &sub);
+        if (r < 0)
+            return mmm_error_set(err, r, p->file, a->line,
+                                 "bytes of array '%s': %s", a->name,
+                                 sub.message);
+        if (mmm_value_to_count(&in->pub.array_bytes[i], v, "", NULL) < 0) {
+            snprintf(what, sizeof what, "bytes of array '%s'", a->name);
+            r = mmm_value_to_count(&in->pub.array_bytes[i], v, what, &sub);
+            return mmm_error_set(err, r, p->file, a->line, "%s", sub.message);
+        }
+    }
+    return 0;
+}
+
 /* The block classes of launch `copy` of kernel k.  With use_memo the
  * instance's own values and memo are used (and the index written into its
  * values: mmm_instance_eval); without, only `values` is read and written
@@ -535,6 +622,10 @@ static int eval_classes(inst_impl *in, mmm_value *values, size_t k,
         memset(o, 0, sizeof *o);
         o->exact = MMM_EXACT_W | MMM_EXACT_S; /* absent: 0, exactly */
         o->access = bc->access;
+        /* the accesses first: their words make the reads and writes, and
+         * a wrong one is reported at its own line */
+        if ((r = eval_accesses(in, values, k, ci, copy, use_memo, NULL, err)) < 0)
+            return r;
         for (int a = 0; a < MMM_CX_ATTR0; a++) {
             uint32_t id = eid[a];
             if (a == MMM_CX_THREADS && id == MMM_NO_EXPR)
@@ -763,13 +854,38 @@ static int eval_varying(inst_impl *in, size_t k, mmm_kernel_val *kv,
     return 0;
 }
 
+/* A copy: no block, so W, S, O, N, L, K and C stay 0 (exactly); its
+ * bytes per call, a count. */
+static int eval_copy(inst_impl *in, size_t k, mmm_kernel_val *kv,
+                     mmm_error *err)
+{
+    const mmm_program *p = in->pub.program;
+    const mmm_kernel *kr = &p->kernels[k];
+    uint32_t id = p->priv->kernel_eid[k][MMM_KX_BYTES];
+    mmm_value v;
+    mmm_error sub;
+    char what[200];
+    kv->exact = MMM_EXACT_ALL;
+    int r = ev(in, id, &v, &sub);
+    if (r < 0)
+        return mmm_error_set(err, r, p->file, kr->line,
+                             "bytes of copy '%s': %s", kr->id, sub.message);
+    if (mmm_value_to_count(&in->copy_bytes[k], v, "", NULL) == 0)
+        return 0;
+    snprintf(what, sizeof what, "bytes of copy '%s'", kr->id);
+    r = mmm_value_to_count(&in->copy_bytes[k], v, what, &sub);
+    return mmm_error_set(err, r, p->file, kr->line, "%s", sub.message);
+}
+
 static int eval_kernel(inst_impl *in, size_t k, mmm_error *err)
 {
     const mmm_program *p = in->pub.program;
     const mmm_kernel *kr = &p->kernels[k];
     mmm_kernel_val *kv = &in->pub.kernels[k];
     uint32_t rid = p->priv->kernel_eid[k][MMM_KX_REPEAT];
+    int copy = mmm_kernel_copy(p, k) != MMM_COPY_NONE;
     memset(kv, 0, sizeof *kv);
+    in->copy_bytes[k] = 0;
     kv->repeat = 1;
     kv->varies = kr->uses_index;
     if (rid != MMM_NO_EXPR) {
@@ -779,15 +895,19 @@ static int eval_kernel(inst_impl *in, size_t k, mmm_error *err)
         int r = ev(in, rid, &v, &sub);
         if (r < 0)
             return mmm_error_set(err, r, p->file, kr->line,
-                                 "repeat of kernel '%s': %s", kr->id,
+                                 "repeat of %s '%s': %s",
+                                 copy ? "copy" : "kernel", kr->id,
                                  sub.message);
         if (mmm_value_to_count(&kv->repeat, v, "", NULL) < 0) {
-            snprintf(what, sizeof what, "repeat of kernel '%s'", kr->id);
+            snprintf(what, sizeof what, "repeat of %s '%s'",
+                     copy ? "copy" : "kernel", kr->id);
             r = mmm_value_to_count(&kv->repeat, v, what, &sub);
             return mmm_error_set(err, r, p->file, kr->line, "%s",
                                  sub.message);
         }
     }
+    if (copy)
+        return eval_copy(in, k, kv, err);
     if (kv->repeat == 0) {
         /* No launch: nothing to evaluate, dependencies pass through. */
         if (in->pub.classes)
@@ -815,7 +935,7 @@ int mmm_instance_eval(mmm_instance *inst, const mmm_override *ov,
     int r;
     if ((r = eval_params(in, ov, nov, err)) < 0 ||
         (r = eval_constraints(in, err)) < 0 ||
-        (r = eval_machine(in, err)) < 0)
+        (r = eval_machine(in, err)) < 0 || (r = eval_arrays(in, err)) < 0)
         return r;
     for (size_t k = 0; k < p->nkernels; k++)
         if ((r = eval_kernel(in, k, err)) < 0)
@@ -894,4 +1014,43 @@ int mmm_instance_eval_attrs(const mmm_instance *inst, size_t k, int64_t copy,
     if (vals != small && vals != inst->values)
         free(vals);
     return r;
+}
+
+int mmm_instance_eval_accesses(const mmm_instance *inst, size_t k, int64_t copy,
+                               mmm_mem_access_val *out, mmm_error *err)
+{
+    int r = check_launch(inst, k, copy, out != NULL, "mmm_instance_eval_accesses",
+                         err);
+    if (r < 0)
+        return r;
+    const mmm_program *p = inst->program;
+    const mmm_kernel *kr = &p->kernels[k];
+    /* Direct evaluation, no memo; the launch's index in a private copy of
+     * the values (as mmm_instance_eval_copy). */
+    mmm_value small[64], *vals = inst->values;
+    if (kr->index_slot >= 0) {
+        vals = small;
+        if (inst->nvalues > sizeof small / sizeof small[0] &&
+            !(vals = malloc(inst->nvalues * sizeof *vals)))
+            return nomem(err);
+        memcpy(vals, inst->values, inst->nvalues * sizeof *vals);
+        vals[kr->index_slot] = mmm_value_int(copy);
+    }
+    inst_impl *in = (inst_impl *)(uintptr_t)inst;
+    size_t o = 0;
+    for (uint32_t c = 0; c < kr->nclasses && r == 0; c++) {
+        r = eval_accesses(in, vals, k, kr->first_class + c, copy, 0, out + o,
+                          err);
+        o += mmm_block_class_accesses(p, kr->first_class + c, NULL);
+    }
+    if (vals != small && vals != inst->values)
+        free(vals);
+    return r;
+}
+
+int64_t mmm_instance_copy_bytes(const mmm_instance *inst, size_t k)
+{
+    if (!inst || k >= inst->nkernels)
+        return 0;
+    return ((const inst_impl *)inst)->copy_bytes[k];
 }

@@ -60,6 +60,8 @@ void mmm__program_sync_views(mmm_program *p)
     p->kernels = pv->kernels;
     p->classes = pv->classes;
     p->edges = pv->edges;
+    p->arrays = pv->arrays;
+    p->accesses = pv->accesses;
     p->nslots = p->nparams + pv->nindexed;
 }
 
@@ -118,9 +120,16 @@ void mmm_program_free(mmm_program *p)
         mmm__big_free(pv->kernels);
         mmm__big_free(pv->classes);
         mmm__big_free(pv->edges);
+        free(pv->arrays);
+        free(pv->array_eid);
+        mmm__big_free(pv->accesses);
+        mmm__big_free(pv->access_eid);
+        mmm__big_free(pv->array_tab.slots);
         free(pv->machine_value);
         free(pv->declared_by_prog);
         mmm__big_free(pv->kernel_eid);
+        mmm__big_free(pv->kernel_ext);
+        mmm__big_free(pv->class_acc);
         mmm__big_free(pv->kernel_minimal);
         mmm__big_free(pv->class_eid);
         mmm__big_free(pv->param_tab.slots);
@@ -432,27 +441,53 @@ int mmm_program_add_constraint(mmm_program *p, const char *test_text,
 /* ------------------------------------------------------------------ */
 /* Kernels and classes                                                 */
 
-/* Compile the texts of a class in the scope of its kernel. */
+/* Compile the texts of a class in the scope of its kernel; its accesses
+ * into *ca (disposed of by the caller), their words summed for its reads
+ * and writes. */
 static int compile_class(mmm_program *p, uint32_t eid[MMM_CX_N],
-                         const mmm_class_spec *cs, const mmm_kernel *k,
-                         const char *id, int minimal, mmm_error *err)
+                         const mmm_class_spec *cs, const mmm_access_spec *acc,
+                         size_t nacc, const mmm_kernel *k, const char *id,
+                         int minimal, mmm__class_accesses *ca, mmm_error *err)
 {
     static const char *const names[] = {"count", "work", "span", "reads",
                                         "writes"};
     const char *req[] = {cs->count, cs->work, cs->span, cs->reads,
                          cs->writes};
     mmm__expr_scope sc = {k->index, k->index_slot, p->nparams, NULL};
+    char *sums[2] = {NULL, NULL};
     int r;
-    for (int i = 0; i < 5; i++) {
-        if (!req[i])
+    memset(ca, 0, sizeof *ca);
+    if (nacc > 0) {
+        if (cs->reads || cs->writes)
             return mmm_error_set(err, MMM_EINPUT, p->file, cs->line,
-                                 "%skernel '%s' lacks attribute '%s'",
+                                 "%skernel '%s' gives %s and <access> "
+                                 "children: its reads and writes are the "
+                                 "sums of the accesses' words (leave them "
+                                 "out)",
                                  minimal ? "" : "<blocks> of ", id,
-                                 i == 0 && minimal ? "blocks" : names[i]);
-        if ((r = mmm__prog_compile(p, &eid[MMM_CX_COUNT + i], req[i], &sc, cs->line,
-                         err)) < 0)
+                                 cs->reads ? "reads" : "writes");
+        if ((r = mmm__access_compile(p, acc, nacc, cs->attr, &sc, id, ca,
+                                     &sums[0], &sums[1], err)) < 0)
             return r;
+        req[3] = sums[0];
+        req[4] = sums[1];
     }
+    r = 0;
+    for (int i = 0; i < 5 && r == 0; i++) {
+        if (!req[i])
+            r = mmm_error_set(err, MMM_EINPUT, p->file, cs->line,
+                              "%skernel '%s' lacks attribute '%s'%s",
+                              minimal ? "" : "<blocks> of ", id,
+                              i == 0 && minimal ? "blocks" : names[i],
+                              i >= 3 ? " (or <access> children)" : "");
+        else
+            r = mmm__prog_compile(p, &eid[MMM_CX_COUNT + i], req[i], &sc,
+                                  cs->line, err);
+    }
+    free(sums[0]);
+    free(sums[1]);
+    if (r < 0)
+        return r;
     if ((r = mmm__prog_compile_opt(p, &eid[MMM_CX_THREADS], cs->threads, &sc, cs->line,
                          err)) < 0 ||
         (r = mmm__prog_compile_opt(p, &eid[MMM_CX_SHARED], cs->shared, &sc, cs->line,
@@ -466,15 +501,56 @@ static int compile_class(mmm_program *p, uint32_t eid[MMM_CX_N],
     return 0;
 }
 
+/* Append the accesses of the class being appended. */
+static int append_accesses(mmm_program *p, const mmm__class_accesses *ca,
+                           uint32_t *first, mmm_error *err)
+{
+    struct mmm_program_priv *pv = p->priv;
+    size_t cap = pv->accesses_cap;
+    *first = (uint32_t)p->naccesses;
+    if (ca->n == 0)
+        return 0;
+    if (p->naccesses + ca->n >= UINT32_MAX - 1)
+        return mmm_error_set(err, MMM_ELIMIT, p->file, ca->a[0].line,
+                             "too many accesses");
+    if (p->naccesses + ca->n > cap) {
+        while (cap < p->naccesses + ca->n)
+            cap = cap ? 2 * cap : 16;
+        void *a = mmm__big_realloc(pv->accesses,
+                                   p->naccesses * sizeof *pv->accesses,
+                                   cap * sizeof *pv->accesses);
+        if (!a)
+            return nomem(err);
+        pv->accesses = a;
+        mmm__program_sync_views(p);
+        void *n = mmm__big_realloc(pv->access_eid,
+                                   p->naccesses * sizeof *pv->access_eid,
+                                   cap * sizeof *pv->access_eid);
+        if (!n)
+            return nomem(err);
+        pv->access_eid = n;
+        pv->accesses_cap = cap;
+    }
+    memcpy(pv->accesses + p->naccesses, ca->a, ca->n * sizeof *ca->a);
+    memcpy(pv->access_eid + p->naccesses, ca->eid, ca->n * sizeof *ca->eid);
+    p->naccesses += ca->n;
+    mmm__program_sync_views(p);
+    return 0;
+}
+
 static int append_class(mmm_program *p, size_t kernel,
                         const uint32_t eid[MMM_CX_N], const mmm_class_spec *cs,
-                        mmm_error *err)
+                        const mmm__class_accesses *ca, mmm_error *err)
 {
     struct mmm_program_priv *pv = p->priv;
     size_t cap = pv->classes_cap;
+    uint32_t first_access;
     if (p->nclasses >= UINT32_MAX - 1)
         return mmm_error_set(err, MMM_ELIMIT, p->file, cs->line,
                              "too many block classes");
+    int r = append_accesses(p, ca, &first_access, err);
+    if (r < 0)
+        return r;
     if (mmm__program_grow_big(&pv->classes, &cap, p->nclasses,
                               sizeof *pv->classes) < 0)
         return nomem(err);
@@ -487,6 +563,14 @@ static int append_class(mmm_program *p, size_t kernel,
             return nomem(err);
         }
         pv->class_eid = n;
+        void *ca2 = mmm__big_realloc(pv->class_acc,
+                                     p->nclasses * sizeof *pv->class_acc,
+                                     cap * sizeof *pv->class_acc);
+        if (!ca2) {
+            mmm__program_sync_views(p);
+            return nomem(err);
+        }
+        pv->class_acc = ca2;
         pv->classes_cap = cap;
     }
     mmm_block_class *c = &pv->classes[p->nclasses];
@@ -499,12 +583,19 @@ static int append_class(mmm_program *p, size_t kernel,
     c->threads = mmm__prog_expr_of(p, eid[MMM_CX_THREADS]);
     c->shared = mmm__prog_expr_of(p, eid[MMM_CX_SHARED]);
     c->access = cs->access;
+    pv->class_acc[p->nclasses].first = first_access;
+    pv->class_acc[p->nclasses].n = (uint32_t)ca->n;
     memcpy(pv->class_eid[p->nclasses], eid, sizeof pv->class_eid[0]);
     mmm_kernel *k = &pv->kernels[kernel];
     k->nclasses++;
     for (int i = 0; i < MMM_CX_N; i++)
         if (eid[i] != MMM_NO_EXPR && pv->exprs[eid[i]].uses_index)
             k->uses_index = 1;
+    for (size_t a = 0; a < ca->n; a++)
+        for (int i = 0; i < MMM_AX_N; i++)
+            if (ca->eid[a][i] != MMM_NO_EXPR &&
+                pv->exprs[ca->eid[a][i]].uses_index)
+                k->uses_index = 1;
     p->nclasses++;
     mmm__program_sync_views(p);
     return 0;
@@ -565,6 +656,12 @@ static int grow_kernels(mmm_program *p, mmm_error *err)
         if (!km)
             return nomem(err);
         pv->kernel_minimal = km;
+        void *ke = mmm__big_realloc(pv->kernel_ext,
+                                    p->nkernels * sizeof *pv->kernel_ext,
+                                    cap * sizeof *pv->kernel_ext);
+        if (!ke)
+            return nomem(err);
+        pv->kernel_ext = ke;
         pv->kernels_cap = cap;
     }
     return 0;
@@ -572,6 +669,14 @@ static int grow_kernels(mmm_program *p, mmm_error *err)
 
 int mmm_program_add_kernel(mmm_program *p, const mmm_kernel_spec *spec,
                            size_t *index_out, mmm_error *err)
+{
+    return mmm_program_add_kernel_accesses(p, spec, NULL, 0, index_out, err);
+}
+
+int mmm_program_add_kernel_accesses(mmm_program *p, const mmm_kernel_spec *spec,
+                                    const mmm_access_spec *accesses,
+                                    size_t naccesses, size_t *index_out,
+                                    mmm_error *err)
 {
     int r = mmm__program_check_open(p, err);
     if (r < 0)
@@ -591,7 +696,8 @@ int mmm_program_add_kernel(mmm_program *p, const mmm_kernel_spec *spec,
             return nomem(err);
         k.index_slot = (int)(p->nparams + pv->nindexed);
     }
-    uint32_t keid[MMM_KX_N], ceid[MMM_CX_N];
+    uint32_t keid[MMM_KX_N] = {MMM_NO_EXPR, MMM_NO_EXPR, MMM_NO_EXPR},
+             ceid[MMM_CX_N];
     mmm__expr_scope rs = {NULL, -1, p->nparams, k.index};
     mmm__expr_scope ks = {k.index, k.index_slot, p->nparams, NULL};
     if ((r = mmm__prog_compile_opt(p, &keid[MMM_KX_REPEAT], spec->repeat, &rs,
@@ -603,15 +709,30 @@ int mmm_program_add_kernel(mmm_program *p, const mmm_kernel_spec *spec,
                          spec->span,   spec->reads,  spec->writes,
                          NULL,         spec->shared, spec->access,
                          spec->attr};
+    mmm__class_accesses ca = {NULL, NULL, 0};
+    if (naccesses && !accesses)
+        return mmm_error_set(err, MMM_EINVAL, p->file, spec->line,
+                             "kernel '%s': %zu accesses and no array of them",
+                             spec->id, naccesses);
     if (spec->blocks &&
-        (r = compile_class(p, ceid, &cs, &k, spec->id, 1, err)) < 0)
+        (r = compile_class(p, ceid, &cs, accesses, naccesses, &k, spec->id, 1,
+                           &ca, err)) < 0)
         return r;
+    if (!spec->blocks && naccesses)
+        return mmm_error_set(err, MMM_EINPUT, p->file, spec->line,
+                             "kernel '%s' has <blocks> children: its "
+                             "<access> children go inside each <blocks>",
+                             spec->id);
 
-    if ((r = grow_kernels(p, err)) < 0)
+    if ((r = grow_kernels(p, err)) < 0) {
+        mmm__access_dispose(&ca);
         return r;
+    }
     k.id = mmm__arena_strdup(&pv->arena, spec->id);
-    if (!k.id)
+    if (!k.id) {
+        mmm__access_dispose(&ca);
         return nomem(err);
+    }
     k.repeat = mmm__prog_expr_of(p, keid[MMM_KX_REPEAT]);
     k.threads = mmm__prog_expr_of(p, keid[MMM_KX_THREADS]);
     k.uses_index = keid[MMM_KX_THREADS] != MMM_NO_EXPR &&
@@ -621,10 +742,12 @@ int mmm_program_add_kernel(mmm_program *p, const mmm_kernel_spec *spec,
     pv->kernels[idx] = k;
     memcpy(pv->kernel_eid[idx], keid, sizeof keid);
     pv->kernel_minimal[idx] = spec->blocks != NULL;
+    pv->kernel_ext[idx] = (struct mmm__kernel_ext){MMM_COPY_NONE, -1, -1};
     p->nkernels = idx + 1;
     mmm__program_sync_views(p);
     if (mmm__kernel_id_insert(pv, idx) < 0) {
         p->nkernels = idx;
+        mmm__access_dispose(&ca);
         return nomem(err);
     }
     if (spec->index) {
@@ -632,8 +755,100 @@ int mmm_program_add_kernel(mmm_program *p, const mmm_kernel_spec *spec,
         mmm__program_sync_views(p);
     }
     pv->last_kernel_minimal = spec->blocks != NULL;
-    if (spec->blocks && (r = append_class(p, idx, ceid, &cs, err)) < 0)
+    if (spec->blocks)
+        r = append_class(p, idx, ceid, &cs, &ca, err);
+    mmm__access_dispose(&ca);
+    if (r < 0)
         return r;
+    if (index_out)
+        *index_out = idx;
+    return 0;
+}
+
+static const char *const copy_kind_names[MMM_COPY_NKINDS] = {
+    [MMM_COPY_NONE] = "kernel", [MMM_COPY_D2D] = "d2d",
+    [MMM_COPY_H2D] = "h2d",     [MMM_COPY_D2H] = "d2h",
+    [MMM_COPY_SET] = "set"};
+
+const char *mmm_copy_kind_name(mmm_copy_kind k)
+{
+    return (unsigned)k < MMM_COPY_NKINDS ? copy_kind_names[k] : NULL;
+}
+
+int mmm_copy_kind_find(const char *name)
+{
+    for (int k = MMM_COPY_NONE + 1; name && k < MMM_COPY_NKINDS; k++)
+        if (!strcmp(copy_kind_names[k], name))
+            return k;
+    return -1;
+}
+
+int mmm_program_add_copy(mmm_program *p, const mmm_copy_spec *spec,
+                         size_t *index_out, mmm_error *err)
+{
+    int r = mmm__program_check_open(p, err);
+    if (r < 0)
+        return r;
+    if (!spec)
+        return mmm_error_set(err, MMM_EINVAL, p->file, 0, "no copy spec");
+    if (spec->kind <= MMM_COPY_NONE || spec->kind >= MMM_COPY_NKINDS)
+        return mmm_error_set(err, MMM_EINVAL, p->file, spec->line,
+                             "copy '%s': kind %d is not a copy's",
+                             spec->id ? spec->id : "", (int)spec->kind);
+    mmm_kernel_spec ks;
+    memset(&ks, 0, sizeof ks);
+    ks.id = spec->id;
+    ks.line = spec->line;
+    if ((r = check_new_kernel(p, &ks, err)) < 0)
+        return r;
+    if (!spec->bytes)
+        return mmm_error_set(err, MMM_EINPUT, p->file, spec->line,
+                             "copy '%s' lacks attribute 'bytes'", spec->id);
+    struct mmm_program_priv *pv = p->priv;
+    uint32_t keid[MMM_KX_N] = {MMM_NO_EXPR, MMM_NO_EXPR, MMM_NO_EXPR};
+    mmm__expr_scope sc = {NULL, -1, p->nparams, NULL};
+    if ((r = mmm__prog_compile_opt(p, &keid[MMM_KX_REPEAT], spec->repeat,
+                                   &sc, spec->line, err)) < 0 ||
+        (r = mmm__prog_compile(p, &keid[MMM_KX_BYTES], spec->bytes, &sc,
+                               spec->line, err)) < 0 ||
+        (r = grow_kernels(p, err)) < 0)
+        return r;
+    mmm_kernel k;
+    memset(&k, 0, sizeof k);
+    k.line = spec->line;
+    k.index_slot = -1;
+    k.id = mmm__arena_strdup(&pv->arena, spec->id);
+    if (!k.id)
+        return nomem(err);
+    k.repeat = mmm__prog_expr_of(p, keid[MMM_KX_REPEAT]);
+    k.first_class = (uint32_t)p->nclasses;
+    const char *names[2] = {spec->src, spec->dst};
+    int32_t arr[2] = {-1, -1};
+    for (int i = 0; i < 2; i++) {
+        if (names[i] && (arr[i] = (int32_t)mmm__array_find(pv, names[i])) < 0)
+            return mmm_error_set(err, MMM_EINPUT, p->file, spec->line,
+                                 "copy '%s' names array '%s', which is not "
+                                 "declared (declare it before with <array "
+                                 "name=\"%s\" bytes=\"...\"/>)",
+                                 spec->id, names[i], names[i]);
+    }
+    if (spec->kind == MMM_COPY_SET && spec->src)
+        return mmm_error_set(err, MMM_EINPUT, p->file, spec->line,
+                             "copy '%s': a set has no source array",
+                             spec->id);
+    size_t idx = p->nkernels;
+    pv->kernels[idx] = k;
+    memcpy(pv->kernel_eid[idx], keid, sizeof keid);
+    pv->kernel_minimal[idx] = 1;
+    pv->kernel_ext[idx] =
+        (struct mmm__kernel_ext){(uint8_t)spec->kind, arr[0], arr[1]};
+    p->nkernels = idx + 1;
+    mmm__program_sync_views(p);
+    if (mmm__kernel_id_insert(pv, idx) < 0) {
+        p->nkernels = idx;
+        return nomem(err);
+    }
+    pv->last_kernel_minimal = 1;
     if (index_out)
         *index_out = idx;
     return 0;
@@ -641,6 +856,14 @@ int mmm_program_add_kernel(mmm_program *p, const mmm_kernel_spec *spec,
 
 int mmm_program_add_class(mmm_program *p, size_t kernel,
                           const mmm_class_spec *spec, mmm_error *err)
+{
+    return mmm_program_add_class_accesses(p, kernel, spec, NULL, 0, err);
+}
+
+int mmm_program_add_class_accesses(mmm_program *p, size_t kernel,
+                                   const mmm_class_spec *spec,
+                                   const mmm_access_spec *accesses,
+                                   size_t naccesses, mmm_error *err)
 {
     int r = mmm__program_check_open(p, err);
     if (r < 0)
@@ -653,15 +876,81 @@ int mmm_program_add_class(mmm_program *p, size_t kernel,
                              "kernel added");
     struct mmm_program_priv *pv = p->priv;
     const mmm_kernel *k = &pv->kernels[kernel];
+    if (pv->kernel_ext[kernel].copy != MMM_COPY_NONE)
+        return mmm_error_set(err, MMM_EINPUT, p->file, spec->line,
+                             "'%s' is a copy: it has no blocks", k->id);
+    if (naccesses && !accesses)
+        return mmm_error_set(err, MMM_EINVAL, p->file, spec->line,
+                             "kernel '%s': %zu accesses and no array of them",
+                             k->id, naccesses);
     if (pv->last_kernel_minimal)
         return mmm_error_set(err, MMM_EINPUT, p->file, spec->line,
                              "kernel '%s' has both a blocks attribute and "
                              "<blocks> children",
                              k->id);
     uint32_t eid[MMM_CX_N];
-    if ((r = compile_class(p, eid, spec, k, k->id, 0, err)) < 0)
+    mmm__class_accesses ca;
+    if ((r = compile_class(p, eid, spec, accesses, naccesses, k, k->id, 0, &ca,
+                           err)) < 0)
         return r;
-    return append_class(p, kernel, eid, spec, err);
+    r = append_class(p, kernel, eid, spec, &ca, err);
+    mmm__access_dispose(&ca);
+    return r;
+}
+
+int mmm_program_add_array(mmm_program *p, const char *name,
+                          const char *bytes_text, long line, mmm_error *err)
+{
+    int r = mmm__program_check_open(p, err);
+    if (r < 0)
+        return r;
+    if (!name || !bytes_text)
+        return mmm_error_set(err, MMM_EINVAL, p->file, line,
+                             "an array needs a name and its bytes");
+    struct mmm_program_priv *pv = p->priv;
+    if (!mmm__prog_is_identifier(name))
+        return mmm_error_set(err, MMM_EINPUT, p->file, line,
+                             "invalid array name '%s' (letters, digits and "
+                             "'_', not starting with a digit)",
+                             name);
+    long old = mmm__array_find(pv, name);
+    if (old >= 0)
+        return mmm_error_set(err, MMM_EINPUT, p->file, line,
+                             "duplicate array '%s' (first declared at line "
+                             "%ld)",
+                             name, pv->arrays[old].line);
+    mmm__expr_scope sc = mmm__prog_params_scope(p);
+    uint32_t b;
+    if ((r = mmm__prog_compile(p, &b, bytes_text, &sc, line, err)) < 0)
+        return r;
+    size_t cap = pv->arrays_cap;
+    if (mmm__program_grow(&pv->arrays, &cap, p->narrays, sizeof *pv->arrays) < 0)
+        return nomem(err);
+    if (cap != pv->arrays_cap) {
+        uint32_t *n = realloc(pv->array_eid, cap * sizeof *n);
+        mmm__program_sync_views(p);
+        if (!n)
+            return nomem(err);
+        pv->array_eid = n;
+        pv->arrays_cap = cap;
+    }
+    mmm_array *a = &pv->arrays[p->narrays];
+    a->name = mmm__arena_strdup(&pv->arena, name);
+    a->line = line;
+    a->bytes = mmm__prog_expr_of(p, b);
+    if (!a->name)
+        return nomem(err);
+    pv->array_eid[p->narrays] = b;
+    if (mmm__idtab_insert(&pv->array_tab, a->name, (uint32_t)p->narrays) < 0)
+        return nomem(err);
+    p->narrays++;
+    mmm__program_sync_views(p);
+    return 0;
+}
+
+long mmm_program_find_array(const mmm_program *p, const char *name)
+{
+    return p ? mmm__array_find(p->priv, name) : -1;
 }
 
 const mmm_expr *mmm_block_class_attr(const mmm_program *p, size_t c,
@@ -670,6 +959,41 @@ const mmm_expr *mmm_block_class_attr(const mmm_program *p, size_t c,
     if (!p || c >= p->nclasses || (int)a < 0 || (int)a >= MMM_ATTR_N)
         return NULL;
     return mmm__prog_expr_of(p, p->priv->class_eid[c][MMM_CX_ATTR0 + a]);
+}
+
+mmm_copy_kind mmm_kernel_copy(const mmm_program *p, size_t k)
+{
+    return p && k < p->nkernels ? (mmm_copy_kind)p->priv->kernel_ext[k].copy
+                                : MMM_COPY_NONE;
+}
+
+const mmm_expr *mmm_kernel_copy_bytes(const mmm_program *p, size_t k)
+{
+    return p && k < p->nkernels
+               ? mmm__prog_expr_of(p, p->priv->kernel_eid[k][MMM_KX_BYTES])
+               : NULL;
+}
+
+void mmm_kernel_copy_arrays(const mmm_program *p, size_t k, int32_t *src,
+                            int32_t *dst)
+{
+    int ok = p && k < p->nkernels;
+    if (src)
+        *src = ok ? p->priv->kernel_ext[k].src : -1;
+    if (dst)
+        *dst = ok ? p->priv->kernel_ext[k].dst : -1;
+}
+
+size_t mmm_block_class_accesses(const mmm_program *p, size_t c, size_t *first)
+{
+    if (!p || c >= p->nclasses) {
+        if (first)
+            *first = 0;
+        return 0;
+    }
+    if (first)
+        *first = p->priv->class_acc[c].first;
+    return p->priv->class_acc[c].n;
 }
 
 mmm__program_cache_entry *mmm__program_cache(const mmm_program *p)

@@ -10,6 +10,7 @@
 
 #include "model/program_internal.h"
 #include "base/suggest.h"
+#include "base/text.h"
 
 /* The closest declared parameter to a name (mmm/program.h). */
 const char *mmm_program_closest_param(const mmm_program *p, const char *name)
@@ -261,8 +262,8 @@ static int is_left_to_measure(const char *text)
 
 /* Compile text in scope (or find it compiled already); *id receives the
  * expression id.  Errors get the file and line. */
-int mmm__prog_compile(mmm_program *p, uint32_t *id, const char *text,
-                      const mmm__expr_scope *scope, long line, mmm_error *err)
+static int compile_text(mmm_program *p, uint32_t *id, const char *text,
+                        const mmm__expr_scope *scope, long line, mmm_error *err)
 {
     struct mmm_program_priv *pv = p->priv;
     int shareable = scope->limit == p->nparams;
@@ -351,4 +352,25 @@ int mmm__prog_compile_opt(mmm_program *p, uint32_t *id, const char *text,
 const mmm_expr *mmm__prog_expr_of(const mmm_program *p, uint32_t id)
 {
     return id == MMM_NO_EXPR ? NULL : p->priv->exprs[id].expr;
+}
+
+/* An expression kept and quoted on one line: an attribute written over
+ * several lines reaches here with its line breaks as runs of spaces
+ * (the XML parser's normalization), which messages would repeat. */
+int mmm__prog_compile(mmm_program *p, uint32_t *id, const char *text,
+                      const mmm__expr_scope *scope, long line, mmm_error *err)
+{
+    char small[256], *buf = small;
+    size_t len;
+    int r;
+    if (!mmm__needs_one_line(text))
+        return compile_text(p, id, text, scope, line, err);
+    len = strlen(text);
+    if (len >= sizeof small && !(buf = malloc(len + 1)))
+        return nomem(err);
+    mmm__one_line(buf, text);
+    r = compile_text(p, id, buf, scope, line, err);
+    if (buf != small)
+        free(buf);
+    return r;
 }

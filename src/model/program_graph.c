@@ -279,7 +279,8 @@ int mmm_program_finalize(mmm_program *p, mmm_error *err)
         return r;
     struct mmm_program_priv *pv = p->priv;
     for (size_t i = 0; i < p->nkernels; i++)
-        if (pv->kernels[i].nclasses == 0)
+        if (pv->kernels[i].nclasses == 0 &&
+            pv->kernel_ext[i].copy == MMM_COPY_NONE)
             return mmm_error_set(err, MMM_EINPUT, p->file,
                                  pv->kernels[i].line,
                                  "kernel '%s' has no blocks (give blocks=... "

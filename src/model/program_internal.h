@@ -58,7 +58,7 @@ typedef struct mmm__prog_expr {
 
 /* Expression ids of one kernel / one class (MMM_NO_EXPR when absent), so
  * that the evaluator can memoize the value of each distinct expression. */
-enum { MMM_KX_REPEAT, MMM_KX_THREADS, MMM_KX_N };
+enum { MMM_KX_REPEAT, MMM_KX_THREADS, MMM_KX_BYTES, MMM_KX_N };
 enum {
     MMM_CX_COUNT,
     MMM_CX_WORK,
@@ -70,6 +70,8 @@ enum {
     MMM_CX_ATTR0, /* then the attributes of mmm/attr.h, by mmm_attr */
     MMM_CX_N = MMM_CX_ATTR0 + MMM_ATTR_N
 };
+/* Expression ids of one <access>. */
+enum { MMM_AX_WORDS, MMM_AX_STRIDE, MMM_AX_REGION, MMM_AX_TAKEN, MMM_AX_N };
 
 
 /* ------------------------------------------------------------------ */
@@ -102,12 +104,28 @@ struct mmm_program_priv {
     size_t classes_cap;
     mmm_edge *edges;
     size_t edges_cap;
+    mmm_array *arrays;
+    size_t arrays_cap;
+    uint32_t *array_eid;       /* by array: its bytes */
+    mmm_mem_access *accesses;
+    size_t accesses_cap;
+    uint32_t (*access_eid)[MMM_AX_N];
+    mmm__idtab array_tab;      /* array names */
 
     /* Parallel arrays. */
     mmm_value *machine_value;  /* by param: value when from_machine */
     uint8_t *declared_by_prog; /* by param: the program declared it */
     uint32_t (*kernel_eid)[MMM_KX_N];
     uint32_t (*class_eid)[MMM_CX_N];
+    /* by kernel: a copy's kind and arrays (mmm_kernel_copy) */
+    struct mmm__kernel_ext {
+        uint8_t copy;       /* mmm_copy_kind */
+        int32_t src, dst;   /* arrays, -1: none */
+    } *kernel_ext;
+    /* by class: its accesses (mmm_block_class_accesses) */
+    struct mmm__class_acc {
+        uint32_t first, n;
+    } *class_acc;
     uint8_t *kernel_minimal; /* by kernel: its class came from blocks= */
 
     mmm__idtab param_tab;   /* the names expressions see: the program's
@@ -237,5 +255,28 @@ int mmm__prog_compile_opt(mmm_program *p, uint32_t *id, const char *text,
                           const mmm__expr_scope *scope, long line,
                           mmm_error *err);
 const mmm_expr *mmm__prog_expr_of(const mmm_program *p, uint32_t id);
+
+/* program_access.c: the <access> children of a class, compiled before
+ * the class is appended (program.c stores them).  The texts of its
+ * accesses in the scope of the class's kernel: the accesses with their
+ * expression ids into out (n entries), the words of the reads and of the
+ * writes (and atomics) summed into *reads and *writes (malloc'ed texts:
+ * "(w1) + (w2)", "0" when none), or an error naming the kernel (id) and
+ * the access's line.  The attributes of mmm/attr.h that an access says
+ * on its own (the strides, the gathers and scatters and their region)
+ * must not be given beside (attr, NULL: none). */
+typedef struct mmm__class_accesses {
+    mmm_mem_access *a;
+    uint32_t (*eid)[MMM_AX_N];
+    size_t n;
+} mmm__class_accesses;
+int mmm__access_compile(mmm_program *p, const mmm_access_spec *specs,
+                        size_t n, const char *const *attr,
+                        const mmm__expr_scope *sc, const char *id,
+                        mmm__class_accesses *out, char **reads,
+                        char **writes, mmm_error *err);
+void mmm__access_dispose(mmm__class_accesses *ca);
+/* The array of that name, or -1. */
+long mmm__array_find(const struct mmm_program_priv *pv, const char *name);
 
 #endif

@@ -11,6 +11,7 @@
 #include "mmm/optimize.h"
 #include "mmm/timemodel.h"
 #include "optimize/optimize_internal.h"
+#include "time/limits.h"
 #include "base/abi.h"
 
 /* Relative tolerance under which two costs are the same (see the header). */
@@ -97,6 +98,31 @@ static mmm_value q_add_mul(mmm_value a, int64_t k, mmm_value b)
     return mmm_value_double(a.d + (double)k * b.d);
 }
 
+/* a·b exactly when possible. */
+static mmm_value q_mul(mmm_value a, mmm_value b)
+{
+    int64_t num, den;
+    if (exact2(a, b) && !__builtin_mul_overflow(a.num, b.num, &num) &&
+        !__builtin_mul_overflow(a.den, b.den, &den))
+        return mmm_value_ratio(num, den);
+    return mmm_value_double(a.d * b.d);
+}
+
+/* a·f^i exactly when possible (by squaring), else in doubles. */
+static mmm_value q_geometric(mmm_value a, mmm_value f, uint64_t i)
+{
+    mmm_value r = a, b = f;
+    for (uint64_t k = i; k > 0 && r.exact; k >>= 1) {
+        if (k & 1)
+            r = q_mul(r, b);
+        if (k > 1)
+            b = q_mul(b, b);
+    }
+    if (!r.exact)
+        return mmm_value_double(a.d * pow(f.d, (double)i));
+    return r;
+}
+
 /* floor((to - from) / step) exactly; returns 0 and *out, or -1 when the
  * exact computation overflows. */
 static int q_steps(int64_t *out, mmm_value from, mmm_value to, mmm_value step)
@@ -139,6 +165,8 @@ mmm_value mmm_sweep_range_value(const mmm_sweep_range *r, uint64_t i)
 {
     if (r->values)
         return r->values[i];
+    if (r->geometric)
+        return q_geometric(r->from, r->step, i);
     if (i > (uint64_t)INT64_MAX)
         return mmm_value_double(r->from.d + (double)i * r->step.d);
     return q_add_mul(r->from, (int64_t)i, r->step);
@@ -153,6 +181,11 @@ typedef struct sweep_ctx {
     mmm_override *ov;  /* nbase fixed ones, then one per axis */
     size_t nbase;
     int set_p;         /* p given and not a (swept) parameter of the program */
+    /* The machine's launch limits (mmm_time_limits_get), read at the
+     * first point, again at every point when a machine parameter is
+     * swept; limits_given of them given (0: none enforced). */
+    mmm_time_machine limits;
+    int limits_read, limits_vary, limits_given;
 } sweep_ctx;
 
 static int is_swept(const mmm_sweep_spec *spec, int slot)
@@ -192,6 +225,8 @@ static int ctx_init(sweep_ctx *ctx, mmm_instance *inst,
     }
     ctx->nbase = n;
     ctx->set_p = spec->has_p && pslot < 0;
+    for (i = 0; i < spec->naxes; i++)
+        ctx->limits_vary |= mmm__time_limit_param(prog->params[spec->axes[i].slot].name);
     return MMM_OK;
 }
 
@@ -225,6 +260,38 @@ static int infeasible_code(int rc)
     return rc == MMM_EINFEASIBLE || rc == MMM_EDOMAIN || rc == MMM_EOVERFLOW;
 }
 
+/* Infeasible when a launch exceeds a limit of machine m (the reason in
+ * why, its kind in pt->why); a fatal error otherwise. */
+static int check_limits(const sweep_ctx *ctx, const mmm_time_machine *m,
+                        mmm_sweep_point *pt, mmm_error *why, mmm_error *err)
+{
+    mmm_time_excess x = MMM_TIME_FITS;
+    int rc = mmm_time_check_launches(ctx->inst, m, &x, why);
+    if (rc == MMM_EINFEASIBLE) {
+        pt->status = rc;
+        pt->why = (int)x;
+        return MMM_OK;
+    }
+    if (rc < 0 && err)
+        *err = *why;
+    return rc;
+}
+
+/* The launch limits the machine gives, enforced for every objective. */
+static int point_limits(sweep_ctx *ctx, mmm_sweep_point *pt, mmm_error *why,
+                        mmm_error *err)
+{
+    int rc;
+    if (!ctx->limits_read || ctx->limits_vary) {
+        if ((rc = mmm_time_limits_get(&ctx->limits, ctx->inst, MMM_TIME_LIMITS_GIVEN,
+                                      &ctx->limits_given, err)) < 0)
+            return rc;
+        ctx->limits_read = 1;
+    }
+    return ctx->limits_given > 0 ? check_limits(ctx, &ctx->limits, pt, why, err)
+                                 : MMM_OK;
+}
+
 /* The time model's seconds of the evaluated point: a machine parameter
  * missing or out of range stops the sweep; a block this machine cannot run
  * makes the point infeasible. */
@@ -240,9 +307,13 @@ static int point_time(sweep_ctx *ctx, mmm_sweep_point *pt, mmm_error *why,
         m.graph = 0;
     else if (ctx->spec->launch == 2)
         m.graph = 1;
+    /* its limits, with the time model's defaults (block_threads 1024) */
+    if ((rc = check_limits(ctx, &m, pt, why, err)) < 0 || pt->status != 0)
+        return rc;
     rc = mmm_time_compute(&t, ctx->inst, &m, why);
     if (rc == MMM_EINPUT) {
         pt->status = MMM_EINFEASIBLE;
+        pt->why = MMM_SWEEP_WHY_TIME;
         return MMM_OK;
     }
     if (rc < 0) {
@@ -268,6 +339,7 @@ static int eval_point(mmm_sweep_point *pt, sweep_ctx *ctx, mmm_error *why,
     for (a = 0; a < ctx->spec->naxes; a++)
         params[a] = pt->params[a];
     pt->status = 0;
+    pt->why = MMM_SWEEP_WHY_PROGRAM;
     pt->W = pt->S = pt->O = pt->C = 0;
     pt->N = pt->L = pt->K = 0;
     pt->has_p = 0;
@@ -302,6 +374,8 @@ static int eval_point(mmm_sweep_point *pt, sweep_ctx *ctx, mmm_error *why,
         pt->status = rc;
         return MMM_OK;
     }
+    if ((rc = point_limits(ctx, pt, why, err)) < 0 || pt->status != 0)
+        return rc;
     switch (ctx->spec->objective) {
     case MMM_OBJECTIVE_BOUND:
         if (!pt->has_p)
@@ -369,6 +443,51 @@ static int range_end(mmm_value *out, const mmm_program *prog, int slot,
     return MMM_OK;
 }
 
+/* Value v of a geometric range r does not pass its end. */
+static int geometric_within(const mmm_sweep_range *r, int up, uint64_t i)
+{
+    int c = value_cmp(mmm_sweep_range_value(r, i), r->to);
+    return up ? c <= 0 : c >= 0;
+}
+
+/* from, from·f, from·f², ... not passing to: growing in value when from
+ * and f - 1 have the same sign, else falling. */
+static int resolve_geometric(mmm_sweep_range *r, const char *name, mmm_error *err)
+{
+    double f = r->step.d, q, n;
+    int up = (r->from.d > 0) == (f > 1);
+    uint64_t k;
+    char a[64], b[64], c[64];
+    if (!(f > 0) || f == 1 || !isfinite(f))
+        return mmm_error_set(err, MMM_EINVAL, NULL, 0, "the factor of '%s' must be "
+                             "positive and not 1", name);
+    if (r->from.d == 0)
+        return mmm_error_set(err, MMM_EINVAL, NULL, 0, "a geometric range of '%s' "
+                             "cannot start at 0", name);
+    if (!geometric_within(r, up, 0))
+        return mmm_error_set(err, MMM_EINVAL, NULL, 0, "the range of '%s' is empty "
+                             "(from %s to %s with factor %s)", name,
+                             mmm_value_format(r->from, 0, a, sizeof a),
+                             mmm_value_format(r->to, 0, b, sizeof b),
+                             mmm_value_format(r->step, 0, c, sizeof c));
+    q = r->to.d / r->from.d;
+    n = q > 0 ? floor(log(q) / log(f) + 1e-9) : HUGE_VAL;
+    if (!(n < 1e18))
+        return mmm_error_set(err, MMM_EINVAL, NULL, 0, "the range of '%s' has too "
+                             "many values (from %s, factor %s, to %s)", name,
+                             mmm_value_format(r->from, 0, a, sizeof a),
+                             mmm_value_format(r->step, 0, c, sizeof c),
+                             mmm_value_format(r->to, 0, b, sizeof b));
+    /* the estimate made exact: the last value within the range */
+    for (k = n > 0 ? (uint64_t)n : 0; geometric_within(r, up, k + 1); k++)
+        ;
+    while (k > 0 && !geometric_within(r, up, k))
+        k--;
+    r->count = k + 1;
+    r->to = mmm_sweep_range_value(r, k);
+    return MMM_OK;
+}
+
 static int resolve_range(mmm_sweep_range *r, const mmm_sweep_axis *ax,
                          const mmm_program *prog, const mmm_value *vals,
                          mmm_error *err)
@@ -378,7 +497,8 @@ static int resolve_range(mmm_sweep_range *r, const mmm_sweep_axis *ax,
     int64_t steps;
     int rc;
 
-    r->step = ax->has_step ? ax->step : mmm_value_int(1);
+    r->step = ax->has_step ? ax->step : mmm_value_int(ax->geometric ? 2 : 1);
+    r->geometric = ax->geometric != 0;
     if (r->step.d == 0 || !isfinite(r->step.d))
         return mmm_error_set(err, MMM_EINVAL, prog->file, line,
                              "the step of '%s' must be a non-zero number", name);
@@ -390,6 +510,8 @@ static int resolve_range(mmm_sweep_range *r, const mmm_sweep_axis *ax,
         r->to = ax->to;
     else if ((rc = range_end(&r->to, prog, ax->slot, 1, vals, err)) < 0)
         return rc;
+    if (r->geometric)
+        return resolve_geometric(r, name, err);
 
     if (r->from.exact && r->to.exact && r->step.exact &&
         q_steps(&steps, r->from, r->to, r->step) == 0) {
@@ -433,6 +555,13 @@ static int resolve_axes(mmm_sweep_result *out, sweep_ctx *ctx, mmm_error *err)
         const mmm_sweep_axis *ax = &spec->axes[a];
         mmm_sweep_range *r = &out->axes[a];
         r->slot = ax->slot;
+        r->tied = ax->tied != 0;
+        if (ax->tied && (!ax->values || !spec->axes[a - 1].values ||
+                         ax->nvalues != spec->axes[a - 1].nvalues))
+            return mmm_error_set(err, MMM_EINVAL, NULL, 0, "'%s' moves with '%s': both "
+                                 "need lists of values of the same length",
+                                 prog->params[ax->slot].name,
+                                 prog->params[spec->axes[a - 1].slot].name);
         if (ax->values) {
             if (ax->nvalues == 0)
                 return mmm_error_set(err, MMM_EINVAL, prog->file,
@@ -461,6 +590,8 @@ static int resolve_axes(mmm_sweep_result *out, sweep_ctx *ctx, mmm_error *err)
         return rc;
     cap = spec->max_points ? spec->max_points : MMM_SWEEP_DEFAULT_MAX_POINTS;
     for (a = 0; a < spec->naxes; a++) {
+        if (out->axes[a].tied)
+            continue;
         if (out->axes[a].count > cap / total)
             return mmm_error_set(err, MMM_EINVAL, prog->file, 0,
                                  "the sweep has more than %llu points: sweep fewer "
@@ -480,7 +611,10 @@ static int check_spec(const mmm_sweep_spec *spec, const mmm_program *prog,
     MMM__CHECK_VERSION(spec, mmm_sweep_spec, SWEEP_SPEC, err);
     if (spec->naxes < 1 || spec->naxes > MMM_SWEEP_MAX_AXES)
         return mmm_error_set(err, MMM_EINVAL, NULL, 0,
-                             "a sweep has one or two parameters");
+                             "a sweep has 1 to %d parameters", MMM_SWEEP_MAX_AXES);
+    if (spec->axes[0].tied)
+        return mmm_error_set(err, MMM_EINVAL, NULL, 0,
+                             "the first axis of a sweep cannot move with another");
     if (spec->objective == MMM_OBJECTIVE_BOUND && !spec->has_p &&
         mmm_program_find_param(prog, "p") < 0)
         return mmm_error_set(err, MMM_EINVAL, prog->file, 0,
@@ -491,10 +625,11 @@ static int check_spec(const mmm_sweep_spec *spec, const mmm_program *prog,
         if (slot < 0 || (size_t)slot >= prog->nparams)
             return mmm_error_set(err, MMM_EINVAL, NULL, 0,
                                  "swept parameter %d is not a parameter", slot);
-        if (a > 0 && spec->axes[0].slot == slot)
-            return mmm_error_set(err, MMM_EINVAL, NULL, 0,
-                                 "parameter '%s' is swept twice",
-                                 prog->params[slot].name);
+        for (size_t b = 0; b < a; b++)
+            if (spec->axes[b].slot == slot)
+                return mmm_error_set(err, MMM_EINVAL, NULL, 0,
+                                     "parameter '%s' is swept twice",
+                                     prog->params[slot].name);
     }
     return MMM_OK;
 }
@@ -628,20 +763,29 @@ static int eval_baseline(mmm_sweep_result *out, sweep_ctx *ctx, mmm_error *err)
 
 static uint64_t total_points(const mmm_sweep_result *r)
 {
-    return r->naxes == 2 ? r->axes[0].count * r->axes[1].count
-                         : r->axes[0].count;
+    uint64_t n = 1;
+    for (size_t a = 0; a < r->naxes; a++)
+        if (!r->axes[a].tied)
+            n *= r->axes[a].count; /* checked by resolve_axes */
+    return n;
 }
 
-/* Index i of the grid (row-major, axis 0 outer) into pt->params. */
+/* Index i of the grid (row-major, axis 0 outer; a tied axis takes the
+ * index of the axis it moves with) into pt->params. */
 static void grid_point(mmm_sweep_point *pt, const mmm_sweep_result *r,
                        uint64_t i)
 {
-    if (r->naxes == 2) {
-        uint64_t n1 = r->axes[1].count;
-        pt->params[0] = mmm_sweep_range_value(&r->axes[0], i / n1);
-        pt->params[1] = mmm_sweep_range_value(&r->axes[1], i % n1);
-    } else {
-        pt->params[0] = mmm_sweep_range_value(&r->axes[0], i);
+    uint64_t at[MMM_SWEEP_MAX_AXES];
+    size_t a;
+    for (a = r->naxes; a-- > 0;)
+        if (!r->axes[a].tied) {
+            at[a] = i % r->axes[a].count;
+            i /= r->axes[a].count;
+        }
+    for (a = 0; a < r->naxes; a++) {
+        if (r->axes[a].tied)
+            at[a] = at[a - 1];
+        pt->params[a] = mmm_sweep_range_value(&r->axes[a], at[a]);
     }
 }
 
@@ -662,7 +806,9 @@ static int sweep_loop(mmm_sweep_result *out, sweep_ctx *ctx, mmm_sweep_fn fn,
         if ((rc = eval_point(&pt, ctx, &why, err)) < 0)
             return rc;
         out->npoints++;
+        out->limits_given = ctx->limits_given;
         if (pt.status != 0) {
+            out->infeasible_by[pt.why >= 0 && pt.why < MMM_SWEEP_NWHY ? pt.why : 0]++;
             if (out->first_infeasible.code == 0) {
                 out->first_infeasible = why;
                 memcpy(out->first_infeasible_params, pt.params,

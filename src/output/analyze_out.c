@@ -29,6 +29,30 @@ void mmm__print_params(FILE *f, const mmm_instance *inst)
                 from_machine);
 }
 
+/* The copies of the program (no blocks: the table shows zeros), with
+ * their kind and bytes per call. */
+static void print_copies(FILE *f, const mmm_instance *inst, int64_t max_rows)
+{
+    const mmm_program *prog = inst->program;
+    size_t n = 0;
+    for (size_t i = 0; i < prog->nkernels; i++) {
+        size_t k = prog->topo[i];
+        const mmm_kernel *kr = &prog->kernels[k];
+        if (mmm_kernel_copy(prog, k) == MMM_COPY_NONE)
+            continue;
+        if (max_rows > 0 && (int64_t)n >= max_rows) {
+            fprintf(f, "  ... more copies (--max-rows 0 shows all)\n");
+            break;
+        }
+        if (n++ == 0)
+            fprintf(f, "copies (no thread blocks: the MMM's measures count "
+                       "none of their bytes)\n");
+        fprintf(f, "  %.32s  %s  %lld bytes per call\n", kr->id,
+                mmm_copy_kind_name(mmm_kernel_copy(prog, k)),
+                (long long)mmm_instance_copy_bytes(inst, k));
+    }
+}
+
 static void print_text(FILE *f, const mmm_instance *inst, const mmm_metrics *m,
                        int64_t max_rows)
 {
@@ -131,6 +155,7 @@ static void print_text(FILE *f, const mmm_instance *inst, const mmm_metrics *m,
             fprintf(f, "(* launches differ: blocks is the largest launch)\n");
             break;
         }
+    print_copies(f, inst, max_rows);
 }
 
 /* A CSV number: the exact integer, or the double to 17 digits. */

@@ -83,6 +83,23 @@ static void print_text(FILE *f, const mmm_calib *c)
     fprintf(f, "  %-34s %12.5g words\n", "in flight per SM to saturate",
            c->saturation_words_per_sm);
     fprintf(f, "  %-34s %12.5g\n", "latency exposed (from U)", c->latency_exposed);
+    for (i = 0; i < MMM_CALIB_NL2; i++) {
+        snprintf(what, sizeof what, "L2 re-read, %.4g MiB",
+                 (double)c->l2_array_bytes[i] / 1048576.0);
+        text_row(f, what, &c->l2_read_bytes_per_s[i], 1e-9, "GB/s");
+    }
+    fprintf(f, "  %-34s %12.5g GB/s, %.5g MiB kept between launches\n", "L2",
+            c->l2_bytes_per_s * 1e-9, c->l2_capacity_bytes / 1048576.0);
+    for (i = 0; i < MMM_CALIB_NXFERKIND; i++) {
+        const char *kind = mmm_copy_kind_name((mmm_copy_kind)(i + 1));
+        for (int j = 0; j < MMM_CALIB_NTRANSFER; j++) {
+            snprintf(what, sizeof what, "%s %s, %lld B", kind,
+                     i == 3 ? "memset" : "copy", (long long)c->transfer_bytes[j]);
+            text_row(f, what, &c->transfer_s[i][j], 1e6, "us");
+        }
+        fprintf(f, "  %-34s %12.5g GB/s + %.4g us per call\n", kind,
+                c->transfer_bytes_per_s[i] * 1e-9, c->transfer_fixed_s[i] * 1e6);
+    }
 }
 
 /* ---- JSON ---- */
@@ -123,6 +140,59 @@ static void json_gathers(mmm__json *w, const mmm_calib *c, int spread)
         }
         mmm__json_end_object(w);
     }
+}
+
+/* "transfers": {kind: {"bytes_per_s", "fixed_us", "us_by_bytes": {bytes:
+ * median}}} (spread: the summaries by size). */
+static void json_transfers(mmm__json *w, const mmm_calib *c, int spread)
+{
+    mmm__json_key(w, "transfers");
+    mmm__json_begin_object(w);
+    for (int k = 0; k < MMM_CALIB_NXFERKIND; k++) {
+        mmm__json_key(w, mmm_copy_kind_name((mmm_copy_kind)(k + 1)));
+        mmm__json_begin_object(w);
+        if (!spread) {
+            mmm__json_num(w, "bytes_per_s", c->transfer_bytes_per_s[k]);
+            mmm__json_num(w, "fixed_us", c->transfer_fixed_s[k] * 1e6);
+        }
+        mmm__json_key(w, "us_by_bytes");
+        mmm__json_begin_object(w);
+        for (int j = 0; j < MMM_CALIB_NTRANSFER; j++) {
+            char key[32];
+            snprintf(key, sizeof key, "%lld", (long long)c->transfer_bytes[j]);
+            if (spread)
+                json_stat(w, key, &c->transfer_s[k][j], 1e6);
+            else
+                mmm__json_num(w, key, c->transfer_s[k][j].median * 1e6);
+        }
+        mmm__json_end_object(w);
+        mmm__json_end_object(w);
+    }
+    mmm__json_end_object(w);
+}
+
+/* "l2": {"bytes_per_s", "capacity_bytes", "bytes_per_s_by_array":
+ * {bytes: median}} (spread: the summaries by array). */
+static void json_l2(mmm__json *w, const mmm_calib *c, int spread)
+{
+    mmm__json_key(w, "l2");
+    mmm__json_begin_object(w);
+    if (!spread) {
+        mmm__json_num(w, "bytes_per_s", c->l2_bytes_per_s);
+        mmm__json_num(w, "capacity_bytes", c->l2_capacity_bytes);
+    }
+    mmm__json_key(w, "bytes_per_s_by_array");
+    mmm__json_begin_object(w);
+    for (int i = 0; i < MMM_CALIB_NL2; i++) {
+        char key[32];
+        snprintf(key, sizeof key, "%lld", (long long)c->l2_array_bytes[i]);
+        if (spread)
+            json_stat(w, key, &c->l2_read_bytes_per_s[i], 1);
+        else
+            mmm__json_num(w, key, c->l2_read_bytes_per_s[i].median);
+    }
+    mmm__json_end_object(w);
+    mmm__json_end_object(w);
 }
 
 /* {"128": median, ...} (medians) or {"128": {spread}, ...}. */
@@ -232,6 +302,8 @@ static void print_json(FILE *f, const mmm_calib *c)
     mmm__json_end_object(&w);
     mmm__json_num(&w, "saturation_words_per_sm", c->saturation_words_per_sm);
     mmm__json_num(&w, "latency_exposed", c->latency_exposed);
+    json_transfers(&w, c, 0);
+    json_l2(&w, c, 0);
     mmm__json_end_object(&w);
 
     /* The spread of each figure above, in the same units. */
@@ -262,6 +334,8 @@ static void print_json(FILE *f, const mmm_calib *c)
     for (i = 0; i < MMM_CALIB_NOPS; i++)
         json_stat(&w, mmm_calib_op_name((mmm_calib_op)i), &c->op_cycles[i], 1);
     mmm__json_end_object(&w);
+    json_transfers(&w, c, 1);
+    json_l2(&w, c, 1);
     mmm__json_end_object(&w);
     mmm__json_end_object(&w);
     mmm__json_finish(&w);

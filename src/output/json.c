@@ -430,6 +430,13 @@ static void json_kernels(mmm__json *w, const mmm_instance *inst)
             jb_double(&b, k->C);
         LIT(&b, ", \"line\": ");
         jb_int(&b, prog->kernels[i].line);
+        if (mmm_kernel_copy(prog, i) != MMM_COPY_NONE) {
+            /* a copy: its kind and bytes per call */
+            LIT(&b, ", \"copy\": ");
+            put_string(&b, mmm_copy_kind_name(mmm_kernel_copy(prog, i)));
+            LIT(&b, ", \"bytes\": ");
+            jb_int(&b, mmm_instance_copy_bytes(inst, i));
+        }
         jb_putc(&b, '}');
     }
     if (prog->nkernels && !flat)

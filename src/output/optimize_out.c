@@ -210,7 +210,7 @@ static int opt_on_point(const mmm_sweep_point *pt, const mmm_error *why,
 /* ------------------------------------------------------------------ */
 /* Warnings and notes about the choice, shared by text and JSON. */
 
-#define MAX_MSGS 6
+#define MAX_MSGS 8
 /* W or S varying by more than this over the range gets a note. */
 #define PREMISE_FACTOR 2.0
 
@@ -285,12 +285,53 @@ static void bound_msgs(msgs *m, const sink *s, const mmm_sweep_result *res,
                 fmt_ratio(at_min / at_best, y, sizeof y));
 }
 
+/* "7997 over block_threads, 3 by the program": the infeasible points by
+ * why (mmm_sweep_result.infeasible_by), the counts that are not 0. */
+static void why_counts(char *buf, size_t size, const mmm_sweep_result *res)
+{
+    size_t len = 0;
+    buf[0] = '\0';
+    for (int w = 0; w < MMM_SWEEP_NWHY && len < size; w++) {
+        int n;
+        if (!res->infeasible_by[w])
+            continue;
+        n = snprintf(buf + len, size - len, "%s%llu %s%s", len ? ", " : "",
+                     (unsigned long long)res->infeasible_by[w],
+                     w == MMM_SWEEP_WHY_PROGRAM ? "by the program"
+                     : w == MMM_SWEEP_WHY_TIME  ? "refused by the time model"
+                                                : "over ",
+                     w == MMM_SWEEP_WHY_PROGRAM || w == MMM_SWEEP_WHY_TIME
+                         ? ""
+                         : mmm_time_excess_name((mmm_time_excess)w));
+        if (n < 0)
+            break;
+        len += (size_t)n;
+    }
+}
+
+/* Without launch limits from the machine: does the best point launch what
+ * no current GPU can?  inst is at the best point. */
+static void current_msg(msgs *m, const sink *s, const mmm_sweep_result *res,
+                        const mmm_sweep_spec *spec, const mmm_instance *inst)
+{
+    mmm_error why;
+    char b[128];
+    if (!inst || res->limits_given > 0 || spec->objective == MMM_OBJECTIVE_TIME ||
+        mmm_time_check_launches(inst, NULL, NULL, &why) != MMM_EINFEASIBLE)
+        return;
+    opt_point_text(b, sizeof b, s, &res->best);
+    add_msg(m, 1, "the best %s launches what no current GPU can: %s, the largest "
+            "current GPUs allow; give --machine FILE with a GPU's launch limits to "
+            "sweep within them", b, why.message);
+}
+
 static void collect_msgs(msgs *m, const sink *s, const mmm_sweep_result *res,
-                         const mmm_sweep_spec *spec)
+                         const mmm_sweep_spec *spec, const mmm_instance *inst)
 {
     memset(m, 0, sizeof *m);
     if (!res->has_best)
         return;
+    current_msg(m, s, res, spec, inst);
     if (res->has_p)
         bound_msgs(m, s, res, spec, 1);
     bound_msgs(m, s, res, spec, 0);
@@ -326,10 +367,12 @@ static void collect_msgs(msgs *m, const sink *s, const mmm_sweep_result *res,
         mmm_sweep_point tmp;
         memset(&tmp, 0, sizeof tmp);
         memcpy(tmp.params, res->first_infeasible_params, sizeof tmp.params);
+        char by[256];
         opt_point_text(at, sizeof at, s, &tmp);
-        add_msg(m, 0, "%llu of %llu values are infeasible (first: %s: %s)",
+        why_counts(by, sizeof by, res);
+        add_msg(m, 0, "%llu of %llu values are infeasible: %s (first: %s: %s)",
                 (unsigned long long)(res->npoints - res->nfeasible),
-                (unsigned long long)res->npoints, at,
+                (unsigned long long)res->npoints, by, at,
                 res->first_infeasible.message);
     }
 }
@@ -378,9 +421,16 @@ static void json_head(sink *s, const mmm_sweep_spec *spec)
         } else {
             mmm__json_key(w, "from"); mmm__json_value(w, r->from);
             mmm__json_key(w, "to"); mmm__json_value(w, r->to);
-            mmm__json_key(w, "step"); mmm__json_value(w, r->step);
+            mmm__json_key(w, r->geometric ? "factor" : "step");
+            mmm__json_value(w, r->step);
         }
         mmm__json_intk(w, "count", (int64_t)r->count);
+        if (r->tied) {
+            size_t h = a;
+            while (h > 0 && s->plan->axes[h].tied)
+                h--;
+            mmm__json_str(w, "with", pname(s, h));
+        }
         mmm__json_end_object(w);
     }
     mmm__json_end_object(w);
@@ -400,6 +450,8 @@ static void json_point(mmm__json *w, const sink *s, const char *key,
     json_params(w, s, pt->params);
     mmm__json_metrics(w, m);
     mmm__json_bounds(w, m);
+    if (s->show_time)
+        mmm__json_num(w, "seconds", pt->seconds);
     mmm__json_end_object(w);
 }
 
@@ -423,6 +475,15 @@ static void json_tail(sink *s, const mmm_sweep_result *res,
     mmm__json_end_array(w); /* sweep */
     mmm__json_intk(w, "points", (int64_t)res->npoints);
     mmm__json_intk(w, "feasible", (int64_t)res->nfeasible);
+    mmm__json_key(w, "infeasible");
+    mmm__json_begin_object(w);
+    for (int k = 0; k < MMM_SWEEP_NWHY; k++)
+        mmm__json_intk(w, k == MMM_SWEEP_WHY_PROGRAM ? "program"
+                          : k == MMM_SWEEP_WHY_TIME  ? "time"
+                                                     : mmm_time_excess_name((mmm_time_excess)k),
+                       (int64_t)res->infeasible_by[k]);
+    mmm__json_end_object(w);
+    mmm__json_intk(w, "launch_limits", res->limits_given);
     json_point(w, s, "best", &res->best, have ? mb : NULL);
     json_point(w, s, "baseline", &res->baseline, have ? m0 : NULL);
     if (have) {
@@ -477,22 +538,38 @@ static void json_tail(sink *s, const mmm_sweep_result *res,
 /* ------------------------------------------------------------------ */
 /* Text */
 
+/* Axes a .. a + n: one axis, or a list of tuples (axes tied to a). */
+static size_t tuple_width(const sink *s, size_t a)
+{
+    size_t n = 1;
+    while (a + n < s->plan->naxes && s->plan->axes[a + n].tied)
+        n++;
+    return n;
+}
+
+/* The range of axis a (and of those tied to it). */
 static void print_range(const sink *s, size_t a)
 {
     const mmm_sweep_range *r = &s->plan->axes[a];
+    size_t n = tuple_width(s, a), k;
     char x[64], y[64], z[64];
     uint64_t i;
     if (r->values) {
-        fprintf(s->f, "%s in {", pname(s, a));
+        for (k = 0; k < n; k++)
+            fprintf(s->f, "%s%s", k ? ", " : n > 1 ? "(" : "", pname(s, a + k));
+        fprintf(s->f, "%s in {", n > 1 ? ")" : "");
         for (i = 0; i < r->count && i < 12; i++)
-            fprintf(s->f, "%s%s", i ? ", " : "",
-                   mmm_value_format(r->values[i], 0, x, sizeof x));
+            for (k = 0; k < n; k++)
+                fprintf(s->f, "%s%s%s%s", k ? ", " : i ? ", " : "",
+                        k == 0 && n > 1 ? "(" : "",
+                        mmm_value_format(s->plan->axes[a + k].values[i], 0, x, sizeof x),
+                        k + 1 == n && n > 1 ? ")" : "");
         fprintf(s->f, "%s}", r->count > 12 ? ", ..." : "");
         return;
     }
-    fprintf(s->f, "%s = %s .. %s step %s", pname(s, a),
+    fprintf(s->f, "%s = %s .. %s step %s%s", pname(s, a),
            mmm_value_format(r->from, 0, x, sizeof x),
-           mmm_value_format(r->to, 0, y, sizeof y),
+           mmm_value_format(r->to, 0, y, sizeof y), r->geometric ? "*" : "",
            mmm_value_format(r->step, 0, z, sizeof z));
 }
 
@@ -577,7 +654,7 @@ static void print_summary(const sink *s, const mmm_sweep_result *res,
 
     fprintf(s->f, "program    %s  (%s)\n", prog->name, prog->file);
     fprintf(s->f, "sweep      ");
-    for (i = 0; i < s->plan->naxes; i++) {
+    for (i = 0; i < s->plan->naxes; i += tuple_width(s, i)) {
         if (i)
             fprintf(s->f, "  x  ");
         print_range(s, i);
@@ -802,7 +879,7 @@ static int opt_out_end(sink *s, const mmm_sweep_result *res, const mmm_sweep_spe
                        const mmm_metrics *m0)
 {
     msgs m;
-    collect_msgs(&m, s, res, spec);
+    collect_msgs(&m, s, res, spec, inst);
     if (s->format == MMM_FORMAT_JSON) {
         json_tail(s, res, mb, m0, &m);
     } else if (s->format == MMM_FORMAT_TEXT && s->stream) {

@@ -19,6 +19,7 @@
 
 #include "mmm/version.h"
 #include "profile_internal.h"
+#include "base/grow.h"
 #include "base/file.h"
 #include "base/outfile.h"
 #include "base/abi.h"
@@ -56,18 +57,68 @@ int mmm__same_launch(const mmm__profile_launch *a, const mmm__profile_launch *b)
     return 1;
 }
 
-static int group_point(const mmm__profile_point *pt, pgroup **out, size_t *nout)
+/* The copies and sets of a point (those of its launch trace), in the
+ * order they were issued; *n of them (NULL, 0 when none). */
+static const mmm__copy **point_copies(const mmm__profile_point *pt, size_t *n)
+{
+    size_t total = 0, k = 0;
+    for (size_t c = 0; c < pt->ncaps; c++)
+        total += mmm__ncu_ncopies(pt->caps[c]);
+    *n = total;
+    if (!total)
+        return NULL;
+    const mmm__copy **v = malloc(total * sizeof *v);
+    if (!v)
+        return NULL;
+    for (size_t c = 0; c < pt->ncaps; c++)
+        for (size_t j = 0; j < mmm__ncu_ncopies(pt->caps[c]); j++)
+            v[k++] = mmm__ncu_copy(pt->caps[c], j);
+    return v;
+}
+
+/* The copy kinds of the format: h2d, d2h, d2d, set (-1: none). */
+static int copy_kind(const mmm__copy *c)
+{
+    switch (c->kind) {
+    case MMM__COPY_H2D: return MMM_COPY_H2D;
+    case MMM__COPY_D2H: return MMM_COPY_D2H;
+    case MMM__COPY_D2D: return MMM_COPY_D2D;
+    case MMM__COPY_SET: return MMM_COPY_SET;
+    default: return -1;
+    }
+}
+
+/* A node of the DAG a point gives: a group of launches, or a run of
+ * identical copies (same kind, bytes, stream) between two launches. */
+typedef struct pnode {
+    int copy;          /* 0: the group `group`; else the copy kind */
+    size_t group;      /* kernel groups: its index */
+    const mmm__copy *c; /* copies: the first of the run */
+    int64_t count;     /* copies: the calls of the run */
+    char id[64];       /* copies */
+} pnode;
+
+static int group_point(const mmm__profile_point *pt, const unsigned char *cut,
+                       pgroup **out, size_t *nout)
 {
     pgroup *g = NULL;
-    size_t n = 0;
+    size_t n = 0, cap = 0;
+    /* the distinct base names so far and how many groups each has (a
+     * program has few kernels and many launches) */
+    struct {
+        char name[140];
+        int count;
+    } *bases = NULL;
+    size_t nb = 0, capb = 0;
     for (size_t i = 0; i < pt->n; i++) {
-        if (n && mmm__same_launch(&pt->l[g[n - 1].first], &pt->l[i])) {
+        if (n && !(cut && cut[i]) && mmm__same_launch(&pt->l[g[n - 1].first], &pt->l[i])) {
             g[n - 1].count++;
             continue;
         }
-        pgroup *ng = realloc(g, (n + 1) * sizeof *ng);
+        pgroup *ng = mmm__grow(g, &cap, n + 1, sizeof *g, 64);
         if (!ng) {
             free(g);
+            free(bases);
             return -1;
         }
         g = ng;
@@ -75,18 +126,28 @@ static int group_point(const mmm__profile_point *pt, pgroup **out, size_t *nout)
         g[n].count = 1;
         char base[140];
         mmm__kernel_base(pt->l[i].kernel, base, sizeof base);
-        int same = 0;
-        for (size_t j = 0; j < n; j++) {
-            char b2[140];
-            mmm__kernel_base(pt->l[g[j].first].kernel, b2, sizeof b2);
-            same += !strcmp(b2, base);
+        size_t b = 0;
+        while (b < nb && strcmp(bases[b].name, base))
+            b++;
+        if (b == nb) {
+            void *nbs = mmm__grow(bases, &capb, nb + 1, sizeof *bases, 16);
+            if (!nbs) {
+                free(g);
+                free(bases);
+                return -1;
+            }
+            bases = nbs;
+            snprintf(bases[nb].name, sizeof bases[nb].name, "%s", base);
+            bases[nb++].count = 0;
         }
+        int same = bases[b].count++;
         if (same)
             snprintf(g[n].id, sizeof g[n].id, "%s#%d", base, same + 1);
         else
             snprintf(g[n].id, sizeof g[n].id, "%s", base);
         n++;
     }
+    free(bases);
     /* the attributes of each group: the wavefronts' mean */
     for (size_t k = 0; k < n; k++) {
         const mmm__profile_launch *f = &pt->l[g[k].first];
@@ -115,6 +176,95 @@ static void put_attr(mmm__text *t, const char *name, const char *value)
     mmm__text_put(t, "\"");
 }
 
+/* The nodes of a point: its groups, with the runs of copies issued
+ * between them; copies of kinds the format lacks are counted in *skipped. */
+static int point_nodes(const mmm__profile_point *pt, const pgroup *g, size_t ng,
+                       const mmm__copy *const *cp, size_t ncp, pnode **out, size_t *nout,
+                       size_t *skipped)
+{
+    pnode *v = malloc((ng + ncp + 1) * sizeof *v);
+    size_t n = 0, j = 0;
+    int seen[MMM_COPY_NKINDS] = {0};
+    static const char *const base[MMM_COPY_NKINDS] = {"", "memcpy_d2d", "memcpy_h2d",
+                                                      "memcpy_d2h", "memset"};
+    if (!v)
+        return -1;
+    for (size_t k = 0; k <= ng; k++) {
+        size_t at = k < ng ? g[k].first : pt->n;
+        for (; j < ncp && cp[j]->before <= at; j++) {
+            int kind = copy_kind(cp[j]);
+            if (kind < 0) {
+                (*skipped)++;
+                continue;
+            }
+            pnode *last = n ? &v[n - 1] : NULL;
+            if (last && last->copy == kind && last->c->bytes == cp[j]->bytes &&
+                !strcmp(last->c->stream, cp[j]->stream)) {
+                last->count++;
+                continue;
+            }
+            pnode *nd = &v[n++];
+            memset(nd, 0, sizeof *nd);
+            nd->copy = kind;
+            nd->c = cp[j];
+            nd->count = 1;
+            if (seen[kind]++)
+                snprintf(nd->id, sizeof nd->id, "%s#%d", base[kind], seen[kind]);
+            else
+                snprintf(nd->id, sizeof nd->id, "%s", base[kind]);
+        }
+        if (k < ng) {
+            memset(&v[n], 0, sizeof v[n]);
+            v[n++].group = k;
+        }
+    }
+    *out = v;
+    *nout = n;
+    return 0;
+}
+
+/* A run of copies (node nd of every point): its bytes and calls as
+ * expressions through the points, with a comment saying where it was
+ * traced. */
+static int put_copy(mmm_profile *prof, mmm__text *t, const mmm__profile_points *pts,
+                    pnode *const *nodes, size_t nd, const mmm_value *x, mmm_value *y,
+                    mmm_error *err)
+{
+    const char *const *names = (const char *const *)pts->pname;
+    const pnode *c = &nodes[0][nd];
+    mmm__profile_fit fb, fr;
+    int rc;
+    memset(&fb, 0, sizeof fb);
+    memset(&fr, 0, sizeof fr);
+    for (size_t i = 0; i < pts->n; i++)
+        y[i] = mmm_value_int((int64_t)nodes[i][nd].c->bytes);
+    if ((rc = mmm__fit_values(names, pts->nparams, x, y, pts->n, 1, &fb, err)) < 0)
+        return rc;
+    for (size_t i = 0; i < pts->n; i++)
+        y[i] = mmm_value_int(nodes[i][nd].count);
+    if ((rc = mmm__fit_values(names, pts->nparams, x, y, pts->n, 1, &fr, err)) < 0)
+        return rc;
+    mmm__text_printf(t, "  <!-- %lld call%s on stream %s, from the launch trace %s:%ld "
+                        "(%.4g us the first, as traced) -->\n",
+                     (long long)c->count, c->count == 1 ? "" : "s", c->c->stream,
+                     pts->p[0].l && pts->p[0].n ? pts->p[0].l[0].file : pts->file,
+                     c->c->line, (double)c->c->ns / 1000.0);
+    mmm__text_put(t, "  <copy");
+    put_attr(t, "id", c->id);
+    put_attr(t, "kind", mmm_copy_kind_name((mmm_copy_kind)c->copy));
+    put_attr(t, "bytes", fb.text);
+    if (strcmp(fr.text, "1"))
+        put_attr(t, "repeat", fr.text);
+    mmm__text_put(t, "/>\n");
+    if (!fb.exact || !fr.exact) {
+        prof->napprox++;
+        if (mmm__profile_note(prof, "copy '%s': %s = %s is approximate", c->id,
+                              fb.exact ? "repeat" : "bytes", fb.exact ? fr.text : fb.text) < 0)
+            return mmm_error_set(err, MMM_ENOMEM, pts->file, 0, "out of memory");
+    }
+    return 0;
+}
+
 static int build_plain(mmm_profile *prof, mmm__text *t, const mmm__profile_points *pts,
                        const char *name, mmm_error *err)
 {
@@ -124,13 +274,27 @@ static int build_plain(mmm_profile *prof, mmm__text *t, const mmm__profile_point
     mmm_value *x = calloc(pts->n * (pts->nparams ? pts->nparams : 1), sizeof *x);
     const mmm__profile_launch **rep = calloc(pts->n, sizeof *rep);
     int64_t *nl = calloc(pts->n, sizeof *nl);
+    pnode **nodes = calloc(pts->n, sizeof *nodes);
+    size_t *nn = calloc(pts->n, sizeof *nn), skipped = 0;
     int rc = 0;
-    if (!g || !ng || !y || !x || !rep || !nl) {
+    if (!g || !ng || !y || !x || !rep || !nl || !nodes || !nn) {
         rc = mmm_error_set(err, MMM_ENOMEM, pts->file, 0, "out of memory");
         goto out;
     }
     for (size_t i = 0; i < pts->n; i++) {
-        if (group_point(&pts->p[i], &g[i], &ng[i]) < 0) {
+        size_t ncp = 0;
+        const mmm__copy **cp = point_copies(&pts->p[i], &ncp);
+        unsigned char *cut = ncp ? calloc(pts->p[i].n + 1, 1) : NULL;
+        int bad = (ncp && (!cp || !cut));
+        for (size_t j = 0; !bad && j < ncp; j++)
+            if (cp[j]->before <= pts->p[i].n)
+                cut[cp[j]->before] = 1;
+        bad = bad || group_point(&pts->p[i], cut, &g[i], &ng[i]) < 0 ||
+              point_nodes(&pts->p[i], g[i], ng[i], cp, ncp, &nodes[i], &nn[i],
+                          i == 0 ? &skipped : &(size_t){0}) < 0;
+        free(cut);
+        free(cp);
+        if (bad) {
             rc = mmm_error_set(err, MMM_ENOMEM, pts->file, 0, "out of memory");
             goto out;
         }
@@ -176,6 +340,29 @@ static int build_plain(mmm_profile *prof, mmm__text *t, const mmm__profile_point
         }
     }
 
+    /* the same copies between the same kernels at every point */
+    for (size_t i = 1; i < pts->n; i++) {
+        size_t k = 0;
+        while (k < nn[0] && k < nn[i] && nodes[0][k].copy == nodes[i][k].copy &&
+               (!nodes[0][k].copy || !strcmp(nodes[0][k].c->stream, nodes[i][k].c->stream)))
+            k++;
+        if (k < nn[0] || k < nn[i]) {
+            const pnode *a = k < nn[0] ? &nodes[0][k] : NULL, *b = k < nn[i] ? &nodes[i][k] : NULL;
+            const pnode *c = a && a->copy ? a : b;
+            rc = mmm_error_set(err, MMM_EINPUT, pts->file, pts->p[i].line,
+                               "the point %s does not copy what the first point does: "
+                               "its %s %s where the point %s has %s %s.  Without a "
+                               "skeleton every point must issue the same copies and sets "
+                               "between the same kernels; write one (--skeleton, "
+                               "docs/profile.md)",
+                               pts->p[i].label, c == b ? "node" : "node",
+                               b ? (b->copy ? b->id : g[i][b->group].id) : "(none)",
+                               pts->p[0].label, a ? "" : "nothing",
+                               a ? (a->copy ? a->id : g[0][a->group].id) : "");
+            (void)c;
+            goto out;
+        }
+    }
     size_t nk = ng[0];
     const char *const *names = (const char *const *)pts->pname;
     mmm__text_put(t, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!-- ");
@@ -233,7 +420,13 @@ static int build_plain(mmm_profile *prof, mmm__text *t, const mmm__profile_point
                      "global word (Fermi's, as in the bundled programs): a machine file "
                      "replaces it -->\n");
     uint32_t missing_optional = 0;
-    for (size_t k = 0; k < nk; k++) {
+    for (size_t nd = 0; nd < nn[0]; nd++) {
+        if (nodes[0][nd].copy) {
+            if ((rc = put_copy(prof, t, pts, nodes, nd, x, y, err)) < 0)
+                goto out;
+            continue;
+        }
+        size_t k = nodes[0][nd].group;
         mmm__profile_fit f[PA_N + 1];
         memset(f, 0, sizeof f);
         /* which attributes every point has */
@@ -296,17 +489,27 @@ static int build_plain(mmm_profile *prof, mmm__text *t, const mmm__profile_point
                 }
             }
     }
-    /* edges: each kernel after the previous one of its stream */
-    for (size_t k = 1; k < nk; k++) {
-        const char *s = pts->p[0].l[g[0][k].first].stream;
+    /* edges: each kernel or copy after the previous one of its stream */
+#define NODE_STREAM(nd) ((nd).copy ? (nd).c->stream : pts->p[0].l[g[0][(nd).group].first].stream)
+#define NODE_ID(nd) ((nd).copy ? (nd).id : g[0][(nd).group].id)
+    for (size_t k = 1; k < nn[0]; k++) {
+        const char *s = NODE_STREAM(nodes[0][k]);
         for (size_t j = k; j-- > 0;)
-            if (!strcmp(pts->p[0].l[g[0][j].first].stream, s)) {
+            if (!strcmp(NODE_STREAM(nodes[0][j]), s)) {
                 mmm__text_put(t, "  <edge");
-                put_attr(t, "from", g[0][j].id);
-                put_attr(t, "to", g[0][k].id);
+                put_attr(t, "from", NODE_ID(nodes[0][j]));
+                put_attr(t, "to", NODE_ID(nodes[0][k]));
                 mmm__text_put(t, "/>\n");
                 break;
             }
+    }
+#undef NODE_STREAM
+#undef NODE_ID
+    if (skipped &&
+        mmm__profile_note(prof, "%zu cop%s of kinds the DAG format lacks (host to host, "
+                          "peer to peer) left out", skipped, skipped == 1 ? "y" : "ies") < 0) {
+        rc = mmm_error_set(err, MMM_ENOMEM, pts->file, 0, "out of memory");
+        goto out;
     }
     mmm__text_put(t, "</program>\n");
     prof->nkernels = nk;
@@ -333,6 +536,11 @@ out:
     free(x);
     free(rep);
     free(nl);
+    if (nodes)
+        for (size_t i = 0; i < pts->n; i++)
+            free(nodes[i]);
+    free(nodes);
+    free(nn);
     return rc;
 }
 
@@ -393,6 +601,22 @@ int mmm_profile_build(mmm_profile **out, const char *points_path,
                               pt->label, pt->nscattered,
                               pt->nscattered == 1 ? "" : "s", pt->scattered,
                               pt->nscattered > 1 ? ", ..." : "") < 0)
+            goto oom;
+        /* the copies and sets a launch trace saw */
+        size_t nc = 0;
+        uint64_t bytes = 0;
+        for (size_t k = 0; k < pt->ncaps; k++)
+            for (size_t j = 0; j < mmm__ncu_ncopies(pt->caps[k]); j++) {
+                nc++;
+                bytes += mmm__ncu_copy(pt->caps[k], j)->bytes;
+            }
+        if (nc && mmm__profile_note(p, "%s: %zu memcpy and memset call%s (%llu bytes in all) "
+                                    "between the launches%s",
+                                    pt->label, nc, nc == 1 ? "" : "s",
+                                    (unsigned long long)bytes,
+                                    opt->skeleton ? ": the skeleton's <copy> elements stand "
+                                                    "for them (they are not matched)"
+                                                  : ", written as <copy> elements") < 0)
             goto oom;
     }
     /* a parameter with one value at every point drops out of every

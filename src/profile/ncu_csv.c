@@ -140,6 +140,8 @@ struct mmm_ncu_capture {
     char *file;
     launch *l;
     size_t n, cap;
+    mmm__copy *copies; /* a launch trace's copies and sets */
+    size_t ncopies, capcopies;
     char source[NQ][256]; /* "" when the file has none of its alternatives */
 };
 
@@ -195,8 +197,58 @@ void mmm_ncu_free(mmm_ncu_capture *c)
         free(c->l[i].stream);
     }
     free(c->l);
+    free(c->copies);
     free(c->file);
     free(c);
+}
+
+/* ------------------------------------------------------------------ */
+/* Captures made by other readers (a launch trace: trace.c)           */
+
+static int trace_launch(void *payload, long line, int64_t id, const char *kernel,
+                        const char *stream, uint32_t have, const mmm_value *v, mmm_error *err)
+{
+    mmm_ncu_capture *c = payload;
+    launch L;
+    memset(&L, 0, sizeof L);
+    L.line = line;
+    L.id = id;
+    L.have = have;
+    for (int q = 0; q < NQ; q++)
+        if (have & (1u << q))
+            L.v[q] = v[q];
+    L.kernel = strdup(kernel);
+    L.stream = strdup(stream);
+    launch *l = mmm__grow(c->l, &c->cap, c->n + 1, sizeof *c->l, 64);
+    if (!L.kernel || !L.stream || !l) {
+        free(L.kernel);
+        free(L.stream);
+        return mmm_error_set(err, MMM_ENOMEM, c->file, line, "out of memory");
+    }
+    c->l = l;
+    c->l[c->n++] = L;
+    return 0;
+}
+
+static int trace_copy(void *payload, const mmm__copy *cp, mmm_error *err)
+{
+    mmm_ncu_capture *c = payload;
+    mmm__copy *n = mmm__grow(c->copies, &c->capcopies, c->ncopies + 1, sizeof *n, 16);
+    if (!n)
+        return mmm_error_set(err, MMM_ENOMEM, c->file, cp->line, "out of memory");
+    c->copies = n;
+    c->copies[c->ncopies++] = *cp;
+    return 0;
+}
+
+size_t mmm__ncu_ncopies(const mmm_ncu_capture *c)
+{
+    return c ? c->ncopies : 0;
+}
+
+const mmm__copy *mmm__ncu_copy(const mmm_ncu_capture *c, size_t i)
+{
+    return c && i < c->ncopies ? &c->copies[i] : NULL;
 }
 
 const char *mmm_ncu_file(const mmm_ncu_capture *c)
@@ -739,7 +791,18 @@ int mmm_ncu_read_memory(mmm_ncu_capture **out, const char *buf, size_t len,
         free(c);
         return mmm_error_set(err, MMM_ENOMEM, name, 0, "out of memory");
     }
-    int rc = parse(c, buf ? buf : "", len, err);
+    int rc;
+    if (buf && mmm__trace_is(buf, len)) {
+        /* a launch trace of libmmm_trace.so (trace.c) */
+        mmm__trace_sink sink = {c->file, c, trace_launch, trace_copy};
+        rc = mmm__trace_parse(buf, len, &sink, err);
+        for (size_t i = 0; rc == 0 && i < c->n; i++)
+            for (int q = 0; q < NQ; q++)
+                if ((c->l[i].have & (1u << q)) && !c->source[q][0])
+                    snprintf(c->source[q], sizeof c->source[q],
+                             "libmmm_trace.so (CUPTI's activity records)");
+    } else
+        rc = parse(c, buf ? buf : "", len, err);
     if (rc < 0) {
         mmm_ncu_free(c);
         return rc;

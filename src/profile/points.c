@@ -203,8 +203,7 @@ static void attributes(mmm__profile_launch *l)
 
 /* Launches of one configuration: the kernel, blocks, threads, dynamic
  * shared memory (when both know it). */
-static int same_config(const mmm_ncu_capture *a, size_t i,
-                       const mmm_ncu_capture *b, size_t j)
+int mmm__same_config(const mmm_ncu_capture *a, size_t i, const mmm_ncu_capture *b, size_t j)
 {
     static const mmm_ncu_quantity keys[] = {MMM_NCU_BLOCKS, MMM_NCU_THREADS,
                                             MMM_NCU_SHARED_DYNAMIC};
@@ -219,12 +218,58 @@ static int same_config(const mmm_ncu_capture *a, size_t i,
     return 1;
 }
 
-static int has_costs(const mmm_ncu_capture *c, size_t i)
+int mmm__has_costs(const mmm_ncu_capture *c, size_t i)
 {
     for (int q = 0; q < MMM_NCU_NQUANTITIES; q++)
         if ((COSTS & (1u << q)) && !mmm_ncu_value(c, i, (mmm_ncu_quantity)q, NULL))
             return 0;
     return 1;
+}
+
+/* Configuration ids of the list's launches: launches of one
+ * configuration (same_config) share the id of the first of them.  A hash
+ * of the kernel's name, blocks, threads and dynamic shared memory, so
+ * that 10^5 launches take no longer than their reading. */
+static uint64_t config_hash(const mmm_ncu_capture *c, size_t i)
+{
+    static const mmm_ncu_quantity keys[] = {MMM_NCU_BLOCKS, MMM_NCU_THREADS,
+                                            MMM_NCU_SHARED_DYNAMIC};
+    uint64_t h = 1469598103934665603ull;
+    for (const unsigned char *s = (const unsigned char *)mmm_ncu_kernel(c, i); *s; s++)
+        h = (h ^ *s) * 1099511628211ull;
+    for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
+        mmm_value v;
+        double d = mmm_ncu_value(c, i, keys[k], &v) ? v.d : -1.0;
+        h = (h ^ (uint64_t)(int64_t)d) * 1099511628211ull;
+    }
+    return h;
+}
+
+int mmm__config_ids(const mmm_ncu_capture *L, size_t n, size_t *id, mmm_error *err)
+{
+    size_t cap = 64;
+    while (cap < 2 * n)
+        cap *= 2;
+    size_t *slot = malloc(cap * sizeof *slot); /* a launch index + 1, 0 empty */
+    if (!slot)
+        return mmm_error_set(err, MMM_ENOMEM, NULL, 0, "out of memory");
+    memset(slot, 0, cap * sizeof *slot);
+    for (size_t i = 0; i < n; i++) {
+        size_t h = (size_t)(config_hash(L, i) & (cap - 1));
+        for (;; h = (h + 1) & (cap - 1)) {
+            if (!slot[h]) {
+                slot[h] = i + 1;
+                id[i] = i;
+                break;
+            }
+            if (mmm__same_config(L, slot[h] - 1, L, i)) {
+                id[i] = slot[h] - 1;
+                break;
+            }
+        }
+    }
+    free(slot);
+    return 0;
 }
 
 static int merge_point(mmm__profile_point *pt, mmm_error *err)
@@ -235,10 +280,19 @@ static int merge_point(mmm__profile_point *pt, mmm_error *err)
             list = k;
     const mmm_ncu_capture *L = pt->caps[list];
     size_t n = mmm_ncu_count(L);
-    pt->l = calloc(n, sizeof *pt->l);
-    if (!pt->l)
+    size_t *id = malloc((n ? n : 1) * sizeof *id), *last = malloc((n ? n : 1) * sizeof *last);
+    unsigned char *apart = calloc(n ? n : 1, 1);
+    pt->l = calloc(n ? n : 1, sizeof *pt->l);
+    if (!pt->l || !id || !last || !apart) {
+        free(id), free(last), free(apart);
         return mmm_error_set(err, MMM_ENOMEM, NULL, 0, "out of memory");
+    }
+    if (mmm__config_ids(L, n, id, err) < 0) {
+        free(id), free(last), free(apart);
+        return MMM_ENOMEM;
+    }
     pt->n = n;
+    int rc = 0;
     for (size_t i = 0; i < n; i++) {
         mmm__profile_launch *l = &pt->l[i];
         l->kernel = mmm_ncu_kernel(L, i);
@@ -250,9 +304,25 @@ static int merge_point(mmm__profile_point *pt, mmm_error *err)
         for (int q = 0; q < MMM_NCU_NQUANTITIES; q++)
             if (mmm_ncu_value(L, i, (mmm_ncu_quantity)q, &l->q[q]))
                 l->have_q |= 1u << q;
-        if (has_costs(L, i)) {
+        if (mmm__has_costs(L, i)) {
             l->cost_cap = L;
             l->cost_line = l->line;
+            attributes(l);
+            continue;
+        }
+        if (id[i] != i) {
+            /* a later launch of a configuration: the first one's costs */
+            const mmm__profile_launch *f = &pt->l[id[i]];
+            l->cost_cap = f->cost_cap;
+            l->cost_line = f->cost_line;
+            l->nsamples = f->nsamples;
+            l->samples_differ = f->samples_differ;
+            for (int q = 0; q < MMM_NCU_NQUANTITIES; q++)
+                if ((f->have_q & (1u << q)) && !(l->have_q & (1u << q))) {
+                    l->q[q] = f->q[q];
+                    l->have_q |= 1u << q;
+                }
+            pt->nsampled++;
             attributes(l);
             continue;
         }
@@ -264,7 +334,7 @@ static int merge_point(mmm__profile_point *pt, mmm_error *err)
         for (size_t k = 0; k < pt->ncaps; k++) {
             const mmm_ncu_capture *S = pt->caps[k];
             for (size_t j = 0; j < mmm_ncu_count(S); j++) {
-                if (!has_costs(S, j) || !same_config(L, i, S, j))
+                if (!mmm__has_costs(S, j) || !mmm__same_config(L, i, S, j))
                     continue;
                 uint32_t here = 0;
                 for (int q = 0; q < MMM_NCU_NQUANTITIES; q++) {
@@ -292,14 +362,15 @@ static int merge_point(mmm__profile_point *pt, mmm_error *err)
             char base[128];
             mmm_value b = l->q[MMM_NCU_BLOCKS], t = l->q[MMM_NCU_THREADS];
             mmm__kernel_base(l->kernel, base, sizeof base);
-            return mmm_error_set(err, MMM_EINPUT, l->file, l->line,
-                                 "launch %lld of '%s' (%.0f blocks of %.0f "
-                                 "threads) has no costs measured, and no "
-                                 "capture of this point (%s) has a sampled "
-                                 "launch of its configuration with the cost "
-                                 "metrics (smsp__inst_executed.sum, ...: 'mmm "
-                                 "profile metrics' lists them)",
-                                 (long long)l->id, base, b.d, t.d, pt->label);
+            rc = mmm_error_set(err, MMM_EINPUT, l->file, l->line,
+                               "launch %lld of '%s' (%.0f blocks of %.0f "
+                               "threads) has no costs measured, and no "
+                               "capture of this point (%s) has a sampled "
+                               "launch of its configuration with the cost "
+                               "metrics (smsp__inst_executed.sum, ...: 'mmm "
+                               "profile metrics' lists them)",
+                               (long long)l->id, base, b.d, t.d, pt->label);
+            break;
         }
         for (int q = 0; q < MMM_NCU_NQUANTITIES; q++)
             if ((in_all & (1u << q)) && !(l->have_q & (1u << q))) {
@@ -311,25 +382,23 @@ static int merge_point(mmm__profile_point *pt, mmm_error *err)
         attributes(l);
     }
     /* configurations; those sampled whose launches are not in a row */
-    for (size_t i = 0; i < n; i++) {
-        size_t j = 0, last = i;
-        int apart = 0;
-        while (j < i && !same_config(L, i, L, j))
-            j++;
-        if (j < i)
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        size_t f = id[i];
+        if (f == i) {
+            pt->nconfigs++;
+            last[i] = i;
             continue;
-        pt->nconfigs++;
-        for (size_t k = i + 1; k < n; k++)
-            if (same_config(L, i, L, k)) {
-                apart |= k != last + 1;
-                last = k;
-            }
-        if (apart && pt->l[i].nsamples) {
+        }
+        apart[f] |= i != last[f] + 1;
+        last[f] = i;
+    }
+    for (size_t i = 0; rc == 0 && i < n; i++)
+        if (id[i] == i && apart[i] && pt->l[i].nsamples) {
             if (!pt->nscattered++)
                 mmm__kernel_base(pt->l[i].kernel, pt->scattered, sizeof pt->scattered);
         }
-    }
-    return 0;
+    free(id), free(last), free(apart);
+    return rc;
 }
 
 /* ------------------------------------------------------------------ */

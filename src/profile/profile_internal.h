@@ -56,6 +56,51 @@ void mmm__csv_skip_line(mmm__csv *c);
 int mmm__csv_next(mmm__csv *c, size_t max_cells, long *lineno, mmm_error *err);
 
 /* ------------------------------------------------------------------ */
+/* Captures from other readers                                         */
+
+/* A memcpy or memset of a launch trace, between two launches. */
+typedef enum mmm__copy_kind {
+    MMM__COPY_H2D, MMM__COPY_D2H, MMM__COPY_D2D, MMM__COPY_H2H, MMM__COPY_P2P,
+    MMM__COPY_OTHER, MMM__COPY_SET
+} mmm__copy_kind;
+
+typedef struct mmm__copy {
+    long line;
+    size_t before;     /* the number of launches issued before it */
+    mmm__copy_kind kind;
+    uint64_t bytes;
+    uint64_t ns;       /* its duration as traced */
+    char stream[32];
+} mmm__copy;
+
+/* A launch trace of libmmm_trace.so (trace.c): text that begins with
+ * its magic line; its rows handed to a sink, each launch with the
+ * quantities it has (bits of have; blocks, threads, registers, shared
+ * memory and duration), each copy with the launches before it.  Every
+ * error is FILE:LINE (sink->file) with what is wrong. */
+typedef struct mmm__trace_sink {
+    const char *file;
+    void *payload;
+    int (*launch)(void *payload, long line, int64_t id, const char *kernel,
+                  const char *stream, uint32_t have, const mmm_value *v, mmm_error *err);
+    int (*copy)(void *payload, const mmm__copy *cp, mmm_error *err);
+} mmm__trace_sink;
+int mmm__trace_is(const char *text, size_t len);
+int mmm__trace_parse(const char *text, size_t len, const mmm__trace_sink *sink,
+                     mmm_error *err);
+/* A capture's copies and sets (those of a launch trace; ncu sees none). */
+size_t mmm__ncu_ncopies(const mmm_ncu_capture *c);
+const mmm__copy *mmm__ncu_copy(const mmm_ncu_capture *c, size_t i);
+
+/* Launches i of a and j of b are of one configuration: the kernel's name,
+ * blocks, threads and dynamic shared memory (where both know it). */
+int mmm__same_config(const mmm_ncu_capture *a, size_t i, const mmm_ncu_capture *b, size_t j);
+/* Launch i of c has the cost metrics (instructions, warps). */
+int mmm__has_costs(const mmm_ncu_capture *c, size_t i);
+/* id[i]: the first launch of launch i's configuration, i < n (points.c). */
+int mmm__config_ids(const mmm_ncu_capture *L, size_t n, size_t *id, mmm_error *err);
+
+/* ------------------------------------------------------------------ */
 /* Exact values                                                        */
 
 /* a + b, a - b, a * b, a / b of exact values (exact when both are and the

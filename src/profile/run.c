@@ -33,6 +33,7 @@
 #include "base/notes.h"
 #include "base/split.h"
 #include "mmm/profile.h"
+#include "profile_internal.h"
 
 extern char **environ;
 
@@ -323,10 +324,11 @@ static int last_errors(const char *path, mmm_notes *details)
 /* Run argv (argv[0] the executable's path) with its output to out_path;
  * progress once the whole run is past a second.  0, or the error with
  * what ncu said about it in details. */
-static int run_one(char **argv, const char *out_path, const char *what, double t0,
-                   const char *log_path, const mmm_profile_run_options *o,
+static int run_one(char **argv, char **envp, const char *out_path, const char *what,
+                   double t0, const char *log_path, const mmm_profile_run_options *o,
                    mmm_notes *details, mmm_error *err)
 {
+    const char *who = envp ? "the program" : "ncu";
     posix_spawn_file_actions_t fa;
     pid_t pid;
     int st, rc, announced = 0;
@@ -337,7 +339,7 @@ static int run_one(char **argv, const char *out_path, const char *what, double t
     posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
     posix_spawn_file_actions_addopen(&fa, 1, out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
     posix_spawn_file_actions_adddup2(&fa, 1, 2);
-    rc = posix_spawn(&pid, argv[0], &fa, NULL, argv, environ);
+    rc = posix_spawnp(&pid, argv[0], &fa, NULL, argv, envp ? envp : environ);
     posix_spawn_file_actions_destroy(&fa);
     if (rc != 0)
         return mmm_error_set(err, MMM_EIO, NULL, 0, "cannot start %s: %s", argv[0],
@@ -364,13 +366,13 @@ static int run_one(char **argv, const char *out_path, const char *what, double t
     if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
         return 0;
     if (WIFEXITED(st))
-        mmm_error_set(err, MMM_EIO, NULL, 0, "%s: ncu exited with status %d", what,
+        mmm_error_set(err, MMM_EIO, NULL, 0, "%s: %s exited with status %d", what, who,
                       WEXITSTATUS(st));
     else
-        mmm_error_set(err, MMM_EIO, NULL, 0, "%s: ncu was killed by signal %d", what,
+        mmm_error_set(err, MMM_EIO, NULL, 0, "%s: %s was killed by signal %d", what, who,
                       WTERMSIG(st));
     if (!(last_errors(log_path, details) + last_errors(out_path, details)))
-        mmm__notes_add(details, "  (ncu printed no ==ERROR== line: see %s)", out_path);
+        mmm__notes_add(details, "  (%s printed no ==ERROR== line: see %s)", who, out_path);
     if (access("/proc/driver/nvidia/version", F_OK) != 0)
         mmm__notes_add(details, "  no NVIDIA driver is loaded on this machine "
                                 "(/proc/driver/nvidia/version is missing): ncu needs a GPU "
@@ -442,10 +444,22 @@ static int make_dir(mmm_profile_captures *c, const char *keep, mmm_error *err)
     return 0;
 }
 
-/* ncu's arguments for one pass at one point into args (13 of its own,
- * the command with the point's values, NULL); n: how many. */
-static int ncu_args(char **args, char *ncu, int pass, int64_t samples, char *samples_text,
-                    char *log, const mmm_profile_grid *g, char *const *argv, size_t argc,
+/* What one run of ncu measures: the launch statistics of every launch
+ * (LIST), every metric of the first `samples` launches of each
+ * configuration (SAMPLE; all launches when samples is 0), or every metric
+ * of one launch, the skip-th of the kernel named (ONE). */
+typedef struct ncu_pass {
+    enum { PASS_LIST, PASS_SAMPLE, PASS_ONE } kind;
+    int mangled;          /* kernels named and filtered by mangled names */
+    const char *samples;  /* the count, as text; NULL: every launch */
+    const char *kernel;   /* PASS_ONE */
+    char skip[24];        /* PASS_ONE */
+} ncu_pass;
+
+/* ncu's arguments for one pass at one point into args (at most 24 of its
+ * own, the command with the point's values, NULL); n: how many. */
+static int ncu_args(char **args, char *ncu, const ncu_pass *ps, char *log,
+                    const mmm_profile_grid *g, char *const *argv, size_t argc,
                     const size_t *idx, int *first_cmd)
 {
     int n = 0;
@@ -458,17 +472,33 @@ static int ncu_args(char **args, char *ncu, int pass, int64_t samples, char *sam
     args[n++] = (char *)"--clock-control";
     args[n++] = (char *)"none";
     args[n++] = (char *)"--metrics";
-    args[n++] = (char *)mmm_ncu_metric_list(pass ? MMM_NCU_SET_FULL : MMM_NCU_SET_LAUNCH);
-    if (pass) {
+    args[n++] = (char *)mmm_ncu_metric_list(ps->kind == PASS_LIST ? MMM_NCU_SET_LAUNCH
+                                                                  : MMM_NCU_SET_FULL);
+    if (ps->kind != PASS_LIST) {
         /* the barriers: an instance of the instructions per opcode */
         args[n++] = (char *)"--print-metric-instances";
         args[n++] = (char *)"details";
     }
-    if (pass && samples) {
+    if (ps->mangled) {
+        /* the names a launch trace has */
+        args[n++] = (char *)"--print-kernel-base";
+        args[n++] = (char *)"mangled";
+        args[n++] = (char *)"--kernel-name-base";
+        args[n++] = (char *)"mangled";
+    }
+    if (ps->kind == PASS_SAMPLE && ps->samples) {
         args[n++] = (char *)"--filter-mode";
         args[n++] = (char *)"per-launch-config";
         args[n++] = (char *)"--launch-count";
-        args[n++] = samples_text;
+        args[n++] = (char *)ps->samples;
+    }
+    if (ps->kind == PASS_ONE) {
+        args[n++] = (char *)"--kernel-name";
+        args[n++] = (char *)ps->kernel;
+        args[n++] = (char *)"--launch-skip";
+        args[n++] = (char *)ps->skip;
+        args[n++] = (char *)"--launch-count";
+        args[n++] = (char *)"1";
     }
     args[n++] = (char *)"--log-file";
     args[n++] = log;
@@ -482,36 +512,235 @@ static int ncu_args(char **args, char *ncu, int pass, int64_t samples, char *sam
     return n;
 }
 
-/* The points' runs of ncu and POINTS.csv into c. */
+/* ------------------------------------------------------------------ */
+/* The launch tracer                                                   */
+
+/* The installed tracer's folder relative to the installed binary's
+ * (CMakeLists.txt sets it, as for the drawing plugin). */
+#ifndef MMM_TRACER_REL
+#define MMM_TRACER_REL "../lib/mmm"
+#endif
+#define TRACER "libmmm_trace.so"
+
+/* The tracer to use into buf ("" for none): the option's, else
+ * $MMM_TRACER's, else beside the running program (a build tree), else
+ * the installed one (MMM_TRACER_REL from the program's folder). */
+static int find_tracer(const char *given, char *buf, size_t size, mmm_error *err)
+{
+    char exe[4096];
+    ssize_t n;
+    buf[0] = '\0';
+    if (!given)
+        given = getenv("MMM_TRACER");
+    if (given) {
+        if (*given && access(given, R_OK) != 0)
+            return mmm_error_set(err, MMM_EINPUT, NULL, 0,
+                                 "the launch tracer %s cannot be read: %s (build it with "
+                                 "CUDA's CUPTI, or set MMM_TRACER= (empty) to list launches "
+                                 "with ncu)", given, strerror(errno));
+        snprintf(buf, size, "%s", given);
+        return 0;
+    }
+    if ((n = readlink("/proc/self/exe", exe, sizeof exe - 1)) > 0) {
+        exe[n] = '\0';
+        char *slash = strrchr(exe, '/');
+        if (slash) {
+            *slash = '\0';
+            if ((size_t)snprintf(buf, size, "%s/%s", exe, TRACER) < size &&
+                access(buf, R_OK) == 0)
+                return 0;
+            if ((size_t)snprintf(buf, size, "%s/%s/%s", exe, MMM_TRACER_REL, TRACER) < size &&
+                access(buf, R_OK) == 0)
+                return 0;
+        }
+    }
+    buf[0] = '\0';
+    return 0;
+}
+
+/* The environment with the tracer injected (malloc'd array; its two
+ * new strings are inj and file). */
+static char **traced_env(char *inj, char *file)
+{
+    size_t n = 0, k = 0;
+    while (environ[n])
+        n++;
+    char **e = malloc((n + 3) * sizeof *e);
+    if (!e)
+        return NULL;
+    for (size_t i = 0; i < n; i++)
+        if (strncmp(environ[i], "CUDA_INJECTION64_PATH=", 22) &&
+            strncmp(environ[i], "MMM_TRACE_FILE=", 15))
+            e[k++] = environ[i];
+    e[k++] = inj;
+    e[k++] = file;
+    e[k] = NULL;
+    return e;
+}
+
+static int is_trace(const char *path)
+{
+    char head[20] = "";
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 0;
+    size_t n = fread(head, 1, sizeof head - 1, f);
+    fclose(f);
+    head[n] = '\0';
+    return !strncmp(head, "# mmm launch trace", 18);
+}
+
+/* ------------------------------------------------------------------ */
+/* The points                                                          */
+
+typedef struct point_run {
+    mmm_profile_captures *c;
+    const mmm_profile_grid *g;
+    char *ncu;
+    char *const *argv;
+    size_t argc;
+    const mmm_profile_run_options *o;
+    mmm_notes *details;
+    char **args;
+    double t0;
+    FILE *pf;          /* POINTS.csv */
+    size_t extra_runs; /* ncu runs for configurations the sample missed */
+} point_run;
+
+/* One run of ncu (or, with envp, of the program) at point idx. */
+static int run_pass(point_run *r, const ncu_pass *ps, char **envp, const size_t *idx,
+                    const char *out, const char *log, const char *what, mmm_error *err)
+{
+    int first_cmd = 0, n, rc;
+    if (envp) {
+        for (n = 0; (size_t)n < r->argc; n++)
+            if (!(r->args[n] = substitute(r->argv[n], r->g, idx)))
+                break;
+        r->args[n] = NULL;
+        rc = (size_t)n < r->argc ? nomem(err)
+                                 : run_one(r->args, envp, log, what, r->t0, log, r->o,
+                                           r->details, err);
+    } else {
+        n = ncu_args(r->args, r->ncu, ps, (char *)out, r->g, r->argv, r->argc, idx,
+                     &first_cmd);
+        rc = n < 0 ? nomem(err)
+                   : run_one(r->args, NULL, log, what, r->t0, out, r->o, r->details, err);
+    }
+    for (char **a = r->args + first_cmd; *a; a++)
+        free(*a);
+    if (rc < 0 && r->c->temp && n >= 0)
+        mmm__notes_add(r->details, "  (give --keep DIR to keep what ncu wrote)");
+    return rc;
+}
+
+static int points_row(point_run *r, const char *file, const size_t *idx)
+{
+    const char *base = strrchr(file, '/');
+    fprintf(r->pf, "%s", base ? base + 1 : file);
+    for (size_t k = 0; k < r->g->np; k++)
+        fprintf(r->pf, ",%s", r->g->p[k].val[idx[k]]);
+    fprintf(r->pf, "\n");
+    return 0;
+}
+
+/* The configurations of the trace that the sample missed (ncu's
+ * per-launch-config filter may take one sample for launches that differ
+ * in their template arguments): one more run of ncu for each, on the
+ * first launch of the configuration. */
+static int fill_missing(point_run *r, size_t pi, const char *list, const char *sample,
+                        const size_t *idx, const char *label, mmm_error *err)
+{
+    mmm_ncu_capture *L = NULL, *S = NULL;
+    size_t *id = NULL, added = 0;
+    int rc;
+    if ((rc = mmm_ncu_read_file(&L, list, 0, err)) < 0 ||
+        (rc = mmm_ncu_read_file(&S, sample, 0, err)) < 0)
+        goto out;
+    size_t n = mmm_ncu_count(L);
+    if (!(id = malloc((n ? n : 1) * sizeof *id))) {
+        rc = nomem(err);
+        goto out;
+    }
+    if ((rc = mmm__config_ids(L, n, id, err)) < 0)
+        goto out;
+    for (size_t i = 0; i < n; i++) {
+        size_t j = 0, skip = 0;
+        if (id[i] != i)
+            continue;
+        for (j = 0; j < mmm_ncu_count(S); j++)
+            if (mmm__has_costs(S, j) && mmm__same_config(L, i, S, j))
+                break;
+        if (j < mmm_ncu_count(S))
+            continue;
+        if (added == 256) {
+            rc = mmm_error_set(err, MMM_ELIMIT, NULL, 0,
+                               "point %zu (%s): more than 256 launch configurations have "
+                               "no sample; give --samples all", pi + 1, label);
+            goto out;
+        }
+        for (size_t k = 0; k < i; k++)
+            skip += !strcmp(mmm_ncu_kernel(L, k), mmm_ncu_kernel(L, i));
+        char file[4200], what[700];
+        ncu_pass ps = {PASS_ONE, 1, NULL, mmm_ncu_kernel(L, i), ""};
+        snprintf(ps.skip, sizeof ps.skip, "%zu", skip);
+        snprintf(file, sizeof file, "%s/point%zu-config%zu.csv", r->c->dir, pi + 1, added + 1);
+        snprintf(what, sizeof what, "point %zu (%s): launch %zu, a configuration the sample "
+                 "missed", pi + 1, label, i + 1);
+        if (remember(r->c, file) < 0) {
+            rc = nomem(err);
+            goto out;
+        }
+        if ((rc = run_pass(r, &ps, NULL, idx, file, file, what, err)) < 0)
+            goto out;
+        points_row(r, file, idx);
+        added++;
+        r->extra_runs++;
+    }
+out:
+    free(id);
+    mmm_ncu_free(L);
+    mmm_ncu_free(S);
+    return rc;
+}
+
+/* The points' runs and POINTS.csv into c. */
 static int run_points(mmm_profile_captures *c, const mmm_profile_grid *g, size_t npoints,
-                      char *ncu, char *const *argv, size_t argc,
+                      char *ncu, const char *tracer, char *const *argv, size_t argc,
                       const mmm_profile_run_options *o, mmm_notes *details,
                       mmm_error *err)
 {
-    size_t idx[MAX_PARAMS] = {0};
-    char samples[32];
-    char **args = calloc(argc + 20, sizeof *args);
-    FILE *pf = NULL;
+    size_t idx[MAX_PARAMS] = {0}, traced = 0;
+    char samples[32], inj[4200], tfile[4300];
+    point_run r = {c, g, ncu, argv, argc, o, details, NULL, now(), NULL, 0};
+    char **env = NULL;
     int rc = 0;
-    double t0 = now();
-    if (!args || !(pf = fopen(c->points, "w")) || remember(c, c->points) < 0) {
-        rc = !args ? nomem(err)
-                   : mmm_error_set(err, MMM_EIO, NULL, 0, "cannot write %s: %s", c->points,
-                                   strerror(errno));
+    r.args = calloc(argc + 32, sizeof *r.args);
+    if (!r.args || !(r.pf = fopen(c->points, "w")) || remember(c, c->points) < 0) {
+        rc = !r.args ? nomem(err)
+                     : mmm_error_set(err, MMM_EIO, NULL, 0, "cannot write %s: %s", c->points,
+                                     strerror(errno));
         goto out;
     }
-    fprintf(pf, "ncu");
+    snprintf(inj, sizeof inj, "CUDA_INJECTION64_PATH=%s", tracer);
+    if (*tracer && o->samples && !(env = traced_env(inj, tfile))) {
+        rc = nomem(err);
+        goto out;
+    }
+    fprintf(r.pf, "ncu");
     for (size_t k = 0; k < g->np; k++)
-        fprintf(pf, ",%s", g->p[k].name);
-    fprintf(pf, "\n");
+        fprintf(r.pf, ",%s", g->p[k].name);
+    fprintf(r.pf, "\n");
     snprintf(samples, sizeof samples, "%lld", (long long)o->samples);
     for (size_t pi = 0; pi < npoints; pi++) {
         char label[512] = "", list[4200], sample[4200], log1[4200], log2[4200];
-        char what[700];
+        char what[700], pl[600];
         size_t ll = 0;
+        int use_trace = 0;
         for (size_t k = 0; k < g->np && ll < sizeof label; k++)
             ll += (size_t)snprintf(label + ll, sizeof label - ll, "%s%s=%s", k ? ", " : "",
                                    g->p[k].name, g->p[k].val[idx[k]]);
+        snprintf(pl, sizeof pl, "point %zu/%zu%s%s%s", pi + 1, npoints, g->np ? " (" : "",
+                 label, g->np ? ")" : "");
         snprintf(list, sizeof list, "%s/point%zu-launches.csv", c->dir, pi + 1);
         snprintf(sample, sizeof sample, "%s/point%zu-sample.csv", c->dir, pi + 1);
         snprintf(log1, sizeof log1, "%s/point%zu-launches.out", c->dir, pi + 1);
@@ -521,34 +750,36 @@ static int run_points(mmm_profile_captures *c, const mmm_profile_grid *g, size_t
             rc = nomem(err);
             goto out;
         }
-        for (int pass = o->samples ? 0 : 1; pass < 2; pass++) {
-            int first_cmd, n = ncu_args(args, ncu, pass, o->samples, samples,
-                                        pass ? sample : list, g, argv, argc, idx,
-                                        &first_cmd);
-            if (n >= 0) {
-                snprintf(what, sizeof what, "point %zu/%zu%s%s%s: %s", pi + 1, npoints,
-                         g->np ? " (" : "", label, g->np ? ")" : "",
-                         !pass ? "the list of launches"
-                         : o->samples ? "the sampled launches with every metric"
-                                      : "every launch with every metric");
-                rc = run_one(args, pass ? log2 : log1, what, t0, pass ? sample : list, o,
-                             details, err);
-            } else
-                rc = nomem(err);
-            for (char **a = args + first_cmd; *a; a++)
-                free(*a);
-            if (rc < 0) {
-                if (c->temp && n >= 0)
-                    mmm__notes_add(details, "  (give --keep DIR to keep what ncu wrote)");
+        if (env) {
+            /* the list from the tracer: the program alone, at its own speed */
+            snprintf(tfile, sizeof tfile, "MMM_TRACE_FILE=%s", list);
+            unlink(list);
+            snprintf(what, sizeof what, "%s: the program with the launch tracer", pl);
+            if ((rc = run_pass(&r, NULL, env, idx, list, log1, what, err)) < 0)
                 goto out;
-            }
+            use_trace = is_trace(list);
+            if (!use_trace)
+                say(o, "%s: the launch tracer wrote no trace (is the program a CUDA "
+                       "program? see %s); ncu lists the launches instead", pl, log1);
+            traced += use_trace;
         }
-        for (int pass = 0; pass < (o->samples ? 2 : 1); pass++) {
-            fprintf(pf, "point%zu-%s.csv", pi + 1, pass ? "launches" : "sample");
-            for (size_t k = 0; k < g->np; k++)
-                fprintf(pf, ",%s", g->p[k].val[idx[k]]);
-            fprintf(pf, "\n");
+        if (o->samples && !use_trace) {
+            ncu_pass ps = {PASS_LIST, 0, NULL, NULL, ""};
+            snprintf(what, sizeof what, "%s: the list of launches", pl);
+            if ((rc = run_pass(&r, &ps, NULL, idx, list, log1, what, err)) < 0)
+                goto out;
         }
+        ncu_pass ps = {PASS_SAMPLE, use_trace, o->samples ? samples : NULL, NULL, ""};
+        snprintf(what, sizeof what, "%s: %s", pl,
+                 o->samples ? "the sampled launches with every metric"
+                            : "every launch with every metric");
+        if ((rc = run_pass(&r, &ps, NULL, idx, sample, log2, what, err)) < 0)
+            goto out;
+        points_row(&r, sample, idx);
+        if (o->samples)
+            points_row(&r, list, idx);
+        if (use_trace && (rc = fill_missing(&r, pi, list, sample, idx, label, err)) < 0)
+            goto out;
         /* the next point: the last parameter varies fastest */
         for (size_t k = g->np; k-- > 0;) {
             if (++idx[k] < g->p[k].n)
@@ -556,23 +787,28 @@ static int run_points(mmm_profile_captures *c, const mmm_profile_grid *g, size_t
             idx[k] = 0;
         }
     }
-    rc = fclose(pf);
-    pf = NULL;
+    rc = fclose(r.pf);
+    r.pf = NULL;
     if (rc != 0) {
         rc = mmm_error_set(err, MMM_EIO, NULL, 0, "cannot write %s", c->points);
         goto out;
     }
-    if (now() - t0 >= 1.0 && o->samples)
-        say(o, "%zu point%s profiled in %.0f s; sampled the first %lld launch%s of each "
-               "configuration with every metric", npoints, npoints == 1 ? "" : "s",
-            now() - t0, (long long)o->samples, o->samples == 1 ? "" : "es");
-    else if (now() - t0 >= 1.0)
+    if (now() - r.t0 >= 1.0 && o->samples)
+        say(o, "%zu point%s profiled in %.0f s; %s; sampled the first %lld launch%s of each "
+               "configuration with every metric%s", npoints, npoints == 1 ? "" : "s",
+            now() - r.t0, traced ? "launches listed by the launch tracer"
+                                 : "launches listed by ncu",
+            (long long)o->samples, o->samples == 1 ? "" : "es",
+            r.extra_runs ? " (and one more run of ncu for each configuration its filter "
+                           "missed)" : "");
+    else if (now() - r.t0 >= 1.0)
         say(o, "%zu point%s profiled in %.0f s, every launch with every metric", npoints,
-            npoints == 1 ? "" : "s", now() - t0);
+            npoints == 1 ? "" : "s", now() - r.t0);
 out:
-    if (pf)
-        fclose(pf);
-    free(args);
+    if (r.pf)
+        fclose(r.pf);
+    free(r.args);
+    free(env);
     return rc;
 }
 
@@ -583,15 +819,22 @@ int mmm_profile_run(mmm_profile_captures **out, const mmm_profile_grid *grid,
     static const mmm_profile_grid none;
     mmm_profile_run_options o = MMM_PROFILE_RUN_OPTIONS_INIT;
     mmm_profile_captures *c;
-    char ncu[4096], prog[4096];
+    char ncu[4096], prog[4096], tracer[4096];
     size_t npoints = 1;
     int rc;
     if (!out || !argv || argc == 0 || !argv[0])
         return mmm_error_set(err, MMM_EINVAL, NULL, 0, "mmm_profile_run: missing argument");
     *out = NULL;
     MMM__CHECK_VERSION(opt, mmm_profile_run_options, PROFILE_RUN_OPTIONS, err);
-    if (opt)
+    if (opt && opt->version >= 2)
         o = *opt;
+    else if (opt) { /* version 1: the fields before tracer */
+        o.ncu = opt->ncu;
+        o.keep = opt->keep;
+        o.samples = opt->samples;
+        o.progress = opt->progress;
+        o.payload = opt->payload;
+    }
     if (!grid)
         grid = &none;
     if (o.samples < 0)
@@ -610,7 +853,8 @@ int mmm_profile_run(mmm_profile_captures **out, const mmm_profile_grid *grid,
             say(&o, "warning: --param %s: %s appears in no argument of the command (each "
                     "run gets the same arguments)", grid->p[k].name, pat);
     }
-    if ((rc = find_ncu(o.ncu, ncu, sizeof ncu, err)) < 0)
+    if ((rc = find_ncu(o.ncu, ncu, sizeof ncu, err)) < 0 ||
+        (rc = find_tracer(o.tracer, tracer, sizeof tracer, err)) < 0)
         return rc;
     if (!strchr(argv[0], '/') && !in_path(argv[0], prog, sizeof prog))
         return mmm_error_set(err, MMM_EINPUT, NULL, 0, "the command '%s' is not in PATH",
@@ -619,7 +863,7 @@ int mmm_profile_run(mmm_profile_captures **out, const mmm_profile_grid *grid,
         return nomem(err);
     if ((rc = make_dir(c, o.keep, err)) == 0) {
         snprintf(c->points, sizeof c->points, "%s/POINTS.csv", c->dir);
-        rc = run_points(c, grid, npoints, ncu, argv, argc, &o, details, err);
+        rc = run_points(c, grid, npoints, ncu, tracer, argv, argc, &o, details, err);
     }
     if (rc < 0) {
         mmm_profile_captures_free(c);

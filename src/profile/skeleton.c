@@ -238,6 +238,9 @@ static int scan_tags(const char *t, size_t len, scan *s)
         if (!strcmp(e->name, "kernel")) {
             e->kernel = (int)s->nkernels++;
             open_kernel = empty ? -1 : e->kernel;
+        } else if (!strcmp(e->name, "copy")) {
+            /* copies are among the program's kernels, in file order */
+            e->kernel = (int)s->nkernels++;
         } else if (!strcmp(e->name, "blocks")) {
             e->kernel = (int)open_kernel;
         }
@@ -552,6 +555,8 @@ int mmm__skeleton_fill(mmm_profile *prof, mmm__text *out, const char *path,
             size_t k = order[oi];
             const mmm_kernel *K = &prog->kernels[k];
             int64_t r = inst->kernels[k].repeat;
+            if (mmm_kernel_copy(prog, k) != MMM_COPY_NONE)
+                continue; /* a copy is no launch: the trace's copies are not matched */
             for (int64_t c = 1; c <= r; c++) {
                 mmm_class_val cv[64];
                 int64_t blocks = 0, threads = 0;
@@ -927,7 +932,9 @@ int mmm__skeleton_fill(mmm_profile *prof, mmm__text *out, const char *path,
         }
         mmm__text_putn(out, text + pos, len - pos);
     }
-    prof->nkernels = prog->nkernels;
+    prof->nkernels = 0;
+    for (size_t k = 0; k < prog->nkernels; k++)
+        prof->nkernels += mmm_kernel_copy(prog, k) == MMM_COPY_NONE;
 out:
     if (rep)
         for (size_t k = 0; prog && k < prog->nkernels; k++)

@@ -16,6 +16,7 @@
 
 const int mmm_calib_block_sizes[MMM_CALIB_NBLOCK] = {128, 256, 512, 1024};
 const int mmm_calib_sync_sizes[MMM_CALIB_NSYNC] = {32, 64, 128, 256, 512, 1024};
+const int mmm_calib_l2_eighths[MMM_CALIB_NL2] = {2, 4, 6, 8, 12, 16, 64};
 
 static const char *const op_names[MMM_CALIB_NOPS] = {
     "int32_add", "fp32_fma", "fp64_fma", "mulmod64", "mulmod64_rem"};
@@ -221,6 +222,73 @@ static void gather_costs(mmm_calib *out, const mmm_calib_raw *raw)
     out->gather_l2_bytes = st.median;
 }
 
+/* Copies and sets: for each kind, the rate from the smallest and the
+ * largest size ((b_large - b_small) / (t_large - t_small), medians) and
+ * the fixed time of a call beyond the gap between two nodes of a
+ * replayed graph (t_small - b_small / rate - launch_graph_s, at least
+ * 0).  A larger size that took no longer is an error. */
+static int transfer_costs(mmm_calib *out, const mmm_calib_raw *raw,
+                          mmm_error *err)
+{
+    const int lo = 0, hi = MMM_CALIB_NTRANSFER - 1;
+    for (int j = 0; j < MMM_CALIB_NTRANSFER; j++)
+        out->transfer_bytes[j] = raw->transfer_bytes[j];
+    for (int k = 0; k < MMM_CALIB_NXFERKIND; k++) {
+        for (int j = 0; j < MMM_CALIB_NTRANSFER; j++)
+            stat_series(&out->transfer_s[k][j], &raw->transfer_s[k][j]);
+        double dt = out->transfer_s[k][hi].median - out->transfer_s[k][lo].median,
+               db = (double)(raw->transfer_bytes[hi] - raw->transfer_bytes[lo]);
+        if (!(dt > 0))
+            return mmm_error_set(err, MMM_EINPUT, NULL, 0,
+                                 "calibration: the %s calls of %lld bytes "
+                                 "took no longer than those of %lld",
+                                 mmm_copy_kind_name((mmm_copy_kind)(k + 1)),
+                                 (long long)raw->transfer_bytes[hi],
+                                 (long long)raw->transfer_bytes[lo]);
+        double rate = db / dt;
+        double fixed = out->transfer_s[k][lo].median -
+                       (double)raw->transfer_bytes[lo] / rate -
+                       out->launch_graph_s.median;
+        out->transfer_bytes_per_s[k] = rate;
+        out->transfer_fixed_s[k] = fixed > 0 ? fixed : 0;
+    }
+    return 0;
+}
+
+/* The L2: each size's re-read rate; the bandwidth, the smallest size's;
+ * the capacity, from the sizes read below 0.9 of it (time model: a
+ * re-read of S > C bytes moves S - C from DRAM at bandwidth_bytes_per_s,
+ * so C = S - t x bandwidth), their median. */
+static void l2_costs(mmm_calib *out, const mmm_calib_raw *raw)
+{
+    double cap[MMM_CALIB_NL2];
+    size_t n = 0;
+    for (int i = 0; i < MMM_CALIB_NL2; i++) {
+        const mmm_calib_series *s = &raw->l2_read_s[i];
+        double v[MMM_CALIB_MAX_SAMPLES];
+        for (int k = 0; k < s->n; k++)
+            v[k] = (double)raw->l2_array_bytes[i] / s->v[k];
+        mmm_calib_stat_of(&out->l2_read_bytes_per_s[i], v, (size_t)s->n);
+        out->l2_array_bytes[i] = raw->l2_array_bytes[i];
+    }
+    out->l2_bytes_per_s = out->l2_read_bytes_per_s[0].median;
+    for (int i = 1; i < MMM_CALIB_NL2; i++) {
+        double size = (double)raw->l2_array_bytes[i];
+        if (!(out->l2_read_bytes_per_s[i].median < 0.9 * out->l2_bytes_per_s))
+            continue;
+        double t = size / out->l2_read_bytes_per_s[i].median;
+        double c = size - t * out->bandwidth_bytes_per_s;
+        cap[n++] = c < 0 ? 0 : c > size ? size : c;
+    }
+    if (n == 0) {
+        out->l2_capacity_bytes = (double)raw->dev.l2_bytes;
+        return;
+    }
+    mmm_calib_stat st;
+    mmm_calib_stat_of(&st, cap, n);
+    out->l2_capacity_bytes = st.median;
+}
+
 int mmm_calib_analyze(mmm_calib *out, const mmm_calib_raw *raw,
                       mmm_error *err)
 {
@@ -267,6 +335,33 @@ int mmm_calib_analyze(mmm_calib *out, const mmm_calib_raw *raw,
     if (raw->gather_words <= 0)
         return mmm_error_set(err, MMM_EINPUT, NULL, 0,
                              "calibration: gather_words must be positive");
+    for (i = 0; i < MMM_CALIB_NL2; i++) {
+        snprintf(what, sizeof what, "l2_read_s[%d]", i);
+        if ((r = check_series(&raw->l2_read_s[i], what, err)) < 0)
+            return r;
+        if (raw->l2_array_bytes[i] <= 0 ||
+            (i > 0 && raw->l2_array_bytes[i] <= raw->l2_array_bytes[i - 1]))
+            return mmm_error_set(err, MMM_EINPUT, NULL, 0,
+                                 "calibration: the L2 arrays must be "
+                                 "positive and grow (array %d has %lld "
+                                 "bytes)",
+                                 i, (long long)raw->l2_array_bytes[i]);
+    }
+    for (i = 0; i < MMM_CALIB_NTRANSFER; i++) {
+        for (k = 0; k < MMM_CALIB_NXFERKIND; k++) {
+            snprintf(what, sizeof what, "transfer_s[%s][%d]",
+                     mmm_copy_kind_name((mmm_copy_kind)(k + 1)), i);
+            if ((r = check_series(&raw->transfer_s[k][i], what, err)) < 0)
+                return r;
+        }
+        if (raw->transfer_bytes[i] <= 0 ||
+            (i > 0 && raw->transfer_bytes[i] <= raw->transfer_bytes[i - 1]))
+            return mmm_error_set(err, MMM_EINPUT, NULL, 0,
+                                 "calibration: the copy sizes must be "
+                                 "positive and grow (size %d has %lld "
+                                 "bytes)",
+                                 i, (long long)raw->transfer_bytes[i]);
+    }
     for (i = 0; i < MMM_CALIB_NOPS; i++) {
         snprintf(what, sizeof what, "op_cycles[%s]", op_names[i]);
         if ((r = check_series(&raw->op_cycles[i], what, err)) < 0)
@@ -375,6 +470,9 @@ int mmm_calib_analyze(mmm_calib *out, const mmm_calib_raw *raw,
         out->u_resident[i] = raw->u_resident[i];
     }
     gather_costs(out, raw);
+    if ((r = transfer_costs(out, raw, err)) < 0)
+        return r;
+    l2_costs(out, raw);
     out->saturation_words_per_sm =
         out->load_cycles.median * out->bandwidth_bytes_per_cycle_per_sm / 4.0;
     out->latency_exposed = exposed(out);
@@ -495,7 +593,7 @@ int mmm_calib_machine_xml(char **out, size_t *len, const mmm_calib *c,
     char sp[256];
     double f = c->clock_hz.median;
     int q = fp32_lanes(d->cc_major, d->cc_minor);
-    int i, i256 = 1;
+    int i, k, i256 = 1;
     FILE *fp;
 
     *out = NULL;
@@ -553,7 +651,27 @@ int mmm_calib_machine_xml(char **out, size_t *len, const mmm_calib *c,
               "register-file sub-partitions per SM, each holding whole warps "
               "(cuda_occupancy.h)");
     param(fp, TI_NAME(WARP_SIZE), d->warp_size, "property: threads per warp");
-    param(fp, "l2_bytes", (double)d->l2_bytes, "property: bytes of L2 cache");
+    {
+        char rates[512];
+        int o = 0;
+        for (i = 0; i < MMM_CALIB_NL2 && o >= 0 && (size_t)o < sizeof rates; i++)
+            o += snprintf(rates + o, sizeof rates - (size_t)o,
+                          "%s%.4g MiB: %.4g GB/s", i ? ", " : "",
+                          (double)c->l2_array_bytes[i] / 1048576.0,
+                          c->l2_read_bytes_per_s[i].median * 1e-9);
+        param(fp, TI_NAME(L2_BYTES), floor(c->l2_capacity_bytes),
+              "bytes of L2 that arrays kept between launches find: each "
+              "array read once, then again over and over by one timed "
+              "launch (16-byte loads, every SM full), seconds per pass; "
+              "over the sizes read below 0.9 of the L2's bandwidth, the "
+              "median of size - seconds x the copy bandwidth below (the "
+              "device reports %lld bytes of L2; re-reads: %s)",
+              (long long)d->l2_bytes, rates);
+        param(fp, TI_NAME(L2_BYTES_PER_CYCLE), c->l2_bytes_per_s / f,
+              "bytes per SM cycle the L2 serves, whole GPU: the re-read of "
+              "the smallest array (%.4g MiB, a quarter of the L2)",
+              (double)c->l2_array_bytes[0] / 1048576.0);
+    }
     param(fp, TI_NAME(WORD_BYTES), 4,
           "bytes per word (the MMM's word, 32 bits)");
 
@@ -611,6 +729,48 @@ int mmm_calib_machine_xml(char **out, size_t *len, const mmm_calib *c,
               "derived: the L2 capacity gathered words find, the median over "
               "the regions between the two of h x region, h = (miss - "
               "cost) / (miss - hit) the share found in the L2");
+    }
+
+    {
+        /* copies and sets: a rate per kind; one fixed time on the device
+         * (the mean of d2d and set), one over the host link (of h2d and
+         * d2h) */
+        static const int row[MMM_CALIB_NXFERKIND] = {
+            MMM__TI_COPY_D2D_BYTES_PER_S, MMM__TI_COPY_H2D_BYTES_PER_S,
+            MMM__TI_COPY_D2H_BYTES_PER_S, MMM__TI_SET_BYTES_PER_S};
+        static const char *const what[MMM_CALIB_NXFERKIND] = {
+            "cudaMemcpyAsync device to device",
+            "cudaMemcpyAsync host (pinned) to device",
+            "cudaMemcpyAsync device to host (pinned)", "cudaMemsetAsync"};
+        char sizes[256];
+        for (k = 0; k < MMM_CALIB_NXFERKIND; k++) {
+            int o = 0;
+            for (i = 0; i < MMM_CALIB_NTRANSFER && o >= 0 &&
+                        (size_t)o < sizeof sizes;
+                 i++)
+                o += snprintf(sizes + o, sizeof sizes - (size_t)o,
+                              "%s%lld B: %.4g us", i ? ", " : "",
+                              (long long)c->transfer_bytes[i],
+                              c->transfer_s[k][i].median * 1e6);
+            param(fp, mmm__time_input_name(row[k]),
+                  c->transfer_bytes_per_s[k],
+                  "bytes per second of %s: a CUDA graph of dependent calls "
+                  "replayed, the difference of the largest and the "
+                  "smallest size over the difference of their seconds per "
+                  "call (%s)", what[k], sizes);
+        }
+        param(fp, TI_NAME(COPY_S),
+              (c->transfer_fixed_s[0] + c->transfer_fixed_s[3]) / 2,
+              "seconds of a device-to-device copy or a memset beyond its "
+              "bytes: the smallest call less its bytes at the rate above "
+              "and less launch_graph_s, the mean of the two (copy %.4g, "
+              "set %.4g)",
+              c->transfer_fixed_s[0], c->transfer_fixed_s[3]);
+        param(fp, TI_NAME(COPY_HOST_S),
+              (c->transfer_fixed_s[1] + c->transfer_fixed_s[2]) / 2,
+              "the same over the host link, the mean of host to device "
+              "(%.4g) and device to host (%.4g)",
+              c->transfer_fixed_s[1], c->transfer_fixed_s[2]);
     }
 
     param(fp, TI_NAME(LATENCY_EXPOSED), c->latency_exposed,
@@ -823,6 +983,24 @@ int mmm_calib_constants_from_machine(mmm_calib_constants *out,
         out->scatter_hit_bytes = 0;
     if (get(&out->scatter_miss_bytes, m, TI_NAME(SCATTER_MISS_BYTES), NULL) < 0)
         out->scatter_miss_bytes = 0;
+    {
+        const struct {
+            int row;
+            double *dst;
+        } opt[] = {
+            {MMM__TI_COPY_D2D_BYTES_PER_S, &out->copy_d2d_bytes_per_s},
+            {MMM__TI_COPY_H2D_BYTES_PER_S, &out->copy_h2d_bytes_per_s},
+            {MMM__TI_COPY_D2H_BYTES_PER_S, &out->copy_d2h_bytes_per_s},
+            {MMM__TI_SET_BYTES_PER_S, &out->set_bytes_per_s},
+            {MMM__TI_COPY_S, &out->copy_s},
+            {MMM__TI_COPY_HOST_S, &out->copy_host_s},
+            {MMM__TI_L2_BYTES, &out->l2_bytes},
+            {MMM__TI_L2_BYTES_PER_CYCLE, &out->l2_bytes_per_cycle},
+        };
+        for (i = 0; i < sizeof opt / sizeof opt[0]; i++)
+            if (get(opt[i].dst, m, mmm__time_input_name(opt[i].row), NULL) < 0)
+                *opt[i].dst = 0;
+    }
     for (i = 0; i < MMM_CALIB_NBLOCK; i++) {
         snprintf(name, sizeof name, "U_latency_%d", mmm_calib_block_sizes[i]);
         if ((r = get(&out->U_latency[i], m, name, err)) < 0)

@@ -103,6 +103,28 @@ enum { TI_INT, TI_REAL, TI_FIT, TI_MODE };
   X(GATHER_L2_BYTES, "gather_l2_bytes", TI_REAL, gather_l2_bytes, "bytes",    \
     "L2 capacity that gathered words find, bytes", 0, -1, 0, 0, 0,            \
     TI_CALIBRATED, "0 (every such word misses)")                              \
+  X(COPY_D2D_BYTES_PER_S, "copy_d2d_bytes_per_s", TI_REAL,                   \
+    copy_d2d_bytes_per_s, "bytes/s",                                          \
+    "bytes a device-to-device copy moves per second (each read and written)", \
+    0, -1, 0, 0, 0, TI_CALIBRATED,                                            \
+    "0: `bandwidth_bytes_per_cycle`·`clock_hz`/2")                            \
+  X(COPY_H2D_BYTES_PER_S, "copy_h2d_bytes_per_s", TI_REAL,                   \
+    copy_h2d_bytes_per_s, "bytes/s",                                          \
+    "bytes a host-to-device copy moves per second over the host link",        \
+    64e9, 0, 0, 0, 0, TI_CALIBRATED, "6.4e10 (published)")                    \
+  X(COPY_D2H_BYTES_PER_S, "copy_d2h_bytes_per_s", TI_REAL,                   \
+    copy_d2h_bytes_per_s, "bytes/s",                                          \
+    "bytes a device-to-host copy moves per second over the host link",        \
+    64e9, 0, 0, 0, 0, TI_CALIBRATED, "6.4e10 (published)")                    \
+  X(SET_BYTES_PER_S, "set_bytes_per_s", TI_REAL, set_bytes_per_s, "bytes/s", \
+    "bytes a memset writes per second", 0, -1, 0, 0, 0, TI_CALIBRATED,        \
+    "0: `bandwidth_bytes_per_cycle`·`clock_hz`")                              \
+  X(COPY_S, "copy_s", TI_REAL, copy_s, "s",                                   \
+    "fixed time of one device-to-device copy or memset beyond its bytes, s",  \
+    1e-6, -1, 0, 0, 0, TI_CALIBRATED, "1e-6 (typical)")                       \
+  X(COPY_HOST_S, "copy_host_s", TI_REAL, copy_host_s, "s",                    \
+    "fixed time of one copy over the host link beyond its bytes, s", 2e-6,    \
+    -1, 0, 0, 0, TI_CALIBRATED, "2e-6 (typical)")                             \
   X(LAUNCH_S, "launch_s", TI_FIT, LAUNCH, "s",                                \
     "host time to issue one launch into a stream", TI_REQUIRED, 0, 1e-8,      \
     1e-3, 3e-6, TI_CALIBRATED, "fitted")                                      \
@@ -144,6 +166,12 @@ enum { TI_INT, TI_REAL, TI_FIT, TI_MODE };
     "time between two atomic operations on one global word (the GPU serves "  \
     "them one after another)", 0, 0, 0.01, 1e4, 4,                            \
     TI_OPTIONAL | TI_CALIBRATED, "0 (optional)")                              \
+  X(L2_BYTES, "l2_bytes", TI_REAL, l2_bytes, "bytes",                          \
+    "L2 capacity that arrays kept between launches find, bytes", 0, -1, 0, 0,  \
+    0, TI_CALIBRATED, "0 (no L2 modelled)")                                    \
+  X(L2_BYTES_PER_CYCLE, "l2_bytes_per_cycle", TI_REAL, l2_bytes_per_cycle,    \
+    "bytes/cycle", "L2 bandwidth of the whole GPU per SM cycle", 0, -1, 0, 0, \
+    0, TI_CALIBRATED, "0: `bandwidth_bytes_per_cycle`")                        \
   X(GRAPH, "graph", TI_MODE, graph, "0 or 1",                                 \
     "launch mode: 0 stream, 1 graph", 0, 0, 0, 0, 0, 0, "0")
 /* clang-format on */

@@ -10,6 +10,8 @@
 
 #include "mmm/timemodel.h"
 #include "model/program_internal.h"
+#include "time/l2.h"
+#include "time/limits.h"
 #include "time/time_inputs.h"
 
 /* The rows of time_inputs.h, and where each goes in mmm_time_machine. */
@@ -122,12 +124,13 @@ static const char *const term_names[] = {
     [MMM_TIME_TERM_LATENCY] = "latency", [MMM_TIME_TERM_ISSUE] = "issue",
     [MMM_TIME_TERM_BANDWIDTH] = "bandwidth", [MMM_TIME_TERM_SHARED] = "shared",
     [MMM_TIME_TERM_LAUNCH] = "launch", [MMM_TIME_TERM_BLOCKS] = "blocks",
-    [MMM_TIME_TERM_ATOMICS] = "atomics", [MMM_TIME_TERM_L1] = "l1"};
+    [MMM_TIME_TERM_ATOMICS] = "atomics", [MMM_TIME_TERM_L1] = "l1",
+    [MMM_TIME_TERM_COPY] = "copy"};
 static const char *const limit_names[] = {
     [MMM_TIME_LIMIT_THREADS] = "threads", [MMM_TIME_LIMIT_BLOCKS] = "blocks",
     [MMM_TIME_LIMIT_SHARED] = "shared", [MMM_TIME_LIMIT_REGISTERS] = "registers"};
 #define NAMES(a) (sizeof(a) / sizeof *(a))
-_Static_assert(NAMES(term_names) == MMM_TIME_TERM_L1 + 1 &&
+_Static_assert(NAMES(term_names) == MMM_TIME_NTERMS &&
                    NAMES(limit_names) == MMM_TIME_LIMIT_REGISTERS + 1,
                "a name for every term and every limit");
 
@@ -327,7 +330,48 @@ typedef struct launch_cost {
     int64_t waves, resident;
     mmm_time_limit limit;
     mmm_time_term term;
+    int l2;               /* its traffic names arrays: the L2 serves some */
 } launch_cost;
+
+/* What the launches see of the L2 (docs/time.md, "The L2"): its state,
+ * the arrays' bytes, and a buffer for one launch's arrays. */
+typedef struct l2_ctx {
+    const mmm_time_machine *machine;
+    mmm__l2 state;
+    const int64_t *array_bytes;
+    size_t narrays;
+    mmm__l2_use *use;
+    size_t nuse;
+} l2_ctx;
+
+/* The launch touches array id (its bytes size), reading and writing
+ * these bytes of it. */
+static void touch(l2_ctx *l, int64_t id, double size, double read,
+                  double written)
+{
+    for (size_t i = 0; i < l->nuse; i++)
+        if (l->use[i].id == id) {
+            if (size > l->use[i].size)
+                l->use[i].size = size;
+            l->use[i].read += read;
+            l->use[i].written += written;
+            return;
+        }
+    l->use[l->nuse++] = (mmm__l2_use){id, size, read, written};
+}
+
+/* Where bytes of a kernel's traffic go: an array it names, else its
+ * footprint (fp > 0), else none (the id -1). */
+static int64_t home(const l2_ctx *l, int32_t array, double fp, size_t kidx,
+                    double *size)
+{
+    if (array >= 0) {
+        *size = (double)l->array_bytes[array];
+        return array;
+    }
+    *size = fp;
+    return fp > 0 ? (int64_t)(l->narrays + kidx) : -1;
+}
 
 /* *cur becomes c and *term t when c is larger (a tie keeps the earlier
  * term). */
@@ -372,6 +416,58 @@ static double random_cost(const mmm_time_machine *m, double region,
     return h * hit + (1 - h) * miss;
 }
 
+/* The bandwidth bytes one thread's access moves (its words of the
+ * launch), and the atomic operations it adds to *serial, counted as the
+ * `atomics` attribute counts them (operations on one word per block).
+ * docs/time.md, section 3, "Several accesses per kernel". */
+static double access_bytes(const mmm_time_machine *m, const mmm_mem_access *a,
+                           const mmm_mem_access_val *v, double T,
+                           double *serial)
+{
+    double w = (double)m->warp_size, q = v->taken, words = v->words;
+    double sb = (double)m->sector_bytes;
+    switch (a->pattern) {
+    case MMM_PATTERN_COALESCED: {
+        if (q >= 1)
+            return words * m->word_bytes * spread(m, v->stride);
+        /* lanes that skip the access leave their sectors untouched: a
+         * sector of L lanes moves when one of them is active */
+        double k = v->stride > 1 ? v->stride : 1;
+        double sectors = fmin(w, ceil(w * k * m->word_bytes / sb));
+        if (!(sectors > 0))
+            return 0;
+        double lanes = w / sectors;
+        return words * sectors * sb * (1 - pow(1 - q, lanes)) / w;
+    }
+    case MMM_PATTERN_BROADCAST: {
+        double sharers = a->block_scope ? T : w;
+        return sharers > 0 ? words * sb * (1 - pow(1 - q, sharers)) / sharers
+                           : 0;
+    }
+    case MMM_PATTERN_RANDOM:
+        return words * q *
+               (a->write ? random_cost(m, v->region, m->scatter_hit_bytes,
+                                       m->scatter_miss_bytes)
+                         : random_cost(m, v->region, m->gather_hit_bytes,
+                                       m->gather_miss_bytes));
+    case MMM_PATTERN_ATOMIC: {
+        /* served one after another on each word: over one word they are
+         * the `atomics` of the block; over a region of D words, D at a
+         * time, each moving what a scattered word moves */
+        double ops = words * q;
+        double d = m->word_bytes > 0 ? floor(v->region / m->word_bytes) : 0;
+        if (d <= 1) {
+            *serial += T * ops;
+            return 0;
+        }
+        *serial += T * ops / d;
+        return ops * random_cost(m, v->region, m->scatter_hit_bytes,
+                                 m->scatter_miss_bytes);
+    }
+    }
+    return 0;
+}
+
 /* Gathers count among the reads and scatters among the writes: a part
  * larger than its whole is an error of the file. */
 static int part_of(const mmm_program *prog, long line, const mmm_kernel *kr,
@@ -387,21 +483,89 @@ static int part_of(const mmm_program *prog, long line, const mmm_kernel *kr,
                          kr->id, part, p, whole, w, part, whole);
 }
 
-/* One launch of kernel kr: its classes cv[0 .. nc) and their attributes
- * of mmm/attr.h, attr[c * MMM_ATTR_N + a]. */
-static int launch(const mmm_time_machine *m, const mmm_program *prog,
-                  const mmm_kernel *kr, const mmm_class_val *cv,
-                  const mmm_attr_value *attr, size_t nc, launch_cost *out,
-                  mmm_error *err)
+/* What keeps a block off an SM: the limit mmm_time_occupancy names. */
+static mmm_time_excess sm_excess(mmm_time_limit l)
 {
+    return l == MMM_TIME_LIMIT_SHARED      ? MMM_TIME_OVER_SM_SHARED
+           : l == MMM_TIME_LIMIT_REGISTERS ? MMM_TIME_OVER_SM_REGISTERS
+                                           : MMM_TIME_OVER_SM_THREADS;
+}
+
+int mmm__time_block_fits(const mmm_time_machine *m, const mmm_program *prog,
+                         const mmm_kernel *kr, long line,
+                         const mmm_class_val *v, const mmm_attr_value *at,
+                         const char *whose, int64_t *resident,
+                         mmm_time_limit *limit, mmm_time_excess *excess,
+                         mmm_error *err)
+{
+    int64_t T = v->threads;
+    mmm_time_limit l = MMM_TIME_LIMIT_THREADS;
+    *excess = MMM_TIME_FITS;
+    if (T > m->block_threads) {
+        *excess = MMM_TIME_OVER_BLOCK_THREADS;
+        return mmm_error_set(err, MMM_EINPUT, prog->file, line,
+                             "kernel '%s': %lld threads per block, more "
+                             "than %sblock_threads = %lld",
+                             kr->id, (long long)T, whose,
+                             (long long)m->block_threads);
+    }
+    /* shared_bytes, when not given: shared words per thread */
+    double shd = at[MMM_ATTR_SHARED_BYTES].given
+                     ? at[MMM_ATTR_SHARED_BYTES].value
+                     : ceil(v->shared * (double)T * m->word_bytes);
+    if (shd > (double)m->block_shared_bytes) {
+        *excess = MMM_TIME_OVER_BLOCK_SHARED;
+        return mmm_error_set(err, MMM_EINPUT, prog->file, line,
+                             "kernel '%s': %.0f bytes of shared memory "
+                             "per block, more than %s"
+                             "block_shared_bytes = %lld",
+                             kr->id, shd, whose,
+                             (long long)m->block_shared_bytes);
+    }
+    int64_t a = mmm_time_occupancy(m, T, (int64_t)shd,
+                                   (int64_t)at[MMM_ATTR_REGISTERS].value, &l);
+    if (a <= 0) {
+        *excess = sm_excess(l);
+        return mmm_error_set(err, MMM_EINPUT, prog->file, line,
+                             "kernel '%s': a block of %lld threads "
+                             "cannot be resident on an SM (limited by "
+                             "%s)",
+                             kr->id, (long long)T,
+                             mmm_time_limit_name(l));
+    }
+    *resident = a;
+    *limit = l;
+    return MMM_OK;
+}
+
+/* One launch of kernel kr: its classes cv[0 .. nc), their attributes
+ * of mmm/attr.h, attr[c * MMM_ATTR_N + a], and their accesses, acc[0 ..)
+ * class after class. */
+static int launch(const mmm_time_machine *m, const mmm_program *prog,
+                  size_t kidx, const mmm_class_val *cv,
+                  const mmm_attr_value *attr, const mmm_mem_access_val *acc,
+                  l2_ctx *l2, launch_cost *out, mmm_error *err)
+{
+    const mmm_kernel *kr = &prog->kernels[kidx];
+    size_t nc = kr->nclasses;
+    size_t ai = 0; /* the first access of class c in acc */
     int64_t N = 0, A = INT64_MAX;
     double lat = 0, issue = 0, bytes = 0, wave = 0, gwave = 0, atomics = 0;
+    /* the traffic by where it goes: streamed bytes in no array, words at
+     * random addresses (their own costs, g and s) */
+    double unnamed = 0, random = 0;
     mmm_time_limit lim = MMM_TIME_LIMIT_THREADS;
     memset(out, 0, sizeof *out);
+    l2->nuse = 0;
     for (size_t c = 0; c < nc; c++) {
         const mmm_class_val *v = &cv[c];
         const mmm_attr_value *at = attr + c * MMM_ATTR_N;
-        long line = prog->classes[kr->first_class + c].line;
+        const mmm_block_class *bc = &prog->classes[kr->first_class + c];
+        const mmm_mem_access_val *av = acc + ai;
+        size_t first, naccesses = mmm_block_class_accesses(
+                          prog, kr->first_class + c, &first);
+        long line = bc->line;
+        ai += naccesses;
         if (v->count <= 0)
             continue;
         int64_t T = v->threads;
@@ -410,34 +574,13 @@ static int launch(const mmm_time_machine *m, const mmm_program *prog,
                                  "kernel '%s': the time model needs the "
                                  "threads per block (threads=...)",
                                  kr->id);
-        if (T > m->block_threads)
-            return mmm_error_set(err, MMM_EINPUT, prog->file, line,
-                                 "kernel '%s': %lld threads per block, more "
-                                 "than the machine's block_threads = %lld",
-                                 kr->id, (long long)T,
-                                 (long long)m->block_threads);
-        /* shared_bytes, when not given: shared words per thread */
-        double shd = at[MMM_ATTR_SHARED_BYTES].given
-                         ? at[MMM_ATTR_SHARED_BYTES].value
-                         : ceil(v->shared * (double)T * m->word_bytes);
-        if (shd > (double)m->block_shared_bytes)
-            return mmm_error_set(err, MMM_EINPUT, prog->file, line,
-                                 "kernel '%s': %.0f bytes of shared memory "
-                                 "per block, more than the machine's "
-                                 "block_shared_bytes = %lld",
-                                 kr->id, shd,
-                                 (long long)m->block_shared_bytes);
+        int64_t a;
         mmm_time_limit l;
-        int64_t a = mmm_time_occupancy(m, T, (int64_t)shd,
-                                       (int64_t)at[MMM_ATTR_REGISTERS].value,
-                                       &l);
-        if (a <= 0)
-            return mmm_error_set(err, MMM_EINPUT, prog->file, line,
-                                 "kernel '%s': a block of %lld threads "
-                                 "cannot be resident on an SM (limited by "
-                                 "%s)",
-                                 kr->id, (long long)T,
-                                 mmm_time_limit_name(l));
+        mmm_time_excess x;
+        int r = mmm__time_block_fits(m, prog, kr, line, v, at, "the machine's ", &a, &l,
+                                     &x, err);
+        if (r < 0)
+            return r;
         if (a < A) {
             A = a;
             lim = l;
@@ -460,22 +603,65 @@ static int launch(const mmm_time_machine *m, const mmm_program *prog,
         if (cl > lat)
             lat = cl;
         issue += (double)v->count * (double)wb * v->work / (double)T;
-        int r;
         if ((r = part_of(prog, line, kr, MMM_ATTR_GATHERS, gathers, "reads",
                          v->reads, err)) < 0 ||
             (r = part_of(prog, line, kr, MMM_ATTR_SCATTERS, scatters,
                          "writes", v->writes, err)) < 0)
             return r;
-        bytes += (double)v->count * (double)T *
-                 (m->word_bytes *
-                      ((v->reads - gathers) *
-                           spread(m, at[MMM_ATTR_READ_STRIDE].value) +
-                       (v->writes - scatters) *
-                           spread(m, at[MMM_ATTR_WRITE_STRIDE].value)) +
-                  gathers * random_cost(m, region, m->gather_hit_bytes,
-                                        m->gather_miss_bytes) +
-                  scatters * random_cost(m, region, m->scatter_hit_bytes,
-                                         m->scatter_miss_bytes));
+        double fp = at[MMM_ATTR_FOOTPRINT].value, size;
+        double threads = (double)v->count * (double)T;
+        if (naccesses > 0) {
+            /* its accesses, each by its pattern, say its traffic */
+            double per_thread = 0, serial = 0;
+            for (size_t i = 0; i < naccesses; i++) {
+                const mmm_mem_access *ma = &prog->accesses[first + i];
+                double b = access_bytes(m, ma, &av[i], (double)T, &serial);
+                int streamed = ma->pattern == MMM_PATTERN_COALESCED ||
+                               ma->pattern == MMM_PATTERN_BROADCAST;
+                int64_t id = home(l2, ma->array, fp, kidx, &size);
+                per_thread += b;
+                if (!streamed) {
+                    random += threads * b;
+                    if (id >= 0)
+                        touch(l2, id, size, 0, 0);
+                } else if (id < 0) {
+                    unnamed += threads * b;
+                } else {
+                    touch(l2, id, size, ma->write ? 0 : threads * b,
+                          ma->write ? threads * b : 0);
+                }
+            }
+            bytes += threads * per_thread;
+            atomics += (double)v->count * serial;
+        } else {
+            /* the shorthand: one access for the reads and one for the
+             * writes, with their strides, the gathered and scattered
+             * words apart */
+            double rd = m->word_bytes * (v->reads - gathers) *
+                        spread(m, at[MMM_ATTR_READ_STRIDE].value),
+                   wr = m->word_bytes * (v->writes - scatters) *
+                        spread(m, at[MMM_ATTR_WRITE_STRIDE].value),
+                   rn = gathers * random_cost(m, region, m->gather_hit_bytes,
+                                              m->gather_miss_bytes) +
+                        scatters * random_cost(m, region, m->scatter_hit_bytes,
+                                               m->scatter_miss_bytes);
+            bytes += (double)v->count * (double)T *
+                     (m->word_bytes *
+                          ((v->reads - gathers) *
+                               spread(m, at[MMM_ATTR_READ_STRIDE].value) +
+                           (v->writes - scatters) *
+                               spread(m, at[MMM_ATTR_WRITE_STRIDE].value)) +
+                      gathers * random_cost(m, region, m->gather_hit_bytes,
+                                            m->gather_miss_bytes) +
+                      scatters * random_cost(m, region, m->scatter_hit_bytes,
+                                             m->scatter_miss_bytes));
+            random += threads * rn;
+            int64_t id = home(l2, -1, fp, kidx, &size);
+            if (id >= 0)
+                touch(l2, id, size, threads * rd, threads * wr);
+            else
+                unnamed += threads * (rd + wr);
+        }
         wave += (double)v->count * (double)wb * at[MMM_ATTR_WAVEFRONTS].value;
         atomics += (double)v->count * at[MMM_ATTR_ATOMICS].value;
         gwave += (double)v->count * (double)wb *
@@ -487,6 +673,22 @@ static int launch(const mmm_time_machine *m, const mmm_program *prog,
     double ipb = issue / (double)N, bpb = bytes / (double)N,
            wpb = wave / (double)N, gpb = gwave / (double)N;
     double ipc = m->c[MMM_TIME_ISSUE], bw = m->c[MMM_TIME_BANDWIDTH];
+    /* With arrays: what the L2 serves, what DRAM moves (misses and
+     * write-backs), and every byte through the L2 at its own bandwidth.
+     * Without: the traffic at DRAM's bandwidth, as before; it still takes
+     * room in the L2. */
+    double dpb = 0, apb = 0,
+           l2bw = m->l2_bytes_per_cycle > 0 ? m->l2_bytes_per_cycle : bw;
+    mmm__l2_cost lc2;
+    if (mmm__l2_launch(&l2->state, l2->use, l2->nuse, unnamed, &lc2) < 0)
+        return mmm_error_set(err, MMM_ENOMEM, prog->file, 0, "out of memory");
+    out->l2 = l2->nuse > 0;
+    if (out->l2) {
+        dpb = (lc2.dram + random) / (double)N;
+        apb = (lc2.l2 + random) / (double)N;
+    } else if (lc2.writeback > 0) {
+        bpb = (bytes + lc2.writeback) / (double)N; /* dirty data it evicted */
+    }
     int64_t slots = A * m->p;
     int64_t nf = N / slots, rem = N % slots;
     double cyc = 0, best = -1;
@@ -497,7 +699,10 @@ static int launch(const mmm_time_machine *m, const mmm_program *prog,
         if (n == 0 || times == 0)
             continue;
         double a = (double)ceil_div(n, m->p);
-        double ci = safe_div(a * ipb, ipc), cb = safe_div((double)n * bpb, bw);
+        double ci = safe_div(a * ipb, ipc),
+               cb = out->l2 ? fmax(safe_div((double)n * dpb, bw),
+                                   safe_div((double)n * apb, l2bw))
+                            : safe_div((double)n * bpb, bw);
         /* A warp waits for its conflicted shared accesses before the
          * operations that depend on them: the shared-memory time adds to
          * the critical path instead of hiding behind it. */
@@ -542,7 +747,111 @@ static int launch(const mmm_time_machine *m, const mmm_program *prog,
 }
 
 /* ------------------------------------------------------------------ */
+/* Copies and sets                                                     */
+
+double mmm_time_copy_seconds(const mmm_time_machine *m, mmm_copy_kind kind,
+                             double bytes)
+{
+    /* Without their own rates, a copy on the device moves each byte in
+     * and out of memory at the kernels' bandwidth, a set writes it. */
+    double bw = m->c[MMM_TIME_BANDWIDTH] * m->clock_hz, rate = 0,
+           fixed = m->copy_s;
+    switch (kind) {
+    case MMM_COPY_D2D:
+        rate = m->copy_d2d_bytes_per_s > 0 ? m->copy_d2d_bytes_per_s : bw / 2;
+        break;
+    case MMM_COPY_SET:
+        rate = m->set_bytes_per_s > 0 ? m->set_bytes_per_s : bw;
+        break;
+    case MMM_COPY_H2D:
+        rate = m->copy_h2d_bytes_per_s;
+        fixed = m->copy_host_s;
+        break;
+    case MMM_COPY_D2H:
+        rate = m->copy_d2h_bytes_per_s;
+        fixed = m->copy_host_s;
+        break;
+    default:
+        return 0;
+    }
+    return fixed + safe_div(bytes, rate);
+}
+
+/* ------------------------------------------------------------------ */
 /* The program                                                         */
+
+/* One launch (copy j) of kernel k: its values, then its cost. */
+static int eval_launch(const mmm_instance *inst, size_t k, int64_t j,
+                       mmm_class_val *cv, mmm_attr_value *av,
+                       mmm_mem_access_val *acc, l2_ctx *l2, launch_cost *lc,
+                       mmm_error *err)
+{
+    int r;
+    if ((r = mmm_instance_eval_copy(inst, k, j, cv, err)) < 0 ||
+        (r = mmm_instance_eval_attrs(inst, k, j, av, err)) < 0 ||
+        (r = mmm_instance_eval_accesses(inst, k, j, acc, err)) < 0)
+        return r;
+    return launch(l2->machine, inst->program, k, cv, av, acc, l2, lc, err);
+}
+
+/* A copy's arrays: it reads its source and writes its destination. */
+static int copy_l2(l2_ctx *l2, size_t k, double bytes,
+                   const mmm_program *prog, mmm_error *err)
+{
+    mmm__l2_cost ignored;
+    int32_t src, dst;
+    mmm_kernel_copy_arrays(prog, k, &src, &dst);
+    l2->nuse = 0;
+    if (src >= 0)
+        touch(l2, src, (double)l2->array_bytes[src], bytes, 0);
+    if (dst >= 0)
+        touch(l2, dst, (double)l2->array_bytes[dst], 0, bytes);
+    if (l2->nuse == 0)
+        return 0;
+    if (mmm__l2_launch(&l2->state, l2->use, l2->nuse, 0, &ignored) < 0)
+        return mmm_error_set(err, MMM_ENOMEM, prog->file, 0, "out of memory");
+    return 0;
+}
+
+/* The launches of a repeat after the first (lc, which ended at *t_end,
+ * the host having issued *issued launches) when the L2 serves them:
+ * launch by launch while the L2's state changes, each after the
+ * previous; then the rest, identical, in closed form.  The kernel's
+ * execution and its terms' seconds are added to tk and term (the first
+ * launch's included).  At most 8 launches go one by one. */
+static int repeat_l2(mmm__l2 *prev, const mmm_instance *inst, size_t k,
+                     mmm_class_val *cv, mmm_attr_value *av,
+                     mmm_mem_access_val *acc, l2_ctx *l2, launch_cost *lc,
+                     double *t_end, double *issued, double pace, double gap,
+                     mmm_time_kernel *tk, double *term, mmm_error *err)
+{
+    int64_t rep = inst->kernels[k].repeat, j;
+    int r;
+    tk->exec_seconds += lc->exec;
+    term[lc->term] += lc->exec;
+    for (j = 2; j <= rep; j++) {
+        if (mmm__l2_copy(prev, &l2->state) < 0)
+            return mmm_error_set(err, MMM_ENOMEM, inst->program->file, 0,
+                                 "out of memory");
+        if ((r = eval_launch(inst, k, j, cv, av, acc, l2, lc, err)) < 0)
+            return r;
+        *issued += 1;
+        *t_end = fmax(*issued * pace, *t_end + gap) + lc->exec;
+        tk->exec_seconds += lc->exec;
+        term[lc->term] += lc->exec;
+        if (j == 8 || mmm__l2_same(prev, &l2->state))
+            break;
+    }
+    if (j < rep) { /* the rest cost what launch j cost */
+        double rest = (double)(rep - j);
+        *t_end = fmax(*t_end + rest * (gap + lc->exec),
+                      (*issued + rest) * pace + lc->exec);
+        *issued += rest;
+        tk->exec_seconds += rest * lc->exec;
+        term[lc->term] += rest * lc->exec;
+    }
+    return 0;
+}
 
 void mmm_time_dispose(mmm_time *t)
 {
@@ -550,18 +859,55 @@ void mmm_time_dispose(mmm_time *t)
         return;
     free(t->kernels);
     free(t->path);
+    free(t->each_launch);
     memset(t, 0, sizeof *t);
+}
+
+/* Launch j of a kernel whose launches differ, listed in out (until
+ * MMM_TIME_MAX_LISTED are). */
+static int list_launch(mmm_time *out, mmm_time_kernel *tk, int64_t j,
+                       const mmm_class_val *cv, size_t nc, double seconds,
+                       const launch_cost *lc)
+{
+    mmm_time_launch *l;
+    if (out->neach >= MMM_TIME_MAX_LISTED) {
+        out->each_cut = 1;
+        return 0;
+    }
+    /* room for 16, then doubled each time it is full (a power of two) */
+    if (out->neach == 0 || (out->neach >= 16 && (out->neach & (out->neach - 1)) == 0)) {
+        size_t cap = out->neach ? 2 * out->neach : 16;
+        if (!(l = realloc(out->each_launch, cap * sizeof *l)))
+            return MMM_ENOMEM;
+        out->each_launch = l;
+    }
+    l = &out->each_launch[out->neach++];
+    memset(l, 0, sizeof *l);
+    l->index = j;
+    for (size_t c = 0; c < nc; c++)
+        l->blocks += cv[c].count > 0 ? cv[c].count : 0;
+    l->seconds = seconds;
+    l->exec_seconds = lc->exec;
+    l->waves = lc->waves;
+    l->resident = lc->resident;
+    l->limit = lc->limit;
+    l->dominant = lc->term;
+    tk->nlisted++;
+    return 0;
 }
 
 int mmm_time_compute(mmm_time *out, const mmm_instance *inst,
                      const mmm_time_machine *mach, mmm_error *err)
 {
     const mmm_program *prog = inst->program;
-    size_t nk = prog->nkernels, maxc = 1;
+    size_t nk = prog->nkernels, maxc = 1, maxa = 0;
     double *dist = NULL, (*term_s)[MMM_TIME_NTERMS] = NULL;
     long *from = NULL;
     mmm_class_val *cv = NULL;
     mmm_attr_value *av = NULL;
+    mmm_mem_access_val *acc = NULL;
+    l2_ctx l2;
+    mmm__l2 rl; /* the L2 before a launch of a repeat */
     int r = 0;
 
     memset(out, 0, sizeof *out);
@@ -570,9 +916,16 @@ int mmm_time_compute(mmm_time *out, const mmm_instance *inst,
     else if ((r = mmm_time_machine_get(&out->machine, inst, 1, err)) < 0)
         return r;
     const mmm_time_machine *m = &out->machine;
-    for (size_t k = 0; k < nk; k++)
-        if (prog->kernels[k].nclasses > maxc)
-            maxc = prog->kernels[k].nclasses;
+    for (size_t k = 0; k < nk; k++) {
+        const mmm_kernel *kr = &prog->kernels[k];
+        size_t na = 0;
+        if (kr->nclasses > maxc)
+            maxc = kr->nclasses;
+        for (uint32_t c = 0; c < kr->nclasses; c++)
+            na += mmm_block_class_accesses(prog, kr->first_class + c, NULL);
+        if (na > maxa)
+            maxa = na;
+    }
     out->nkernels = nk;
     out->kernels = calloc(nk ? nk : 1, sizeof *out->kernels);
     dist = calloc(nk ? nk : 1, sizeof *dist);
@@ -580,7 +933,15 @@ int mmm_time_compute(mmm_time *out, const mmm_instance *inst,
     term_s = calloc(nk ? nk : 1, sizeof *term_s);
     cv = malloc(maxc * sizeof *cv);
     av = malloc(maxc * MMM_ATTR_N * sizeof *av);
-    if (!out->kernels || !dist || !from || !term_s || !cv || !av) {
+    acc = malloc((maxa ? maxa : 1) * sizeof *acc);
+    mmm__l2_init(&l2.state, m->l2_bytes);
+    mmm__l2_init(&rl, m->l2_bytes);
+    l2.machine = m;
+    l2.array_bytes = inst->array_bytes;
+    l2.narrays = prog->narrays;
+    l2.use = malloc((maxa + 2) * sizeof *l2.use);
+    if (!out->kernels || !dist || !from || !term_s || !cv || !av || !acc ||
+        !l2.use) {
         r = mmm_error_set(err, MMM_ENOMEM, prog->file, 0, "out of memory");
         goto fail;
     }
@@ -616,18 +977,42 @@ int mmm_time_compute(mmm_time *out, const mmm_instance *inst,
         int64_t copies = kv->varies ? kv->repeat : (kv->repeat > 0 ? 1 : 0);
         double t_end = ready;
         tk->launches = kv->repeat;
+        tk->first_launch = out->neach;
         for (int64_t j = 1; j <= copies; j++) {
             launch_cost lc;
-            if ((r = mmm_instance_eval_copy(inst, k, j, cv, err)) < 0 ||
-                (r = mmm_instance_eval_attrs(inst, k, j, av, err)) < 0 ||
-                (r = launch(m, prog, kr, cv, av, kr->nclasses, &lc, err)) < 0)
+            if (mmm_kernel_copy(prog, k) != MMM_COPY_NONE) {
+                /* a copy or a set: its bytes at its kind's rate; the L2
+                 * holds what it moved */
+                double bytes = (double)mmm_instance_copy_bytes(inst, k);
+                memset(&lc, 0, sizeof lc);
+                lc.exec = mmm_time_copy_seconds(m, mmm_kernel_copy(prog, k),
+                                                bytes);
+                lc.term = MMM_TIME_TERM_COPY;
+                if ((r = copy_l2(&l2, k, bytes, prog, err)) < 0)
+                    goto fail;
+            } else if ((r = eval_launch(inst, k, j, cv, av, acc, &l2, &lc,
+                                        err)) < 0)
                 goto fail;
             issued += 1;
             double t_1 = fmax(issued * pace, t_end + gap) + lc.exec;
             if (kv->varies) {
+                if ((r = list_launch(out, tk, j, cv, kr->nclasses, t_1 - t_end, &lc)) < 0) {
+                    mmm_error_set(err, r, prog->file, 0, "out of memory");
+                    goto fail;
+                }
                 t_end = t_1;
                 tk->exec_seconds += lc.exec;
                 term_s[k][lc.term] += lc.exec;
+            } else if (lc.l2 && kv->repeat > 1) {
+                /* the L2 may serve the second launch what the first
+                 * brought: launch by launch until the L2 holds the same
+                 * after a launch as before it (the second, by the
+                 * policy), then the rest in closed form from there */
+                if ((r = repeat_l2(&rl, inst, k, cv, av, acc, &l2, &lc,
+                                   &t_1, &issued, pace, gap, tk, term_s[k],
+                                   err)) < 0)
+                    goto fail;
+                t_end = t_1;
             } else {
                 /* repeat identical launches, each after the previous:
                  * the end is the later of the GPU's pace from the first
@@ -688,6 +1073,10 @@ int mmm_time_compute(mmm_time *out, const mmm_instance *inst,
     free(term_s);
     free(cv);
     free(av);
+    free(acc);
+    free(l2.use);
+    mmm__l2_dispose(&l2.state);
+    mmm__l2_dispose(&rl);
     return 0;
 fail:
     free(dist);
@@ -695,6 +1084,10 @@ fail:
     free(term_s);
     free(cv);
     free(av);
+    free(acc);
+    free(l2.use);
+    mmm__l2_dispose(&l2.state);
+    mmm__l2_dispose(&rl);
     mmm_time_dispose(out);
     return r;
 }

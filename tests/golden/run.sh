@@ -305,6 +305,18 @@ case_ optimize.baseline.json.dags_poly_mul.xml optimize dags/poly_mul.xml --para
 case_ optimize.infeasible.text.dags_poly_mul.xml optimize dags/poly_mul.xml --param s --values 1,3,4,4096,5000 --max-rows 0
 case_ optimize.p.text.dags_gpu_reduce.xml optimize dags/gpu/reduce.xml --param p --values 1,2,4,8,16,132 --objective bound
 case_ optimize.doc.text.dags_cumodp_mul.xml optimize dags/cumodp/mul.xml --machine "$MF" --objective time --param s --values 1,2,4,8,16,32 -D n=16384 -D m=16384
+# The machine's launch limits, enforced for every objective; a geometric
+# range; three parameters; a list of tuples.
+for obj in overhead corollary time; do
+    case_ "optimize.limits_$obj.text.dags_poly_div_opt.xml" optimize dags/poly_div_opt.xml --param s --machine "$MF" --objective "$obj" --max-rows 4
+done
+case_ optimize.limits.json.dags_poly_div_opt.xml optimize dags/poly_div_opt.xml --param s --from 330 --to 345 --machine "$MF" --format json
+case_ optimize.geometric.text.dags_cumodp_div_opt.xml optimize dags/cumodp/div_opt.xml --machine "$MF" --objective time --param s --from 32 --to 1024 --step '*2'
+case_ optimize.three.text.dags_cumodp_mul.xml optimize dags/cumodp/mul.xml --param l --values 128,256 --param s --values 1,2,4 --param n --values 16384,32768 --max-rows 0
+case_ optimize.three.csv.dags_cumodp_mul.xml optimize dags/cumodp/mul.xml --param l --values 128,256 --param s --values 1,2,4 --param n --values 16384,32768 --format csv
+for fmt in "${FORMATS[@]}"; do
+    case_ "optimize.tuples.$fmt.dags_gpu_matmul.xml" optimize dags/gpu/matmul.xml --machine "$MC" --objective time --param tile,r --values 8x1,16x1,16x2,32x4,32x8 --param n --values 1024,2048 --format "$fmt"
+done
 
 # ---------------------------------------------------------------------------
 # compare: pairs of programs; every mode in every format on three of them.

@@ -1,0 +1,229 @@
+/* trace.c: the launch trace that libmmm_trace.so (cuda/trace.c) writes
+ * while `mmm profile run` runs the program without Nsight Compute: every
+ * kernel launch with its launch statistics, every memcpy and memset, in
+ * the order the host issued them.  mmm_ncu_read_memory (ncu_csv.c) reads
+ * it into a capture like ncu's list of launches through a sink, so that
+ * the sampled launches of an ncu capture stand for the traced launches of
+ * their configuration.
+ *
+ *   # mmm launch trace 1
+ *   order,kind,name,stream,grid_x,grid_y,grid_z,block_x,block_y,block_z,
+ *       registers,shared_static,shared_dynamic,bytes,copy,duration_ns,graph
+ *
+ * Every error is FILE:LINE with what is wrong. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "profile_internal.h"
+
+#define TRACE_MAGIC "# mmm launch trace"
+
+enum {
+    C_ORDER, C_KIND, C_NAME, C_STREAM, C_GX, C_GY, C_GZ, C_BX, C_BY, C_BZ, C_REGS,
+    C_SSTATIC, C_SDYN, C_BYTES, C_COPY, C_NS, C_GRAPH, NCOLS
+};
+
+/* The header, as the tracer writes it (cuda/trace.c). */
+static const char header[] =
+    "order,kind,name,stream,grid_x,grid_y,grid_z,block_x,block_y,block_z,registers,"
+    "shared_static,shared_dynamic,bytes,copy,duration_ns,graph";
+
+/* Column k's name (a static buffer per call site is enough: messages). */
+static const char *colname(int k, char *buf, size_t size)
+{
+    const char *p = header;
+    for (int i = 0; i < k && p; i++)
+        p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL;
+    size_t n = p ? strcspn(p, ",") : 0;
+    snprintf(buf, size, "%.*s", (int)n, p ? p : "");
+    return buf;
+}
+
+/* A cell as a non-negative integer below 2^62; -1 when it is not one. */
+static int64_t number(const char *s)
+{
+    int64_t v = 0;
+    if (!*s)
+        return -1;
+    for (; *s; s++) {
+        if (*s < '0' || *s > '9' || v > (INT64_C(1) << 58))
+            return -1;
+        v = v * 10 + (*s - '0');
+    }
+    return v;
+}
+
+static int need(const char *file, long line, const char *cell, int col, int64_t min,
+                int64_t *out, mmm_error *err)
+{
+    int64_t v = number(cell);
+    char cn[32];
+    if (v < min)
+        return mmm_error_set(err, MMM_EINPUT, file, line,
+                             "%s is '%s', not a whole number%s", colname(col, cn, sizeof cn),
+                             cell, min > 0 ? " of at least 1" : "");
+    *out = v;
+    return 0;
+}
+
+static int kernel_row(const mmm__trace_sink *sk, const mmm__csv *r, long line, int64_t order,
+                      mmm_error *err)
+{
+    int64_t g[3] = {0}, b[3] = {0}, regs = 0, ss = 0, sd = 0, ns = 0;
+    mmm_value v[MMM_NCU_NQUANTITIES];
+    const char *f = sk->file;
+    if (!r->cells[C_NAME][0])
+        return mmm_error_set(err, MMM_EINPUT, f, line, "a kernel launch without a name");
+    for (int k = 0; k < 3; k++)
+        if (need(f, line, r->cells[C_GX + k], C_GX + k, 1, &g[k], err) < 0 ||
+            need(f, line, r->cells[C_BX + k], C_BX + k, 1, &b[k], err) < 0)
+            return MMM_EINPUT;
+    if (need(f, line, r->cells[C_REGS], C_REGS, 0, &regs, err) < 0 ||
+        need(f, line, r->cells[C_SSTATIC], C_SSTATIC, 0, &ss, err) < 0 ||
+        need(f, line, r->cells[C_SDYN], C_SDYN, 0, &sd, err) < 0 ||
+        need(f, line, r->cells[C_NS], C_NS, 0, &ns, err) < 0)
+        return MMM_EINPUT;
+    if (g[0] > (INT64_C(1) << 31) || g[1] > 65535 || g[2] > 65535 || b[0] > 1024 ||
+        b[1] > 1024 || b[2] > 64 || b[0] * b[1] * b[2] > 1024)
+        return mmm_error_set(err, MMM_EINPUT, f, line,
+                             "a grid of %lld x %lld x %lld blocks of %lld x %lld x %lld "
+                             "threads: no CUDA GPU launches it",
+                             (long long)g[0], (long long)g[1], (long long)g[2],
+                             (long long)b[0], (long long)b[1], (long long)b[2]);
+    v[MMM_NCU_BLOCKS] = mmm_value_int(g[0] * g[1] * g[2]);
+    v[MMM_NCU_THREADS] = mmm_value_int(b[0] * b[1] * b[2]);
+    v[MMM_NCU_REGISTERS] = mmm_value_int(regs);
+    v[MMM_NCU_SHARED_STATIC] = mmm_value_int(ss);
+    v[MMM_NCU_SHARED_DYNAMIC] = mmm_value_int(sd);
+    v[MMM_NCU_DURATION_NS] = mmm_value_int(ns);
+    uint32_t have = 1u << MMM_NCU_BLOCKS | 1u << MMM_NCU_THREADS | 1u << MMM_NCU_REGISTERS |
+                    1u << MMM_NCU_SHARED_STATIC | 1u << MMM_NCU_SHARED_DYNAMIC |
+                    1u << MMM_NCU_DURATION_NS;
+    char stream[48];
+    snprintf(stream, sizeof stream, "%s", r->cells[C_STREAM]);
+    return sk->launch(sk->payload, line, order, r->cells[C_NAME], stream, have, v, err);
+}
+
+static int copy_row(const mmm__trace_sink *sk, const mmm__csv *r, long line, int set,
+                    size_t before, mmm_error *err)
+{
+    static const char *const kinds[] = {"h2d", "d2h", "d2d", "h2h", "p2p", "other"};
+    const char *f = sk->file;
+    mmm__copy cp;
+    int64_t bytes = 0, ns = 0;
+    memset(&cp, 0, sizeof cp);
+    cp.line = line;
+    cp.before = before;
+    if (need(f, line, r->cells[C_BYTES], C_BYTES, 0, &bytes, err) < 0 ||
+        need(f, line, r->cells[C_NS], C_NS, 0, &ns, err) < 0)
+        return MMM_EINPUT;
+    cp.bytes = (uint64_t)bytes;
+    cp.ns = (uint64_t)ns;
+    cp.kind = MMM__COPY_SET;
+    if (!set) {
+        size_t k = 0;
+        while (k < sizeof kinds / sizeof kinds[0] && strcmp(kinds[k], r->cells[C_COPY]))
+            k++;
+        if (k == sizeof kinds / sizeof kinds[0])
+            return mmm_error_set(err, MMM_EINPUT, f, line,
+                                 "copy is '%s', not h2d, d2h, d2d, h2h, p2p or other",
+                                 r->cells[C_COPY]);
+        cp.kind = (mmm__copy_kind)k;
+    }
+    snprintf(cp.stream, sizeof cp.stream, "%s", r->cells[C_STREAM]);
+    return sk->copy(sk->payload, &cp, err);
+}
+
+int mmm__trace_is(const char *text, size_t len)
+{
+    size_t skip = len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3) ? 3 : 0;
+    return len - skip >= strlen(TRACE_MAGIC) &&
+           !memcmp(text + skip, TRACE_MAGIC, strlen(TRACE_MAGIC));
+}
+
+int mmm__trace_parse(const char *text, size_t len, const mmm__trace_sink *sk, mmm_error *err)
+{
+    const char *f = sk->file;
+    size_t launches = 0;
+    mmm__csv r;
+    long line, nul = mmm__nul_line(text, len);
+    int rc = 0, got;
+    int64_t last = 0;
+    if (nul)
+        return mmm_error_set(err, MMM_EINPUT, f, nul, "a NUL byte: not a launch trace");
+    mmm__csv_init(&r, f, text, len);
+    const char *ls;
+    size_t ll;
+    /* the magic line, then the header */
+    if (!mmm__csv_peek_line(&r, &ls, &ll, &line) || ll < strlen(TRACE_MAGIC) ||
+        memcmp(ls, TRACE_MAGIC, strlen(TRACE_MAGIC))) {
+        mmm__csv_dispose(&r);
+        return mmm_error_set(err, MMM_EINPUT, f, 1, "not a launch trace (no '%s' line)",
+                             TRACE_MAGIC);
+    }
+    mmm__csv_skip_line(&r);
+    if ((got = mmm__csv_next(&r, NCOLS + 8, &line, err)) <= 0) {
+        rc = got < 0 ? got
+                     : mmm_error_set(err, MMM_EINPUT, f, line, "the trace has no header");
+        goto out;
+    }
+    for (int k = 0; k < NCOLS; k++) {
+        char cn[32];
+        colname(k, cn, sizeof cn);
+        if ((size_t)k >= r.ncells || strcmp(r.cells[k], cn)) {
+            rc = mmm_error_set(err, MMM_EINPUT, f, line,
+                               "column %d of the header is '%s', not '%s' (a trace of "
+                               "another version of libmmm_trace.so?)",
+                               k + 1, (size_t)k < r.ncells ? r.cells[k] : "", cn);
+            goto out;
+        }
+    }
+    for (;;) {
+        if (mmm__csv_peek_line(&r, &ls, &ll, &line) && ll && ls[0] == '#') {
+            if (ll >= 8 && !memcmp(ls, "# error:", 8)) {
+                rc = mmm_error_set(err, MMM_EINPUT, f, line,
+                                   "the tracer failed: %.*s (the trace is incomplete)",
+                                   (int)(ll > 200 ? 200 : ll - 8), ls + 8);
+                goto out;
+            }
+            mmm__csv_skip_line(&r);
+            continue;
+        }
+        if ((got = mmm__csv_next(&r, NCOLS + 8, &line, err)) < 0) {
+            rc = got;
+            goto out;
+        }
+        if (!got)
+            break;
+        if (r.ncells != NCOLS) {
+            rc = mmm_error_set(err, MMM_EINPUT, f, line, "%zu fields where the header has %d",
+                               r.ncells, NCOLS);
+            goto out;
+        }
+        int64_t order = 0;
+        if ((rc = need(f, line, r.cells[C_ORDER], C_ORDER, 1, &order, err)) < 0)
+            goto out;
+        if (order <= last) {
+            rc = mmm_error_set(err, MMM_EINPUT, f, line,
+                               "order %lld after %lld: the rows must be in issue order",
+                               (long long)order, (long long)last);
+            goto out;
+        }
+        last = order;
+        if (!strcmp(r.cells[C_KIND], "kernel"))
+            rc = kernel_row(sk, &r, line, order, err), launches += rc == 0;
+        else if (!strcmp(r.cells[C_KIND], "memcpy") || !strcmp(r.cells[C_KIND], "memset"))
+            rc = copy_row(sk, &r, line, r.cells[C_KIND][4] == 's', launches, err);
+        else
+            rc = mmm_error_set(err, MMM_EINPUT, f, line,
+                               "kind is '%s', not kernel, memcpy or memset", r.cells[C_KIND]);
+        if (rc < 0)
+            goto out;
+    }
+    if (launches == 0)
+        rc = mmm_error_set(err, MMM_EINPUT, f, line,
+                           "the trace has no kernel launch (did the program run on the GPU?)");
+out:
+    mmm__csv_dispose(&r);
+    return rc < 0 ? rc : 0;
+}
