@@ -33,7 +33,7 @@ library_path = _lib.path
 
 
 def version():
-    """The version of the libmmm loaded ("0.2.0")."""
+    """The version of the libmmm loaded ("0.3.0")."""
     return lib.mmm_version().decode()
 
 
