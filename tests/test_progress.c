@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "mmm/mmm.h"
+#include "mmm/optimize.h"
 #include "mmm/output.h"
 #include "mmm/report.h"
 #include "mmm/scale.h"
@@ -158,4 +159,43 @@ Test(progress, command_line)
     mmm_run_dispose(&a);
     mmm_run_dispose(&b);
     remove("long.xml");
+}
+
+/* mmm_write_sweep (mmm optimize): "sweeping" once a point, done up to the
+ * total, then NULL; a spec of version 1 is swept without progress. */
+Test(progress, sweep)
+{
+    mmm_program *prog;
+    said s, none;
+    memset(&s, 0, sizeof s);
+    memset(&none, 0, sizeof none);
+    mmm_instance *inst = open_dag(&prog, DAG("poly_div_opt.xml"), &none);
+    mmm_sweep_spec spec = MMM_SWEEP_SPEC_INIT;
+    mmm_sweep_axis_text ax = {"s", "1", "40", NULL, NULL};
+    mmm_error e;
+    cr_assert_eq(mmm_sweep_spec_parse(&spec, prog, &ax, 1, NULL, NULL, &e), 0, "%s", e.message);
+    spec.progress = note;
+    spec.progress_payload = &s;
+    FILE *devnull = fopen("/dev/null", "w");
+    mmm_writer *w = NULL;
+    mmm_sweep_result res;
+    cr_assert_eq(mmm_writer_new(&w, devnull, MMM_FORMAT_JSON, &e), 0, "%s", e.message);
+    cr_assert_eq(mmm_write_sweep(w, &res, inst, &spec, 0, NULL, NULL, &e), 0, "%s", e.message);
+    cr_expect_eq(s.calls, 41, "%zu calls", s.calls);
+    cr_expect_eq(s.nulls, 1);
+    cr_expect(s.last_null);
+    cr_expect_eq(s.over, 0);
+    cr_expect(strncmp(s.text, "sweeping\n", 9) == 0, "%s", s.text);
+    mmm_writer_free(w);
+    /* version 1: the progress fields are not read */
+    memset(&s, 0, sizeof s);
+    spec.version = 1;
+    cr_assert_eq(mmm_writer_new(&w, devnull, MMM_FORMAT_JSON, &e), 0, "%s", e.message);
+    cr_assert_eq(mmm_write_sweep(w, &res, inst, &spec, 0, NULL, NULL, &e), 0, "%s", e.message);
+    cr_expect_eq(s.calls, 0);
+    mmm_writer_free(w);
+    fclose(devnull);
+    mmm_sweep_spec_dispose(&spec);
+    mmm_instance_free(inst);
+    mmm_program_free(prog);
 }

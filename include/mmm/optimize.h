@@ -120,9 +120,14 @@ typedef struct mmm_sweep_spec {
     int launch;                 /**< objective time: 0 the parameter
                                      'graph' (default stream), 1 stream,
                                      2 graph */
+    /** (version 2) Called after each point that mmm_write_sweep writes,
+     *  with "sweeping", the points done and their total, then once with
+     *  NULL when the sweep ends; NULL: none. */
+    mmm_progress_fn progress;
+    void *progress_payload;
 } mmm_sweep_spec;
 
-#define MMM_SWEEP_SPEC_VERSION 1
+#define MMM_SWEEP_SPEC_VERSION 2
 /** No axis yet, every other field the default. */
 #define MMM_SWEEP_SPEC_INIT {.version = MMM_SWEEP_SPEC_VERSION, .naxes = 0}
 /** Set *spec to MMM_SWEEP_SPEC_INIT. */

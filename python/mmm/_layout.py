@@ -11,7 +11,7 @@ SIZE = {
     'mmm_override': 40,
     'mmm_metrics': 208,
     'mmm_models': 984,
-    'mmm_sweep_spec': 2896,
+    'mmm_sweep_spec': 2912,
     'mmm_sweep_axis_text': 40,
     'mmm_sweep_result': 7480,
     'mmm_sim_options': 72,

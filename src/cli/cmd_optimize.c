@@ -158,6 +158,7 @@ static int make_spec(mmm_sweep_spec *spec, const opt_args *o, const mmm_program 
     spec->p = o->c.p;
     spec->max_points = (uint64_t)o->max_points;
     spec->launch = o->c.launch;
+    spec->progress = cli_progress((cli_common *)&o->c), spec->progress_payload = (void *)&o->c;
     if (o->objective && mmm_objective_parse(&spec->objective, o->objective) < 0)
         return cli_usage("optimize", "--objective must be overhead, bound, "
                          "corollary or time, not '%s'", o->objective);
@@ -225,7 +226,6 @@ int cmd_optimize(int argc, char **argv)
     mmm_sweep_spec spec = MMM_SWEEP_SPEC_INIT;
     size_t nov = 0;
     int rc = parse_args(&o, argc, argv);
-
     if (rc < 0)
         return CLI_OK; /* --help */
     if (rc != CLI_OK)

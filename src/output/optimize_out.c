@@ -951,6 +951,9 @@ typedef struct sweep_sink {
     mmm_writer *w;
     mmm_sweep_fn fn;
     void *payload;
+    mmm_progress_fn progress; /* the spec's (version 2), else NULL */
+    void *progress_payload;
+    uint64_t done, total;
 } sweep_sink;
 
 static int sink_point(const mmm_sweep_point *pt, const mmm_error *why, void *payload)
@@ -959,6 +962,8 @@ static int sink_point(const mmm_sweep_point *pt, const mmm_error *why, void *pay
     int rc = mmm_write_sweep_point(pt, why, s->w);
     if (rc == MMM_OK && s->fn)
         rc = s->fn(pt, why, s->payload);
+    if (s->progress)
+        s->progress(s->progress_payload, "sweeping", ++s->done, s->total);
     return rc;
 }
 
@@ -966,7 +971,7 @@ int mmm_write_sweep(mmm_writer *w, mmm_sweep_result *res, mmm_instance *inst,
                     const mmm_sweep_spec *spec, int64_t max_rows, mmm_sweep_fn fn,
                     void *payload, mmm_error *err)
 {
-    sweep_sink to = {w, fn, payload};
+    sweep_sink to = {w, fn, payload, NULL, NULL, 0, 0};
     mmm_sweep_result plan;
     mmm_metrics best, base;
     uint64_t total = 0;
@@ -979,7 +984,15 @@ int mmm_write_sweep(mmm_writer *w, mmm_sweep_result *res, mmm_instance *inst,
     if ((rc = mmm_sweep_resolve(&plan, &total, inst, spec, err)) < 0 ||
         (rc = mmm_write_sweep_begin(w, prog, &plan, spec, total, max_rows, err)) < 0)
         return rc;
-    if ((rc = mmm_sweep_run(res, inst, spec, sink_point, &to, err)) < 0) {
+    if (spec->version >= 2) {
+        to.progress = spec->progress;
+        to.progress_payload = spec->progress_payload;
+        to.total = total;
+    }
+    rc = mmm_sweep_run(res, inst, spec, sink_point, &to, err);
+    if (to.progress)
+        to.progress(to.progress_payload, NULL, to.done, to.total);
+    if (rc < 0) {
         fflush(w->f); /* the rows before the failure, before its message */
         return rc;
     }
