@@ -217,7 +217,13 @@ void mmm__parse_xml_error(mmm__parse_loader *ld, const xmlError *e, long line)
     if (!e || e->level < XML_ERR_ERROR || ld->have_err)
         return;
     /* the parse's context (a schema error's ctxt is the validator's) */
-    mmm__xml_message(msg, sizeof msg, e, mmm__xml_at_end(ld->ctxt, ld->src && ld->src->eof));
+    /* Only the parser's own errors look at its input: an encoding error is
+     * raised while libxml2 grows the input buffer, whose old pointers
+     * cur and end may then point into freed memory (fuzz_load found it:
+     * tests/data/fuzz/fuzz_load/utf16_bom_encoding_error.xml). */
+    mmm__xml_message(msg, sizeof msg, e,
+                     e->domain == XML_FROM_PARSER &&
+                         mmm__xml_at_end(ld->ctxt, ld->src && ld->src->eof));
     mmm__parse_fail(ld, xml_error_code(e), CLASS_OTHER, line, "%s", msg);
 }
 
