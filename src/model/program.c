@@ -487,18 +487,23 @@ static int compile_class(mmm_program *p, uint32_t eid[MMM_CX_N],
     free(sums[0]);
     free(sums[1]);
     if (r < 0)
-        return r;
+        goto fail;
     if ((r = mmm__prog_compile_opt(p, &eid[MMM_CX_THREADS], cs->threads, &sc, cs->line,
                          err)) < 0 ||
         (r = mmm__prog_compile_opt(p, &eid[MMM_CX_SHARED], cs->shared, &sc, cs->line,
                          err)) < 0)
-        return r;
+        goto fail;
     for (int a = 0; a < MMM_ATTR_N; a++)
         if ((r = mmm__prog_compile_opt(p, &eid[MMM_CX_ATTR0 + a],
                                        cs->attr ? cs->attr[a] : NULL, &sc,
                                        cs->line, err)) < 0)
-            return r;
+            goto fail;
     return 0;
+fail:
+    /* the accesses compiled before the failure (fuzz_analyze found them
+     * leaked: tests/data/fuzz/fuzz_analyze/access_then_bad_threads.xml) */
+    mmm__access_dispose(ca);
+    return r;
 }
 
 /* Append the accesses of the class being appended. */
