@@ -162,6 +162,8 @@ static int job_cmp(const void *a, const void *b)
 static const char *kernel_of(const dax *d, const char *ref)
 {
     dax_job key = {(char *)ref, NULL};
+    if (d->njobs == 0) /* no jobs yet: bsearch takes no NULL array (UBSan) */
+        return ref;
     const dax_job *j = bsearch(&key, d->jobs, d->njobs, sizeof *d->jobs, job_cmp);
     return j ? j->kid : ref;
 }
