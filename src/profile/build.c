@@ -98,6 +98,19 @@ typedef struct pnode {
     char id[64];       /* copies */
 } pnode;
 
+/* A node's id and stream: a run of copies its own, a group its first
+ * launch's. */
+static const char *node_id(const pgroup *g, const pnode *nd)
+{
+    return nd->copy ? nd->id : g[nd->group].id;
+}
+
+static const char *node_stream(const mmm__profile_point *pt, const pgroup *g,
+                               const pnode *nd)
+{
+    return nd->copy ? nd->c->stream : pt->l[g[nd->group].first].stream;
+}
+
 static int group_point(const mmm__profile_point *pt, const unsigned char *cut,
                        pgroup **out, size_t *nout)
 {
@@ -348,18 +361,14 @@ static int build_plain(mmm_profile *prof, mmm__text *t, const mmm__profile_point
             k++;
         if (k < nn[0] || k < nn[i]) {
             const pnode *a = k < nn[0] ? &nodes[0][k] : NULL, *b = k < nn[i] ? &nodes[i][k] : NULL;
-            const pnode *c = a && a->copy ? a : b;
             rc = mmm_error_set(err, MMM_EINPUT, pts->file, pts->p[i].line,
                                "the point %s does not copy what the first point does: "
-                               "its %s %s where the point %s has %s %s.  Without a "
+                               "its node %s where the point %s has %s.  Without a "
                                "skeleton every point must issue the same copies and sets "
                                "between the same kernels; write one (--skeleton, "
                                "docs/profile.md)",
-                               pts->p[i].label, c == b ? "node" : "node",
-                               b ? (b->copy ? b->id : g[i][b->group].id) : "(none)",
-                               pts->p[0].label, a ? "" : "nothing",
-                               a ? (a->copy ? a->id : g[0][a->group].id) : "");
-            (void)c;
+                               pts->p[i].label, b ? node_id(g[i], b) : "(none)",
+                               pts->p[0].label, a ? node_id(g[0], a) : "nothing");
             goto out;
         }
     }
@@ -490,21 +499,17 @@ static int build_plain(mmm_profile *prof, mmm__text *t, const mmm__profile_point
             }
     }
     /* edges: each kernel or copy after the previous one of its stream */
-#define NODE_STREAM(nd) ((nd).copy ? (nd).c->stream : pts->p[0].l[g[0][(nd).group].first].stream)
-#define NODE_ID(nd) ((nd).copy ? (nd).id : g[0][(nd).group].id)
     for (size_t k = 1; k < nn[0]; k++) {
-        const char *s = NODE_STREAM(nodes[0][k]);
+        const char *s = node_stream(&pts->p[0], g[0], &nodes[0][k]);
         for (size_t j = k; j-- > 0;)
-            if (!strcmp(NODE_STREAM(nodes[0][j]), s)) {
+            if (!strcmp(node_stream(&pts->p[0], g[0], &nodes[0][j]), s)) {
                 mmm__text_put(t, "  <edge");
-                put_attr(t, "from", NODE_ID(nodes[0][j]));
-                put_attr(t, "to", NODE_ID(nodes[0][k]));
+                put_attr(t, "from", node_id(g[0], &nodes[0][j]));
+                put_attr(t, "to", node_id(g[0], &nodes[0][k]));
                 mmm__text_put(t, "/>\n");
                 break;
             }
     }
-#undef NODE_STREAM
-#undef NODE_ID
     if (skipped &&
         mmm__profile_note(prof, "%zu cop%s of kinds the DAG format lacks (host to host, "
                           "peer to peer) left out", skipped, skipped == 1 ? "y" : "ies") < 0) {

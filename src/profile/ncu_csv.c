@@ -205,6 +205,23 @@ void mmm_ncu_free(mmm_ncu_capture *c)
 /* ------------------------------------------------------------------ */
 /* Captures made by other readers (a launch trace: trace.c)           */
 
+/* Append *L, whose kernel and stream were just allocated (NULL when that
+ * failed), to c; on failure free them. */
+static int push_launch(mmm_ncu_capture *c, launch *L, mmm_error *err)
+{
+    launch *l = L->kernel && L->stream
+                    ? mmm__grow(c->l, &c->cap, c->n + 1, sizeof *c->l, 64)
+                    : NULL;
+    if (!l) {
+        free(L->kernel);
+        free(L->stream);
+        return mmm_error_set(err, MMM_ENOMEM, c->file, L->line, "out of memory");
+    }
+    c->l = l;
+    c->l[c->n++] = *L;
+    return 0;
+}
+
 static int trace_launch(void *payload, long line, int64_t id, const char *kernel,
                         const char *stream, uint32_t have, const mmm_value *v, mmm_error *err)
 {
@@ -219,15 +236,7 @@ static int trace_launch(void *payload, long line, int64_t id, const char *kernel
             L.v[q] = v[q];
     L.kernel = strdup(kernel);
     L.stream = strdup(stream);
-    launch *l = mmm__grow(c->l, &c->cap, c->n + 1, sizeof *c->l, 64);
-    if (!L.kernel || !L.stream || !l) {
-        free(L.kernel);
-        free(L.stream);
-        return mmm_error_set(err, MMM_ENOMEM, c->file, line, "out of memory");
-    }
-    c->l = l;
-    c->l[c->n++] = L;
-    return 0;
+    return push_launch(c, &L, err);
 }
 
 static int trace_copy(void *payload, const mmm__copy *cp, mmm_error *err)
@@ -675,17 +684,9 @@ static int add_launch(mmm_ncu_capture *c, const table *t, const mmm__csv *r,
                                  qdefs[dimq[k]].alt[0], dimn[k]);
     size_t sl = strlen(r->cells[t->c_context]) + strlen(r->cells[t->c_stream]) + 2;
     L.kernel = strdup(r->cells[t->c_kernel]);
-    L.stream = malloc(sl);
-    launch *l = mmm__grow(c->l, &c->cap, c->n + 1, sizeof *c->l, 64);
-    if (!L.kernel || !L.stream || !l) {
-        free(L.kernel);
-        free(L.stream);
-        return mmm_error_set(err, MMM_ENOMEM, c->file, line, "out of memory");
-    }
-    snprintf(L.stream, sl, "%s/%s", r->cells[t->c_context], r->cells[t->c_stream]);
-    c->l = l;
-    c->l[c->n++] = L;
-    return 0;
+    if ((L.stream = malloc(sl)))
+        snprintf(L.stream, sl, "%s/%s", r->cells[t->c_context], r->cells[t->c_stream]);
+    return push_launch(c, &L, err);
 }
 
 static int is_header(const char *s, size_t len)

@@ -633,14 +633,13 @@ static int run_pass(point_run *r, const ncu_pass *ps, char **envp, const size_t 
     return rc;
 }
 
-static int points_row(point_run *r, const char *file, const size_t *idx)
+static void points_row(point_run *r, const char *file, const size_t *idx)
 {
     const char *base = strrchr(file, '/');
     fprintf(r->pf, "%s", base ? base + 1 : file);
     for (size_t k = 0; k < r->g->np; k++)
         fprintf(r->pf, ",%s", r->g->p[k].val[idx[k]]);
     fprintf(r->pf, "\n");
-    return 0;
 }
 
 /* The configurations of the trace that the sample missed (ncu's
