@@ -1886,3 +1886,122 @@ Test(profile, skeleton_with_copies)
     mmm_profile_free(p);
     mmm_tmpdir_remove(dir);
 }
+
+/* ------------------------------------------------------------------ */
+/* One expression per template instance                                */
+
+/* Split a CSV row of quoted cells (commas inside quotes kept) in place. */
+static size_t csv_cells(char *row, char **cell, size_t max)
+{
+    size_t n = 0;
+    for (char *s = row; *s && n < max;) {
+        char *e = s;
+        int q = 0;
+        while (*e && (q || *e != ',')) {
+            if (*e == '"')
+                q = !q;
+            e++;
+        }
+        cell[n++] = s;
+        if (!*e)
+            break;
+        *e = '\0';
+        s = e + 1;
+    }
+    return n;
+}
+
+static size_t csv_col(char **head, size_t n, const char *name)
+{
+    char q[128];
+    snprintf(q, sizeof q, "\"%s\"", name);
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(head[i], q))
+            return i;
+    cr_assert_fail("no column %s", name);
+    return 0;
+}
+
+static int64_t f_inst16(int64_t n) { return n * n / 65536 + n / 256 + 3; }
+static int64_t f_inst32(int64_t n) { int64_t l = 0; while (((int64_t)1 << l) < n) l++; return 5 * n + 11 * l; }
+
+/* Two instances of a template, k<16> and k<32> (the parameter t), whose
+ * work per block follows no one expression of n and t (three terms in n
+ * at t = 16, two others at 32): the build writes one exact expression per
+ * instance, joined by indicators, and it gives the closed forms at an n
+ * that no point ran. */
+Test(profile, fit_per_instance)
+{
+    char dir[256], pts[512], path[512];
+    mmm_tmpdir_make(dir, sizeof dir, "mmm_profile");
+    size_t len;
+    char *t = slurp(DATA "/fixtures/reduce_sizes_base.csv", &len);
+    char *l0 = t, *l1 = strchr(l0, '\n');
+    cr_assert_not_null(l1);
+    *l1++ = '\0';
+    char *l2 = strchr(l1, '\n');
+    cr_assert_not_null(l2);
+    *l2++ = '\0';
+    char *end = strchr(l2, '\n');
+    if (end)
+        *end = '\0';
+    char head_copy[16384];
+    snprintf(head_copy, sizeof head_copy, "%s", l0);
+    char *head[512], *row[512];
+    size_t nh = csv_cells(head_copy, head, 512), nr = csv_cells(l2, row, 512);
+    cr_assert_eq(nh, nr);
+    size_t c_name = csv_col(head, nh, "Kernel Name"), c_grid = csv_col(head, nh, "Grid Size"),
+           c_lgrid = csv_col(head, nh, "launch__grid_size"),
+           c_work = csv_col(head, nh, "smsp__thread_inst_executed.sum");
+    snprintf(pts, sizeof pts, "%s/P.csv", dir);
+    FILE *pf = fopen(pts, "w");
+    cr_assert_not_null(pf);
+    fprintf(pf, "ncu,n,t\n");
+    for (int ti = 0; ti < 2; ti++)
+        for (int e = 16; e <= 20; e++) {
+            int64_t n = (int64_t)1 << e, blocks = n / 256,
+                    w = ti ? f_inst32(n) : f_inst16(n);
+            snprintf(path, sizeof path, "%s/t%d_n%d.csv", dir, ti, e);
+            FILE *f = fopen(path, "w");
+            cr_assert_not_null(f);
+            fprintf(f, "%s\n%s\n", l0, l1);
+            for (size_t c = 0; c < nr; c++) {
+                if (c)
+                    fputc(',', f);
+                if (c == c_name)
+                    fprintf(f, "\"void k<%d>(float *)\"", ti ? 32 : 16);
+                else if (c == c_grid)
+                    fprintf(f, "\"(%lld, 1, 1)\"", (long long)blocks);
+                else if (c == c_lgrid)
+                    fprintf(f, "\"%lld\"", (long long)blocks);
+                else if (c == c_work)
+                    fprintf(f, "\"%lld\"", (long long)(blocks * w));
+                else
+                    fputs(row[c], f);
+            }
+            fputc('\n', f);
+            fclose(f);
+            fprintf(pf, "t%d_n%d.csv,%lld,%d\n", ti, e, (long long)n, ti ? 32 : 16);
+        }
+    fclose(pf);
+    free(t);
+    mmm_profile *p = build(pts, NULL);
+    const char *xml = mmm_profile_xml(p);
+    cr_expect(strstr(xml, "(t == 16)*(") != NULL, "%s", xml);
+    cr_expect(strstr(xml, "(t == 32)*(") != NULL, "%s", xml);
+    cr_expect(strstr(xml, "APPROXIMATE work") == NULL, "%s", xml);
+    mmm_program *prog = load_text(xml);
+    static const char *const names[] = {"n", "t"};
+    for (int ti = 0; ti < 2; ti++) {
+        int64_t n = (int64_t)1 << 23;
+        const int64_t v[] = {n, ti ? 32 : 16};
+        mmm_instance *inst = eval_at(prog, names, v, 2);
+        cr_expect_eq(class_of(inst, "k")->count, n / 256);
+        cr_expect_eq(class_of(inst, "k")->work, (double)(ti ? f_inst32(n) : f_inst16(n)),
+                     "t=%d: work %g", ti ? 32 : 16, class_of(inst, "k")->work);
+        mmm_instance_free(inst);
+    }
+    mmm_program_free(prog);
+    mmm_profile_free(p);
+    mmm_tmpdir_remove(dir);
+}

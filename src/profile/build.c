@@ -251,11 +251,11 @@ static int put_copy(mmm_profile *prof, mmm__text *t, const mmm__profile_points *
     memset(&fr, 0, sizeof fr);
     for (size_t i = 0; i < pts->n; i++)
         y[i] = mmm_value_int((int64_t)nodes[i][nd].c->bytes);
-    if ((rc = mmm__fit_values(names, pts->nparams, x, y, pts->n, 1, &fb, err)) < 0)
+    if ((rc = mmm__fit_values(names, pts->nparams, x, y, pts->n, 1, NULL, &fb, err)) < 0)
         return rc;
     for (size_t i = 0; i < pts->n; i++)
         y[i] = mmm_value_int(nodes[i][nd].count);
-    if ((rc = mmm__fit_values(names, pts->nparams, x, y, pts->n, 1, &fr, err)) < 0)
+    if ((rc = mmm__fit_values(names, pts->nparams, x, y, pts->n, 1, NULL, &fr, err)) < 0)
         return rc;
     mmm__text_printf(t, "  <!-- %lld call%s on stream %s, from the launch trace %s:%ld "
                         "(%.4g us the first, as traced) -->\n",
@@ -286,11 +286,12 @@ static int build_plain(mmm_profile *prof, mmm__text *t, const mmm__profile_point
     mmm_value *y = calloc(pts->n, sizeof *y);
     mmm_value *x = calloc(pts->n * (pts->nparams ? pts->nparams : 1), sizeof *x);
     const mmm__profile_launch **rep = calloc(pts->n, sizeof *rep);
+    const char **inst = calloc(pts->n, sizeof *inst);
     int64_t *nl = calloc(pts->n, sizeof *nl);
     pnode **nodes = calloc(pts->n, sizeof *nodes);
     size_t *nn = calloc(pts->n, sizeof *nn), skipped = 0;
     int rc = 0;
-    if (!g || !ng || !y || !x || !rep || !nl || !nodes || !nn) {
+    if (!g || !ng || !y || !x || !rep || !inst || !nl || !nodes || !nn) {
         rc = mmm_error_set(err, MMM_ENOMEM, pts->file, 0, "out of memory");
         goto out;
     }
@@ -443,6 +444,7 @@ static int build_plain(mmm_profile *prof, mmm__text *t, const mmm__profile_point
         for (size_t i = 0; i < pts->n; i++) {
             const mmm__profile_launch *l = &pts->p[i].l[g[i][k].first];
             rep[i] = l;
+            inst[i] = l->kernel;
             nl[i] = (int64_t)g[i][k].count;
             all &= l->have_a;
         }
@@ -467,12 +469,12 @@ static int build_plain(mmm_profile *prof, mmm__text *t, const mmm__profile_point
             for (size_t i = 0; i < pts->n; i++)
                 y[i] = g[i][k].a[a];
             if ((rc = mmm__fit_values(names, pts->nparams, x, y, pts->n,
-                                      mmm__pa_integral(a), &f[a], err)) < 0)
+                                      mmm__pa_integral(a), inst, &f[a], err)) < 0)
                 goto out;
         }
         for (size_t i = 0; i < pts->n; i++)
             y[i] = mmm_value_int(nl[i]);
-        if ((rc = mmm__fit_values(names, pts->nparams, x, y, pts->n, 1, &f[PF_REPEAT],
+        if ((rc = mmm__fit_values(names, pts->nparams, x, y, pts->n, 1, inst, &f[PF_REPEAT],
                                   err)) < 0)
             goto out;
         mmm__kernel_comment(t, "  ", g[0][k].id, pts, rep, nl, f, NULL);
@@ -540,6 +542,7 @@ out:
     free(y);
     free(x);
     free(rep);
+    free(inst);
     free(nl);
     if (nodes)
         for (size_t i = 0; i < pts->n; i++)

@@ -695,7 +695,7 @@ static int resolve(const char *name, size_t len, void *payload)
 /* Evaluate text at every point: *exact 1 when every value equals y
  * exactly; *max_rel the largest relative error.  -1 when it does not
  * parse or evaluate. */
-static int check_text(const char *text, const char *const *names, size_t nvars,
+int mmm__fit_check_text(const char *text, const char *const *names, size_t nvars,
                       const mmm_value *x, const mmm_value *y, size_t n,
                       int *exact, double *max_rel)
 {
@@ -717,6 +717,25 @@ static int check_text(const char *text, const char *const *names, size_t nvars,
         double r = fabs(v.d - y[i].d) / den;
         if (!(r <= *max_rel))
             *max_rel = r;
+    }
+    mmm_expr_free(e);
+    return 0;
+}
+
+int mmm__fit_eval_text(const char *text, const char *const *names, size_t nvars,
+                       const mmm_value *x, size_t n, double *out)
+{
+    mmm_expr *e = NULL;
+    resolve_arg ra = {names, nvars};
+    if (mmm_expr_parse(&e, text, resolve, &ra, NULL, NULL) < 0)
+        return -1;
+    for (size_t i = 0; i < n; i++) {
+        mmm_value v;
+        if (mmm_expr_eval(e, x + i * nvars, nvars, &v, NULL) < 0) {
+            mmm_expr_free(e);
+            return -1;
+        }
+        out[i] = v.d;
     }
     mmm_expr_free(e);
     return 0;
@@ -952,7 +971,7 @@ int mmm_profile_fit(const char *const *names, size_t nvars, const mmm_value *x,
         int ex;
         double mr;
         if (strlen(txt.s) < sizeof res->text &&
-            check_text(txt.s, names, nvars, x, y, npoints, &ex, &mr) == 0 && ex) {
+            mmm__fit_check_text(txt.s, names, nvars, x, y, npoints, &ex, &mr) == 0 && ex) {
             snprintf(res->text, sizeof res->text, "%s", txt.s);
             res->exact = 1;
             res->terms = s;
@@ -994,7 +1013,7 @@ int mmm_profile_fit(const char *const *names, size_t nvars, const mmm_value *x,
         }
         int ex;
         double mr;
-        if (check_text(res->text, names, nvars, x, y, npoints, &ex, &mr) == 0) {
+        if (mmm__fit_check_text(res->text, names, nvars, x, y, npoints, &ex, &mr) == 0) {
             res->exact = ex;
             res->max_rel_error = ex ? 0 : mr;
         } else {

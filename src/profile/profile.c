@@ -105,24 +105,42 @@ void mmm__text_comment(mmm__text *t, const char *s)
 }
 
 int mmm__fit_values(const char *const *names, size_t nvars, const mmm_value *x,
-                    const mmm_value *y, size_t n, int integral, mmm__profile_fit *f,
-                    mmm_error *err)
+                    const mmm_value *y, size_t n, int integral, const char *const *inst,
+                    mmm__profile_fit *f, mmm_error *err)
 {
     mmm_profile_fit_result r;
     int rc = mmm_profile_fit(names, nvars, x, y, n, &r, err);
     if (rc < 0)
         return rc;
-    /* a count must evaluate to an integer: an approximation is rounded up */
-    if (integral && !r.exact && r.text[strspn(r.text, "0123456789")] != '\0')
-        snprintf(f->text, sizeof f->text, "max(0, ceil(%s))", r.text);
-    else
-        snprintf(f->text, sizeof f->text, "%s", r.text);
-    f->have = 1;
     f->exact = r.exact;
+    f->max_rel = r.max_rel_error;
+    f->instances = 0;
+    snprintf(f->text, sizeof f->text, "%s", r.text);
+    /* no single exact expression: one per template instance, if the
+       points' functions differ */
+    if (!r.exact && inst) {
+        int ex;
+        double mr;
+        rc = mmm__fit_instances(names, nvars, x, y, n, inst, r.text, r.max_rel_error,
+                                f->text, sizeof f->text - 20, &ex, &mr, err);
+        if (rc < 0)
+            return rc;
+        if (rc > 0) {
+            f->exact = ex;
+            f->max_rel = mr;
+            f->instances = 1;
+        }
+    }
+    /* a count must evaluate to an integer: an approximation is rounded up */
+    if (integral && !f->exact && f->text[strspn(f->text, "0123456789")] != '\0') {
+        char raw[sizeof f->text];
+        memcpy(raw, f->text, sizeof raw);
+        snprintf(f->text, sizeof f->text, "max(0, ceil(%.*s))", (int)sizeof f->text - 16, raw);
+    }
+    f->have = 1;
     f->rounded = 0;
     for (size_t i = 0; i < n; i++)
         f->rounded |= !y[i].exact;
-    f->max_rel = r.max_rel_error;
     f->npoints = n;
     return 0;
 }

@@ -211,8 +211,9 @@ int mmm__profile_note(mmm_profile *p, const char *fmt, ...)
 
 /* How one attribute (or the repeat) of a kernel was written. */
 typedef struct mmm__profile_fit {
-    char text[1100];
+    char text[4096];
     int have;       /* written */
+    int instances;  /* one expression per template instance (instfit.c) */
     int exact;
     double max_rel;
     size_t npoints; /* the values it went through */
@@ -225,18 +226,36 @@ typedef struct mmm__profile_fit {
  * within 10 %). */
 int mmm__same_launch(const mmm__profile_launch *a, const mmm__profile_launch *b);
 
-/* Fit the values y[0 .. n) at x (n rows of nvars) into *f. */
-/* 1 when two launches are the same: the same kernel on the same stream
- * with the same attributes (the L1's wavefronts, which vary with timing,
- * within 10 %). */
-int mmm__same_launch(const mmm__profile_launch *a, const mmm__profile_launch *b);
-
 /* Fit the values y[0 .. n) at x (n rows of nvars) into *f; an integral
  * attribute's approximation is rounded up (ceil), so that it stays a
- * count. */
+ * count.  inst (NULL: none): the function each row's launch ran; where no
+ * single expression is exact and the rows' functions differ, one
+ * expression per instance (mmm__fit_instances). */
 int mmm__fit_values(const char *const *names, size_t nvars, const mmm_value *x,
-                    const mmm_value *y, size_t n, int integral, mmm__profile_fit *f,
-                    mmm_error *err);
+                    const mmm_value *y, size_t n, int integral, const char *const *inst,
+                    mmm__profile_fit *f, mmm_error *err);
+
+/* One expression per template instance, joined by indicators, with
+ * whole_text (the fit through every point, of largest relative error
+ * whole_err) where no instance applies, into out: 1 when written (*exact,
+ * *max_rel: how it reproduces y), 0 when it does not apply (one instance)
+ * or is no better, negative on error. */
+int mmm__fit_instances(const char *const *names, size_t nvars, const mmm_value *x,
+                       const mmm_value *y, size_t n, const char *const *inst,
+                       const char *whole_text, double whole_err, char *out,
+                       size_t outsize, int *exact, double *max_rel, mmm_error *err);
+
+/* text evaluated at the n points, into out[i] (doubles); -1 when it does
+ * not parse or evaluate. */
+int mmm__fit_eval_text(const char *text, const char *const *names, size_t nvars,
+                       const mmm_value *x, size_t n, double *out);
+
+/* Evaluate text at every point: *exact 1 when every value equals y
+ * exactly; *max_rel the largest relative error.  -1 when it does not
+ * parse or evaluate. */
+int mmm__fit_check_text(const char *text, const char *const *names, size_t nvars,
+                        const mmm_value *x, const mmm_value *y, size_t n, int *exact,
+                        double *max_rel);
 
 /* The comment of a kernel, from indent: its launches at each point (rep[i]
  * a launch of point i standing for its nl[i] launches, NULL when the

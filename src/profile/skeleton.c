@@ -280,11 +280,12 @@ typedef struct hole {
     size_t kernel;      /* program kernel index */
     int pa;             /* PA_* */
     mmm_value *x, *y;   /* rows of (params[, index]) -> value */
+    const char **inst;  /* the function each row's launch ran */
     size_t n, cap;
     mmm__profile_fit fit;
 } hole;
 
-static int hole_add(hole *h, size_t nv, const mmm_value *x, mmm_value y)
+static int hole_add(hole *h, size_t nv, const mmm_value *x, mmm_value y, const char *inst)
 {
     if (h->n == h->cap) {
         size_t nc = h->cap ? 2 * h->cap : 16;
@@ -296,9 +297,14 @@ static int hole_add(hole *h, size_t nv, const mmm_value *x, mmm_value y)
         if (!ny)
             return -1;
         h->y = ny;
+        const char **ni = realloc(h->inst, nc * sizeof *ni);
+        if (!ni)
+            return -1;
+        h->inst = ni;
         h->cap = nc;
     }
     memcpy(h->x + h->n * nv, x, nv * sizeof *x);
+    h->inst[h->n] = inst;
     h->y[h->n++] = y;
     return 0;
 }
@@ -714,6 +720,7 @@ int mmm__skeleton_fill(mmm_profile *prof, mmm__text *out, const char *path,
             memcpy(xrow, pt->params, nparams * sizeof *xrow);
             mmm_value sum = mmm_value_int(0), first = mmm_value_int(0);
             int64_t cnt = 0, differ = 0;
+            const char *kname = NULL;
             for (size_t i = 0; i < nex; i++) {
                 const expect *x = &ex[i];
                 const mmm__profile_launch *l = &pt->l[i];
@@ -732,15 +739,17 @@ int mmm__skeleton_fill(mmm_profile *prof, mmm__text *out, const char *path,
                 mmm_value v = l->a[H->pa];
                 if (K->uses_index) {
                     xrow[nparams] = mmm_value_int(x->copy);
-                    if (hole_add(H, nv, xrow, v) < 0) {
+                    if (hole_add(H, nv, xrow, v, l->kernel) < 0) {
                         rc = mmm_error_set(err, MMM_ENOMEM, path, 0, "out of memory");
                         free(order);
                         goto out;
                     }
                     continue;
                 }
-                if (cnt == 0)
+                if (cnt == 0) {
                     first = v;
+                    kname = l->kernel;
+                }
                 else if (!mmm__pv_equal(first, v) &&
                          !((H->pa == PA_WAVEFRONTS || H->pa == PA_GLOBAL_WAVEFRONTS) &&
                            fabs(first.d - v.d) <= 0.1 * fmax(fabs(first.d), fabs(v.d))))
@@ -763,7 +772,7 @@ int mmm__skeleton_fill(mmm_profile *prof, mmm__text *out, const char *path,
                     goto out;
                 }
             }
-            if (hole_add(H, nv, xrow, mmm__pv_div(sum, mmm_value_int(cnt))) < 0) {
+            if (hole_add(H, nv, xrow, mmm__pv_div(sum, mmm_value_int(cnt)), kname) < 0) {
                 rc = mmm_error_set(err, MMM_ENOMEM, path, 0, "out of memory");
                 free(order);
                 goto out;
@@ -791,7 +800,7 @@ int mmm__skeleton_fill(mmm_profile *prof, mmm__text *out, const char *path,
             goto out;
         }
         if ((rc = mmm__fit_values(names, nv, H->x, H->y, H->n,
-                                  mmm__pa_integral(H->pa), &H->fit, err)) < 0)
+                                  mmm__pa_integral(H->pa), H->inst, &H->fit, err)) < 0)
             goto out;
         if (!H->fit.exact) {
             char why[300];
@@ -948,6 +957,7 @@ out:
     for (size_t h = 0; h < nholes; h++) {
         free(holes[h].x);
         free(holes[h].y);
+        free(holes[h].inst);
     }
     free(holes);
     free(clamps);
