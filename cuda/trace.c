@@ -7,16 +7,25 @@
  * writes them, in the order the host issued them (CUPTI's correlation
  * ids), to the file named by MMM_TRACE_FILE:
  *
- *   # mmm launch trace 1
+ *   # mmm launch trace 2
  *   order,kind,name,stream,grid_x,grid_y,grid_z,block_x,block_y,block_z,
- *       registers,shared_static,shared_dynamic,bytes,copy,duration_ns,graph
- *   1,kernel,_Z6reduceILi256EEvPKfPfi,7,1024,1,1,256,1,1,16,1024,0,,,5312,0
- *   2,memcpy,,7,,,,,,,,,,4194304,d2d,2048,0
+ *       registers,shared_static,shared_dynamic,bytes,copy,duration_ns,graph,
+ *       node,to
+ *   1,kernel,_Z6reduceILi256EEvPKfPfi,7,1024,1,1,256,1,1,16,1024,0,,,5312,0,0,
+ *   2,memcpy,,7,,,,,,,,,,4194304,d2d,2048,0,0,
+ *   3,edge,,,,,,,,,,,,,,,4,17,18
  *
  * kind is kernel, memcpy or memset; name the kernel's mangled name (as
  * `ncu --print-kernel-base mangled` prints it); copy h2d, d2h, d2d, h2h,
- * p2p or other; graph the CUDA graph's id (0 outside graphs).  The reader
- * is src/profile/trace.c; docs/profile.md describes the file.
+ * p2p or other; graph and node the ids CUPTI gives the CUDA graph and its
+ * node that ran the launch (0 outside graphs).  After the launches, the
+ * graphs' structure as instantiated (cudaGraphInstantiate): "edge" rows,
+ * graph the id of the graph instantiated, node and to the ids of the two
+ * nodes of one of its edges; "exec" rows, graph that graph's id, node the
+ * id of the executable graph made from it; "clone" rows, node a node's id
+ * in a clone of a graph (the executable's), to the id of the node it was
+ * cloned from.  The reader is src/profile/trace.c; docs/profile.md
+ * describes the file.
  *
  * It costs the program a few microseconds a launch, where a pass of
  * Nsight Compute that lists launches costs milliseconds: 10^5 launches
@@ -29,6 +38,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <cuda.h>
 #include <cupti.h>
 
 #define BUF_SIZE (8u << 20)
@@ -39,6 +49,7 @@ typedef struct rec {
     uint8_t copy;
     uint16_t regs;
     uint32_t stream, graph;
+    uint64_t node;
     int32_t grid[3], block[3], sstatic, sdynamic;
     uint64_t bytes, ns;
     const char *name; /* interned */
@@ -46,6 +57,16 @@ typedef struct rec {
 
 static rec *recs;
 static size_t nrecs, caprecs;
+
+/* The graphs' structure: kind 0 an edge of graph g from a to b, 1 graph g
+ * made the executable a, 2 node a cloned from node b. */
+typedef struct glink {
+    uint8_t kind;
+    uint32_t g;
+    uint64_t a, b;
+} glink;
+static glink *links;
+static size_t nlinks, caplinks;
 static int failed;
 static char failure[256];
 
@@ -100,6 +121,62 @@ static rec *new_rec(void)
     return r;
 }
 
+static void add_link(uint8_t kind, uint32_t g, uint64_t a, uint64_t b)
+{
+    if (nlinks == caplinks) {
+        size_t nc = caplinks ? 2 * caplinks : 256;
+        glink *nl = realloc(links, nc * sizeof *nl);
+        if (!nl) {
+            fail("out of memory");
+            return;
+        }
+        links = nl;
+        caplinks = nc;
+    }
+    links[nlinks++] = (glink){kind, g, a, b};
+}
+
+/* A graph about to be instantiated: its edges; the executable made from
+ * it; the nodes cloned into it (instantiation clones the graph). */
+static void CUPTIAPI on_resource(void *ud, CUpti_CallbackDomain dom, CUpti_CallbackId cbid,
+                                 const void *data)
+{
+    const CUpti_ResourceData *rd = data;
+    const CUpti_GraphData *gd = rd ? (const CUpti_GraphData *)rd->resourceDescriptor : NULL;
+    uint32_t gid = 0, xid = 0;
+    uint64_t a = 0, b = 0;
+    (void)ud;
+    if (dom != CUPTI_CB_DOMAIN_RESOURCE || !gd)
+        return;
+    if (cbid == CUPTI_CBID_RESOURCE_GRAPHEXEC_CREATE_STARTING && gd->graph) {
+        size_t n = 0;
+        if (cuptiGetGraphId(gd->graph, &gid) != CUPTI_SUCCESS ||
+            cuGraphGetEdges(gd->graph, NULL, NULL, NULL, &n) != CUDA_SUCCESS) {
+            fail("could not read a graph's edges");
+            return;
+        }
+        CUgraphNode *from = malloc((n ? n : 1) * sizeof *from),
+                    *to = malloc((n ? n : 1) * sizeof *to);
+        if (!from || !to || cuGraphGetEdges(gd->graph, from, to, NULL, &n) != CUDA_SUCCESS)
+            fail("could not read a graph's edges");
+        else
+            for (size_t i = 0; i < n; i++)
+                if (cuptiGetGraphNodeId(from[i], &a) == CUPTI_SUCCESS &&
+                    cuptiGetGraphNodeId(to[i], &b) == CUPTI_SUCCESS)
+                    add_link(0, gid, a, b);
+        free(from);
+        free(to);
+    } else if (cbid == CUPTI_CBID_RESOURCE_GRAPHEXEC_CREATED && gd->graph && gd->graphExec) {
+        if (cuptiGetGraphId(gd->graph, &gid) == CUPTI_SUCCESS &&
+            cuptiGetGraphExecId(gd->graphExec, &xid) == CUPTI_SUCCESS)
+            add_link(1, gid, xid, 0);
+    } else if (cbid == CUPTI_CBID_RESOURCE_GRAPHNODE_CLONED && gd->node && gd->originalNode) {
+        if (cuptiGetGraphNodeId(gd->node, &a) == CUPTI_SUCCESS &&
+            cuptiGetGraphNodeId(gd->originalNode, &b) == CUPTI_SUCCESS)
+            add_link(2, 0, a, b);
+    }
+}
+
 static void CUPTIAPI buffer_requested(uint8_t **buffer, size_t *size, size_t *max_records)
 {
     *buffer = aligned_alloc(8, BUF_SIZE);
@@ -140,6 +217,7 @@ static void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream_id, uint8_t
             r->corr = k->correlationId;
             r->stream = k->streamId;
             r->graph = k->graphId;
+            r->node = k->graphNodeId;
             r->grid[0] = k->gridX, r->grid[1] = k->gridY, r->grid[2] = k->gridZ;
             r->block[0] = k->blockX, r->block[1] = k->blockY, r->block[2] = k->blockZ;
             r->regs = k->registersPerThread;
@@ -156,6 +234,7 @@ static void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream_id, uint8_t
             r->corr = m->correlationId;
             r->stream = m->streamId;
             r->graph = m->graphId;
+            r->node = m->graphNodeId;
             r->copy = copy_kind(m->copyKind);
             r->bytes = m->bytes;
             r->ns = m->end > m->start ? m->end - m->start : 0;
@@ -167,6 +246,7 @@ static void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream_id, uint8_t
             r->corr = m->correlationId;
             r->stream = m->streamId;
             r->graph = m->graphId;
+            r->node = m->graphNodeId;
             r->bytes = m->bytes;
             r->ns = m->end > m->start ? m->end - m->start : 0;
         }
@@ -195,21 +275,32 @@ static void write_trace(void)
     if (!f)
         return;
     qsort(recs, nrecs, sizeof *recs, by_corr);
-    fprintf(f, "# mmm launch trace 1\n"
+    fprintf(f, "# mmm launch trace 2\n"
                "order,kind,name,stream,grid_x,grid_y,grid_z,block_x,block_y,block_z,"
-               "registers,shared_static,shared_dynamic,bytes,copy,duration_ns,graph\n");
+               "registers,shared_static,shared_dynamic,bytes,copy,duration_ns,graph,node,to\n");
     for (size_t i = 0; i < nrecs; i++) {
         const rec *r = &recs[i];
         if (r->kind == 0)
             fprintf(f, "%zu,kernel,%s,%" PRIu32 ",%d,%d,%d,%d,%d,%d,%u,%d,%d,,,%" PRIu64
-                       ",%" PRIu32 "\n",
+                       ",%" PRIu32 ",%" PRIu64 ",\n",
                     i + 1, r->name, r->stream, r->grid[0], r->grid[1], r->grid[2],
                     r->block[0], r->block[1], r->block[2], (unsigned)r->regs, r->sstatic,
-                    r->sdynamic, r->ns, r->graph);
+                    r->sdynamic, r->ns, r->graph, r->node);
         else
-            fprintf(f, "%zu,%s,,%" PRIu32 ",,,,,,,,,,%" PRIu64 ",%s,%" PRIu64 ",%" PRIu32 "\n",
+            fprintf(f, "%zu,%s,,%" PRIu32 ",,,,,,,,,,%" PRIu64 ",%s,%" PRIu64 ",%" PRIu32
+                       ",%" PRIu64 ",\n",
                     i + 1, kinds[r->kind], r->stream, r->bytes, copies[r->copy], r->ns,
-                    r->graph);
+                    r->graph, r->node);
+    }
+    for (size_t i = 0; i < nlinks; i++) {
+        static const char *const lk[] = {"edge", "exec", "clone"};
+        const glink *l = &links[i];
+        if (l->kind == 1)
+            fprintf(f, "%zu,exec,,,,,,,,,,,,,,,%" PRIu32 ",%" PRIu64 ",\n", nrecs + i + 1,
+                    l->g, l->a);
+        else
+            fprintf(f, "%zu,%s,,,,,,,,,,,,,,,%" PRIu32 ",%" PRIu64 ",%" PRIu64 "\n",
+                    nrecs + i + 1, lk[l->kind], l->g, l->a, l->b);
     }
     if (failed)
         fprintf(f, "# error: %s\n", failure);
@@ -225,6 +316,10 @@ __attribute__((visibility("default"))) int InitializeInjection(void)
         cuptiActivityEnable(CUPTI_ACTIVITY_KIND_MEMCPY) != CUPTI_SUCCESS ||
         cuptiActivityEnable(CUPTI_ACTIVITY_KIND_MEMSET) != CUPTI_SUCCESS)
         fail("CUPTI refused the activity kinds");
+    CUpti_SubscriberHandle sub;
+    if (cuptiSubscribe(&sub, (CUpti_CallbackFunc)on_resource, NULL) != CUPTI_SUCCESS ||
+        cuptiEnableDomain(1, sub, CUPTI_CB_DOMAIN_RESOURCE) != CUPTI_SUCCESS)
+        fail("CUPTI refused the graph callbacks");
     atexit(write_trace);
     return 1;
 }

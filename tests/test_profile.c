@@ -2005,3 +2005,90 @@ Test(profile, fit_per_instance)
     mmm_profile_free(p);
     mmm_tmpdir_remove(dir);
 }
+
+/* ------------------------------------------------------------------ */
+/* CUDA graphs                                                         */
+
+/* graph_demo.cu's graph, run by `mmm profile run` on the H200: the DAG
+ * has the graph's edges (from the program's source: memset -> scale ->
+ * add and square -> join), not the chain of the launch order, in each of
+ * the three replays, and a replay's first node follows the last one. */
+Test(profile, graph_edges)
+{
+    mmm_profile *p = build(DATA "/graph/POINTS.csv", NULL);
+    const char *xml = mmm_profile_xml(p);
+    static const char *const want[] = {
+        "<edge from=\"memset\" to=\"scale\"/>",     "<edge from=\"scale\" to=\"add\"/>",
+        "<edge from=\"scale\" to=\"square\"/>",     "<edge from=\"add\" to=\"join\"/>",
+        "<edge from=\"square\" to=\"join\"/>",      "<edge from=\"join\" to=\"memset#2\"/>",
+        "<edge from=\"scale#3\" to=\"square#3\"/>", "<edge from=\"square#3\" to=\"join#3\"/>"};
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+        cr_expect(strstr(xml, want[i]) != NULL, "no %s in\n%s", want[i], xml);
+    /* launch order put square after add (and square#2 after square) */
+    cr_expect(strstr(xml, "<edge from=\"add\" to=\"square\"/>") == NULL);
+    cr_expect(strstr(xml, "<edge from=\"square\" to=\"square#2\"/>") == NULL);
+    size_t edges = 0;
+    for (const char *s = xml; (s = strstr(s, "<edge ")); s++)
+        edges++;
+    cr_expect_eq(edges, 17, "%zu edges: 5 a replay, 2 between replays", edges);
+    /* the file analyzes: the two branches are one antichain of the DAG */
+    mmm_program *prog = load_text(xml);
+    static const char *const names[] = {"n"};
+    static const int64_t v[] = {1 << 22};
+    mmm_instance *inst = eval_at(prog, names, v, 1);
+    cr_expect_eq(class_of(inst, "square")->count, (1 << 22) / 256);
+    mmm_instance_free(inst);
+    mmm_program_free(prog);
+    mmm_profile_free(p);
+}
+
+/* The tracer's version-2 rows: graph rows after the launches only, with
+ * their ids; version 1 knows no graph rows. */
+Test(profile, trace_graph_rows)
+{
+    static const char v2[] =
+        "# mmm launch trace 2\n"
+        "order,kind,name,stream,grid_x,grid_y,grid_z,block_x,block_y,block_z,registers,"
+        "shared_static,shared_dynamic,bytes,copy,duration_ns,graph,node,to\n";
+    static const char v1[] =
+        "# mmm launch trace 1\n"
+        "order,kind,name,stream,grid_x,grid_y,grid_z,block_x,block_y,block_z,registers,"
+        "shared_static,shared_dynamic,bytes,copy,duration_ns,graph\n";
+    static const char k2[] = "1,kernel,_Z1kv,7,4,1,1,32,1,1,8,0,0,,,1000,2,9,\n";
+    static const char k1[] = "1,kernel,_Z1kv,7,4,1,1,32,1,1,8,0,0,,,1000,0\n";
+    struct {
+        const char *head, *rows;
+        long line;
+        const char *needle;
+    } bad[] = {
+        {v2, "1,edge,,,,,,,,,,,,,,,1,5,6\n2,kernel,_Z1kv,7,4,1,1,32,1,1,8,0,0,,,1000,2,9,\n",
+         4, "after the graphs' rows"},
+        {v2, "1,kernel,_Z1kv,7,4,1,1,32,1,1,8,0,0,,,1000,2,9,\n2,edge,,,,,,,,,,,,,,,1,0,6\n",
+         4, "node is '0'"},
+        {v2, "1,kernel,_Z1kv,7,4,1,1,32,1,1,8,0,0,,,1000,2,9,\n2,exec,,,,,,,,,,,,,,,0,2,\n", 4,
+         "graph is '0'"},
+        {v2, "1,kernel,_Z1kv,7,4,1,1,32,1,1,8,0,0,,,1000,x,9,\n", 3, "graph is 'x'"},
+        {v1, "1,kernel,_Z1kv,7,4,1,1,32,1,1,8,0,0,,,1000,0\n2,edge,,,,,,,,,,,,,,,1\n", 4,
+         "not kernel, memcpy or memset"},
+        {v2, k1, 3, "fields where the header has 19"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char text[1024];
+        snprintf(text, sizeof text, "%s%s", bad[i].head, bad[i].rows);
+        ncu_bad(text, bad[i].line, bad[i].needle);
+    }
+    /* both versions read; a good version-2 file with its graph rows */
+    char text[1024];
+    mmm_ncu_capture *c = NULL;
+    mmm_error err;
+    snprintf(text, sizeof text, "%s%s", v1, k1);
+    cr_expect_eq(mmm_ncu_read_memory(&c, text, strlen(text), "t1", &err), 0, "%s", err.message);
+    mmm_ncu_free(c);
+    c = NULL;
+    snprintf(text, sizeof text, "%s%s2,memset,,7,,,,,,,,,,64,,500,2,8,\n3,edge,,,,,,,,,,,,,,,1,5,6\n"
+                                "4,exec,,,,,,,,,,,,,,,1,2,\n5,clone,,,,,,,,,,,,,,,0,9,6\n",
+             v2, k2);
+    cr_expect_eq(mmm_ncu_read_memory(&c, text, strlen(text), "t2", &err), 0, "%s", err.message);
+    cr_expect_eq(mmm_ncu_count(c), 1);
+    mmm_ncu_free(c);
+}

@@ -43,7 +43,7 @@ typedef struct pgroup {
 int mmm__same_launch(const mmm__profile_launch *a, const mmm__profile_launch *b)
 {
     if (strcmp(a->kernel, b->kernel) || strcmp(a->stream, b->stream) ||
-        a->have_a != b->have_a)
+        a->have_a != b->have_a || a->graph != b->graph || a->node != b->node)
         return 0;
     for (int k = 0; k < PA_N; k++) {
         if (!(a->have_a & (1u << k)) || mmm__pv_equal(a->a[k], b->a[k]))
@@ -109,6 +109,129 @@ static const char *node_stream(const mmm__profile_point *pt, const pgroup *g,
                                const pnode *nd)
 {
     return nd->copy ? nd->c->stream : pt->l[g[nd->group].first].stream;
+}
+
+static void put_attr(mmm__text *t, const char *name, const char *value)
+{
+    mmm__text_printf(t, " %s=\"", name);
+    mmm__text_put_xml(t, value);
+    mmm__text_put(t, "\"");
+}
+
+/* ------------------------------------------------------------------ */
+/* CUDA graphs                                                         */
+
+/* The graph structure of a point (its launch trace's): the edges of the
+ * graphs instantiated, the executables made from them, the nodes cloned
+ * into the executables. */
+typedef struct pgraphs {
+    const mmm__graph_link **l;
+    size_t n;
+} pgraphs;
+
+static int point_graphs(const mmm__profile_point *pt, pgraphs *gs)
+{
+    size_t total = 0, k = 0;
+    gs->l = NULL;
+    gs->n = 0;
+    for (size_t c = 0; c < pt->ncaps; c++)
+        total += mmm__ncu_nlinks(pt->caps[c]);
+    if (!total)
+        return 0;
+    if (!(gs->l = malloc(total * sizeof *gs->l)))
+        return -1;
+    for (size_t c = 0; c < pt->ncaps; c++)
+        for (size_t j = 0; j < mmm__ncu_nlinks(pt->caps[c]); j++)
+            gs->l[k++] = mmm__ncu_link(pt->caps[c], j);
+    gs->n = total;
+    return 0;
+}
+
+/* The graph and node a launch ran as the graph instantiated knows them:
+ * an executable's id to its graph's, a cloned node to the node it was
+ * cloned from (CUPTI gives a launch the executable's ids). */
+static void graph_origin(const pgraphs *gs, uint32_t graph, uint64_t node, uint32_t *g,
+                         uint64_t *v)
+{
+    *g = graph;
+    *v = node;
+    for (size_t i = 0; i < gs->n; i++)
+        if (gs->l[i]->kind == MMM__GRAPH_EXEC && gs->l[i]->a == graph) {
+            *g = gs->l[i]->graph;
+            break;
+        }
+    for (int hop = 0; hop < 4; hop++) {
+        size_t i = 0;
+        while (i < gs->n && !(gs->l[i]->kind == MMM__GRAPH_CLONE && gs->l[i]->a == *v))
+            i++;
+        if (i == gs->n)
+            break;
+        *v = gs->l[i]->b;
+    }
+}
+
+static void pnode_graph(const mmm__profile_point *pt, const pgroup *g, const pnode *nd,
+                        const pgraphs *gs, uint32_t *graph, uint64_t *node)
+{
+    if (nd->copy)
+        graph_origin(gs, nd->c->graph, nd->c->node, graph, node);
+    else
+        graph_origin(gs, pt->l[g[nd->group].first].graph, pt->l[g[nd->group].first].node,
+                     graph, node);
+}
+
+static void put_edge(mmm__text *t, const char *from, const char *to)
+{
+    mmm__text_put(t, "  <edge");
+    put_attr(t, "from", from);
+    put_attr(t, "to", to);
+    mmm__text_put(t, "/>\n");
+}
+
+/* The edges of point pt's DAG: a node that a CUDA graph ran after others
+ * (an edge of the graph into its node) follows the last node before it
+ * that ran each of them; every other node follows the previous node of
+ * its stream (a graph's first nodes: what its stream did before the
+ * graph's launch). */
+static int put_edges(mmm__text *t, const mmm__profile_point *pt, const pgroup *g,
+                     const pnode *nodes, size_t nn)
+{
+    pgraphs gs;
+    uint32_t *gg = malloc((nn ? nn : 1) * sizeof *gg);
+    uint64_t *gv = malloc((nn ? nn : 1) * sizeof *gv);
+    if (!gg || !gv || point_graphs(pt, &gs) < 0) {
+        free(gg);
+        free(gv);
+        return -1;
+    }
+    for (size_t k = 0; k < nn; k++)
+        pnode_graph(pt, g, &nodes[k], &gs, &gg[k], &gv[k]);
+    for (size_t k = 0; k < nn; k++) {
+        int into = 0;
+        for (size_t e = 0; gg[k] && e < gs.n; e++) {
+            const mmm__graph_link *l = gs.l[e];
+            if (l->kind != MMM__GRAPH_EDGE || l->graph != gg[k] || l->b != gv[k])
+                continue;
+            into = 1;
+            size_t j = k;
+            while (j-- > 0 && !(gg[j] == gg[k] && gv[j] == l->a))
+                ;
+            if (j < k)
+                put_edge(t, node_id(g, &nodes[j]), node_id(g, &nodes[k]));
+        }
+        if (into || k == 0)
+            continue;
+        const char *s = node_stream(pt, g, &nodes[k]);
+        for (size_t j = k; j-- > 0;)
+            if (!strcmp(node_stream(pt, g, &nodes[j]), s)) {
+                put_edge(t, node_id(g, &nodes[j]), node_id(g, &nodes[k]));
+                break;
+            }
+    }
+    free(gs.l);
+    free(gg);
+    free(gv);
+    return 0;
 }
 
 static int group_point(const mmm__profile_point *pt, const unsigned char *cut,
@@ -182,13 +305,6 @@ static int group_point(const mmm__profile_point *pt, const unsigned char *cut,
 /* ------------------------------------------------------------------ */
 /* Without a skeleton                                                  */
 
-static void put_attr(mmm__text *t, const char *name, const char *value)
-{
-    mmm__text_printf(t, " %s=\"", name);
-    mmm__text_put_xml(t, value);
-    mmm__text_put(t, "\"");
-}
-
 /* The nodes of a point: its groups, with the runs of copies issued
  * between them; copies of kinds the format lacks are counted in *skipped. */
 static int point_nodes(const mmm__profile_point *pt, const pgroup *g, size_t ng,
@@ -212,7 +328,8 @@ static int point_nodes(const mmm__profile_point *pt, const pgroup *g, size_t ng,
             }
             pnode *last = n ? &v[n - 1] : NULL;
             if (last && last->copy == kind && last->c->bytes == cp[j]->bytes &&
-                !strcmp(last->c->stream, cp[j]->stream)) {
+                !strcmp(last->c->stream, cp[j]->stream) && last->c->graph == cp[j]->graph &&
+                last->c->node == cp[j]->node) {
                 last->count++;
                 continue;
             }
@@ -500,17 +617,11 @@ static int build_plain(mmm_profile *prof, mmm__text *t, const mmm__profile_point
                 }
             }
     }
-    /* edges: each kernel or copy after the previous one of its stream */
-    for (size_t k = 1; k < nn[0]; k++) {
-        const char *s = node_stream(&pts->p[0], g[0], &nodes[0][k]);
-        for (size_t j = k; j-- > 0;)
-            if (!strcmp(node_stream(&pts->p[0], g[0], &nodes[0][j]), s)) {
-                mmm__text_put(t, "  <edge");
-                put_attr(t, "from", node_id(g[0], &nodes[0][j]));
-                put_attr(t, "to", node_id(g[0], &nodes[0][k]));
-                mmm__text_put(t, "/>\n");
-                break;
-            }
+    /* edges: each kernel or copy after the previous one of its stream,
+       or after those a CUDA graph ran it after */
+    if (put_edges(t, &pts->p[0], g[0], nodes[0], nn[0]) < 0) {
+        rc = mmm_error_set(err, MMM_ENOMEM, pts->file, 0, "out of memory");
+        goto out;
     }
     if (skipped &&
         mmm__profile_note(prof, "%zu cop%s of kinds the DAG format lacks (host to host, "

@@ -134,6 +134,8 @@ typedef struct launch {
     char *stream;
     uint32_t have;   /* bit q: quantity q measured */
     mmm_value v[NQ];
+    uint32_t graph;  /* a launch trace's: the graph and node that ran it */
+    uint64_t node;
 } launch;
 
 struct mmm_ncu_capture {
@@ -142,6 +144,8 @@ struct mmm_ncu_capture {
     size_t n, cap;
     mmm__copy *copies; /* a launch trace's copies and sets */
     size_t ncopies, capcopies;
+    mmm__graph_link *links; /* and its graphs' structure */
+    size_t nlinks, caplinks;
     char source[NQ][256]; /* "" when the file has none of its alternatives */
 };
 
@@ -198,6 +202,7 @@ void mmm_ncu_free(mmm_ncu_capture *c)
     }
     free(c->l);
     free(c->copies);
+    free(c->links);
     free(c->file);
     free(c);
 }
@@ -223,7 +228,8 @@ static int push_launch(mmm_ncu_capture *c, launch *L, mmm_error *err)
 }
 
 static int trace_launch(void *payload, long line, int64_t id, const char *kernel,
-                        const char *stream, uint32_t have, const mmm_value *v, mmm_error *err)
+                        const char *stream, uint32_t have, const mmm_value *v,
+                        uint32_t graph, uint64_t node, mmm_error *err)
 {
     mmm_ncu_capture *c = payload;
     launch L;
@@ -231,6 +237,8 @@ static int trace_launch(void *payload, long line, int64_t id, const char *kernel
     L.line = line;
     L.id = id;
     L.have = have;
+    L.graph = graph;
+    L.node = node;
     for (int q = 0; q < NQ; q++)
         if (have & (1u << q))
             L.v[q] = v[q];
@@ -248,6 +256,34 @@ static int trace_copy(void *payload, const mmm__copy *cp, mmm_error *err)
     c->copies = n;
     c->copies[c->ncopies++] = *cp;
     return 0;
+}
+
+static int trace_link(void *payload, const mmm__graph_link *gl, mmm_error *err)
+{
+    mmm_ncu_capture *c = payload;
+    mmm__graph_link *n = mmm__grow(c->links, &c->caplinks, c->nlinks + 1, sizeof *n, 16);
+    if (!n)
+        return mmm_error_set(err, MMM_ENOMEM, c->file, 0, "out of memory");
+    c->links = n;
+    c->links[c->nlinks++] = *gl;
+    return 0;
+}
+
+void mmm__ncu_graph_node(const mmm_ncu_capture *c, size_t i, uint32_t *graph,
+                         uint64_t *node)
+{
+    *graph = c && i < c->n ? c->l[i].graph : 0;
+    *node = c && i < c->n ? c->l[i].node : 0;
+}
+
+size_t mmm__ncu_nlinks(const mmm_ncu_capture *c)
+{
+    return c ? c->nlinks : 0;
+}
+
+const mmm__graph_link *mmm__ncu_link(const mmm_ncu_capture *c, size_t i)
+{
+    return c && i < c->nlinks ? &c->links[i] : NULL;
 }
 
 size_t mmm__ncu_ncopies(const mmm_ncu_capture *c)
@@ -795,7 +831,7 @@ int mmm_ncu_read_memory(mmm_ncu_capture **out, const char *buf, size_t len,
     int rc;
     if (buf && mmm__trace_is(buf, len)) {
         /* a launch trace of libmmm_trace.so (trace.c) */
-        mmm__trace_sink sink = {c->file, c, trace_launch, trace_copy};
+        mmm__trace_sink sink = {c->file, c, trace_launch, trace_copy, trace_link};
         rc = mmm__trace_parse(buf, len, &sink, err);
         for (size_t i = 0; rc == 0 && i < c->n; i++)
             for (int q = 0; q < NQ; q++)

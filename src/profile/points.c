@@ -300,6 +300,7 @@ static int merge_point(mmm__profile_point *pt, mmm_error *err)
         l->file = mmm_ncu_file(L);
         l->line = mmm_ncu_line(L, i);
         l->id = mmm_ncu_id(L, i);
+        mmm__ncu_graph_node(L, i, &l->graph, &l->node);
         /* its own launch statistics */
         for (int q = 0; q < MMM_NCU_NQUANTITIES; q++)
             if (mmm_ncu_value(L, i, (mmm_ncu_quantity)q, &l->q[q]))

@@ -71,7 +71,19 @@ typedef struct mmm__copy {
     uint64_t bytes;
     uint64_t ns;       /* its duration as traced */
     char stream[32];
+    uint32_t graph;    /* the CUDA graph that ran it, 0 outside graphs */
+    uint64_t node;     /* its node there */
 } mmm__copy;
+
+/* A launch trace's record of a graph's structure (trace.c): an edge of
+ * graph from node a to node b; graph's executable a; node a cloned from
+ * node b. */
+typedef enum { MMM__GRAPH_EDGE, MMM__GRAPH_EXEC, MMM__GRAPH_CLONE } mmm__graph_kind;
+typedef struct mmm__graph_link {
+    mmm__graph_kind kind;
+    uint32_t graph;
+    uint64_t a, b;
+} mmm__graph_link;
 
 /* A launch trace of libmmm_trace.so (trace.c): text that begins with
  * its magic line; its rows handed to a sink, each launch with the
@@ -82,8 +94,10 @@ typedef struct mmm__trace_sink {
     const char *file;
     void *payload;
     int (*launch)(void *payload, long line, int64_t id, const char *kernel,
-                  const char *stream, uint32_t have, const mmm_value *v, mmm_error *err);
+                  const char *stream, uint32_t have, const mmm_value *v, uint32_t graph,
+                  uint64_t node, mmm_error *err);
     int (*copy)(void *payload, const mmm__copy *cp, mmm_error *err);
+    int (*link)(void *payload, const mmm__graph_link *gl, mmm_error *err);
 } mmm__trace_sink;
 int mmm__trace_is(const char *text, size_t len);
 int mmm__trace_parse(const char *text, size_t len, const mmm__trace_sink *sink,
@@ -91,6 +105,13 @@ int mmm__trace_parse(const char *text, size_t len, const mmm__trace_sink *sink,
 /* A capture's copies and sets (those of a launch trace; ncu sees none). */
 size_t mmm__ncu_ncopies(const mmm_ncu_capture *c);
 const mmm__copy *mmm__ncu_copy(const mmm_ncu_capture *c, size_t i);
+/* The graph and node that ran launch i of c (a launch trace's; 0 and 0
+ * outside graphs and in ncu's captures). */
+void mmm__ncu_graph_node(const mmm_ncu_capture *c, size_t i, uint32_t *graph,
+                         uint64_t *node);
+/* A launch trace's records of its graphs' structure. */
+size_t mmm__ncu_nlinks(const mmm_ncu_capture *c);
+const mmm__graph_link *mmm__ncu_link(const mmm_ncu_capture *c, size_t i);
 
 /* Launches i of a and j of b are of one configuration: the kernel's name,
  * blocks, threads and dynamic shared memory (where both know it). */
@@ -158,6 +179,9 @@ typedef struct mmm__profile_launch {
     uint32_t have_q;
     mmm_value a[PA_N];        /* attributes */
     uint32_t have_a;
+    uint32_t graph;           /* the CUDA graph and its node that ran it
+                                 (a launch trace's; 0 outside graphs) */
+    uint64_t node;
 } mmm__profile_launch;
 
 typedef struct mmm__profile_point {

@@ -6,9 +6,15 @@
  * the sampled launches of an ncu capture stand for the traced launches of
  * their configuration.
  *
- *   # mmm launch trace 1
+ *   # mmm launch trace 2
  *   order,kind,name,stream,grid_x,grid_y,grid_z,block_x,block_y,block_z,
- *       registers,shared_static,shared_dynamic,bytes,copy,duration_ns,graph
+ *       registers,shared_static,shared_dynamic,bytes,copy,duration_ns,graph,
+ *       node,to
+ *
+ * (version 1 has no node and to columns, and no graph rows).  After the
+ * launches, the graphs' structure: "edge" rows (graph, node -> to),
+ * "exec" rows (graph, the executable's id in node) and "clone" rows (node
+ * cloned from to); cuda/trace.c says what each id is.
  *
  * Every error is FILE:LINE with what is wrong. */
 #include <stdlib.h>
@@ -20,13 +26,15 @@
 
 enum {
     C_ORDER, C_KIND, C_NAME, C_STREAM, C_GX, C_GY, C_GZ, C_BX, C_BY, C_BZ, C_REGS,
-    C_SSTATIC, C_SDYN, C_BYTES, C_COPY, C_NS, C_GRAPH, NCOLS
+    C_SSTATIC, C_SDYN, C_BYTES, C_COPY, C_NS, C_GRAPH, NCOLS1, C_NODE = NCOLS1, C_TO,
+    NCOLS
 };
 
-/* The header, as the tracer writes it (cuda/trace.c). */
+/* The header, as the tracer writes it (cuda/trace.c); version 1 stops at
+ * graph. */
 static const char header[] =
     "order,kind,name,stream,grid_x,grid_y,grid_z,block_x,block_y,block_z,registers,"
-    "shared_static,shared_dynamic,bytes,copy,duration_ns,graph";
+    "shared_static,shared_dynamic,bytes,copy,duration_ns,graph,node,to";
 
 /* Column k's name (a static buffer per call site is enough: messages). */
 static const char *colname(int k, char *buf, size_t size)
@@ -66,8 +74,50 @@ static int need(const char *file, long line, const char *cell, int col, int64_t 
     return 0;
 }
 
+/* The graph and node columns of a launch or copy (version 2; version 1
+ * has the graph only, which is then read as 0: no structure). */
+static int graph_node(const char *f, const mmm__csv *r, long line, int ncols, uint32_t *graph,
+                      uint64_t *node, mmm_error *err)
+{
+    int64_t g = 0, n = 0;
+    *graph = 0;
+    *node = 0;
+    if (ncols < NCOLS)
+        return 0;
+    if (need(f, line, r->cells[C_GRAPH], C_GRAPH, 0, &g, err) < 0 ||
+        need(f, line, r->cells[C_NODE], C_NODE, 0, &n, err) < 0)
+        return MMM_EINPUT;
+    if (g > UINT32_MAX)
+        return mmm_error_set(err, MMM_EINPUT, f, line, "graph is %lld, above 2^32 - 1",
+                             (long long)g);
+    *graph = (uint32_t)g;
+    *node = (uint64_t)n;
+    return 0;
+}
+
+/* An edge, exec or clone row of version 2. */
+static int link_row(const mmm__trace_sink *sk, const mmm__csv *r, long line,
+                    mmm__graph_kind kind, mmm_error *err)
+{
+    const char *f = sk->file;
+    int64_t g = 0, a = 0, b = 0;
+    mmm__graph_link gl;
+    if (need(f, line, r->cells[C_GRAPH], C_GRAPH, kind == MMM__GRAPH_CLONE ? 0 : 1, &g, err) < 0 ||
+        need(f, line, r->cells[C_NODE], C_NODE, 1, &a, err) < 0 ||
+        (kind != MMM__GRAPH_EXEC && need(f, line, r->cells[C_TO], C_TO, 1, &b, err) < 0))
+        return MMM_EINPUT;
+    if (g > UINT32_MAX)
+        return mmm_error_set(err, MMM_EINPUT, f, line, "graph is %lld, above 2^32 - 1",
+                             (long long)g);
+    gl.kind = kind;
+    gl.graph = (uint32_t)g;
+    gl.a = (uint64_t)a;
+    gl.b = (uint64_t)b;
+    return sk->link ? sk->link(sk->payload, &gl, err) : 0;
+}
+
 static int kernel_row(const mmm__trace_sink *sk, const mmm__csv *r, long line, int64_t order,
-                      mmm_error *err)
+                      int ncols, mmm_error *err)
 {
     int64_t g[3] = {0}, b[3] = {0}, regs = 0, ss = 0, sd = 0, ns = 0;
     mmm_value v[MMM_NCU_NQUANTITIES];
@@ -99,13 +149,18 @@ static int kernel_row(const mmm__trace_sink *sk, const mmm__csv *r, long line, i
     uint32_t have = 1u << MMM_NCU_BLOCKS | 1u << MMM_NCU_THREADS | 1u << MMM_NCU_REGISTERS |
                     1u << MMM_NCU_SHARED_STATIC | 1u << MMM_NCU_SHARED_DYNAMIC |
                     1u << MMM_NCU_DURATION_NS;
+    uint32_t graph;
+    uint64_t node;
+    if (graph_node(f, r, line, ncols, &graph, &node, err) < 0)
+        return MMM_EINPUT;
     char stream[48];
     snprintf(stream, sizeof stream, "%s", r->cells[C_STREAM]);
-    return sk->launch(sk->payload, line, order, r->cells[C_NAME], stream, have, v, err);
+    return sk->launch(sk->payload, line, order, r->cells[C_NAME], stream, have, v, graph, node,
+                      err);
 }
 
 static int copy_row(const mmm__trace_sink *sk, const mmm__csv *r, long line, int set,
-                    size_t before, mmm_error *err)
+                    size_t before, int ncols, mmm_error *err)
 {
     static const char *const kinds[] = {"h2d", "d2h", "d2d", "h2h", "p2p", "other"};
     const char *f = sk->file;
@@ -130,6 +185,8 @@ static int copy_row(const mmm__trace_sink *sk, const mmm__csv *r, long line, int
                                  r->cells[C_COPY]);
         cp.kind = (mmm__copy_kind)k;
     }
+    if (graph_node(f, r, line, ncols, &cp.graph, &cp.node, err) < 0)
+        return MMM_EINPUT;
     snprintf(cp.stream, sizeof cp.stream, "%s", r->cells[C_STREAM]);
     return sk->copy(sk->payload, &cp, err);
 }
@@ -144,7 +201,7 @@ int mmm__trace_is(const char *text, size_t len)
 int mmm__trace_parse(const char *text, size_t len, const mmm__trace_sink *sk, mmm_error *err)
 {
     const char *f = sk->file;
-    size_t launches = 0;
+    size_t launches = 0, links = 0;
     mmm__csv r;
     long line, nul = mmm__nul_line(text, len);
     int rc = 0, got;
@@ -167,7 +224,9 @@ int mmm__trace_parse(const char *text, size_t len, const mmm__trace_sink *sk, mm
                      : mmm_error_set(err, MMM_EINPUT, f, line, "the trace has no header");
         goto out;
     }
-    for (int k = 0; k < NCOLS; k++) {
+    /* version 1: the columns up to graph; version 2: node and to too */
+    int ncols = r.ncells >= NCOLS ? NCOLS : NCOLS1;
+    for (int k = 0; k < ncols; k++) {
         char cn[32];
         colname(k, cn, sizeof cn);
         if ((size_t)k >= r.ncells || strcmp(r.cells[k], cn)) {
@@ -177,6 +236,13 @@ int mmm__trace_parse(const char *text, size_t len, const mmm__trace_sink *sk, mm
                                k + 1, (size_t)k < r.ncells ? r.cells[k] : "", cn);
             goto out;
         }
+    }
+    if (r.ncells != (size_t)ncols) {
+        rc = mmm_error_set(err, MMM_EINPUT, f, line,
+                           "the header has %zu columns, not %d or %d (a trace of another "
+                           "version of libmmm_trace.so?)",
+                           r.ncells, NCOLS1, NCOLS);
+        goto out;
     }
     for (;;) {
         if (mmm__csv_peek_line(&r, &ls, &ll, &line) && ll && ls[0] == '#') {
@@ -195,9 +261,9 @@ int mmm__trace_parse(const char *text, size_t len, const mmm__trace_sink *sk, mm
         }
         if (!got)
             break;
-        if (r.ncells != NCOLS) {
+        if (r.ncells != (size_t)ncols) {
             rc = mmm_error_set(err, MMM_EINPUT, f, line, "%zu fields where the header has %d",
-                               r.ncells, NCOLS);
+                               r.ncells, ncols);
             goto out;
         }
         int64_t order = 0;
@@ -210,13 +276,28 @@ int mmm__trace_parse(const char *text, size_t len, const mmm__trace_sink *sk, mm
             goto out;
         }
         last = order;
-        if (!strcmp(r.cells[C_KIND], "kernel"))
-            rc = kernel_row(sk, &r, line, order, err), launches += rc == 0;
-        else if (!strcmp(r.cells[C_KIND], "memcpy") || !strcmp(r.cells[C_KIND], "memset"))
-            rc = copy_row(sk, &r, line, r.cells[C_KIND][4] == 's', launches, err);
-        else
+        const char *kind = r.cells[C_KIND];
+        if (links && (!strcmp(kind, "kernel") || !strcmp(kind, "memcpy") ||
+                      !strcmp(kind, "memset"))) {
             rc = mmm_error_set(err, MMM_EINPUT, f, line,
-                               "kind is '%s', not kernel, memcpy or memset", r.cells[C_KIND]);
+                               "a %s after the graphs' rows (they come last)", kind);
+            goto out;
+        }
+        if (!strcmp(kind, "kernel"))
+            rc = kernel_row(sk, &r, line, order, ncols, err), launches += rc == 0;
+        else if (!strcmp(kind, "memcpy") || !strcmp(kind, "memset"))
+            rc = copy_row(sk, &r, line, !strcmp(kind, "memset"), launches, ncols, err);
+        else if (ncols == NCOLS && (!strcmp(kind, "edge") || !strcmp(kind, "exec") ||
+                                    !strcmp(kind, "clone")))
+            rc = link_row(sk, &r, line,
+                          kind[0] == 'e' ? (kind[1] == 'd' ? MMM__GRAPH_EDGE : MMM__GRAPH_EXEC)
+                                         : MMM__GRAPH_CLONE,
+                          err),
+            links++;
+        else
+            rc = mmm_error_set(err, MMM_EINPUT, f, line, "kind is '%s', not kernel, memcpy%s",
+                               kind, ncols == NCOLS ? ", memset, edge, exec or clone"
+                                                    : " or memset");
         if (rc < 0)
             goto out;
     }
