@@ -20,7 +20,8 @@ For a window 1400 and then 700 pixels wide it loads the page as it is
     second click does not reverse it;
   - a table of more than 50 rows is not folded to 50 shown rows with a
     "show all" button, or the button does not show them all;
-  - a figure's zoom buttons do not change its size on screen.
+  - a figure's zoom buttons do not change its size on screen;
+and, with scripts off, when a row is hidden.
 With --shot, PREFIX-1400-N.png and PREFIX-700-N.png are screenshots of the
 whole page, one a window high.
 Exit status 0 pass, 1 fail."""
@@ -285,6 +286,18 @@ def main():
             print("report_cdp: %d px: %d rows sorted, %d tables folded, text >= 11 px: %s, "
                   "page %d px wide" % (width, res.get("sorted_rows", 0), res["folded"],
                                        "yes" if not res["nsmall"] else "no", res["width"]))
+        # Scripts off: every row shown, the figures at their natural size.
+        b.send("Emulation.setScriptExecutionDisabled", {"value": True})
+        b.navigate(url, 1400, 1000)
+        plain = b.eval("[document.documentElement.classList.contains('js'),"
+                       " [...document.querySelectorAll('tbody tr')]"
+                       ".filter(r => !r.getClientRects().length).length,"
+                       " document.querySelectorAll('button').length]")
+        if plain != [False, 0, 0]:
+            failures.append("scripts off: script ran %s, %d rows hidden, %d buttons"
+                            % tuple(plain))
+        else:
+            print("report_cdp: scripts off: every row shown")
     finally:
         b.close()
     for f in failures:

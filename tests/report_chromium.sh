@@ -16,7 +16,7 @@
 #     the window, a click on a header sorts the kernel table (numbers as
 #     numbers, a second click reverses), a table of more than 50 rows shows
 #     50 and its "show all" button all of them, a figure's zoom buttons
-#     zoom.
+#     zoom; with scripts off, every row shown.
 # MMM_SHOTS=DIR keeps screenshots of both pages, a window high each, in DIR.
 # Exit status: 0 pass, 1 fail, 77 skipped (no Chromium or no python3).
 set -u
