@@ -2,7 +2,8 @@
  * kept until the table ends, so that each numeric column gets one format
  * chosen from all its values: integers as integers, digits grouped; reals
  * with the decimals that give the column's largest value REAL_DIGITS
- * significant digits (RATIO_DIGITS for ratios); m·10ⁿ for a column whose values reach 10¹⁵ (or stay
+ * significant digits (RATIO_DIGITS for ratios), less those that are 0 in
+ * every value; m·10ⁿ for a column whose values reach 10¹⁵ (or stay
  * below 10⁻³).  Every cell of a numeric column carries its exact value in
  * data-v, which the page's script sorts by. */
 #include <math.h>
@@ -182,6 +183,23 @@ static void choose(const mmm__tab *tb, size_t col, colfmt *f)
     }
     f->decimals = big > 0 ? f->digits - 1 - (int)floor(log10(big)) : 0;
     f->decimals = f->decimals < 0 ? 0 : f->decimals > 9 ? 9 : f->decimals;
+    /* no decimal that is 0 in every value: 35, 17.5, 8.75 as 35.00,
+     * 17.50, 8.75 (not 35.0000) */
+    {
+        int need = 0;
+        for (i = col + 1; i < tb->ncells && need < f->decimals; i += n) {
+            char b[400], *end;
+            int d;
+            if (tb->cells[i].kind != CELL_NUM || !isfinite(tb->cells[i].v))
+                continue;
+            snprintf(b, sizeof b, "%.*f", f->decimals, tb->cells[i].v / f->scale);
+            end = b + strlen(b) - 1;
+            for (d = f->decimals; d > need && *end == '0'; d--)
+                end--;
+            need = d;
+        }
+        f->decimals = need;
+    }
 }
 
 static void put_value(mmm__text *t, double v, const colfmt *f)
