@@ -8,7 +8,7 @@ cd "$(dirname "$0")"
 # Build and run-time dependencies.  Keep in step with .ci/run and README.
 PACKAGES=(cmake make gcc pkg-config libxml2-dev libxml2-utils libgraphviz-dev
           graphviz libjansson-dev libcriterion-dev libplplot-dev plplot-driver-cairo python3
-          python3-pytest python3-pandas python3-matplotlib zsh)
+          python3-pytest python3-pandas python3-matplotlib zsh chromium)
 
 if [ "${1:-}" != "--no-install" ]; then
   missing=()

@@ -1,19 +1,29 @@
 #!/bin/sh
-# report_chromium.sh MMM_BIN DAG_FILE: open `mmm report` of DAG_FILE in
-# headless Chromium and check that
-#   - the page loads with no console message at all (the page has no script,
-#     so any message is an error: a blocked fetch, a parse error...);
-#   - the DOM after loading holds the inline SVG of the DAG with every kernel;
-#   - in a window 600 pixels wide the page is no wider than the window
-#     (wide tables scroll inside themselves);
+# report_chromium.sh MMM_BIN DAG_FILE: open `mmm report` pages in headless
+# Chromium and check that
+#   - the policy's 'sha256-...' is the hash of the page's one script
+#     (computed again with Python's hashlib);
+#   - the DOM after loading holds the inline SVG of DAG_FILE's DAG with
+#     every kernel;
 #   - a screenshot shows the DAG: pixels of the critical-path blue and of the
-#     node fill palette are there (counted with python3, no packages).
-# Exit status: 0 pass, 1 fail, 77 skipped (no Chromium).  Without python3
-# the screenshot is only checked for size.
+#     node fill palette are there (counted with python3, no packages);
+#   - for DAG_FILE's page and for the page of a generated task graph of 240
+#     tasks on 4 SMs (bench/gen_taskgraph.py: a kernel table of 240 rows, a
+#     Gantt chart), in windows 1400 and 700 pixels wide
+#     (tests/report_cdp.py, the DevTools protocol over a pipe): nothing on
+#     the console or the log, no request but the page itself, the page's
+#     script ran, no text under 11 pixels on screen, the page no wider than
+#     the window, a click on a header sorts the kernel table (numbers as
+#     numbers, a second click reverses), a table of more than 50 rows shows
+#     50 and its "show all" button all of them, a figure's zoom buttons
+#     zoom; with scripts off, every row shown.
+# MMM_SHOTS=DIR keeps screenshots of both pages, a window high each, in DIR.
+# Exit status: 0 pass, 1 fail, 77 skipped (no Chromium or no python3).
 set -u
 
 MMM=${1:?usage: report_chromium.sh MMM_BIN DAG_FILE}
 DAG=${2:?usage: report_chromium.sh MMM_BIN DAG_FILE}
+HERE=$(cd "$(dirname "$0")" && pwd)
 
 BROWSER=""
 for b in chromium chromium-browser google-chrome; do
@@ -26,6 +36,10 @@ if [ -z "$BROWSER" ]; then
     echo "report_chromium: SKIP: no chromium (apt-get install -y chromium)" >&2
     exit 77
 fi
+if ! command -v python3 >/dev/null 2>&1; then
+    echo "report_chromium: SKIP: no python3" >&2
+    exit 77
+fi
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/mmm-chromium-XXXXXX") || exit 1
 trap 'rm -rf "$WORK"' EXIT INT TERM
@@ -36,6 +50,14 @@ fail() {
 }
 
 "$MMM" report "$DAG" -o "$WORK/report.html" || fail "mmm report exited with $?"
+python3 - "$WORK/report.html" <<'EOF' || fail "the policy does not allow the page's script"
+import base64, hashlib, re, sys
+page = open(sys.argv[1], encoding="utf-8").read()
+scripts = re.findall(r"<script>(.*?)</script>", page, re.S)
+policy = re.search(r"script-src '(sha256-[^']+)'", page)
+want = "sha256-" + base64.b64encode(hashlib.sha256(scripts[0].encode()).digest()).decode()
+sys.exit(0 if len(scripts) == 1 and policy and policy.group(1) == want else 1)
+EOF
 
 # Flags: no sandbox (containers), no GPU, nothing in the background that
 # would reach the network, a fresh profile.
@@ -53,34 +75,17 @@ if grep -E 'CONSOLE|Uncaught' "$WORK/dom.log" >"$WORK/console.txt"; then
     fail "console messages while loading the report"
 fi
 grep -q '<svg' "$WORK/dom.html" || fail "no inline SVG in the loaded page"
+grep -q '<html lang="en" class="js">' "$WORK/dom.html" ||
+    fail "the page's script did not run (refused by the policy?)"
 for id in $("$MMM" analyze "$DAG" --format csv | tail -n +2 | cut -d, -f1); do
     grep -q "<title>$id</title>" "$WORK/dom.html" || fail "kernel $id is not in the DAG"
 done
-
-# A narrow window (600 pixels, a phone or half a laptop screen): the page
-# never grows wider than the window; a wide table scrolls inside itself.
-# A copy of the page without its script-forbidding policy measures it.
-sed -e '/Content-Security-Policy/d' \
-    -e 's|</body>|<script>document.body.setAttribute("data-fit", document.documentElement.scrollWidth <= window.innerWidth ? "fits" : "overflow " + document.documentElement.scrollWidth + " > " + window.innerWidth);</script></body>|' \
-    "$WORK/report.html" >"$WORK/narrow.html"
-run_browser --window-size=600,800 --dump-dom "file://$WORK/narrow.html" \
-    >"$WORK/narrow_dom.html" 2>/dev/null || fail "chromium --dump-dom (narrow) failed"
-fit=$(grep -o 'data-fit="[^"]*"' "$WORK/narrow_dom.html")
-[ "$fit" = 'data-fit="fits"' ] || fail "600 pixels wide, the page does not fit: $fit"
 
 run_browser --window-size=1100,1100 --screenshot="$WORK/shot.png" \
     "file://$WORK/report.html" >/dev/null 2>"$WORK/shot.log" ||
     fail "chromium --screenshot failed: $(tail -3 "$WORK/shot.log")"
 [ -s "$WORK/shot.png" ] || fail "no screenshot"
 
-if ! command -v python3 >/dev/null 2>&1; then
-    # Without python3 the pixels cannot be counted: a blank 1100x1100
-    # screenshot compresses to a few kilobytes, the report to far more.
-    size=$(wc -c <"$WORK/shot.png")
-    [ "$size" -gt 30000 ] || fail "the screenshot is nearly blank ($size bytes)"
-    echo "report_chromium: OK ($BROWSER, $DAG; no python3: screenshot size only)"
-    exit 0
-fi
 python3 - "$WORK/shot.png" <<'EOF' || fail "the screenshot does not show the DAG"
 import struct, sys, zlib
 
@@ -134,4 +139,17 @@ print("screenshot %dx%d: %d non-white pixels, %d node-fill pixels, %d critical-p
       % (w, h, ink, fills, counts["span path"]))
 sys.exit(0 if ink > 0.01 * w * h and fills > 500 and counts["span path"] > 100 else 1)
 EOF
-echo "report_chromium: OK ($BROWSER, $DAG)"
+
+# The pages in use: DAG_FILE's, and a task graph's with tables to fold.
+python3 "$HERE/../bench/gen_taskgraph.py" wfcommons 240 "$WORK/tasks.json" 3 ||
+    fail "bench/gen_taskgraph.py failed"
+"$MMM" report "$WORK/tasks.json" -p 4 -o "$WORK/tasks.html" ||
+    fail "mmm report of the task graph exited with $?"
+for page in report tasks; do
+    set --
+    [ -n "${MMM_SHOTS:-}" ] && set -- --shot "$MMM_SHOTS/$page"
+    timeout 300 python3 "$HERE/report_cdp.py" "$BROWSER" "$WORK/$page.html" "$WORK" "$@" ||
+        fail "$page.html in use (tests/report_cdp.py)"
+done
+echo "report_chromium: OK ($BROWSER, $DAG and a task graph of 240 tasks)"
+

@@ -603,6 +603,79 @@ Test(gantt, time_axis_one_format)
     mmm_tmpdir_remove(dir);
 }
 
+/* The time axis writes plain numbers, digits grouped by U+202F from five
+ * digits on, never "10^k": the ticks of div_opt on 8 SMs (7.7·10⁷ cycles)
+ * are 0, s, 2s, ... with s 1, 2 or 5 times a power of ten, apart, and the
+ * title names the unit; a WfCommons graph's microseconds (runtimes of a
+ * few seconds) are shown in seconds. */
+static void axis_ticks(const char *args, const char *unit, double *step_out, int *nticks)
+{
+    char dir[256], want[96];
+    char *svg;
+    size_t n, i;
+    double axis_y = -1, prev = -1, step = 0;
+    int ticks = 0, titled = 0;
+    mmm_tmpdir_make(dir, sizeof dir, "mmm_gantt");
+    svg = gantt(dir, args, "svg");
+    cr_assert_null(strstr(svg, "10^"), "%s: an exponent on the axis", args);
+    n = svg_texts(svg, texts, 4096);
+    check_texts_apart(texts, n, args);
+    snprintf(want, sizeof want, "time in %s (one block takes S(B) + O(B))", unit);
+    for (i = 0; i < n; i++) {
+        titled += !strcmp(texts[i].s, want);
+        if (!strcmp(texts[i].s, "0") && texts[i].x == 120.0)
+            axis_y = texts[i].y;
+    }
+    cr_assert_eq(titled, 1, "%s: no title '%s'", args, want);
+    cr_assert_geq(axis_y, 0, "%s: no tick 0 at the axis' start", args);
+    for (i = 0; i < n; i++) {
+        char digits[96], *o = digits, *end;
+        const char *q = texts[i].s;
+        size_t len = 0;
+        double v;
+        if (texts[i].y != axis_y)
+            continue;
+        for (; *q && o < digits + sizeof digits - 1; q++) {
+            if (!strncmp(q, "\xe2\x80\xaf", 3)) { /* a group of three follows */
+                cr_assert(strlen(q + 3) >= 3, "'%s'", texts[i].s);
+                q += 2;
+                continue;
+            }
+            *o++ = *q;
+            len++;
+        }
+        *o = 0;
+        v = strtod(digits, &end);
+        cr_assert(*end == 0 && end != digits, "%s: tick '%s' is not a plain number", args,
+                  texts[i].s);
+        cr_assert_eq(strstr(texts[i].s, "\xe2\x80\xaf") != NULL, len >= 5,
+                     "%s: tick '%s' grouped wrongly", args, texts[i].s);
+        if (ticks == 1)
+            step = v - prev;
+        else if (ticks > 1)
+            cr_assert_float_eq(v - prev, step, 1e-9 * step, "%s: uneven ticks", args);
+        prev = v;
+        ticks++;
+    }
+    *step_out = step;
+    *nticks = ticks;
+    free(svg);
+    mmm_tmpdir_remove(dir);
+}
+
+Test(gantt, time_axis_plain_numbers)
+{
+    double step, mant;
+    int ticks;
+    axis_ticks(MMM_DAGS_DIR "/cumodp/div_opt.xml -p 8", "cycles", &step, &ticks);
+    mant = step / pow(10, floor(log10(step)));
+    cr_assert(mant == 1 || mant == 2 || mant == 5, "step %g", step);
+    cr_assert_geq(step, 1e6);
+    cr_assert_geq(ticks, 4);
+    axis_ticks(MMM_TEST_DATA "/import/hand/graph_v15.json -p 2", "s", &step, &ticks);
+    cr_assert_geq(ticks, 4);
+}
+
 /* --gantt out.pdf, like --plot: a PDF document (header and end marker of
  * the PDF specification); another extension is a usage error naming the
  * three. */

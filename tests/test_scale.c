@@ -315,7 +315,9 @@ Test(scale_cli, simulate_p_list)
 }
 
 /* The report shows the same sweep: the fan's row at p = 2 (makespan
- * ceil(10/2)*3 + 5 = 20) and the rows where the corollary does not hold. */
+ * ceil(10/2)*3 + 5 = 20) and the rows where the corollary does not hold.
+ * Each column has one format: four decimals, which the row p = 3 needs
+ * (35/3 = 11.6667). */
 Test(scale_cli, report_section)
 {
     char dir[] = "/tmp/mmm_scaleXXXXXX", cmd[4096], file[1100];
@@ -324,9 +326,10 @@ Test(scale_cli, report_section)
     write_file(file, fan_xml(10, 3, 5, 1));
     snprintf(cmd, sizeof cmd,
              "%s report %s -o %s/r.html && grep -q '<section id=\"speedup\">' %s/r.html && "
-             "grep -q '<tr><td class=\"n\">2</td><td class=\"n\">17.5</td><td class=\"n\">21.5</td>"
-             "<td class=\"n\">37.5</td><td class=\"n\">\xe2\x80\x94 (p &lt; K)</td>"
-             "<td class=\"n\">20</td>' %s/r.html && rm -rf %s",
+             "grep -q '<tr><td class=\"n\" data-v=\"2\">2</td><td class=\"n\" data-v=\"17.5\">"
+             "17.5000</td><td class=\"n\" data-v=\"21.5\">21.5000</td><td class=\"n\" "
+             "data-v=\"37.5\">37.5000</td><td class=\"n\">\xe2\x80\x94 (p &lt; K)</td>"
+             "<td class=\"n\" data-v=\"20\">20</td>' %s/r.html && rm -rf %s",
              MMM_BIN, file, dir, dir, dir, dir);
     cr_assert_eq(sh(cmd), 0, "%s", cmd);
 }

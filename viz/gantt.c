@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "gantt_draw.h"
+#include "numfmt.h"
 #include "mmm/gantt.h"
 #include "base/outfile.h"
 #include "base/path.h"
@@ -56,13 +57,6 @@ static uint32_t kernel_colour(uint32_t k)
 static double X(const chart *c, double t)
 {
     return c->x0 + (c->x1 - c->x0) * t / c->tmax;
-}
-
-/* Tick labels stay short: beyond 10^6 they are in units of 10^e, said once
- * in the axis title. */
-static int axis_exponent(double tmax)
-{
-    return tmax >= 1e6 ? (int)floor(log10(tmax)) : 0;
 }
 
 /* Estimated width of n characters at this font size (pixels): 0.6 em a
@@ -115,38 +109,90 @@ static double nice_step(double range)
     return (f < 1.5 ? 1.0 : f < 3.5 ? 2.0 : f < 7.5 ? 5.0 : 10.0) * mag;
 }
 
+/* The time axis: plain numbers with grouped digits (numfmt.h) in a unit
+ * named in its title.  A program's cost unit that is a time (s, ms, us,
+ * ns) is shown in the unit that keeps the numbers short (a makespan of
+ * 8.4·10⁹ us is 8 425 s); machine cycles and a file's own unit as they
+ * are.  The step is 1, 2 or 5 times a power of ten, larger while the
+ * labels would meet. */
+typedef struct axis {
+    double scale;     /* axis value = time * scale */
+    double step;      /* in time units */
+    int decimals;     /* of the labels */
+    const char *unit; /* for the title */
+} axis;
+
+static size_t glyphs(const char *s)
+{
+    size_t n = 0;
+    for (; *s; s++)
+        n += ((unsigned char)*s & 0xc0) != 0x80;
+    return n;
+}
+
+static void axis_of(const chart *c, axis *a)
+{
+    static const struct { const char *in, *name; double s; } units[] = {
+        {"s", "s", 1}, {"ms", "ms", 1e-3}, {"us", "\xc2\xb5s", 1e-6}, {"ns", "ns", 1e-9}};
+    const char *u = mmm_program_cost_unit(c->prog);
+    double width = c->x1 - c->x0, range, step;
+    size_t i, j;
+    char b[96];
+    a->scale = 1;
+    a->unit = u ? u : "cycles";
+    for (i = 0; u && i < 4; i++) {
+        if (strcmp(u, units[i].in) != 0)
+            continue;
+        /* the largest unit in which the axis reaches 1 */
+        for (j = 0; j < 3 && c->tmax * units[i].s < units[j].s; j++)
+            ;
+        a->scale = units[i].s / units[j].s;
+        a->unit = units[j].name;
+    }
+    range = c->tmax * a->scale;
+    step = nice_step(range);
+    for (i = 0; i < 60; i++) {
+        double mant = step / pow(10.0, floor(log10(step) + 1e-9));
+        int dec = (int)-floor(log10(step) + 1e-9);
+        dec = dec < 0 ? 0 : dec > 8 ? 8 : dec;
+        mmm__fmt_grouped(floor(range / step) * step, dec, b, sizeof b);
+        a->decimals = dec;
+        if ((range / step + 1) * (text_w(11, glyphs(b)) + 12) <= width)
+            break;
+        step = mant < 1.5 ? step * 2 : mant < 3.5 ? step * 2.5 : step * 2;
+    }
+    a->step = step / a->scale;
+}
+
 /* Vertical grid lines at the ticks, under the rectangles. */
 static void grid(chart *c)
 {
-    double step = nice_step(c->tmax), t;
+    axis a;
+    double t;
     int i;
+    axis_of(c, &a);
     mmm__gd_rect(&c->d, c->x0, c->y0, c->x1 - c->x0, c->y1 - c->y0, 0xf6f6f6, 1.0, NULL);
-    for (i = 0, t = 0.0; t <= c->tmax * (1 + 1e-12) && i < 1000; t = ++i * step)
+    for (i = 0, t = 0.0; t <= c->tmax * (1 + 1e-12) && i < 1000; t = ++i * a.step)
         mmm__gd_line(&c->d, X(c, t), c->y0, X(c, t), c->y1, GRID, 0.5, 0);
 }
 
 /* The time axis under the lanes; returns the y below it. */
 static double time_axis(chart *c)
 {
-    double step = nice_step(c->tmax), t, y = c->y1 + 2;
+    double t, y = c->y1 + 2;
+    char b[96];
+    axis a;
     int i;
-    int e = axis_exponent(c->tmax);
-    double unit = pow(10.0, e);
-    /* One format for the axis: the decimals of the step (in the unit). */
-    int dec = (int)-floor(log10(step / unit) + 1e-9);
-    dec = dec < 0 ? 0 : dec > 8 ? 8 : dec;
+    axis_of(c, &a);
     mmm__gd_line(&c->d, c->x0, y, c->x1, y, INK, 1, 0);
-    for (i = 0, t = 0.0; t <= c->tmax * (1 + 1e-12) && i < 1000; t = ++i * step) {
+    for (i = 0, t = 0.0; t <= c->tmax * (1 + 1e-12) && i < 1000; t = ++i * a.step) {
         double x = X(c, t);
         mmm__gd_line(&c->d, x, y, x, y + 5, INK, 1, 0);
-        mmm__gd_text(&c->d, x, y + 18, 11, GD_MIDDLE, INK, 0, "%.*f", dec, t / unit);
+        mmm__gd_text(&c->d, x, y + 18, 11, GD_MIDDLE, INK, 0, "%s",
+                     mmm__fmt_grouped(t * a.scale, a.decimals, b, sizeof b));
     }
-    if (e)
-        mmm__gd_text(&c->d, (c->x0 + c->x1) / 2, y + 36, 12, GD_MIDDLE, INK, 0,
-                     "time \xc3\x97 10^%d (one block takes S(B) + O(B))", e);
-    else
-        mmm__gd_text(&c->d, (c->x0 + c->x1) / 2, y + 36, 12, GD_MIDDLE, INK, 0,
-                     "time (one block takes S(B) + O(B))");
+    mmm__gd_text(&c->d, (c->x0 + c->x1) / 2, y + 36, 12, GD_MIDDLE, INK, 0,
+                 "time in %s (one block takes S(B) + O(B))", a.unit);
     return y + 44;
 }
 

@@ -3,6 +3,7 @@
  * are in report_sweep.c and report_sim.c). */
 #include "mmm/report.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,15 +21,19 @@
 #define GE "\xe2\x89\xa5"
 #define MIDDOT "\xc2\xb7"
 
-/* No script, no external resource: the policy makes the browser refuse
- * any fetch, so a regression shows up as a console error. */
+/* No external resource and one inline script, its hash the only one the
+ * policy allows: the browser refuses any fetch and any other script, so a
+ * regression shows up as a console error. */
 static const char page_head[] =
     "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
     "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
-    "style-src 'unsafe-inline'; img-src data:\">\n"
-    "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+    "style-src 'unsafe-inline'; img-src data:; script-src ";
+static const char page_head_end[] =
+    "\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
     "<meta name=\"generator\" content=\"mmm " MMM_VERSION_STRING "\">\n";
 
+/* Every text at least 11 pixels (sub and sup included); figures at their
+ * natural size in a frame that scrolls (the script zooms them). */
 static const char page_style[] =
     "<style>\n"
     ":root{color-scheme:light}\n"
@@ -38,20 +43,34 @@ static const char page_style[] =
     "h1{font-size:26px;margin:0 0 4px}\n"
     "h2{font-size:19px;margin:30px 0 10px;padding-bottom:4px;border-bottom:1px solid #ddd}\n"
     "p{margin:6px 0}\n"
+    "sub,sup{font-size:max(11px,.75em);line-height:0}\n"
     ".desc{color:#333}.meta,.note{color:#6a6a6a;font-size:13px}\n"
     "table{border-collapse:collapse;font-variant-numeric:tabular-nums;margin:6px 0;"
     "display:block;max-width:100%;overflow-x:auto}\n"
     "th,td{padding:4px 10px;text-align:left;border-bottom:1px solid #eaeaea;vertical-align:top}\n"
     "th{background:#f4f4f4;font-weight:600}\n"
     "td.n,th.n{text-align:right;white-space:nowrap}\n"
+    "th.sortable{cursor:pointer;user-select:none}\n"
+    "th.sortable:hover{background:#e8e8e8}\n"
+    "th.sortable::after{content:\"\\2195\";color:#aaa;padding-left:4px;font-weight:400}\n"
+    "th[aria-sort=ascending]::after{content:\"\\2191\";color:#1b1b1b}\n"
+    "th[aria-sort=descending]::after{content:\"\\2193\";color:#1b1b1b}\n"
+    "table.folded>tbody>tr:nth-child(n+51),.list.folded>:nth-child(n+51){display:none}\n"
+    "button{font:13px system-ui,sans-serif;padding:2px 9px;margin:2px 4px 2px 0;"
+    "border:1px solid #bbb;border-radius:4px;background:#f7f7f7;color:#1b1b1b;cursor:pointer}\n"
+    "button:hover{background:#ececec}\n"
     "tr.span td:first-child{box-shadow:inset 4px 0 #2166ac}\n"
     "tr.lpath td:first-child{box-shadow:inset 4px 0 #1b7837}\n"
     ".cards{display:flex;flex-wrap:wrap;gap:10px;margin:8px 0}\n"
     ".card{border:1px solid #e2e2e2;border-radius:6px;padding:7px 12px;min-width:96px}\n"
     ".card .k{font-size:12px;color:#666}.card .v{font-size:18px;font-weight:600;"
     "font-variant-numeric:tabular-nums}\n"
-    ".figure{overflow:auto;border:1px solid #e2e2e2;border-radius:6px;padding:8px;margin:8px 0}\n"
-    ".figure svg{display:block;max-width:100%;height:auto;margin:0 auto}\n"
+    ".figure{overflow:auto;max-height:85vh;border:1px solid #e2e2e2;border-radius:6px;"
+    "padding:8px;margin:8px 0}\n"
+    ".figure svg{display:block;margin:0 auto}\n"
+    ".figure.drag{cursor:grabbing}\n"
+    ".zoom{display:flex;align-items:center;gap:2px;font-size:13px;color:#6a6a6a}\n"
+    ".zoom span{margin-left:6px}\n"
     "code{font-family:ui-monospace,\"DejaVu Sans Mono\",monospace;font-size:13px}\n"
     ".sw{display:inline-block;width:10px;height:10px;margin-right:5px;vertical-align:baseline}\n"
     "</style>\n</head>\n<body>\n<main>\n";
@@ -61,8 +80,8 @@ static const char page_style[] =
 
 static void put_num_cell(mmm__text *t, double v)
 {
-    char b[64];
-    mmm__text_printf(t, "<td class=\"n\">%s</td>", mmm__fmt_full(v, b, sizeof b));
+    char b[96];
+    mmm__text_printf(t, "<td class=\"n\">%s</td>", mmm__report_num(v, b, sizeof b));
 }
 
 static void put_header(mmm__text *t, const mmm_instance *inst,
@@ -71,6 +90,8 @@ static void put_header(mmm__text *t, const mmm_instance *inst,
     const mmm_program *p = inst->program;
     const char *name = p->name && *p->name ? p->name : "program";
     mmm__text_put(t, page_head);
+    mmm__report_script_hash(t);
+    mmm__text_put(t, page_head_end);
     mmm__text_put(t, "<title>");
     mmm__text_put_xml(t, name);
     mmm__text_put(t, " " MIDDOT " mmm report</title>\n");
@@ -93,12 +114,13 @@ static void put_header(mmm__text *t, const mmm_instance *inst,
 
 static void card(mmm__text *t, const char *key, const char *title, double v)
 {
-    char b[64];
+    char b[96];
     mmm__text_put(t, "<div class=\"card\" title=\"");
     mmm__text_put_xml(t, title);
     mmm__text_put(t, "\"><div class=\"k\">");
     mmm__text_put(t, key);
-    mmm__text_printf(t, "</div><div class=\"v\">%s</div></div>\n", mmm__fmt_full(v, b, sizeof b));
+    mmm__text_printf(t, "</div><div class=\"v\">%s</div></div>\n",
+                     mmm__report_num(v, b, sizeof b));
 }
 
 static void put_path(mmm__text *t, const mmm_instance *inst, const uint32_t *path,
@@ -109,21 +131,23 @@ static void put_path(mmm__text *t, const mmm_instance *inst, const uint32_t *pat
         mmm__text_put(t, "(empty)");
         return;
     }
+    /* one item per kernel: the script folds a long path */
+    mmm__text_put(t, "<span class=\"list\">");
     for (i = 0; i < len; i++) {
         const mmm_kernel_val *kv = &inst->kernels[path[i]];
-        if (i)
-            mmm__text_put(t, " " RARROW " ");
-        mmm__text_put(t, "<code>");
+        mmm__text_put(t, "<span><code>");
         mmm__text_put_xml(t, inst->program->kernels[path[i]].id);
         mmm__text_put(t, "</code>");
         if (kv->repeat != 1)
             mmm__text_printf(t, " " TIMES "%lld", (long long)kv->repeat);
+        mmm__text_put(t, i + 1 < len ? " " RARROW " </span>" : "</span>");
     }
+    mmm__text_put(t, "</span>");
 }
 
 static void put_summary(mmm__text *t, const mmm_instance *inst, const mmm_metrics *m)
 {
-    char b[64];
+    char b[96];
     mmm__text_put(t, "<section id=\"summary\">\n<h2>Measures</h2>\n<div class=\"cards\">\n");
     card(t, "W " MIDDOT " work", "total local operations of all threads", m->W);
     card(t, "S " MIDDOT " span", "largest sum of S(K) over a kernel path", m->S);
@@ -170,7 +194,7 @@ static void put_summary(mmm__text *t, const mmm_instance *inst, const mmm_metric
                          mmm_program_cost_unit(inst->program));
     else
         mmm__text_printf(t, "Costs are in machine cycles; one global access costs U = "
-                           "%s.</p>\n</section>\n", mmm__fmt_full(inst->U, b, sizeof b));
+                           "%s.</p>\n</section>\n", mmm__report_num(inst->U, b, sizeof b));
 }
 
 static int put_dag(mmm__text *t, const mmm_instance *inst, const mmm_metrics *m,
@@ -212,36 +236,52 @@ static int overridden(const mmm_report_options *opt, size_t slot)
     return 0;
 }
 
-static void put_params(mmm__text *t, const mmm_instance *inst, const mmm_report_options *opt)
+static int put_params(mmm__text *t, const mmm_instance *inst, const mmm_report_options *opt,
+                      mmm_error *err)
 {
     const mmm_program *p = inst->program;
+    mmm__tab tb;
     size_t i;
+    int rc = 0;
     mmm__text_put(t, "<section id=\"parameters\">\n<h2>Parameters</h2>\n");
     if (p->nparams == 0)
         mmm__report_note(t, "The program declares no parameter.");
-    else
-        mmm__text_put(t, "<table>\n<tr><th>name</th><th class=\"n\">value</th><th>declared"
-                        "</th><th>range</th><th>from</th></tr>\n");
+    mmm__tab_init(&tb, NULL); /* nothing to release while it has no row */
+    mmm__tab_col(&tb, "name", MMM__TAB_TEXT);
+    mmm__tab_col(&tb, "value", MMM__TAB_NUM);
+    mmm__tab_col(&tb, "declared", MMM__TAB_TEXT);
+    mmm__tab_col(&tb, "range", MMM__TAB_TEXT);
+    mmm__tab_col(&tb, "from", MMM__TAB_TEXT);
     for (i = 0; i < p->nparams && i < inst->nvalues; i++) {
         const mmm_param *pa = &p->params[i];
-        char v[64];
-        mmm__text_put(t, "<tr><td><code>");
-        mmm__text_put_xml(t, pa->name);
-        mmm__text_printf(t, "</code></td><td class=\"n\">%s</td><td><code>",
-                         mmm_value_format(inst->values[i], 0, v, sizeof v));
-        mmm__text_put_xml(t, pa->value_text ? pa->value_text : "");
-        mmm__text_put(t, "</code></td><td><code>");
+        mmm_value v = inst->values[i];
+        char b[64];
+        mmm__tab_row(&tb, NULL);
+        mmm__tab_text(&tb, NAN, pa->name, 1);
+        if (v.exact && v.den == 1)
+            mmm__tab_num(&tb, (double)v.num);
+        else
+            mmm__tab_html(&tb, v.d, "%s", mmm_value_format(v, 0, b, sizeof b));
+        mmm__tab_text(&tb, NAN, pa->value_text ? pa->value_text : "", 1);
         if (pa->min_text || pa->max_text) {
-            mmm__text_put_xml(t, pa->min_text ? pa->min_text : "");
-            mmm__text_put(t, " .. ");
-            mmm__text_put_xml(t, pa->max_text ? pa->max_text : "");
+            mmm__text r;
+            mmm__text_init(&r);
+            mmm__text_put(&r, "<code>");
+            mmm__text_put_xml(&r, pa->min_text ? pa->min_text : "");
+            mmm__text_put(&r, " .. ");
+            mmm__text_put_xml(&r, pa->max_text ? pa->max_text : "");
+            mmm__text_put(&r, "</code>");
+            mmm__tab_html(&tb, NAN, "%s", r.s ? r.s : "");
+            tb.oom |= r.oom;
+            mmm__text_dispose(&r);
+        } else {
+            mmm__tab_empty(&tb);
         }
-        mmm__text_printf(t, "</code></td><td>%s</td></tr>\n",
-                         overridden(opt, i) ? "command line" : pa->from_machine ? "machine file"
-                                                                      : "default");
+        mmm__tab_html(&tb, NAN, "%s", overridden(opt, i) ? "command line"
+                                      : pa->from_machine ? "machine file" : "default");
     }
-    if (p->nparams)
-        mmm__text_put(t, "</table>\n");
+    if (p->nparams && (rc = mmm__tab_end(&tb, t, err)) < 0)
+        return rc;
     if (p->nconstraints) {
         mmm__text_put(t, "<p>Constraints, all satisfied:</p>\n<ul>\n");
         for (i = 0; i < p->nconstraints; i++) {
@@ -252,10 +292,11 @@ static void put_params(mmm__text *t, const mmm_instance *inst, const mmm_report_
         mmm__text_put(t, "</ul>\n");
     }
     mmm__text_put(t, "</section>\n");
+    return 0;
 }
 
 /* Blocks of the first and last launch ("8", or "2560 → 5"). */
-static void put_blocks_cell(mmm__text *t, const mmm_instance *inst, size_t k)
+static void put_blocks_cell(mmm__tab *tb, const mmm_instance *inst, size_t k)
 {
     const mmm_kernel_val *kv = &inst->kernels[k];
     int64_t first = kv->blocks, last = kv->blocks;
@@ -267,50 +308,59 @@ static void put_blocks_cell(mmm__text *t, const mmm_instance *inst, size_t k)
             first = last = kv->blocks;
         free(cls);
     }
-    if (first != last)
-        mmm__text_printf(t, "<td class=\"n\">%lld " RARROW " %lld</td>", (long long)first,
-                         (long long)last);
-    else
-        mmm__text_printf(t, "<td class=\"n\">%lld</td>", (long long)first);
+    if (first != last) {
+        char a[64], b[64];
+        mmm__tab_html(tb, (double)first, "%s " RARROW " %s",
+                      mmm__report_num((double)first, a, sizeof a),
+                      mmm__report_num((double)last, b, sizeof b));
+    } else {
+        mmm__tab_num(tb, (double)first);
+    }
 }
 
-static void put_kernel_row(mmm__text *t, const mmm_instance *inst, const mmm_metrics *m,
-                           size_t k, const unsigned char *on_span, const unsigned char *on_l)
+static void put_kernel_row(mmm__tab *tb, const mmm_instance *inst, size_t k,
+                           const unsigned char *on_span, const unsigned char *on_l)
 {
     const mmm_kernel_val *kv = &inst->kernels[k];
     const mmm_kernel *kern = &inst->program->kernels[k];
     const mmm_class_val *c0 = kern->nclasses ? &inst->classes[kern->first_class] : NULL;
-    (void)m;
-    mmm__text_printf(t, "<tr%s><td><code>", on_span[k] ? " class=\"span\""
-                                           : on_l[k] ? " class=\"lpath\"" : "");
-    mmm__text_put_xml(t, kern->id);
-    mmm__text_printf(t, "</code></td><td class=\"n\">%lld</td>", (long long)kv->repeat);
+    mmm__tab_row(tb, on_span[k] ? "span" : on_l[k] ? "lpath" : NULL);
+    mmm__tab_text(tb, NAN, kern->id, 1);
+    mmm__tab_num(tb, (double)kv->repeat);
     if (mmm_kernel_copy(inst->program, k) != MMM_COPY_NONE) {
         /* a copy: no blocks; what it moves instead */
-        mmm__text_put(t, "<td class=\"n\">");
-        mmm__copy_what(t, inst, k);
-        mmm__text_put(t, "</td>");
+        mmm__text w;
+        mmm__text_init(&w);
+        mmm__copy_what(&w, inst, k);
+        mmm__tab_html(tb, NAN, "%s", w.s ? w.s : "");
+        tb->oom |= w.oom;
+        mmm__text_dispose(&w);
     } else {
-        put_blocks_cell(t, inst, k);
+        put_blocks_cell(tb, inst, k);
     }
     if (c0 && c0->threads > 0 && kern->nclasses == 1)
-        mmm__text_printf(t, "<td class=\"n\">%lld</td>", (long long)c0->threads);
+        mmm__tab_num(tb, (double)c0->threads);
     else
-        mmm__text_put(t, "<td class=\"n\"></td>");
-    put_num_cell(t, (double)kv->N);
-    put_num_cell(t, kv->W);
-    put_num_cell(t, kv->S);
-    put_num_cell(t, kv->O);
-    put_num_cell(t, kv->C);
-    mmm__text_printf(t, "<td>%s%s</td></tr>\n", on_span[k] ? "S " : "", on_l[k] ? "L" : "");
+        mmm__tab_empty(tb);
+    mmm__tab_num(tb, (double)kv->N);
+    mmm__tab_num(tb, kv->W);
+    mmm__tab_num(tb, kv->S);
+    mmm__tab_num(tb, kv->O);
+    mmm__tab_num(tb, kv->C);
+    if (on_span[k] || on_l[k])
+        mmm__tab_html(tb, NAN, "%s%s", on_span[k] ? "S " : "", on_l[k] ? "L" : "");
+    else
+        mmm__tab_empty(tb);
 }
 
 static int put_kernels(mmm__text *t, const mmm_instance *inst, const mmm_metrics *m,
                        const mmm_report_options *opt, mmm_error *err)
 {
     const mmm_program *p = inst->program;
-    size_t i, max_rows = opt->max_rows ? opt->max_rows : 500;
+    size_t i, max_rows = opt->max_rows ? opt->max_rows : MMM__REPORT_MAX_ROWS;
     unsigned char *on_span = calloc(p->nkernels + 1, 1), *on_l = calloc(p->nkernels + 1, 1);
+    mmm__tab tb;
+    int rc;
     if (!on_span || !on_l) {
         free(on_span);
         free(on_l);
@@ -320,24 +370,32 @@ static int put_kernels(mmm__text *t, const mmm_instance *inst, const mmm_metrics
         on_span[m->span_path[i]] = 1;
     for (i = 0; i < m->l_path_len; i++)
         on_l[m->l_path[i]] = 1;
-    mmm__text_put(t, "<section id=\"kernels\">\n<h2>Kernels</h2>\n<table>\n<tr><th>kernel</th>"
-                    "<th class=\"n\">launches</th><th class=\"n\">blocks per launch</th>"
-                    "<th class=\"n\">threads</th><th class=\"n\">N</th><th class=\"n\">W</th>"
-                    "<th class=\"n\">S</th><th class=\"n\">O</th>"
-                    "<th class=\"n\">max S(B)+O(B)</th><th>on path</th></tr>\n");
+    mmm__text_put(t, "<section id=\"kernels\">\n<h2>Kernels</h2>\n");
+    mmm__tab_init(&tb, NULL);
+    mmm__tab_col(&tb, "kernel", MMM__TAB_TEXT);
+    mmm__tab_col(&tb, "launches", MMM__TAB_NUM);
+    mmm__tab_col(&tb, "blocks per launch", MMM__TAB_NUM);
+    mmm__tab_col(&tb, "threads", MMM__TAB_NUM);
+    mmm__tab_col(&tb, "N", MMM__TAB_NUM);
+    mmm__tab_col(&tb, "W", MMM__TAB_NUM);
+    mmm__tab_col(&tb, "S", MMM__TAB_NUM);
+    mmm__tab_col(&tb, "O", MMM__TAB_NUM);
+    mmm__tab_col(&tb, "max S(B)+O(B)", MMM__TAB_NUM);
+    mmm__tab_col(&tb, "on path", MMM__TAB_TEXT);
     for (i = 0; i < p->nkernels && i < max_rows; i++)
-        put_kernel_row(t, inst, m, p->topo[i], on_span, on_l);
-    mmm__text_put(t, "</table>\n");
+        put_kernel_row(&tb, inst, p->topo[i], on_span, on_l);
+    free(on_span);
+    free(on_l);
+    if ((rc = mmm__tab_end(&tb, t, err)) < 0)
+        return rc;
     if (p->nkernels > max_rows)
         mmm__report_note(t, "... and %zu more kernels (in topological order; "
                            "mmm analyze --max-rows 0 lists them all).",
                         p->nkernels - max_rows);
-    mmm__report_note(t, "In topological order. W, S, O and N are totals over all launches "
-                       "of a kernel; S marks the critical path (span), L the longest "
-                       "block path.");
+    mmm__report_note(t, "In topological order (a click on a column header sorts the table). "
+                       "W, S, O and N are totals over all launches of a kernel; S marks the "
+                       "critical path (span), L the longest block path.");
     mmm__text_put(t, "</section>\n");
-    free(on_span);
-    free(on_l);
     return 0;
 }
 
@@ -346,7 +404,9 @@ static void put_footer(mmm__text *t)
     mmm__text_put(t, "<footer><p class=\"meta\">Generated by mmm " MMM_VERSION_STRING
                     ". Measures of the Many-core Machine Model (Haque, Moreno Maza, Xie); "
                     "the bounds are Graham" "\xe2\x80\x93" "Brent's theorem applied to the "
-                    "thread-block DAG.</p></footer>\n</main>\n</body>\n</html>\n");
+                    "thread-block DAG.</p></footer>\n</main>\n");
+    mmm__report_script(t);
+    mmm__text_put(t, "</body>\n</html>\n");
 }
 
 int mmm_report_html(char **out, size_t *len_out, const mmm_instance *inst,
@@ -369,12 +429,13 @@ int mmm_report_html(char **out, size_t *len_out, const mmm_instance *inst,
     mmm__report_progress(opt, "drawing the DAG", 0, 0);
     if ((rc = put_dag(&t, inst, m, opt, err)) < 0)
         goto fail;
-    put_params(&t, inst, opt);
+    if ((rc = put_params(&t, inst, opt, err)) < 0)
+        goto fail;
     mmm__report_progress(opt, "the kernel table", 0, 0);
     if ((rc = put_kernels(&t, inst, m, opt, err)) < 0)
         goto fail;
     mmm__report_progress(opt, "the time model", 0, 0);
-    if ((rc = mmm__report_time(&t, inst, err)) < 0)
+    if ((rc = mmm__report_time(&t, inst, opt, err)) < 0)
         goto fail;
     if (!opt->no_sweep && (rc = mmm__report_sweeps(&t, inst, opt, err)) < 0)
         goto fail;

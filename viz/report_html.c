@@ -51,9 +51,9 @@ void mmm__report_put_svg(mmm__text *t, const char *svg, const char *prefix)
         mmm__report_note(t, "(the figure could not be embedded)");
         return;
     }
-    mmm__text_put(t, "<div class=\"figure\">\n");
+    mmm__text_put(t, "<div class=\"fig\"><div class=\"figure\">\n");
     put_prefixed(t, start, prefix);
-    mmm__text_put(t, "</div>\n");
+    mmm__text_put(t, "</div></div>\n");
 }
 
 void mmm__report_note(mmm__text *t, const char *fmt, ...)

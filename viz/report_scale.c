@@ -1,6 +1,7 @@
 /* report_scale.c: the report's speedup section: the sweep over p of
  * mmm/scale.h (bounds, the fifo makespan, the speedup range) as a table
  * and Cilkview's picture. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +27,13 @@ typedef struct speedup_fig {
     const char *name;
 } speedup_fig;
 
+/* A speedup: 4 significant digits, as the ranges always were. */
+static char *range_num(double v, char *buf, size_t size)
+{
+    snprintf(buf, size, "%.4g", v);
+    return buf;
+}
+
 static int draw_speedup(char **svg, size_t *len, const void *arg, mmm_error *err)
 {
     const speedup_fig *f = arg;
@@ -38,7 +46,8 @@ int mmm__report_scaling(mmm__text *t, const mmm_instance *inst,
     mmm_speedup_options so = MMM_SPEEDUP_OPTIONS_INIT;
     mmm_speedup s;
     mmm_error e;
-    char a[64], b[64], c[64], d[64], f[64];
+    char a[96], b[96];
+    mmm__tab tb;
     size_t i;
     int rc;
     if (inst->program->nkernels + inst->program->nedges > SCALE_MAX_SIZE)
@@ -62,29 +71,38 @@ int mmm__report_scaling(mmm__text *t, const mmm_instance *inst,
                        "costs), K = %lld. The corollary (N/K + L)" MIDDOT "C holds only for "
                        "p " GE " K. Every greedy schedule's speedup T1/makespan lies in the "
                        "range T1/Graham .. T1/lower bound.%s</p>\n",
-                    mmm__fmt_full(s.T1, a, sizeof a),
-                    mmm__fmt_full(s.critical_path, b, sizeof b), (long long)s.K,
+                    mmm__report_num(s.T1, a, sizeof a),
+                    mmm__report_num(s.critical_path, b, sizeof b), (long long)s.K,
                     s.p_dependent ? " The program declares p: each row evaluates it with "
                                     "that p." : "");
-    mmm__text_put(t, "<table>\n<tr><th class=\"n\">p</th><th class=\"n\">lower bound</th>"
-                    "<th class=\"n\">Graham</th><th class=\"n\">(N/p + L)" MIDDOT "C</th>"
-                    "<th class=\"n\">corollary (p " GE " K)</th><th class=\"n\">makespan "
-                    "(fifo)</th><th class=\"n\">speedup range</th></tr>\n");
+    mmm__tab_init(&tb, NULL);
+    mmm__tab_col(&tb, "p", MMM__TAB_NUM);
+    mmm__tab_col(&tb, "lower bound", MMM__TAB_NUM);
+    mmm__tab_col(&tb, "Graham", MMM__TAB_NUM);
+    mmm__tab_col(&tb, "(N/p + L)" MIDDOT "C", MMM__TAB_NUM);
+    mmm__tab_col(&tb, "corollary (p " GE " K)", MMM__TAB_NUM);
+    mmm__tab_col(&tb, "makespan (fifo)", MMM__TAB_NUM);
+    mmm__tab_col(&tb, "speedup range", MMM__TAB_NUM);
     for (i = 0; i < s.nrows; i++) {
         const mmm_speedup_row *r = &s.rows[i];
-        mmm__text_printf(t, "<tr><td class=\"n\">%lld</td><td class=\"n\">%s</td>"
-                           "<td class=\"n\">%s</td><td class=\"n\">%s</td>",
-                        (long long)r->p, mmm__fmt_full(r->lower_bound, a, sizeof a),
-                        mmm__fmt_full(r->graham, b, sizeof b),
-                        mmm__fmt_full(r->graham_brent, c, sizeof c));
-        mmm__text_printf(t, "<td class=\"n\">%s</td><td class=\"n\">%s</td>"
-                           "<td class=\"n\">%.4g .. %.4g</td></tr>\n",
-                        r->has_corollary ? mmm__fmt_full(r->corollary, d, sizeof d)
-                                         : DASH " (p &lt; K)",
-                        mmm__fmt_full(r->makespan[0], f, sizeof f), r->speedup_min,
-                        r->speedup_max);
+        mmm__tab_row(&tb, NULL);
+        mmm__tab_num(&tb, (double)r->p);
+        mmm__tab_num(&tb, r->lower_bound);
+        mmm__tab_num(&tb, r->graham);
+        mmm__tab_num(&tb, r->graham_brent);
+        if (r->has_corollary)
+            mmm__tab_num(&tb, r->corollary);
+        else
+            mmm__tab_html(&tb, NAN, DASH " (p &lt; K)");
+        mmm__tab_num(&tb, r->makespan[0]);
+        mmm__tab_html(&tb, r->speedup_max, "%s .. %s", range_num(r->speedup_min, a, sizeof a),
+                      range_num(r->speedup_max, b, sizeof b));
     }
-    mmm__text_put(t, "</table>\n");
+    if ((rc = mmm__tab_end(&tb, t, err)) < 0) {
+        mmm_speedup_dispose(&s);
+        mmm__text_put(t, "</section>\n");
+        return rc;
+    }
     if (mmm_plot_available()) {
         speedup_fig fig;
         fig.s = &s;

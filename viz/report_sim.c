@@ -1,6 +1,7 @@
 /* report_sim.c: the report's simulation section: every built-in greedy
  * policy on p SMs (mmm_simulate), a table of makespans against the bounds,
  * and the Gantt chart of the best schedule. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,17 +55,16 @@ out:
     return 0;
 }
 
-static void put_policy_row(mmm__text *t, const mmm_sim_result *r, int best)
+static void put_policy_row(mmm__tab *tb, const mmm_sim_result *r, int best)
 {
-    char a[64], b[64];
-    mmm__text_printf(t, "<tr><td><code>%s</code>%s</td><td class=\"n\">%s</td>"
-                       "<td class=\"n\">%s</td><td class=\"n\">%.1f%%</td></tr>\n",
-                     r->policy->name, best ? " (best)" : "",
-                     mmm__fmt_full(r->makespan, a, sizeof a),
-                     r->lower_bound > 0 ? mmm__fmt_compact(r->makespan / r->lower_bound, b,
-                                                           sizeof b)
-                                       : "\xe2\x80\x94",
-                     100.0 * r->utilization);
+    mmm__tab_row(tb, NULL);
+    mmm__tab_html(tb, NAN, "<code>%s</code>%s", r->policy->name, best ? " (best)" : "");
+    mmm__tab_num(tb, r->makespan);
+    if (r->lower_bound > 0)
+        mmm__tab_num(tb, r->makespan / r->lower_bound);
+    else
+        mmm__tab_empty(tb);
+    mmm__tab_num(tb, 100.0 * r->utilization);
 }
 
 int mmm__report_simulation(mmm__text *t, const mmm_instance *inst,
@@ -75,7 +75,8 @@ int mmm__report_simulation(mmm__text *t, const mmm_instance *inst,
     mmm_sim_result *res;
     int *ok;
     mmm_error e;
-    char a[64], b[64], c[64];
+    char a[96], b[96], c[96];
+    mmm__tab tb;
     int rc = 0, any = 0;
     (void)opt;
     if (!inst->has_p)
@@ -127,17 +128,22 @@ int mmm__report_simulation(mmm__text *t, const mmm_instance *inst,
     mmm__text_printf(t, "<table>\n<tr><th>lower bound max(&Sigma;/p, critical path)</th>"
                        "<td class=\"n\">%s</td></tr>\n<tr><th>Graham: &Sigma;/p + (1 "
                        "&minus; 1/p)" MIDDOT "critical path</th><td class=\"n\">%s</td></tr>\n",
-                     mmm__fmt_full(res[best].lower_bound, a, sizeof a),
-                     mmm__fmt_full(res[best].graham, b, sizeof b));
+                     mmm__report_num(res[best].lower_bound, a, sizeof a),
+                     mmm__report_num(res[best].graham, b, sizeof b));
     if (m->has_p)
         mmm__text_printf(t, "<tr><th>MMM: (N/p + L)" MIDDOT "C</th><td class=\"n\">%s</td>"
-                           "</tr>\n", mmm__fmt_full(m->graham_brent, c, sizeof c));
-    mmm__text_put(t, "</table>\n<table>\n<tr><th>policy</th><th class=\"n\">makespan</th>"
-                    "<th class=\"n\">/ lower bound</th><th class=\"n\">utilization</th></tr>\n");
+                           "</tr>\n", mmm__report_num(m->graham_brent, c, sizeof c));
+    mmm__text_put(t, "</table>\n");
+    mmm__tab_init(&tb, NULL);
+    mmm__tab_col(&tb, "policy", MMM__TAB_TEXT);
+    mmm__tab_col(&tb, "makespan", MMM__TAB_NUM);
+    mmm__tab_col(&tb, "/ lower bound", MMM__TAB_RATIO);
+    mmm__tab_col(&tb, "utilization", MMM__TAB_PERCENT);
     for (i = 0; i < np; i++)
         if (ok[i])
-            put_policy_row(t, &res[i], i == best);
-    mmm__text_put(t, "</table>\n");
+            put_policy_row(&tb, &res[i], i == best);
+    if ((rc = mmm__tab_end(&tb, t, err)) < 0)
+        goto done;
     mmm__report_note(t, "Gantt chart of the %s schedule: one lane per SM, blocks coloured by "
                        "kernel; the vertical lines are the bounds.", res[best].policy->name);
     rc = put_gantt(t, inst, m, res[best].policy, opt, err);

@@ -86,40 +86,63 @@ static mmm_value *sample_range(const mmm_sweep_range *r, size_t want, size_t *n_
     return v;
 }
 
-static void put_point_row(mmm__text *t, const char *what, const mmm_sweep_point *pt,
+static void put_point_row(mmm__tab *tb, const char *what, const mmm_sweep_point *pt,
                           int has_p)
 {
-    char a[64], b[64], c[64], d[64], e[64], f[64];
-    mmm__text_printf(t, "<tr><td>%s</td><td class=\"n\">%s</td><td class=\"n\">%s</td>"
-                       "<td class=\"n\">%s</td><td class=\"n\">%s</td><td class=\"n\">%s</td>"
-                       "<td class=\"n\">%s</td></tr>\n",
-                     what, mmm_value_format(pt->params[0], 0, a, sizeof a),
-                     mmm__fmt_full(pt->O, b, sizeof b), mmm__fmt_full(pt->W, c, sizeof c),
-                     mmm__fmt_full(pt->S, d, sizeof d),
-                     has_p && pt->has_p ? mmm__fmt_full(pt->graham_brent, e, sizeof e)
-                                       : "\xe2\x80\x94",
-                     pt->K > 0 ? mmm__fmt_full(pt->corollary, f, sizeof f) : "\xe2\x80\x94");
+    mmm_value v = pt->params[0];
+    char a[64];
+    mmm__tab_row(tb, NULL);
+    mmm__tab_html(tb, NAN, "%s", what);
+    if (v.exact && v.den == 1)
+        mmm__tab_num(tb, (double)v.num);
+    else
+        mmm__tab_html(tb, v.d, "%s", mmm_value_format(v, 0, a, sizeof a));
+    mmm__tab_num(tb, pt->O);
+    mmm__tab_num(tb, pt->W);
+    mmm__tab_num(tb, pt->S);
+    if (has_p && pt->has_p)
+        mmm__tab_num(tb, pt->graham_brent);
+    else
+        mmm__tab_empty(tb);
+    if (pt->K > 0)
+        mmm__tab_num(tb, pt->corollary);
+    else
+        mmm__tab_empty(tb);
 }
 
-static void put_table(mmm__text *t, const char *name, const mmm_sweep_result *res)
+static int put_table(mmm__text *t, const char *name, const mmm_sweep_result *res,
+                     mmm_error *err)
 {
     char a[64], b[64];
-    mmm__text_put(t, "<table>\n<tr><th></th><th class=\"n\">");
-    mmm__text_put_xml(t, name);
-    mmm__text_put(t, "</th><th class=\"n\">O</th><th class=\"n\">W</th><th class=\"n\">S</th>"
-                    "<th class=\"n\">(N/p + L)" MIDDOT "C</th><th class=\"n\">(N/K + L)" MIDDOT
-                    "C, p " GE " K</th></tr>\n");
-    put_point_row(t, "smallest overhead O", &res->min_overhead, res->has_p);
+    mmm__text head;
+    mmm__tab tb;
+    int rc;
+    mmm__text_init(&head);
+    mmm__text_put_xml(&head, name);
+    mmm__tab_init(&tb, NULL);
+    mmm__tab_col(&tb, "", MMM__TAB_TEXT);
+    mmm__tab_col(&tb, head.s ? head.s : "", MMM__TAB_NUM);
+    mmm__tab_col(&tb, "O", MMM__TAB_NUM);
+    mmm__tab_col(&tb, "W", MMM__TAB_NUM);
+    mmm__tab_col(&tb, "S", MMM__TAB_NUM);
+    mmm__tab_col(&tb, "(N/p + L)" MIDDOT "C", MMM__TAB_NUM);
+    mmm__tab_col(&tb, "(N/K + L)" MIDDOT "C, p " GE " K", MMM__TAB_NUM);
+    put_point_row(&tb, "smallest overhead O", &res->min_overhead, res->has_p);
     if (res->has_p)
-        put_point_row(t, "smallest Graham" "\xe2\x80\x93" "Brent bound", &res->min_bound, 1);
-    put_point_row(t, "smallest corollary bound", &res->min_corollary, res->has_p);
-    mmm__text_put(t, "</table>\n");
+        put_point_row(&tb, "smallest Graham" "\xe2\x80\x93" "Brent bound", &res->min_bound, 1);
+    put_point_row(&tb, "smallest corollary bound", &res->min_corollary, res->has_p);
+    tb.oom |= head.oom;
+    rc = mmm__tab_end(&tb, t, err);
+    mmm__text_dispose(&head);
+    if (rc < 0)
+        return rc;
     mmm__report_note(t, "%llu values swept, %llu feasible. Over the feasible values W varies "
                        "by a factor %s and S by a factor %s (the MMM recipe: minimize O "
                        "while W and S stay within a constant factor).",
                      (unsigned long long)res->npoints, (unsigned long long)res->nfeasible,
                      mmm__fmt_compact(res->W_factor, a, sizeof a),
                      mmm__fmt_compact(res->S_factor, b, sizeof b));
+    return 0;
 }
 
 /* Without launch limits from the machine: a note when the value of the
@@ -244,8 +267,7 @@ failed:
         mmm__report_note(t, "No feasible value of %s in its range%s%s.", name,
                          res.first_infeasible.code ? ": " : "",
                          res.first_infeasible.code ? res.first_infeasible.message : "");
-    } else {
-        put_table(t, name, &res);
+    } else if ((rc = put_table(t, name, &res, err)) == 0) {
         current_note(t, si, &spec, &res);
         if (sp)
             rc = put_plot(t, sp, si, slot, &spec, &res, err);

@@ -10,8 +10,11 @@
  * bounds, the fifo makespan and the speedup range for p = 1, 2, 4, ...,
  * with Cilkview's picture), and when the machine gives the time model's
  * constants (mmm/timemodel.h) the predicted seconds per kernel.  It
- * fetches nothing: no scripts, no external
- * styles, fonts or images, and a Content-Security-Policy that forbids them.
+ * fetches nothing: no external script, style, font or image, and a
+ * Content-Security-Policy that forbids them and allows only the page's own
+ * inline script (by its SHA-256), which sorts the tables, folds those of
+ * more than 50 rows and zooms the figures; without it every row and figure
+ * is shown.
  *
  *   mmm_report_options o = MMM_REPORT_OPTIONS_INIT;
  *   if (mmm_report_write("report.html", inst, &metrics, &o, &err) < 0) ...
@@ -37,7 +40,8 @@ typedef struct mmm_report_options {
     unsigned int version; /**< MMM_REPORT_OPTIONS_VERSION (the INIT macro, mmm_report_options_init) */
     mmm_render_color color;   /**< fill of the DAG (default overhead) */
     size_t max_nodes;         /**< largest DAG drawn; 0 = 2000 kernels */
-    size_t max_rows;          /**< kernel table rows; 0 = 500 */
+    size_t max_rows;          /**< rows of the per-kernel tables; 0 = 5000
+                                   (the page shows 50, "show all" the rest) */
     /** The overrides inst was evaluated with (-D), reused by the sweeps. */
     const mmm_override *overrides;
     size_t noverrides;
