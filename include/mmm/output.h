@@ -34,6 +34,7 @@
 #include "mmm/metrics.h"
 #include "mmm/tmm.h"
 #include "mmm/timemodel.h"
+#include "mmm/roofline.h"
 #include "mmm/fit.h"
 #include "mmm/calibrate.h"
 #include "mmm/import.h"
@@ -199,6 +200,12 @@ MMM_API int mmm_write_sweep_end(mmm_writer *w, const mmm_sweep_result *res,
 MMM_API int mmm_write_sweep(mmm_writer *w, mmm_sweep_result *res, mmm_instance *inst,
                             const mmm_sweep_spec *spec, int64_t max_rows,
                             mmm_sweep_fn fn, void *payload, mmm_error *err);
+
+/** `mmm roofline`: the roofs and one row per kernel (mmm/roofline.h);
+ *  file is the name the text and JSON show (NULL: the program's). */
+MMM_API int mmm_write_roofline(mmm_writer *w, const mmm_program *prog,
+                               const char *file, const mmm_roofline *r,
+                               mmm_error *err);
 
 /** What `mmm fit` shows (text or JSON). */
 typedef struct mmm_fit_report {

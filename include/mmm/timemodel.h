@@ -214,6 +214,15 @@ typedef struct mmm_time_kernel {
     mmm_time_term dominant;
     size_t first_launch; /**< its launches in mmm_time.each_launch: from */
     size_t nlisted;      /**< ... this many (0 unless its launches differ) */
+    double work;         /**< operations of all its threads, all launches
+                              (the W(B) of its blocks summed) */
+    double dram_bytes;   /**< bytes its bandwidth term charges to DRAM, all
+                              launches: the traffic of its accesses (with
+                              the L2 modelled, what misses it and the
+                              write-backs); 0 for a copy or a set */
+    double l2_bytes;     /**< bytes through the L2, all launches (every
+                              byte of the traffic; dram_bytes when no L2
+                              is modelled for the kernel) */
 } mmm_time_kernel;
 
 /** One launch of a repeat whose launches differ (a kernel that uses its
