@@ -75,32 +75,40 @@ static int build(fig *f, const mmm_roofline *r, const mmm_program *prog, const c
     f->c[0].color = f->c[1].color = 6;
     f->nc = 2;
     f->notes[nn++] = (mmm_plot_note){0, hi, peak, f->roofs[0], 6, 1, 0, 0.8};
-    f->notes[nn++] = (mmm_plot_note){0, lo, lo * r->dram_bytes_per_s, f->roofs[1], 6, 0, 1, 0.8};
+    f->notes[nn++] = (mmm_plot_note){0, lo, lo * r->dram_bytes_per_s, f->roofs[1], 6, 0, 1, 1.0};
     if (r->l2_bytes_per_s > 0) {
         rate(f->roofs[2], sizeof f->roofs[2], "L2", r->l2_bytes_per_s, "B/s");
         if (line2(&f->c[2], f->roofs[2], lo, lo * r->l2_bytes_per_s, r->l2_ridge, peak) < 0)
             return MMM_ENOMEM;
         f->c[2].color = 7;
         f->c[2].line = MMM_PLOT_DASHED;
-        f->notes[nn++] = (mmm_plot_note){0, lo, lo * r->l2_bytes_per_s, f->roofs[2], 7, 0, 1, 0.8};
+        f->notes[nn++] = (mmm_plot_note){0, lo, lo * r->l2_bytes_per_s, f->roofs[2], 7, 0, 1, 1.0};
         f->nc = 3;
     }
     for (i = 0; i < nk; i++) {
         const mmm_roofline_kernel *k = &r->kernels[i];
         mmm_plot_curve *c = &f->c[f->nc];
         const char *id = prog->kernels[k->kernel].id;
-        snprintf(f->label[i], sizeof f->label[i], "%s: %s, %.0f%% of %s roof", id,
-                 mmm_time_term_name(k->dominant), 100 * k->fraction,
-                 k->bound == MMM_ROOFLINE_COMPUTE ? "the compute"
-                 : k->bound == MMM_ROOFLINE_L2    ? "the L2"
-                                                  : "the DRAM");
+        snprintf(f->label[i], sizeof f->label[i], "%s: %.*f%% of %s roof, %s", id,
+                 k->fraction >= 0.1 ? 0 : k->fraction >= 0.01 ? 1 : 2, 100 * k->fraction,
+                 k->bound == MMM_ROOFLINE_COMPUTE ? "compute"
+                 : k->bound == MMM_ROOFLINE_L2    ? "L2"
+                                                  : "DRAM",
+                 mmm_time_term_name(k->dominant));
         if (mmm_plot_curve_init(c, f->label[i], 1, 0) < 0 ||
             mmm_plot_curve_add(c, isfinite(k->intensity) ? k->intensity : hi, k->throughput) < 0 ||
             mmm_plot_curve_finish(c) < 0)
             return MMM_ENOMEM;
         c->color = colors[i % (sizeof colors / sizeof colors[0])];
+        /* Right of the point; below it when a level roof (compute) is
+         * within a factor 1.5 above, so that the text stays off the line
+         * (a bandwidth roof rises to the right, away from the text). */
         f->notes[nn++] = (mmm_plot_note){0, isfinite(k->intensity) ? k->intensity : hi,
-                                         k->throughput, id, c->color, 0, 0, 0};
+                                         k->throughput, id, c->color, 0, 0,
+                                         k->bound == MMM_ROOFLINE_COMPUTE &&
+                                                 k->throughput * 1.5 > peak
+                                             ? -1.1
+                                             : 0};
         f->nc++;
     }
     f->pan.ylabel = "operations per second (predicted)";

@@ -146,7 +146,8 @@ typedef struct mmm_fit_samples {
  * NULL), then the row's parameters (mmm_runs_overrides).  A row naming
  * no program given is MMM_EINPUT at its line (the message lists the
  * programs); a row its program cannot be evaluated at is the
- * evaluation's error at the row's line.  *out is filled in any case and
+ * evaluation's error at the row's line; two programs of one name are
+ * MMM_EINPUT at the second's file and line.  *out is filled in any case and
  * must be released with mmm_fit_samples_dispose.
  */
 MMM_API int mmm_fit_samples_make(mmm_fit_samples *out, mmm_runs *const *runs,

@@ -108,8 +108,9 @@ MMM_API const char *mmm_roofline_bound_name(mmm_roofline_bound b);
  * .pdf, any case), atomically: log-log axes of intensity and operations
  * per second, the compute roof, the DRAM roof and the L2 roof (when the
  * machine has one), each labelled with its rate; each kernel a point at
- * its DRAM intensity and throughput, labelled with its id and dominant
- * term (with an L2 roof, an open circle at its L2 intensity too).  title
+ * its DRAM intensity and throughput, labelled with its id (the legend
+ * gives its dominant term and the fraction of its roof; the first 20
+ * kernels only, the subtitle says when more were left out).  title
  * (may be NULL) heads the figure.  MMM_EINVAL (a format, no kernel, a
  * build without PLplot), MMM_EIO.
  */

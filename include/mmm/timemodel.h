@@ -82,6 +82,10 @@ MMM_API const char *mmm_time_const_unit(int i);
 MMM_API const char *mmm_time_const_meaning(int i);
 /** Index of a fitted constant by name, or -1. */
 MMM_API int mmm_time_const_find(const char *name);
+/** Set mark[i] = value for each constant i named in list, a comma list of
+ *  names (mmm_time_const_find; mark holds MMM_TIME_NCONST flags): 0, or
+ *  -1 at a name that is none (mark untouched) or an empty list. */
+MMM_API int mmm_time_const_mark(const char *list, int *mark, int value);
 /** Physical bounds of constant i (0 < lower < upper). */
 MMM_API void mmm_time_const_bounds(int i, double *lo, double *hi);
 /** A typical value of constant i (where a fit starts when it has none). */

@@ -48,22 +48,6 @@ static const char fit_help[] =
 
 #define FIT_MAX_FILES 64
 
-static int names_mark(const char *list, int *mark, int value)
-{
-    char buf[512];
-    if (strlen(list) >= sizeof buf)
-        return -1;
-    strcpy(buf, list);
-    for (char *save = NULL, *t = strtok_r(buf, ",", &save); t;
-         t = strtok_r(NULL, ",", &save)) {
-        int c = mmm_time_const_find(t);
-        if (c < 0)
-            return -1;
-        mark[c] = value;
-    }
-    return 0;
-}
-
 typedef struct fit_args {
     cli_common c;
     const char *data[FIT_MAX_FILES], *progs;
@@ -95,7 +79,7 @@ static int data(void *args, const char *v)
 static int fit_only(void *fit, const char *v)
 {
     int only[MMM_TIME_NCONST] = {0};
-    if (strcmp(v, "none") && names_mark(v, only, 1) < 0)
+    if (strcmp(v, "none") && mmm_time_const_mark(v, only, 1) < 0)
         return -1;
     memcpy(fit, only, sizeof only);
     return 0;
@@ -103,7 +87,7 @@ static int fit_only(void *fit, const char *v)
 
 static int fix(void *fit, const char *v)
 {
-    return names_mark(v, fit, 0);
+    return mmm_time_const_mark(v, fit, 0);
 }
 
 #define F_(field) offsetof(fit_args, field)
@@ -161,13 +145,6 @@ int cmd_fit(int argc, char **argv)
         lo.machine = base;
         if (mmm_program_load_file(&prog[i], c.files[i], &lo, &err) < 0)
             goto fail_err;
-        for (size_t j = 0; j < i; j++)
-            if (!strcmp(prog[j]->name, prog[i]->name)) {
-                fprintf(stderr, "%s:%ld: error: program name '%s' also in "
-                                "%s (runs name their program)\n",
-                        c.files[i], prog[i]->line, prog[i]->name, c.files[j]);
-                goto done;
-            }
     }
     for (i = 0; i < a.ndata; i++)
         if (mmm_runs_read_file(&runs[i], a.data[i], a.data_graph[i], &err) < 0)
@@ -202,10 +179,7 @@ int cmd_fit(int argc, char **argv)
     rc = cli_flushed("mmm fit: error writing the output\n");
     goto done;
 fail_err:
-    if (err.code == MMM_EINVAL && !err.file[0])
-        fprintf(stderr, "mmm fit: %s\n", err.message); /* -D's NAME */
-    else
-        cli_print_error(&err);
+    cli_on_file((void *)&c, NULL, &notes, &err); /* -D's NAME as "mmm fit: " */
 done:
     mmm_writer_free(w);
     mmm_fit_result_dispose(&res);

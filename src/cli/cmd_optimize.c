@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "cli.h"
-#include "mmm/plot.h"
 #include "mmm/sweep_plot.h"
 
 typedef struct opt_args {
@@ -173,21 +172,6 @@ static int make_spec(mmm_sweep_spec *spec, const opt_args *o, const mmm_program 
 /* ------------------------------------------------------------------ */
 /* The command */
 
-static int check_plot_path(const char *path)
-{
-    if (!path)
-        return CLI_OK;
-    if (!cli_picture(path))
-        return cli_usage("optimize", "--plot needs a file ending in .svg, .png "
-                         "or .pdf, not '%s'", path);
-    if (!mmm_plot_available()) {
-        fprintf(stderr, "mmm optimize: error: this mmm was built without "
-                "PLplot: --plot is not available\n");
-        return CLI_FAIL;
-    }
-    return CLI_OK;
-}
-
 static int plot_point(const mmm_sweep_point *pt, const mmm_error *why, void *fig)
 {
     (void)why;
@@ -230,7 +214,7 @@ int cmd_optimize(int argc, char **argv)
         return CLI_OK; /* --help */
     if (rc != CLI_OK)
         return rc;
-    if ((rc = check_plot_path(o.plot)) != CLI_OK)
+    if ((rc = cli_plot_path("optimize", "--plot", o.plot)) != CLI_OK)
         return rc;
     if ((rc = cli_load_full(&o.c, o.file, 0, 0, &prog, &inst, NULL, ov, &nov)) == CLI_OK &&
         (rc = make_spec(&spec, &o, prog, ov, nov)) == CLI_OK)

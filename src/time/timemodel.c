@@ -113,6 +113,33 @@ int mmm_time_const_find(const char *name)
     return -1;
 }
 
+int mmm_time_const_mark(const char *list, int *mark, int value)
+{
+    int seen[MMM_TIME_NCONST] = {0};
+    const char *s = list;
+    if (!list || !mark || !*list)
+        return -1;
+    while (1) {
+        size_t n = strcspn(s, ",");
+        int i;
+        char name[64];
+        if (n == 0 || n >= sizeof name)
+            return -1;
+        memcpy(name, s, n);
+        name[n] = '\0';
+        if ((i = mmm_time_const_find(name)) < 0)
+            return -1;
+        seen[i] = 1;
+        if (!s[n])
+            break;
+        s += n + 1;
+    }
+    for (int i = 0; i < MMM_TIME_NCONST; i++)
+        if (seen[i])
+            mark[i] = value;
+    return 0;
+}
+
 void mmm_time_const_bounds(int i, double *lo, double *hi)
 {
     *lo = fitted(i) ? fitted(i)->lo : 0;
