@@ -30,7 +30,7 @@ _mmm_options()
         report) echo "$_mmm_common -o --output --color --max-nodes --sweep --no-sweep
                      --no-simulation" ;;
         convert) echo "$_mmm_common -o --output" ;;
-        fit) echo "$_mmm_common --data --fit --fix --name -o --output" ;;
+        fit) echo "$_mmm_common --data --fit --fix --name -o --output --plot" ;;
         calibrate) echo "-o --output --format --device --quick --help" ;;
         profile)
             case $2 in

@@ -1197,6 +1197,12 @@ Test(null_err, mmm_roofline_plot_write)
     REFUSED(mmm_roofline_plot_write(&r, NULL, NULL, "p.svg", NULL));
 }
 
+Test(null_err, mmm_fit_plot_write)
+{
+    REFUSED(mmm_fit_plot_write(NULL, NULL, NULL));
+    REFUSED(mmm_fit_plot_write(NULL, "p.svg", NULL));
+}
+
 Test(null_err, mmm_roofline_plot_svg)
 {
     REFUSED(mmm_roofline_plot_svg(NULL, NULL, NULL, NULL, NULL, NULL));

@@ -768,3 +768,40 @@ Test(plots, roofline_numbers)
     mmm_program_free(prog);
     mmm_machine_free(m);
 }
+
+/* mmm fit --plot: a report of 3 runs of two programs drawn (the picture
+ * itself looked at: docs/img/fit_cumodp.png); a report without runs
+ * refused. */
+Test(plots, fit_plot)
+{
+    static const char csv[] = "program,time_s\nd,0.001\nd,0.002\nd,0.01\n";
+    mmm_load_options lo = MMM_LOAD_OPTIONS_INIT;
+    mmm_program *a, *b;
+    mmm_runs *runs;
+    mmm_error err;
+    double predicted[3] = {0.0011, 0.0018, 0.012};
+    mmm_fit_result res = {.predicted = predicted, .median_rel_error = 0.1,
+                          .max_rel_error = 0.2};
+    char dir[256], path[300], *svg;
+    size_t len;
+    cr_assert_eq(mmm_program_load_file(&a, MMM_DAGS_DIR "/diamond.xml", &lo, &err), 0);
+    cr_assert_eq(mmm_program_load_file(&b, MMM_DAGS_DIR "/fork_join.xml", &lo, &err), 0);
+    cr_assert_eq(mmm_runs_read_memory(&runs, csv, strlen(csv), "runs.csv", 0, &err), 0,
+                 "%s", err.message);
+    mmm_fit_run fr[3] = {{runs, 0, a}, {runs, 1, b}, {runs, 2, a}};
+    mmm_fit_report rep = {NULL, NULL, &res, fr, 3, 2, NULL};
+    mmm_tmpdir_make(dir, sizeof dir, "mmm_fitplot");
+    snprintf(path, sizeof path, "%s/fit.svg", dir);
+    cr_assert_eq(mmm_fit_plot_write(&rep, path, &err), 0, "%s", err.message);
+    svg = slurp(path, &len);
+    cr_assert_not_null(svg);
+    cr_expect_not_null(strstr(svg, "<svg"));
+    cr_expect_not_null(strstr(svg, "</svg>"));
+    free(svg);
+    rep.nruns = 0;
+    cr_expect_eq(mmm_fit_plot_write(&rep, path, &err), MMM_EINVAL);
+    mmm_tmpdir_remove(dir);
+    mmm_runs_free(runs);
+    mmm_program_free(a);
+    mmm_program_free(b);
+}

@@ -567,8 +567,8 @@ static void draw_legend(page *pg, size_t k, int logy, double vx1, double vy0,
     size_t i;
     int with_marks = k == 0;
 
-    for (i = 0; i < pan->ncurves && n < MAX_LEGEND; i++, n++) {
-        const mmm_plot_curve *c = &pan->curves[i];
+    for (i = 0; i < pan->ncurves && n < MAX_LEGEND; n += pan->curves[i++].label != NULL) {
+        const mmm_plot_curve *c = &pan->curves[i]; /* no label: no key */
         int line, dots;
         curve_shape(c, pg->logx, logy, &line, &dots);
         /* The key shows what is drawn: a line when the curve has one, a

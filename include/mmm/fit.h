@@ -184,6 +184,12 @@ MMM_API int mmm_time_predict(const mmm_time_machine *m, const mmm_instance *inst
 MMM_API int mmm_time_machine_write(const char *path, const char *name,
                                    const mmm_machine *base, const mmm_time_machine *m,
                                    const char *note, mmm_error *err);
+/** The note `mmm fit -o` heads its machine file with: the constants
+ *  fitted to nruns runs, res's median and largest relative error, the
+ *  other parameters those of base_path.  Into buf (cut to size); returns
+ *  buf. */
+MMM_API char *mmm_fit_note(char *buf, size_t size, const mmm_fit_result *res,
+                           size_t nruns, const char *base_path);
 
 #ifdef __cplusplus
 }

@@ -61,7 +61,8 @@ typedef struct mmm_plot_keep_ {
 
 /** A curve: a label, a style and its (decimated) points. */
 typedef struct mmm_plot_curve {
-    const char *label;      /**< legend text (borrowed) */
+    const char *label;      /**< legend text (borrowed); NULL: no
+                                 entry in the legend */
     int color;              /**< palette index 0..12: blue, vermillion,
                                  green, purple, orange, sky blue, black,
                                  grey (Okabe–Ito, colour-blind safe), then

@@ -42,13 +42,11 @@ int cmd_roofline(int argc, char **argv)
     mmm_program *prog = NULL;
     mmm_instance *inst = NULL;
     mmm_writer *w = NULL;
-    mmm_time t;
-    mmm_roofline r;
+    mmm_time t = {.kernels = NULL};
+    mmm_roofline r = {.kernels = NULL};
     mmm_error err;
     int rc;
 
-    memset(&t, 0, sizeof t);
-    memset(&r, 0, sizeof r);
     cli_common_init(&a.c, "roofline");
     if ((rc = cli_args(&roofline_cmd, &a, &a.c, &a.file, argc, argv)) != CLI_OK)
         return rc < 0 ? CLI_OK : rc;

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "mmm/gantt.h"
+#include "mmm/output.h"
 #include "mmm/plot.h"
 #include "mmm/render.h"
 #include "mmm/report.h"
@@ -212,6 +213,9 @@ DRAW_FN(int, mmm_speedup_plot_write,
          mmm_error *err),
         (s, program_name, path, err), return unavailable(err))
 
+DRAW_FN(int, mmm_fit_plot_write,
+        (const mmm_fit_report *r, const char *path, mmm_error *err),
+        (r, path, err), return unavailable(err))
 DRAW_FN(int, mmm_roofline_plot_write,
         (const mmm_roofline *r, const mmm_program *prog, const char *title,
          const char *path, mmm_error *err),
