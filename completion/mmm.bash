@@ -7,7 +7,8 @@
 # tests/completion_check.py checks that it offers every command and every
 # option that `mmm CMD --help` lists.
 
-_mmm_commands="analyze optimize compare simulate scale render report convert fit calibrate profile"
+_mmm_commands="analyze optimize compare simulate scale roofline render report convert fit calibrate
+  profile"
 
 # The options of every command that reads a program.
 _mmm_common="-D -p --machine --format --launch --threads --input-format --time-unit
@@ -24,11 +25,12 @@ _mmm_options()
         compare) echo "$_mmm_common --corollary --time --model" ;;
         simulate) echo "$_mmm_common --policy --seed --gantt --trace --max-launches" ;;
         scale) echo "$_mmm_common --p --policy --seed --plot --max-launches" ;;
+        roofline) echo "$_mmm_common -o --output" ;;
         render) echo "$_mmm_common -o --output --level --color --max-nodes --dpi" ;;
         report) echo "$_mmm_common -o --output --color --max-nodes --sweep --no-sweep
                      --no-simulation" ;;
         convert) echo "$_mmm_common -o --output" ;;
-        fit) echo "$_mmm_common --data --fit --fix --name -o --output" ;;
+        fit) echo "$_mmm_common --data --fit --fix --name -o --output --plot" ;;
         calibrate) echo "-o --output --format --device --quick --help" ;;
         profile)
             case $2 in
@@ -111,6 +113,7 @@ _mmm()
         -o | --output)
             case $cmd in
                 render) _mmm_files 'svg|png|pdf|dot' ;;
+                roofline) _mmm_files 'svg|png|pdf' ;;
                 report) _mmm_files 'html' ;;
                 *) _mmm_files xml ;;
             esac

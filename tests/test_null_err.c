@@ -1175,3 +1175,35 @@ Test(null_err, mmm_profile_save_xml)
 {
     REFUSED(mmm_profile_save_xml(NULL, NO_DIR ".xml", NULL));
 }
+
+/* ---- roofline.h ---- */
+Test(null_err, mmm_roofline_compute)
+{
+    mmm_roofline r;
+    REFUSED(mmm_roofline_compute(&r, NULL, NULL, NULL));
+}
+
+Test(null_err, mmm_write_roofline)
+{
+    mmm_writer *w = writer(MMM_FORMAT_TEXT);
+    REFUSED(mmm_write_roofline(w, NULL, NULL, NULL, NULL));
+    mmm_writer_free(w);
+}
+
+Test(null_err, mmm_roofline_plot_write)
+{
+    mmm_roofline r;
+    memset(&r, 0, sizeof r); /* no kernel */
+    REFUSED(mmm_roofline_plot_write(&r, NULL, NULL, "p.svg", NULL));
+}
+
+Test(null_err, mmm_fit_plot_write)
+{
+    REFUSED(mmm_fit_plot_write(NULL, NULL, NULL));
+    REFUSED(mmm_fit_plot_write(NULL, "p.svg", NULL));
+}
+
+Test(null_err, mmm_roofline_plot_svg)
+{
+    REFUSED(mmm_roofline_plot_svg(NULL, NULL, NULL, NULL, NULL, NULL));
+}

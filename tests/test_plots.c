@@ -114,8 +114,11 @@ static void check_layout(const mmm__plot_layout *r, const char *what)
         for (j = i + 1; j < r->nboxes; j++) {
             const mmm__plot_box *b = &r->boxes[j];
             int fb, db = 0;
+            /* left of the frame: the y axis; right of it: a colour bar;
+             * else the x axis */
             int same_axis = b->kind == MMM__PLOT_TICK && b->panel == a->panel &&
-                            ((a->x1 <= f->x0) == (b->x1 <= f->x0));
+                            ((a->x1 <= f->x0) == (b->x1 <= f->x0)) &&
+                            ((a->x0 >= f->x1) == (b->x0 >= f->x1));
             if (!same_axis || (fb = tick_form(b->text, &db)) == 'u')
                 continue;
             cr_assert(fa == fb && da == db, "%s: '%s' and '%s' on one axis", what,
@@ -150,6 +153,9 @@ static int add_point(const mmm_sweep_point *pt, const mmm_error *why, void *payl
     return mmm_sweep_plot_add(payload, pt);
 }
 
+/* What sweep_layout minimizes (default: O). */
+static mmm_objective sweep_objective = MMM_OBJECTIVE_OVERHEAD;
+
 /* Sweep poly_div_opt (naxes 1 or 2: the first over v0, the second over
  * v1) and record the figure's layout. */
 static void sweep_layout(mmm__plot_layout *rec, const char *p0, const mmm_value *v0,
@@ -166,6 +172,7 @@ static void sweep_layout(mmm__plot_layout *rec, const char *p0, const mmm_value 
     size_t len;
     cr_assert_eq(mmm_instance_new(&inst, prog, &err), 0, "%s", err.message);
     spec.naxes = p1 ? 2 : 1;
+    spec.objective = sweep_objective;
     spec.axes[0].slot = mmm_program_find_param(prog, p0);
     spec.axes[0].values = v0;
     spec.axes[0].nvalues = n0;
@@ -198,7 +205,7 @@ static mmm_value *powers_of_two(size_t n)
     return v;
 }
 
-/* One parameter: W, S and O each on its own axis, then the bounds; the
+/* One parameter: the objective (O), W and S each on its own axis, then the bounds; the
  * best value is the last one (O falls as s grows: the best mark sits at
  * the right end of the data) and stays inside the frame. */
 Test(plots, one_parameter_small_multiples)
@@ -214,45 +221,111 @@ Test(plots, one_parameter_small_multiples)
         /* short sweep, no gaps: every curve a line, and so is its key */
         cr_assert(rec.curves[i].draws_line && rec.curves[i].key_line);
     }
-    cr_assert_eq(per_panel[0], 1, "W alone");
-    cr_assert_eq(per_panel[1], 1, "S alone");
-    cr_assert_eq(per_panel[2], 1, "O alone");
+    cr_assert_eq(per_panel[0], 1, "the objective, O, alone");
+    cr_assert_eq(per_panel[1], 1, "W alone");
+    cr_assert_eq(per_panel[2], 1, "S alone");
     cr_assert_eq(per_panel[3], 2, "the Graham-Brent bound and the corollary");
     cr_assert_eq(rec.nmarks, 2 * 4, "best and baseline across the four panels");
     free(s);
 }
 
-/* Two parameters: ten curves of the second, ten colours, and none black
- * but the best's. */
-static void check_distinct_colours(const mmm__plot_layout *rec, size_t want)
+/* The top panel draws what the sweep minimizes: the Graham-Brent bound
+ * (in its green), the best point named in the subtitle, the infeasible
+ * values (s = 4096 is past the parameter's max) shaded; O moves to the
+ * last panel with the corollary. */
+Test(plots, one_parameter_objective_on_top)
 {
-    size_t i, j, n0 = 0;
-    for (i = 0; i < rec->ncurves; i++) {
-        if (rec->curves[i].panel != 0)
-            continue;
-        n0++;
-        for (j = i + 1; j < rec->ncurves; j++)
-            if (rec->curves[j].panel == 0)
-                cr_assert_neq(rec->curves[i].rgb, rec->curves[j].rgb,
-                              "curves %zu and %zu share #%06x", i, j, rec->curves[i].rgb);
-    }
-    cr_assert_geq(n0, want);
+    static mmm__plot_layout rec;
+    mmm_value s[6] = {mmm_value_int(1), mmm_value_int(2), mmm_value_int(4),
+                      mmm_value_int(8), mmm_value_int(16), mmm_value_int(4096)};
+    size_t i, sub = 0;
+    sweep_objective = MMM_OBJECTIVE_BOUND;
+    sweep_layout(&rec, "s", s, 6, NULL, NULL, 0);
+    sweep_objective = MMM_OBJECTIVE_OVERHEAD;
+    check_layout(&rec, "sweep of s, bound");
+    cr_assert_eq(rec.curves[0].panel, 0);
+    cr_assert_eq(rec.curves[0].rgb, mmm__plot_color_rgb(2), "the bound's colour");
+    for (i = 0; i < rec.ncurves; i++)
+        cr_assert(rec.curves[i].panel != 0 || i == 0, "the objective alone on top");
+    for (i = 0; i < rec.nboxes; i++)
+        if (rec.boxes[i].kind == MMM__PLOT_TITLE && !strncmp(rec.boxes[i].text, "best: s = ", 10))
+            sub++;
+    cr_assert_eq(sub, 1, "the subtitle names the best point");
+    cr_assert_eq(rec.nspans, 4, "s = 4096 shaded in each of the four panels");
 }
 
-Test(plots, grid_sweep_colours_differ)
+/* Two parameters: one heat map of the objective (a cell per point, no
+ * curve, no legend), its colour bar's labels on the page and off the
+ * rest (check_layout); a grid of more than 200 values of one parameter is
+ * binned into 200 cells. */
+Test(plots, grid_sweep_heat_map)
 {
     static mmm__plot_layout rec;
     mmm_value U[3] = {mmm_value_int(100), mmm_value_int(200), mmm_value_int(400)};
-    mmm_value *s = powers_of_two(10); /* 1..512: ten curves */
+    mmm_value *s = powers_of_two(10); /* 1..512 */
+    size_t i, bar = 0;
     sweep_layout(&rec, "U", U, 3, "s", s, 10);
     check_layout(&rec, "grid of U and s");
-    check_distinct_colours(&rec, 10);
+    cr_assert_eq(rec.nheat, 3 * 10);
+    cr_assert_eq(rec.ngrey, 0);
+    cr_assert_eq(rec.ncurves, 0, "no line per value");
+    for (i = 0; i < rec.nboxes; i++)
+        if (rec.boxes[i].kind == MMM__PLOT_TICK && rec.boxes[i].x0 > rec.boxes[0].x1)
+            bar++;
+    cr_assert_geq(bar, 2, "the colour bar has labels");
     free(s);
-    s = powers_of_two(11); /* eleven values: ten sampled, plus the best's */
-    sweep_layout(&rec, "U", U, 3, "s", s, 11);
-    check_layout(&rec, "grid of U and 11 values of s");
-    check_distinct_colours(&rec, 10);
+    s = calloc(300, sizeof *s);
+    cr_assert_not_null(s);
+    for (i = 0; i < 300; i++)
+        s[i] = mmm_value_int((int64_t)i + 1);
+    sweep_layout(&rec, "U", U, 3, "s", s, 300);
+    check_layout(&rec, "grid of U and 300 values of s");
+    cr_assert_eq(rec.nheat, 3 * 200);
     free(s);
+}
+
+/* Log axes: over 1..32 the x axis is labelled at 1, 2, 5, 10, 20 (not
+ * only 1 and 10); a y range within a factor 1.5 still gets two labels or
+ * more. */
+Test(plots, log_axes_readable)
+{
+    static mmm__plot_layout rec;
+    mmm_plot_curve c;
+    mmm_plot_panel pan;
+    mmm_plot plot;
+    mmm_error err;
+    char *svg;
+    size_t len, i, nx = 0, ny = 0;
+    cr_assert_eq(mmm_plot_curve_init(&c, "y", 6, 0), 0);
+    for (i = 0; i < 6; i++)
+        cr_assert_eq(mmm_plot_curve_add(&c, (double)(1 << i), 3e5 + 3e4 * (double)i), 0);
+    cr_assert_eq(mmm_plot_curve_finish(&c), 0);
+    memset(&pan, 0, sizeof pan);
+    pan.ylabel = "O (cycles)";
+    pan.yscale = MMM_PLOT_LOG;
+    pan.curves = &c;
+    pan.ncurves = 1;
+    memset(&plot, 0, sizeof plot);
+    plot.title = "ticks";
+    plot.xlabel = "s";
+    plot.xscale = MMM_PLOT_LOG;
+    plot.panels = &pan;
+    plot.npanels = 1;
+    cr_assert_eq(mmm__plot_layout_svg(&plot, &rec, &svg, &len, &err), 0, "%s", err.message);
+    free(svg);
+    check_layout(&rec, "log axes");
+    for (i = 0; i < rec.nboxes; i++) {
+        const mmm__plot_box *b = &rec.boxes[i];
+        if (b->kind != MMM__PLOT_TICK)
+            continue;
+        if (b->y1 <= rec.boxes[0].y0)
+            nx++;
+        else if (b->x1 <= rec.boxes[0].x0)
+            ny++;
+    }
+    cr_assert_geq(nx, 5, "x labels 1, 2, 5, 10, 20");
+    cr_assert_geq(ny, 2, "two y labels at least");
+    mmm_plot_curve_dispose(&c);
 }
 
 /* A figure made by hand: a curve whose points all stand alone (every other
@@ -702,4 +775,106 @@ Test(gantt, pdf)
     cr_assert(strstr(pdf, ".svg, .png or .pdf"), "%s", pdf);
     free(pdf);
     mmm_tmpdir_remove(dir);
+}
+
+/* ------------------------------------------------------------------ */
+/* The roofline (mmm/roofline.h)                                        */
+
+/* Against a hand computation from dags/machines/h100-fitted.xml
+ * (issue_per_cycle 3.67706341, warp_size 32, p 132, clock_hz 1.98e9,
+ * bandwidth_bytes_per_cycle 1533.38177) and the program's attributes
+ * (tests/data/roofline/stream.xml: l2_bytes_per_cycle 5000): the roofs,
+ * each kernel's work, bytes and intensity exactly; its throughput is
+ * its work over the time model's execution seconds; the figure is drawn. */
+Test(plots, roofline_numbers)
+{
+    mmm_load_options lo = MMM_LOAD_OPTIONS_INIT;
+    mmm_machine *m;
+    mmm_program *prog;
+    mmm_instance *inst;
+    mmm_time t;
+    mmm_roofline r;
+    mmm_error err;
+    char *svg;
+    size_t len;
+    const double peak = 3.67706341 * 32 * 132 * 1.98e9, bw = 1533.38177 * 1.98e9,
+                 l2 = 5000 * 1.98e9, bytes = 1024.0 * 256 * 5 * 4;
+    cr_assert_eq(mmm_machine_load_file(&m, MMM_DAGS_DIR "/machines/h100-fitted.xml",
+                                       &lo.limits, &err), 0, "%s", err.message);
+    lo.machine = m;
+    cr_assert_eq(mmm_program_load_file(&prog, MMM_TEST_DATA "/roofline/stream.xml", &lo,
+                                       &err), 0, "%s", err.message);
+    cr_assert_eq(mmm_instance_new(&inst, prog, &err), 0, "%s", err.message);
+    cr_assert_eq(mmm_instance_eval(inst, NULL, 0, &err), 0, "%s", err.message);
+    cr_assert_eq(mmm_time_compute(&t, inst, NULL, &err), 0, "%s", err.message);
+    cr_assert_eq(mmm_roofline_compute(&r, &t, inst, &err), 0, "%s", err.message);
+    cr_assert_float_eq(r.peak_ops_per_s, peak, 1e-9 * peak);
+    cr_assert_float_eq(r.dram_bytes_per_s, bw, 1e-9 * bw);
+    cr_assert_float_eq(r.l2_bytes_per_s, l2, 1e-9 * l2);
+    cr_assert_float_eq(r.ridge, peak / bw, 1e-9 * peak / bw);
+    cr_assert_eq(r.nkernels, 2);
+    cr_assert_eq(r.nskipped, 0);
+    cr_assert_eq(r.kernels[0].work, 1024.0 * 256 * 10);
+    cr_assert_eq(r.kernels[0].dram_bytes, bytes);
+    cr_assert_eq(r.kernels[0].l2_bytes, bytes, "no L2 modelled: every byte both");
+    cr_assert_eq(r.kernels[0].intensity, 0.5);
+    cr_assert_eq(r.kernels[1].intensity, 20.0);
+    cr_assert_eq(r.kernels[0].throughput, r.kernels[0].work / t.kernels[0].exec_seconds);
+    /* copy: 0.5 op/byte, under the DRAM roof (0.5 bw < peak); heavy: 20
+     * op/byte, past the ridge peak / bw = 10.1: under the compute roof */
+    cr_assert_eq(r.kernels[0].bound, MMM_ROOFLINE_DRAM);
+    cr_assert_float_eq(r.kernels[0].roof, 0.5 * bw, 1e-9 * bw);
+    cr_assert_eq(r.kernels[1].bound, MMM_ROOFLINE_COMPUTE);
+    cr_assert_float_eq(r.kernels[1].roof, peak, 1e-9 * peak);
+    cr_assert_leq(r.kernels[0].fraction, 1 + 1e-12, "the model never beats a roof");
+    cr_assert_leq(r.kernels[1].fraction, 1 + 1e-12);
+    cr_assert_eq(mmm_roofline_plot_svg(&r, prog, NULL, &svg, &len, &err), 0, "%s",
+                 err.message);
+    cr_assert(len > 0 && strstr(svg, "</svg>"));
+    free(svg);
+    if (getenv("MMM_ROOFLINE_PNG"))
+        cr_assert_eq(mmm_roofline_plot_write(&r, prog, NULL, getenv("MMM_ROOFLINE_PNG"), &err),
+                     0, "%s", err.message);
+    mmm_roofline_dispose(&r);
+    mmm_time_dispose(&t);
+    mmm_instance_free(inst);
+    mmm_program_free(prog);
+    mmm_machine_free(m);
+}
+
+/* mmm fit --plot: a report of 3 runs of two programs drawn (the picture
+ * itself looked at: docs/img/fit_cumodp.png); a report without runs
+ * refused. */
+Test(plots, fit_plot)
+{
+    static const char csv[] = "program,time_s\nd,0.001\nd,0.002\nd,0.01\n";
+    mmm_load_options lo = MMM_LOAD_OPTIONS_INIT;
+    mmm_program *a, *b;
+    mmm_runs *runs;
+    mmm_error err;
+    double predicted[3] = {0.0011, 0.0018, 0.012};
+    mmm_fit_result res = {.predicted = predicted, .median_rel_error = 0.1,
+                          .max_rel_error = 0.2};
+    char dir[256], path[300], *svg;
+    size_t len;
+    cr_assert_eq(mmm_program_load_file(&a, MMM_DAGS_DIR "/diamond.xml", &lo, &err), 0);
+    cr_assert_eq(mmm_program_load_file(&b, MMM_DAGS_DIR "/fork_join.xml", &lo, &err), 0);
+    cr_assert_eq(mmm_runs_read_memory(&runs, csv, strlen(csv), "runs.csv", 0, &err), 0,
+                 "%s", err.message);
+    mmm_fit_run fr[3] = {{runs, 0, a}, {runs, 1, b}, {runs, 2, a}};
+    mmm_fit_report rep = {NULL, NULL, &res, fr, 3, 2, NULL};
+    mmm_tmpdir_make(dir, sizeof dir, "mmm_fitplot");
+    snprintf(path, sizeof path, "%s/fit.svg", dir);
+    cr_assert_eq(mmm_fit_plot_write(&rep, path, &err), 0, "%s", err.message);
+    svg = slurp(path, &len);
+    cr_assert_not_null(svg);
+    cr_expect_not_null(strstr(svg, "<svg"));
+    cr_expect_not_null(strstr(svg, "</svg>"));
+    free(svg);
+    rep.nruns = 0;
+    cr_expect_eq(mmm_fit_plot_write(&rep, path, &err), MMM_EINVAL);
+    mmm_tmpdir_remove(dir);
+    mmm_runs_free(runs);
+    mmm_program_free(a);
+    mmm_program_free(b);
 }

@@ -827,6 +827,26 @@ Test(time, scatters_by_hand)
 #undef SCATTER_KERNEL
 }
 
+/* mmm_time_const_mark: `mmm fit --fit NAMES` and `--fix NAMES`. */
+Test(time, const_mark_lists)
+{
+    int mark[MMM_TIME_NCONST] = {0};
+    int op = mmm_time_const_find("op_cycles"), bw = mmm_time_const_find("bandwidth_bytes_per_cycle");
+    cr_assert(op >= 0 && bw >= 0 && op != bw);
+    cr_expect_eq(mmm_time_const_mark("op_cycles,bandwidth_bytes_per_cycle", mark, 1), 0);
+    for (int i = 0; i < MMM_TIME_NCONST; i++)
+        cr_expect_eq(mark[i], i == op || i == bw, "%d", i);
+    cr_expect_eq(mmm_time_const_mark("op_cycles", mark, 0), 0);
+    cr_expect_eq(mark[op], 0);
+    cr_expect_eq(mark[bw], 1);
+    /* an unknown name, an empty item or list: -1, mark untouched */
+    cr_expect_eq(mmm_time_const_mark("bandwidth_bytes_per_cycle,nope", mark, 0), -1);
+    cr_expect_eq(mmm_time_const_mark("bandwidth_bytes_per_cycle,", mark, 0), -1);
+    cr_expect_eq(mmm_time_const_mark("", mark, 0), -1);
+    cr_expect_eq(mmm_time_const_mark(NULL, mark, 0), -1);
+    cr_expect_eq(mark[bw], 1);
+}
+
 /* The table of machine constants (src/time/time_inputs.h): its fitted
  * rows are the constants of mmm_time_const_*, in their order (the order
  * in which they are read, so the first missing one is reported). */

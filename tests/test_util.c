@@ -329,3 +329,34 @@ Test(closest, slips_and_non_slips)
     cr_expect_null(mmm_closest("analyse", NULL, 5));
     cr_expect_null(mmm_closest("analyse", cmds, 0));
 }
+
+/* mmm_parse_int64, mmm_parse_u64: the whole decimal integers of a command
+ * line (limits of int64 and uint64 from their closed forms). */
+Test(parse_num, whole_integers_only)
+{
+    int64_t v = 7;
+    uint64_t u = 7;
+    cr_expect_eq(mmm_parse_int64("-42", &v), 0);
+    cr_expect_eq(v, -42);
+    cr_expect_eq(mmm_parse_int64("9223372036854775807", &v), 0);
+    cr_expect_eq(v, INT64_MAX);
+    cr_expect_eq(mmm_parse_int64("-9223372036854775808", &v), 0);
+    cr_expect_eq(v, INT64_MIN);
+    v = 7;
+    cr_expect_eq(mmm_parse_int64("9223372036854775808", &v), -1);
+    cr_expect_eq(mmm_parse_int64("", &v), -1);
+    cr_expect_eq(mmm_parse_int64(" 1", &v), -1);
+    cr_expect_eq(mmm_parse_int64("1 ", &v), -1);
+    cr_expect_eq(mmm_parse_int64("1.5", &v), -1);
+    cr_expect_eq(mmm_parse_int64("0x10", &v), -1);
+    cr_expect_eq(mmm_parse_int64(NULL, &v), -1);
+    cr_expect_eq(v, 7, "untouched on failure");
+    cr_expect_eq(mmm_parse_u64("18446744073709551615", &u), 0);
+    cr_expect_eq(u, UINT64_MAX);
+    u = 7;
+    cr_expect_eq(mmm_parse_u64("18446744073709551616", &u), -1);
+    cr_expect_eq(mmm_parse_u64("-1", &u), -1);
+    cr_expect_eq(mmm_parse_u64(" -1", &u), -1, "no wrap through a space");
+    cr_expect_eq(mmm_parse_u64("+", &u), -1);
+    cr_expect_eq(u, 7);
+}

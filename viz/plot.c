@@ -73,6 +73,7 @@ int mmm_plot_available(void)
 #define GRID (PALETTE0 + NPAL)
 #define MUTED (GRID + 1)
 #define SCRATCH (GRID + 2)
+#define SHADE (GRID + 3)
 /* A filled circle and a down-pointing triangle, centred by plstring. */
 #define MARKER "\xe2\x97\x8f"
 #define TRIANGLE "\xe2\x96\xbc"
@@ -109,6 +110,16 @@ static void set_colours(void)
         plscol0(PALETTE0 + i, palette_rgb[i][0], palette_rgb[i][1], palette_rgb[i][2]);
     plscol0(GRID, 225, 225, 225);
     plscol0(MUTED, 90, 90, 90);
+    plscol0(SHADE, 232, 232, 232);
+    {
+        /* colour map 1: viridis (perceptually uniform, colour-blind safe) */
+        static PLFLT pos[] = {0, 0.25, 0.5, 0.75, 1};
+        static PLFLT r[] = {68 / 255., 59 / 255., 33 / 255., 94 / 255., 253 / 255.};
+        static PLFLT g[] = {1 / 255., 82 / 255., 145 / 255., 201 / 255., 231 / 255.};
+        static PLFLT b[] = {84 / 255., 139 / 255., 140 / 255., 98 / 255., 37 / 255.};
+        plscmap1n(256);
+        plscmap1l(1, 5, pos, r, g, b, NULL);
+    }
 }
 
 static void set_line(mmm_plot_line line)
@@ -364,35 +375,93 @@ static void linear_labels(axis *a)
     }
 }
 
+/* A label of a log axis at value v = m·10^k: plain numbers over short
+ * ranges of moderate numbers, otherwise powers of ten (2×10^6 beside
+ * 10^6), so that every label of an axis has the same form. */
+static void log_label(axis *a, double v, int plain)
+{
+    char buf[40];
+    int k = (int)floor(log10(v) + 1e-9);
+    double m = v / pow(10, k);
+    if (plain)
+        snprintf(buf, sizeof buf, "%.6g", v);
+    else if (fabs(m - 1) < 1e-9)
+        snprintf(buf, sizeof buf, "10#u%d#d", k);
+    else
+        snprintf(buf, sizeof buf, "%.3g\xc3\x97" "10#u%d#d", m, k);
+    axis_add(a, log10(v), buf);
+}
+
+/* Labels of a log axis at m·10^k for the mantissas m (every step-th
+ * decade for m = 1 alone); with count set, only count them. */
+static int log_set(axis *a, const double *mant, int nm, int step, int plain, int count)
+{
+    int k, j, n = 0;
+    for (k = (int)floor(a->wlo) - 1; k <= (int)ceil(a->whi); k++)
+        for (j = 0; j < nm; j++) {
+            double v = mant[j] * pow(10, k), lv = log10(v);
+            if (lv < a->wlo - 1e-9 || lv > a->whi + 1e-9 || (nm == 1 && k % step != 0))
+                continue;
+            n++;
+            if (!count)
+                log_label(a, v, plain);
+        }
+    return n;
+}
+
 /* A log axis.  PLplot labels decades only (10^0, 10^1), which says little
- * over a short range and crowds a long one: over up to about three decades
- * label 1, 2, 5, 10, 20, 50... (at PLplot's minor ticks), over more every
- * decade, or every second or third past eight.  Every label of an axis
- * has the same form: plain numbers over short ranges of moderate numbers,
- * otherwise powers of ten (2×10^6 beside 10^6). */
+ * over a short range and crowds a long one.  Over four decades or more:
+ * every decade, or every second or third past eight.  Over less: 1, 2,
+ * 5, 10, 20, 50... when they fit, else the decades; 1, 2, 3, ... 9 times
+ * a power of ten when 1, 2, 5 give fewer than three labels; within less
+ * than a factor two of one value, evenly spaced values as on a linear
+ * axis.  At least two labels on every axis. */
 static void log_labels(axis *a)
 {
-    static const double mant[] = {1, 2, 5};
+    static const double one[] = {1}, m125[] = {1, 2, 5},
+                        m19[] = {1, 2, 3, 4, 5, 6, 7, 8, 9};
     double span = a->whi - a->wlo;
     int fit = a->maxn < 8 ? a->maxn : 8; /* decades labelled at most */
-    int dense = span <= 3.2 && 3 * (span + 1) <= a->maxn;
     int step = span + 1 > fit ? (int)ceil((span + 1) / fit) : 1;
     int plain = floor(a->wlo) >= -3 && ceil(a->whi) <= 5;
-    int k, j;
-    for (k = (int)floor(a->wlo); k <= (int)ceil(a->whi); k++)
-        for (j = 0; j < (dense ? 3 : 1); j++) {
-            double v = mant[j] * pow(10, k), lv = log10(v);
-            char buf[40];
-            if (lv < a->wlo - 1e-9 || lv > a->whi + 1e-9 || (j == 0 && k % step != 0))
-                continue;
-            if (plain)
-                snprintf(buf, sizeof buf, "%g", v);
-            else if (j == 0)
-                snprintf(buf, sizeof buf, "10#u%d#d", k);
-            else
-                snprintf(buf, sizeof buf, "%g\xc3\x97" "10#u%d#d", mant[j], k);
-            axis_add(a, lv, buf);
-        }
+    int ndec = log_set(a, one, 1, 1, plain, 1);
+    int n125 = log_set(a, m125, 3, 1, plain, 1);
+    int n19 = log_set(a, m19, 9, 1, plain, 1);
+    if (ndec >= 4 || (ndec >= 2 && n125 > a->maxn)) {
+        log_set(a, one, 1, step, plain, 0);
+    } else if (n125 >= 3 && n125 <= a->maxn) {
+        log_set(a, m125, 3, 1, plain, 0);
+    } else if (n19 >= 2 && n19 <= a->maxn) {
+        log_set(a, m19, 9, 1, plain, 0);
+    } else if (n125 >= 2) {
+        log_set(a, m125, 3, 1, plain, 0);
+    } else {
+        /* a narrow range: nice steps of the values themselves */
+        double lo = pow(10, a->wlo), hi = pow(10, a->whi), t;
+        double st = nice_step(hi - lo, a->maxn < 5 ? a->maxn : 5);
+        long i;
+        for (i = (long)ceil(lo / st - 1e-9); (t = (double)i * st) <= hi * (1 + 1e-12) &&
+                                             a->n < MAX_TICKS; i++)
+            if (t > 0)
+                log_label(a, t, plain);
+    }
+}
+
+/* A heat map's axis: its few values themselves as the labels (when each
+ * label has room). */
+static void axis_values(axis *a, const double *v, size_t n)
+{
+    size_t i;
+    if (n == 0 || (int)n > a->maxn)
+        return;
+    a->n = 0;
+    a->width = 0;
+    a->exp10 = 0;
+    for (i = 0; i < n; i++) {
+        char buf[40];
+        snprintf(buf, sizeof buf, "%.6g", v[i]);
+        axis_add(a, tr(v[i], a->logscale), buf);
+    }
 }
 
 static void axis_init(axis *a, int logscale, double wlo, double whi, int maxn)
@@ -456,6 +525,13 @@ static void record_mtex(page *pg, int kind, int panel, const char *side, double 
     } else if (side[0] == 't') {
         double x = vx0 + pos * (vx1 - vx0) - just * w;
         record_box(pg, kind, panel, x, vy1 + d - h / 2, x + w, vy1 + d + h / 2 + up, text);
+    } else if (side[0] == 'r' && side[1] == 'v') { /* right, perpendicular */
+        double y = vy0 + pos * (vy1 - vy0);
+        double x0 = vx1 + d - just * w;
+        record_box(pg, kind, panel, x0, y - h / 2, x0 + w, y + h / 2 + up, text);
+    } else if (side[0] == 'r') { /* right, parallel (rotated) */
+        double y = vy0 + pos * (vy1 - vy0) - just * w;
+        record_box(pg, kind, panel, vx1 + d - h / 2, y, vx1 + d + h / 2 + up, y + w, text);
     } else if (side[1] == 'v') { /* left, perpendicular: right-justified */
         double y = vy0 + pos * (vy1 - vy0);
         double x1 = vx0 - d + (1 - just) * w;
@@ -481,7 +557,9 @@ static void draw_legend(page *pg, size_t k, int logy, double vx1, double vy0,
     const mmm_plot *plot = pg->plot;
     const mmm_plot_panel *pan = &plot->panels[k];
     PLINT opt[MAX_LEGEND], tcol[MAX_LEGEND], lcol[MAX_LEGEND],
-        lsty[MAX_LEGEND], scol[MAX_LEGEND], snum[MAX_LEGEND];
+        lsty[MAX_LEGEND], scol[MAX_LEGEND], snum[MAX_LEGEND], bcol[MAX_LEGEND] = {0},
+        bpat[MAX_LEGEND] = {0};
+    PLFLT bscale[MAX_LEGEND] = {0}, bwid[MAX_LEGEND] = {0};
     PLFLT lwid[MAX_LEGEND], sscale[MAX_LEGEND];
     const char *text[MAX_LEGEND], *sym[MAX_LEGEND];
     PLFLT w, h;
@@ -489,8 +567,8 @@ static void draw_legend(page *pg, size_t k, int logy, double vx1, double vy0,
     size_t i;
     int with_marks = k == 0;
 
-    for (i = 0; i < pan->ncurves && n < MAX_LEGEND; i++, n++) {
-        const mmm_plot_curve *c = &pan->curves[i];
+    for (i = 0; i < pan->ncurves && n < MAX_LEGEND; n += pan->curves[i++].label != NULL) {
+        const mmm_plot_curve *c = &pan->curves[i]; /* no label: no key */
         int line, dots;
         curve_shape(c, pg->logx, logy, &line, &dots);
         /* The key shows what is drawn: a line when the curve has one, a
@@ -514,6 +592,20 @@ static void draw_legend(page *pg, size_t k, int logy, double vx1, double vy0,
             se->key_line = (opt[n] & PL_LEGEND_LINE) != 0;
         }
     }
+    if (with_marks && plot->nspans > 0 && plot->span_label && n < MAX_LEGEND) {
+        opt[n] = PL_LEGEND_COLOR_BOX;
+        text[n] = plot->span_label;
+        lcol[n] = scol[n] = tcol[n] = INK;
+        bcol[n] = SHADE;
+        bscale[n] = 0.8;
+        bwid[n] = 1;
+        lsty[n] = 1;
+        lwid[n] = 1;
+        sym[n] = "";
+        sscale[n] = 1;
+        snum[n] = 0;
+        n++;
+    }
     for (i = 0; with_marks && i < plot->nmarks && n < MAX_LEGEND; i++, n++) {
         const mmm_plot_mark *mk = &plot->marks[i];
         opt[n] = PL_LEGEND_LINE;
@@ -533,7 +625,7 @@ static void draw_legend(page *pg, size_t k, int logy, double vx1, double vy0,
     pllegend(&w, &h, PL_LEGEND_BACKGROUND | PL_LEGEND_BOUNDING_BOX,
              PL_POSITION_RIGHT | PL_POSITION_OUTSIDE,
              0.02, 0.0, 0.05, 0, GRID, 1, 0, 0, n, opt, 0.8, 0.8, 2.0, 0.0,
-             tcol, text, NULL, NULL, NULL, NULL, lcol, lsty, lwid, scol,
+             tcol, text, bcol, bpat, bscale, bwid, lcol, lsty, lwid, scol,
              sscale, snum, sym);
     plschr(0, CHAR_SCALE);
     /* w, h: the legend's size in normalized viewport coordinates; it is
@@ -543,6 +635,224 @@ static void draw_legend(page *pg, size_t k, int logy, double vx1, double vy0,
         double x0 = vx1 + 0.02 * vw, yc = (vy0 + vy1) / 2;
         record_box(pg, MMM__PLOT_LEGEND, (int)k, x0, yc - h * vh / 2, x0 + w * vw,
                    yc + h * vh / 2, NULL);
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* Heat maps, notes and shaded ranges                                   */
+
+/* A log scale for these values (auto: all > 0 spanning a factor 10)? */
+static int values_log(mmm_plot_scale sc, const double *v, size_t n)
+{
+    double lo = 0, hi = 0;
+    size_t i;
+    int any = 0;
+    if (sc != MMM_PLOT_AUTO)
+        return sc == MMM_PLOT_LOG;
+    for (i = 0; i < n; i++) {
+        if (!isfinite(v[i]))
+            continue;
+        if (v[i] <= 0)
+            return 0;
+        lo = any ? fmin(lo, v[i]) : v[i];
+        hi = any ? fmax(hi, v[i]) : v[i];
+        any = 1;
+    }
+    return any && hi / lo >= 10;
+}
+
+/* The edge between cells i - 1 and i (0 .. n), in plot coordinates: halfway
+ * between their centres; the outer edges as far out as the inner ones. */
+static double cell_edge(const double *c, size_t n, int logscale, size_t i)
+{
+    double half = 0.5;
+    if (n >= 2)
+        half = (i == 0 ? tr(c[1], logscale) - tr(c[0], logscale)
+                       : tr(c[n - 1], logscale) - tr(c[n - 2], logscale)) / 2;
+    else if (!logscale)
+        half = fmax(fabs(c[0]) * 0.1, 0.5);
+    if (i == 0)
+        return tr(c[0], logscale) - half;
+    if (i == n)
+        return tr(c[n - 1], logscale) + half;
+    return (tr(c[i - 1], logscale) + tr(c[i], logscale)) / 2;
+}
+
+static void cell_edges(const double *c, size_t n, int logscale, double *lo, double *hi)
+{
+    *lo = n ? cell_edge(c, n, logscale, 0) : 0;
+    *hi = n ? cell_edge(c, n, logscale, n) : 1;
+}
+
+/* The range of the finite (positive on a log scale) z of a heat map. */
+static int heat_range(const mmm_plot_heat *h, int logz, double *lo, double *hi)
+{
+    size_t i;
+    int any = 0;
+    for (i = 0; i < h->nx * h->ny; i++)
+        if (usable(h->z[i], logz)) {
+            *lo = any ? fmin(*lo, h->z[i]) : h->z[i];
+            *hi = any ? fmax(*hi, h->z[i]) : h->z[i];
+            any = 1;
+        }
+    return any;
+}
+
+static double heat_t(double z, int logz, double lo, double hi)
+{
+    double a = tr(lo, logz), b = tr(hi, logz);
+    return b > a ? (tr(z, logz) - a) / (b - a) : 0.5;
+}
+
+static void fill_box(double x0, double x1, double y0, double y1)
+{
+    PLFLT x[4] = {x0, x1, x1, x0}, y[4] = {y0, y0, y1, y1};
+    plfill(4, x, y);
+}
+
+/* The cells of a heat map (x on the page's x axis, y on the panel's). */
+/* A heat map's colours on a log scale when its values are all positive
+ * and span a factor 2 or more: times and costs differ by ratios. */
+static int heat_log(const mmm_plot_heat *h)
+{
+    double lo = 0, hi = 0;
+    if (h->zscale != MMM_PLOT_AUTO)
+        return h->zscale == MMM_PLOT_LOG;
+    if (!heat_range(h, 0, &lo, &hi) || lo <= 0)
+        return 0;
+    return hi / lo >= 2;
+}
+
+static void draw_heat(page *pg, const mmm_plot_heat *h, int logy)
+{
+    int logz = heat_log(h);
+    double lo = 0, hi = 0;
+    size_t i, j;
+    int any = heat_range(h, logz, &lo, &hi);
+    for (i = 0; i < h->nx; i++) {
+        double x0 = cell_edge(h->x, h->nx, pg->logx, i),
+               x1 = cell_edge(h->x, h->nx, pg->logx, i + 1);
+        for (j = 0; j < h->ny; j++) {
+            double z = h->z[i * h->ny + j];
+            if (any && usable(z, logz))
+                plcol1(heat_t(z, logz, lo, hi));
+            else
+                plcol0(SHADE);
+            if (pg->rec) {
+                pg->rec->nheat++;
+                pg->rec->ngrey += !(any && usable(z, logz));
+            }
+            fill_box(x0, x1, cell_edge(h->y, h->ny, logy, j),
+                     cell_edge(h->y, h->ny, logy, j + 1));
+        }
+    }
+}
+
+/* A ring r mm wide around the point (x, y) (plot coordinates) of a panel
+ * whose y window spans yspan over vh mm. */
+static void ring(const page *pg, double x, double y, double r, double yspan, double vh)
+{
+    double vw = (pg->right - pg->left) * pg->sub_w;
+    double a = r * (pg->wxhi - pg->wxlo) / vw, b = r * yspan / vh;
+    plcol0(0);
+    plwidth(5.0);
+    plarc(x, y, a, b, 0, 360, 0, 0);
+    plcol0(INK);
+    plwidth(2.2);
+    plarc(x, y, a, b, 0, 360, 0, 0);
+    plwidth(1.0);
+}
+
+/* The colour bar of a heat map, right of the panel [vy0, vy1] (normalized
+ * subpage), with its labels and title. */
+static void colour_bar(page *pg, size_t k, const mmm_plot_heat *h, double ny0,
+                       double ny1)
+{
+    int logz = heat_log(h);
+    double lo = 0, hi = 0, zlo, zhi, bx0 = pg->right + 0.03, bx1 = pg->right + 0.055;
+    double vx0 = bx0 * pg->sub_w, vx1 = bx1 * pg->sub_w, vy0 = ny0 * pg->sub_h,
+           vy1 = ny1 * pg->sub_h;
+    axis za;
+    int j, n = 64;
+    if (!heat_range(h, logz, &lo, &hi))
+        return;
+    zlo = tr(lo, logz);
+    zhi = tr(hi, logz);
+    if (zhi <= zlo) {
+        zlo -= 0.5;
+        zhi += 0.5;
+    }
+    plvpor(bx0, bx1, ny0, ny1);
+    plwind(0, 1, zlo, zhi);
+    for (j = 0; j < n; j++) {
+        plcol1((j + 0.5) / n);
+        fill_box(0, 1, zlo + (zhi - zlo) * j / n, zlo + (zhi - zlo) * (j + 1) / n);
+    }
+    plcol0(INK);
+    plwidth(1.0);
+    plbox("bc", 0, 0, "bc", 0, 0);
+    axis_init(&za, logz, zlo, zhi, (int)((vy1 - vy0) / (2.0 * pg->ch)));
+    for (j = 0; j < za.n; j++)
+        mtex(pg, MMM__PLOT_TICK, (int)k, "rv", 0.6, (za.at[j] - zlo) / (zhi - zlo), 0.0,
+             za.text[j], 1, vx0, vx1, vy0, vy1);
+    if (h->zlabel)
+        mtex(pg, MMM__PLOT_AXIS_TITLE, (int)k, "r", 0.6 + za.width + 1.3, 0.5, 0.5,
+             h->zlabel, 1, vx0, vx1, vy0, vy1);
+}
+
+/* The notes of panel k (its window set). */
+static void draw_notes(const page *pg, size_t k, const axis *ya, double vw, double vh)
+{
+    const mmm_plot *plot = pg->plot;
+    size_t i;
+    for (i = 0; i < plot->nnotes; i++) {
+        const mmm_plot_note *n = &plot->notes[i];
+        double x, y, ux = (pg->wxhi - pg->wxlo) / vw, uy = (ya->whi - ya->wlo) / vh;
+        double dx = 1, dy = n->slope, len;
+        if (n->panel != k || !n->text || !usable(n->x, pg->logx) ||
+            !usable(n->y, ya->logscale))
+            continue;
+        x = tr(n->x, pg->logx);
+        y = tr(n->y, ya->logscale);
+        /* the direction on the page (mm), for the offsets */
+        len = hypot(dx / ux, dy / uy);
+        /* off the point along the text (a gap of 0.7 character heights
+         * when it starts or ends there) and up, across it */
+        {
+            double along = (n->just < 0.25 ? 0.7 : n->just > 0.75 ? -0.7 : 0) * pg->ch;
+            double up = n->raise * pg->ch;
+            double ex = dx / ux / len, ey = dy / uy / len; /* unit, mm */
+            x += (along * ex - up * ey) * ux;
+            y += (along * ey + up * ex) * uy;
+        }
+        plcol0(n->color < 0 ? INK : PALETTE0 + pal(n->color));
+        plptex(x, y, dx, dy, n->just, n->text);
+    }
+    plcol0(INK);
+}
+
+/* The shaded ranges of x, under the curves. */
+static void draw_spans(page *pg, const axis *ya)
+{
+    const mmm_plot *plot = pg->plot;
+    size_t i;
+    plcol0(SHADE);
+    for (i = 0; i < plot->nspans; i++) {
+        const mmm_plot_span *sp = &plot->spans[i];
+        double a = sp->x0, b = sp->x1;
+        if (!usable(a, pg->logx) || !usable(b, pg->logx))
+            continue;
+        a = usable(sp->before, pg->logx)
+                ? (tr(sp->before, pg->logx) + tr(a, pg->logx)) / 2 : pg->wxlo;
+        b = usable(sp->after, pg->logx)
+                ? (tr(sp->after, pg->logx) + tr(b, pg->logx)) / 2 : pg->wxhi;
+        a = fmax(a, pg->wxlo);
+        b = fmin(b, pg->wxhi);
+        if (b > a) {
+            fill_box(a, b, ya->wlo, ya->whi);
+            if (pg->rec)
+                pg->rec->nspans++;
+        }
     }
 }
 
@@ -560,10 +870,17 @@ static void y_axis(const page *pg, size_t k, axis *ya)
     const mmm_plot_panel *pan = &pg->plot->panels[k];
     int logy = pick_log(pan->yscale, pan->curves, pan->ncurves, 1);
     double lo = 1, hi = 1, ylo, yhi;
-    if (!data_range(pan->curves, pan->ncurves, 1, logy, &lo, &hi))
-        lo = hi = logy ? 1 : 0;
-    window(lo, hi, logy, 0.06, &ylo, &yhi);
+    if (pan->heat) {
+        logy = values_log(pan->yscale, pan->heat->y, pan->heat->ny);
+        cell_edges(pan->heat->y, pan->heat->ny, logy, &ylo, &yhi);
+    } else {
+        if (!data_range(pan->curves, pan->ncurves, 1, logy, &lo, &hi))
+            lo = hi = logy ? 1 : 0;
+        window(lo, hi, logy, 0.06, &ylo, &yhi);
+    }
     axis_init(ya, logy, ylo, yhi, (int)(h / (2.0 * pg->ch)));
+    if (pan->heat)
+        axis_values(ya, pan->heat->y, pan->heat->ny);
 }
 
 static void draw_panel(page *pg, size_t k, const axis *xa)
@@ -585,12 +902,18 @@ static void draw_panel(page *pg, size_t k, const axis *xa)
     plwind(pg->wxlo, pg->wxhi, ya.wlo, ya.whi);
     record_box(pg, MMM__PLOT_FRAME, (int)k, vx0, vy0, vx1, vy1, NULL);
 
-    /* Grid first, in light grey, under everything. */
-    plcol0(GRID);
-    plwidth(0.8);
-    snprintf(xopt, sizeof xopt, "g%s", pg->logx ? "l" : "");
-    snprintf(yopt, sizeof yopt, "g%s", ya.logscale ? "l" : "");
-    plbox(xopt, xa->step, 0, yopt, ya.step, 0);
+    /* The shaded ranges, then the grid in light grey, under everything
+     * (a heat map covers its grid). */
+    draw_spans(pg, &ya);
+    if (pan->heat) {
+        draw_heat(pg, pan->heat, ya.logscale);
+    } else {
+        plcol0(GRID);
+        plwidth(0.8);
+        snprintf(xopt, sizeof xopt, "g%s", pg->logx ? "l" : "");
+        snprintf(yopt, sizeof yopt, "g%s", ya.logscale ? "l" : "");
+        plbox(xopt, xa->step, 0, yopt, ya.step, 0);
+    }
 
     for (i = 0; i < pan->ncurves; i++)
         if (pan->curves[i].band_with > 0 &&
@@ -604,6 +927,11 @@ static void draw_panel(page *pg, size_t k, const axis *xa)
     for (i = 0; i < pan->ncurves; i++)
         draw_curve(&pan->curves[i], pg->logx, ya.logscale);
 
+    draw_notes(pg, k, &ya, vx1 - vx0, vy1 - vy0);
+    if (pan->heat && pan->heat->has_best &&
+        usable(pan->heat->best_x, pg->logx) && usable(pan->heat->best_y, ya.logscale))
+        ring(pg, tr(pan->heat->best_x, pg->logx), tr(pan->heat->best_y, ya.logscale),
+             2.2, ya.whi - ya.wlo, vy1 - vy0);
     plcol0(INK);
     plwidth(1.0);
     snprintf(xopt, sizeof xopt, "bcst%s", pg->logx ? "l" : "");
@@ -676,7 +1004,10 @@ static void draw_panel(page *pg, size_t k, const axis *xa)
             plcol0(INK);
         }
     }
-    draw_legend(pg, k, ya.logscale, vx1, vy0, vy1);
+    if (pan->heat)
+        colour_bar(pg, k, pan->heat, top - h, top);
+    else
+        draw_legend(pg, k, ya.logscale, vx1, vy0, vy1);
 }
 
 /* The x range is common to the panels: log only when every panel's x
@@ -700,6 +1031,24 @@ static void x_window(const mmm_plot *plot, int *logx, double *wxlo,
             xlo = a;
         if (first || b > xhi)
             xhi = b;
+        first = 0;
+    }
+    for (k = 0; k < plot->npanels; k++) {
+        const mmm_plot_heat *h = plot->panels[k].heat;
+        if (h && h->nx > 0) { /* the cells exactly, no margin */
+            *logx = values_log(plot->xscale, h->x, h->nx);
+            cell_edges(h->x, h->nx, *logx, wxlo, wxhi);
+            return;
+        }
+    }
+    for (k = 0; k < 2 * plot->nspans; k++) { /* the shaded values too */
+        double v = k % 2 ? plot->spans[k / 2].x1 : plot->spans[k / 2].x0;
+        if (!usable(v, *logx))
+            continue;
+        if (first || v < xlo)
+            xlo = v;
+        if (first || v > xhi)
+            xhi = v;
         first = 0;
     }
     for (k = 0; k < plot->nmarks; k++) {
@@ -739,7 +1088,8 @@ static void layout(page *pg)
     pg->ch = ht;
     pg->sub_w = x1 - x0;
     pg->sub_h = y1 - y0;
-    pg->right = 0.64;
+    /* the legends' room; a heat map's colour bar needs less */
+    pg->right = plot->npanels == 1 && plot->panels[0].heat ? 0.80 : 0.64;
     pg->bottom = (3.4 + 1.0 + 1.2) * ht / pg->sub_h;
     pg->gap = 2.2 * ht / pg->sub_h;
     /* A first try of the top, for the panels' heights; then room for the
@@ -748,7 +1098,8 @@ static void layout(page *pg)
     {
         axis first;
         y_axis(pg, 0, &first);
-        pg->lift = first.exp10 && plot->title ? 1.6 : 0;
+        /* and room for a top label written as a power of ten */
+        pg->lift = plot->title ? (first.exp10 ? 1.6 : 0) + 0.6 : 0;
     }
     pg->top = 1 - ((plot->title ? 1.25 * (plot->subtitle ? 2.4 : 1.2) + 1.0 : 0.5) +
                    pg->lift + 1.0) * ht / pg->sub_h;
@@ -772,6 +1123,9 @@ static void draw(void *payload)
     /* x labels: room for labels of five characters and a space. */
     axis_init(&xa, pg->logx, pg->wxlo, pg->wxhi,
               (int)((pg->right - pg->left) * pg->sub_w / (6 * CHAR_W * pg->ch)));
+    for (k = 0; k < pg->plot->npanels; k++)
+        if (pg->plot->panels[k].heat)
+            axis_values(&xa, pg->plot->panels[k].heat->x, pg->plot->panels[k].heat->nx);
     if (pg->rec) {
         pg->rec->width = pg->sub_w;
         pg->rec->height = pg->sub_h;
@@ -804,6 +1158,8 @@ static void page_init(mmm__pl_page *pp, page *pg, const mmm_plot *plot, const ch
     pp->width = 1300;
     /* Panels of 340 pixels, 290 when there are more than two. */
     pp->height = 200 + (plot->npanels > 2 ? 290 : 340) * (int)plot->npanels;
+    if (plot->npanels == 1 && plot->panels[0].heat)
+        pp->height = 850; /* cells of a useful height */
     pp->setup = setup;
     pp->draw = draw;
     pp->payload = pg;

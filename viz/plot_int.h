@@ -52,6 +52,9 @@ typedef struct mmm__plot_layout {
     mmm__plot_markpos marks[MMM__PLOT_MAX_MARKS];
     size_t nmarks;
     size_t nbands;           /* bands filled between two curves */
+    size_t nheat;            /* cells of heat maps drawn */
+    size_t ngrey;            /* ... of them without a value */
+    size_t nspans;           /* shaded ranges drawn (over every panel) */
 } mmm__plot_layout;
 
 /* Draw plot as SVG into memory (as mmm__plot_svg) and, when rec is not

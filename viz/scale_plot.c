@@ -52,6 +52,8 @@ static int speedup_plot(const mmm_speedup *s, const char *program_name,
     double top = 1;
     int rc = MMM_OK, perfect_done = 0;
 
+    memset(&panel, 0, sizeof panel);
+    memset(&plot, 0, sizeof plot);
     if (!s || s->nrows == 0)
         return mmm_error_set(err, MMM_EINVAL, path, 0, "nothing to plot");
     npol = s->npolicies < MAX_CURVES - 3 ? s->npolicies : MAX_CURVES - 3;

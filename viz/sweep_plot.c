@@ -1,6 +1,8 @@
 /* sweep_plot.c: the figure of a parameter sweep (mmm/sweep_plot.h), one
- * for `mmm optimize --plot` and the report's sweeps: its curves, filled
- * point by point, its marks and titles, drawn by plot.c. */
+ * for `mmm optimize --plot` and the report's sweeps, drawn by plot.c.
+ * One parameter: the objective the sweep minimizes on top, with the
+ * infeasible values shaded, then W, S and the other measures.  Two: the
+ * objective as a heat map over the grid, the best point ringed. */
 #include "mmm/sweep_plot.h"
 
 #include <math.h>
@@ -13,26 +15,35 @@
 #include "plot_int.h"
 #include "base/abi.h"
 
-/* Curve slots: panel 1 uses [0, NSLOTS), panel 2 [NSLOTS, 2 NSLOTS).  In a
- * two-parameter sweep slot NCURVES holds the curve through the best point
- * when none of the sampled values of the second parameter is the best's. */
-#define NCURVES 10
-#define NSLOTS (NCURVES + 1)
-#define P2(c) (NSLOTS + (c))
+/* One parameter: the curves. */
+enum { C_OBJ, C_W, C_S, C_O, C_GB, C_COR, NC };
+/* Shaded ranges kept at most (past them the last one grows). */
+#define MAX_SPANS 256
+/* Cells of a heat map along an axis at most (each the least objective of
+ * the points it covers). */
+#define MAX_CELLS 200
 
 struct mmm_sweep_plot {
     const mmm_program *prog;
     const mmm_sweep_result *plan;   /* resolved axes */
     uint64_t npoints;               /* values of the first parameter */
-    mmm_plot_curve curves[2 * NSLOTS];
-    size_t ncurves;
-    uint64_t curve_of_axis1[NCURVES]; /* 2D: axis-1 index of each curve */
-    char curve_labels[NSLOTS][80];
+    mmm_objective objective;        /* known at the first point */
+    mmm_plot_curve curves[NC];
+    mmm_plot_curve rest[3];         /* the last panel's: copies */
+    /* infeasible ranges (one parameter) */
+    mmm_plot_span spans[MAX_SPANS];
+    size_t nspans;
+    int have_prev, prev_ok, open;
+    double prev_x;
+    /* the heat map (two parameters) */
+    size_t nx, ny;
+    double *hx, *hy, *hz;
     /* the figure, once finished */
+    mmm_plot_heat heat;
     mmm_plot_panel pan[4];
     mmm_plot_mark marks[4];
     mmm_plot plot;
-    char title[256], sub[256], ml[4][160];
+    char title[256], sub[512], ml[4][160], objlabel[64], zlabel[64];
 };
 
 static const char *pname(const mmm_sweep_plot *sp, size_t a)
@@ -45,43 +56,62 @@ static double nan_unless(int ok, double v)
     return ok ? v : NAN;
 }
 
+/* The objective's name in a legend and on an axis. */
+static const char *objective_label(mmm_objective o)
+{
+    return o == MMM_OBJECTIVE_TIME        ? "predicted time (s)"
+           : o == MMM_OBJECTIVE_BOUND     ? "Graham-Brent (N/p+L)C"
+           : o == MMM_OBJECTIVE_COROLLARY ? "corollary (N/K+L)C"
+                                          : "O overhead";
+}
+
 static int curves_init(mmm_sweep_plot *sp)
 {
-    static const char *labels1[5] = {
-        "W  work", "S  span", "O  overhead",
+    static const char *labels[NC] = {
+        "objective", "W  work", "S  span", "O  overhead",
         "Graham-Brent (N/p + L)C", "corollary (N/K+L)C, p>=K"};
-    static const int colors1[5] = {0, 3, 1, 2, 5};
-    /* Ten distinct colours, none black (kept for the best). */
-    static const int colors2[NCURVES] = {0, 1, 2, 3, 4, 5, 8, 9, 10, 11};
+    static const int colors[NC] = {6, 0, 3, 1, 2, 5};
     size_t c;
-    uint64_t n0 = sp->npoints, n1;
-    if (sp->plan->naxes == 1) {
-        sp->ncurves = 5;
-        for (c = 0; c < 5; c++) {
-            if (mmm_plot_curve_init(&sp->curves[c], labels1[c], n0, 0) < 0)
-                return MMM_ENOMEM;
-            sp->curves[c].color = colors1[c];
-        }
-        sp->curves[4].line = MMM_PLOT_DASHED;
-        return MMM_OK;
-    }
-    n1 = sp->plan->axes[1].count;
-    sp->ncurves = n1 < NCURVES ? (size_t)n1 : NCURVES;
-    for (c = 0; c < sp->ncurves; c++) {
-        char v[64];
-        uint64_t j = sp->ncurves == n1 ? c
-                     : (uint64_t)((double)c * (double)(n1 - 1) /
-                                  (double)(sp->ncurves - 1) + 0.5);
-        sp->curve_of_axis1[c] = j;
-        snprintf(sp->curve_labels[c], sizeof sp->curve_labels[c], "%s = %s",
-                 pname(sp, 1),
-                 mmm_value_format(mmm_sweep_range_value(&sp->plan->axes[1], j),
-                                  0, v, sizeof v));
-        if (mmm_plot_curve_init(&sp->curves[c], sp->curve_labels[c], n0, 0) < 0 ||
-            mmm_plot_curve_init(&sp->curves[P2(c)], sp->curve_labels[c], n0, 0) < 0)
+    for (c = 0; c < NC; c++) {
+        if (mmm_plot_curve_init(&sp->curves[c], labels[c], sp->npoints, 0) < 0)
             return MMM_ENOMEM;
-        sp->curves[c].color = sp->curves[P2(c)].color = colors2[c];
+        sp->curves[c].color = colors[c];
     }
+    sp->curves[C_COR].line = MMM_PLOT_DASHED;
+    return MMM_OK;
+}
+
+/* The cells of an axis of n values: at most MAX_CELLS, each covering
+ * consecutive values; its x the value in the middle of those. */
+static size_t cells(uint64_t n)
+{
+    return n < MAX_CELLS ? (size_t)n : MAX_CELLS;
+}
+
+static size_t cell_of(uint64_t i, uint64_t n, size_t nc)
+{
+    return (size_t)((double)i * (double)nc / (double)n);
+}
+
+static int heat_init(mmm_sweep_plot *sp)
+{
+    uint64_t n0 = sp->plan->axes[0].count, n1 = sp->plan->axes[1].count;
+    size_t i;
+    sp->nx = cells(n0);
+    sp->ny = cells(n1);
+    sp->hx = malloc(sp->nx * sizeof *sp->hx);
+    sp->hy = malloc(sp->ny * sizeof *sp->hy);
+    sp->hz = malloc(sp->nx * sp->ny * sizeof *sp->hz);
+    if (!sp->hx || !sp->hy || !sp->hz)
+        return MMM_ENOMEM;
+    for (i = 0; i < sp->nx; i++)
+        sp->hx[i] = mmm_sweep_range_value(&sp->plan->axes[0],
+                                          (uint64_t)((i + 0.5) * (double)n0 / (double)sp->nx)).d;
+    for (i = 0; i < sp->ny; i++)
+        sp->hy[i] = mmm_sweep_range_value(&sp->plan->axes[1],
+                                          (uint64_t)((i + 0.5) * (double)n1 / (double)sp->ny)).d;
+    for (i = 0; i < sp->nx * sp->ny; i++)
+        sp->hz[i] = NAN;
     return MMM_OK;
 }
 
@@ -90,6 +120,7 @@ int mmm_sweep_plot_new(mmm_sweep_plot **out, const mmm_program *prog,
                        mmm_error *err)
 {
     mmm_sweep_plot *sp;
+    int rc;
     if (!out)
         return mmm_error_set(err, MMM_EINVAL, NULL, 0, "mmm_sweep_plot_new: bad argument");
     *out = NULL;
@@ -104,7 +135,8 @@ int mmm_sweep_plot_new(mmm_sweep_plot **out, const mmm_program *prog,
     sp->prog = prog;
     sp->plan = plan;
     sp->npoints = npoints;
-    if (curves_init(sp) < 0) {
+    rc = plan->naxes == 1 ? curves_init(sp) : heat_init(sp);
+    if (rc < 0) {
         mmm_sweep_plot_free(sp);
         return mmm_error_set(err, MMM_ENOMEM, NULL, 0, "out of memory");
     }
@@ -117,97 +149,64 @@ void mmm_sweep_plot_free(mmm_sweep_plot *sp)
     size_t c;
     if (!sp)
         return;
-    for (c = 0; c < 2 * NSLOTS; c++)
+    for (c = 0; c < NC; c++)
         mmm_plot_curve_dispose(&sp->curves[c]);
+    free(sp->hx);
+    free(sp->hy);
+    free(sp->hz);
     free(sp);
+}
+
+/* The infeasible ranges, point by point in sweep order. */
+static void track_span(mmm_sweep_plot *sp, double x, int ok)
+{
+    if (!ok && !sp->open) {
+        if (sp->nspans == MAX_SPANS) {
+            sp->nspans--; /* the last one grows instead */
+        } else {
+            mmm_plot_span *s = &sp->spans[sp->nspans];
+            s->x0 = x;
+            s->before = sp->have_prev ? sp->prev_x : NAN;
+        }
+        sp->open = 1;
+        sp->nspans++;
+    }
+    if (!ok) {
+        sp->spans[sp->nspans - 1].x1 = x;
+        sp->spans[sp->nspans - 1].after = NAN;
+    } else if (sp->open) {
+        sp->spans[sp->nspans - 1].after = x;
+        sp->open = 0;
+    }
+    sp->have_prev = 1;
+    sp->prev_x = x;
+    sp->prev_ok = ok;
 }
 
 int mmm_sweep_plot_add(mmm_sweep_plot *sp, const mmm_sweep_point *pt)
 {
     int ok = pt->status == 0;
     double x = pt->params[0].d;
+    double obj = pt->objective;
     int rc = 0;
     if (sp->plan->naxes == 1) {
-        rc |= mmm_plot_curve_add(&sp->curves[0], x, nan_unless(ok, pt->W));
-        rc |= mmm_plot_curve_add(&sp->curves[1], x, nan_unless(ok, pt->S));
-        rc |= mmm_plot_curve_add(&sp->curves[2], x, nan_unless(ok, pt->O));
-        rc |= mmm_plot_curve_add(&sp->curves[3], x,
+        rc |= mmm_plot_curve_add(&sp->curves[C_OBJ], x, nan_unless(ok, obj));
+        rc |= mmm_plot_curve_add(&sp->curves[C_W], x, nan_unless(ok, pt->W));
+        rc |= mmm_plot_curve_add(&sp->curves[C_S], x, nan_unless(ok, pt->S));
+        rc |= mmm_plot_curve_add(&sp->curves[C_O], x, nan_unless(ok, pt->O));
+        rc |= mmm_plot_curve_add(&sp->curves[C_GB], x,
                                  nan_unless(ok && pt->has_p, pt->graham_brent));
-        rc |= mmm_plot_curve_add(&sp->curves[4], x, nan_unless(ok, pt->corollary));
-    } else {
-        uint64_t j = pt->index % sp->plan->axes[1].count;
-        size_t c;
-        for (c = 0; c < sp->ncurves; c++)
-            if (sp->curve_of_axis1[c] == j) {
-                double bound = pt->has_p ? pt->graham_brent : pt->corollary;
-                rc |= mmm_plot_curve_add(&sp->curves[c], x, nan_unless(ok, pt->O));
-                rc |= mmm_plot_curve_add(&sp->curves[P2(c)], x,
-                                         nan_unless(ok, bound));
-            }
+        rc |= mmm_plot_curve_add(&sp->curves[C_COR], x, nan_unless(ok, pt->corollary));
+        track_span(sp, x, ok);
+    } else if (ok) {
+        uint64_t n1 = sp->plan->axes[1].count;
+        size_t i = cell_of(pt->index / n1, sp->plan->axes[0].count, sp->nx);
+        size_t j = cell_of(pt->index % n1, n1, sp->ny);
+        double *z = &sp->hz[i * sp->ny + j];
+        if (isnan(*z) || obj < *z)
+            *z = obj;
     }
     return rc ? MMM_ENOMEM : MMM_OK;
-}
-
-/* Two parameters: the curve through the best point, in black.  When its
- * value of the second parameter was not sampled, sweep the first
- * parameter again at that value (count0 points, the same evaluation). */
-typedef struct best_curve {
-    mmm_plot_curve *o, *bound;
-} best_curve;
-
-static int best_curve_point(const mmm_sweep_point *pt, const mmm_error *why,
-                            void *payload)
-{
-    best_curve *bc = payload;
-    int ok = pt->status == 0;
-    double bound = pt->has_p ? pt->graham_brent : pt->corollary;
-    (void)why;
-    if (mmm_plot_curve_add(bc->o, pt->params[0].d, nan_unless(ok, pt->O)) < 0 ||
-        mmm_plot_curve_add(bc->bound, pt->params[0].d, nan_unless(ok, bound)) < 0)
-        return MMM_ENOMEM;
-    return MMM_OK;
-}
-
-static int add_best_curve(mmm_sweep_plot *sp, const mmm_sweep_result *res,
-                          mmm_instance *inst, const mmm_sweep_spec *spec,
-                          mmm_error *err)
-{
-    uint64_t jb = res->best.index % sp->plan->axes[1].count;
-    mmm_sweep_spec one = *spec;
-    mmm_sweep_result r;
-    mmm_value v = res->best.params[1];
-    best_curve bc;
-    char buf[64];
-    size_t c;
-    int rc;
-
-    for (c = 0; c < sp->ncurves; c++)
-        if (sp->curve_of_axis1[c] == jb) {
-            /* Already drawn: make it the black one. */
-            snprintf(sp->curve_labels[c] + strlen(sp->curve_labels[c]),
-                     sizeof sp->curve_labels[c] - strlen(sp->curve_labels[c]),
-                     " (best)");
-            sp->curves[c].color = sp->curves[P2(c)].color = 6;
-            sp->curves[c].line = sp->curves[P2(c)].line = MMM_PLOT_SOLID;
-            return MMM_OK;
-        }
-    snprintf(sp->curve_labels[NCURVES], sizeof sp->curve_labels[NCURVES],
-             "%s = %s (best)", pname(sp, 1), mmm_value_format(v, 0, buf, sizeof buf));
-    if (mmm_plot_curve_init(&sp->curves[NCURVES], sp->curve_labels[NCURVES],
-                            sp->npoints, 0) < 0 ||
-        mmm_plot_curve_init(&sp->curves[P2(NCURVES)], sp->curve_labels[NCURVES],
-                            sp->npoints, 0) < 0)
-        return mmm_error_set(err, MMM_ENOMEM, NULL, 0, "out of memory");
-    sp->curves[NCURVES].color = sp->curves[P2(NCURVES)].color = 6;
-    one.axes[1].values = &v;
-    one.axes[1].nvalues = 1;
-    one.has_baseline = 0;
-    bc.o = &sp->curves[NCURVES];
-    bc.bound = &sp->curves[P2(NCURVES)];
-    if ((rc = mmm_sweep_run(&r, inst, &one, best_curve_point, &bc, err)) < 0)
-        return rc;
-    sp->ncurves++;
-    return MMM_OK;
 }
 
 static void add_mark(mmm_sweep_plot *sp, size_t *nm, const char *what,
@@ -220,76 +219,161 @@ static void add_mark(mmm_sweep_plot *sp, size_t *nm, const char *what,
     ++*nm;
 }
 
+/* A heat map's axis must ascend: a range that descends, or a list out of
+ * order, is sorted (its cells and the z rows or columns with it). */
+static void sort_axis(double *v, size_t n, double *z, size_t stride, size_t step, size_t m)
+{
+    size_t i, j, k;
+    /* insertion sort: at most MAX_CELLS values */
+    for (i = 1; i < n; i++)
+        for (j = i; j > 0 && v[j - 1] > v[j]; j--) {
+            double t = v[j];
+            v[j] = v[j - 1];
+            v[j - 1] = t;
+            for (k = 0; k < m; k++) {
+                double *a = &z[(j - 1) * stride + k * step], *b = &z[j * stride + k * step];
+                t = *a;
+                *a = *b;
+                *b = t;
+            }
+        }
+}
+
+/* The unit of the predicted seconds: that of the best time, so that the
+ * labels have a few digits.  Sets the objective's label; returns the
+ * factor from seconds. */
+static double time_unit(mmm_sweep_plot *sp, const mmm_sweep_result *res)
+{
+    static const char *unit[] = {"s", "ms", "us", "ns"};
+    double best = res->has_best ? res->best.seconds : 1, f = 1;
+    size_t u = 0;
+    while (u < 3 && best * f < 1) {
+        f *= 1000;
+        u++;
+    }
+    snprintf(sp->objlabel, sizeof sp->objlabel, "predicted time (%s)", unit[u]);
+    return f;
+}
+
 /* Finish the curves and lay out the figure of res in sp->plot. */
 static int finish(mmm_sweep_plot *sp, const mmm_sweep_result *res,
-                  mmm_instance *inst, const mmm_sweep_spec *spec, mmm_error *err)
+                  const mmm_sweep_spec *spec, mmm_error *err)
 {
     mmm_plot_panel *pan = sp->pan;
     size_t c, nm = 0, n2 = sp->plan->naxes == 2;
-    int has_gb = res->has_p, rc;
+    int has_gb = res->has_p;
     const char *name = sp->prog->name ? sp->prog->name : "program";
+    mmm_objective o;
+    char at[160];
     MMM__CHECK_VERSION(spec, mmm_sweep_spec, SWEEP_SPEC, err);
 
-    if (n2 && res->has_best && (rc = add_best_curve(sp, res, inst, spec, err)) < 0)
-        return rc;
-    for (c = 0; c < 2 * NSLOTS; c++)
+    o = spec->objective;
+    for (c = 0; c < NC; c++)
         if (mmm_plot_curve_finish(&sp->curves[c]) < 0)
             return mmm_error_set(err, MMM_ENOMEM, NULL, 0, "out of memory");
     memset(pan, 0, sizeof sp->pan);
     memset(&sp->plot, 0, sizeof sp->plot);
+    snprintf(sp->objlabel, sizeof sp->objlabel, "%s", objective_label(o));
+    at[0] = '\0';
+    if (res->has_best)
+        mmm_sweep_point_format(at, sizeof at, sp->prog, sp->plan, &res->best);
     if (!n2) {
-        /* Small multiples: W, S and O each on its own axis (on one, S's
-         * variation would be lost beside W's magnitude), then the bounds. */
-        pan[0].ylabel = "W (operations)";
-        pan[0].curves = sp->curves;
+        /* The objective on top, then W and S each on its own axis (on
+         * one, S's variation would be lost beside W's magnitude), then
+         * the other measures in cycles. */
+        size_t nrest = 0;
+        sp->curves[C_OBJ].label = sp->objlabel;
+        sp->curves[C_OBJ].color = o == MMM_OBJECTIVE_TIME        ? 10
+                                  : o == MMM_OBJECTIVE_BOUND     ? 2
+                                  : o == MMM_OBJECTIVE_COROLLARY ? 5
+                                                                 : 1;
+        pan[0].ylabel = "objective (cycles)";
+        if (o == MMM_OBJECTIVE_TIME) {
+            double f = time_unit(sp, res);
+            size_t i;
+            for (i = 0; i < sp->curves[C_OBJ].n; i++)
+                sp->curves[C_OBJ].y[i] *= f;
+            pan[0].ylabel = sp->objlabel + strlen("predicted ");
+        }
+        pan[0].curves = &sp->curves[C_OBJ];
         pan[0].ncurves = 1;
-        pan[1].ylabel = "S (operations)";
-        pan[1].curves = sp->curves + 1;
+        pan[1].ylabel = "W (operations)";
+        pan[1].curves = &sp->curves[C_W];
         pan[1].ncurves = 1;
-        pan[2].ylabel = "O (cycles)";
-        pan[2].curves = sp->curves + 2;
+        pan[2].ylabel = "S (operations)";
+        pan[2].curves = &sp->curves[C_S];
         pan[2].ncurves = 1;
-        pan[3].ylabel = "bound (cycles)";
-        pan[3].curves = has_gb ? sp->curves + 3 : sp->curves + 4;
-        pan[3].ncurves = has_gb ? 2 : 1;
+        /* O, Graham-Brent (when p is known) and the corollary, less the
+         * objective (shallow copies: the curves stay sp->curves'). */
+        if (o != MMM_OBJECTIVE_OVERHEAD)
+            sp->rest[nrest++] = sp->curves[C_O];
+        if (has_gb && o != MMM_OBJECTIVE_BOUND)
+            sp->rest[nrest++] = sp->curves[C_GB];
+        if (o != MMM_OBJECTIVE_COROLLARY)
+            sp->rest[nrest++] = sp->curves[C_COR];
+        pan[3].ylabel = "cycles";
+        pan[3].curves = sp->rest;
+        pan[3].ncurves = nrest;
+        sp->plot.spans = sp->spans;
+        sp->plot.nspans = sp->nspans;
+        sp->plot.span_label = "infeasible";
+        if (res->has_best) {
+            add_mark(sp, &nm, "best", &res->best, 6, MMM_PLOT_SOLID);
+            if (mmm_sweep_points_differ(res, &res->baseline, &res->best))
+                add_mark(sp, &nm, "baseline", &res->baseline, 7, MMM_PLOT_DOTTED);
+            if (has_gb && o != MMM_OBJECTIVE_BOUND &&
+                mmm_sweep_points_differ(res, &res->min_bound, &res->best))
+                add_mark(sp, &nm, "min Graham-Brent", &res->min_bound, 2,
+                         MMM_PLOT_DASHED);
+            if (o != MMM_OBJECTIVE_COROLLARY &&
+                mmm_sweep_points_differ(res, &res->min_corollary, &res->best) &&
+                (!has_gb || mmm_sweep_points_differ(res, &res->min_corollary, &res->min_bound)))
+                add_mark(sp, &nm, "min corollary", &res->min_corollary, 5,
+                         MMM_PLOT_DASHED);
+        }
+        snprintf(sp->sub, sizeof sp->sub, "best: %s;  %llu of %llu values feasible",
+                 at[0] ? at : "none", (unsigned long long)res->nfeasible,
+                 (unsigned long long)res->npoints);
     } else {
-        pan[0].ylabel = "O overhead (cycles)";
-        pan[0].curves = sp->curves;
-        pan[0].ncurves = sp->ncurves;
-        pan[1].ylabel = has_gb ? "Graham-Brent (cycles)"
-                               : "corollary, p >= K (cycles)";
-        pan[1].curves = sp->curves + NSLOTS;
-        pan[1].ncurves = sp->ncurves;
+        if (o == MMM_OBJECTIVE_TIME) {
+            double f = time_unit(sp, res);
+            size_t i;
+            for (i = 0; i < sp->nx * sp->ny; i++)
+                sp->hz[i] *= f;
+        }
+        sort_axis(sp->hx, sp->nx, sp->hz, sp->ny, 1, sp->ny);
+        sort_axis(sp->hy, sp->ny, sp->hz, 1, sp->ny, sp->nx);
+        snprintf(sp->zlabel, sizeof sp->zlabel, "%s%s", sp->objlabel,
+                 o == MMM_OBJECTIVE_TIME ? "" : " (cycles)");
+        sp->heat.nx = sp->nx;
+        sp->heat.ny = sp->ny;
+        sp->heat.x = sp->hx;
+        sp->heat.y = sp->hy;
+        sp->heat.z = sp->hz;
+        sp->heat.zlabel = sp->zlabel;
+        if (res->has_best) {
+            sp->heat.has_best = 1;
+            sp->heat.best_x = res->best.params[0].d;
+            sp->heat.best_y = res->best.params[1].d;
+        }
+        pan[0].ylabel = pname(sp, 1);
+        pan[0].heat = &sp->heat;
+        snprintf(sp->sub, sizeof sp->sub, "ringed: best %s;  %s%llu of %llu feasible",
+                 at[0] ? at : "none",
+                 res->nfeasible < res->npoints ? "grey: infeasible;  " : "",
+                 (unsigned long long)res->nfeasible, (unsigned long long)res->npoints);
     }
-    if (res->has_best) {
-        add_mark(sp, &nm, "best", &res->best, 6, MMM_PLOT_SOLID);
-        if (mmm_sweep_points_differ(res, &res->baseline, &res->best))
-            add_mark(sp, &nm, "baseline", &res->baseline, 6, MMM_PLOT_DOTTED);
-        if (has_gb && mmm_sweep_points_differ(res, &res->min_bound, &res->best))
-            add_mark(sp, &nm, "min Graham-Brent", &res->min_bound, 3,
-                     MMM_PLOT_DASHED);
-        if (mmm_sweep_points_differ(res, &res->min_corollary, &res->best) &&
-            (!has_gb || mmm_sweep_points_differ(res, &res->min_corollary, &res->min_bound)))
-            add_mark(sp, &nm, "min corollary", &res->min_corollary, 1,
-                     MMM_PLOT_DASHED);
-    }
-    snprintf(sp->title, sizeof sp->title, "%s: sweep of %s%s%s", name,
-             pname(sp, 0), n2 ? " and " : "", n2 ? pname(sp, 1) : "");
-    snprintf(sp->sub, sizeof sp->sub, "best = min %s;  %llu values, %llu feasible",
-             spec->objective == MMM_OBJECTIVE_OVERHEAD ? "O"
-             : spec->objective == MMM_OBJECTIVE_BOUND ? "Graham-Brent bound"
-             : spec->objective == MMM_OBJECTIVE_TIME  ? "predicted time"
-                                                      : "corollary bound (p >= K)",
-             (unsigned long long)res->npoints,
-             (unsigned long long)res->nfeasible);
     if (has_gb)
         snprintf(sp->sub + strlen(sp->sub), sizeof sp->sub - strlen(sp->sub),
                  ";  p = %lld", (long long)res->best.p);
+    snprintf(sp->title, sizeof sp->title, "%s: %s over %s%s%s", name,
+             o == MMM_OBJECTIVE_TIME ? "predicted time" : mmm_objective_name(o),
+             pname(sp, 0), n2 ? " and " : "", n2 ? pname(sp, 1) : "");
     sp->plot.title = sp->title;
     sp->plot.subtitle = sp->sub;
     sp->plot.xlabel = pname(sp, 0);
     sp->plot.panels = pan;
-    sp->plot.npanels = n2 ? 2 : 4;
+    sp->plot.npanels = n2 ? 1 : 4;
     sp->plot.marks = sp->marks;
     sp->plot.nmarks = nm;
     return MMM_OK;
@@ -302,7 +386,7 @@ int mmm_sweep_plot_write(mmm_sweep_plot *sp, const mmm_sweep_result *res,
     int rc;
     if (!sp || !res || !inst || !spec || !path)
         return mmm_error_set(err, MMM_EINVAL, NULL, 0, "mmm_sweep_plot_write: bad argument");
-    if ((rc = finish(sp, res, inst, spec, err)) < 0)
+    if ((rc = finish(sp, res, spec, err)) < 0)
         return rc;
     return mmm_plot_write(&sp->plot, path, err);
 }
@@ -312,9 +396,10 @@ int mmm__sweep_plot_svg(mmm_sweep_plot *sp, const mmm_sweep_result *res,
                         size_t *len, mmm_error *err)
 {
     int rc;
+    (void)inst;
     *out = NULL;
     *len = 0;
-    if ((rc = finish(sp, res, inst, spec, err)) < 0)
+    if ((rc = finish(sp, res, spec, err)) < 0)
         return rc;
     return mmm__plot_svg(&sp->plot, out, len, err);
 }
@@ -325,9 +410,10 @@ int mmm__sweep_plot_layout(mmm_sweep_plot *sp, const mmm_sweep_result *res,
                            mmm_error *err)
 {
     int rc;
+    (void)inst;
     *out = NULL;
     *len = 0;
-    if ((rc = finish(sp, res, inst, spec, err)) < 0)
+    if ((rc = finish(sp, res, spec, err)) < 0)
         return rc;
     return mmm__plot_layout_svg(&sp->plot, rec, out, len, err);
 }

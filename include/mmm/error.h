@@ -128,6 +128,15 @@ typedef void (*mmm_progress_fn)(void *payload, const char *what, uint64_t done,
 MMM_API const char *mmm_closest(const char *name, const char *const *candidates,
                                 size_t n);
 
+/**
+ * A whole decimal integer, as a command line gives one: optional sign,
+ * digits, nothing else (no space, no fraction).  0 and *out set, or -1
+ * (out untouched) when s is not one or does not fit.  mmm_parse_u64
+ * refuses a sign '-' (rather than wrapping it as strtoull does).
+ */
+MMM_API int mmm_parse_int64(const char *s, int64_t *out);
+MMM_API int mmm_parse_u64(const char *s, uint64_t *out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -146,7 +146,8 @@ typedef struct mmm_fit_samples {
  * NULL), then the row's parameters (mmm_runs_overrides).  A row naming
  * no program given is MMM_EINPUT at its line (the message lists the
  * programs); a row its program cannot be evaluated at is the
- * evaluation's error at the row's line.  *out is filled in any case and
+ * evaluation's error at the row's line; two programs of one name are
+ * MMM_EINPUT at the second's file and line.  *out is filled in any case and
  * must be released with mmm_fit_samples_dispose.
  */
 MMM_API int mmm_fit_samples_make(mmm_fit_samples *out, mmm_runs *const *runs,
@@ -183,6 +184,12 @@ MMM_API int mmm_time_predict(const mmm_time_machine *m, const mmm_instance *inst
 MMM_API int mmm_time_machine_write(const char *path, const char *name,
                                    const mmm_machine *base, const mmm_time_machine *m,
                                    const char *note, mmm_error *err);
+/** The note `mmm fit -o` heads its machine file with: the constants
+ *  fitted to nruns runs, res's median and largest relative error, the
+ *  other parameters those of base_path.  Into buf (cut to size); returns
+ *  buf. */
+MMM_API char *mmm_fit_note(char *buf, size_t size, const mmm_fit_result *res,
+                           size_t nruns, const char *base_path);
 
 #ifdef __cplusplus
 }

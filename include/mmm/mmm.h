@@ -66,6 +66,7 @@
 #include "mmm/metrics.h"
 #include "mmm/tmm.h"
 #include "mmm/timemodel.h"
+#include "mmm/roofline.h"
 #include "mmm/fit.h"
 #include "mmm/optimize.h"
 #include "mmm/sim.h"

@@ -34,6 +34,7 @@
 #include "mmm/metrics.h"
 #include "mmm/tmm.h"
 #include "mmm/timemodel.h"
+#include "mmm/roofline.h"
 #include "mmm/fit.h"
 #include "mmm/calibrate.h"
 #include "mmm/import.h"
@@ -200,6 +201,12 @@ MMM_API int mmm_write_sweep(mmm_writer *w, mmm_sweep_result *res, mmm_instance *
                             const mmm_sweep_spec *spec, int64_t max_rows,
                             mmm_sweep_fn fn, void *payload, mmm_error *err);
 
+/** `mmm roofline`: the roofs and one row per kernel (mmm/roofline.h);
+ *  file is the name the text and JSON show (NULL: the program's). */
+MMM_API int mmm_write_roofline(mmm_writer *w, const mmm_program *prog,
+                               const char *file, const mmm_roofline *r,
+                               mmm_error *err);
+
 /** What `mmm fit` shows (text or JSON). */
 typedef struct mmm_fit_report {
     const mmm_time_machine *machine; /**< with the fitted constants */
@@ -212,6 +219,17 @@ typedef struct mmm_fit_report {
 } mmm_fit_report;
 
 MMM_API int mmm_write_fit(mmm_writer *w, const mmm_fit_report *r, mmm_error *err);
+/**
+ * `mmm fit --plot`: the drawing module's figure of r's runs (PLplot; .svg,
+ * .png or .pdf by path's extension, atomically): above, each run's
+ * predicted time against its measured time on log axes, one colour per
+ * program (the first ten; the others share an eleventh), with the line
+ * predicted = measured and the band of ±15 %; below, the relative error
+ * (predicted − measured) / measured in % against the measured time.
+ * MMM_EINVAL (no run, a format, a build without PLplot), MMM_EIO,
+ * MMM_ENOMEM.
+ */
+MMM_API int mmm_fit_plot_write(const mmm_fit_report *r, const char *path, mmm_error *err);
 
 /** `mmm calibrate`: the device and every measured figure (text or JSON). */
 MMM_API int mmm_write_calibration(mmm_writer *w, const mmm_calib *c,

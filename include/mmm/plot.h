@@ -61,7 +61,8 @@ typedef struct mmm_plot_keep_ {
 
 /** A curve: a label, a style and its (decimated) points. */
 typedef struct mmm_plot_curve {
-    const char *label;      /**< legend text (borrowed) */
+    const char *label;      /**< legend text (borrowed); NULL: no
+                                 entry in the legend */
     int color;              /**< palette index 0..12: blue, vermillion,
                                  green, purple, orange, sky blue, black,
                                  grey (Okabe–Ito, colour-blind safe), then
@@ -96,13 +97,54 @@ MMM_API int mmm_plot_curve_add(mmm_plot_curve *c, double x, double y);
 MMM_API int mmm_plot_curve_finish(mmm_plot_curve *c);
 MMM_API void mmm_plot_curve_dispose(mmm_plot_curve *c);
 
-/** A panel: curves sharing a y axis. */
+/**
+ * A heat map: the panel's y axis is a second variable and the colour of
+ * each cell the value z there, read on a colour bar beside the panel.
+ * Cells are centred on x[i], y[j] (both ascending) and reach halfway to
+ * their neighbours (on the axis's scale); a NaN z is drawn light grey
+ * (no value there: an infeasible point).
+ */
+typedef struct mmm_plot_heat {
+    size_t nx, ny;
+    const double *x, *y;
+    const double *z;        /**< nx·ny values, z[i·ny + j] at (x[i], y[j]) */
+    const char *zlabel;     /**< the colour bar's title */
+    mmm_plot_scale zscale;
+    int has_best;           /**< ring the cell (best_x, best_y) */
+    double best_x, best_y;
+} mmm_plot_heat;
+
+/** A panel: curves sharing a y axis, or a heat map. */
 typedef struct mmm_plot_panel {
     const char *ylabel;
     mmm_plot_scale yscale;
     const mmm_plot_curve *curves;
     size_t ncurves;
+    const mmm_plot_heat *heat; /**< when set, the panel draws it (its y
+                                    values on the y axis) and no curve */
 } mmm_plot_panel;
+
+/** A text at a point of a panel, in the data's coordinates. */
+typedef struct mmm_plot_note {
+    size_t panel;
+    double x, y;
+    const char *text;
+    int color;              /**< palette index; -1: black */
+    double just;            /**< 0: the text starts at the point, 0.5:
+                                 centred on it, 1: ends at it */
+    double slope;           /**< the text runs along a line of this slope
+                                 in the axes' coordinates (0: level; 1 on
+                                 log-log axes: along a bandwidth roof) */
+    double raise;           /**< moved up by this many character heights */
+} mmm_plot_note;
+
+/** A range of x values [x0, x1] shaded light grey across every panel:
+ *  the shade reaches halfway (on the x axis's scale) to the values just
+ *  outside it, before and after (NaN: to the edge of the plot). */
+typedef struct mmm_plot_span {
+    double x0, x1;
+    double before, after;
+} mmm_plot_span;
 
 /** A vertical line across every panel, labelled at the top. */
 typedef struct mmm_plot_mark {
@@ -121,6 +163,12 @@ typedef struct mmm_plot {
     size_t npanels;
     const mmm_plot_mark *marks;
     size_t nmarks;
+    const mmm_plot_note *notes;
+    size_t nnotes;
+    const mmm_plot_span *spans;
+    size_t nspans;
+    const char *span_label; /**< the spans' key in the first legend
+                                 ("infeasible"); NULL: none */
 } mmm_plot;
 
 /** 1 when this build can draw (PLplot was found at build time). */

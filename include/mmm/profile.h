@@ -206,6 +206,10 @@ MMM_API const char *mmm_profile_note(const mmm_profile *p, size_t i);
 MMM_API size_t mmm_profile_npoints(const mmm_profile *p);
 MMM_API size_t mmm_profile_nkernels(const mmm_profile *p);
 MMM_API size_t mmm_profile_napprox(const mmm_profile *p);
+/** What p holds, in words, for the line a tool shows after writing it:
+ *  "3 kernels from 4 points, 2 attributes approximate" (the last part
+ *  only when some are).  Into buf (cut to size); returns buf. */
+MMM_API char *mmm_profile_summary(const mmm_profile *p, char *buf, size_t size);
 
 /* ------------------------------------------------------------------ */
 /* Running a program under ncu (`mmm profile run`)                     */

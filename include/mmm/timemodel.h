@@ -82,6 +82,10 @@ MMM_API const char *mmm_time_const_unit(int i);
 MMM_API const char *mmm_time_const_meaning(int i);
 /** Index of a fitted constant by name, or -1. */
 MMM_API int mmm_time_const_find(const char *name);
+/** Set mark[i] = value for each constant i named in list, a comma list of
+ *  names (mmm_time_const_find; mark holds MMM_TIME_NCONST flags): 0, or
+ *  -1 at a name that is none (mark untouched) or an empty list. */
+MMM_API int mmm_time_const_mark(const char *list, int *mark, int value);
 /** Physical bounds of constant i (0 < lower < upper). */
 MMM_API void mmm_time_const_bounds(int i, double *lo, double *hi);
 /** A typical value of constant i (where a fit starts when it has none). */
@@ -214,6 +218,15 @@ typedef struct mmm_time_kernel {
     mmm_time_term dominant;
     size_t first_launch; /**< its launches in mmm_time.each_launch: from */
     size_t nlisted;      /**< ... this many (0 unless its launches differ) */
+    double work;         /**< operations of all its threads, all launches
+                              (the W(B) of its blocks summed) */
+    double dram_bytes;   /**< bytes its bandwidth term charges to DRAM, all
+                              launches: the traffic of its accesses (with
+                              the L2 modelled, what misses it and the
+                              write-backs); 0 for a copy or a set */
+    double l2_bytes;     /**< bytes through the L2, all launches (every
+                              byte of the traffic; dram_bytes when no L2
+                              is modelled for the kernel) */
 } mmm_time_kernel;
 
 /** One launch of a repeat whose launches differ (a kernel that uses its

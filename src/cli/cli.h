@@ -81,6 +81,9 @@ typedef struct cli_cmd {
     const char *also;        /* the names special reads ("--from|--to") */
 } cli_cmd;
 
+/* --model M (a CLI_FN, into an unsigned: mmm_models_parse). */
+int cli_models(void *models, const char *v);
+
 /* Every argument of a command: --help (prints it, returns -1), then
  * special, the command's options, the common options (c, may be NULL);
  * another one starting with '-' is unknown, else it is the one FILE
@@ -122,12 +125,6 @@ void cli_on_file(void *c, const char *path, const mmm_notes *notes, const mmm_er
  * status. */
 int cli_noted(mmm_notes *notes, int status);
 
-/* A whole decimal integer: 0, or -1 when s is not one. */
-int cli_parse_int64(const char *s, int64_t *out);
-/* A whole decimal integer without a sign: 0, or -1 when s is not one. */
-int cli_parse_u64(const char *s, uint64_t *out);
-
-
 /* Print "FILE:LINE: error: message" to stderr. */
 void cli_print_error(const mmm_error *err);
 /* Print "mmm CMD: message\nTry 'mmm CMD --help'." and return CLI_USAGE. */
@@ -142,6 +139,9 @@ int cli_usage(const char *cmd, const char *fmt, ...)
 int cli_has_suffix(const char *s, const char *suffix);
 /* 1 when path names a picture: .svg, .png or .pdf. */
 int cli_picture(const char *path);
+/* A --plot OUT (opt) of cmd this build draws (NULL: none): CLI_OK, else
+ * CLI_USAGE or CLI_FAIL after the message. */
+int cli_plot_path(const char *cmd, const char *opt, const char *path);
 /* Flush stdout: CLI_OK, or CLI_FAIL after message on stderr. */
 int cli_flushed(const char *message);
 
@@ -159,6 +159,7 @@ int cmd_simulate(int argc, char **argv);
 int cmd_render(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_scale(int argc, char **argv);
+int cmd_roofline(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
 int cmd_fit(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);

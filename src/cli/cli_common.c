@@ -1,6 +1,5 @@
 /* cli_common.c: options shared by the subcommands, the option tables,
  * opening a program (mmm_program_open), error and usage printing. */
-#include <errno.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -11,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "mmm/plot.h"
 #ifdef MMM_HAVE_DOT
 #include "mmm/import_dot.h"
 #endif
@@ -110,36 +110,6 @@ void cli_common_init(cli_common *c, const char *cmd)
     c->format = MMM_FORMAT_TEXT;
 }
 
-/* A whole decimal integer; 0 or -1. */
-int cli_parse_int64(const char *s, int64_t *out)
-{
-    char *end;
-    long long v;
-    if (!s || !*s)
-        return -1;
-    errno = 0;
-    v = strtoll(s, &end, 10);
-    if (errno || *end || end == s)
-        return -1;
-    *out = (int64_t)v;
-    return 0;
-}
-
-/* A whole decimal integer without a sign; 0 or -1. */
-int cli_parse_u64(const char *s, uint64_t *out)
-{
-    char *end;
-    unsigned long long v;
-    if (!s || !*s || *s == '-')
-        return -1;
-    errno = 0;
-    v = strtoull(s, &end, 10);
-    if (errno || *end)
-        return -1;
-    *out = (uint64_t)v;
-    return 0;
-}
-
 int cli_has_suffix(const char *s, const char *suffix)
 {
     size_t n = strlen(s), m = strlen(suffix);
@@ -150,6 +120,17 @@ int cli_picture(const char *path)
 {
     return cli_has_suffix(path, ".svg") || cli_has_suffix(path, ".png") ||
            cli_has_suffix(path, ".pdf");
+}
+
+int cli_plot_path(const char *cmd, const char *opt, const char *path)
+{
+    const char *why = "this mmm was built without PLplot";
+    if (path && !cli_picture(path))
+        return cli_usage(cmd, "%s writes .svg, .png or .pdf files, not '%s'", opt, path);
+    if (path && (!mmm_draw_available(&why) || !mmm_plot_available()))
+        return fprintf(stderr, "mmm %s: error: %s: %s is not available\n", cmd, why, opt),
+               CLI_FAIL;
+    return CLI_OK;
 }
 
 int cli_flushed(const char *message)
@@ -254,12 +235,12 @@ static int cli_opts(const char *cmd, const char *missing, const cli_opt *opts,
             *AT(const char *, args, o) = v;
             return 1;
         case CLI_INT:
-            if (cli_parse_int64(v, &n) < 0 || n < o->min || n > o->max)
+            if (mmm_parse_int64(v, &n) < 0 || n < o->min || n > o->max)
                 break;
             *AT(int64_t, args, o) = n;
             return 1;
         case CLI_U64:
-            if (cli_parse_u64(v, AT(uint64_t, args, o)) < 0)
+            if (mmm_parse_u64(v, AT(uint64_t, args, o)) < 0)
                 break;
             return 1;
         case CLI_CHOICE:
@@ -367,6 +348,11 @@ static int define(cli_common *c, int argc, char **argv, int *i)
     return 1;
 }
 
+int cli_models(void *models, const char *v)
+{
+    return mmm_models_parse(models, v) < 0 ? -1 : 0;
+}
+
 static int nonempty(void *out, const char *v)
 {
     *(const char **)out = v;
@@ -422,7 +408,7 @@ static int cli_common_option(cli_common *c, int argc, char **argv, int *i)
     a += !strcmp(a, "--p") || !strncmp(a, "--p=", 4); /* -p, --p, -pP, -p=P */
     if (!strncmp(a, "-p", 2)) {
         const char *v = a[2] ? a + 2 + (a[2] == '=') : (*i + 1 < argc ? argv[++*i] : NULL);
-        if (!v || cli_parse_int64(v, &c->p) < 0 || c->p <= 0)
+        if (!v || mmm_parse_int64(v, &c->p) < 0 || c->p <= 0)
             return cli_usage(c->cmd, "-p needs a positive integer"), -1;
         c->has_p = 1;
         return 1;

@@ -41,18 +41,13 @@ typedef struct analyze_args {
     int totals;
 } analyze_args;
 
-static int models_opt(void *models, const char *v)
-{
-    return mmm_models_parse(models, v) < 0 ? -1 : 0;
-}
-
 #define A_(field) offsetof(analyze_args, field)
 static const cli_opt analyze_opts[] = {
     {"--max-rows", CLI_INT, A_(max_rows), "--max-rows needs a number >= 0", 0,
      INT64_MAX, .fn = NULL},
     {"--totals", CLI_FLAG, A_(totals), .bad = NULL},
     {"--model", CLI_FN, A_(models), "--model must be mmm, tmm, balance, time or all",
-     .fn = models_opt},
+     .fn = cli_models},
     {NULL}};
 
 static const cli_cmd analyze_cmd = {"analyze", analyze_help, "", .opts = analyze_opts,

@@ -65,17 +65,12 @@ typedef struct compare_args {
     unsigned models;
 } compare_args;
 
-static int models_opt(void *models, const char *v)
-{
-    return mmm_models_parse(models, v) < 0 ? -1 : 0;
-}
-
 #define C_(field) offsetof(compare_args, field)
 static const cli_opt compare_opts[] = {
     {"--corollary", CLI_FLAG, C_(corollary_only), .bad = NULL},
     {"--time", CLI_FLAG, C_(with_time), .bad = NULL},
     {"--model", CLI_FN, C_(models), "--model must be mmm, tmm, balance, time or all",
-     .fn = models_opt},
+     .fn = cli_models},
     {NULL}};
 
 static const cli_cmd compare_cmd = {"compare", compare_help, "", .opts = compare_opts,

@@ -11,7 +11,8 @@
 static const char fit_help[] =
     "usage: mmm fit --data RUNS.csv [--data RUNS2.csv]... PROGRAM.xml...\n"
     "               [--machine BASE.xml] [-o FITTED.xml] [--format text|json]\n"
-    "               [--launch stream|graph] [--fit NAME,...] [--fix NAME,...]\n\n"
+    "               [--launch stream|graph] [--fit NAME,...] [--fix NAME,...]\n"
+    "               [--plot OUT.svg|png|pdf]\n\n"
     "Fit the time model's constants (docs/time.md) to measured runs of one or\n"
     "more programs at once: least squares on the logarithm of the times, each\n"
     "constant kept in its physical bounds.  Prints every constant with its\n"
@@ -39,6 +40,8 @@ static const char fit_help[] =
     "                       predict with the machine's constants)\n"
     "  --fix NAMES          keep these constants at the base machine's values\n"
     "  --name TEXT          the <machine name> of the written file\n"
+    "  --plot OUT           each run's predicted time against its measured one,\n"
+    "                       and the error against the measured time (.svg, .png, .pdf)\n"
     "  -D NAME=VALUE        override a parameter of every program\n"
     "  --format FMT         text (default) or json\n"
     "constants: launch_s, launch_graph_s, op_cycles, issue_per_cycle,\n"
@@ -48,28 +51,12 @@ static const char fit_help[] =
 
 #define FIT_MAX_FILES 64
 
-static int names_mark(const char *list, int *mark, int value)
-{
-    char buf[512];
-    if (strlen(list) >= sizeof buf)
-        return -1;
-    strcpy(buf, list);
-    for (char *save = NULL, *t = strtok_r(buf, ",", &save); t;
-         t = strtok_r(NULL, ",", &save)) {
-        int c = mmm_time_const_find(t);
-        if (c < 0)
-            return -1;
-        mark[c] = value;
-    }
-    return 0;
-}
-
 typedef struct fit_args {
     cli_common c;
     const char *data[FIT_MAX_FILES], *progs;
     int data_graph[FIT_MAX_FILES];
     size_t ndata, nprogs;
-    const char *out, *name;
+    const char *out, *name, *plot;
     int graph, fit[MMM_TIME_NCONST];
 } fit_args;
 
@@ -95,7 +82,7 @@ static int data(void *args, const char *v)
 static int fit_only(void *fit, const char *v)
 {
     int only[MMM_TIME_NCONST] = {0};
-    if (strcmp(v, "none") && names_mark(v, only, 1) < 0)
+    if (strcmp(v, "none") && mmm_time_const_mark(v, only, 1) < 0)
         return -1;
     memcpy(fit, only, sizeof only);
     return 0;
@@ -103,7 +90,7 @@ static int fit_only(void *fit, const char *v)
 
 static int fix(void *fit, const char *v)
 {
-    return names_mark(v, fit, 0);
+    return mmm_time_const_mark(v, fit, 0);
 }
 
 #define F_(field) offsetof(fit_args, field)
@@ -114,6 +101,7 @@ static const cli_opt fit_opts[] = {
     {"--fix", CLI_FN, F_(fit), "--fix needs constant names (see --help)", .fn = fix},
     {"--name", CLI_STR, F_(name), NULL, .missing = "--name needs a TEXT"},
     {"-o|--output", CLI_STR, F_(out), NULL, .missing = "-o needs a FILE"},
+    {"--plot", CLI_STR, F_(plot), NULL, .missing = "--plot needs a file name"},
     {NULL}};
 
 static const cli_cmd fit_cmd = {"fit", fit_help, NULL, .opts = fit_opts,
@@ -130,10 +118,9 @@ int cmd_fit(int argc, char **argv)
     mmm_fit_samples fs = {0};
     mmm_notes notes = MMM_NOTES_INIT;
     mmm_writer *w = NULL;
-    mmm_fit_result res;
+    mmm_fit_result res = {.predicted = NULL};
     mmm_error err;
 
-    memset(&res, 0, sizeof res);
     memset(&a, 0, sizeof a);
     for (i = 0; i < MMM_TIME_NCONST; i++)
         a.fit[i] = 1;
@@ -150,6 +137,8 @@ int cmd_fit(int argc, char **argv)
     if (a.out && !c.machine_path)
         return cli_usage("fit", "-o needs --machine BASE.xml (the hardware "
                                 "limits the written file keeps)");
+    if ((rc = cli_plot_path("fit", "--plot", a.plot)) != CLI_OK)
+        return rc;
 
     rc = CLI_FAIL;
     mmm_error_clear(&err);
@@ -161,13 +150,6 @@ int cmd_fit(int argc, char **argv)
         lo.machine = base;
         if (mmm_program_load_file(&prog[i], c.files[i], &lo, &err) < 0)
             goto fail_err;
-        for (size_t j = 0; j < i; j++)
-            if (!strcmp(prog[j]->name, prog[i]->name)) {
-                fprintf(stderr, "%s:%ld: error: program name '%s' also in "
-                                "%s (runs name their program)\n",
-                        c.files[i], prog[i]->line, prog[i]->name, c.files[j]);
-                goto done;
-            }
     }
     for (i = 0; i < a.ndata; i++)
         if (mmm_runs_read_file(&runs[i], a.data[i], a.data_graph[i], &err) < 0)
@@ -184,28 +166,20 @@ int cmd_fit(int argc, char **argv)
     memcpy(fo.fit, a.fit, sizeof fo.fit);
     if (mmm_time_fit(&m, fs.samples, fs.n, &fo, &res, &err) < 0)
         goto fail_err;
-    if (a.out) {
-        char note[512];
-        snprintf(note, sizeof note,
-                 "Written by mmm fit: the time model's constants (docs/time.md) "
-                 "fitted to %zu measured runs (median relative error %.3g, "
-                 "largest %.3g); the other parameters are those of %s.",
-                 fs.n, res.median_rel_error, res.max_rel_error, c.machine_path);
-        if (mmm_time_machine_write(a.out, a.name, base, &m, note, &err) < 0)
-            goto fail_err;
-    }
+    char note[512];
+    if (a.out && mmm_time_machine_write(a.out, a.name, base, &m, mmm_fit_note(note,
+                    sizeof note, &res, fs.n, c.machine_path), &err) < 0)
+        goto fail_err;
 
     mmm_fit_report report = {&m, a.fit, &res, fs.runs, fs.n, a.nprogs, a.out};
     if (mmm_writer_new(&w, stdout, c.format, &err) < 0 ||
-        mmm_write_fit(w, &report, &err) < 0)
+        mmm_write_fit(w, &report, &err) < 0 ||
+        (a.plot && mmm_fit_plot_write(&report, a.plot, &err) < 0))
         goto fail_err;
     rc = cli_flushed("mmm fit: error writing the output\n");
     goto done;
 fail_err:
-    if (err.code == MMM_EINVAL && !err.file[0])
-        fprintf(stderr, "mmm fit: %s\n", err.message); /* -D's NAME */
-    else
-        cli_print_error(&err);
+    cli_on_file((void *)&c, NULL, &notes, &err); /* -D's NAME as "mmm fit: " */
 done:
     mmm_writer_free(w);
     mmm_fit_result_dispose(&res);

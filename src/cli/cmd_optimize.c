@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "cli.h"
-#include "mmm/plot.h"
 #include "mmm/sweep_plot.h"
 
 typedef struct opt_args {
@@ -58,8 +57,8 @@ static const char optimize_help[] =
     "  --baseline V[,V]     the baseline s0 (default: the first feasible value);\n"
     "                       NAME=V,NAME=V also accepted; a ratio s0/best is\n"
     "                       undefined (null in JSON) where best's value is 0\n"
-    "  --plot OUT           plot W, S, O and the bounds against the parameter\n"
-    "                       (.svg, .png or .pdf; log scales where they help)\n"
+    "  --plot OUT           plot the objective (infeasible values shaded), W, S\n"
+    "                       and the rest; two: a heat map (.svg, .png, .pdf)\n"
     "  --max-points N       refuse sweeps of more points (default 100000000)\n"
     "  --max-rows N         text: table rows shown (default 60: evenly spaced,\n"
     "                       plus the best, the baseline and the minimizers);\n"
@@ -173,21 +172,6 @@ static int make_spec(mmm_sweep_spec *spec, const opt_args *o, const mmm_program 
 /* ------------------------------------------------------------------ */
 /* The command */
 
-static int check_plot_path(const char *path)
-{
-    if (!path)
-        return CLI_OK;
-    if (!cli_picture(path))
-        return cli_usage("optimize", "--plot needs a file ending in .svg, .png "
-                         "or .pdf, not '%s'", path);
-    if (!mmm_plot_available()) {
-        fprintf(stderr, "mmm optimize: error: this mmm was built without "
-                "PLplot: --plot is not available\n");
-        return CLI_FAIL;
-    }
-    return CLI_OK;
-}
-
 static int plot_point(const mmm_sweep_point *pt, const mmm_error *why, void *fig)
 {
     (void)why;
@@ -230,7 +214,7 @@ int cmd_optimize(int argc, char **argv)
         return CLI_OK; /* --help */
     if (rc != CLI_OK)
         return rc;
-    if ((rc = check_plot_path(o.plot)) != CLI_OK)
+    if ((rc = cli_plot_path("optimize", "--plot", o.plot)) != CLI_OK)
         return rc;
     if ((rc = cli_load_full(&o.c, o.file, 0, 0, &prog, &inst, NULL, ov, &nov)) == CLI_OK &&
         (rc = make_spec(&spec, &o, prog, ov, nov)) == CLI_OK)

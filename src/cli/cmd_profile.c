@@ -88,13 +88,9 @@ static int build(const char *points, const char *skeleton, const char *name,
     if (mmm_profile_save_xml(p, out ? out : "-", &err) < 0) {
         rc = cli_fail(&err);
     } else if (out && strcmp(out, "-")) {
-        fprintf(stderr, "mmm profile: wrote %s: %zu kernel%s from %zu point%s",
-                out, mmm_profile_nkernels(p), mmm_profile_nkernels(p) == 1 ? "" : "s",
-                mmm_profile_npoints(p), mmm_profile_npoints(p) == 1 ? "" : "s");
-        if (mmm_profile_napprox(p))
-            fprintf(stderr, ", %zu attribute%s approximate", mmm_profile_napprox(p),
-                    mmm_profile_napprox(p) == 1 ? "" : "s");
-        fprintf(stderr, "\n");
+        char buf[256];
+        fprintf(stderr, "mmm profile: wrote %s: %s\n", out,
+                mmm_profile_summary(p, buf, sizeof buf));
     }
     mmm_profile_free(p);
     return rc;
@@ -111,14 +107,14 @@ typedef struct profile_args {
 
 static int max_bytes(void *field, const char *v)
 {
-    return cli_parse_u64(v, field) < 0 || *(uint64_t *)field == 0 ? -1 : 0;
+    return mmm_parse_u64(v, field) < 0 || *(uint64_t *)field == 0 ? -1 : 0;
 }
 
 static int samples(void *field, const char *v)
 {
     int64_t *n = field;
     *n = 0; /* all */
-    return strcmp(v, "all") && (cli_parse_int64(v, n) < 0 || *n < 1) ? -1 : 0;
+    return strcmp(v, "all") && (mmm_parse_int64(v, n) < 0 || *n < 1) ? -1 : 0;
 }
 
 static int param(void *args, const char *v)

@@ -71,12 +71,7 @@ static int parse_args(scale_args *a, int argc, char **argv)
     if (strcmp(a->policy, "all") && !mmm_sim_policy_find(a->policy))
         return cli_usage("scale", "unknown policy '%s' (see mmm simulate --help)",
                          a->policy);
-    if (a->plot && !cli_picture(a->plot))
-        return cli_usage("scale", "--plot writes .svg, .png or .pdf files, not '%s'",
-                         a->plot);
-    if (a->plot && !mmm_plot_available())
-        return cli_usage("scale", "this build draws no plots (no PLplot)");
-    return 0;
+    return cli_plot_path("scale", "--plot", a->plot);
 }
 
 #define MAX_POLICIES 32

@@ -15,6 +15,7 @@ static const struct {
     {"compare", cmd_compare, "two programs side by side, with the ratio of their bounds", 0},
     {"simulate", cmd_simulate, "greedy schedules of the thread blocks on p SMs", 0},
     {"scale", cmd_scale, "speedup over p: bounds and simulated makespans per p", 0},
+    {"roofline", cmd_roofline, "kernel intensity and throughput under the roofs", 0},
     {"render", cmd_render, "draw the annotated DAG (svg, png, pdf, dot)", 1},
     {"report", cmd_report, "one self-contained HTML page about a program", 1},
     {"convert", cmd_convert, "write a task graph (STG, WfCommons, DAX, DOT) as mmm XML", 0},

@@ -21,9 +21,11 @@
 #include <unistd.h>
 
 #include "mmm/gantt.h"
+#include "mmm/output.h"
 #include "mmm/plot.h"
 #include "mmm/render.h"
 #include "mmm/report.h"
+#include "mmm/roofline.h"
 #include "mmm/scale.h"
 #include "mmm/sweep_plot.h"
 #include "mmm/version.h"
@@ -210,6 +212,14 @@ DRAW_FN(int, mmm_speedup_plot_write,
         (const mmm_speedup *s, const char *program_name, const char *path,
          mmm_error *err),
         (s, program_name, path, err), return unavailable(err))
+
+DRAW_FN(int, mmm_fit_plot_write,
+        (const mmm_fit_report *r, const char *path, mmm_error *err),
+        (r, path, err), return unavailable(err))
+DRAW_FN(int, mmm_roofline_plot_write,
+        (const mmm_roofline *r, const mmm_program *prog, const char *title,
+         const char *path, mmm_error *err),
+        (r, prog, title, path, err), return unavailable(err))
 
 DRAW_FN(int, mmm_sweep_plot_new,
         (mmm_sweep_plot **out, const mmm_program *prog,

@@ -72,6 +72,20 @@ size_t mmm_profile_napprox(const mmm_profile *p)
     return p ? p->napprox : 0;
 }
 
+char *mmm_profile_summary(const mmm_profile *p, char *buf, size_t size)
+{
+    size_t k = mmm_profile_nkernels(p), n = mmm_profile_npoints(p), a = mmm_profile_napprox(p);
+    int len;
+    if (!buf || !size)
+        return buf;
+    len = snprintf(buf, size, "%zu kernel%s from %zu point%s", k, k == 1 ? "" : "s", n,
+                   n == 1 ? "" : "s");
+    if (a && len >= 0 && (size_t)len < size)
+        snprintf(buf + len, size - (size_t)len, ", %zu attribute%s approximate", a,
+                 a == 1 ? "" : "s");
+    return buf;
+}
+
 int mmm_profile_save_xml(const mmm_profile *p, const char *path, mmm_error *err)
 {
     if (!p || !p->xml || !path)

@@ -424,6 +424,21 @@ int mmm_time_fit(mmm_time_machine *m, const mmm_fit_sample *s, size_t n,
 /* ------------------------------------------------------------------ */
 /* The machine file                                                    */
 
+char *mmm_fit_note(char *buf, size_t size, const mmm_fit_result *res, size_t nruns,
+                   const char *base_path)
+{
+    if (buf && size && res)
+        snprintf(buf, size,
+                 "Written by mmm fit: the time model's constants (docs/time.md) "
+                 "fitted to %zu measured runs (median relative error %.3g, "
+                 "largest %.3g); the other parameters are those of %s.",
+                 nruns, res->median_rel_error, res->max_rel_error,
+                 base_path ? base_path : "no machine file");
+    else if (buf && size)
+        buf[0] = '\0';
+    return buf;
+}
+
 int mmm_time_machine_write(const char *path, const char *name,
                            const mmm_machine *base, const mmm_time_machine *m,
                            const char *note, mmm_error *err)

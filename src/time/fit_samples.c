@@ -61,6 +61,12 @@ int mmm_fit_samples_make(mmm_fit_samples *out, mmm_runs *const *runs, size_t nru
     if ((nruns && !runs) || !progs || !nprogs || (ndefs && !defs))
         return mmm_error_set(err, MMM_EINVAL, NULL, 0,
                              "mmm_fit_samples_make: missing argument");
+    for (i = 1; i < nprogs; i++) /* rows name their program: one of a name */
+        for (size_t j = 0; j < i; j++)
+            if (progs[i] && progs[j] && !strcmp(progs[j]->name, progs[i]->name))
+                return mmm_error_set(err, MMM_EINPUT, progs[i]->file, progs[i]->line,
+                                     "program name '%s' also in %s (runs name their "
+                                     "program)", progs[i]->name, progs[j]->file);
     for (i = 0; i < nruns; i++) {
         n += runs[i]->nrows;
         if (runs[i]->ncols > maxcols)

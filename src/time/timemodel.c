@@ -113,6 +113,33 @@ int mmm_time_const_find(const char *name)
     return -1;
 }
 
+int mmm_time_const_mark(const char *list, int *mark, int value)
+{
+    int seen[MMM_TIME_NCONST] = {0};
+    const char *s = list;
+    if (!list || !mark || !*list)
+        return -1;
+    while (1) {
+        size_t n = strcspn(s, ",");
+        int i;
+        char name[64];
+        if (n == 0 || n >= sizeof name)
+            return -1;
+        memcpy(name, s, n);
+        name[n] = '\0';
+        if ((i = mmm_time_const_find(name)) < 0)
+            return -1;
+        seen[i] = 1;
+        if (!s[n])
+            break;
+        s += n + 1;
+    }
+    for (int i = 0; i < MMM_TIME_NCONST; i++)
+        if (seen[i])
+            mark[i] = value;
+    return 0;
+}
+
 void mmm_time_const_bounds(int i, double *lo, double *hi)
 {
     *lo = fitted(i) ? fitted(i)->lo : 0;
@@ -331,6 +358,8 @@ typedef struct launch_cost {
     mmm_time_limit limit;
     mmm_time_term term;
     int l2;               /* its traffic names arrays: the L2 serves some */
+    double work;          /* operations of all its threads */
+    double dram, l2b;     /* bytes DRAM moves, bytes through the L2 */
 } launch_cost;
 
 /* What the launches see of the L2 (docs/time.md, "The L2"): its state,
@@ -667,6 +696,7 @@ static int launch(const mmm_time_machine *m, const mmm_program *prog,
         gwave += (double)v->count * (double)wb *
                  at[MMM_ATTR_GLOBAL_WAVEFRONTS].value;
         N += v->count;
+        out->work += (double)v->count * v->work;
     }
     if (N == 0)
         return 0; /* nothing launched */
@@ -689,6 +719,9 @@ static int launch(const mmm_time_machine *m, const mmm_program *prog,
     } else if (lc2.writeback > 0) {
         bpb = (bytes + lc2.writeback) / (double)N; /* dirty data it evicted */
     }
+    /* the traffic the bandwidth terms below charge, for the roofline */
+    out->dram = out->l2 ? dpb * (double)N : bpb * (double)N;
+    out->l2b = out->l2 ? apb * (double)N : bpb * (double)N;
     int64_t slots = A * m->p;
     int64_t nf = N / slots, rem = N % slots;
     double cyc = 0, best = -1;
@@ -780,6 +813,14 @@ double mmm_time_copy_seconds(const mmm_time_machine *m, mmm_copy_kind kind,
 /* ------------------------------------------------------------------ */
 /* The program                                                         */
 
+/* times launches like lc: their operations and traffic into tk. */
+static void add_traffic(mmm_time_kernel *tk, const launch_cost *lc, double times)
+{
+    tk->work += times * lc->work;
+    tk->dram_bytes += times * lc->dram;
+    tk->l2_bytes += times * lc->l2b;
+}
+
 /* One launch (copy j) of kernel k: its values, then its cost. */
 static int eval_launch(const mmm_instance *inst, size_t k, int64_t j,
                        mmm_class_val *cv, mmm_attr_value *av,
@@ -829,6 +870,7 @@ static int repeat_l2(mmm__l2 *prev, const mmm_instance *inst, size_t k,
     int r;
     tk->exec_seconds += lc->exec;
     term[lc->term] += lc->exec;
+    add_traffic(tk, lc, 1);
     for (j = 2; j <= rep; j++) {
         if (mmm__l2_copy(prev, &l2->state) < 0)
             return mmm_error_set(err, MMM_ENOMEM, inst->program->file, 0,
@@ -839,6 +881,7 @@ static int repeat_l2(mmm__l2 *prev, const mmm_instance *inst, size_t k,
         *t_end = fmax(*issued * pace, *t_end + gap) + lc->exec;
         tk->exec_seconds += lc->exec;
         term[lc->term] += lc->exec;
+        add_traffic(tk, lc, 1);
         if (j == 8 || mmm__l2_same(prev, &l2->state))
             break;
     }
@@ -849,6 +892,7 @@ static int repeat_l2(mmm__l2 *prev, const mmm_instance *inst, size_t k,
         *issued += rest;
         tk->exec_seconds += rest * lc->exec;
         term[lc->term] += rest * lc->exec;
+        add_traffic(tk, lc, rest);
     }
     return 0;
 }
@@ -1003,6 +1047,7 @@ int mmm_time_compute(mmm_time *out, const mmm_instance *inst,
                 t_end = t_1;
                 tk->exec_seconds += lc.exec;
                 term_s[k][lc.term] += lc.exec;
+                add_traffic(tk, &lc, 1);
             } else if (lc.l2 && kv->repeat > 1) {
                 /* the L2 may serve the second launch what the first
                  * brought: launch by launch until the L2 holds the same
@@ -1023,6 +1068,7 @@ int mmm_time_compute(mmm_time *out, const mmm_instance *inst,
                              issued * pace + lc.exec);
                 tk->exec_seconds += rep * lc.exec;
                 term_s[k][lc.term] += rep * lc.exec;
+                add_traffic(tk, &lc, rep);
             }
             if (lc.waves > tk->waves)
                 tk->waves = lc.waves;

@@ -20,7 +20,8 @@
 #
 # Left out, and why:
 #   - calibrate: needs a GPU (only its --help is kept).
-#   - render --format svg|png|pdf, scale --plot, optimize --plot: Graphviz's
+#   - render --format svg|png|pdf, scale --plot, optimize --plot, roofline
+#     -o: Graphviz's
 #     and PLplot/cairo's output (layout and glyphs from the installed fonts
 #     and library versions), binary for png/pdf.  They were byte-identical
 #     between two runs on one machine, but would differ on a machine with
@@ -165,7 +166,7 @@ case_ main.help --help
 case_ main.version --version
 case_ main.noargs
 case_ main.unknown_command frobnicate dags/diamond.xml
-for c in analyze optimize compare fit simulate scale render report convert calibrate profile; do
+for c in analyze optimize compare fit simulate scale roofline render report convert calibrate profile; do
     case_ "$c.help" "$c" --help
 done
 case_ usage.analyze.unknown_option analyze dags/diamond.xml --frobnicate
@@ -399,6 +400,19 @@ for f in "${PROGRAMS[@]}"; do
     case_ "scale.all.json.$s" scale "$f" --p 1..4,16,132 --policy all --seed 3 --format json
 done
 case_ scale.machine.text.dags_cumodp_mul.xml scale dags/cumodp/mul.xml --machine "$MC" --policy random --seed 9
+
+# ---------------------------------------------------------------------------
+# roofline: the GPU programs under the fitted H100, every format; a program
+# without the time model's machine (an error); its picture is PLplot's
+# (left out, as scale --plot).
+for f in dags/gpu/*.xml dags/cumodp/mul.xml tests/data/roofline/stream.xml; do
+    s=$(slug "$f")
+    for fmt in "${FORMATS[@]}"; do
+        case_ "roofline.$fmt.$s" roofline "$f" --machine dags/machines/h100-fitted.xml --format "$fmt"
+    done
+done
+case_ usage.roofline.no_machine roofline dags/diamond.xml
+case_ usage.roofline.bad_output roofline dags/gpu/scan.xml -o x.jpg
 
 # ---------------------------------------------------------------------------
 # render --format dot: every program at the kernel and the block level
