@@ -43,7 +43,7 @@ struct mmm_sweep_plot {
     mmm_plot_panel pan[4];
     mmm_plot_mark marks[4];
     mmm_plot plot;
-    char title[256], sub[512], ml[4][160], objlabel[64], zlabel[64];
+    char title[256], sub[512], ml[4][160], objlabel[64], zlabel[80];
 };
 
 static const char *pname(const mmm_sweep_plot *sp, size_t a)
