@@ -18,7 +18,7 @@ SIZE = {
     'mmm_sim_runs': 32,
     'mmm_speedup_options': 72,
     'mmm_speedup': 136,
-    'mmm_render_options': 32,
+    'mmm_render_options': 72,
     'mmm_fit_options': 56,
     'mmm_fit_result': 1336,
     'mmm_fit_samples': 32,
