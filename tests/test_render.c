@@ -597,9 +597,10 @@ Test(render, block_level_picture_draws_every_block)
     char *svg;
     load(&l, MMM_DAGS_DIR "/fork_join.xml");
     svg = render(&l, MMM_RENDER_SVG, MMM_LEVEL_BLOCK, NULL);
-    /* One node per block; one cluster per launch: 1 + 3 + 1 + 2 + 1. */
+    /* One node per block; one cluster per launch: 1 + 3 + 1 + 2 + 1, and
+     * one undrawn cluster per chain (w1, w3). */
     cr_assert_eq(count_substr(svg, "class=\"node\""), 19);
-    cr_assert_eq(count_substr(svg, "class=\"cluster\""), 8);
+    cr_assert_eq(count_substr(svg, "class=\"cluster\""), 10);
     free(svg);
     unload(&l);
 }
@@ -613,10 +614,22 @@ Test(render, block_level_refuses_above_max_nodes)
     size_t n = 0;
     load(&l, MMM_DAGS_DIR "/poly_mul.xml"); /* N = 10235 */
     o.level = MMM_LEVEL_BLOCK;
+    o.format = MMM_RENDER_DOT; /* every block: refused */
     cr_assert_eq(mmm_render_memory(&out, &n, l.inst, &l.m, &o, &err), MMM_ELIMIT);
     cr_assert_null(out);
     cr_assert(strstr(err.message, "--max-nodes 2000"), "%s", err.message);
     cr_assert(strstr(err.message, "10235"), "%s", err.message);
+    /* The picture draws the identical blocks of a launch as one box with
+     * their count: mul's 5120, add's 2560 ... 20 (folded above 16), then
+     * the 10 and 5 blocks of the last two launches one by one: 24 nodes. */
+    o.format = MMM_RENDER_SVG;
+    cr_assert_eq(mmm_render_memory(&out, &n, l.inst, &l.m, &o, &err), 0, "%s", err.message);
+    cr_assert_eq(count_substr(out, "class=\"node\""), 1 + 8 + 10 + 5);
+    cr_assert(strstr(out, "\xc3\x97" "5,120") && strstr(out, "\xc3\x97" "20<"), "folded counts");
+    free(out);
+    o.max_nodes = 20; /* 11 launches fit, 24 nodes do not */
+    cr_assert_eq(mmm_render_memory(&out, &n, l.inst, &l.m, &o, &err), MMM_ELIMIT);
+    cr_assert(strstr(err.message, "24 nodes"), "%s", err.message);
     o.max_nodes = 3;
     o.level = MMM_LEVEL_KERNEL; /* 2 kernels fit */
     cr_assert_eq(mmm_render_memory(&out, &n, l.inst, &l.m, &o, &err), 0);
@@ -875,7 +888,8 @@ Test(render, failed_render_leaves_the_file_untouched)
     make_tmpdir(dir, sizeof dir);
     snprintf(file, sizeof file, "%s/out.svg", dir);
     write_file(file, "previous content\n");
-    o.level = MMM_LEVEL_BLOCK; /* refused: 10235 blocks */
+    o.level = MMM_LEVEL_BLOCK; /* refused: 11 launches */
+    o.max_nodes = 5;
     cr_assert_eq(mmm_render_file(file, l.inst, &l.m, &o, &err), MMM_ELIMIT);
     text = slurp(file, NULL);
     cr_assert_str_eq(text, "previous content\n");
@@ -967,7 +981,7 @@ Test(render, cli_formats_exit_codes_and_atomicity)
     write_file(path, "keep me\n");
     cr_assert_eq(run("'%s' render '%s/no_such.xml' -o '%s' 2>/dev/null", MMM_BIN, dir, path),
                  1);
-    cr_assert_eq(run("'%s' render '%s/poly_mul.xml' --level block -o '%s' 2>'%s/err.txt'",
+    cr_assert_eq(run("'%s' render '%s/poly_mul.xml' --level block --max-nodes 5 -o '%s' 2>'%s/err.txt'",
                      MMM_BIN, MMM_DAGS_DIR, path, dir), 1);
     cr_assert_eq(run("grep -q 'max-nodes' '%s/err.txt'", dir), 0);
     cr_assert_eq(run("'%s' render '%s/diamond.xml' -D nope=3 -o '%s' 2>/dev/null", MMM_BIN,

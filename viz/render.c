@@ -747,7 +747,7 @@ static int plan_launches(render_ctx *c, block_plan *bp, size_t max_nodes)
     nodes = (double)c->m->N;
     if (launches > (double)max_nodes)
         return limit_error(c, "launches", launches, max_nodes);
-    if (nodes > (double)max_nodes)
+    if (c->full && nodes > (double)max_nodes) /* pictures: drawn nodes, scan_blocks */
         return limit_error(c, "thread blocks", nodes, max_nodes);
     bp->nlaunches = (size_t)launches;
     bp->l = calloc(bp->nlaunches ? bp->nlaunches : 1, sizeof *bp->l);
@@ -765,6 +765,14 @@ static int plan_launches(render_ctx *c, block_plan *bp, size_t max_nodes)
         }
     }
     return 0;
+}
+
+/* Pictures draw the blocks of a class of more than this many as one box
+ * with its count: they are identical (DOT lists every one). */
+#define FOLD_BLOCKS_ABOVE 16
+static int folded(const render_ctx *c, int64_t count)
+{
+    return !c->full && count > FOLD_BLOCKS_ABOVE;
 }
 
 /* Colour scale over every block, and the block count of every launch. */
@@ -789,7 +797,11 @@ static int scan_blocks(render_ctx *c, block_plan *bp, size_t max_nodes)
                 for (j = 0; j < 4; j++)
                     mmm__scale_add(&sc[j], mmm__class_measure(&bp->cls[cl],
                                                               (mmm_render_color)j));
-        L->nnodes = L->blocks > 0 ? (size_t)L->blocks : 1;
+        L->nnodes = 0;
+        for (cl = 0; cl < n; cl++)
+            L->nnodes += folded(c, bp->cls[cl].count) ? 1 : (size_t)bp->cls[cl].count;
+        if (L->nnodes == 0)
+            L->nnodes = 1;
         total += L->nnodes;
         if (total > max_nodes)
             return limit_error(c, "nodes", (double)total, max_nodes);
@@ -817,9 +829,22 @@ static int launch_cluster(render_ctx *c, block_plan *bp, size_t i)
     const mmm_kernel_val *kv = &c->inst->kernels[L->kernel];
     char name[64];
     int both = c->on_span[L->kernel] && c->on_l[L->kernel] && c->l_differs;
+    Agraph_t *parent = c->g;
     int rc;
+    /* Pictures: the launches of a chain in an undrawn cluster of their
+     * own, so that they stay one column in launch order and no other
+     * kernel is laid out between two of them (the chain's edges then run
+     * straight down, not around it). */
+    if (!c->full && nlaunch(c->inst, L->kernel) > 1) {
+        snprintf(name, sizeof name, "cluster_chain_%u", (unsigned)L->kernel);
+        if (!(parent = agsubg(c->g, name, 1)))
+            return mmm_error_set(c->err, MMM_ENOMEM, NULL, 0, "out of memory");
+        set(parent, "peripheries", "0");
+        set(parent, "label", "");
+        set(parent, "margin", "4");
+    }
     snprintf(name, sizeof name, "cluster_%u_%lld", (unsigned)L->kernel, (long long)L->copy);
-    L->cluster = agsubg(c->g, name, 1);
+    L->cluster = agsubg(parent, name, 1);
     if (!L->cluster)
         return mmm_error_set(c->err, MMM_ENOMEM, NULL, 0, "out of memory");
     c->t.len = 0;
@@ -856,6 +881,8 @@ static int launch_cluster(render_ctx *c, block_plan *bp, size_t i)
     set(L->cluster, "kernel", kern->id);
     set_int(L->cluster, "launch", (long long)L->copy);
     set(L->cluster, "style", "rounded");
+    if (parent != c->g)
+        set(L->cluster, "peripheries", "1"); /* not the chain's 0 */
     set(L->cluster, "fontsize", "11");
     set(L->cluster, "labeljust", "l");
     set(L->cluster, "color", c->on_span[L->kernel] ? MMM_SPAN_PATH_COLOR
@@ -875,8 +902,10 @@ static size_t grid_cols(size_t n)
     return cols < n ? cols : n;
 }
 
+/* Node j of launch L: block `first` of class cl, or (count > 1) the
+ * count identical blocks of the class from `first` on, drawn as one. */
 static int block_node(render_ctx *c, launch *L, size_t j, const mmm_class_val *cv,
-                      int64_t cl)
+                      int64_t cl, size_t first, int64_t count)
 {
     char name[96];
     Agnode_t *n;
@@ -909,8 +938,10 @@ static int block_node(render_ctx *c, launch *L, size_t j, const mmm_class_val *c
     set(n, "kind", "block");
     set(n, "kernel", c->inst->program->kernels[L->kernel].id);
     set_int(n, "launch", (long long)L->copy);
-    set_int(n, "block", (long long)j);
+    set_int(n, "block", (long long)first);
     set_int(n, "block_class", (long long)cl); /* not "class": an SVG attribute */
+    if (count > 1)
+        set_int(n, "count", (long long)count);
     set_num(n, "W", cv->work);
     set_num(n, "S", cv->span);
     set_num(n, "O", cv->overhead);
@@ -929,24 +960,37 @@ static int block_node(render_ctx *c, launch *L, size_t j, const mmm_class_val *c
         /* The index, after the kind's letter when there are several
          * kinds (A0, B3); longer labels in a smaller font, so that every
          * block keeps its number inside its fixed box. */
-        char k[16], lab[48];
+        char k[16], lab[48], num[32];
         size_t len;
-        if (c->inst->program->kernels[L->kernel].nclasses > 1) {
+        int several = c->inst->program->kernels[L->kernel].nclasses > 1;
+        if (several)
             class_letter((uint32_t)cl, k, sizeof k);
-            snprintf(lab, sizeof lab, "%s%zu", k, j);
+        if (count > 1) { /* identical blocks: one box, a stack, x count */
+            snprintf(lab, sizeof lab, "%s%s\xc3\x97%s", several ? k : "", several ? " " : "",
+                     mmm__fmt_thousands((long long)count, num, sizeof num));
+            set(n, "label", lab);
+            set(n, "fontsize", "8");
+            set(n, "width", "0.72");
+            set(n, "height", "0.3");
+            set(n, "peripheries", "2");
         } else {
-            snprintf(lab, sizeof lab, "%zu", j);
+            snprintf(lab, sizeof lab, "%s%zu", several ? k : "", first);
+            len = strlen(lab);
+            set(n, "label", lab);
+            set(n, "fontsize", len <= 4 ? "8" : len == 5 ? "6.5" : len == 6 ? "5.5" : "4.5");
         }
-        len = strlen(lab);
-        set(n, "label", lab);
-        set(n, "fontsize", len <= 4 ? "8" : len == 5 ? "6.5" : len == 6 ? "5.5" : "4.5");
     }
     fill_style(c, n, mmm__class_measure(cv, c->color), c->kinds.of[L->kernel]);
     {
         char a[64], b[64], d[64];
         c->t.len = 0;
         put_plain(&c->t, c->inst->program->kernels[L->kernel].id, 1);
-        mmm__text_printf(&c->t, " #%lld block %zu: W(B)=%s S(B)=%s O(B)=%s", (long long)L->copy, j,
+        if (count > 1)
+            mmm__text_printf(&c->t, " #%lld blocks %zu to %zu (%lld identical):", (long long)L->copy,
+                             first, first + (size_t)count - 1, (long long)count);
+        else
+            mmm__text_printf(&c->t, " #%lld block %zu:", (long long)L->copy, first);
+        mmm__text_printf(&c->t, " W(B)=%s S(B)=%s O(B)=%s",
                          mmm__fmt_exact(cv->work, a, sizeof a),
                          mmm__fmt_exact(cv->span, b, sizeof b),
                          mmm__fmt_exact(cv->overhead, d, sizeof d));
@@ -991,21 +1035,27 @@ static int launch_blocks(render_ctx *c, block_plan *bp, size_t i)
 {
     launch *L = &bp->l[i];
     uint32_t cl, ncls = c->inst->program->kernels[L->kernel].nclasses;
-    size_t j = 0, cols;
+    size_t j = 0, cols, first = 0;
     int rc;
     L->node = calloc(L->nnodes, sizeof *L->node);
     if (!L->node)
         return mmm_error_set(c->err, MMM_ENOMEM, NULL, 0, "out of memory");
     if (L->blocks == 0)
-        return block_node(c, L, 0, NULL, -1);
+        return block_node(c, L, 0, NULL, -1, 0, 1);
     if ((rc = mmm__launch_classes(bp->cls, &L->blocks, c->inst, L->kernel, L->copy,
                                   c->err)) < 0)
         return rc;
     for (cl = 0; cl < ncls; cl++) {
-        int64_t b;
-        for (b = 0; b < bp->cls[cl].count; b++, j++)
-            if ((rc = block_node(c, L, j, &bp->cls[cl], cl)) < 0)
+        int64_t b, n = bp->cls[cl].count;
+        if (folded(c, n)) {
+            if ((rc = block_node(c, L, j++, &bp->cls[cl], cl, first, n)) < 0)
                 return rc;
+        } else {
+            for (b = 0; b < n; b++, j++)
+                if ((rc = block_node(c, L, j, &bp->cls[cl], cl, first + (size_t)b, 1)) < 0)
+                    return rc;
+        }
+        first += (size_t)n;
     }
     if (c->full)
         return 0;
