@@ -587,9 +587,13 @@ static int group_node(render_ctx *c, size_t i, Agnode_t **out)
     set_int(n, "span_path", g->on_span);
     c->t.len = 0;
     put_plain(&c->t, kind, 1);
-    mmm__text_printf(&c->t, ": %zu kernels, levels %u to %u: sum W=%s, max S=%s, sum O=%s, "
-                            "max S(B)+O(B)=%s", g->count, (unsigned)g->level_lo,
-                     (unsigned)g->level_hi, mmm__fmt_exact(g->W, a, sizeof a),
+    mmm__text_printf(&c->t, ": %zu %s, level", g->count, c->kinds.declared ? "tasks" : "kernels");
+    if (g->level_hi > g->level_lo)
+        mmm__text_printf(&c->t, "s %u to %u", (unsigned)g->level_lo, (unsigned)g->level_hi);
+    else
+        mmm__text_printf(&c->t, " %u", (unsigned)g->level_lo);
+    mmm__text_printf(&c->t, ": sum W=%s, max S=%s, sum O=%s, max S(B)+O(B)=%s",
+                     mmm__fmt_exact(g->W, a, sizeof a),
                      mmm__fmt_exact(g->S, b, sizeof b), mmm__fmt_exact(g->O, d, sizeof d),
                      mmm__fmt_exact(g->C, e, sizeof e));
     if (c->t.oom)
