@@ -650,6 +650,57 @@ static int build_groups(render_ctx *c)
     return rc;
 }
 
+/* Pictures: a level of more than WRAP_LEVEL kernels is drawn in rows of
+ * that many (invisible edges from each kernel to the one a row below),
+ * so that it is not one very wide rank. */
+#define WRAP_LEVEL 24
+static int wrap_levels(render_ctx *c, Agnode_t **nodes)
+{
+    const mmm_program *p = c->inst->program;
+    uint32_t *level, nlevels, l;
+    size_t widest, i, *start, *seen;
+    uint32_t *by_level;
+    int rc = 0;
+    if ((rc = mmm__levels(p, &level, &nlevels, &widest, c->err)) < 0)
+        return rc;
+    if (widest <= WRAP_LEVEL) {
+        free(level);
+        return 0;
+    }
+    start = calloc((size_t)nlevels + 1, sizeof *start);
+    seen = calloc((size_t)nlevels + 1, sizeof *seen);
+    by_level = malloc((p->nkernels ? p->nkernels : 1) * sizeof *by_level);
+    if (!start || !seen || !by_level) {
+        rc = mmm_error_set(c->err, MMM_ENOMEM, NULL, 0, "out of memory");
+        goto done;
+    }
+    for (i = 0; i < p->nkernels; i++)
+        start[level[i] + 1]++;
+    for (l = 0; l < nlevels; l++)
+        start[l + 1] += start[l];
+    for (i = 0; i < p->nkernels; i++) { /* topological order in each level */
+        uint32_t k = p->topo[i];
+        by_level[start[level[k]] + seen[level[k]]++] = k;
+    }
+    for (l = 0; l < nlevels && rc == 0; l++)
+        for (i = start[l]; i + WRAP_LEVEL < start[l + 1]; i++) {
+            Agedge_t *e = agedge(c->g, nodes[by_level[i]], nodes[by_level[i + WRAP_LEVEL]],
+                                 NULL, 1);
+            if (!e) {
+                rc = mmm_error_set(c->err, MMM_ENOMEM, NULL, 0, "out of memory");
+                break;
+            }
+            set(e, "style", "invis");
+            set(e, "weight", "0");
+        }
+done:
+    free(level);
+    free(start);
+    free(seen);
+    free(by_level);
+    return rc;
+}
+
 static int build_kernels(render_ctx *c)
 {
     const mmm_program *p = c->inst->program;
@@ -687,6 +738,8 @@ static int build_kernels(render_ctx *c)
         else
             edge_style(c, e, u, v);
     }
+    if (rc == 0 && !c->full)
+        rc = wrap_levels(c, nodes);
     free(nodes);
     return rc;
 }
@@ -1363,6 +1416,26 @@ static void layout_pt(Agraph_t *g, double *w, double *h)
     *h = GD_bb(g).UR.y - GD_bb(g).LL.y + pad;
 }
 
+/* The last resort for the shape: white space above and below (or on
+ * both sides) of a layout that ratio could not spread (one rank, one
+ * column), through the graph's pad. */
+static void letterbox(render_ctx *c, double *w, double *h, double aspect)
+{
+    char b[64];
+    double px = 0.2, py = 0.2;
+    if (*w > aspect * *h) {
+        py += (*w / aspect - *h) / 2 / 72;
+        *h = *w / aspect;
+    } else if (*h > aspect * *w) {
+        px += (*h / aspect - *w) / 2 / 72;
+        *w = *h / aspect;
+    } else {
+        return;
+    }
+    snprintf(b, sizeof b, "%.4f,%.4f", px, py);
+    set(c->g, "pad", b);
+}
+
 /* Pixels per point of the output: a PNG's dpi, CSS pixels (96 per inch)
  * for SVG, points for PDF. */
 static double px_per_pt(render_ctx *c, Agraph_t *g)
@@ -1400,6 +1473,7 @@ static int fit_shape(render_ctx *c, GVC_t *gvc)
                            file, w, h, aspect) < 0)
             return mmm_error_set(c->err, MMM_ENOMEM, NULL, 0, "out of memory");
         layout_pt(c->g, &w, &h);
+        letterbox(c, &w, &h, aspect);
     }
     f = px_per_pt(c, c->g);
     big = (w > h ? w : h) * f;
