@@ -209,7 +209,7 @@ static void put_kinds(mmm__text *t, const mmm__legend *lg)
     mmm__text_printf(t, "fill:" NBSP "%s", k->declared ? "task type"
                                                   : "kind of kernel (its id without the number)");
     for (i = 0; i < shown; i++) {
-        mmm__text_put(t, i % 6 == 0 ? "<BR ALIGN=\"LEFT\"/>" : NBSP NBSP NBSP " ");
+        mmm__text_put(t, i > 0 && i % 6 == 0 ? "<BR ALIGN=\"LEFT\"/>" : NBSP NBSP NBSP " ");
         mmm__text_printf(t, "<FONT COLOR=\"%s\">" BLOCK BLOCK "</FONT>" NBSP, mmm__kind_fill[i]);
         mmm__text_put_gv_html(t, k->name[i]);
         mmm__text_printf(t, NBSP "(%s)", mmm__fmt_thousands((long long)k->count[i], b, sizeof b));
@@ -219,7 +219,8 @@ static void put_kinds(mmm__text *t, const mmm__legend *lg)
     if (rest)
         mmm__text_printf(t, "%s<FONT COLOR=\"" MMM_KIND_OTHER "\">" BLOCK BLOCK "</FONT>" NBSP
                             "%zu other kinds (%s)",
-                         shown % 6 == 0 ? "<BR ALIGN=\"LEFT\"/>" : NBSP NBSP NBSP " ",
+                         shown > 0 && shown % 6 == 0 ? "<BR ALIGN=\"LEFT\"/>"
+                                                     : NBSP NBSP NBSP " ",
                          k->n - shown, mmm__fmt_thousands((long long)rest, b, sizeof b));
 }
 
