@@ -1403,3 +1403,27 @@ Test(render, block_level_keeps_a_chain_in_launch_order)
     free(svg);
     unload(&l);
 }
+
+/* A caller built against version 1 of the options fills only its fields:
+ * the library reads none past them (whatever the bytes there) and draws
+ * with the new fields' defaults. */
+Test(render, version_1_options_get_the_new_defaults)
+{
+    loaded l;
+    mmm_render_options o;
+    mmm_error err;
+    char *out = NULL;
+    size_t n = 0;
+    memset(&o, 0x5a, sizeof o);
+    o.version = 1;
+    o.format = MMM_RENDER_DOT;
+    o.level = MMM_LEVEL_KERNEL;
+    o.color = MMM_COLOR_OVERHEAD;
+    o.max_nodes = 0;
+    o.dpi = 0;
+    load(&l, MMM_DAGS_DIR "/diamond.xml");
+    cr_assert_eq(mmm_render_memory(&out, &n, l.inst, &l.m, &o, &err), 0, "%s", err.message);
+    cr_assert(strstr(out, "rankdir=TB"), "the default direction");
+    free(out);
+    unload(&l);
+}
