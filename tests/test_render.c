@@ -981,7 +981,8 @@ Test(render, cli_formats_exit_codes_and_atomicity)
     write_file(path, "keep me\n");
     cr_assert_eq(run("'%s' render '%s/no_such.xml' -o '%s' 2>/dev/null", MMM_BIN, dir, path),
                  1);
-    cr_assert_eq(run("'%s' render '%s/poly_mul.xml' --level block --max-nodes 5 -o '%s' 2>'%s/err.txt'",
+    cr_assert_eq(run("'%s' render '%s/poly_mul.xml' --level block --max-nodes 5 -o '%s' "
+                     "2>'%s/err.txt'",
                      MMM_BIN, MMM_DAGS_DIR, path, dir), 1);
     cr_assert_eq(run("grep -q 'max-nodes' '%s/err.txt'", dir), 0);
     cr_assert_eq(run("'%s' render '%s/diamond.xml' -D nope=3 -o '%s' 2>/dev/null", MMM_BIN,

@@ -639,7 +639,8 @@ static int build_groups(render_ctx *c)
         set_int(e, "span_path", ce->span);
         if (ce->count > 1) {
             char b[40], n[32];
-            snprintf(b, sizeof b, "\xc3\x97%s", mmm__fmt_thousands((long long)ce->count, n, sizeof n));
+            mmm__fmt_thousands((long long)ce->count, n, sizeof n);
+            snprintf(b, sizeof b, "\xc3\x97%s", n);
             set(e, "label", b);
             set(e, "fontname", MMM_FONT);
             set(e, "fontsize", "9");
@@ -1043,8 +1044,9 @@ static int block_node(render_ctx *c, launch *L, size_t j, const mmm_class_val *c
         c->t.len = 0;
         put_plain(&c->t, c->inst->program->kernels[L->kernel].id, 1);
         if (count > 1)
-            mmm__text_printf(&c->t, " #%lld blocks %zu to %zu (%lld identical):", (long long)L->copy,
-                             first, first + (size_t)count - 1, (long long)count);
+            mmm__text_printf(&c->t, " #%lld blocks %zu to %zu (%lld identical):",
+                             (long long)L->copy, first, first + (size_t)count - 1,
+                             (long long)count);
         else
             mmm__text_printf(&c->t, " #%lld block %zu:", (long long)L->copy, first);
         mmm__text_printf(&c->t, " W(B)=%s S(B)=%s O(B)=%s",
