@@ -1234,7 +1234,7 @@ static void svg_pt(const char *svg, double *w, double *h)
 }
 
 /* 150 independent kernels drawn one by one would be one very wide rank:
- * they are drawn in rows of 24, within 8000 CSS pixels (6000 points) and
+ * they are drawn in rows (of 16), within 8000 CSS pixels (6000 points) and
  * 8:1.  Tighter limits spread the layout out (or pad it) and scale it
  * down, and notes say so. */
 Test(render, shape_is_kept_within_8000_px_and_8_to_1)

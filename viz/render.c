@@ -651,10 +651,19 @@ static int build_groups(render_ctx *c)
     return rc;
 }
 
-/* Pictures: a level of more than WRAP_LEVEL kernels is drawn in rows of
- * that many (invisible edges from each kernel to the one a row below),
- * so that it is not one very wide rank. */
-#define WRAP_LEVEL 24
+/* Pictures: a level of more than WRAP_LEVEL kernels is drawn in rows
+ * (invisible edges from each kernel to the one a row below), so that it
+ * is not one very wide rank: of about sqrt(1.3 n) kernels, at least 8, a
+ * block about twice as wide as tall (a kernel's box is about 140 x 90
+ * points with the space around it). */
+#define WRAP_LEVEL 16
+static size_t wrap_cols(size_t n)
+{
+    size_t cols = 8;
+    while (cols * cols < n + n * 3 / 10)
+        cols++;
+    return cols;
+}
 static int wrap_levels(render_ctx *c, Agnode_t **nodes)
 {
     const mmm_program *p = c->inst->program;
@@ -683,10 +692,12 @@ static int wrap_levels(render_ctx *c, Agnode_t **nodes)
         uint32_t k = p->topo[i];
         by_level[start[level[k]] + seen[level[k]]++] = k;
     }
-    for (l = 0; l < nlevels && rc == 0; l++)
-        for (i = start[l]; i + WRAP_LEVEL < start[l + 1]; i++) {
-            Agedge_t *e = agedge(c->g, nodes[by_level[i]], nodes[by_level[i + WRAP_LEVEL]],
-                                 NULL, 1);
+    for (l = 0; l < nlevels && rc == 0; l++) {
+        size_t n = start[l + 1] - start[l], cols = wrap_cols(n);
+        if (n <= WRAP_LEVEL)
+            continue;
+        for (i = start[l]; i + cols < start[l + 1]; i++) {
+            Agedge_t *e = agedge(c->g, nodes[by_level[i]], nodes[by_level[i + cols]], NULL, 1);
             if (!e) {
                 rc = mmm_error_set(c->err, MMM_ENOMEM, NULL, 0, "out of memory");
                 break;
@@ -694,6 +705,7 @@ static int wrap_levels(render_ctx *c, Agnode_t **nodes)
             set(e, "style", "invis");
             set(e, "weight", "0");
         }
+    }
 done:
     free(level);
     free(start);
