@@ -26,7 +26,7 @@ _mmm_options()
         simulate) echo "$_mmm_common --policy --seed --gantt --trace --max-launches" ;;
         scale) echo "$_mmm_common --p --policy --seed --plot --max-launches" ;;
         roofline) echo "$_mmm_common -o --output" ;;
-        render) echo "$_mmm_common -o --output --level --color --max-nodes --dpi" ;;
+        render) echo "$_mmm_common -o --output --level --color --condense --view --rankdir --max-nodes --dpi" ;;
         report) echo "$_mmm_common -o --output --color --max-nodes --sweep --no-sweep
                      --no-simulation" ;;
         convert) echo "$_mmm_common -o --output" ;;
@@ -97,7 +97,10 @@ _mmm()
         --policy) words="fifo lifo critical-path most-blocks fewest-blocks longest-block
                          shortest-block random all" ;;
         --level) words="kernel block" ;;
-        --color) words="overhead work span cost none" ;;
+        --color) words="auto overhead work span cost type none" ;;
+        --condense) words="auto always never" ;;
+        --view) words="all critical" ;;
+        --rankdir) words="TB LR BT RL" ;;
         --launch) words="stream graph" ;;
         --threads) words="auto 1 2" ;;
         --input-format) words="auto mmm stg wfcommons dax dot cuda-dot" ;;

@@ -98,6 +98,9 @@ int main(void)
     OFF(mmm_render_options, color);
     OFF(mmm_render_options, max_nodes);
     OFF(mmm_render_options, dpi);
+    OFF(mmm_render_options, condense);
+    OFF(mmm_render_options, view);
+    OFF(mmm_render_options, rankdir);
     OFF(mmm_fit_options, fit);
     OFF(mmm_fit_samples, n);
     OFF(mmm_fit_samples, samples);

@@ -23,7 +23,7 @@ typedef struct entry {
     char kind;
     char path[4][32];
     int depth;
-    char names[24][32];
+    char names[32][32];
     int nnames;
 } entry;
 
@@ -63,8 +63,10 @@ static int read_schema(entry *out, int max)
         cr_assert(path && names, "script line '%s'", line);
         for (tok = strtok_r(path, "/", &save); tok; tok = strtok_r(NULL, "/", &save))
             snprintf(e->path[e->depth++], sizeof e->path[0], "%s", tok);
-        for (tok = strtok_r(names, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+        for (tok = strtok_r(names, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+            cr_assert_lt(e->nnames, 32, "more than 32 names in '%s'", path);
             snprintf(e->names[e->nnames++], sizeof e->names[0], "%s", tok);
+        }
         n++;
     }
     cr_assert_eq(pclose(f), 0, "python3 could not read %s", XSD);

@@ -197,6 +197,15 @@ Test(null_err, mmm_program_add_kernel)
     mmm_program_free(p);
 }
 
+Test(null_err, mmm_program_set_kernel_type)
+{
+    mmm_program *p = open_program();
+    REFUSED(mmm_program_set_kernel_type(p, 7, "t", NULL)); /* no kernel 7 */
+    cr_assert_eq(mmm_program_set_kernel_type(p, 0, "t", NULL), 0);
+    cr_assert_str_eq(mmm_kernel_type(p, 0), "t");
+    mmm_program_free(p);
+}
+
 Test(null_err, mmm_program_add_copy)
 {
     mmm_program *p = open_program();
@@ -948,6 +957,14 @@ static mmm_taskgraph *graph(void)
 Test(null_err, mmm_taskgraph_new)
 {
     REFUSED(mmm_taskgraph_new(NULL, "t.stg", "t", NULL, NULL, NULL));
+}
+
+Test(null_err, mmm_taskgraph_task_type)
+{
+    mmm_taskgraph *g = NULL;
+    cr_assert_eq(mmm_taskgraph_new(&g, "t.stg", "t", NULL, NULL, NULL), 0);
+    REFUSED(mmm_taskgraph_task_type(g, "t", NULL)); /* no task yet */
+    mmm_taskgraph_free(g);
 }
 
 Test(null_err, mmm_taskgraph_add_task)

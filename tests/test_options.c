@@ -68,9 +68,15 @@ Test(options, init_functions_give_the_defaults)
         cr_expect_eq(s->max_launches, 0);
         cr_expect_eq(r->format, MMM_RENDER_SVG);
         cr_expect_eq(r->level, MMM_LEVEL_KERNEL);
-        cr_expect_eq(r->color, MMM_COLOR_OVERHEAD);
+        cr_expect_eq(r->color, MMM_COLOR_AUTO);
         cr_expect_eq(r->max_nodes, 0);
         cr_expect_eq(r->dpi, 0.0);
+        cr_expect_eq(r->condense, MMM_CONDENSE_AUTO);
+        cr_expect_eq(r->view, MMM_VIEW_ALL);
+        cr_expect_eq(r->rankdir, MMM_RANKDIR_TB);
+        cr_expect_eq(r->max_side_px, 0.0);
+        cr_expect_eq(r->max_aspect, 0.0);
+        cr_expect_null(r->notes);
         cr_expect_eq(p->color, MMM_COLOR_OVERHEAD);
         cr_expect_eq(p->max_nodes, 0);
         cr_expect_eq(p->max_rows, 0);

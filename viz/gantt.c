@@ -13,6 +13,7 @@
 #include "base/outfile.h"
 #include "base/path.h"
 #include "figure_int.h"
+#include "render_group.h"
 #include "base/abi.h"
 
 #define WIDTH 1100.0
@@ -22,7 +23,6 @@
 #define MAX_LANES 256
 #define MAX_ROWS 40
 #define DEFAULT_MAX_RECTS 5000
-#define MAX_LEGEND 24
 #define TAG_SIZE 11     /* the bound lines' tags: size, and their levels' step */
 #define TAG_STEP 13
 
@@ -47,11 +47,21 @@ typedef struct chart {
     double mmm_bound;
     double x0, x1, tmax;  /* time axis: tmax at x1 */
     double y0, y1;        /* lanes or rows */
+    /* More kernels than colours: coloured by kind (render_group.h), the
+     * 19 commonest kinds in colours of their own, the others grey. */
+    int by_kind;
+    mmm__kinds kinds;
 } chart;
 
-static uint32_t kernel_colour(uint32_t k)
+#define OTHER_KINDS 0xbab0acu /* the grey of the palette, for the rest */
+
+static uint32_t kernel_colour(const chart *c, uint32_t k)
 {
-    return palette[k % 20];
+    if (!c->by_kind)
+        return palette[k % 20];
+    return c->kinds.of[k] < 19 ? palette[c->kinds.of[k] < 9 ? c->kinds.of[k]
+                                                            : c->kinds.of[k] + 1]
+                               : OTHER_KINDS;
 }
 
 static double X(const chart *c, double t)
@@ -304,7 +314,7 @@ static void record_rects(chart *c, const mmm_sim_record *rec, double lane_h)
                  (long long)rec->waves, rec->waves == 1 ? "" : "s per SM");
     for (sm = rec->sm_first; sm < rec->sm_first + rec->sm_count; sm++) {
         double y = c->y0 + (double)sm * lane_h + gap / 2;
-        mmm__gd_rect(&c->d, x, y, w, lane_h - gap, kernel_colour(rec->kernel),
+        mmm__gd_rect(&c->d, x, y, w, lane_h - gap, kernel_colour(c, rec->kernel),
                      rec->kind == MMM_SIM_LAUNCHES ? 0.45 : 1.0, tip);
         /* Wave boundaries, where they are visible. */
         if (rec->kind == MMM_SIM_BLOCKS && rec->waves > 1 && rec->waves <= 64
@@ -321,38 +331,96 @@ static void record_rects(chart *c, const mmm_sim_record *rec, double lane_h)
                      GD_MIDDLE, INK, 0, "\xc3\x97%lld launches", (long long)rec->copies);
 }
 
+/* A swatch and its name at (*x, *y), on the next line when it would
+ * pass the right edge. */
+static void legend_item(chart *c, double *x, double *y, uint32_t rgb, const char *name,
+                        const char *count)
+{
+    size_t n = strlen(name) < 24 ? strlen(name) : 24;
+    double w = 7.0 * (double)(n + strlen(count)) + 30;
+    if (*x + w > c->x1) {
+        *x = c->x0;
+        *y += 18;
+    }
+    mmm__gd_rect(&c->d, *x, *y - 10, 12, 12, rgb, 1.0, name);
+    mmm__gd_text(&c->d, *x + 17, *y, 12, GD_START, INK, 0, "%.24s%s", name, count);
+    *x += w;
+}
+
+/* By kind: every kind with a colour of its own that the schedule shows,
+ * with its count of kernels, then the grey of the others. */
+static double legend_kinds(chart *c, double y, const char *seen)
+{
+    size_t *count = calloc(c->kinds.n ? c->kinds.n : 1, sizeof *count), i, other = 0, nother = 0;
+    double x = c->x0 + text_w(12, c->kinds.declared ? 11 : 6);
+    char b[40], n[32];
+    if (!count) {
+        c->d.oom = 1;
+        return y;
+    }
+    for (i = 0; i < c->r->nkernels && i < c->prog->nkernels; i++)
+        if (seen[i])
+            count[c->kinds.of[i]]++;
+    mmm__gd_text(&c->d, c->x0, y, 12, GD_START, INK, 1, "%s:",
+                 c->kinds.declared ? "task type" : "kind");
+    for (i = 0; i < c->kinds.n; i++) {
+        if (!count[i])
+            continue;
+        if (i >= 19) {
+            other += count[i];
+            nother++;
+            continue;
+        }
+        snprintf(b, sizeof b, " (%s)", mmm__fmt_thousands((long long)count[i], n, sizeof n));
+        legend_item(c, &x, &y, i < 9 ? palette[i] : palette[i + 1], c->kinds.name[i], b);
+    }
+    if (nother) {
+        snprintf(b, sizeof b, "%zu other kinds (%s)", nother,
+                 mmm__fmt_thousands((long long)other, n, sizeof n));
+        legend_item(c, &x, &y, OTHER_KINDS, b, "");
+    }
+    free(count);
+    return y + 14;
+}
+
+/* The legend of the one-bar-per-kernel chart coloured by kind. */
+static double legend_kinds_all(chart *c, double y)
+{
+    char *seen = calloc(c->r->nkernels ? c->r->nkernels : 1, 1);
+    size_t i;
+    if (!seen) {
+        c->d.oom = 1;
+        return y;
+    }
+    for (i = 0; i < c->r->nkernels; i++)
+        seen[i] = c->r->kernels[i].blocks > 0;
+    y = legend_kinds(c, y, seen);
+    free(seen);
+    return y;
+}
+
 static double legend(chart *c, double y)
 {
     const mmm_sim_result *r = c->r;
     char *seen = calloc(r->nkernels ? r->nkernels : 1, 1);
     double x = c->x0;
-    size_t i, shown = 0, total = 0;
+    size_t i;
     if (!seen) {
         c->d.oom = 1;
         return y;
     }
     for (i = 0; i < r->nrecords; i++)
         seen[r->records[i].kernel] = 1;
-    for (i = 0; i < r->nkernels; i++) {
-        const char *id = c->prog->kernels[i].id;
-        double w = 7.0 * (double)(strlen(id) < 24 ? strlen(id) : 24) + 30;
-        if (!seen[i])
-            continue;
-        total++;
-        if (shown == MAX_LEGEND)
-            continue;
-        if (x + w > c->x1) {
-            x = c->x0;
-            y += 18;
-        }
-        mmm__gd_rect(&c->d, x, y - 10, 12, 12, kernel_colour((uint32_t)i), 1.0, id);
-        mmm__gd_text(&c->d, x + 17, y, 12, GD_START, INK, 0, "%.24s", id);
-        x += w;
-        shown++;
+    if (c->by_kind) {
+        y = legend_kinds(c, y, seen);
+        free(seen);
+        return y;
     }
-    if (total > shown)
-        mmm__gd_text(&c->d, c->x0, y += 18, 11, GD_START, MUTED, 0,
-                     "and %zu more kernels (colours repeat every 20)", total - shown);
+    mmm__gd_text(&c->d, c->x0, y, 12, GD_START, INK, 1, "kernel:");
+    x += text_w(12, 8);
+    for (i = 0; i < r->nkernels; i++)
+        if (seen[i])
+            legend_item(c, &x, &y, kernel_colour(c, (uint32_t)i), c->prog->kernels[i].id, "");
     free(seen);
     return y + 14;
 }
@@ -410,8 +478,8 @@ static void kernel_bar(chart *c, uint32_t k, double y, double h)
     snprintf(tip, sizeof tip, "%s: %s to %s, %lld blocks, %.1f SMs busy on average",
              c->prog->kernels[k].id, mmm__fig_num(st->first_start, a, sizeof a),
              mmm__fig_num(st->last_end, b, sizeof b), (long long)st->blocks, mean);
-    mmm__gd_rect(&c->d, x, y, w, h, kernel_colour(k), 0.25, tip);
-    mmm__gd_rect(&c->d, x, y + h * (1 - frac), w, h * frac, kernel_colour(k), 1.0, tip);
+    mmm__gd_rect(&c->d, x, y, w, h, kernel_colour(c, k), 0.25, tip);
+    mmm__gd_rect(&c->d, x, y + h * (1 - frac), w, h * frac, kernel_colour(c, k), 1.0, tip);
 }
 
 /* A row holding kernels ks[0..n): their union of intervals. */
@@ -478,7 +546,8 @@ static void aggregated(chart *c)
         } else {
             mmm__gd_text(&c->d, c->x0 - 6, y + row_h / 2 + 4, 10, GD_END, INK, 0,
                          "%.9s\xe2\x80\xa6 (%zu)", first, b - a);
-            group_row(c, ks + a, b - a, y + 1, row_h - 2, palette[i % 10]);
+            group_row(c, ks + a, b - a, y + 1, row_h - 2,
+                      c->by_kind ? kernel_colour(c, ks[a]) : palette[i % 10]);
         }
     }
     free(ks);
@@ -503,6 +572,8 @@ static int build(chart *c, const mmm_gantt_options *opt)
                  && nrects <= max_rects;
     char title[600], note[200];
     double y, top = r->makespan;
+    size_t i, drawn = 0;
+    int rc;
 
     if (r->graham > top)
         top = r->graham;
@@ -518,6 +589,14 @@ static int build(chart *c, const mmm_gantt_options *opt)
         snprintf(title, sizeof title, "%s: %s, p = %lld SMs",
                  c->prog->name ? c->prog->name : "",
                  r->policy ? r->policy->name : "", (long long)r->p);
+    /* More kernels drawn than colours: colour by kind */
+    for (i = 0; i < r->nkernels; i++)
+        drawn += r->kernels[i].blocks > 0;
+    if (drawn > 20) {
+        if (mmm__kinds_compute(&c->kinds, c->prog, NULL) < 0)
+            return MMM_ENOMEM;
+        c->by_kind = 1;
+    }
     note[0] = '\0';
     if (!detail)
         snprintf(note, sizeof note, "; one bar per kernel (height: mean busy SMs)");
@@ -530,8 +609,12 @@ static int build(chart *c, const mmm_gantt_options *opt)
     y = time_axis(c);
     if (detail)
         y = legend(c, y + 10);
+    else if (c->by_kind)
+        y = legend_kinds_all(c, y + 10);
     c->d.height = y + 8;
-    return c->d.oom ? MMM_ENOMEM : MMM_OK;
+    rc = c->d.oom ? MMM_ENOMEM : MMM_OK;
+    mmm__kinds_dispose(&c->kinds);
+    return rc;
 }
 
 int mmm_gantt_png_available(void)

@@ -27,8 +27,10 @@
 #include <strings.h>
 
 #include "base/outfile.h"
+#include "render_group.h"
 #include "render_labels.h"
 #include "render_text.h"
+#include "base/notes.h"
 #include "base/path.h"
 #include "base/abi.h"
 
@@ -74,7 +76,11 @@ static int gv_fail(mmm_error *err, const char *what)
 
 static const char *const format_names[] = {"svg", "png", "pdf", "dot"};
 static const char *const level_names[] = {"kernel", "block"};
-static const char *const color_names[] = {"overhead", "work", "span", "cost", "none"};
+static const char *const color_names[] = {"overhead", "work", "span", "cost",
+                                          "none",     "type", "auto"};
+static const char *const condense_names[] = {"auto", "always", "never"};
+static const char *const view_names[] = {"all", "critical"};
+static const char *const rankdir_names[] = {"TB", "LR", "BT", "RL"};
 
 static int lookup(int *out, const char *name, const char *const *names, int n)
 {
@@ -127,9 +133,36 @@ int mmm_render_level_parse(mmm_render_level *out, const char *name)
 int mmm_render_color_parse(mmm_render_color *out, const char *name)
 {
     int v;
-    if (lookup(&v, name, color_names, 5) < 0)
+    if (lookup(&v, name, color_names, 7) < 0)
         return MMM_EINVAL;
     *out = (mmm_render_color)v;
+    return 0;
+}
+
+int mmm_render_condense_parse(mmm_render_condense *out, const char *name)
+{
+    int v;
+    if (lookup(&v, name, condense_names, 3) < 0)
+        return MMM_EINVAL;
+    *out = (mmm_render_condense)v;
+    return 0;
+}
+
+int mmm_render_view_parse(mmm_render_view *out, const char *name)
+{
+    int v;
+    if (lookup(&v, name, view_names, 2) < 0)
+        return MMM_EINVAL;
+    *out = (mmm_render_view)v;
+    return 0;
+}
+
+int mmm_render_rankdir_parse(mmm_render_rankdir *out, const char *name)
+{
+    int v;
+    if (lookup(&v, name, rankdir_names, 4) < 0)
+        return MMM_EINVAL;
+    *out = (mmm_render_rankdir)v;
     return 0;
 }
 
@@ -155,6 +188,11 @@ typedef struct render_ctx {
     int l_differs;
     mmm__scale scale;
     mmm_error *err;
+    mmm_render_color color; /* resolved (never auto) */
+    int skipped;            /* measures auto colouring passed over */
+    mmm__kinds kinds;       /* kinds of the kernels */
+    mmm__condensed cd;      /* the condensed DAG, when condensed */
+    int condensed;
 } render_ctx;
 
 /* Append s to a plain (non-HTML) label or tooltip: Graphviz reads escape
@@ -248,6 +286,8 @@ static void ctx_dispose(render_ctx *c)
     free(c->l_next);
     free(c->on_span);
     free(c->on_l);
+    mmm__kinds_dispose(&c->kinds);
+    mmm__condensed_dispose(&c->cd);
     mmm__text_dispose(&c->t);
     if (c->g)
         agclose(c->g);
@@ -262,7 +302,7 @@ static void graph_attrs(render_ctx *c)
     Agraph_t *g = c->g;
     size_t i;
     set(g, "linelength", "0"); /* agwrite must not split long strings */
-    set(g, "rankdir", "TB");
+    set(g, "rankdir", rankdir_names[c->opt->rankdir]);
     set(g, "nodesep", "0.3");
     set(g, "ranksep", "0.4");
     set(g, "fontname", MMM_FONT);
@@ -304,20 +344,36 @@ static void graph_attrs(render_ctx *c)
 static int graph_title(render_ctx *c)
 {
     mmm__legend lg;
-    lg.color = c->opt->color;
+    memset(&lg, 0, sizeof lg);
+    lg.color = c->color;
     lg.level = c->opt->level;
-    lg.scale = c->opt->color == MMM_COLOR_NONE ? NULL : &c->scale;
+    lg.scale = c->color == MMM_COLOR_NONE || c->color == MMM_COLOR_TYPE ? NULL : &c->scale;
     lg.l_path_differs = c->l_differs;
     lg.has_paths = c->m->span_path_len > 0;
+    lg.kinds = &c->kinds;
+    lg.skipped = c->skipped;
+    lg.condensed = c->condensed;
+    if (c->condensed)
+        lg.group_note = c->opt->view == MMM_VIEW_CRITICAL
+                            ? "condensed: the critical path kernel by kernel; the others one "
+                              "node per kind and level (longest-path depth), " "\xc3\x97" "count"
+                            : "condensed: one node per kind and level (longest-path depth), "
+                              "\xc3\x97" "count; chains folded; edges labelled with how many "
+                              "they stand for";
     c->t.len = 0;
     mmm__label_title(&c->t, c->inst, c->m, &lg);
     return set_html(c, c->g, "label");
 }
 
-static void fill_style(render_ctx *c, void *obj, double v)
+static void fill_style(render_ctx *c, void *obj, double v, uint32_t kind)
 {
-    if (c->opt->color == MMM_COLOR_NONE) {
+    if (c->color == MMM_COLOR_NONE) {
         set(obj, "fillcolor", "white");
+        return;
+    }
+    if (c->color == MMM_COLOR_TYPE) {
+        set(obj, "fillcolor", mmm__kind_colour(kind));
+        set(obj, "fontcolor", "black");
         return;
     }
     {
@@ -394,7 +450,7 @@ static int kernel_node(render_ctx *c, size_t k, Agnode_t **out)
         set(n, "penwidth", "2.5");
         set(n, "style", kv->repeat != 1 ? "filled,dashed" : "rounded,filled,dashed");
     }
-    fill_style(c, n, mmm__kernel_measure(kv, c->opt->color));
+    fill_style(c, n, mmm__kernel_measure(kv, c->color), c->kinds.of[k]);
     measures_data(c, n, k);
     c->t.len = 0;
     put_plain(&c->t, kern->id, 1);
@@ -434,6 +490,8 @@ static void measures_data(render_ctx *c, Agnode_t *n, size_t k)
     set_num(n, "C", kv->C);
     set_int(n, "span_path", c->on_span[k]);
     set_int(n, "l_path", c->on_l[k]);
+    if (mmm_kernel_type(c->inst->program, k))
+        set(n, "type", mmm_kernel_type(c->inst->program, k));
 }
 
 static void edge_style(render_ctx *c, Agedge_t *e, uint32_t u, uint32_t v)
@@ -461,18 +519,221 @@ static void edge_style(render_ctx *c, Agedge_t *e, uint32_t u, uint32_t v)
     set_int(e, "l_path", lp);
 }
 
+/* The colour: the one asked for, or for auto the kinds when the kernels
+ * have declared types, else the first of overhead, work, span and cost
+ * that varies (sc: their scales); c->scale becomes the measure's. */
+static void resolve_color(render_ctx *c, const mmm__scale *sc)
+{
+    int i;
+    c->color = c->opt->color;
+    if (c->color == MMM_COLOR_AUTO && c->kinds.declared) {
+        c->color = MMM_COLOR_TYPE;
+    } else if (c->color == MMM_COLOR_AUTO) {
+        c->color = MMM_COLOR_OVERHEAD;
+        for (i = 0; i < 4; i++)
+            if (sc[i].any && sc[i].hi > sc[i].lo) {
+                c->color = (mmm_render_color)i;
+                c->skipped = i;
+                break;
+            }
+    }
+    if (c->color <= MMM_COLOR_COST)
+        c->scale = sc[c->color];
+}
+
+static double group_measure(const mmm__cgroup *g, mmm_render_color color)
+{
+    switch (color) {
+    case MMM_COLOR_WORK: return g->W;
+    case MMM_COLOR_SPAN: return g->S;
+    case MMM_COLOR_COST: return g->C;
+    case MMM_COLOR_OVERHEAD: return g->O;
+    default: return 0;
+    }
+}
+
+static int group_node(render_ctx *c, size_t i, Agnode_t **out)
+{
+    const mmm__cgroup *g = &c->cd.group[i];
+    const char *kind = c->kinds.name[g->kind];
+    char name[300], a[64], b[64], d[64], e[64];
+    Agnode_t *n;
+    snprintf(name, sizeof name, "%.200s@%u", kind, (unsigned)g->level_lo);
+    if (agnode(c->g, name, 0)) /* a kernel of that name */
+        snprintf(name, sizeof name, "%.200s@%u#%zu", kind, (unsigned)g->level_lo, i);
+    if (!(n = agnode(c->g, name, 1)))
+        return mmm_error_set(c->err, MMM_ENOMEM, NULL, 0, "out of memory");
+    *out = n;
+    set(n, "shape", "box");
+    set(n, "style", "rounded,filled");
+    if (g->count > 1)
+        set(n, "peripheries", "2"); /* a stack of kernels */
+    set(n, "margin", "0.08,0.04");
+    set(n, "fontname", MMM_FONT);
+    set(n, "fontsize", "11");
+    set(n, "color", g->on_span ? MMM_SPAN_PATH_COLOR : MMM_BORDER_COLOR);
+    set(n, "penwidth", g->on_span ? "3" : "1");
+    fill_style(c, n, group_measure(g, c->color), g->kind);
+    set(n, "kind", "group");
+    set(n, "type", kind);
+    set_int(n, "count", (long long)g->count);
+    set_int(n, "level_lo", (long long)g->level_lo);
+    set_int(n, "level_hi", (long long)g->level_hi);
+    set_int(n, "launches", (long long)g->launches);
+    set_num(n, "W", g->W);
+    set_num(n, "S", g->S);
+    set_num(n, "O", g->O);
+    set_num(n, "C", g->C);
+    set_int(n, "span_path", g->on_span);
+    c->t.len = 0;
+    put_plain(&c->t, kind, 1);
+    mmm__text_printf(&c->t, ": %zu %s, level", g->count, c->kinds.declared ? "tasks" : "kernels");
+    if (g->level_hi > g->level_lo)
+        mmm__text_printf(&c->t, "s %u to %u", (unsigned)g->level_lo, (unsigned)g->level_hi);
+    else
+        mmm__text_printf(&c->t, " %u", (unsigned)g->level_lo);
+    mmm__text_printf(&c->t, ": sum W=%s, max S=%s, sum O=%s, max S(B)+O(B)=%s",
+                     mmm__fmt_exact(g->W, a, sizeof a),
+                     mmm__fmt_exact(g->S, b, sizeof b), mmm__fmt_exact(g->O, d, sizeof d),
+                     mmm__fmt_exact(g->C, e, sizeof e));
+    if (c->t.oom)
+        return mmm_error_set(c->err, MMM_ENOMEM, NULL, 0, "out of memory");
+    set(n, "tooltip", c->t.s);
+    c->t.len = 0;
+    mmm__label_group(&c->t, g, kind);
+    return set_html(c, n, "label");
+}
+
+/* The condensed DAG: a node per group (a kernel of the critical view as
+ * itself), an edge per pair of groups labelled with its count. */
+static int build_groups(render_ctx *c)
+{
+    const mmm__condensed *cd = &c->cd;
+    Agnode_t **nodes = calloc(cd->ngroups ? cd->ngroups : 1, sizeof *nodes);
+    size_t i;
+    int rc = 0;
+    if (!nodes)
+        return mmm_error_set(c->err, MMM_ENOMEM, NULL, 0, "out of memory");
+    if (c->color <= MMM_COLOR_COST) { /* the scale of what is drawn */
+        mmm__scale_init(&c->scale);
+        for (i = 0; i < cd->ngroups; i++)
+            mmm__scale_add(&c->scale, group_measure(&cd->group[i], c->color));
+        mmm__scale_finish(&c->scale);
+    }
+    for (i = 0; i < cd->ngroups && rc == 0; i++)
+        rc = cd->group[i].single ? kernel_node(c, cd->group[i].kernel, &nodes[i])
+                                 : group_node(c, i, &nodes[i]);
+    for (i = 0; i < cd->nedges && rc == 0; i++) {
+        const mmm__cedge *ce = &cd->edge[i];
+        Agedge_t *e = agedge(c->g, nodes[ce->from], nodes[ce->to], NULL, 1);
+        if (!e) {
+            rc = mmm_error_set(c->err, MMM_ENOMEM, NULL, 0, "out of memory");
+            break;
+        }
+        set(e, "color", ce->span ? MMM_SPAN_PATH_COLOR : MMM_PLAIN_EDGE_COLOR);
+        set(e, "penwidth", ce->span ? "3" : "1.2");
+        set(e, "arrowsize", "0.8");
+        if (ce->span)
+            set(e, "weight", "4");
+        set_int(e, "count", (long long)ce->count);
+        set_int(e, "span_path", ce->span);
+        if (ce->count > 1) {
+            char b[40], n[32];
+            mmm__fmt_thousands((long long)ce->count, n, sizeof n);
+            snprintf(b, sizeof b, "\xc3\x97%s", n);
+            set(e, "label", b);
+            set(e, "fontname", MMM_FONT);
+            set(e, "fontsize", "9");
+            set(e, "fontcolor", "#5a5a5a");
+        }
+    }
+    free(nodes);
+    return rc;
+}
+
+/* Pictures: a level of more than WRAP_LEVEL kernels is drawn in rows
+ * (invisible edges from each kernel to the one a row below), so that it
+ * is not one very wide rank: of about sqrt(1.3 n) kernels, at least 8, a
+ * block about twice as wide as tall (a kernel's box is about 140 x 90
+ * points with the space around it). */
+#define WRAP_LEVEL 16
+static size_t wrap_cols(size_t n)
+{
+    size_t cols = 8;
+    while (cols * cols < n + n * 3 / 10)
+        cols++;
+    return cols;
+}
+static int wrap_levels(render_ctx *c, Agnode_t **nodes)
+{
+    const mmm_program *p = c->inst->program;
+    uint32_t *level, nlevels, l;
+    size_t widest, i, *start, *seen;
+    uint32_t *by_level;
+    int rc = 0;
+    if ((rc = mmm__levels(p, &level, &nlevels, &widest, c->err)) < 0)
+        return rc;
+    if (widest <= WRAP_LEVEL) {
+        free(level);
+        return 0;
+    }
+    start = calloc((size_t)nlevels + 1, sizeof *start);
+    seen = calloc((size_t)nlevels + 1, sizeof *seen);
+    by_level = malloc((p->nkernels ? p->nkernels : 1) * sizeof *by_level);
+    if (!start || !seen || !by_level) {
+        rc = mmm_error_set(c->err, MMM_ENOMEM, NULL, 0, "out of memory");
+        goto done;
+    }
+    for (i = 0; i < p->nkernels; i++)
+        start[level[i] + 1]++;
+    for (l = 0; l < nlevels; l++)
+        start[l + 1] += start[l];
+    for (i = 0; i < p->nkernels; i++) { /* topological order in each level */
+        uint32_t k = p->topo[i];
+        by_level[start[level[k]] + seen[level[k]]++] = k;
+    }
+    for (l = 0; l < nlevels && rc == 0; l++) {
+        size_t n = start[l + 1] - start[l], cols = wrap_cols(n);
+        if (n <= WRAP_LEVEL)
+            continue;
+        for (i = start[l]; i + cols < start[l + 1]; i++) {
+            Agedge_t *e = agedge(c->g, nodes[by_level[i]], nodes[by_level[i + cols]], NULL, 1);
+            if (!e) {
+                rc = mmm_error_set(c->err, MMM_ENOMEM, NULL, 0, "out of memory");
+                break;
+            }
+            set(e, "style", "invis");
+            set(e, "weight", "0");
+        }
+    }
+done:
+    free(level);
+    free(start);
+    free(seen);
+    free(by_level);
+    return rc;
+}
+
 static int build_kernels(render_ctx *c)
 {
     const mmm_program *p = c->inst->program;
     Agnode_t **nodes;
+    mmm__scale sc[4];
     size_t k, i;
-    int rc = 0;
+    int rc = 0, j;
 
+    for (j = 0; j < 4; j++)
+        mmm__scale_init(&sc[j]);
     for (k = 0; k < p->nkernels; k++)
         if (mmm_kernel_copy(p, k) == MMM_COPY_NONE)
-            mmm__scale_add(&c->scale,
-                           mmm__kernel_measure(&c->inst->kernels[k], c->opt->color));
-    mmm__scale_finish(&c->scale);
+            for (j = 0; j < 4; j++)
+                mmm__scale_add(&sc[j], mmm__kernel_measure(&c->inst->kernels[k],
+                                                           (mmm_render_color)j));
+    for (j = 0; j < 4; j++)
+        mmm__scale_finish(&sc[j]);
+    resolve_color(c, sc);
+    if (c->condensed)
+        return build_groups(c);
     nodes = calloc(p->nkernels ? p->nkernels : 1, sizeof *nodes);
     if (!nodes)
         return mmm_error_set(c->err, MMM_ENOMEM, NULL, 0, "out of memory");
@@ -490,6 +751,8 @@ static int build_kernels(render_ctx *c)
         else
             edge_style(c, e, u, v);
     }
+    if (rc == 0 && !c->full)
+        rc = wrap_levels(c, nodes);
     free(nodes);
     return rc;
 }
@@ -554,7 +817,7 @@ static int plan_launches(render_ctx *c, block_plan *bp, size_t max_nodes)
     nodes = (double)c->m->N;
     if (launches > (double)max_nodes)
         return limit_error(c, "launches", launches, max_nodes);
-    if (nodes > (double)max_nodes)
+    if (c->full && nodes > (double)max_nodes) /* pictures: drawn nodes, scan_blocks */
         return limit_error(c, "thread blocks", nodes, max_nodes);
     bp->nlaunches = (size_t)launches;
     bp->l = calloc(bp->nlaunches ? bp->nlaunches : 1, sizeof *bp->l);
@@ -574,11 +837,22 @@ static int plan_launches(render_ctx *c, block_plan *bp, size_t max_nodes)
     return 0;
 }
 
+/* Pictures draw the blocks of a class of more than this many as one box
+ * with its count: they are identical (DOT lists every one). */
+#define FOLD_BLOCKS_ABOVE 16
+static int folded(const render_ctx *c, int64_t count)
+{
+    return !c->full && count > FOLD_BLOCKS_ABOVE;
+}
+
 /* Colour scale over every block, and the block count of every launch. */
 static int scan_blocks(render_ctx *c, block_plan *bp, size_t max_nodes)
 {
     size_t i, total = 0;
-    int rc;
+    mmm__scale sc[4];
+    int rc, j;
+    for (j = 0; j < 4; j++)
+        mmm__scale_init(&sc[j]);
     for (i = 0; i < bp->nlaunches; i++) {
         launch *L = &bp->l[i];
         uint32_t cl, n = c->inst->program->kernels[L->kernel].nclasses;
@@ -590,13 +864,21 @@ static int scan_blocks(render_ctx *c, block_plan *bp, size_t max_nodes)
             return rc;
         for (cl = 0; cl < n; cl++)
             if (bp->cls[cl].count > 0)
-                mmm__scale_add(&c->scale, mmm__class_measure(&bp->cls[cl], c->opt->color));
-        L->nnodes = L->blocks > 0 ? (size_t)L->blocks : 1;
+                for (j = 0; j < 4; j++)
+                    mmm__scale_add(&sc[j], mmm__class_measure(&bp->cls[cl],
+                                                              (mmm_render_color)j));
+        L->nnodes = 0;
+        for (cl = 0; cl < n; cl++)
+            L->nnodes += folded(c, bp->cls[cl].count) ? 1 : (size_t)bp->cls[cl].count;
+        if (L->nnodes == 0)
+            L->nnodes = 1;
         total += L->nnodes;
         if (total > max_nodes)
             return limit_error(c, "nodes", (double)total, max_nodes);
     }
-    mmm__scale_finish(&c->scale);
+    for (j = 0; j < 4; j++)
+        mmm__scale_finish(&sc[j]);
+    resolve_color(c, sc);
     return 0;
 }
 
@@ -617,9 +899,22 @@ static int launch_cluster(render_ctx *c, block_plan *bp, size_t i)
     const mmm_kernel_val *kv = &c->inst->kernels[L->kernel];
     char name[64];
     int both = c->on_span[L->kernel] && c->on_l[L->kernel] && c->l_differs;
+    Agraph_t *parent = c->g;
     int rc;
+    /* Pictures: the launches of a chain in an undrawn cluster of their
+     * own, so that they stay one column in launch order and no other
+     * kernel is laid out between two of them (the chain's edges then run
+     * straight down, not around it). */
+    if (!c->full && nlaunch(c->inst, L->kernel) > 1) {
+        snprintf(name, sizeof name, "cluster_chain_%u", (unsigned)L->kernel);
+        if (!(parent = agsubg(c->g, name, 1)))
+            return mmm_error_set(c->err, MMM_ENOMEM, NULL, 0, "out of memory");
+        set(parent, "peripheries", "0");
+        set(parent, "label", "");
+        set(parent, "margin", "4");
+    }
     snprintf(name, sizeof name, "cluster_%u_%lld", (unsigned)L->kernel, (long long)L->copy);
-    L->cluster = agsubg(c->g, name, 1);
+    L->cluster = agsubg(parent, name, 1);
     if (!L->cluster)
         return mmm_error_set(c->err, MMM_ENOMEM, NULL, 0, "out of memory");
     c->t.len = 0;
@@ -656,6 +951,8 @@ static int launch_cluster(render_ctx *c, block_plan *bp, size_t i)
     set(L->cluster, "kernel", kern->id);
     set_int(L->cluster, "launch", (long long)L->copy);
     set(L->cluster, "style", "rounded");
+    if (parent != c->g)
+        set(L->cluster, "peripheries", "1"); /* not the chain's 0 */
     set(L->cluster, "fontsize", "11");
     set(L->cluster, "labeljust", "l");
     set(L->cluster, "color", c->on_span[L->kernel] ? MMM_SPAN_PATH_COLOR
@@ -675,8 +972,10 @@ static size_t grid_cols(size_t n)
     return cols < n ? cols : n;
 }
 
+/* Node j of launch L: block `first` of class cl, or (count > 1) the
+ * count identical blocks of the class from `first` on, drawn as one. */
 static int block_node(render_ctx *c, launch *L, size_t j, const mmm_class_val *cv,
-                      int64_t cl)
+                      int64_t cl, size_t first, int64_t count)
 {
     char name[96];
     Agnode_t *n;
@@ -709,8 +1008,10 @@ static int block_node(render_ctx *c, launch *L, size_t j, const mmm_class_val *c
     set(n, "kind", "block");
     set(n, "kernel", c->inst->program->kernels[L->kernel].id);
     set_int(n, "launch", (long long)L->copy);
-    set_int(n, "block", (long long)j);
+    set_int(n, "block", (long long)first);
     set_int(n, "block_class", (long long)cl); /* not "class": an SVG attribute */
+    if (count > 1)
+        set_int(n, "count", (long long)count);
     set_num(n, "W", cv->work);
     set_num(n, "S", cv->span);
     set_num(n, "O", cv->overhead);
@@ -729,24 +1030,38 @@ static int block_node(render_ctx *c, launch *L, size_t j, const mmm_class_val *c
         /* The index, after the kind's letter when there are several
          * kinds (A0, B3); longer labels in a smaller font, so that every
          * block keeps its number inside its fixed box. */
-        char k[16], lab[48];
+        char k[16], lab[48], num[32];
         size_t len;
-        if (c->inst->program->kernels[L->kernel].nclasses > 1) {
+        int several = c->inst->program->kernels[L->kernel].nclasses > 1;
+        if (several)
             class_letter((uint32_t)cl, k, sizeof k);
-            snprintf(lab, sizeof lab, "%s%zu", k, j);
+        if (count > 1) { /* identical blocks: one box, a stack, x count */
+            snprintf(lab, sizeof lab, "%s%s\xc3\x97%s", several ? k : "", several ? " " : "",
+                     mmm__fmt_thousands((long long)count, num, sizeof num));
+            set(n, "label", lab);
+            set(n, "fontsize", "8");
+            set(n, "width", "0.72");
+            set(n, "height", "0.3");
+            set(n, "peripheries", "2");
         } else {
-            snprintf(lab, sizeof lab, "%zu", j);
+            snprintf(lab, sizeof lab, "%s%zu", several ? k : "", first);
+            len = strlen(lab);
+            set(n, "label", lab);
+            set(n, "fontsize", len <= 4 ? "8" : len == 5 ? "6.5" : len == 6 ? "5.5" : "4.5");
         }
-        len = strlen(lab);
-        set(n, "label", lab);
-        set(n, "fontsize", len <= 4 ? "8" : len == 5 ? "6.5" : len == 6 ? "5.5" : "4.5");
     }
-    fill_style(c, n, mmm__class_measure(cv, c->opt->color));
+    fill_style(c, n, mmm__class_measure(cv, c->color), c->kinds.of[L->kernel]);
     {
         char a[64], b[64], d[64];
         c->t.len = 0;
         put_plain(&c->t, c->inst->program->kernels[L->kernel].id, 1);
-        mmm__text_printf(&c->t, " #%lld block %zu: W(B)=%s S(B)=%s O(B)=%s", (long long)L->copy, j,
+        if (count > 1)
+            mmm__text_printf(&c->t, " #%lld blocks %zu to %zu (%lld identical):",
+                             (long long)L->copy, first, first + (size_t)count - 1,
+                             (long long)count);
+        else
+            mmm__text_printf(&c->t, " #%lld block %zu:", (long long)L->copy, first);
+        mmm__text_printf(&c->t, " W(B)=%s S(B)=%s O(B)=%s",
                          mmm__fmt_exact(cv->work, a, sizeof a),
                          mmm__fmt_exact(cv->span, b, sizeof b),
                          mmm__fmt_exact(cv->overhead, d, sizeof d));
@@ -791,21 +1106,27 @@ static int launch_blocks(render_ctx *c, block_plan *bp, size_t i)
 {
     launch *L = &bp->l[i];
     uint32_t cl, ncls = c->inst->program->kernels[L->kernel].nclasses;
-    size_t j = 0, cols;
+    size_t j = 0, cols, first = 0;
     int rc;
     L->node = calloc(L->nnodes, sizeof *L->node);
     if (!L->node)
         return mmm_error_set(c->err, MMM_ENOMEM, NULL, 0, "out of memory");
     if (L->blocks == 0)
-        return block_node(c, L, 0, NULL, -1);
+        return block_node(c, L, 0, NULL, -1, 0, 1);
     if ((rc = mmm__launch_classes(bp->cls, &L->blocks, c->inst, L->kernel, L->copy,
                                   c->err)) < 0)
         return rc;
     for (cl = 0; cl < ncls; cl++) {
-        int64_t b;
-        for (b = 0; b < bp->cls[cl].count; b++, j++)
-            if ((rc = block_node(c, L, j, &bp->cls[cl], cl)) < 0)
+        int64_t b, n = bp->cls[cl].count;
+        if (folded(c, n)) {
+            if ((rc = block_node(c, L, j++, &bp->cls[cl], cl, first, n)) < 0)
                 return rc;
+        } else {
+            for (b = 0; b < n; b++, j++)
+                if ((rc = block_node(c, L, j, &bp->cls[cl], cl, first + (size_t)b, 1)) < 0)
+                    return rc;
+        }
+        first += (size_t)n;
     }
     if (c->full)
         return 0;
@@ -990,12 +1311,65 @@ static int layout_budget(render_ctx *c, size_t max_nodes)
     return 0;
 }
 
+/* Whether to condense the kernel level, and the condensed DAG: always
+ * for the critical view and --condense always; for auto in pictures
+ * (not DOT, which is data) above MMM_RENDER_CONDENSE_ABOVE kernels or a
+ * level wider than MMM_RENDER_CONDENSE_WIDE, when it draws fewer nodes. */
+static int plan_condense(render_ctx *c)
+{
+    const mmm_program *p = c->inst->program;
+    int critical = c->opt->view == MMM_VIEW_CRITICAL, rc;
+    char a[32], b[32], d[32];
+    const char *noun = c->kinds.declared ? "tasks" : "kernels";
+    if (c->opt->level != MMM_LEVEL_KERNEL || p->nkernels == 0)
+        return 0;
+    if (!critical && c->opt->condense != MMM_CONDENSE_ALWAYS) {
+        uint32_t *level, nlevels;
+        size_t widest;
+        if (c->opt->condense == MMM_CONDENSE_NEVER || c->full)
+            return 0;
+        if (p->nkernels <= MMM_RENDER_CONDENSE_ABOVE) {
+            if ((rc = mmm__levels(p, &level, &nlevels, &widest, c->err)) < 0)
+                return rc;
+            free(level);
+            if (widest <= MMM_RENDER_CONDENSE_WIDE)
+                return 0;
+        }
+    }
+    if ((rc = mmm__condense(&c->cd, c->inst, c->m, &c->kinds, critical, c->err)) < 0)
+        return rc;
+    if (!critical && c->opt->condense == MMM_CONDENSE_AUTO && c->cd.ngroups >= p->nkernels) {
+        mmm__condensed_dispose(&c->cd);
+        return 0;
+    }
+    c->condensed = 1;
+    mmm__fmt_thousands((long long)p->nkernels, a, sizeof a);
+    mmm__fmt_thousands((long long)c->cd.ngroups, b, sizeof b);
+    mmm__fmt_thousands((long long)c->cd.nlevels, d, sizeof d);
+    if (critical)
+        rc = mmm__notes_add(c->opt->notes, "%s: note: drew the critical path (%zu %s) and "
+                                           "condensed the other %zu into %zu nodes over %s "
+                                           "levels (--view all draws every one)",
+                            p->file, c->m->span_path_len, noun,
+                            p->nkernels - c->m->span_path_len,
+                            c->cd.ngroups - c->m->span_path_len, d);
+    else
+        rc = mmm__notes_add(c->opt->notes, "%s: note: condensed %s %s into %s nodes over %s "
+                                           "levels (--condense never draws every one)",
+                            p->file, a, noun, b, d);
+    return rc < 0 ? mmm_error_set(c->err, MMM_ENOMEM, NULL, 0, "out of memory") : 0;
+}
+
 static int build_graph(render_ctx *c)
 {
     const mmm_program *p = c->inst->program;
     size_t max_nodes = c->opt->max_nodes ? c->opt->max_nodes : MMM_RENDER_MAX_NODES_DEFAULT;
     int rc;
-    if (c->opt->level == MMM_LEVEL_KERNEL && p->nkernels > max_nodes)
+    if ((rc = mmm__kinds_compute(&c->kinds, p, c->err)) < 0 || (rc = plan_condense(c)) < 0)
+        return rc;
+    if (c->condensed && c->cd.ngroups > max_nodes)
+        return limit_error(c, "condensed nodes", (double)c->cd.ngroups, max_nodes);
+    if (!c->condensed && c->opt->level == MMM_LEVEL_KERNEL && p->nkernels > max_nodes)
         return limit_error(c, "kernels", (double)p->nkernels, max_nodes);
     c->g = agopen(gvs(p->name && *p->name ? p->name : "program"), Agdirected, NULL);
     if (!c->g)
@@ -1004,7 +1378,9 @@ static int build_graph(render_ctx *c)
     if ((rc = paths_init(c)) < 0)
         return rc;
     graph_attrs(c);
-    if ((rc = layout_budget(c, max_nodes)) < 0)
+    if (c->condensed)
+        set(c->g, "condensed", c->opt->view == MMM_VIEW_CRITICAL ? "critical" : "1");
+    if (!c->condensed && (rc = layout_budget(c, max_nodes)) < 0)
         return rc;
     rc = c->opt->level == MMM_LEVEL_BLOCK ? build_blocks(c, max_nodes) : build_kernels(c);
     if (rc < 0)
@@ -1046,21 +1422,91 @@ static GVC_t *gv_context(void)
     return gvc;
 }
 
-/* Cairo bitmaps are at most 32767 pixels a side; past that Graphviz's
- * cairo plugin (2.42) scales the picture down itself and says so on
- * stderr ("(null): graph is too large for cairo-renderer bitmaps"), which
- * a library must not.  Lower the resolution of the laid-out graph instead,
- * so that it fits (the same picture, silently). */
-#define BITMAP_MAX_PX 32000.0
-static void fit_bitmap(Agraph_t *g)
+/* Size of the laid-out graph in points (with its pad). */
+static void layout_pt(Agraph_t *g, double *w, double *h)
 {
-    double dpi = GD_drawing(g)->dpi > 0 ? GD_drawing(g)->dpi : 96.0;
     double pad = 2 * 0.2 * 72; /* the graph's pad, 0.2 inch each side */
-    double w = (GD_bb(g).UR.x - GD_bb(g).LL.x + pad) * dpi / 72.0;
-    double h = (GD_bb(g).UR.y - GD_bb(g).LL.y + pad) * dpi / 72.0;
-    double big = w > h ? w : h;
-    if (big > BITMAP_MAX_PX)
-        GD_drawing(g)->dpi = dpi * BITMAP_MAX_PX / big;
+    *w = GD_bb(g).UR.x - GD_bb(g).LL.x + pad;
+    *h = GD_bb(g).UR.y - GD_bb(g).LL.y + pad;
+}
+
+/* The last resort for the shape: white space above and below (or on
+ * both sides) of a layout that ratio could not spread (one rank, one
+ * column), through the graph's pad. */
+static void letterbox(render_ctx *c, double *w, double *h, double aspect)
+{
+    char b[64];
+    double px = 0.2, py = 0.2;
+    if (*w > aspect * *h) {
+        py += (*w / aspect - *h) / 2 / 72;
+        *h = *w / aspect;
+    } else if (*h > aspect * *w) {
+        px += (*h / aspect - *w) / 2 / 72;
+        *w = *h / aspect;
+    } else {
+        return;
+    }
+    snprintf(b, sizeof b, "%.4f,%.4f", px, py);
+    set(c->g, "pad", b);
+}
+
+/* Pixels per point of the output: a PNG's dpi, CSS pixels (96 per inch)
+ * for SVG, points for PDF. */
+static double px_per_pt(render_ctx *c, Agraph_t *g)
+{
+    if (c->opt->format == MMM_RENDER_PNG)
+        return (GD_drawing(g)->dpi > 0 ? GD_drawing(g)->dpi : 96.0) / 72.0;
+    return c->opt->format == MMM_RENDER_SVG ? 96.0 / 72.0 : 1.0;
+}
+
+/* Keep the picture readable in shape: a layout more than max_aspect
+ * times longer than wide (or the reverse) is laid out again with dot's
+ * ratio, which spreads the short side out; one larger than max_side_px
+ * pixels on a side is scaled down to it (a PNG by its resolution, SVG
+ * and PDF by the graph's size, which the renderers apply).  Cairo
+ * bitmaps are at most 32767 pixels a side, and past that Graphviz's
+ * cairo plugin (2.42) would scale the picture itself and say so on
+ * stderr: the bitmap limit is applied here too. */
+#define BITMAP_MAX_PX 32000.0
+static int fit_shape(render_ctx *c, GVC_t *gvc)
+{
+    double max_side = c->opt->max_side_px > 0 ? c->opt->max_side_px : MMM_RENDER_MAX_SIDE_PX;
+    double aspect = c->opt->max_aspect > 0 ? c->opt->max_aspect : MMM_RENDER_MAX_ASPECT;
+    double w, h, f, big;
+    const char *file = c->inst->program->file;
+    layout_pt(c->g, &w, &h);
+    if (w > aspect * h || h > aspect * w) {
+        char b[32];
+        snprintf(b, sizeof b, "%g", w > h ? 1.0 / aspect : aspect);
+        gvFreeLayout(gvc, c->g);
+        set(c->g, "ratio", b);
+        if (gvLayout(gvc, c->g, "dot") != 0)
+            return gv_fail(c->err, "layout failed");
+        if (mmm__notes_add(c->opt->notes, "%s: note: the layout is %.0f x %.0f points; "
+                                          "spread out to %g:1 (--rankdir may suit it better)",
+                           file, w, h, aspect) < 0)
+            return mmm_error_set(c->err, MMM_ENOMEM, NULL, 0, "out of memory");
+        layout_pt(c->g, &w, &h);
+        letterbox(c, &w, &h, aspect);
+    }
+    f = px_per_pt(c, c->g);
+    big = (w > h ? w : h) * f;
+    if (c->opt->format == MMM_RENDER_PNG && max_side > BITMAP_MAX_PX)
+        max_side = BITMAP_MAX_PX;
+    if (big > max_side) {
+        double z = max_side / big;
+        if (c->opt->format == MMM_RENDER_PNG) {
+            GD_drawing(c->g)->dpi = f * 72.0 * z;
+        } else {
+            GD_drawing(c->g)->size.x = w * z;
+            GD_drawing(c->g)->size.y = h * z;
+        }
+        if (mmm__notes_add(c->opt->notes, "%s: note: the picture would be %.0f x %.0f pixels; "
+                                          "scaled down to %.0f on its longer side",
+                           file, w * f, h * f, max_side) < 0)
+            return mmm_error_set(c->err, MMM_ENOMEM, NULL, 0, "out of memory");
+    }
+    return 0;
 }
 
 static int layout_render(render_ctx *c, char **out, size_t *len_out)
@@ -1074,8 +1520,8 @@ static int layout_render(render_ctx *c, char **out, size_t *len_out)
         return gv_fail(c->err, "cannot start (are its plugins installed?)");
     if (gvLayout(gvc, c->g, "dot") != 0)
         return gv_fail(c->err, "layout failed");
-    if (c->opt->format == MMM_RENDER_PNG)
-        fit_bitmap(c->g);
+    if ((rc = fit_shape(c, gvc)) < 0)
+        goto freelayout;
     if (gvRenderData(gvc, c->g, device[c->opt->format], &data, &len) != 0 || !data) {
         rc = gv_fail(c->err, c->opt->format == MMM_RENDER_SVG
                                  ? "cannot render svg"
@@ -1102,15 +1548,19 @@ int mmm_render_memory(char **out, size_t *len_out, const mmm_instance *inst,
                       const mmm_metrics *m, const mmm_render_options *opt,
                       mmm_error *err)
 {
-    static const mmm_render_options defaults = MMM_RENDER_OPTIONS_INIT;
+    mmm_render_options o = MMM_RENDER_OPTIONS_INIT;
     render_ctx c;
     agusererrf old;
     int rc;
     MMM__CHECK_VERSION(opt, mmm_render_options, RENDER_OPTIONS, err);
-    if (!opt)
-        opt = &defaults;
+    if (opt)
+        MMM__COPY_OPTIONS(&o, opt, mmm_render_options, 2, condense);
+    opt = &o;
     if (!out || !len_out || !inst || !m || (unsigned)opt->format > MMM_RENDER_DOT ||
-        (unsigned)opt->level > MMM_LEVEL_BLOCK || (unsigned)opt->color > MMM_COLOR_NONE)
+        (unsigned)opt->level > MMM_LEVEL_BLOCK || (unsigned)opt->color > MMM_COLOR_AUTO ||
+        (unsigned)opt->condense > MMM_CONDENSE_NEVER || (unsigned)opt->view > MMM_VIEW_CRITICAL ||
+        (unsigned)opt->rankdir > MMM_RANKDIR_RL || !(opt->max_side_px >= 0) ||
+        !(opt->max_aspect == 0 || opt->max_aspect >= 1))
         return mmm_error_set(err, MMM_EINVAL, NULL, 0, "mmm_render_memory: bad argument");
     *out = NULL;
     *len_out = 0;

@@ -27,7 +27,7 @@ double mmm__kernel_measure(const mmm_kernel_val *k, mmm_render_color c)
     case MMM_COLOR_SPAN: return k->S;
     case MMM_COLOR_COST: return k->C;
     case MMM_COLOR_OVERHEAD: return k->O;
-    case MMM_COLOR_NONE: break;
+    default: break;
     }
     return 0;
 }
@@ -39,16 +39,24 @@ double mmm__class_measure(const mmm_class_val *cv, mmm_render_color c)
     case MMM_COLOR_SPAN: return cv->span;
     case MMM_COLOR_COST: return cv->cost;
     case MMM_COLOR_OVERHEAD: return cv->overhead;
-    case MMM_COLOR_NONE: break;
+    default: break;
     }
     return 0;
 }
 
 /* "overhead O(K)" / "O(B)"-style caption of the colour measure. */
 static const char *measure_caption(mmm_render_color c,
-                                   mmm_render_level level)
+                                   mmm_render_level level, int condensed)
 {
     int b = level == MMM_LEVEL_BLOCK;
+    if (condensed)
+        switch (c) {
+        case MMM_COLOR_WORK: return "total work " "\xce\xa3" "W(K) of the node";
+        case MMM_COLOR_SPAN: return "largest span S(K) in the node";
+        case MMM_COLOR_COST: return "largest S(B)+O(B) in the node";
+        case MMM_COLOR_OVERHEAD: return "total overhead " "\xce\xa3" "O(K) of the node";
+        default: return "";
+        }
     switch (c) {
     case MMM_COLOR_WORK: return b ? "work W(B) of the block" : "work W(K) of the kernel";
     case MMM_COLOR_SPAN: return b ? "span S(B) of the block" : "span S(K) of the kernel";
@@ -56,7 +64,7 @@ static const char *measure_caption(mmm_render_color c,
         return b ? "cost S(B)+O(B) of the block" : "largest S(B)+O(B) of the kernel";
     case MMM_COLOR_OVERHEAD:
         return b ? "overhead O(B) of the block" : "overhead O(K) of the kernel";
-    case MMM_COLOR_NONE: break;
+    default: break;
     }
     return "";
 }
@@ -170,9 +178,13 @@ static void put_scale(mmm__text *t, const mmm__legend *lg)
     const mmm__scale *sc = lg->scale;
     char lo[64], hi[64];
     int c;
-    mmm__text_printf(t, "fill:" NBSP "%s%s" NBSP NBSP " ",
-                     measure_caption(lg->color, lg->level),
-                     sc->log ? " (log scale)" : "");
+    static const char *const skipped[] = {"", " (overhead does not vary)",
+                                          " (overhead and work do not vary)",
+                                          " (overhead, work and span do not vary)"};
+    mmm__text_printf(t, "fill:" NBSP "%s%s%s" NBSP NBSP " ",
+                     measure_caption(lg->color, lg->level, lg->condensed),
+                     sc->log ? " (log scale)" : "",
+                     lg->skipped > 0 && lg->skipped < 4 ? skipped[lg->skipped] : "");
     if (!(sc->hi > sc->lo)) {
         mmm__text_printf(t, "<FONT COLOR=\"%s\">" BLOCK BLOCK "</FONT>" NBSP "all" NBSP "%s",
                          mmm__scale_fill[mmm__scale_class(sc, sc->hi)],
@@ -187,9 +199,41 @@ static void put_scale(mmm__text *t, const mmm__legend *lg)
     mmm__text_printf(t, NBSP "%s", hi);
 }
 
+/* The kinds and their colours (the first MMM_KIND_COLOURS, then the
+ * others in grey), six to a line. */
+static void put_kinds(mmm__text *t, const mmm__legend *lg)
+{
+    const mmm__kinds *k = lg->kinds;
+    size_t i, shown = k->n < MMM_KIND_COLOURS ? k->n : MMM_KIND_COLOURS, rest = 0;
+    char b[32];
+    mmm__text_printf(t, "fill:" NBSP "%s", k->declared ? "task type"
+                                                  : "kind of kernel (its id without the number)");
+    for (i = 0; i < shown; i++) {
+        mmm__text_put(t, i > 0 && i % 6 == 0 ? "<BR ALIGN=\"LEFT\"/>" : NBSP NBSP NBSP " ");
+        mmm__text_printf(t, "<FONT COLOR=\"%s\">" BLOCK BLOCK "</FONT>" NBSP, mmm__kind_fill[i]);
+        mmm__text_put_gv_html(t, k->name[i]);
+        mmm__text_printf(t, NBSP "(%s)", mmm__fmt_thousands((long long)k->count[i], b, sizeof b));
+    }
+    for (i = shown; i < k->n; i++)
+        rest += k->count[i];
+    if (rest)
+        mmm__text_printf(t, "%s<FONT COLOR=\"" MMM_KIND_OTHER "\">" BLOCK BLOCK "</FONT>" NBSP
+                            "%zu other kinds (%s)",
+                         shown > 0 && shown % 6 == 0 ? "<BR ALIGN=\"LEFT\"/>"
+                                                     : NBSP NBSP NBSP " ",
+                         k->n - shown, mmm__fmt_thousands((long long)rest, b, sizeof b));
+}
+
 static void put_legend(mmm__text *t, const mmm__legend *lg)
 {
-    if (lg->scale && lg->scale->any && lg->color != MMM_COLOR_NONE) {
+    if (lg->group_note) {
+        mmm__text_put(t, lg->group_note);
+        mmm__text_put(t, NEXT_ROW);
+    }
+    if (lg->color == MMM_COLOR_TYPE && lg->kinds) {
+        put_kinds(t, lg);
+        mmm__text_put(t, NEXT_ROW);
+    } else if (lg->scale && lg->scale->any && lg->color != MMM_COLOR_NONE) {
         put_scale(t, lg);
         mmm__text_put(t, NBSP NBSP NBSP NBSP " ");
     }
@@ -285,6 +329,32 @@ void mmm__label_copy(mmm__text *t, const mmm_instance *inst, size_t k)
     mmm__text_put(t, "</B></FONT></TD></TR><TR><TD>");
     mmm__copy_what(t, inst, k);
     mmm__text_put(t, "</TD></TR></TABLE>");
+}
+
+void mmm__label_group(mmm__text *t, const mmm__cgroup *g, const char *kind)
+{
+    char b[32];
+    mmm__text_put(t, "<TABLE BORDER=\"0\" CELLBORDER=\"0\" CELLSPACING=\"0\" "
+                    "CELLPADDING=\"1\"><TR><TD COLSPAN=\"2\"><FONT POINT-SIZE=\"14\"><B>");
+    mmm__text_put_gv_html(t, kind);
+    if (g->count > 1)
+        mmm__text_printf(t, " " TIMES "%s", mmm__fmt_thousands((long long)g->count, b, sizeof b));
+    mmm__text_put(t, "</B></FONT></TD></TR><TR><TD COLSPAN=\"2\">");
+    if (g->level_hi > g->level_lo)
+        mmm__text_printf(t, "chains, levels %u" "\xe2\x80\x93" "%u", (unsigned)g->level_lo,
+                         (unsigned)g->level_hi);
+    else
+        mmm__text_printf(t, "level %u", (unsigned)g->level_lo);
+    if (g->launches != (int64_t)g->count)
+        mmm__text_printf(t, ", %s launches", mmm__fmt_thousands((long long)g->launches, b,
+                                                                sizeof b));
+    mmm__text_put(t, "</TD></TR><TR>");
+    put_cell(t, "\xce\xa3" "W", g->W);
+    put_cell(t, NBSP NBSP "max" NBSP "S", g->S);
+    mmm__text_put(t, "</TR><TR>");
+    put_cell(t, "\xce\xa3" "O", g->O);
+    put_cell(t, NBSP NBSP "max" NBSP "S(B)+O(B)", g->C);
+    mmm__text_put(t, "</TR></TABLE>");
 }
 
 int mmm__label_kernel(mmm__text *t, const mmm_instance *inst, size_t k,

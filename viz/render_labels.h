@@ -8,15 +8,22 @@
 #include "mmm/eval.h"
 #include "mmm/metrics.h"
 #include "mmm/render.h"
+#include "render_group.h"
 #include "render_text.h"
 
 /* What the legend shows. */
 typedef struct mmm__legend {
-    mmm_render_color color;
+    mmm_render_color color;    /* resolved: never MMM_COLOR_AUTO */
     mmm_render_level level;
     const mmm__scale *scale;   /* NULL when color is none */
     int l_path_differs;       /* the L path is drawn in its own style */
     int has_paths;            /* the program has a kernel (a critical path) */
+    /* Added with condensed pictures and colours by kind. */
+    const mmm__kinds *kinds;  /* the kinds, for color type */
+    int skipped;              /* measures before color that do not vary
+                                 (the default colour fell back past them) */
+    int condensed;            /* nodes are groups of kernels */
+    const char *group_note;   /* what a node of a condensed picture is, or NULL */
 } mmm__legend;
 
 /* Styles of the critical paths (shared by the nodes, edges and legend). */
@@ -39,6 +46,10 @@ double mmm__class_measure(const mmm_class_val *cv, mmm_render_color c);
 /* Graph title: name, parameters, totals, bounds, legend.  Appends to t. */
 void mmm__label_title(mmm__text *t, const mmm_instance *inst,
                       const mmm_metrics *m, const mmm__legend *lg);
+
+/* Label of a node of a condensed picture: its kind x count, its levels,
+ * its totals.  Appends to t. */
+void mmm__label_group(mmm__text *t, const mmm__cgroup *g, const char *kind);
 
 /* Label of kernel k.  Evaluates its first and last launch when they
  * differ (mmm_instance_eval_copy).  Returns 0 or a negative status. */

@@ -1,6 +1,8 @@
 /**
  * mmm/gantt.h: Gantt charts of simulated schedules (`mmm simulate
- * --gantt`).  One lane per SM, blocks coloured by kernel with a legend, a
+ * --gantt`).  One lane per SM, blocks coloured by kernel with a legend (by
+ * kind of task, mmm_kernel_type or the id without its number, when more
+ * than 20 kernels are drawn), a
  * time axis, and the bounds drawn as vertical lines (lower bound, Graham's
  * bound, the MMM bound (N/p + L)C).  When the schedule has more rectangles
  * than max_rects (or more than 256 SMs, or its records were truncated) the

@@ -222,6 +222,9 @@ MMM_API mmm_program *mmm_taskgraph_program(mmm_taskgraph *g);
  *  error naming the task (a negative one a warning with negative_to_zero). */
 MMM_API int mmm_taskgraph_add_task(mmm_taskgraph *g, const char *id, double cost,
                                    int unit, long line, mmm_error *err);
+/** The type of the task added last (mmm_kernel_type: a WfCommons
+ *  category, a DAX transformation); NULL or "": none. */
+MMM_API int mmm_taskgraph_task_type(mmm_taskgraph *g, const char *type, mmm_error *err);
 /** The integer cost that add_task would give (same checks); for readers
  *  that build richer kernels. */
 MMM_API int mmm_taskgraph_cost(mmm_taskgraph *g, const char *id, double cost,

@@ -263,6 +263,10 @@ MMM_API long mmm_program_find_kernel(const mmm_program *p, const char *id);
 /** What node k is: MMM_COPY_NONE for a kernel, else the kind of the copy
  *  (MMM_COPY_NONE out of range). */
 MMM_API mmm_copy_kind mmm_kernel_copy(const mmm_program *p, size_t k);
+/** The type of kernel k: what kind of task it is (a WfCommons task's
+ *  category, a Pegasus DAX job's transformation, a kernel's type="..."),
+ *  NULL when none was given.  Pictures group and colour kernels by it. */
+MMM_API const char *mmm_kernel_type(const mmm_program *p, size_t k);
 /** The expression of copy k's bytes per call, NULL for a kernel. */
 MMM_API const mmm_expr *mmm_kernel_copy_bytes(const mmm_program *p, size_t k);
 /** The arrays copy k reads and writes: indices in program->arrays, -1
@@ -361,6 +365,10 @@ typedef struct mmm_kernel_spec {
     const char *const *attr;
 } mmm_kernel_spec;
 
+/** Set the type of kernel k (mmm_kernel_type; NULL or "": none), before
+ *  mmm_program_finalize.  The text is copied. */
+MMM_API int mmm_program_set_kernel_type(mmm_program *p, size_t k, const char *type,
+                                        mmm_error *err);
 /** Add a kernel; *index_out (may be NULL) receives its index. */
 MMM_API int mmm_program_add_kernel(mmm_program *p, const mmm_kernel_spec *spec,
                                    size_t *index_out, mmm_error *err);

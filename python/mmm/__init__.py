@@ -554,18 +554,22 @@ class Program:
 
     # ---- render ----
 
-    def render(self, level="kernel", color="overhead", format="svg", max_nodes=None,
-               dpi=None, **params):
+    def render(self, level="kernel", color="auto", format="svg", max_nodes=None,
+               dpi=None, condense="auto", view="all", rankdir="TB", **params):
         """`mmm render -o - --format svg`: a Rendering (its .data the bytes;
         in a notebook an SVG shows inline).  Needs the drawing library
-        (Graphviz): without it, ImportError says why."""
+        (Graphviz): without it, ImportError says why.  A DAG of more than
+        200 kernels is drawn condensed (condense="never" draws each one)."""
         d = _lib.draw()
         opt = Struct("mmm_render_options", d.mmm_render_options_init)
         for field, fn, val, what in (
                 ("format", d.mmm_render_format_parse, format, "svg, png, pdf or dot"),
                 ("level", d.mmm_render_level_parse, level, "kernel or block"),
                 ("color", d.mmm_render_color_parse, color,
-                 "overhead, work, span, cost or none")):
+                 "auto, overhead, work, span, cost, type or none"),
+                ("condense", d.mmm_render_condense_parse, condense, "auto, always or never"),
+                ("view", d.mmm_render_view_parse, view, "all or critical"),
+                ("rankdir", d.mmm_render_rankdir_parse, rankdir, "TB, LR, BT or RL")):
             if fn(ctypes.c_void_p(opt.addr(field)), val.encode()) < 0:
                 raise ValueError("mmm: render %s is %s, not %r" % (field, what, val))
         if max_nodes:

@@ -147,6 +147,9 @@ _DRAW_SIGS = {
     "mmm_render_format_parse": (c_int, [P, c_char_p]),
     "mmm_render_level_parse": (c_int, [P, c_char_p]),
     "mmm_render_color_parse": (c_int, [P, c_char_p]),
+    "mmm_render_condense_parse": (c_int, [P, c_char_p]),
+    "mmm_render_view_parse": (c_int, [P, c_char_p]),
+    "mmm_render_rankdir_parse": (c_int, [P, c_char_p]),
     "mmm_render_memory": (c_int, [P, P, P, P, P, P]),
 }
 

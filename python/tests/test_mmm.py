@@ -205,6 +205,17 @@ def test_render():
     assert r._repr_svg_().lstrip().startswith(("<?xml", "<svg", "<!DOCTYPE"))
     status, out, err = cli("render", "dags/diamond.xml", "-o", "-", "--format", "svg")
     assert r.data.decode() == out
+    # the options of large pictures are the command's
+    r = mmm.load("dags/fork_join.xml").render(condense="always", view="critical", rankdir="LR",
+                                               format="dot")
+    status, out, err = cli("render", "dags/fork_join.xml", "-o", "-", "--format", "dot",
+                           "--condense", "always", "--view", "critical", "--rankdir", "LR")
+    # (a process that laid a graph out before declares node [label="\\N"])
+    strip = lambda t: t.replace('\tnode [label="\\N"];\n', "")
+    assert strip(r.data.decode()) == strip(out)
+    assert "rankdir=LR" in out and "condensed=critical" in out
+    with pytest.raises(ValueError):
+        mmm.load("dags/fork_join.xml").render(rankdir="up")
 
 
 def test_fit_equals_cli():

@@ -21,7 +21,11 @@ static const char render_help[] =
     "  --format FMT         svg, png, pdf or dot (default: OUT's extension)\n"
     "  --level LEVEL        kernel (default) or block: every thread block, each\n"
     "                       launch a cluster of its blocks\n"
-    "  --color MEASURE      fill by overhead (default), work, span, cost or none\n"
+    "  --color C            auto (an imported graph's task types, else the first of\n"
+    "                       overhead, work, span, cost that varies), type or none\n"
+    "  --condense WHEN      auto (above 200 kernels or 40 on a level), always or never\n"
+    "  --view V             all, or critical: the critical path, the others condensed\n"
+    "  --rankdir D          TB (default), LR, BT or RL\n"
     "  --max-nodes N        refuse to draw more nodes (default 2000, at most 10^6)\n"
     "  --dpi N              resolution of a PNG (default 144)\n";
 
@@ -34,23 +38,18 @@ typedef struct render_args {
     cli_common c;
 } render_args;
 
-static int level(void *out, const char *v)
-{
-    return mmm_render_level_parse(out, v) < 0 ? -1 : 0;
-}
-
-static int color(void *out, const char *v)
-{
-    return mmm_render_color_parse(out, v) < 0 ? -1 : 0;
-}
-
 #define R_(field) offsetof(render_args, field)
 static const cli_opt render_opts[] = {
     {"-o|--output", CLI_STR, R_(out), NULL, .fn = NULL},
     {"--format", CLI_STR, R_(format), NULL, .fn = NULL},
-    {"--level", CLI_FN, R_(opt.level), "--level is kernel or block, not '%s'", .fn = level},
-    {"--color", CLI_FN, R_(opt.color), "--color is overhead, work, span, cost or none, "
-     "not '%s'", .fn = color},
+    {"--level", CLI_CHOICE, R_(opt.level), "--level is kernel or block", .choices = "kernel|block"},
+    {"--color", CLI_CHOICE, R_(opt.color), "--color is overhead, work, span, cost, none, type "
+     "or auto, not '%s'", .choices = "overhead|work|span|cost|none|type|auto"},
+    {"--condense", CLI_CHOICE, R_(opt.condense), "--condense is auto, always or never",
+     .choices = "auto|always|never"},
+    {"--view", CLI_CHOICE, R_(opt.view), "--view is all or critical", .choices = "all|critical"},
+    {"--rankdir", CLI_CHOICE, R_(opt.rankdir), "--rankdir is TB, LR, BT or RL",
+     .choices = "TB|LR|BT|RL"},
     {"--max-nodes", CLI_INT, R_(max_nodes), "--max-nodes needs a number from 1 to "
      "1000000", 1, 1000000, .fn = NULL},
     {"--dpi", CLI_INT, R_(dpi), "--dpi needs a number from 10 to 2400", 10, 2400, .fn = NULL},
@@ -81,18 +80,18 @@ int cmd_render(int argc, char **argv)
     mmm_instance *inst = NULL;
     mmm_metrics m;
     mmm_error err;
+    mmm_notes notes = MMM_NOTES_INIT;
     int rc;
 
     memset(&a, 0, sizeof a);
     memset(&m, 0, sizeof m);
     a.opt = opt_init;
+    a.opt.notes = &notes;
     cli_common_init(&a.c, "render");
     if ((rc = cli_args(&render_cmd, &a, &a.c, &a.file, argc, argv)) != CLI_OK)
         return rc < 0 ? CLI_OK : rc;
-    if (a.max_nodes)
-        a.opt.max_nodes = (size_t)a.max_nodes;
-    if (a.dpi)
-        a.opt.dpi = (double)a.dpi;
+    a.opt.max_nodes = (size_t)a.max_nodes; /* 0: the defaults */
+    a.opt.dpi = (double)a.dpi;
     if (!a.out)
         return cli_usage("render", "missing -o OUT");
     if (resolve_format(&a) != CLI_OK)
@@ -103,7 +102,7 @@ int cmd_render(int argc, char **argv)
         return rc;
     mmm_error_clear(&err);
     if (mmm_metrics_compute(&m, inst, 0, &err) < 0 ||
-        mmm_render_file(a.out, inst, &m, &a.opt, &err) < 0) {
+        cli_noted(&notes, mmm_render_file(a.out, inst, &m, &a.opt, &err)) < 0) {
         cli_print_error(&err);
         rc = CLI_FAIL;
     }

@@ -124,7 +124,20 @@ static int runtime_of(const wf *w, json_t *t, const char *id, int *has,
     return 0;
 }
 
-static int add_task(wf *w, json_t *t, double runtime, int has,
+/* The type of a task: its category (schemas before 1.5, and some later
+ * files), else the program its execution ran (1.5: command.program). */
+static const char *type_of(json_t *t, json_t *exec)
+{
+    const char *c = str_member(t, "category");
+    json_t *cmd = exec ? json_object_get(exec, "command") : NULL;
+    if (c && *c)
+        return c;
+    if (exec && (c = str_member(exec, "category")) && *c)
+        return c;
+    return json_is_object(cmd) ? str_member(cmd, "program") : NULL;
+}
+
+static int add_task(wf *w, json_t *t, json_t *exec, double runtime, int has,
                     size_t *missing, mmm_error *err)
 {
     const char *id = task_id(t), *name = str_member(t, "name");
@@ -146,6 +159,8 @@ static int add_task(wf *w, json_t *t, double runtime, int has,
             err->line = line;
         return r;
     }
+    if ((r = mmm_taskgraph_task_type(w->g, type_of(t, exec), err)) < 0)
+        return r;
     /* the id's own value is shared (no new string: the CLI's JSON writer
      * has a json_string of its own) */
     if (name && strcmp(name, id) &&
@@ -199,7 +214,7 @@ static int read_tasks(wf *w, json_t *tasks, json_t *exec, mmm_error *err)
         if (src && (r = runtime_of(w, src, task_id(t) ? task_id(t) : "?",
                                    &has, &rt, err)) < 0)
             goto done;
-        if ((r = add_task(w, t, rt, has, &missing, err)) < 0)
+        if ((r = add_task(w, t, src != t ? src : NULL, rt, has, &missing, err)) < 0)
             goto done;
     }
     if (missing > 1)

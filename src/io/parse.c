@@ -88,7 +88,7 @@ static const char *const constraint_attrs[] = {"test", NULL};
 #define ATTR_NAME_(id, name, type, dflt, unit, dtext, meaning) name,
 static const char *const kernel_attrs[] = {
     "id", "blocks", "threads", "work", "span", "reads", "writes", "repeat",
-    "index", "shared", "access", MMM_ATTR_TABLE(ATTR_NAME_) NULL};
+    "index", "shared", "access", "type", MMM_ATTR_TABLE(ATTR_NAME_) NULL};
 static const char *const blocks_attrs[] = {
     "count", "work", "span", "reads", "writes", "threads", "shared",
     "access", MMM_ATTR_TABLE(ATTR_NAME_) NULL};

@@ -147,6 +147,8 @@ static int end_job(dax *d, mmm_error *err)
     d->job = NULL;
     d->njobs++;
     r = mmm_taskgraph_add_task(d->g, j->kid, rt, MMM_COST_SECONDS, d->job_line, err);
+    if (r == 0 && nm && *nm) /* the transformation: the task's type */
+        r = mmm_taskgraph_task_type(d->g, nm, err);
     xmlFree(d->job_name);
     d->job_name = NULL;
     return r;

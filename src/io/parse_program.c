@@ -202,7 +202,8 @@ static void start_kernel(mmm__parse_builder *b, const char **v, long line)
             b->kernel_access = (int)access_of(v[KE_ACCESS], 0);
     }
     mmm_error_clear(&e);
-    if (mmm_program_add_kernel(b->prog, &ks, &b->kernel, &e) < 0)
+    if (mmm_program_add_kernel(b->prog, &ks, &b->kernel, &e) < 0 ||
+        mmm_program_set_kernel_type(b->prog, b->kernel, v[KE_TYPE], &e) < 0)
         bfail_with(b, &e, line);
 }
 
@@ -230,7 +231,8 @@ static void end_pending_kernel(mmm__parse_builder *b)
     ks.attr = v + KE_ATTR0;
     mmm_error_clear(&e);
     if (mmm_program_add_kernel_accesses(b->prog, &ks, b->acc, b->nacc,
-                                        &b->kernel, &e) < 0)
+                                        &b->kernel, &e) < 0 ||
+        mmm_program_set_kernel_type(b->prog, b->kernel, v[KE_TYPE], &e) < 0)
         bfail_with(b, &e, b->pend_line);
     pending_free(b);
 }

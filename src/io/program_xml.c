@@ -116,6 +116,11 @@ int mmm_program_write_xml(FILE *f, const mmm_instance *inst,
         fputs("  <kernel id=\"", f);
         mmm__fput_xml(f, ke->id);
         fputc('"', f);
+        if (mmm_kernel_type(p, k)) {
+            fputs(" type=\"", f);
+            mmm__fput_xml(f, mmm_kernel_type(p, k));
+            fputc('"', f);
+        }
         if (kv->repeat != 1)
             fprintf(f, " repeat=\"%lld\"", (long long)kv->repeat);
         if (ke->nclasses == 1) {

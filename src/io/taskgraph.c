@@ -245,6 +245,20 @@ int mmm_taskgraph_add_task(mmm_taskgraph *g, const char *id, double cost,
     return r;
 }
 
+int mmm_taskgraph_task_type(mmm_taskgraph *g, const char *type, mmm_error *err)
+{
+    size_t n = g->prog->nkernels;
+    if (n == 0)
+        return mmm_error_set(err, MMM_EINVAL, g->file, 0, "a task type before any task");
+    for (const unsigned char *c = (const unsigned char *)type; c && *c;) {
+        size_t k = mmm__xml_char(c);
+        if (!k)
+            return 0; /* not text: no type (it only names the task's kind) */
+        c += k;
+    }
+    return mmm_program_set_kernel_type(g->prog, n - 1, type, err);
+}
+
 static uint64_t mix(uint64_t x)
 {
     x ^= x >> 31;

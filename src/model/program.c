@@ -747,7 +747,7 @@ int mmm_program_add_kernel_accesses(mmm_program *p, const mmm_kernel_spec *spec,
     pv->kernels[idx] = k;
     memcpy(pv->kernel_eid[idx], keid, sizeof keid);
     pv->kernel_minimal[idx] = spec->blocks != NULL;
-    pv->kernel_ext[idx] = (struct mmm__kernel_ext){MMM_COPY_NONE, -1, -1};
+    pv->kernel_ext[idx] = (struct mmm__kernel_ext){MMM_COPY_NONE, -1, -1, NULL};
     p->nkernels = idx + 1;
     mmm__program_sync_views(p);
     if (mmm__kernel_id_insert(pv, idx) < 0) {
@@ -846,7 +846,7 @@ int mmm_program_add_copy(mmm_program *p, const mmm_copy_spec *spec,
     memcpy(pv->kernel_eid[idx], keid, sizeof keid);
     pv->kernel_minimal[idx] = 1;
     pv->kernel_ext[idx] =
-        (struct mmm__kernel_ext){(uint8_t)spec->kind, arr[0], arr[1]};
+        (struct mmm__kernel_ext){(uint8_t)spec->kind, arr[0], arr[1], NULL};
     p->nkernels = idx + 1;
     mmm__program_sync_views(p);
     if (mmm__kernel_id_insert(pv, idx) < 0) {
@@ -970,6 +970,27 @@ mmm_copy_kind mmm_kernel_copy(const mmm_program *p, size_t k)
 {
     return p && k < p->nkernels ? (mmm_copy_kind)p->priv->kernel_ext[k].copy
                                 : MMM_COPY_NONE;
+}
+
+int mmm_program_set_kernel_type(mmm_program *p, size_t k, const char *type,
+                                mmm_error *err)
+{
+    int r = mmm__program_check_open(p, err);
+    const char *s = NULL;
+    if (r < 0)
+        return r;
+    if (k >= p->nkernels)
+        return mmm_error_set(err, MMM_EINVAL, p->file, 0,
+                             "mmm_program_set_kernel_type: no kernel %zu", k);
+    if (type && *type && !(s = mmm__arena_strdup(&p->priv->arena, type)))
+        return nomem(err);
+    p->priv->kernel_ext[k].type = s;
+    return 0;
+}
+
+const char *mmm_kernel_type(const mmm_program *p, size_t k)
+{
+    return p && k < p->nkernels ? p->priv->kernel_ext[k].type : NULL;
 }
 
 const mmm_expr *mmm_kernel_copy_bytes(const mmm_program *p, size_t k)

@@ -121,6 +121,7 @@ struct mmm_program_priv {
     struct mmm__kernel_ext {
         uint8_t copy;       /* mmm_copy_kind */
         int32_t src, dst;   /* arrays, -1: none */
+        const char *type;   /* mmm_kernel_type (arena), NULL: none */
     } *kernel_ext;
     /* by class: its accesses (mmm_block_class_accesses) */
     struct mmm__class_acc {

@@ -25,5 +25,12 @@ done
 "$MMM" render dags/poly_div_opt.xml -D n=2^12 -D m=2^10 -D s=128 --level block \
     -o "$HERE/poly_div_opt_blocks.png"
 "$MMM" render dags/poly_mul.xml --color cost -o "$HERE/poly_mul_cost.png"
+# Large task graphs: condensed by default (one node per task type and
+# level), the critical view, and identical blocks drawn as one box.
+"$MMM" render tests/data/import/real/wfcommons-1.5-montage-2mass-015d-001.json \
+    -o "$HERE/montage_condensed.png"
+"$MMM" render tests/data/import/real/pegasus-dax-montage-100.xml --view critical \
+    -o "$HERE/montage100_critical.png"
+"$MMM" render dags/gpu/mm2d.xml --level block -o "$HERE/mm2d_blocks.png"
 "$MMM" scale dags/fork_join.xml --p 1..16 --policy all --plot "$HERE/fork_join_speedup.png" >/dev/null
 ls -l "$HERE"
