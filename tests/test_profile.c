@@ -1924,12 +1924,17 @@ static size_t csv_col(char **head, size_t n, const char *name)
 
 static int64_t f_inst16(int64_t n) { return n * n / 65536 + n / 256 + 3; }
 static int64_t f_inst32(int64_t n) { int64_t l = 0; while (((int64_t)1 << l) < n) l++; return 5 * n + 11 * l; }
+/* instructions per warp: exact at t = 16, measured with noise at t = 32 */
+static int64_t s_inst16(int64_t n) { return n / 256 + 7; }
+static int64_t s_inst32(int64_t n, int e) { return 40 + 3 * e + (n / 1024) * (n / 1024) * (100 + (e * 7) % 5 - 2) / 100; }
 
 /* Two instances of a template, k<16> and k<32> (the parameter t), whose
  * work per block follows no one expression of n and t (three terms in n
  * at t = 16, two others at 32): the build writes one exact expression per
  * instance, joined by indicators, and it gives the closed forms at an n
- * that no point ran. */
+ * that no point ran.  Their span (instructions per warp) is exact at
+ * t = 16 and noisy at t = 32: approximate, but still one expression per
+ * instance, exact where the instance's values are. */
 Test(profile, fit_per_instance)
 {
     char dir[256], pts[512], path[512];
@@ -1952,15 +1957,18 @@ Test(profile, fit_per_instance)
     cr_assert_eq(nh, nr);
     size_t c_name = csv_col(head, nh, "Kernel Name"), c_grid = csv_col(head, nh, "Grid Size"),
            c_lgrid = csv_col(head, nh, "launch__grid_size"),
-           c_work = csv_col(head, nh, "smsp__thread_inst_executed.sum");
+           c_work = csv_col(head, nh, "smsp__thread_inst_executed.sum"),
+           c_inst = csv_col(head, nh, "smsp__inst_executed.sum"),
+           c_warps = csv_col(head, nh, "smsp__warps_launched.sum");
     snprintf(pts, sizeof pts, "%s/P.csv", dir);
     FILE *pf = fopen(pts, "w");
     cr_assert_not_null(pf);
     fprintf(pf, "ncu,n,t\n");
     for (int ti = 0; ti < 2; ti++)
-        for (int e = 16; e <= 20; e++) {
-            int64_t n = (int64_t)1 << e, blocks = n / 256,
-                    w = ti ? f_inst32(n) : f_inst16(n);
+        for (int e = 14; e <= 20; e++) {
+            int64_t n = (int64_t)1 << e, blocks = n / 256, warps = blocks * 8,
+                    w = ti ? f_inst32(n) : f_inst16(n),
+                    sp = ti ? s_inst32(n, e) : s_inst16(n);
             snprintf(path, sizeof path, "%s/t%d_n%d.csv", dir, ti, e);
             FILE *f = fopen(path, "w");
             cr_assert_not_null(f);
@@ -1976,6 +1984,10 @@ Test(profile, fit_per_instance)
                     fprintf(f, "\"%lld\"", (long long)blocks);
                 else if (c == c_work)
                     fprintf(f, "\"%lld\"", (long long)(blocks * w));
+                else if (c == c_inst)
+                    fprintf(f, "\"%lld\"", (long long)(warps * sp));
+                else if (c == c_warps)
+                    fprintf(f, "\"%lld\"", (long long)warps);
                 else
                     fputs(row[c], f);
             }
@@ -1987,9 +1999,12 @@ Test(profile, fit_per_instance)
     free(t);
     mmm_profile *p = build(pts, NULL);
     const char *xml = mmm_profile_xml(p);
-    cr_expect(strstr(xml, "(t == 16)*(") != NULL, "%s", xml);
-    cr_expect(strstr(xml, "(t == 32)*(") != NULL, "%s", xml);
+    const char *w = strstr(xml, " work=\""), *sp = strstr(xml, " span=\"");
+    cr_assert(w && sp, "%s", xml);
+    cr_expect(strncmp(w, " work=\"(t == 16)*(", 18) == 0, "%.200s", w);
     cr_expect(strstr(xml, "APPROXIMATE work") == NULL, "%s", xml);
+    cr_expect(strncmp(sp, " span=\"(t == 16)*(", 18) == 0, "%.300s", sp);
+    cr_expect(strstr(xml, "APPROXIMATE span") != NULL, "%s", xml);
     mmm_program *prog = load_text(xml);
     static const char *const names[] = {"n", "t"};
     for (int ti = 0; ti < 2; ti++) {
@@ -1999,6 +2014,9 @@ Test(profile, fit_per_instance)
         cr_expect_eq(class_of(inst, "k")->count, n / 256);
         cr_expect_eq(class_of(inst, "k")->work, (double)(ti ? f_inst32(n) : f_inst16(n)),
                      "t=%d: work %g", ti ? 32 : 16, class_of(inst, "k")->work);
+        if (!ti)
+            cr_expect_eq(class_of(inst, "k")->span, (double)s_inst16(n), "span %g",
+                         class_of(inst, "k")->span);
         mmm_instance_free(inst);
     }
     mmm_program_free(prog);
