@@ -38,7 +38,7 @@ extern "C" {
 
 typedef struct mmm_report_options {
     unsigned int version; /**< MMM_REPORT_OPTIONS_VERSION (the INIT macro, mmm_report_options_init) */
-    mmm_render_color color;   /**< fill of the DAG (default overhead) */
+    mmm_render_color color;   /**< fill of the DAG (default auto, as render's) */
     size_t max_nodes;         /**< largest DAG drawn; 0 = 2000 kernels */
     size_t max_rows;          /**< rows of the per-kernel tables; 0 = 5000
                                    (the page shows 50, "show all" the rest) */
@@ -62,7 +62,7 @@ typedef struct mmm_report_options {
 /** The defaults (a NULL options pointer means the same). */
 #define MMM_REPORT_OPTIONS_VERSION 2
 #define MMM_REPORT_OPTIONS_INIT \
-    {.version = MMM_REPORT_OPTIONS_VERSION, .color = MMM_COLOR_OVERHEAD, .max_nodes = 0, .max_rows = 0, \
+    {.version = MMM_REPORT_OPTIONS_VERSION, .color = MMM_COLOR_AUTO, .max_nodes = 0, .max_rows = 0, \
      .overrides = NULL, .noverrides = 0, .sweep = NULL, .nsweep = 0, \
      .no_sweep = 0, .no_simulation = 0, .source = NULL, .progress = NULL, \
      .progress_payload = NULL}

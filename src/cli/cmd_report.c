@@ -18,7 +18,8 @@ static const char report_help[] =
     "the Gantt chart of the best.  The page loads nothing from the network.\n"
     "\n"
     "  -o, --output OUT     file to write (atomically; '-' writes to stdout)\n"
-    "  --color MEASURE      DAG fill: overhead (default), work, span, cost, none\n"
+    "  --color C            DAG fill, as render's: auto (default), type, overhead,\n"
+    "                       work, span, cost or none\n"
     "  --max-nodes N        largest DAG drawn, in kernels (default 2000)\n"
     "  --sweep NAME         sweep this parameter (repeatable, at most 4);\n"
     "                       default: every parameter declaring min and max\n"
@@ -61,8 +62,8 @@ static const cli_opt report_opts[] = {
     {"--no-sweep", CLI_FLAG, R_(opt.no_sweep), .bad = NULL},
     {"--no-simulation", CLI_FLAG, R_(opt.no_simulation), .bad = NULL},
     {"-o|--output", CLI_STR, R_(out), NULL, .fn = NULL},
-    {"--color", CLI_FN, R_(opt.color), "--color is overhead, work, span, cost or none, "
-     "not '%s'", .fn = color},
+    {"--color", CLI_FN, R_(opt.color), "--color is auto, type, overhead, work, span, cost "
+     "or none, not '%s'", .fn = color},
     {"--max-nodes", CLI_INT, R_(max_nodes), "--max-nodes needs a number from 1 to "
      "1000000", 1, 1000000, .fn = NULL},
     {"--sweep", CLI_FN, 0, NULL, .fn = sweep},
