@@ -46,7 +46,8 @@ typedef struct mmm_report_options {
     const mmm_override *overrides;
     size_t noverrides;
     /** Parameters to sweep by name; NULL = every program parameter that
-     *  declares both min and max (at most MMM_REPORT_MAX_SWEEPS). */
+     *  declares both min and max (at most MMM_REPORT_MAX_SWEEPS).  A name
+     *  the program does not declare is MMM_EINPUT (at source). */
     const char *const *sweep;
     size_t nsweep;
     int no_sweep;             /**< leave the sweep section out */

@@ -57,6 +57,18 @@ static void print_json(FILE *f, const mmm_program *prog, const mmm_speedup *s,
         mmm__json_end_object(&w);
     }
     mmm__json_end_array(&w);
+    if (s->measured) {
+        /* every measured run, by increasing p */
+        mmm__json_key(&w, "measured");
+        mmm__json_begin_array(&w);
+        for (i = 0; i < s->measured->n; i++) {
+            mmm__json_begin_object_flat(&w);
+            mmm__json_intk(&w, "p", s->measured->points[i].p);
+            mmm__json_num(&w, "speedup", s->measured->points[i].speedup);
+            mmm__json_end_object(&w);
+        }
+        mmm__json_end_array(&w);
+    }
     mmm__json_end_object(&w);
     mmm__json_finish(&w);
 }
@@ -84,6 +96,48 @@ static int add_num(mmm__table *t, double v)
 {
     char buf[64];
     return mmm__table_add(t, mmm__fmt_num(v, buf, sizeof buf));
+}
+
+/* The measured speedups: per p, the runs, their median, least and
+ * largest speedup. */
+static int print_measured(FILE *f, const mmm_speedup_measured *m)
+{
+    mmm__table t;
+    char a[64];
+    size_t i = 0, k;
+    int rc = 0;
+    if (m->from_seconds)
+        fprintf(f, "\n  measured (%s): speedup = T(1) / T(p), T(1) = %s s, the median time "
+                "at p = 1\n\n", m->file, mmm__fmt_num(m->t1, a, sizeof a));
+    else
+        fprintf(f, "\n  measured (%s)\n\n", m->file);
+    mmm__table_init(&t, 5);
+    rc |= mmm__table_add(&t, "p");
+    rc |= mmm__table_add(&t, "runs");
+    rc |= mmm__table_add(&t, "median speedup");
+    rc |= mmm__table_add(&t, "least");
+    rc |= mmm__table_add(&t, "largest");
+    for (k = 0; k < m->nmedians; k++) {
+        size_t j = i; /* points i .. j have this p, sorted by line */
+        double lo = m->points[i].speedup, hi = lo;
+        for (; j < m->n && m->points[j].p == m->medians[k].p; j++) {
+            lo = m->points[j].speedup < lo ? m->points[j].speedup : lo;
+            hi = m->points[j].speedup > hi ? m->points[j].speedup : hi;
+        }
+        rc |= add_num(&t, (double)m->medians[k].p);
+        rc |= add_num(&t, (double)(j - i));
+        snprintf(a, sizeof a, "%.4g", m->medians[k].speedup);
+        rc |= mmm__table_add(&t, a);
+        snprintf(a, sizeof a, "%.4g", lo);
+        rc |= mmm__table_add(&t, a);
+        snprintf(a, sizeof a, "%.4g", hi);
+        rc |= mmm__table_add(&t, a);
+        i = j;
+    }
+    if (rc == 0)
+        mmm__table_print(&t, f, "  ", 0);
+    mmm__table_dispose(&t);
+    return rc;
 }
 
 static int print_text(FILE *f, const mmm_program *prog, const char *file,
@@ -150,6 +204,8 @@ static int print_text(FILE *f, const mmm_program *prog, const char *file,
         fprintf(f, "\n  -: p < K = %lld, where the corollary does not hold.\n", (long long)s->K);
     fprintf(f, "  speedup min = T1 / Graham, speedup max = T1 / lower bound: every greedy\n"
            "  schedule's speedup T1 / makespan lies between them.\n");
+    if (rc == 0 && s->measured)
+        rc = print_measured(f, s->measured);
     return rc ? -1 : 0;
 }
 
