@@ -302,7 +302,6 @@ int mmm_speedup_compute(mmm_speedup *out, const mmm_instance *inst,
     memset(&s, 0, sizeof s);
     memset(&row, 0, sizeof row);
     meas = opt->version >= 3 ? opt->measured : NULL;
-    s.measured = meas;
     if ((rc = get_figures(&base, inst, 0, err)) < 0) {
         mmm_metrics_dispose(&base.m);
         return rc;

@@ -170,11 +170,7 @@ static int rows(mmm_speedup_measured *m, mmm__csv *s, size_t nh, int pcol, int v
                                  "%s '%s' is too small", vname, cells[vcol]);
         m->n++;
     }
-    if (got < 0)
-        return got;
-    if (m->n == 0)
-        return mmm_error_set(err, MMM_EINPUT, m->file, s->line, "no rows after the header");
-    return MMM_OK;
+    return got < 0 ? got : MMM_OK;
 }
 
 int mmm_speedup_measured_read_memory(mmm_speedup_measured **out, const char *buf,
@@ -219,6 +215,10 @@ int mmm_speedup_measured_read_memory(mmm_speedup_measured **out, const char *buf
     m->from_seconds = scale > 0;
     if ((rc = rows(m, &s, nh, pcol, vcol, scale, hdr[vcol], err)) < 0)
         goto done;
+    if (m->n == 0) {
+        rc = mmm_error_set(err, MMM_EINPUT, name, hline, "no rows after the header");
+        goto done;
+    }
     qsort(m->points, m->n, sizeof *m->points, by_p);
     if (!(tmp = malloc(m->n * sizeof *tmp)) ||
         !(m->medians = malloc(m->n * sizeof *m->medians))) {

@@ -69,9 +69,9 @@ static int measured_curves(const mmm_speedup_measured *m, mmm_plot_curve *dots,
 }
 
 /* The figure, written into path or, when path is NULL, into *svg. */
-static int speedup_plot(const mmm_speedup *s, const char *program_name,
-                        const char *path, char **svg, size_t *len,
-                        mmm__plot_layout *rec, mmm_error *err)
+static int speedup_plot(const mmm_speedup *s, const mmm_speedup_measured *m,
+                        const char *program_name, const char *path, char **svg,
+                        size_t *len, mmm__plot_layout *rec, mmm_error *err)
 {
     mmm_plot_curve c[MAX_CURVES], d[MAX_CURVES + 2], meas[2];
     char labels[MAX_CURVES][160], mlabel[64];
@@ -141,7 +141,7 @@ static int speedup_plot(const mmm_speedup *s, const char *program_name,
     for (j = 0; j < npol; j++) {
         static const int pal[] = {2, 3, 5, 6, 4, 8, 9, 10, 11};
         c[3 + j].color = pal[j % 9];
-        if (s->measured && c[3 + j].color == 6)
+        if (m && c[3 + j].color == 6)
             c[3 + j].color = 11; /* black is the measured runs' */
         c[3 + j].line = j < 9 ? MMM_PLOT_SOLID : MMM_PLOT_DASHED;
     }
@@ -184,8 +184,8 @@ static int speedup_plot(const mmm_speedup *s, const char *program_name,
         rc = mmm_error_set(err, rc, NULL, 0, "out of memory");
         goto done;
     }
-    if (s->measured) {
-        if ((rc = measured_curves(s->measured, &meas[0], &meas[1], mlabel, sizeof mlabel)) < 0) {
+    if (m) {
+        if ((rc = measured_curves(m, &meas[0], &meas[1], mlabel, sizeof mlabel)) < 0) {
             rc = mmm_error_set(err, rc, NULL, 0, "out of memory");
             goto done;
         }
@@ -245,12 +245,19 @@ done:
     return rc;
 }
 
-int mmm_speedup_plot_write(const mmm_speedup *s, const char *program_name,
-                           const char *path, mmm_error *err)
+int mmm_speedup_plot_write_measured(const mmm_speedup *s, const mmm_speedup_measured *m,
+                                    const char *program_name, const char *path,
+                                    mmm_error *err)
 {
     if (!path)
         return mmm_error_set(err, MMM_EINVAL, NULL, 0, "no file name");
-    return speedup_plot(s, program_name, path, NULL, NULL, NULL, err);
+    return speedup_plot(s, m, program_name, path, NULL, NULL, NULL, err);
+}
+
+int mmm_speedup_plot_write(const mmm_speedup *s, const char *program_name,
+                           const char *path, mmm_error *err)
+{
+    return mmm_speedup_plot_write_measured(s, NULL, program_name, path, err);
 }
 
 int mmm__speedup_plot_svg(const mmm_speedup *s, const char *program_name, char **svg,
@@ -258,14 +265,14 @@ int mmm__speedup_plot_svg(const mmm_speedup *s, const char *program_name, char *
 {
     *svg = NULL;
     *len = 0;
-    return speedup_plot(s, program_name, NULL, svg, len, NULL, err);
+    return speedup_plot(s, NULL, program_name, NULL, svg, len, NULL, err);
 }
 
-int mmm__speedup_plot_layout(const mmm_speedup *s, const char *program_name,
-                             mmm__plot_layout *rec, char **svg, size_t *len,
-                             mmm_error *err)
+int mmm__speedup_plot_layout(const mmm_speedup *s, const mmm_speedup_measured *m,
+                             const char *program_name, mmm__plot_layout *rec, char **svg,
+                             size_t *len, mmm_error *err)
 {
     *svg = NULL;
     *len = 0;
-    return speedup_plot(s, program_name, NULL, svg, len, rec, err);
+    return speedup_plot(s, m, program_name, NULL, svg, len, rec, err);
 }

@@ -23,9 +23,10 @@
  *   mmm_speedup_dispose(&s);
  *
  * Measured speedups (a CSV file, mmm_speedup_measured_read_file) can be
- * given with the options: the default list of p then includes their p,
- * and the output (mmm_write_speedup) and the picture show them beside the
- * bounds, in the manner of Cilkscale.
+ * given with the options: the default list of p then includes their p;
+ * mmm_write_speedup_measured (mmm/output.h) and
+ * mmm_speedup_plot_write_measured show them beside the bounds, in the
+ * manner of Cilkscale.
  */
 #ifndef MMM_SCALE_H
 #define MMM_SCALE_H
@@ -110,10 +111,8 @@ typedef struct mmm_speedup_options {
                                    all, and each simulation's; NULL: none */
     void *progress_payload;
     const mmm_speedup_measured *measured; /**< (version 3) measured
-                                   speedups (borrowed; they must outlive
-                                   the result): their p join the default
-                                   list, and the result points to them;
-                                   NULL: none */
+                                   speedups (borrowed): their p join the
+                                   default list; NULL: none */
 } mmm_speedup_options;
 
 /** The defaults; a NULL options pointer means the same. */
@@ -154,8 +153,6 @@ typedef struct mmm_speedup {
     size_t nrows;
     mmm_speedup_row *rows;       /**< by increasing p as given */
     double *makespans_;        /**< storage of the rows' makespans */
-    const mmm_speedup_measured *measured; /**< the options' measured
-                                    speedups (borrowed), or NULL */
 } mmm_speedup;
 
 /**
@@ -196,12 +193,20 @@ MMM_API void mmm_speedup_dispose(mmm_speedup *s);
  * Cilkview's picture: speedup against p on log axes, with the band of the
  * speedup range (T1/Graham .. T1/lower bound), the simulated speedup of
  * each policy and the line of perfect speedup; K and the instance's p
- * marked; with measured speedups (s->measured), each row a black dot (up
- * to 10,000 rows) and the medians per p joined by a black line.  The format comes from the extension (.svg, .png, .pdf);
+ * marked.  The format comes from the extension (.svg, .png, .pdf);
  * atomic.  Needs PLplot (mmm/plot.h).
  */
 MMM_API int mmm_speedup_plot_write(const mmm_speedup *s, const char *program_name,
                                  const char *path, mmm_error *err);
+/**
+ * The same picture with measured speedups m (may be NULL) over it: each
+ * run a black dot (up to 10,000 runs) and the medians per p joined by a
+ * black line.
+ */
+MMM_API int mmm_speedup_plot_write_measured(const mmm_speedup *s,
+                                            const mmm_speedup_measured *m,
+                                            const char *program_name, const char *path,
+                                            mmm_error *err);
 
 #ifdef __cplusplus
 }

@@ -122,12 +122,12 @@ int cmd_scale(int argc, char **argv)
         rc = cli_fail(&err);
         goto done;
     }
-    if (mmm_write_speedup(w, prog, a.file, &s, all, &err) < 0) {
+    if (mmm_write_speedup_measured(w, prog, a.file, &s, all, meas, &err) < 0) {
         fprintf(stderr, "mmm scale: %s\n", err.message);
         rc = CLI_FAIL;
     }
     if (rc == CLI_OK && a.plot &&
-        mmm_speedup_plot_write(&s, prog->name, a.plot, &err) < 0)
+        mmm_speedup_plot_write_measured(&s, meas, prog->name, a.plot, &err) < 0)
         rc = cli_fail(&err);
     if (cli_flushed("mmm scale: error writing the output\n") != CLI_OK)
         rc = CLI_FAIL;

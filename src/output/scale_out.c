@@ -14,7 +14,7 @@ static void json_num_or_null(mmm__json *w, int have, double v)
 }
 
 static void print_json(FILE *f, const mmm_program *prog, const mmm_speedup *s,
-                       int all)
+                       int all, const mmm_speedup_measured *m)
 {
     mmm__json w;
     size_t i, j;
@@ -57,14 +57,14 @@ static void print_json(FILE *f, const mmm_program *prog, const mmm_speedup *s,
         mmm__json_end_object(&w);
     }
     mmm__json_end_array(&w);
-    if (s->measured) {
+    if (m) {
         /* every measured run, by increasing p */
         mmm__json_key(&w, "measured");
         mmm__json_begin_array(&w);
-        for (i = 0; i < s->measured->n; i++) {
+        for (i = 0; i < m->n; i++) {
             mmm__json_begin_object_flat(&w);
-            mmm__json_intk(&w, "p", s->measured->points[i].p);
-            mmm__json_num(&w, "speedup", s->measured->points[i].speedup);
+            mmm__json_intk(&w, "p", m->points[i].p);
+            mmm__json_num(&w, "speedup", m->points[i].speedup);
             mmm__json_end_object(&w);
         }
         mmm__json_end_array(&w);
@@ -141,7 +141,7 @@ static int print_measured(FILE *f, const mmm_speedup_measured *m)
 }
 
 static int print_text(FILE *f, const mmm_program *prog, const char *file,
-                      const mmm_speedup *s, int all)
+                      const mmm_speedup *s, int all, const mmm_speedup_measured *m)
 {
     mmm__table t;
     char a[64], b[64];
@@ -204,13 +204,14 @@ static int print_text(FILE *f, const mmm_program *prog, const char *file,
         fprintf(f, "\n  -: p < K = %lld, where the corollary does not hold.\n", (long long)s->K);
     fprintf(f, "  speedup min = T1 / Graham, speedup max = T1 / lower bound: every greedy\n"
            "  schedule's speedup T1 / makespan lies between them.\n");
-    if (rc == 0 && s->measured)
-        rc = print_measured(f, s->measured);
+    if (rc == 0 && m)
+        rc = print_measured(f, m);
     return rc ? -1 : 0;
 }
 
-int mmm_write_speedup(mmm_writer *w, const mmm_program *prog, const char *file,
-                      const mmm_speedup *s, int all, mmm_error *err)
+int mmm_write_speedup_measured(mmm_writer *w, const mmm_program *prog, const char *file,
+                               const mmm_speedup *s, int all, const mmm_speedup_measured *m,
+                               mmm_error *err)
 {
     int rc = mmm__writer_check(w, MMM__ALL_FORMATS, "mmm_write_speedup", err);
     if (rc < 0)
@@ -219,10 +220,16 @@ int mmm_write_speedup(mmm_writer *w, const mmm_program *prog, const char *file,
         return mmm_error_set(err, MMM_EINVAL, NULL, 0,
                              "mmm_write_speedup: no program or speedup");
     if (w->format == MMM_FORMAT_JSON)
-        print_json(w->f, prog, s, all);
+        print_json(w->f, prog, s, all, m);
     else if (w->format == MMM_FORMAT_CSV)
         print_csv(w->f, s, all);
-    else if (print_text(w->f, prog, file ? mmm__input_name(file) : prog->file, s, all) < 0)
+    else if (print_text(w->f, prog, file ? mmm__input_name(file) : prog->file, s, all, m) < 0)
         return mmm_error_set(err, MMM_ENOMEM, NULL, 0, "out of memory");
     return MMM_OK;
+}
+
+int mmm_write_speedup(mmm_writer *w, const mmm_program *prog, const char *file,
+                      const mmm_speedup *s, int all, mmm_error *err)
+{
+    return mmm_write_speedup_measured(w, prog, file, s, all, NULL, err);
 }
