@@ -26,4 +26,6 @@ done
     -o "$HERE/poly_div_opt_blocks.png"
 "$MMM" render dags/poly_mul.xml --color cost -o "$HERE/poly_mul_cost.png"
 "$MMM" scale dags/fork_join.xml --p 1..16 --policy all --plot "$HERE/fork_join_speedup.png" >/dev/null
+"$MMM" scale dags/fork_join.xml --measured tests/data/scale/fork_join_times.csv \
+    --plot "$HERE/fork_join_speedup_measured.png" >/dev/null
 ls -l "$HERE"
