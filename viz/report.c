@@ -441,7 +441,8 @@ int mmm_report_html(char **out, size_t *len_out, const mmm_instance *inst,
     if ((rc = put_kernels(&t, inst, m, opt, err)) < 0)
         goto fail;
     mmm__report_progress(opt, "the time model", 0, 0);
-    if ((rc = mmm__report_time(&t, inst, opt, err)) < 0)
+    if ((rc = mmm__report_time(&t, inst, opt, err)) < 0 ||
+        (rc = mmm__report_roofline(&t, inst, opt, err)) < 0)
         goto fail;
     if (!opt->no_sweep && (rc = mmm__report_sweeps(&t, inst, opt, err)) < 0)
         goto fail;
