@@ -6,6 +6,7 @@
 
 #include "mmm/roofline.h"
 #include "mmm/timemodel.h"
+#include "numfmt.h"
 #include "report_int.h"
 
 typedef struct roof_fig {
@@ -35,6 +36,21 @@ static char *rate(double v, const char *unit, char *buf, size_t size)
     return buf;
 }
 
+/* A cell of 4 significant digits, sorted by v: the rates and intensities
+ * of one column span many orders of magnitude, which one number of
+ * decimals per column would round to 0 ("1 739", "74.17", "0.01035";
+ * m·10ⁿ below 10⁻³). */
+static void sig4(mmm__tab *tb, double v)
+{
+    char buf[64];
+    int mag = v > 0 ? (int)floor(log10(v)) : 0;
+    if (v > 0 && v < 1e-3)
+        mmm__fmt_sci(v, 4, buf, sizeof buf);
+    else
+        mmm__fmt_grouped(v, mag >= 3 ? 0 : 3 - mag, buf, sizeof buf);
+    mmm__tab_html(tb, v, "%s", buf);
+}
+
 static int put_table(mmm__text *t, const mmm_roofline *r, const mmm_program *p,
                      size_t max_rows, mmm_error *err)
 {
@@ -60,11 +76,11 @@ static int put_table(mmm__text *t, const mmm_roofline *r, const mmm_program *p,
         mmm__tab_num(&tb, k->work);
         mmm__tab_num(&tb, k->dram_bytes);
         if (isfinite(k->intensity))
-            mmm__tab_num(&tb, k->intensity);
+            sig4(&tb, k->intensity);
         else
             mmm__tab_empty(&tb); /* no DRAM bytes */
-        mmm__tab_num(&tb, k->throughput / 1e9);
-        mmm__tab_num(&tb, k->roof / 1e9);
+        sig4(&tb, k->throughput / 1e9);
+        sig4(&tb, k->roof / 1e9);
         mmm__tab_num(&tb, 100 * k->fraction);
         mmm__tab_html(&tb, NAN, "%s", mmm_roofline_bound_name(k->bound));
         mmm__tab_html(&tb, NAN, "%s", mmm_time_term_name(k->dominant));
