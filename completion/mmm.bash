@@ -24,7 +24,7 @@ _mmm_options()
                        --baseline --plot --max-points --max-rows" ;;
         compare) echo "$_mmm_common --corollary --time --model" ;;
         simulate) echo "$_mmm_common --policy --seed --gantt --trace --max-launches" ;;
-        scale) echo "$_mmm_common --p --policy --seed --plot --max-launches" ;;
+        scale) echo "$_mmm_common --p --policy --seed --plot --measured --max-launches" ;;
         roofline) echo "$_mmm_common -o --output" ;;
         render) echo "$_mmm_common -o --output --level --color --condense --view --rankdir --max-nodes --dpi" ;;
         report) echo "$_mmm_common -o --output --color --max-nodes --sweep --no-sweep
@@ -108,7 +108,7 @@ _mmm()
         --negative-cost) words="error zero" ;;
         --samples) words="all" ;;
         --machine | --skeleton) _mmm_files xml; return ;;
-        --data | --costs) _mmm_files csv; return ;;
+        --data | --costs | --measured) _mmm_files csv; return ;;
         --gantt | --plot) _mmm_files 'svg|png|pdf'; return ;;
         --trace) _mmm_files json; return ;;
         --keep) COMPREPLY=($(compgen -d -- "$cur")); compopt -o filenames 2>/dev/null; return ;;

@@ -17,7 +17,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 secs=${1:-60}; shift || true
-harnesses=("$@"); [ ${#harnesses[@]} -gt 0 ] || harnesses=(fuzz_expr fuzz_load fuzz_analyze fuzz_import fuzz_runs fuzz_ncu)
+harnesses=("$@"); [ ${#harnesses[@]} -gt 0 ] || harnesses=(fuzz_expr fuzz_load fuzz_analyze fuzz_import fuzz_runs fuzz_ncu fuzz_measured)
 
 set -e
 CC=clang cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMMM_FUZZ=ON \
@@ -60,6 +60,10 @@ for h in "${harnesses[@]}"; do
     for f in tests/data/runs/*.csv; do
       { printf '\0'; cat "$f"; } > "$corpus/seed-$(basename "$f")"
     done
+    dict=fuzz/csv.dict
+  elif [ "$h" = fuzz_measured ]; then
+    # the measured speedups of tests/data/scale/ and the runs files
+    cp tests/data/scale/*.csv tests/data/runs/*.csv "$corpus"/
     dict=fuzz/csv.dict
   elif [ "$h" = fuzz_ncu ]; then
     # the captures of tests/data/profile/ (Nsight Compute's raw CSV)

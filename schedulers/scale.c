@@ -35,6 +35,26 @@ static size_t sort_unique(int64_t *v, size_t n)
     return m;
 }
 
+/* The p of the measured speedups m (may be NULL) joined to the list. */
+static int add_measured_p(int64_t **v, size_t *n, const mmm_speedup_measured *m,
+                          mmm_error *err)
+{
+    int64_t *w;
+    size_t i;
+    if (!m || m->nmedians == 0)
+        return MMM_OK;
+    if (m->nmedians > MMM_SPEEDUP_MAX_ROWS)
+        return mmm_error_set(err, MMM_ELIMIT, m->file, 0,
+                             "more than %d values of p", MMM_SPEEDUP_MAX_ROWS);
+    if (!(w = realloc(*v, (*n + m->nmedians) * sizeof *w)))
+        return nomem(err);
+    for (i = 0; i < m->nmedians; i++)
+        w[*n + i] = m->medians[i].p;
+    *v = w;
+    *n = sort_unique(w, *n + m->nmedians);
+    return MMM_OK;
+}
+
 int mmm_speedup_default_p(int64_t **out, size_t *n, double parallelism,
                         int64_t N, int64_t p_machine, mmm_error *err)
 {
@@ -270,6 +290,7 @@ int mmm_speedup_compute(mmm_speedup *out, const mmm_instance *inst,
     size_t np, i;
     mmm_instance *w = NULL;
     mmm_override *buf = NULL;
+    const mmm_speedup_measured *meas;
     int pslot, rc;
 
     if (!out || !inst || (nov && !ov))
@@ -280,6 +301,7 @@ int mmm_speedup_compute(mmm_speedup *out, const mmm_instance *inst,
         opt = &defaults;
     memset(&s, 0, sizeof s);
     memset(&row, 0, sizeof row);
+    meas = opt->version >= 3 ? opt->measured : NULL;
     if ((rc = get_figures(&base, inst, 0, err)) < 0) {
         mmm_metrics_dispose(&base.m);
         return rc;
@@ -310,7 +332,8 @@ int mmm_speedup_compute(mmm_speedup *out, const mmm_instance *inst,
     } else {
         /* the block level bounds the speedup: past T1/T_inf the rows are flat */
         double par = base.crit > 0 ? base.T1 / base.crit : 1;
-        if ((rc = mmm_speedup_default_p(&plist, &np, par, s.N, s.p, err)) < 0)
+        if ((rc = mmm_speedup_default_p(&plist, &np, par, s.N, s.p, err)) < 0 ||
+            (rc = add_measured_p(&plist, &np, meas, err)) < 0)
             goto fail;
     }
     if ((rc = alloc_result(&s, opt, np, err)) < 0)

@@ -234,6 +234,10 @@ PROBE = r"""
           : 'widths ' + w0.toFixed(0) + ', ' + w1.toFixed(0) + ', ' + w2.toFixed(0);
     }
   }
+  // The roofline section: its figure and a table row per kernel.
+  const roof = document.getElementById('roofline');
+  out.roofline = roof ? {figures: roof.querySelectorAll('.figure svg').length,
+                         rows: roof.querySelectorAll('tbody tr').length} : null;
   return out;
 })()
 """
@@ -241,7 +245,11 @@ PROBE = r"""
 
 def main():
     exe, page, work = sys.argv[1], os.path.abspath(sys.argv[2]), sys.argv[3]
-    shot = sys.argv[5] if len(sys.argv) > 5 and sys.argv[4] == "--shot" else None
+    rest = sys.argv[4:]
+    shot = rest[rest.index("--shot") + 1] if "--shot" in rest else None
+    # --roofline: the page must have the roofline section (a machine was
+    # given), with its figure and rows; else it must not
+    want_roof = "--roofline" in rest
     url = "file://" + page
     b = Browser(exe, work)
     failures = []
@@ -280,6 +288,12 @@ def main():
                     width, res["nsmall"], "; ".join(res["small"])))
             if res["width"] > res["window"]:
                 failures.append("%d px: the page is %d px wide" % (width, res["width"]))
+            roof = res.get("roofline")
+            if want_roof and not (roof and roof["figures"] == 1 and roof["rows"] > 0):
+                failures.append("%d px: no roofline section with a figure and rows: %r"
+                                % (width, roof))
+            elif not want_roof and roof is not None:
+                failures.append("%d px: a roofline section without a machine" % width)
             for what in ("sort", "fold", "zoom"):
                 if res[what] != "ok":
                     failures.append("%d px: %s: %s" % (width, what, res[what]))

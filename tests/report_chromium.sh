@@ -16,7 +16,9 @@
 #     the window, a click on a header sorts the kernel table (numbers as
 #     numbers, a second click reverses), a table of more than 50 rows shows
 #     50 and its "show all" button all of them, a figure's zoom buttons
-#     zoom; with scripts off, every row shown.
+#     zoom; with scripts off, every row shown; and a page of a GPU program
+#     with a machine file: its roofline section (figure and rows), absent
+#     from the other two.
 # MMM_SHOTS=DIR keeps screenshots of both pages, a window high each, in DIR.
 # Exit status: 0 pass, 1 fail, 77 skipped (no Chromium or no python3).
 set -u
@@ -145,11 +147,16 @@ python3 "$HERE/../bench/gen_taskgraph.py" wfcommons 240 "$WORK/tasks.json" 3 ||
     fail "bench/gen_taskgraph.py failed"
 "$MMM" report "$WORK/tasks.json" -p 4 -o "$WORK/tasks.html" ||
     fail "mmm report of the task graph exited with $?"
-for page in report tasks; do
+# A GPU program with a machine file: the roofline section (absent from the
+# other two pages).
+"$MMM" report "$HERE/../dags/gpu/scan.xml" --machine "$HERE/../dags/machines/h100-fitted.xml" \
+    --no-sweep -o "$WORK/gpu.html" || fail "mmm report of scan.xml exited with $?"
+for page in report tasks gpu; do
     set --
     [ -n "${MMM_SHOTS:-}" ] && set -- --shot "$MMM_SHOTS/$page"
+    [ "$page" = gpu ] && set -- "$@" --roofline
     timeout 300 python3 "$HERE/report_cdp.py" "$BROWSER" "$WORK/$page.html" "$WORK" "$@" ||
         fail "$page.html in use (tests/report_cdp.py)"
 done
-echo "report_chromium: OK ($BROWSER, $DAG and a task graph of 240 tasks)"
+echo "report_chromium: OK ($BROWSER, $DAG, a task graph of 240 tasks, scan.xml on an H100)"
 

@@ -36,6 +36,9 @@
 #define LLVMFuzzerTestOneInput fuzz_ncu_one
 #include "../fuzz/fuzz_ncu.c"
 #undef LLVMFuzzerTestOneInput
+#define LLVMFuzzerTestOneInput fuzz_measured_one
+#include "../fuzz/fuzz_measured.c"
+#undef LLVMFuzzerTestOneInput
 
 typedef int (*harness_fn)(const uint8_t *data, size_t size);
 
@@ -146,6 +149,11 @@ Test(fuzz_regress, runs)
 Test(fuzz_regress, ncu)
 {
     cr_expect_geq(replay(MMM_TEST_DATA "/fuzz/fuzz_ncu", fuzz_ncu_one), 1);
+}
+
+Test(fuzz_regress, measured)
+{
+    cr_expect_geq(replay(MMM_TEST_DATA "/fuzz/fuzz_measured", fuzz_measured_one), 1);
 }
 
 Test(fuzz_regress, hostile_files)

@@ -677,6 +677,21 @@ Test(null_err, mmm_speedup_parse_p)
     REFUSED(mmm_speedup_parse_p(&v, &n, "0", NULL));
 }
 
+Test(null_err, mmm_speedup_measured_read_memory)
+{
+    mmm_speedup_measured *m = NULL;
+    REFUSED(mmm_speedup_measured_read_memory(&m, "p,seconds\n2,1\n", 14, "m.csv", NULL));
+    cr_assert_null(m);
+    REFUSED(mmm_speedup_measured_read_memory(NULL, "", 0, "m.csv", NULL));
+}
+
+Test(null_err, mmm_speedup_measured_read_file)
+{
+    mmm_speedup_measured *m = NULL;
+    REFUSED(mmm_speedup_measured_read_file(&m, NO_DIR ".csv", NULL));
+    cr_assert_null(m);
+}
+
 Test(null_err, mmm_speedup_default_p)
 {
     size_t n = 0;
@@ -874,6 +889,17 @@ Test(null_err, mmm_write_speedup)
     mmm_speedup s;
     memset(&s, 0, sizeof s); /* no policy */
     REFUSED(mmm_write_speedup(w, p, NULL, &s, 0, NULL));
+    mmm_program_free(p);
+    mmm_writer_free(w);
+}
+
+Test(null_err, mmm_write_speedup_measured)
+{
+    mmm_writer *w = writer(MMM_FORMAT_JSON);
+    mmm_program *p = diamond();
+    mmm_speedup s;
+    memset(&s, 0, sizeof s); /* no policy */
+    REFUSED(mmm_write_speedup_measured(w, p, NULL, &s, 0, NULL, NULL));
     mmm_program_free(p);
     mmm_writer_free(w);
 }
@@ -1127,6 +1153,13 @@ Test(null_err, mmm_speedup_plot_write)
     mmm_speedup s;
     memset(&s, 0, sizeof s);
     REFUSED(mmm_speedup_plot_write(&s, "x", "p.svgz", NULL));
+}
+
+Test(null_err, mmm_speedup_plot_write_measured)
+{
+    mmm_speedup s;
+    memset(&s, 0, sizeof s);
+    REFUSED(mmm_speedup_plot_write_measured(&s, NULL, "x", "p.svgz", NULL));
 }
 
 Test(null_err, mmm_ncu_read_file)

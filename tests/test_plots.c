@@ -394,7 +394,15 @@ Test(plots, keys_band_and_single_panel_geometry)
  * its own, draws the two bounds last (dashed, over a schedule that meets
  * them), and prints T1 in full, not as 2.48208e+06.  With all three
  * equal, one policy curve is left. */
+static void speedup_layout_m(mmm__plot_layout *rec, int all_equal,
+                             const mmm_speedup_measured *meas);
 static void speedup_layout(mmm__plot_layout *rec, int all_equal)
+{
+    speedup_layout_m(rec, all_equal, NULL);
+}
+
+static void speedup_layout_m(mmm__plot_layout *rec, int all_equal,
+                             const mmm_speedup_measured *meas)
 {
     const mmm_sim_policy *pol[3] = {&mmm_sim_policy_fifo, &mmm_sim_policy_lifo,
                                     &mmm_sim_policy_critical_path};
@@ -435,7 +443,7 @@ static void speedup_layout(mmm__plot_layout *rec, int all_equal)
         rows[i].speedup_max = T1 / lb;
         rows[i].T1 = T1;
     }
-    cr_assert_eq(mmm__speedup_plot_layout(&s, "reduction", rec, &svg, &len, &err), 0,
+    cr_assert_eq(mmm__speedup_plot_layout(&s, meas, "reduction", rec, &svg, &len, &err), 0,
                  "%s", err.message);
     cr_assert(len > 0 && strstr(svg, "</svg>"));
     free(svg);
@@ -466,6 +474,33 @@ Test(plots, speedup_figure)
     speedup_layout(&rec, 1);
     check_layout(&rec, "speedup figure, equal policies");
     cr_assert_eq(rec.ncurves, 4, "%zu curves", rec.ncurves);
+}
+
+/* Measured speedups: every run a black dot (no line), the medians a
+ * black line, drawn last, over the bounds; the legend names both. */
+Test(plots, speedup_figure_with_measured_runs)
+{
+    static mmm__plot_layout rec;
+    static const char runs[] = "p,speedup\n1,1\n2,1.9\n2,1.7\n4,3.1\n8,5\n16,6.2\n";
+    mmm_speedup_measured *m = NULL;
+    mmm_error err;
+    size_t i, keys = 0;
+    cr_assert_eq(mmm_speedup_measured_read_memory(&m, runs, sizeof runs - 1, "r.csv", &err), 0,
+                 "%s", err.message);
+    speedup_layout_m(&rec, 0, m);
+    check_layout(&rec, "speedup figure with measured runs");
+    cr_assert_eq(rec.ncurves, 7, "%zu curves", rec.ncurves);
+    cr_assert_eq(rec.curves[5].rgb, 0x000000);
+    cr_assert_eq(rec.curves[6].rgb, 0x000000);
+    cr_assert_not(rec.curves[5].draws_line, "the runs are dots");
+    cr_assert(rec.curves[6].draws_line, "the medians are joined");
+    for (i = 0; i < 5; i++)
+        cr_assert_neq(rec.curves[i].rgb, 0x000000, "curve %zu is black too", i);
+    for (i = 0; i < rec.nboxes; i++)
+        if (rec.boxes[i].kind == MMM__PLOT_LEGEND)
+            keys++;
+    cr_assert_geq(keys, 1);
+    mmm_speedup_measured_free(m);
 }
 
 /* Colours of the palette differ from each other. */

@@ -302,6 +302,9 @@ Test(report, cli)
     fclose(f);
     cr_assert_eq(run("'%s' report '%s/missing.xml' -o '%s' 2>/dev/null", MMM_BIN, dir, path),
                  1);
+    cr_assert_eq(run("'%s' report '%s/diamond.xml' --sweep nope -o '%s' 2>&1 | grep -q "
+                     "'diamond.xml: error: --sweep: the program has no parameter .nope.$'",
+                     MMM_BIN, MMM_DAGS_DIR, path), 0);
     cr_assert_eq(run("'%s' report '%s/diamond.xml' --sweep nope -o '%s' 2>/dev/null",
                      MMM_BIN, MMM_DAGS_DIR, path), 1);
     f = fopen(path, "r");
@@ -310,6 +313,31 @@ Test(report, cli)
     fclose(f);
     cr_assert_str_eq(buf, "keep me\n");
     cr_assert_eq(run("rm -rf '%s'", dir), 0);
+}
+
+/* The roofline section: with a machine that gives the time model's
+ * constants, the picture and a row per kernel with operations; without
+ * one, no section. */
+Test(report, roofline_section_with_a_machine_only)
+{
+    cr_assert_eq(run("'%s' report '%s/gpu/scan.xml' --machine '%s/machines/h100-fitted.xml' "
+                     "--no-sweep --no-simulation -o - | tr '\\n' ' ' | "
+                     "grep -o '<section id=\"roofline\">.*' | sed 's,</section>.*,,' | "
+                     "grep '<h2>Roofline</h2>' | grep '<svg' | grep '>blocks</td>' | "
+                     "grep '>sums</td>' | grep -q '>add</td>'", MMM_BIN, MMM_DAGS_DIR,
+                     MMM_DAGS_DIR), 0);
+    /* add by hand: parts = n/(tpb k) blocks of tpb threads of 2k + 6
+     * operations, n = 2^24, k = 1: 8n = 2^27 operations; it reads and
+     * writes one 4-byte word a thread: 8n bytes, 1 operation per byte */
+    cr_assert_eq(run("'%s' report '%s/gpu/scan.xml' --machine '%s/machines/h100-fitted.xml' "
+                     "--no-sweep --no-simulation -o - | grep -q '>add</td><td class=\"n\" "
+                     "data-v=\"1\">1</td><td class=\"n\" data-v=\"134217728\">[^<]*</td>"
+                     "<td class=\"n\" data-v=\"134217728\">[^<]*</td><td class=\"n\" "
+                     "data-v=\"1\">'", MMM_BIN, MMM_DAGS_DIR, MMM_DAGS_DIR), 0);
+    cr_assert_eq(run("'%s' report '%s/gpu/scan.xml' --no-sweep --no-simulation -o - | "
+                     "grep -c 'id=\"roofline\"' | grep -q '^0$'", MMM_BIN, MMM_DAGS_DIR), 0);
+    cr_assert_eq(run("'%s' report '%s/diamond.xml' --no-sweep --no-simulation -o - | "
+                     "grep -c 'id=\"roofline\"' | grep -q '^0$'", MMM_BIN, MMM_DAGS_DIR), 0);
 }
 
 /* Numbers: digits in groups of three from five digits on, U+202F between. */

@@ -333,3 +333,210 @@ Test(scale_cli, report_section)
              MMM_BIN, file, dir, dir, dir, dir);
     cr_assert_eq(sh(cmd), 0, "%s", cmd);
 }
+
+/* ------------------------------------------------------------------ */
+/* Measured speedups (--measured)                                     */
+
+static mmm_speedup_measured *measured(const char *text)
+{
+    mmm_speedup_measured *m = NULL;
+    mmm_error err;
+    cr_assert_eq(mmm_speedup_measured_read_memory(&m, text, strlen(text), "m.csv", &err), 0,
+                 "%s", err.message);
+    cr_assert_not_null(m);
+    return m;
+}
+
+/* By hand: times at p = 1 of 10, 12, 11 s: T(1) = 11 (their median); at
+ * p = 2, 5.5 and 6 s: speedups 2 and 11/6, median (2 + 11/6)/2 = 23/12;
+ * at p = 4, 4 s: 11/4.  Rows out of order in the file come out by p, the
+ * rows of one p in the file's order. */
+Test(scale_measured, speedups_from_times_by_hand)
+{
+    static const char *const files[] = {
+        "p,seconds\n2,5.5\n1,10\n4,4\n1,12\n2,6\n1,11\n",
+        /* milliseconds, quoted and padded cells, CRLF, blank lines, a byte
+         * order mark and other columns ignored */
+        "\xef\xbb\xbfprogram, p ,time_ms\r\nx,2,5500\r\n\r\n\"y\", 1 ,\"10000\"\r\n"
+        "z,4,4000\r\nz,1,12000\r\nz,2,6000\r\nz,1,11000",
+    };
+    static const long lines[2][6] = {{3, 5, 7, 2, 6, 4}, {4, 6, 8, 2, 7, 5}};
+    for (size_t f = 0; f < 2; f++) {
+        mmm_speedup_measured *m = measured(files[f]);
+        const int64_t p[] = {1, 1, 1, 2, 2, 4};
+        const double want[] = {11.0 / 10, 11.0 / 12, 1, 2, 11.0 / 6, 11.0 / 4};
+        cr_assert(m->from_seconds);
+        close_to(m->t1, 11, "T(1)", 1);
+        cr_assert_eq(m->n, 6);
+        for (size_t i = 0; i < 6; i++) {
+            cr_assert_eq(m->points[i].p, p[i], "row %zu", i);
+            close_to(m->points[i].speedup, want[i], "speedup", p[i]);
+            cr_assert_eq(m->points[i].line, lines[f][i], "file %zu row %zu: line %ld", f, i,
+                         m->points[i].line);
+        }
+        cr_assert_eq(m->nmedians, 3);
+        cr_assert_eq(m->medians[0].p, 1);
+        close_to(m->medians[0].speedup, 1, "median", 1);
+        cr_assert_eq(m->medians[1].p, 2);
+        close_to(m->medians[1].speedup, 23.0 / 12, "median", 2);
+        cr_assert_eq(m->medians[2].p, 4);
+        close_to(m->medians[2].speedup, 11.0 / 4, "median", 4);
+        mmm_speedup_measured_free(m);
+    }
+}
+
+Test(scale_measured, speedups_as_given)
+{
+    mmm_speedup_measured *m = measured("speedup,p\n3.5,8\n1,1\n2.5,8\n1.5,8\n");
+    cr_assert_not(m->from_seconds);
+    cr_assert_eq(m->t1, 0);
+    cr_assert_eq(m->n, 4);
+    cr_assert_eq(m->nmedians, 2);
+    cr_assert_eq(m->medians[1].p, 8);
+    cr_assert_eq(m->medians[1].speedup, 2.5); /* the middle of 1.5, 2.5, 3.5 */
+    cr_assert_eq(m->points[1].speedup, 3.5);  /* p = 8 in the file's order */
+    cr_assert_eq(m->points[3].speedup, 1.5);
+    mmm_speedup_measured_free(m);
+}
+
+Test(scale_measured, bad_files_are_file_line_errors)
+{
+    static const struct {
+        const char *text;
+        size_t len; /* 0: strlen */
+        long line;
+        const char *says;
+    } bad[] = {
+        {"", 0, 1, "empty file"},
+        {"\n\n", 0, 1, "empty file"},
+        {"p,seconds,p\n1,2,3\n", 0, 1, "column 'p' appears twice"},
+        {"p,,seconds\n1,2,3\n", 0, 1, "column 2 of the header has no name"},
+        {"q,seconds\n1,2\n", 0, 1, "needs a column 'p'"},
+        {"p,time\n1,2\n", 0, 1, "needs a column 'p' and one of 'speedup' or 'seconds'"},
+        {"p,seconds,speedup\n1,2,3\n", 0, 1, "two measures ('seconds' and 'speedup')"},
+        {"p,time_ms,time_us\n1,2,3\n", 0, 1, "two measures"},
+        {"p,seconds\n", 0, 1, "no rows after the header"},
+        {"\n\np,seconds\n\n", 0, 3, "no rows after the header"},
+        {"p,seconds\n1,2\n2\n", 0, 3, "1 fields where the header has 2 columns"},
+        {"p,seconds\n1,2\n2,3,4\n", 0, 3, "3 fields where the header has 2 columns"},
+        {"p,seconds\n1,abc\n", 0, 2, "seconds 'abc' is not a positive number"},
+        {"p,speedup\n1,\n", 0, 2, "speedup '' is not a positive number"},
+        {"p,seconds\n1,1\n2,-1\n", 0, 3, "seconds '-1' is not a positive number"},
+        {"p,seconds\n1,1\n2,0\n", 0, 3, "seconds '0' is not a positive number"},
+        {"p,seconds\n1,1\n2,inf\n", 0, 3, "seconds 'inf' is not a positive number"},
+        {"p,seconds\n1,1\n2,nan\n", 0, 3, "seconds 'nan' is not a positive number"},
+        {"p,seconds\n1,1\n2,1e999\n", 0, 3, "not a positive number"},
+        {"p,time_us\n1,1\n2,1e-310\n", 0, 3, "time_us '1e-310'"},
+        {"p,seconds\n0,1\n", 0, 2, "p '0' is not an integer >= 1"},
+        {"p,seconds\n-2,1\n", 0, 2, "p '-2' is not an integer >= 1"},
+        {"p,seconds\n1.5,1\n", 0, 2, "p '1.5' is not an integer >= 1"},
+        {"p,seconds\n,1\n", 0, 2, "p '' is not an integer >= 1"},
+        {"p,seconds\n99999999999999999999,1\n", 0, 2, "is not an integer >= 1"},
+        {"p,seconds\nx,1\n", 0, 2, "p 'x' is not an integer >= 1"},
+        {"p,seconds\n2,1\n4,0.5\n", 0, 1, "times without a row of p = 1"},
+        {"x,p,time_ms\na,2,1\n", 0, 1, "times without a row of p = 1"},
+        {"p,speedup\n1,1\n\n\n2,\"1.5\n", 0, 5, "unterminated quoted field"},
+        {"p,speedup\n1,1\n2,\"1.5\"x\n", 0, 3, "text after a quoted field"},
+        {"p,speedup\n1,1\n2,1\"5\n", 0, 3, "a '\"' inside an unquoted field"},
+        {"p,seconds\n1,1\n2,\0\n", 17, 3, "a NUL byte"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        mmm_speedup_measured *m = (void *)1;
+        mmm_error err;
+        size_t len = bad[i].len ? bad[i].len : strlen(bad[i].text);
+        int rc = mmm_speedup_measured_read_memory(&m, bad[i].text, len, "m.csv", &err);
+        cr_expect_eq(rc, MMM_EINPUT, "case %zu: rc %d (%s)", i, rc, err.message);
+        cr_expect_null(m, "case %zu", i);
+        cr_expect_str_eq(err.file, "m.csv", "case %zu", i);
+        cr_expect_eq(err.line, bad[i].line, "case %zu: line %ld, expected %ld (%s)", i,
+                     err.line, bad[i].line, err.message);
+        cr_expect(strstr(err.message, bad[i].says) != NULL, "case %zu: '%s' lacks '%s'", i,
+                  err.message, bad[i].says);
+    }
+}
+
+/* The measured p join the default list. */
+Test(scale_measured, measured_p_join_the_default_list)
+{
+    mmm_program *prog = load_xml(fan_xml(10, 3, 5, 0));
+    mmm_instance *inst = evaluate(prog);
+    mmm_speedup_measured *m = measured("p,speedup\n3,2.5\n5,3\n1,1\n");
+    mmm_speedup_options o = MMM_SPEEDUP_OPTIONS_INIT;
+    const int64_t want[] = {1, 2, 3, 4, 5, 8, 16};
+    int64_t given[] = {2};
+    mmm_speedup s;
+    mmm_error err;
+    o.measured = m;
+    cr_assert_eq(mmm_speedup_compute(&s, inst, NULL, 0, &o, &err), 0, "%s", err.message);
+    cr_assert_eq(s.nrows, sizeof want / sizeof want[0], "%zu rows", s.nrows);
+    for (size_t i = 0; i < s.nrows; i++)
+        cr_assert_eq(s.rows[i].p, want[i], "row %zu: p = %lld", i, (long long)s.rows[i].p);
+    mmm_speedup_dispose(&s);
+    /* a list given stays as given */
+    o.p = given;
+    o.np = 1;
+    cr_assert_eq(mmm_speedup_compute(&s, inst, NULL, 0, &o, &err), 0, "%s", err.message);
+    cr_assert_eq(s.nrows, 1);
+    mmm_speedup_dispose(&s);
+    /* version 2 options know no measured speedups */
+    o.version = 2;
+    o.p = NULL;
+    o.np = 0;
+    cr_assert_eq(mmm_speedup_compute(&s, inst, NULL, 0, &o, &err), 0, "%s", err.message);
+    cr_assert_eq(s.nrows, 5); /* 1, 2, 4, 8, 16 */
+    mmm_speedup_dispose(&s);
+    mmm_speedup_measured_free(m);
+    mmm_instance_free(inst);
+    mmm_program_free(prog);
+}
+
+Test(scale_cli, measured_json_text_and_picture)
+{
+    char dir[] = "/tmp/mmm_scaleXXXXXX", cmd[4096], file[1100], runs[1100];
+    cr_assert_not_null(mkdtemp(dir));
+    snprintf(file, sizeof file, "%s/fan.xml", dir);
+    write_file(file, fan_xml(10, 3, 5, 0));
+    snprintf(runs, sizeof runs, "%s/runs.csv", dir);
+    /* T(1) = 8 ms (the median of 7, 8 and 9); p = 3: 4 ms and 5 ms, speedups
+     * 2 and 1.6, median 1.8 */
+    write_file(runs, "p,time_ms\n1,9\n3,4\n1,7\n3,5\n1,8\n");
+    snprintf(cmd, sizeof cmd,
+             "%s scale %s --measured %s --format json > %s/o.json && "
+             "python3 -c \"import json,sys; d=json.load(open('%s/o.json'));"
+             "m=d['measured']; want=[(1,8/9),(1,8/7),(1,1),(3,2),(3,1.6)];"
+             "ok=len(m)==5 and all(set(x)=={'p','speedup'} for x in m);"
+             "ok=ok and all(x['p']==p and abs(x['speedup']-s)<1e-12 for x,(p,s) in zip(m,want));"
+             "ok=ok and 3 in [r['p'] for r in d['rows']];"
+             "sys.exit(0 if ok else 1)\"",
+             MMM_BIN, file, runs, dir, dir);
+    cr_assert_eq(sh(cmd), 0, "%s", cmd);
+    snprintf(cmd, sizeof cmd,
+             "%s scale %s --measured %s > %s/t.txt && grep -q 'T(1) = 0.008 s, the median' "
+             "%s/t.txt && grep -Eq '^ +3 +2 +1.8 +1.6 +2$' %s/t.txt && "
+             "%s scale %s --format json | grep -vq measured",
+             MMM_BIN, file, runs, dir, dir, dir, MMM_BIN, file);
+    cr_assert_eq(sh(cmd), 0, "%s", cmd);
+    if (mmm_plot_available()) {
+        snprintf(cmd, sizeof cmd,
+                 "%s scale %s --measured %s --plot %s/s.svg > /dev/null && "
+                 "xmllint --noout %s/s.svg",
+                 MMM_BIN, file, runs, dir, dir);
+        cr_assert_eq(sh(cmd), 0, "%s", cmd);
+    }
+    /* a bad file: FILE:LINE, exit 1, no picture */
+    write_file(runs, "p,seconds\n1,1\n2,0\n");
+    snprintf(cmd, sizeof cmd,
+             "%s scale %s --measured %s --plot %s/b.svg > /dev/null 2> %s/e.txt; "
+             "test $? = 1 && grep -q '^%s:3: error: seconds .0. is not a positive number' "
+             "%s/e.txt && test ! -e %s/b.svg",
+             MMM_BIN, file, runs, dir, dir, runs, dir, dir);
+    cr_assert_eq(sh(cmd), 0, "%s", cmd);
+    write_file(runs, "p,seconds\n2,1\n");
+    snprintf(cmd, sizeof cmd,
+             "%s scale %s --measured %s 2> %s/e.txt > /dev/null; test $? = 1 && "
+             "grep -q '^%s:1: error: times without a row of p = 1' %s/e.txt",
+             MMM_BIN, file, runs, dir, runs, dir);
+    cr_assert_eq(sh(cmd), 0, "%s", cmd);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    cr_assert_eq(sh(cmd), 0);
+}

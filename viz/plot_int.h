@@ -68,10 +68,11 @@ int mmm__sweep_plot_layout(mmm_sweep_plot *sp, const mmm_sweep_result *res,
                            mmm__plot_layout *rec, char **out, size_t *len,
                            mmm_error *err);
 
-/* The speedup figure (mmm__speedup_plot_svg) with its layout recorded. */
-int mmm__speedup_plot_layout(const mmm_speedup *s, const char *program_name,
-                             mmm__plot_layout *rec, char **svg, size_t *len,
-                             mmm_error *err);
+/* The speedup figure (mmm_speedup_plot_write_measured) with its layout
+ * recorded. */
+int mmm__speedup_plot_layout(const mmm_speedup *s, const mmm_speedup_measured *m,
+                             const char *program_name, mmm__plot_layout *rec, char **svg,
+                             size_t *len, mmm_error *err);
 
 /* The colour of palette index c (mmm_plot_curve.color), 0xRRGGBB. */
 unsigned mmm__plot_color_rgb(int c);

@@ -423,6 +423,12 @@ int mmm_report_html(char **out, size_t *len_out, const mmm_instance *inst,
         opt = &defaults;
     *out = NULL;
     *len_out = 0;
+    for (size_t i = 0; i < opt->nsweep && opt->sweep; i++)
+        if (mmm_program_find_param(inst->program, opt->sweep[i]) < 0)
+            return mmm_error_set(err, MMM_EINPUT,
+                                 opt->source ? opt->source : inst->program->file, 0,
+                                 "--sweep: the program has no parameter '%s'",
+                                 opt->sweep[i]);
     mmm__text_init(&t);
     put_header(&t, inst, opt);
     put_summary(&t, inst, m);
@@ -435,7 +441,8 @@ int mmm_report_html(char **out, size_t *len_out, const mmm_instance *inst,
     if ((rc = put_kernels(&t, inst, m, opt, err)) < 0)
         goto fail;
     mmm__report_progress(opt, "the time model", 0, 0);
-    if ((rc = mmm__report_time(&t, inst, opt, err)) < 0)
+    if ((rc = mmm__report_time(&t, inst, opt, err)) < 0 ||
+        (rc = mmm__report_roofline(&t, inst, opt, err)) < 0)
         goto fail;
     if (!opt->no_sweep && (rc = mmm__report_sweeps(&t, inst, opt, err)) < 0)
         goto fail;

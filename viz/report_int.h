@@ -115,6 +115,11 @@ int mmm__report_simulation(mmm__text *t, const mmm_instance *inst,
 int mmm__report_time(mmm__text *t, const mmm_instance *inst,
                      const mmm_report_options *opt, mmm_error *err);
 
+/* The roofline of the kernels under the same machine (report_roofline.c);
+ * else nothing. */
+int mmm__report_roofline(mmm__text *t, const mmm_instance *inst,
+                         const mmm_report_options *opt, mmm_error *err);
+
 /* Rows of the per-kernel tables when the options say 0 (the script folds
  * them to 50 shown). */
 #define MMM__REPORT_MAX_ROWS 5000

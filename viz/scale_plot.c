@@ -1,5 +1,6 @@
 /* scale_plot.c: Cilkview's speedup picture of a sweep over p (mmm/scale.h),
  * drawn with mmm/plot.h into a file or, for the report, into memory. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,8 @@
 #include "plot_int.h"
 
 #define MAX_CURVES 16 /* perfect, two bounds, and the policies */
+/* Measured runs drawn one dot each up to this many (the medians always). */
+#define MAX_MEASURED_DOTS 10000
 
 /* The legend of policy j: its name, or with the policies of equal
  * makespans that it stands for ("all 8 policies" when they all agree). */
@@ -36,13 +39,42 @@ static void policy_label(const mmm_speedup *s, const size_t *same, size_t npol,
         snprintf(buf + len, size - len, " (simulated)");
 }
 
-/* The figure, written into path or, when path is NULL, into *svg. */
-static int speedup_plot(const mmm_speedup *s, const char *program_name,
-                        const char *path, char **svg, size_t *len,
-                        mmm__plot_layout *rec, mmm_error *err)
+/* The measured speedups as two curves: each run a dot (a point, then a
+ * gap), and the medians per p joined by a line.  0 or MMM_ENOMEM. */
+static int measured_curves(const mmm_speedup_measured *m, mmm_plot_curve *dots,
+                           mmm_plot_curve *med, char *label, size_t size)
 {
-    mmm_plot_curve c[MAX_CURVES], d[MAX_CURVES];
-    char labels[MAX_CURVES][160];
+    size_t i, nd = m->n <= MAX_MEASURED_DOTS ? m->n : 0;
+    int rc;
+    snprintf(label, size, "measured (%zu run%s)", m->n, m->n == 1 ? "" : "s");
+    if ((rc = mmm_plot_curve_init(dots, nd ? label : NULL, 2 * nd, 2 * nd + 2)) < 0)
+        return rc;
+    if ((rc = mmm_plot_curve_init(med, nd ? "measured, median per p" : label, m->nmedians,
+                                  m->nmedians + 1)) < 0) {
+        mmm_plot_curve_dispose(dots);
+        return rc;
+    }
+    for (i = 0; i < nd && rc == MMM_OK; i++)
+        if ((rc = mmm_plot_curve_add(dots, (double)m->points[i].p, m->points[i].speedup)) == 0)
+            rc = mmm_plot_curve_add(dots, (double)m->points[i].p, NAN);
+    for (i = 0; i < m->nmedians && rc == MMM_OK; i++)
+        rc = mmm_plot_curve_add(med, (double)m->medians[i].p, m->medians[i].speedup);
+    if (rc == MMM_OK && (rc = mmm_plot_curve_finish(dots)) == MMM_OK)
+        rc = mmm_plot_curve_finish(med);
+    dots->color = med->color = 6; /* black */
+    dots->markers = 1;
+    med->markers = nd == 0; /* the runs' dots show where the medians join */
+    dots->line = med->line = MMM_PLOT_SOLID;
+    return rc;
+}
+
+/* The figure, written into path or, when path is NULL, into *svg. */
+static int speedup_plot(const mmm_speedup *s, const mmm_speedup_measured *m,
+                        const char *program_name, const char *path, char **svg,
+                        size_t *len, mmm__plot_layout *rec, mmm_error *err)
+{
+    mmm_plot_curve c[MAX_CURVES], d[MAX_CURVES + 2], meas[2];
+    char labels[MAX_CURVES][160], mlabel[64];
     size_t same[MAX_CURVES]; /* a policy drawn by an earlier equal one */
     mmm_plot_panel panel;
     mmm_plot_mark marks[2];
@@ -50,7 +82,7 @@ static int speedup_plot(const mmm_speedup *s, const char *program_name,
     char title[256], subtitle[256], t1[40], cp[40];
     size_t nc = 0, i, j, npol;
     double top = 1;
-    int rc = MMM_OK, perfect_done = 0;
+    int rc = MMM_OK, perfect_done = 0, nmeas = 0;
 
     memset(&panel, 0, sizeof panel);
     memset(&plot, 0, sizeof plot);
@@ -109,6 +141,8 @@ static int speedup_plot(const mmm_speedup *s, const char *program_name,
     for (j = 0; j < npol; j++) {
         static const int pal[] = {2, 3, 5, 6, 4, 8, 9, 10, 11};
         c[3 + j].color = pal[j % 9];
+        if (m && c[3 + j].color == 6)
+            c[3 + j].color = 11; /* black is the measured runs' */
         c[3 + j].line = j < 9 ? MMM_PLOT_SOLID : MMM_PLOT_DASHED;
     }
     /* Perfect speedup only up to a little past the best possible one, so
@@ -150,6 +184,13 @@ static int speedup_plot(const mmm_speedup *s, const char *program_name,
         rc = mmm_error_set(err, rc, NULL, 0, "out of memory");
         goto done;
     }
+    if (m) {
+        if ((rc = measured_curves(m, &meas[0], &meas[1], mlabel, sizeof mlabel)) < 0) {
+            rc = mmm_error_set(err, rc, NULL, 0, "out of memory");
+            goto done;
+        }
+        nmeas = 2;
+    }
     panel.ylabel = "speedup T1 / T(p)";
     panel.yscale = MMM_PLOT_LOG;
     /* Drawn in this order: perfect speedup, the policies, then the two
@@ -161,8 +202,11 @@ static int speedup_plot(const mmm_speedup *s, const char *program_name,
     d[nc - 2] = c[1];
     d[nc - 1] = c[2];
     d[nc - 2].band_with = (int)nc; /* 1 + the index of T1/Graham */
+    /* the measured runs over everything */
+    for (i = 0; i < (size_t)nmeas; i++)
+        d[nc + i] = meas[i];
     panel.curves = d;
-    panel.ncurves = nc;
+    panel.ncurves = nc + (size_t)nmeas;
     plot.nmarks = 0;
     if (s->K > 0) {
         marks[plot.nmarks].x = (double)s->K;
@@ -196,15 +240,24 @@ static int speedup_plot(const mmm_speedup *s, const char *program_name,
 done:
     for (i = 0; i < nc; i++)
         mmm_plot_curve_dispose(&c[i]);
+    for (i = 0; i < (size_t)nmeas; i++)
+        mmm_plot_curve_dispose(&meas[i]);
     return rc;
+}
+
+int mmm_speedup_plot_write_measured(const mmm_speedup *s, const mmm_speedup_measured *m,
+                                    const char *program_name, const char *path,
+                                    mmm_error *err)
+{
+    if (!path)
+        return mmm_error_set(err, MMM_EINVAL, NULL, 0, "no file name");
+    return speedup_plot(s, m, program_name, path, NULL, NULL, NULL, err);
 }
 
 int mmm_speedup_plot_write(const mmm_speedup *s, const char *program_name,
                            const char *path, mmm_error *err)
 {
-    if (!path)
-        return mmm_error_set(err, MMM_EINVAL, NULL, 0, "no file name");
-    return speedup_plot(s, program_name, path, NULL, NULL, NULL, err);
+    return mmm_speedup_plot_write_measured(s, NULL, program_name, path, err);
 }
 
 int mmm__speedup_plot_svg(const mmm_speedup *s, const char *program_name, char **svg,
@@ -212,14 +265,14 @@ int mmm__speedup_plot_svg(const mmm_speedup *s, const char *program_name, char *
 {
     *svg = NULL;
     *len = 0;
-    return speedup_plot(s, program_name, NULL, svg, len, NULL, err);
+    return speedup_plot(s, NULL, program_name, NULL, svg, len, NULL, err);
 }
 
-int mmm__speedup_plot_layout(const mmm_speedup *s, const char *program_name,
-                             mmm__plot_layout *rec, char **svg, size_t *len,
-                             mmm_error *err)
+int mmm__speedup_plot_layout(const mmm_speedup *s, const mmm_speedup_measured *m,
+                             const char *program_name, mmm__plot_layout *rec, char **svg,
+                             size_t *len, mmm_error *err)
 {
     *svg = NULL;
     *len = 0;
-    return speedup_plot(s, program_name, NULL, svg, len, rec, err);
+    return speedup_plot(s, m, program_name, NULL, svg, len, rec, err);
 }

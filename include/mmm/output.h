@@ -162,6 +162,13 @@ MMM_API int mmm_write_simulation_end(mmm_writer *w, mmm_error *err);
 MMM_API int mmm_write_speedup(mmm_writer *w, const mmm_program *prog,
                               const char *file, const mmm_speedup *s, int all,
                               mmm_error *err);
+/** The same with measured speedups m (may be NULL; `mmm scale
+ *  --measured`): the text ends with a table per p (runs, median, least
+ *  and largest speedup), JSON has "measured" [{p, speedup}] (every run,
+ *  by increasing p); CSV is the same as without. */
+MMM_API int mmm_write_speedup_measured(mmm_writer *w, const mmm_program *prog,
+                                       const char *file, const mmm_speedup *s, int all,
+                                       const mmm_speedup_measured *m, mmm_error *err);
 
 /**
  * `mmm optimize`: begin when the sweep is resolved (plan, npoints: from

@@ -9,7 +9,8 @@
  * (mmm/sim.h, mmm/gantt.h), and the speedup over p (mmm/scale.h: the
  * bounds, the fifo makespan and the speedup range for p = 1, 2, 4, ...,
  * with Cilkview's picture), and when the machine gives the time model's
- * constants (mmm/timemodel.h) the predicted seconds per kernel.  It
+ * constants (mmm/timemodel.h) the predicted seconds per kernel and the
+ * roofline of the kernels (mmm/roofline.h: the picture and a table).  It
  * fetches nothing: no external script, style, font or image, and a
  * Content-Security-Policy that forbids them and allows only the page's own
  * inline script (by its SHA-256), which sorts the tables, folds those of
@@ -46,7 +47,8 @@ typedef struct mmm_report_options {
     const mmm_override *overrides;
     size_t noverrides;
     /** Parameters to sweep by name; NULL = every program parameter that
-     *  declares both min and max (at most MMM_REPORT_MAX_SWEEPS). */
+     *  declares both min and max (at most MMM_REPORT_MAX_SWEEPS).  A name
+     *  the program does not declare is MMM_EINPUT (at source). */
     const char *const *sweep;
     size_t nsweep;
     int no_sweep;             /**< leave the sweep section out */

@@ -21,6 +21,12 @@
  *   if (mmm_speedup_compute(&s, inst, ov, nov, &o, &err) < 0) ...
  *   for (i = 0; i < s.nrows; i++) ... s.rows[i].p, s.rows[i].speedup_max ...
  *   mmm_speedup_dispose(&s);
+ *
+ * Measured speedups (a CSV file, mmm_speedup_measured_read_file) can be
+ * given with the options: the default list of p then includes their p;
+ * mmm_write_speedup_measured (mmm/output.h) and
+ * mmm_speedup_plot_write_measured show them beside the bounds, in the
+ * manner of Cilkscale.
  */
 #ifndef MMM_SCALE_H
 #define MMM_SCALE_H
@@ -41,6 +47,57 @@ extern "C" {
  *  refused with MMM_ELIMIT). */
 #define MMM_SPEEDUP_MAX_ROWS 100000
 
+/** One measured speedup: a row of the file (or the median of the rows of
+ *  one p). */
+typedef struct mmm_speedup_point {
+    int64_t p;
+    double speedup;
+    long line;      /**< the row's line in the file (0 for a median) */
+} mmm_speedup_point;
+
+/**
+ * Measured speedups: a CSV file with a header line naming its columns,
+ * then one row per run (several runs of one p allowed):
+ *
+ *   p          the number of SMs (an integer >= 1), required
+ *   speedup    the measured speedup T1 / T(p), or
+ *   seconds    the measured time (or time_s, time_ms, time_us, as in the
+ *              runs file of mmm/fit.h); exactly one of these columns
+ *   any other  ignored (a runs file of `mmm fit` with a p column serves)
+ *
+ * From times, T1 is the median of the times at p = 1 (a file of times
+ * without a row of p = 1 is refused) and each row's speedup is T1 over
+ * its time.  Fields are separated by commas and may be quoted ("a,b", ""
+ * for a quote); blank lines are skipped; every error is FILE:LINE.
+ * Limits: 64 MiB, 1,000,000 rows, 256 columns.
+ */
+typedef struct mmm_speedup_measured {
+    const char *file;            /**< its name in messages */
+    int from_seconds;            /**< 1: the file gave times */
+    double t1;                   /**< from times: the median time at p = 1,
+                                      in seconds; else 0 */
+    size_t n;
+    mmm_speedup_point *points;   /**< every row, by increasing p (rows of
+                                      one p in the file's order) */
+    size_t nmedians;
+    mmm_speedup_point *medians;  /**< one per p, increasing: the median
+                                      speedup of its rows (the mean of the
+                                      middle two for an even count) */
+} mmm_speedup_measured;
+
+/** Read a file of measured speedups ("-": standard input).  MMM_EINPUT
+ *  at the line of the first problem (a missing or repeated column, a
+ *  field that is not a number, p < 1 or not an integer, a time or
+ *  speedup <= 0, times without p = 1, no rows), MMM_ELIMIT, MMM_EIO,
+ *  MMM_ENOMEM; *out is NULL then. */
+MMM_API int mmm_speedup_measured_read_file(mmm_speedup_measured **out, const char *path,
+                                           mmm_error *err);
+/** The same from memory; name is used in messages. */
+MMM_API int mmm_speedup_measured_read_memory(mmm_speedup_measured **out, const char *buf,
+                                             size_t len, const char *name,
+                                             mmm_error *err);
+MMM_API void mmm_speedup_measured_free(mmm_speedup_measured *m);
+
 typedef struct mmm_speedup_options {
     unsigned int version; /**< MMM_SPEEDUP_OPTIONS_VERSION (the INIT macro, mmm_speedup_options_init) */
     const int64_t *p;     /**< the p of the rows (each > 0); NULL: the
@@ -53,13 +110,16 @@ typedef struct mmm_speedup_options {
     mmm_progress_fn progress; /**< (version 2) "p = P", the rows done of
                                    all, and each simulation's; NULL: none */
     void *progress_payload;
+    const mmm_speedup_measured *measured; /**< (version 3) measured
+                                   speedups (borrowed): their p join the
+                                   default list; NULL: none */
 } mmm_speedup_options;
 
 /** The defaults; a NULL options pointer means the same. */
-#define MMM_SPEEDUP_OPTIONS_VERSION 2
+#define MMM_SPEEDUP_OPTIONS_VERSION 3
 #define MMM_SPEEDUP_OPTIONS_INIT                                              \
     {.version = MMM_SPEEDUP_OPTIONS_VERSION, .p = NULL, .np = 0, .policies = NULL, .npolicies = 0, .seed = 1,         \
-     .max_launches = 0, .progress = NULL, .progress_payload = NULL}
+     .max_launches = 0, .progress = NULL, .progress_payload = NULL, .measured = NULL}
 /** Set *opt to the defaults (MMM_SPEEDUP_OPTIONS_INIT). */
 MMM_API void mmm_speedup_options_init(mmm_speedup_options *opt);
 
@@ -99,7 +159,8 @@ typedef struct mmm_speedup {
  * The default list of p: 1, 2, 4, ... up to the first power of two past
  * the parallelism (the larger of W/S and T1 / critical path, but at most
  * N, at least 1), plus p_machine when positive, in increasing order
- * without repetition.  *out is malloc'ed.  0 or MMM_ENOMEM.
+ * without repetition.  (mmm_speedup_compute adds the p of measured
+ * speedups.)  *out is malloc'ed.  0 or MMM_ENOMEM.
  */
 MMM_API int mmm_speedup_default_p(int64_t **out, size_t *n, double parallelism,
                                 int64_t N, int64_t p_machine, mmm_error *err);
@@ -137,6 +198,15 @@ MMM_API void mmm_speedup_dispose(mmm_speedup *s);
  */
 MMM_API int mmm_speedup_plot_write(const mmm_speedup *s, const char *program_name,
                                  const char *path, mmm_error *err);
+/**
+ * The same picture with measured speedups m (may be NULL) over it: each
+ * run a black dot (up to 10,000 runs) and the medians per p joined by a
+ * black line.
+ */
+MMM_API int mmm_speedup_plot_write_measured(const mmm_speedup *s,
+                                            const mmm_speedup_measured *m,
+                                            const char *program_name, const char *path,
+                                            mmm_error *err);
 
 #ifdef __cplusplus
 }

@@ -16,7 +16,7 @@ SIZE = {
     'mmm_sweep_result': 7480,
     'mmm_sim_options': 72,
     'mmm_sim_runs': 32,
-    'mmm_speedup_options': 72,
+    'mmm_speedup_options': 80,
     'mmm_speedup': 136,
     'mmm_render_options': 72,
     'mmm_fit_options': 56,

@@ -78,7 +78,7 @@ int cmd_report(int argc, char **argv)
     static const mmm_report_options opt_init = MMM_REPORT_OPTIONS_INIT;
     report_args a;
     mmm_override ov[CLI_MAX_DEFS + 1];
-    size_t nov = 0, i;
+    size_t nov = 0;
     mmm_program *prog = NULL;
     mmm_instance *inst = NULL;
     mmm_metrics m;
@@ -97,13 +97,6 @@ int cmd_report(int argc, char **argv)
         a.opt.max_nodes = (size_t)a.max_nodes;
     if ((rc = cli_load_full(&a.c, a.file, 0, 1, &prog, &inst, NULL, ov, &nov)) != CLI_OK)
         return rc;
-    for (i = 0; i < a.nsweep; i++)
-        if (mmm_program_find_param(prog, a.sweep[i]) < 0) {
-            fprintf(stderr, "%s: error: --sweep: the program has no parameter '%s'\n",
-                    a.file, a.sweep[i]);
-            rc = CLI_FAIL;
-            goto done;
-        }
     a.opt.overrides = ov;
     a.opt.noverrides = nov;
     a.opt.source = a.file;
@@ -118,7 +111,6 @@ int cmd_report(int argc, char **argv)
         cli_print_error(&err);
         rc = CLI_FAIL;
     }
-done:
     mmm_metrics_dispose(&m);
     mmm_instance_free(inst);
     mmm_program_free(prog);

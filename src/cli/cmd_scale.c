@@ -11,7 +11,8 @@
 
 static const char scale_help[] =
     "usage: mmm scale FILE [-p LIST|A..B] [--policy NAME|all] [--seed N]\n"
-    "                      [--plot OUT.svg|png|pdf] [-D NAME=VALUE]...\n"
+    "                      [--plot OUT.svg|png|pdf] [--measured RUNS.csv]\n"
+    "                      [-D NAME=VALUE]...\n"
     "                      [--machine FILE] [--format text|json|csv]\n\n"
     "The speedup over the number of SMs p.  Above the table: W, S, the\n"
     "parallelism W/S, T1 (the sum of the block costs S(B) + O(B): the makespan on\n"
@@ -32,6 +33,8 @@ static const char scale_help[] =
     "  --plot OUT           Cilkview's picture: speedup against p with the bound\n"
     "                       band, the simulated speedup and perfect speedup\n"
     "                       (.svg, .png or .pdf)\n"
+    "  --measured RUNS.csv  measured speedups to show beside the bounds: columns p\n"
+    "                       and speedup or seconds (docs/simulate.md)\n"
     "  --max-launches N     give up beyond N launches simulated one by one\n"
     "                       (default 100000000)\n";
 
@@ -40,7 +43,7 @@ typedef struct scale_args {
     const char *file;
     const char *plist;
     const char *policy;
-    const char *plot;
+    const char *plot, *measured;
     uint64_t seed;
     int64_t max_launches;
 } scale_args;
@@ -51,6 +54,7 @@ static const cli_opt scale_opts[] = {
     {"-p|--p", CLI_STR, S_(plist), NULL, .fn = NULL},
     {"--policy", CLI_STR, S_(policy), NULL, .fn = NULL},
     {"--plot", CLI_STR, S_(plot), NULL, .fn = NULL},
+    {"--measured", CLI_STR, S_(measured), NULL, .fn = NULL},
     {"--seed", CLI_U64, S_(seed), "--seed needs a non-negative integer", .fn = NULL},
     {"--max-launches", CLI_INT, S_(max_launches), "--max-launches needs a positive "
      "integer", 1, INT64_MAX, .fn = NULL},
@@ -88,6 +92,7 @@ int cmd_scale(int argc, char **argv)
     mmm_speedup s;
     mmm_writer *w = NULL;
     int64_t *plist = NULL;
+    mmm_speedup_measured *meas = NULL;
     mmm_error err;
     int rc, all;
 
@@ -111,17 +116,18 @@ int cmd_scale(int argc, char **argv)
     so.max_launches = a.max_launches;
     so.progress = cli_progress(&a.c);
     so.progress_payload = &a.c;
-    if (mmm_speedup_compute(&s, inst, ov, nov, &so, &err) < 0 ||
+    if ((a.measured && mmm_speedup_measured_read_file(&meas, a.measured, &err) < 0) ||
+        (so.measured = meas, mmm_speedup_compute(&s, inst, ov, nov, &so, &err) < 0) ||
         mmm_writer_new(&w, stdout, a.c.format, &err) < 0) {
         rc = cli_fail(&err);
         goto done;
     }
-    if (mmm_write_speedup(w, prog, a.file, &s, all, &err) < 0) {
+    if (mmm_write_speedup_measured(w, prog, a.file, &s, all, meas, &err) < 0) {
         fprintf(stderr, "mmm scale: %s\n", err.message);
         rc = CLI_FAIL;
     }
     if (rc == CLI_OK && a.plot &&
-        mmm_speedup_plot_write(&s, prog->name, a.plot, &err) < 0)
+        mmm_speedup_plot_write_measured(&s, meas, prog->name, a.plot, &err) < 0)
         rc = cli_fail(&err);
     if (cli_flushed("mmm scale: error writing the output\n") != CLI_OK)
         rc = CLI_FAIL;
@@ -129,6 +135,7 @@ done:
     mmm_writer_free(w);
     mmm_speedup_dispose(&s);
     free(plist);
+    mmm_speedup_measured_free(meas);
     mmm_instance_free(inst);
     mmm_program_free(prog);
     return rc;

@@ -14,7 +14,7 @@ static void json_num_or_null(mmm__json *w, int have, double v)
 }
 
 static void print_json(FILE *f, const mmm_program *prog, const mmm_speedup *s,
-                       int all)
+                       int all, const mmm_speedup_measured *m)
 {
     mmm__json w;
     size_t i, j;
@@ -57,6 +57,18 @@ static void print_json(FILE *f, const mmm_program *prog, const mmm_speedup *s,
         mmm__json_end_object(&w);
     }
     mmm__json_end_array(&w);
+    if (m) {
+        /* every measured run, by increasing p */
+        mmm__json_key(&w, "measured");
+        mmm__json_begin_array(&w);
+        for (i = 0; i < m->n; i++) {
+            mmm__json_begin_object_flat(&w);
+            mmm__json_intk(&w, "p", m->points[i].p);
+            mmm__json_num(&w, "speedup", m->points[i].speedup);
+            mmm__json_end_object(&w);
+        }
+        mmm__json_end_array(&w);
+    }
     mmm__json_end_object(&w);
     mmm__json_finish(&w);
 }
@@ -86,8 +98,50 @@ static int add_num(mmm__table *t, double v)
     return mmm__table_add(t, mmm__fmt_num(v, buf, sizeof buf));
 }
 
+/* The measured speedups: per p, the runs, their median, least and
+ * largest speedup. */
+static int print_measured(FILE *f, const mmm_speedup_measured *m)
+{
+    mmm__table t;
+    char a[64];
+    size_t i = 0, k;
+    int rc = 0;
+    if (m->from_seconds)
+        fprintf(f, "\n  measured (%s): speedup = T(1) / T(p), T(1) = %s s, the median time "
+                "at p = 1\n\n", m->file, mmm__fmt_num(m->t1, a, sizeof a));
+    else
+        fprintf(f, "\n  measured (%s)\n\n", m->file);
+    mmm__table_init(&t, 5);
+    rc |= mmm__table_add(&t, "p");
+    rc |= mmm__table_add(&t, "runs");
+    rc |= mmm__table_add(&t, "median speedup");
+    rc |= mmm__table_add(&t, "least");
+    rc |= mmm__table_add(&t, "largest");
+    for (k = 0; k < m->nmedians; k++) {
+        size_t j = i; /* points i .. j have this p, sorted by line */
+        double lo = m->points[i].speedup, hi = lo;
+        for (; j < m->n && m->points[j].p == m->medians[k].p; j++) {
+            lo = m->points[j].speedup < lo ? m->points[j].speedup : lo;
+            hi = m->points[j].speedup > hi ? m->points[j].speedup : hi;
+        }
+        rc |= add_num(&t, (double)m->medians[k].p);
+        rc |= add_num(&t, (double)(j - i));
+        snprintf(a, sizeof a, "%.4g", m->medians[k].speedup);
+        rc |= mmm__table_add(&t, a);
+        snprintf(a, sizeof a, "%.4g", lo);
+        rc |= mmm__table_add(&t, a);
+        snprintf(a, sizeof a, "%.4g", hi);
+        rc |= mmm__table_add(&t, a);
+        i = j;
+    }
+    if (rc == 0)
+        mmm__table_print(&t, f, "  ", 0);
+    mmm__table_dispose(&t);
+    return rc;
+}
+
 static int print_text(FILE *f, const mmm_program *prog, const char *file,
-                      const mmm_speedup *s, int all)
+                      const mmm_speedup *s, int all, const mmm_speedup_measured *m)
 {
     mmm__table t;
     char a[64], b[64];
@@ -150,11 +204,14 @@ static int print_text(FILE *f, const mmm_program *prog, const char *file,
         fprintf(f, "\n  -: p < K = %lld, where the corollary does not hold.\n", (long long)s->K);
     fprintf(f, "  speedup min = T1 / Graham, speedup max = T1 / lower bound: every greedy\n"
            "  schedule's speedup T1 / makespan lies between them.\n");
+    if (rc == 0 && m)
+        rc = print_measured(f, m);
     return rc ? -1 : 0;
 }
 
-int mmm_write_speedup(mmm_writer *w, const mmm_program *prog, const char *file,
-                      const mmm_speedup *s, int all, mmm_error *err)
+int mmm_write_speedup_measured(mmm_writer *w, const mmm_program *prog, const char *file,
+                               const mmm_speedup *s, int all, const mmm_speedup_measured *m,
+                               mmm_error *err)
 {
     int rc = mmm__writer_check(w, MMM__ALL_FORMATS, "mmm_write_speedup", err);
     if (rc < 0)
@@ -163,10 +220,16 @@ int mmm_write_speedup(mmm_writer *w, const mmm_program *prog, const char *file,
         return mmm_error_set(err, MMM_EINVAL, NULL, 0,
                              "mmm_write_speedup: no program or speedup");
     if (w->format == MMM_FORMAT_JSON)
-        print_json(w->f, prog, s, all);
+        print_json(w->f, prog, s, all, m);
     else if (w->format == MMM_FORMAT_CSV)
         print_csv(w->f, s, all);
-    else if (print_text(w->f, prog, file ? mmm__input_name(file) : prog->file, s, all) < 0)
+    else if (print_text(w->f, prog, file ? mmm__input_name(file) : prog->file, s, all, m) < 0)
         return mmm_error_set(err, MMM_ENOMEM, NULL, 0, "out of memory");
     return MMM_OK;
+}
+
+int mmm_write_speedup(mmm_writer *w, const mmm_program *prog, const char *file,
+                      const mmm_speedup *s, int all, mmm_error *err)
+{
+    return mmm_write_speedup_measured(w, prog, file, s, all, NULL, err);
 }

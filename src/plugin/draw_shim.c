@@ -212,6 +212,10 @@ DRAW_FN(int, mmm_speedup_plot_write,
         (const mmm_speedup *s, const char *program_name, const char *path,
          mmm_error *err),
         (s, program_name, path, err), return unavailable(err))
+DRAW_FN(int, mmm_speedup_plot_write_measured,
+        (const mmm_speedup *s, const mmm_speedup_measured *m, const char *program_name,
+         const char *path, mmm_error *err),
+        (s, m, program_name, path, err), return unavailable(err))
 
 DRAW_FN(int, mmm_fit_plot_write,
         (const mmm_fit_report *r, const char *path, mmm_error *err),

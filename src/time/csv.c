@@ -1,12 +1,12 @@
 /* csv.c: the runs file of `mmm fit` (include/mmm/fit.h): a header, one
  * row per timed run, RFC 4180 quoting; every error FILE:LINE. */
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "mmm/fit.h"
+#include "base/csv.h"
 #include "base/file.h"
 #include "base/grow.h"
 
@@ -32,119 +32,6 @@ void mmm_runs_free(mmm_runs *r)
     free(r->rows);
     free((void *)r->file);
     free(r);
-}
-
-/* Split buf into cells.  Cells are copied (unquoted) into out (which holds
- * len + 1 bytes at least), NUL-terminated; *line_of receives each cell's
- * line.  Returns the number of cells, or -1 with err set. */
-typedef struct splitter {
-    const char *name;
-    const char *p, *end;
-    long line;
-    char *out;
-} splitter;
-
-/* One record: up to max cells into cell[]; *n receives the count.  Returns
- * 1 when a record was read, 0 at the end of the input, -1 on error. */
-static int read_record(splitter *s, const char **cell, size_t max, size_t *n,
-                       long *rec_line, mmm_error *err)
-{
-    *n = 0;
-    /* skip blank lines (a line ends with LF, CRLF or a lone CR) */
-    while (s->p < s->end && (*s->p == '\n' || *s->p == '\r')) {
-        if (*s->p == '\r' && s->p + 1 < s->end && s->p[1] == '\n')
-            s->p++;
-        s->p++;
-        s->line++;
-    }
-    if (s->p >= s->end)
-        return 0;
-    *rec_line = s->line;
-    for (;;) {
-        char *start = s->out;
-        if (*n >= max)
-            return mmm_error_set(err, MMM_ELIMIT, s->name, s->line,
-                                 "more than %zu columns", max), -1;
-        if (s->p < s->end && *s->p == '"') {
-            long qline = s->line;
-            s->p++;
-            for (;;) {
-                if (s->p >= s->end)
-                    return mmm_error_set(err, MMM_EINPUT, s->name, qline,
-                                         "unterminated quoted field (a "
-                                         "'\"' is missing)"), -1;
-                if (*s->p == '"') {
-                    if (s->p + 1 < s->end && s->p[1] == '"') {
-                        *s->out++ = '"';
-                        s->p += 2;
-                        continue;
-                    }
-                    s->p++;
-                    break;
-                }
-                if (*s->p == '\n' ||
-                    (*s->p == '\r' &&
-                     (s->p + 1 >= s->end || s->p[1] != '\n')))
-                    s->line++;
-                *s->out++ = *s->p++;
-            }
-            if (s->p < s->end && *s->p != ',' && *s->p != '\n' &&
-                *s->p != '\r')
-                return mmm_error_set(err, MMM_EINPUT, s->name, s->line,
-                                     "text after a quoted field (quote the "
-                                     "whole field)"), -1;
-        } else {
-            while (s->p < s->end && *s->p != ',' && *s->p != '\n' &&
-                   *s->p != '\r') {
-                if (*s->p == '"')
-                    return mmm_error_set(err, MMM_EINPUT, s->name, s->line,
-                                         "a '\"' inside an unquoted field "
-                                         "(quote the field and double the "
-                                         "'\"')"), -1;
-                *s->out++ = *s->p++;
-            }
-        }
-        *s->out++ = '\0';
-        cell[(*n)++] = start;
-        if (s->p < s->end && *s->p == ',') {
-            s->p++;
-            continue;
-        }
-        if (s->p < s->end && *s->p == '\r') {
-            s->p++;
-            if (s->p < s->end && *s->p == '\n')
-                s->p++;
-            s->line++;
-        } else if (s->p < s->end && *s->p == '\n') {
-            s->p++;
-            s->line++;
-        }
-        return 1;
-    }
-}
-
-static char *trim(char *c)
-{
-    while (*c == ' ' || *c == '\t')
-        c++;
-    size_t n = strlen(c);
-    while (n && (c[n - 1] == ' ' || c[n - 1] == '\t'))
-        c[--n] = '\0';
-    return c;
-}
-
-/* A strict positive finite number. */
-static int parse_number(const char *s, double *out)
-{
-    char *end;
-    if (!*s)
-        return -1;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (*end || errno == ERANGE || !isfinite(v))
-        return -1;
-    *out = v;
-    return 0;
 }
 
 int mmm_runs_read_memory(mmm_runs **out, const char *buf, size_t len,
@@ -174,25 +61,15 @@ int mmm_runs_read_memory(mmm_runs **out, const char *buf, size_t len,
                       RUNS_MAX_BYTES);
         goto fail;
     }
-    if (memchr(buf, '\0', len)) {
-        const char *z = memchr(buf, '\0', len);
-        long line = 1;
-        for (const char *q = buf; q < z; q++)
-            line += *q == '\n';
-        mmm_error_set(err, MMM_EINPUT, name, line,
-                      "a NUL byte (a runs file is text)");
-        goto fail;
-    }
     if (!(pv->text = malloc(len + 1)))
         goto nomem;
-    splitter s = {name, buf, buf + len, 1, pv->text};
-    if (len >= 3 && (unsigned char)buf[0] == 0xEF &&
-        (unsigned char)buf[1] == 0xBB && (unsigned char)buf[2] == 0xBF)
-        s.p += 3; /* byte order mark */
+    mmm__csv s;
+    if (mmm__csv_start(&s, buf, len, name, pv->text, err) < 0)
+        goto fail;
     const char *hdr[RUNS_MAX_COLS];
     size_t nh;
     long line;
-    int got = read_record(&s, hdr, RUNS_MAX_COLS, &nh, &line, err);
+    int got = mmm__csv_record(&s, hdr, RUNS_MAX_COLS, &nh, &line, err);
     if (got < 0)
         goto fail;
     if (got == 0) {
@@ -205,8 +82,7 @@ int mmm_runs_read_memory(mmm_runs **out, const char *buf, size_t len,
     r->program_col = r->time_col = r->launch_col = -1;
     double scale = 0;
     for (size_t c = 0; c < nh; c++) {
-        char *h = trim((char *)hdr[c]);
-        hdr[c] = h;
+        const char *h = hdr[c];
         if (!*h) {
             mmm_error_set(err, MMM_EINPUT, name, line,
                           "column %zu of the header has no name", c + 1);
@@ -246,7 +122,7 @@ int mmm_runs_read_memory(mmm_runs **out, const char *buf, size_t len,
     size_t nrows = 0;
     const char *cells[RUNS_MAX_COLS];
     size_t nc;
-    while ((got = read_record(&s, cells, RUNS_MAX_COLS, &nc, &line, err)) >
+    while ((got = mmm__csv_record(&s, cells, RUNS_MAX_COLS, &nc, &line, err)) >
            0) {
         if (nc != nh) {
             mmm_error_set(err, MMM_EINPUT, name, line,
@@ -267,7 +143,7 @@ int mmm_runs_read_memory(mmm_runs **out, const char *buf, size_t len,
         memset(row, 0, sizeof *row);
         row->line = line;
         for (size_t c = 0; c < nh; c++)
-            rec[nrows * nh + c] = trim((char *)cells[c]);
+            rec[nrows * nh + c] = cells[c];
         const char *prog = rec[nrows * nh + (size_t)r->program_col];
         const char *t = rec[nrows * nh + (size_t)r->time_col];
         double v;
@@ -276,7 +152,7 @@ int mmm_runs_read_memory(mmm_runs **out, const char *buf, size_t len,
                           "the program cell is blank");
             goto fail;
         }
-        if (parse_number(t, &v) < 0 || v <= 0) {
+        if (mmm__csv_number(t, &v) < 0 || v <= 0) {
             mmm_error_set(err, MMM_EINPUT, name, line,
                           "%s '%s' is not a positive number",
                           hdr[r->time_col], t);
@@ -359,7 +235,7 @@ int mmm_runs_overrides(const mmm_runs *r, size_t row, const mmm_program *p,
         if (slot < 0)
             continue;
         double v;
-        if (parse_number(rw->cells[c], &v) < 0)
+        if (mmm__csv_number(rw->cells[c], &v) < 0)
             return mmm_error_set(err, MMM_EINPUT, r->file, rw->line,
                                  "%s '%s' is not a number", r->columns[c],
                                  rw->cells[c]);

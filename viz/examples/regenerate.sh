@@ -33,4 +33,6 @@ done
     -o "$HERE/montage100_critical.png"
 "$MMM" render dags/gpu/mm2d.xml --level block -o "$HERE/mm2d_blocks.png"
 "$MMM" scale dags/fork_join.xml --p 1..16 --policy all --plot "$HERE/fork_join_speedup.png" >/dev/null
+"$MMM" scale dags/fork_join.xml --measured tests/data/scale/fork_join_times.csv \
+    --plot "$HERE/fork_join_speedup_measured.png" >/dev/null
 ls -l "$HERE"
