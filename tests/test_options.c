@@ -77,7 +77,7 @@ Test(options, init_functions_give_the_defaults)
         cr_expect_eq(r->max_side_px, 0.0);
         cr_expect_eq(r->max_aspect, 0.0);
         cr_expect_null(r->notes);
-        cr_expect_eq(p->color, MMM_COLOR_OVERHEAD);
+        cr_expect_eq(p->color, MMM_COLOR_AUTO);
         cr_expect_eq(p->max_nodes, 0);
         cr_expect_eq(p->max_rows, 0);
         cr_expect_null(p->overrides);
