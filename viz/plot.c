@@ -801,32 +801,97 @@ static void colour_bar(page *pg, size_t k, const mmm_plot_heat *h, double ny0,
 }
 
 /* The notes of panel k (its window set). */
+/* Characters (not bytes) of UTF-8 text. */
+static size_t utf8_len(const char *s)
+{
+    size_t n = 0;
+    for (; *s; s++)
+        n += ((unsigned char)*s & 0xC0) != 0x80;
+    return n;
+}
+
+/* A level note's box on the page (mm from the viewport's corner) when it
+ * is drawn with just and raise: its text CHAR_W character heights a
+ * character, its height one, 0.7 heights off the point. */
+typedef struct note_box {
+    double x0, x1, y0, y1;
+} note_box;
+
+static note_box level_box(double px, double py, double ch, size_t chars, double just,
+                          double raise)
+{
+    double w = (double)chars * CHAR_W * ch * 0.8,
+           along = (just < 0.25 ? 0.7 : just > 0.75 ? -0.7 : 0) * ch;
+    note_box b;
+    b.x0 = px + along - just * w;
+    b.x1 = b.x0 + w;
+    b.y0 = py + raise * ch - 0.5 * ch;
+    b.y1 = b.y0 + ch;
+    return b;
+}
+
+static int boxes_meet(const note_box *a, const note_box *b)
+{
+    return a->x0 < b->x1 && b->x0 < a->x1 && a->y0 < b->y1 && b->y0 < a->y1;
+}
+
+#define MAX_PLACED 64
+
 static void draw_notes(const page *pg, size_t k, const axis *ya, double vw, double vh)
 {
     const mmm_plot *plot = pg->plot;
-    size_t i;
+    size_t i, nplaced = 0;
+    note_box placed[MAX_PLACED];
     for (i = 0; i < plot->nnotes; i++) {
         const mmm_plot_note *n = &plot->notes[i];
         double x, y, ux = (pg->wxhi - pg->wxlo) / vw, uy = (ya->whi - ya->wlo) / vh;
-        double dx = 1, dy = n->slope, len;
+        double dx = 1, dy = n->slope, len, just = n->just, raise = n->raise;
         if (n->panel != k || !n->text || !usable(n->x, pg->logx) ||
             !usable(n->y, ya->logscale))
             continue;
         x = tr(n->x, pg->logx);
         y = tr(n->y, ya->logscale);
+        /* A level note that starts at its point (a point's label) and
+         * would cover one drawn before, or leave the frame, moves: a line
+         * or two down or up, then to the other side of its point, and
+         * so; where none is free it stays as asked. */
+        if (n->slope == 0 && n->just == 0 && nplaced < MAX_PLACED) {
+            static const double tries[][2] = {{0, 0},    {0, -1.1}, {0, 1.1}, {0, -2.2},
+                                              {0, 2.2},  {1, 0},    {1, -1.1}, {1, 1.1},
+                                              {1, -2.2}, {1, 2.2}};
+            double px = (x - pg->wxlo) / ux, py = (y - ya->wlo) / uy;
+            size_t chars = utf8_len(n->text), t, j;
+            for (t = 0; t < sizeof tries / sizeof tries[0]; t++) {
+                double tj = tries[t][0] ? 1 - n->just : n->just, tr_ = n->raise + tries[t][1];
+                note_box b = level_box(px, py, pg->ch, chars, tj, tr_);
+                for (j = 0; j < nplaced && !boxes_meet(&b, &placed[j]); j++)
+                    ;
+                if (j == nplaced && b.x0 >= 0 && b.x1 <= vw && b.y0 >= 0 && b.y1 <= vh) {
+                    just = tj;
+                    raise = tr_;
+                    break;
+                }
+            }
+            placed[nplaced++] = level_box(px, py, pg->ch, chars, just, raise);
+        } else if (n->slope == 0 && nplaced < MAX_PLACED) {
+            /* another level note stays, and is in the way of the later */
+            placed[nplaced++] = level_box((x - pg->wxlo) / ((pg->wxhi - pg->wxlo) / vw),
+                                          (y - ya->wlo) / ((ya->whi - ya->wlo) / vh), pg->ch,
+                                          utf8_len(n->text), just, raise);
+        }
         /* the direction on the page (mm), for the offsets */
         len = hypot(dx / ux, dy / uy);
         /* off the point along the text (a gap of 0.7 character heights
          * when it starts or ends there) and up, across it */
         {
-            double along = (n->just < 0.25 ? 0.7 : n->just > 0.75 ? -0.7 : 0) * pg->ch;
-            double up = n->raise * pg->ch;
+            double along = (just < 0.25 ? 0.7 : just > 0.75 ? -0.7 : 0) * pg->ch;
+            double up = raise * pg->ch;
             double ex = dx / ux / len, ey = dy / uy / len; /* unit, mm */
             x += (along * ex - up * ey) * ux;
             y += (along * ey + up * ex) * uy;
         }
         plcol0(n->color < 0 ? INK : PALETTE0 + pal(n->color));
-        plptex(x, y, dx, dy, n->just, n->text);
+        plptex(x, y, dx, dy, just, n->text);
     }
     plcol0(INK);
 }
@@ -988,17 +1053,24 @@ static void draw_panel(page *pg, size_t k, const axis *xa)
              vy0, vy1);
     }
     if (k == 0) {
+        /* centred over the panel; both over the page when one is wider
+         * than the panel (narrowed by a long legend) */
+        double page_pos = (0.5 * pg->sub_w - vx0) / (vx1 - vx0);
+        int wide = (plot->title && text_width(plot->title) * 1.25 * pg->ch > vx1 - vx0) ||
+                   (plot->subtitle && text_width(plot->subtitle) * 0.9 * pg->ch > vx1 - vx0);
         if (plot->title) {
             plschr(0, 1.25 * CHAR_SCALE);
             mtex(pg, MMM__PLOT_TITLE, 0, "t",
-                 (plot->subtitle ? 2.4 : 1.2) + pg->lift / 1.25, 0.5, 0.5, plot->title,
-                 1.25, vx0, vx1, vy0, vy1);
+                 (plot->subtitle ? 2.4 : 1.2) + pg->lift / 1.25,
+                 wide ? page_pos : 0.5, 0.5,
+                 plot->title, 1.25, vx0, vx1, vy0, vy1);
             plschr(0, CHAR_SCALE);
         }
         if (plot->subtitle) {
             plcol0(MUTED);
             plschr(0, 0.9 * CHAR_SCALE);
-            mtex(pg, MMM__PLOT_TITLE, 0, "t", 1.2 + pg->lift / 0.9, 0.5, 0.5,
+            mtex(pg, MMM__PLOT_TITLE, 0, "t", 1.2 + pg->lift / 0.9,
+                 wide ? page_pos : 0.5, 0.5,
                  plot->subtitle, 0.9, vx0, vx1, vy0, vy1);
             plschr(0, CHAR_SCALE);
             plcol0(INK);
@@ -1088,8 +1160,24 @@ static void layout(page *pg)
     pg->ch = ht;
     pg->sub_w = x1 - x0;
     pg->sub_h = y1 - y0;
-    /* the legends' room; a heat map's colour bar needs less */
+    /* the legends' room; a heat map's colour bar needs less; a long key
+     * takes more (up to 0.55 of the page), so that no key is cut at the
+     * right edge (a key's text 0.92 of what text_width() gives, the
+     * key's line and gaps 5.5 character heights) */
     pg->right = plot->npanels == 1 && plot->panels[0].heat ? 0.80 : 0.64;
+    {
+        double longest = 0;
+        for (k = 0; k < plot->npanels; k++)
+            for (size_t i = 0; i < plot->panels[k].ncurves; i++)
+                if (plot->panels[k].curves[i].label)
+                    longest = fmax(longest, text_width(plot->panels[k].curves[i].label));
+        for (size_t i = 0; i < plot->nmarks; i++)
+            if (plot->marks[i].label)
+                longest = fmax(longest, text_width(plot->marks[i].label));
+        double need = (longest * 0.92 + 5.5) * 0.95 * ht / pg->sub_w + 0.02;
+        if (longest > 0 && 1 - need < pg->right)
+            pg->right = fmax(0.45, 1 - need);
+    }
     pg->bottom = (3.4 + 1.0 + 1.2) * ht / pg->sub_h;
     pg->gap = 2.2 * ht / pg->sub_h;
     /* A first try of the top, for the panels' heights; then room for the

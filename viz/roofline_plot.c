@@ -74,7 +74,7 @@ static int build(fig *f, const mmm_roofline *r, const mmm_program *prog, const c
         return MMM_ENOMEM;
     f->c[0].color = f->c[1].color = 6;
     f->nc = 2;
-    f->notes[nn++] = (mmm_plot_note){0, hi, peak, f->roofs[0], 6, 1, 0, 0.8};
+    f->notes[nn++] = (mmm_plot_note){0, hi, peak, f->roofs[0], 6, 1, 0, -1.0};
     f->notes[nn++] = (mmm_plot_note){0, lo, lo * r->dram_bytes_per_s, f->roofs[1], 6, 0, 1, 1.0};
     if (r->l2_bytes_per_s > 0) {
         rate(f->roofs[2], sizeof f->roofs[2], "L2", r->l2_bytes_per_s, "B/s");
