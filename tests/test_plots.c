@@ -736,6 +736,18 @@ static void axis_ticks(const char *args, const char *unit, double *step_out, int
     }
     cr_assert_eq(titled, 1, "%s: no title '%s'", args, want);
     cr_assert_geq(axis_y, 0, "%s: no tick 0 at the axis' start", args);
+    /* the key's values in the axis's unit: "makespan 8 425.1 s" where the
+     * axis is in s; a plain number where it is in cycles */
+    int keyed = 0;
+    for (i = 0; i < n; i++)
+        if (!strncmp(texts[i].s, "makespan ", 9)) {
+            size_t l = strlen(texts[i].s), u = strlen(unit);
+            keyed++;
+            int has = l > u + 1 && texts[i].s[l - u - 1] == ' ' &&
+                      !strcmp(texts[i].s + l - u, unit);
+            cr_assert_eq(has, strcmp(unit, "cycles") != 0, "%s: key '%s'", args, texts[i].s);
+        }
+    cr_assert_eq(keyed, 1, "%s: no makespan in the key", args);
     for (i = 0; i < n; i++) {
         char digits[96], *o = digits, *end;
         const char *q = texts[i].s;

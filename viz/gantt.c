@@ -79,36 +79,6 @@ static double text_w(double size, size_t n)
 /* ------------------------------------------------------------------ */
 /* Header, axis, bound lines                                          */
 
-static void header(chart *c, const char *title, const char *note)
-{
-    const mmm_sim_result *r = c->r;
-    struct { const char *name; double v; uint32_t rgb; int dash; } key[4] = {
-        {"lower bound", r->lower_bound, C_LOWER, 1},
-        {"makespan", r->makespan, C_MAKESPAN, 0},
-        {"Graham bound", r->graham, C_GRAHAM, 1},
-        {"MMM bound (N/p+L)C", c->mmm_bound, C_MMM, 1}};
-    double x = c->x0;
-    char a[64];
-    int i;
-
-    mmm__gd_text(&c->d, c->x0, 24, 16, GD_START, INK, 1, "%s", title);
-    mmm__gd_text(&c->d, c->x0, 43, 12, GD_START, MUTED, 0,
-                 "utilization %.1f%%, idle %s SM time units, %lld blocks in %lld launches%s",
-                 100.0 * r->utilization, mmm__fig_num(r->idle, a, sizeof a),
-                 (long long)r->blocks, (long long)r->launches, note);
-    for (i = 0; i < 4; i++) {
-        const char *off;
-        if (key[i].v < 0)
-            continue;
-        /* A bound beyond the time axis is said here, not on the chart. */
-        off = key[i].v > c->tmax ? " (off the chart \xe2\x86\x92)" : "";
-        mmm__gd_line(&c->d, x, 58, x + 22, 58, key[i].rgb, 2, key[i].dash);
-        mmm__gd_text(&c->d, x + 27, 62, 12, GD_START, INK, 0, "%s %s%s", key[i].name,
-                     mmm__fig_num(key[i].v, a, sizeof a), off);
-        x += 27 + text_w(12, strlen(key[i].name) + strlen(a) + 1 + (*off ? 17 : 0)) + 18;
-    }
-}
-
 static double nice_step(double range)
 {
     double raw = range / 8.0, mag, f;
@@ -172,6 +142,48 @@ static void axis_of(const chart *c, axis *a)
         step = mant < 1.5 ? step * 2 : mant < 3.5 ? step * 2.5 : step * 2;
     }
     a->step = step / a->scale;
+}
+
+static void header(chart *c, const char *title, const char *note)
+{
+    const mmm_sim_result *r = c->r;
+    struct { const char *name; double v; uint32_t rgb; int dash; } key[4] = {
+        {"lower bound", r->lower_bound, C_LOWER, 1},
+        {"makespan", r->makespan, C_MAKESPAN, 0},
+        {"Graham bound", r->graham, C_GRAHAM, 1},
+        {"MMM bound (N/p+L)C", c->mmm_bound, C_MMM, 1}};
+    double x = c->x0;
+    char a[64], v[80];
+    int i;
+    axis ax;
+    axis_of(c, &ax);
+
+    mmm__gd_text(&c->d, c->x0, 24, 16, GD_START, INK, 1, "%s", title);
+    if (ax.scale != 1)
+        snprintf(v, sizeof v, "%s SM\xc2\xb7%s", mmm__fig_num(r->idle * ax.scale, a, sizeof a),
+                 ax.unit);
+    else
+        snprintf(v, sizeof v, "%s SM time units", mmm__fig_num(r->idle, a, sizeof a));
+    mmm__gd_text(&c->d, c->x0, 43, 12, GD_START, MUTED, 0,
+                 "utilization %.1f%%, idle %s, %lld blocks in %lld launches%s",
+                 100.0 * r->utilization, v, (long long)r->blocks, (long long)r->launches, note);
+    for (i = 0; i < 4; i++) {
+        const char *off;
+        if (key[i].v < 0)
+            continue;
+        /* A bound beyond the time axis is said here, not on the chart. */
+        off = key[i].v > c->tmax ? " (off the chart \xe2\x86\x92)" : "";
+        mmm__gd_line(&c->d, x, 58, x + 22, 58, key[i].rgb, 2, key[i].dash);
+        /* in the time axis's unit when it is not the cost unit (a task
+           graph's us drawn in s) */
+        if (ax.scale != 1)
+            snprintf(v, sizeof v, "%s %s", mmm__fig_num(key[i].v * ax.scale, a, sizeof a),
+                     ax.unit);
+        else
+            snprintf(v, sizeof v, "%s", mmm__fig_num(key[i].v, a, sizeof a));
+        mmm__gd_text(&c->d, x + 27, 62, 12, GD_START, INK, 0, "%s %s%s", key[i].name, v, off);
+        x += 27 + text_w(12, strlen(key[i].name) + glyphs(v) + 1 + (*off ? 17 : 0)) + 18;
+    }
 }
 
 /* Vertical grid lines at the ticks, under the rectangles. */
