@@ -32,11 +32,13 @@
  * are listed in about the program's own time.  It prints nothing, and
  * never stops the program: a failure leaves the file with what it has and
  * a line "# error: ..." at its end. */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE /* RTLD_DEFAULT */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <dlfcn.h>
 
 #include <cuda.h>
 #include <cupti.h>
@@ -136,6 +138,36 @@ static void add_link(uint8_t kind, uint32_t g, uint64_t a, uint64_t b)
     links[nlinks++] = (glink){kind, g, a, b};
 }
 
+/* The driver's cuGraphGetEdges, looked up in the process (the driver is
+ * loaded: the program runs CUDA), so that the tracer does not link
+ * libcuda.so.1 and installs where no driver is (a package build).  The
+ * _v2 entry point (CUDA 12.3 and later) takes edge data; the first does
+ * not. */
+typedef CUresult (*edges_v2_fn)(CUgraph, CUgraphNode *, CUgraphNode *, void *, size_t *);
+typedef CUresult (*edges_v1_fn)(CUgraph, CUgraphNode *, CUgraphNode *, size_t *);
+
+static CUresult graph_edges(CUgraph g, CUgraphNode *from, CUgraphNode *to, size_t *n)
+{
+    static edges_v2_fn v2;
+    static edges_v1_fn v1;
+    static int looked;
+    if (!looked) {
+        /* the driver the runtime loaded (RTLD_NOLOAD: no other), else
+           whatever the process exports */
+        void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
+        void *h = lib ? lib : RTLD_DEFAULT;
+        looked = 1;
+        *(void **)&v2 = dlsym(h, "cuGraphGetEdges_v2");
+        if (!v2)
+            *(void **)&v1 = dlsym(h, "cuGraphGetEdges");
+    }
+    if (v2)
+        return v2(g, from, to, NULL, n);
+    if (v1)
+        return v1(g, from, to, n);
+    return CUDA_ERROR_NOT_FOUND;
+}
+
 /* A graph about to be instantiated: its edges; the executable made from
  * it; the nodes cloned into it (instantiation clones the graph). */
 static void CUPTIAPI on_resource(void *ud, CUpti_CallbackDomain dom, CUpti_CallbackId cbid,
@@ -151,13 +183,13 @@ static void CUPTIAPI on_resource(void *ud, CUpti_CallbackDomain dom, CUpti_Callb
     if (cbid == CUPTI_CBID_RESOURCE_GRAPHEXEC_CREATE_STARTING && gd->graph) {
         size_t n = 0;
         if (cuptiGetGraphId(gd->graph, &gid) != CUPTI_SUCCESS ||
-            cuGraphGetEdges(gd->graph, NULL, NULL, NULL, &n) != CUDA_SUCCESS) {
+            graph_edges(gd->graph, NULL, NULL, &n) != CUDA_SUCCESS) {
             fail("could not read a graph's edges");
             return;
         }
         CUgraphNode *from = malloc((n ? n : 1) * sizeof *from),
                     *to = malloc((n ? n : 1) * sizeof *to);
-        if (!from || !to || cuGraphGetEdges(gd->graph, from, to, NULL, &n) != CUDA_SUCCESS)
+        if (!from || !to || graph_edges(gd->graph, from, to, &n) != CUDA_SUCCESS)
             fail("could not read a graph's edges");
         else
             for (size_t i = 0; i < n; i++)
