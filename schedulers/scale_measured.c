@@ -3,6 +3,7 @@
  * error FILE:LINE. */
 #include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -98,11 +99,12 @@ static int by_value(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* The median of v[0 .. n), n > 0 (v is sorted). */
+/* The median of v[0 .. n), n > 0 (v is sorted); the mean of the middle
+ * two halved first, so that two values near DBL_MAX do not overflow. */
 static double median(double *v, size_t n)
 {
     qsort(v, n, sizeof *v, by_value);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+    return n % 2 ? v[n / 2] : v[n / 2 - 1] / 2 + v[n / 2] / 2;
 }
 
 /* The medians per p of m->points (sorted by p), and from times the
@@ -120,8 +122,16 @@ static int finish(mmm_speedup_measured *m, double *tmp, long hline, mmm_error *e
                                  "time at p = 1 over the time at p (add runs at p = 1, or "
                                  "give a speedup column)");
         m->t1 = median(tmp, i);
-        for (i = 0; i < m->n; i++)
-            m->points[i].speedup = m->t1 / m->points[i].speedup;
+        for (i = 0; i < m->n; i++) {
+            double sp = m->t1 / m->points[i].speedup;
+            if (!isfinite(sp) || !(sp > 0))
+                return mmm_error_set(err, MMM_EINPUT, m->file, m->points[i].line,
+                                     "the speedup T(1)/t = %g/%g is not a positive "
+                                     "finite number (a time too small or too large "
+                                     "beside the times at p = 1)",
+                                     m->t1, m->points[i].speedup);
+            m->points[i].speedup = sp;
+        }
     }
     for (i = 0; i < m->n; i = j) {
         size_t c = 0;

@@ -435,6 +435,7 @@ Test(scale_measured, bad_files_are_file_line_errors)
         {"p,seconds\nx,1\n", 0, 2, "p 'x' is not an integer >= 1"},
         {"p,seconds\n2,1\n4,0.5\n", 0, 1, "times without a row of p = 1"},
         {"x,p,time_ms\na,2,1\n", 0, 1, "times without a row of p = 1"},
+        {"p,seconds\n1,1e300\n2,1e-10\n", 0, 3, "is not a positive finite number"},
         {"p,speedup\n1,1\n\n\n2,\"1.5\n", 0, 5, "unterminated quoted field"},
         {"p,speedup\n1,1\n2,\"1.5\"x\n", 0, 3, "text after a quoted field"},
         {"p,speedup\n1,1\n2,1\"5\n", 0, 3, "a '\"' inside an unquoted field"},
