@@ -1609,6 +1609,9 @@ Test(profile, trace_errors)
     trace_bad("1,kernel,_Z1kv,7,4,1,1,2048,1,1,16,0,0,,,900,0\n", 3,
               "no CUDA GPU launches it");
     trace_bad("1,kernel,,7,4,1,1,32,1,1,16,0,0,,,900,0\n", 3, "a kernel launch without a name");
+    trace_bad("1,kernel,_Z1kv,,4,1,1,32,1,1,16,0,0,,,900,0\n", 3, "a kernel launch without a stream");
+    trace_bad("1,kernel,_Z1kv,7,4,1,1,32,1,1,16,0,0,,,900,0\n2,memset,,,,,,,,,,,,64,,500,0\n", 4,
+              "a memset without a stream");
     trace_bad(K1 "2,memcpy,,7,,,,,,,,,,64,sideways,10,0\n", 4,
               "copy is 'sideways', not h2d, d2h, d2d, h2h, p2p or other");
     trace_bad(K1 "2,memset,,7,,,,,,,,,,-1,,10,0\n", 4, "bytes is '-1'");

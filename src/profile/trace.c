@@ -124,6 +124,8 @@ static int kernel_row(const mmm__trace_sink *sk, const mmm__csv *r, long line, i
     const char *f = sk->file;
     if (!r->cells[C_NAME][0])
         return mmm_error_set(err, MMM_EINPUT, f, line, "a kernel launch without a name");
+    if (!r->cells[C_STREAM][0])
+        return mmm_error_set(err, MMM_EINPUT, f, line, "a kernel launch without a stream");
     for (int k = 0; k < 3; k++)
         if (need(f, line, r->cells[C_GX + k], C_GX + k, 1, &g[k], err) < 0 ||
             need(f, line, r->cells[C_BX + k], C_BX + k, 1, &b[k], err) < 0)
@@ -169,6 +171,9 @@ static int copy_row(const mmm__trace_sink *sk, const mmm__csv *r, long line, int
     memset(&cp, 0, sizeof cp);
     cp.line = line;
     cp.before = before;
+    if (!r->cells[C_STREAM][0])
+        return mmm_error_set(err, MMM_EINPUT, f, line, "a %s without a stream",
+                             set ? "memset" : "memcpy");
     if (need(f, line, r->cells[C_BYTES], C_BYTES, 0, &bytes, err) < 0 ||
         need(f, line, r->cells[C_NS], C_NS, 0, &ns, err) < 0)
         return MMM_EINPUT;
