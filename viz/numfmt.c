@@ -44,22 +44,13 @@ static const char *const superscript[10] = {
     "\xe2\x81\xb0", "\xc2\xb9", "\xc2\xb2", "\xc2\xb3", "\xe2\x81\xb4",
     "\xe2\x81\xb5", "\xe2\x81\xb6", "\xe2\x81\xb7", "\xe2\x81\xb8", "\xe2\x81\xb9"};
 
-char *mmm__fmt_sci(double v, int digits, char *buf, size_t size)
+char *mmm__fmt_times_ten(const char *mant, size_t len, int e, char *buf, size_t size)
 {
-    char exp[16], mant[40];
-    const char *ep;
+    char exp[16];
     size_t used, i;
-    int e;
     if (size == 0)
         return buf;
-    if (v == 0 || isnan(v) || isinf(v))
-        return mmm__fmt_grouped(v, 0, buf, size);
-    digits = digits < 1 ? 1 : digits > 15 ? 15 : digits;
-    /* %e rounds the mantissa and carries into the exponent itself */
-    snprintf(mant, sizeof mant, "%.*e", digits - 1, v);
-    ep = strchr(mant, 'e');
-    e = ep ? atoi(ep + 1) : 0;
-    snprintf(buf, size, "%.*s\xc2\xb7" "10", ep ? (int)(ep - mant) : (int)strlen(mant), mant);
+    snprintf(buf, size, "%.*s\xc2\xb7" "10", (int)len, mant);
     used = strlen(buf);
     if (e < 0 && used + 4 < size) {
         memcpy(buf + used, "\xe2\x81\xbb", 4); /* superscript minus */
@@ -75,4 +66,21 @@ char *mmm__fmt_sci(double v, int digits, char *buf, size_t size)
         used += n;
     }
     return buf;
+}
+
+char *mmm__fmt_sci(double v, int digits, char *buf, size_t size)
+{
+    char mant[40];
+    const char *ep;
+    int e;
+    if (size == 0)
+        return buf;
+    if (v == 0 || isnan(v) || isinf(v))
+        return mmm__fmt_grouped(v, 0, buf, size);
+    digits = digits < 1 ? 1 : digits > 15 ? 15 : digits;
+    /* %e rounds the mantissa and carries into the exponent itself */
+    snprintf(mant, sizeof mant, "%.*e", digits - 1, v);
+    ep = strchr(mant, 'e');
+    e = ep ? atoi(ep + 1) : 0;
+    return mmm__fmt_times_ten(mant, ep ? (size_t)(ep - mant) : strlen(mant), e, buf, size);
 }

@@ -20,5 +20,8 @@ char *mmm__fmt_grouped(double v, int decimals, char *buf, size_t size);
  * that a column lines up): "1.2830·10⁶", "5.000·10⁻⁹"; 0 as "0".  Returns
  * buf. */
 char *mmm__fmt_sci(double v, int digits, char *buf, size_t size);
+/* "mant·10ᵉ": the first len bytes of mant, then 10 with e in UTF-8
+ * superscripts (shared by mmm__fmt_sci and render_text.c). */
+char *mmm__fmt_times_ten(const char *mant, size_t len, int e, char *buf, size_t size);
 
 #endif

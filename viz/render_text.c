@@ -2,6 +2,7 @@
  * HTML-label escaping shared by the renderer and the report (the text
  * buffer is base/text.c). */
 #include "render_text.h"
+#include "numfmt.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -30,40 +31,19 @@ void mmm__text_put_gv_html(mmm__text *t, const char *s)
 /* ------------------------------------------------------------------ */
 /* Numbers                                                             */
 
-static const char *const superscript[10] = {
-    "\xe2\x81\xb0", "\xc2\xb9", "\xc2\xb2", "\xc2\xb3", "\xe2\x81\xb4",
-    "\xe2\x81\xb5", "\xe2\x81\xb6", "\xe2\x81\xb7", "\xe2\x81\xb8", "\xe2\x81\xb9"};
-
 /* Print "m·10^e" (m with `digits` significant digits) with a UTF-8
  * superscript exponent. */
 static char *fmt_scientific(double v, int digits, char *buf, size_t size)
 {
     int e = (int)floor(log10(fabs(v)));
-    char sup[16], mant[40];
-    size_t used;
-    int i;
+    char mant[40];
     /* Rounding may carry into the next decade (9.996 -> 10). */
     snprintf(mant, sizeof mant, "%.*g", digits, v / pow(10.0, e));
     if (fabs(strtod(mant, NULL)) >= 10.0) {
         e++;
         snprintf(mant, sizeof mant, "%.*g", digits, v / pow(10.0, e));
     }
-    snprintf(buf, size, "%s\xc2\xb7" "10", mant);
-    used = strlen(buf);
-    if (e < 0 && used + 4 < size) {
-        memcpy(buf + used, "\xe2\x81\xbb", 4); /* superscript minus */
-        used += 3;
-    }
-    snprintf(sup, sizeof sup, "%d", abs(e));
-    for (i = 0; sup[i]; i++) {
-        const char *g = superscript[sup[i] - '0'];
-        size_t n = strlen(g);
-        if (used + n + 1 > size)
-            break;
-        memcpy(buf + used, g, n + 1);
-        used += n;
-    }
-    return buf;
+    return mmm__fmt_times_ten(mant, strlen(mant), e, buf, size);
 }
 
 /* `digits` significant digits without an exponent, trailing zeros
