@@ -19,7 +19,10 @@ For the 23 kernels of bench/gpu (dags/gpu/*.xml) and CUMODP's three programs
    registers, shared_bytes, barriers, wavefronts, global_wavefronts; atomics
    where the hand file has them, since ncu's atomics count every atomic
    instruction and only those on one word belong there: docs/profile.md);
-   kernel ids become the function names the captures carry;
+   the hand file's chain is dropped (no counter measures it, and a chain
+   counted in the source can exceed the span measured in SASS), so the
+   profiled DAG's latency term takes the measured span; kernel ids become
+   the function names the captures carry;
 3. runs `mmm profile build POINTS.csv --skeleton SKEL.xml -o PROG.xml`;
 4. predicts every timed run (all sizes, the larger ones never profiled) with
    both DAGs and the same machine file (`mmm fit --fit none`, the model of
@@ -326,6 +329,10 @@ def skeleton(dag_path, idmap, out_path, atomics_measured):
                 tag = re.sub(r'(\b%s=)"[^"]*"' % a, r'\1"?"', tag)
             else:
                 tag = re.sub(r"\s*(/?>)$", r' %s="?"\1' % a, tag)
+        # chain: no counter measures it, and the hand count of a chain
+        # need not stay under the measured span (SASS is not the source):
+        # the profiled DAG's latency term takes the measured span
+        tag = re.sub(r'\s*\bchain="[^"]*"', "", tag)
         tag = tag.replace('id="%s"' % kid, 'id="%s"' % idmap[kid], 1)
         return tag
     # kernel start tags outside comments

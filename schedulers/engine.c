@@ -355,10 +355,10 @@ static int launch_start(sim *s, uint32_t k)
     g.ready_time = s->now;
     g.launch_blocks = blocks;
     g.tail = s->prep.tail[k]
-             + (kv->varies ? s->prep.chain[k] - ks->prefix
+             + (kv->varies ? s->prep.kchain[k] - ks->prefix
                            : (double)(kv->repeat - ks->copy) * s->prep.cmax[k]);
     if (g.tail < s->prep.tail[k])
-        g.tail = s->prep.tail[k]; /* rounding of chain - prefix */
+        g.tail = s->prep.tail[k]; /* rounding of kchain - prefix */
     for (c = 0; c < kd->nclasses; c++) {
         uint32_t ci = kd->first_class + c;
         cstate *cs = &s->cs[ci];

@@ -11,7 +11,7 @@
 /* ---- Schedule-independent figures, per kernel (sim_prep.c) ---- */
 typedef struct mmm__sim_prep {
     double *cmax;   /* largest block cost of one launch (launch 1) */
-    double *chain;  /* Σ over its launches of the largest block cost */
+    double *kchain;  /* Σ over its launches of the largest block cost */
     double *tail;   /* longest path of launch costs after its last launch */
     double *busy1;  /* Σ block costs of launch 1 */
     double total;   /* Σ over all blocks of S(B) + O(B) */

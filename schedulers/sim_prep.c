@@ -33,7 +33,7 @@ static int varying_kernel(mmm__sim_prep *s, const mmm_instance *inst, size_t k,
     int64_t j, repeat = inst->kernels[k].repeat;
     double cmax, busy;
     *busy_out = 0.0;
-    s->chain[k] = 0.0;
+    s->kchain[k] = 0.0;
     for (j = 1; j <= repeat; j++) {
         int rc = mmm_instance_eval_copy(inst, k, j, buf, err);
         if (rc < 0)
@@ -43,7 +43,7 @@ static int varying_kernel(mmm__sim_prep *s, const mmm_instance *inst, size_t k,
             s->cmax[k] = cmax;
             s->busy1[k] = busy;
         }
-        s->chain[k] += cmax;
+        s->kchain[k] += cmax;
         *busy_out += busy;
     }
     return MMM_OK;
@@ -77,7 +77,7 @@ static int kernel_totals(mmm__sim_prep *s, const mmm_instance *inst,
         } else {
             launch_costs(&inst->classes[kd->first_class], kd->nclasses,
                          &s->cmax[k], &s->busy1[k]);
-            s->chain[k] = (double)kv->repeat * s->cmax[k];
+            s->kchain[k] = (double)kv->repeat * s->cmax[k];
             busy = (double)kv->repeat * s->busy1[k];
         }
         s->total += busy;
@@ -85,7 +85,7 @@ static int kernel_totals(mmm__sim_prep *s, const mmm_instance *inst,
     return MMM_OK;
 }
 
-/* tail[k] = max over successors t of chain[t] + tail[t] (0 without one),
+/* tail[k] = max over successors t of kchain[t] + tail[t] (0 without one),
  * the heaviest path of launch costs after k; the critical path is the
  * heaviest path of all: analysis/longest_path.c, backwards. */
 static int paths(mmm__sim_prep *s, const mmm_program *prog)
@@ -98,7 +98,7 @@ static int paths(mmm__sim_prep *s, const mmm_program *prog)
         free(from);
         return MMM_ENOMEM;
     }
-    mmm__longest_path(prog, MMM__LP_BACKWARD, s->chain, sizeof *s->chain, dist, from, &end);
+    mmm__longest_path(prog, MMM__LP_BACKWARD, s->kchain, sizeof *s->kchain, dist, from, &end);
     for (k = 0; k < n; k++)
         s->tail[k] = from[k] == MMM__NO_VERTEX ? 0.0 : dist[from[k]];
     s->critical_path = end == MMM__NO_VERTEX ? 0.0 : dist[end];
@@ -123,11 +123,11 @@ int mmm__sim_prep_init(mmm__sim_prep *s, const mmm_instance *inst, mmm_error *er
         if (prog->kernels[k].nclasses > s->max_classes)
             s->max_classes = prog->kernels[k].nclasses;
     s->cmax = calloc(n ? n : 1, sizeof *s->cmax);
-    s->chain = calloc(n ? n : 1, sizeof *s->chain);
+    s->kchain = calloc(n ? n : 1, sizeof *s->kchain);
     s->tail = calloc(n ? n : 1, sizeof *s->tail);
     s->busy1 = calloc(n ? n : 1, sizeof *s->busy1);
     buf = calloc(s->max_classes ? s->max_classes : 1, sizeof *buf);
-    if (!s->cmax || !s->chain || !s->tail || !s->busy1 || !buf) {
+    if (!s->cmax || !s->kchain || !s->tail || !s->busy1 || !buf) {
         free(buf);
         mmm__sim_prep_dispose(s);
         return mmm_error_set(err, MMM_ENOMEM, NULL, 0, "out of memory");
@@ -148,7 +148,7 @@ int mmm__sim_prep_init(mmm__sim_prep *s, const mmm_instance *inst, mmm_error *er
 void mmm__sim_prep_dispose(mmm__sim_prep *s)
 {
     free(s->cmax);
-    free(s->chain);
+    free(s->kchain);
     free(s->tail);
     free(s->busy1);
     memset(s, 0, sizeof *s);

@@ -825,7 +825,7 @@ static const char reduce_skeleton[] =
     "  <param name=\"U\" value=\"400\"/>\n"
     "  <kernel id=\"reduce_partial\" blocks=\"2^20/(tpb*k)\" threads=\"tpb\"\n"
     "          work=\"?\" span=\" ? \" reads=\"?\" writes=\"?\" registers=\"?\"\n"
-    "          shared_bytes=\"?\" rounds=\"1\"/>\n"
+    "          shared_bytes=\"?\" rounds=\"1\" chain=\"k + 6\"/>\n"
     "  <kernel id=\"reduce_final\" blocks=\"1\" threads=\"1024\" work=\"?\" span=\"?\"\n"
     "          reads=\"?\" writes=\"1/1024\"/>\n"
     "  <edge from=\"reduce_partial\" to=\"reduce_final\"/>\n"
@@ -849,9 +849,11 @@ Test(profile, skeleton_fill)
     }
     mmm_profile *p = build(DATA "/reduce/POINTS-raw.csv", skel);
     const char *xml = mmm_profile_xml(p);
-    /* the user's text is kept: the comment, the rounds, the writes given */
+    /* the user's text is kept: the comment, the rounds, the chain (which
+     * no counter measures), the writes given */
     cr_expect(strstr(xml, "<!-- the reduction of 2^20 words -->") != NULL);
     cr_expect(strstr(xml, "rounds=\"1\"") != NULL);
+    cr_expect(strstr(xml, "chain=\"k + 6\"") != NULL);
     cr_expect(strstr(xml, "writes=\"1/1024\"") != NULL);
     cr_expect(strstr(xml, "blocks=\"2^20/(tpb*k)\"") != NULL);
     cr_expect_null(strstr(xml, "=\"?\""));

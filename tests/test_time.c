@@ -307,6 +307,9 @@ Test(time, errors)
                  "cannot be resident on an SM (limited by registers)", 19);
     expect_error("no threads", "threads='128'", "",
                  "needs the threads per block", 19);
+    expect_error("chain longer than the path", "span='100'",
+                 "span='100' chain='101'",
+                 "chain = 101 is more than its span = 100", 19);
     expect_error("missing constant", "<param name='op_cycles' value='2'/>",
                  "", "needs the machine parameter 'op_cycles'", 0);
     expect_error("bad graph", "name='graph' value='0'",
@@ -460,6 +463,39 @@ Test(time, rounds_default_by_hand)
     cr_expect(fabs(t.kernels[0].exec_seconds - 120e-6) < 1e-15, "%.17g",
               t.kernels[0].exec_seconds);
     cr_expect(fabs(t.kernels[1].exec_seconds - 720e-6) < 1e-15, "%.17g",
+              t.kernels[1].exec_seconds);
+    cr_expect(fabs(t.kernels[2].exec_seconds - 20e-6) < 1e-15, "%.17g",
+              t.kernels[2].exec_seconds);
+    mmm_time_dispose(&t);
+    mmm_instance_free(inst);
+    mmm_program_free(p);
+}
+
+/* chain, where given, is the latency term's count in place of span: one
+ * block of 32 threads on the small machine (1 MHz), no reads: C_lat =
+ * op_cycles (2) * chain; span 10 and chain 4 give 8 cycles, chain 10 (as
+ * span) 20; the issue (work 32: 1 cycle) and one written word (32*4/100 =
+ * 1.28 cycles) stay below.  The MMM's span S is the path's, 10, either way. */
+Test(time, chain_by_hand)
+{
+    static const char text[] =
+        "<program name='c'>\n" SMALL_MACHINE
+        "<param name='block_cycles' value='0'/>\n"
+        "<param name='latency_exposed' value='0'/>\n"
+        "<kernel id='g' blocks='1' threads='32' work='32' span='10'\n"
+        "        chain='4' reads='0' writes='1'/>\n"
+        "<kernel id='h' blocks='1' threads='32' work='32' span='10'\n"
+        "        chain='10' reads='0' writes='1'/>\n"
+        "<kernel id='i' blocks='1' threads='32' work='32' span='10'\n"
+        "        reads='0' writes='1'/>\n"
+        "</program>\n";
+    mmm_program *p;
+    mmm_instance *inst;
+    mmm_time t;
+    time_text(text, "chain.xml", &p, &inst, &t);
+    cr_expect(fabs(t.kernels[0].exec_seconds - 8e-6) < 1e-15, "%.17g",
+              t.kernels[0].exec_seconds);
+    cr_expect(fabs(t.kernels[1].exec_seconds - 20e-6) < 1e-15, "%.17g",
               t.kernels[1].exec_seconds);
     cr_expect(fabs(t.kernels[2].exec_seconds - 20e-6) < 1e-15, "%.17g",
               t.kernels[2].exec_seconds);

@@ -56,6 +56,9 @@ typedef enum mmm_attr_type {
     X(ROUNDS, "rounds", MMM_ATTR_REAL, 0, "round trips",                    \
       "1 if `reads` > 0, else 0",                                           \
       "dependent global-memory round trips on a thread's path")             \
+    X(CHAIN, "chain", MMM_ATTR_REAL, 0, "operations",                     \
+      "`span`",                                                             \
+      "operations of a thread's longest dependent chain, at most span")      \
     X(WAVEFRONTS, "wavefronts", MMM_ATTR_REAL, 0, "wavefronts", "0",        \
       "shared-memory wavefronts one warp of the block needs")               \
     X(READ_STRIDE, "read_stride", MMM_ATTR_REAL, 1, "words", "1",           \

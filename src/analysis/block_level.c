@@ -30,7 +30,7 @@ int mmm__block_level(const mmm_instance *inst, double *T1, double *Tinf, mmm_err
 {
     const mmm_program *prog = inst->program;
     size_t n = prog->nkernels, maxc = 1, k;
-    double *chain = malloc((n ? n : 1) * sizeof *chain);
+    double *kchain = malloc((n ? n : 1) * sizeof *kchain);
     double *dist = malloc((n ? n : 1) * sizeof *dist);
     mmm_class_val *buf;
     uint32_t end;
@@ -40,7 +40,7 @@ int mmm__block_level(const mmm_instance *inst, double *T1, double *Tinf, mmm_err
             maxc = prog->kernels[k].nclasses;
     buf = malloc(maxc * sizeof *buf);
     *T1 = *Tinf = 0.0;
-    if (!chain || !dist || !buf) {
+    if (!kchain || !dist || !buf) {
         rc = mmm_error_set(err, MMM_ENOMEM, NULL, 0, "out of memory");
         goto done;
     }
@@ -49,14 +49,14 @@ int mmm__block_level(const mmm_instance *inst, double *T1, double *Tinf, mmm_err
         const mmm_kernel_val *kv = &inst->kernels[k];
         const mmm_class_val *cv = inst->classes ? &inst->classes[kd->first_class] : buf;
         double cmax, busy;
-        chain[k] = 0.0;
+        kchain[k] = 0.0;
         if (kv->repeat == 0)
             continue;
         if (kv->varies) { /* launch by launch */
             for (int64_t j = 1; j <= kv->repeat && rc == 0; j++)
                 if ((rc = mmm_instance_eval_copy(inst, k, j, buf, err)) == 0) {
                     launch(buf, kd->nclasses, &cmax, &busy);
-                    chain[k] += cmax;
+                    kchain[k] += cmax;
                     *T1 += busy;
                 }
             continue;
@@ -64,15 +64,15 @@ int mmm__block_level(const mmm_instance *inst, double *T1, double *Tinf, mmm_err
         if (!inst->classes && (rc = mmm_instance_eval_copy(inst, k, 1, buf, err)) < 0)
             break;
         launch(cv, kd->nclasses, &cmax, &busy);
-        chain[k] = (double)kv->repeat * cmax;
+        kchain[k] = (double)kv->repeat * cmax;
         *T1 += (double)kv->repeat * busy;
     }
     if (rc == 0) {
-        mmm__longest_path(prog, MMM__LP_BACKWARD, chain, sizeof *chain, dist, NULL, &end);
+        mmm__longest_path(prog, MMM__LP_BACKWARD, kchain, sizeof *kchain, dist, NULL, &end);
         *Tinf = end == MMM__NO_VERTEX ? 0.0 : dist[end];
     }
 done:
-    free(chain);
+    free(kchain);
     free(dist);
     free(buf);
     return rc;

@@ -624,7 +624,18 @@ static int launch(const mmm_time_machine *m, const mmm_program *prog,
         double gathers = at[MMM_ATTR_GATHERS].value,
                scatters = at[MMM_ATTR_SCATTERS].value,
                region = at[MMM_ATTR_GATHER_BYTES].value;
-        double cl = m->c[MMM_TIME_OP] * v->span +
+        /* The latency term follows a thread's longest dependent chain;
+         * without one the path's every instruction (span) is taken to
+         * wait for the one before it. */
+        double dep = at[MMM_ATTR_CHAIN].given ? at[MMM_ATTR_CHAIN].value
+                                                : v->span;
+        if (dep > v->span)
+            return mmm_error_set(err, MMM_EINPUT, prog->file, line,
+                                 "kernel '%s': chain = %g is more than its "
+                                 "span = %g (the dependent chain is part of "
+                                 "the thread's path)",
+                                 kr->id, dep, v->span);
+        double cl = m->c[MMM_TIME_OP] * dep +
                     m->c[MMM_TIME_MEM_LATENCY] * rounds +
                     at[MMM_ATTR_BARRIERS].value *
                         (m->c[MMM_TIME_SYNC] +
