@@ -7,13 +7,15 @@
  * writes them, in the order the host issued them (CUPTI's correlation
  * ids), to the file named by MMM_TRACE_FILE:
  *
- *   # mmm launch trace 2
+ *   # mmm launch trace 3
  *   order,kind,name,stream,grid_x,grid_y,grid_z,block_x,block_y,block_z,
  *       registers,shared_static,shared_dynamic,bytes,copy,duration_ns,graph,
- *       node,to
- *   1,kernel,_Z6reduceILi256EEvPKfPfi,7,1024,1,1,256,1,1,16,1024,0,,,5312,0,0,
- *   2,memcpy,,7,,,,,,,,,,4194304,d2d,2048,0,0,
- *   3,edge,,,,,,,,,,,,,,,4,17,18
+ *       node,to,event
+ *   1,stream,null,7,,,,,,,,,,,,,,,,
+ *   2,kernel,_Z6reduceILi256EEvPKfPfi,7,1024,1,1,256,1,1,16,1024,0,,,5312,0,0,,
+ *   3,record,,7,,,,,,,,,,,,,,,,1
+ *   4,memcpy,,13,,,,,,,,,,4194304,d2d,2048,0,0,,
+ *   5,edge,,,,,,,,,,,,,,,4,17,18,
  *
  * kind is kernel, memcpy or memset; name the kernel's mangled name (as
  * `ncu --print-kernel-base mangled` prints it); copy h2d, d2h, d2d, h2h,
@@ -24,8 +26,15 @@
  * nodes of one of its edges; "exec" rows, graph that graph's id, node the
  * id of the executable graph made from it; "clone" rows, node a node's id
  * in a clone of a graph (the executable's), to the id of the node it was
- * cloned from.  The reader is src/profile/trace.c; docs/profile.md
- * describes the file.
+ * cloned from.  First the streams' kinds ("stream" rows, the kind in the
+ * name column: null for the legacy default stream, blocking for one that
+ * synchronizes with it, nonblocking), then among the launches, in issue
+ * order, the records of stream order: "record" (cudaEventRecord on a
+ * stream), "wait" (cudaStreamWaitEvent), "sync" (the host waits:
+ * cudaStreamSynchronize with its stream, cudaEventSynchronize with its
+ * event, cudaDeviceSynchronize with neither); event is the id CUPTI gives
+ * each recording of an event, which the waits name.  The reader is
+ * src/profile/trace.c; docs/profile.md describes the file.
  *
  * It costs the program a few microseconds a launch, where a pass of
  * Nsight Compute that lists launches costs milliseconds: 10^5 launches
@@ -47,13 +56,18 @@
 
 typedef struct rec {
     uint32_t corr;
-    uint8_t kind; /* 0 kernel, 1 memcpy, 2 memset */
+    uint8_t kind; /* 0 kernel, 1 memcpy, 2 memset, 3 record, 4 wait, 5 sync,
+                     6 stream (copy: its flag: 0 null, 1 blocking, 2
+                     nonblocking) */
+    uint8_t nostream; /* a sync of the device or of an event */
     uint8_t copy;
     uint16_t regs;
     uint32_t stream, graph;
     uint64_t node;
     int32_t grid[3], block[3], sstatic, sdynamic;
     uint64_t bytes, ns;
+    uint64_t event, event_sync; /* records and waits: CUPTI's event id, and
+                                   the id of this recording */
     const char *name; /* interned */
 } rec;
 
@@ -71,6 +85,7 @@ static glink *links;
 static size_t nlinks, caplinks;
 static int failed;
 static char failure[256];
+static char no_order[160]; /* why the trace lacks the records of stream order */
 
 /* Kernel names, interned (CUPTI's own strings live as long as its
  * records' buffers). */
@@ -270,6 +285,49 @@ static void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream_id, uint8_t
             r->copy = copy_kind(m->copyKind);
             r->bytes = m->bytes;
             r->ns = m->end > m->start ? m->end - m->start : 0;
+        } else if (a->kind == CUPTI_ACTIVITY_KIND_CUDA_EVENT) {
+            const CUpti_ActivityCudaEvent2 *e = (const CUpti_ActivityCudaEvent2 *)a;
+            if (!(r = new_rec()))
+                break;
+            r->kind = 3;
+            r->corr = e->correlationId;
+            r->stream = e->streamId;
+            r->event = e->eventId;
+            r->event_sync = e->cudaEventSyncId;
+        } else if (a->kind == CUPTI_ACTIVITY_KIND_SYNCHRONIZATION) {
+            const CUpti_ActivitySynchronization2 *y = (const CUpti_ActivitySynchronization2 *)a;
+            if (y->type != CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_WAIT_EVENT &&
+                y->type != CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_EVENT_SYNCHRONIZE &&
+                y->type != CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_SYNCHRONIZE &&
+                y->type != CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_CONTEXT_SYNCHRONIZE)
+                continue;
+            if (!(r = new_rec()))
+                break;
+            r->kind = y->type == CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_WAIT_EVENT ? 4 : 5;
+            r->corr = y->correlationId;
+            r->stream = y->streamId;
+            r->nostream = y->type == CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_EVENT_SYNCHRONIZE ||
+                          y->type == CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_CONTEXT_SYNCHRONIZE;
+            if (y->type == CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_WAIT_EVENT ||
+                y->type == CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_EVENT_SYNCHRONIZE) {
+                r->event = y->cudaEventId;
+                r->event_sync = y->cudaEventSyncId;
+            }
+        } else if (a->kind == CUPTI_ACTIVITY_KIND_STREAM) {
+            const CUpti_ActivityStream *t = (const CUpti_ActivityStream *)a;
+            uint32_t fl = (uint32_t)t->flag & CUPTI_ACTIVITY_STREAM_CREATE_MASK;
+            if (fl != CUPTI_ACTIVITY_STREAM_CREATE_FLAG_NULL &&
+                fl != CUPTI_ACTIVITY_STREAM_CREATE_FLAG_DEFAULT &&
+                fl != CUPTI_ACTIVITY_STREAM_CREATE_FLAG_NON_BLOCKING)
+                continue;
+            if (!(r = new_rec()))
+                break;
+            r->kind = 6;
+            r->corr = 0; /* first: a stream's kind holds from the start */
+            r->stream = t->streamId;
+            r->copy = fl == CUPTI_ACTIVITY_STREAM_CREATE_FLAG_NULL      ? 0
+                      : fl == CUPTI_ACTIVITY_STREAM_CREATE_FLAG_DEFAULT ? 1
+                                                                        : 2;
         } else if (a->kind == CUPTI_ACTIVITY_KIND_MEMSET) {
             const CUpti_ActivityMemset4 *m = (const CUpti_ActivityMemset4 *)a;
             if (!(r = new_rec()))
@@ -292,8 +350,15 @@ static void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream_id, uint8_t
 static int by_corr(const void *a, const void *b)
 {
     const rec *x = a, *y = b;
+    int sx = x->kind != 6, sy = y->kind != 6; /* the streams' kinds first */
+    if (sx != sy)
+        return sx - sy;
     return (x->corr > y->corr) - (x->corr < y->corr);
 }
+
+/* The fields from grid_x to to of a row that has none of them, and the
+ * comma before event. */
+#define NO_LAUNCH ",,,,,,,,,,,,,,,,"
 
 static void write_trace(void)
 {
@@ -306,32 +371,56 @@ static void write_trace(void)
     FILE *f = fopen(path, "w");
     if (!f)
         return;
+    static const char *const flags[] = {"null", "blocking", "nonblocking"};
     qsort(recs, nrecs, sizeof *recs, by_corr);
-    fprintf(f, "# mmm launch trace 2\n"
+    /* an event's recordings by the id CUPTI gives each (which the waits
+       name), where every record and wait has one; else by the event's id */
+    int by_sync = 1;
+    for (size_t i = 0; i < nrecs; i++)
+        if ((recs[i].kind == 3 || recs[i].kind == 4 || (recs[i].kind == 5 && recs[i].event)) &&
+            !recs[i].event_sync)
+            by_sync = 0;
+    fprintf(f, "# mmm launch trace 3\n"
                "order,kind,name,stream,grid_x,grid_y,grid_z,block_x,block_y,block_z,"
-               "registers,shared_static,shared_dynamic,bytes,copy,duration_ns,graph,node,to\n");
+               "registers,shared_static,shared_dynamic,bytes,copy,duration_ns,graph,node,to,"
+               "event\n");
+    if (no_order[0])
+        fprintf(f, "# note: %s\n", no_order);
     for (size_t i = 0; i < nrecs; i++) {
         const rec *r = &recs[i];
+        uint64_t ev = by_sync ? r->event_sync : r->event;
         if (r->kind == 0)
             fprintf(f, "%zu,kernel,%s,%" PRIu32 ",%d,%d,%d,%d,%d,%d,%u,%d,%d,,,%" PRIu64
-                       ",%" PRIu32 ",%" PRIu64 ",\n",
+                       ",%" PRIu32 ",%" PRIu64 ",,\n",
                     i + 1, r->name, r->stream, r->grid[0], r->grid[1], r->grid[2],
                     r->block[0], r->block[1], r->block[2], (unsigned)r->regs, r->sstatic,
                     r->sdynamic, r->ns, r->graph, r->node);
-        else
+        else if (r->kind <= 2)
             fprintf(f, "%zu,%s,,%" PRIu32 ",,,,,,,,,,%" PRIu64 ",%s,%" PRIu64 ",%" PRIu32
-                       ",%" PRIu64 ",\n",
+                       ",%" PRIu64 ",,\n",
                     i + 1, kinds[r->kind], r->stream, r->bytes, copies[r->copy], r->ns,
                     r->graph, r->node);
+        else if (r->kind == 6)
+            fprintf(f, "%zu,stream,%s,%" PRIu32 NO_LAUNCH "\n", i + 1, flags[r->copy],
+                    r->stream);
+        else if (r->kind == 5 && r->nostream && !r->event) /* the device */
+            fprintf(f, "%zu,sync,," NO_LAUNCH "\n", i + 1);
+        else if (r->kind == 5 && r->nostream) /* an event */
+            fprintf(f, "%zu,sync,," NO_LAUNCH "%" PRIu64 "\n", i + 1, ev);
+        else if (r->kind == 5) /* a stream */
+            fprintf(f, "%zu,sync,,%" PRIu32 NO_LAUNCH "\n", i + 1, r->stream);
+        else
+            fprintf(f, "%zu,%s,,%" PRIu32 NO_LAUNCH "%" PRIu64 "\n", i + 1,
+                    r->kind == 3 ? "record" : "wait", r->stream, ev);
     }
     for (size_t i = 0; i < nlinks; i++) {
         static const char *const lk[] = {"edge", "exec", "clone"};
         const glink *l = &links[i];
         if (l->kind == 1)
-            fprintf(f, "%zu,exec,,,,,,,,,,,,,,,%" PRIu32 ",%" PRIu64 ",\n", nrecs + i + 1,
+            fprintf(f, "%zu,exec,,,,,,,,,,,,,,,%" PRIu32 ",%" PRIu64 ",,\n", nrecs + i + 1,
                     l->g, l->a);
         else
-            fprintf(f, "%zu,%s,,,,,,,,,,,,,,,%" PRIu32 ",%" PRIu64 ",%" PRIu64 "\n",
+            fprintf(f, "%zu,%s,,,,,,,,,,,,,,,%" PRIu32 ",%" PRIu64 ",%" PRIu64 ",\n",
                     nrecs + i + 1, lk[l->kind], l->g, l->a, l->b);
     }
     if (failed)
@@ -348,6 +437,13 @@ __attribute__((visibility("default"))) int InitializeInjection(void)
         cuptiActivityEnable(CUPTI_ACTIVITY_KIND_MEMCPY) != CUPTI_SUCCESS ||
         cuptiActivityEnable(CUPTI_ACTIVITY_KIND_MEMSET) != CUPTI_SUCCESS)
         fail("CUPTI refused the activity kinds");
+    /* stream order beyond one stream: without it, each stream's own order */
+    if (cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CUDA_EVENT) != CUPTI_SUCCESS ||
+        cuptiActivityEnable(CUPTI_ACTIVITY_KIND_SYNCHRONIZATION) != CUPTI_SUCCESS ||
+        cuptiActivityEnable(CUPTI_ACTIVITY_KIND_STREAM) != CUPTI_SUCCESS)
+        snprintf(no_order, sizeof no_order,
+                 "CUPTI refused the records of events, waits and streams: edges follow "
+                 "each stream's own order");
     CUpti_SubscriberHandle sub;
     if (cuptiSubscribe(&sub, (CUpti_CallbackFunc)on_resource, NULL) != CUPTI_SUCCESS ||
         cuptiEnableDomain(1, sub, CUPTI_CB_DOMAIN_RESOURCE) != CUPTI_SUCCESS)

@@ -2115,3 +2115,145 @@ Test(profile, trace_graph_rows)
     cr_expect_eq(mmm_ncu_count(c), 1);
     mmm_ncu_free(c);
 }
+
+/* Version 3 of the trace: stream order beyond one stream.  The kernels of
+ * the graph capture (its sample), launched on three streams: 20 blocking,
+ * 30 non-blocking, 7 the legacy default stream; an event recorded on 20
+ * and waited for on 30; the host waiting for stream 30.  Each edge below
+ * is what CUDA's stream semantics make wait, worked out by hand. */
+#define V3_HEAD                                                                        \
+    "# mmm launch trace 3\n"                                                           \
+    "order,kind,name,stream,grid_x,grid_y,grid_z,block_x,block_y,block_z,registers,"   \
+    "shared_static,shared_dynamic,bytes,copy,duration_ns,graph,node,to,event\n"
+#define V3_K(o, f, s) #o ",kernel," f "," #s ",1024,1,1,256,1,1,16,0,0,,,1500,0,0,,\n"
+
+Test(profile, stream_order_edges)
+{
+    static const char trace[] =
+        V3_HEAD
+        "1,stream,null,7,,,,,,,,,,,,,,,,\n"
+        "2,stream,blocking,20,,,,,,,,,,,,,,,,\n"
+        "3,stream,nonblocking,30,,,,,,,,,,,,,,,,\n"
+        V3_K(4, "_Z5scalePfi", 20)          /* scale */
+        "5,record,,20,,,,,,,,,,,,,,,,1\n"   /* event 1: scale */
+        V3_K(6, "_Z3addPKfPfi", 30)         /* add: nothing before it */
+        "7,wait,,30,,,,,,,,,,,,,,,,1\n"
+        V3_K(8, "_Z6squarePKfPfi", 30)      /* square: add (stream), scale (event) */
+        V3_K(9, "_Z4joinPKfS0_Pfi", 7)      /* join: scale (blocking 20), not 30 */
+        V3_K(10, "_Z5scalePfi", 20)         /* scale#2: scale, join (default stream) */
+        "11,sync,,30,,,,,,,,,,,,,,,,\n"     /* the host waits for square */
+        V3_K(12, "_Z3addPKfPfi", 20)        /* add#2: scale#2, square (host) */
+        "13,memset,,30,,,,,,,,,,4096,,900,0,0,,\n" /* memset: square */
+        "14,wait,,20,,,,,,,,,,,,,,,,9\n";   /* an event never recorded: nothing */
+    char dir[256], path[512], pts[512];
+    mmm_tmpdir_make(dir, sizeof dir, "mmm_profile_streams");
+    snprintf(path, sizeof path, "%s/launches.csv", dir);
+    write_file(path, trace);
+    snprintf(pts, sizeof pts, "%s/POINTS.csv", dir);
+    char points[1024];
+    snprintf(points, sizeof points, "ncu,n\n%s,262144\n%s,262144\n",
+             DATA "/graph/point1-sample.csv", path);
+    write_file(pts, points);
+    mmm_profile *p = build(pts, NULL);
+    const char *xml = mmm_profile_xml(p);
+    static const char *const want[][2] = {
+        {"scale", "square"},   {"add", "square"},   {"scale", "join"},
+        {"scale", "scale#2"},  {"join", "scale#2"}, {"scale#2", "add#2"},
+        {"square", "add#2"},   {"square", "memset"}};
+    size_t nwant = sizeof want / sizeof want[0], edges = 0;
+    for (size_t i = 0; i < nwant; i++) {
+        char e[128];
+        snprintf(e, sizeof e, "<edge from=\"%s\" to=\"%s\"/>", want[i][0], want[i][1]);
+        cr_expect(strstr(xml, e) != NULL, "no %s in\n%s", e, xml);
+    }
+    for (const char *s = xml; (s = strstr(s, "<edge ")); s++)
+        edges++;
+    cr_expect_eq(edges, nwant, "%zu edges, want %zu:\n%s", edges, nwant, xml);
+    mmm_program *prog = load_text(xml);
+    mmm_program_free(prog);
+    mmm_profile_free(p);
+    mmm_tmpdir_remove(dir);
+}
+
+/* Version 3's rows of stream order, and what each must have. */
+Test(profile, trace_sync_rows)
+{
+    static const char k[] = V3_K(1, "_Z1kv", 7);
+    struct {
+        const char *rows;
+        long line;
+        const char *needle;
+    } bad[] = {
+        {"2,record,,,,,,,,,,,,,,,,,,1\n", 4, "a record row without a stream"},
+        {"2,wait,,7,,,,,,,,,,,,,,,,0\n", 4, "event is '0'"},
+        {"2,record,,7,,,,,,,,,,,,,,,,\n", 4, "event is ''"},
+        {"2,sync,,7,,,,,,,,,,,,,,,,3\n", 4, "both a stream and an event"},
+        {"2,stream,fast,7,,,,,,,,,,,,,,,,\n", 4, "not blocking, nonblocking or null"},
+        {"2,edge,,,,,,,,,,,,,,,1,5,6,\n3,wait,,7,,,,,,,,,,,,,,,,1\n", 5,
+         "after the graphs' rows"},
+        {"2,barrier,,7,,,,,,,,,,,,,,,,\n", 4, "record, wait, sync, stream"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char text[1024];
+        snprintf(text, sizeof text, "%s%s%s", V3_HEAD, k, bad[i].rows);
+        ncu_bad(text, bad[i].line, bad[i].needle);
+    }
+    /* version 2 has no such rows */
+    ncu_bad("# mmm launch trace 2\n"
+            "order,kind,name,stream,grid_x,grid_y,grid_z,block_x,block_y,block_z,registers,"
+            "shared_static,shared_dynamic,bytes,copy,duration_ns,graph,node,to\n"
+            "1,kernel,_Z1kv,7,4,1,1,32,1,1,8,0,0,,,1000,0,0,\n"
+            "2,record,,7,,,,,,,,,,,,,,,1\n",
+            4, "not kernel, memcpy, memset, edge, exec or clone");
+    /* a good one: every kind, the host's waits with and without a stream */
+    char text[1024];
+    mmm_ncu_capture *c = NULL;
+    mmm_error err;
+    snprintf(text, sizeof text,
+             "%s%s2,stream,nonblocking,9,,,,,,,,,,,,,,,,\n3,record,,7,,,,,,,,,,,,,,,,4\n"
+             "4,wait,,9,,,,,,,,,,,,,,,,4\n5,sync,,,,,,,,,,,,,,,,,,4\n6,sync,,,,,,,,,,,,,,,,,,\n"
+             "7,sync,,9,,,,,,,,,,,,,,,,\n",
+             V3_HEAD, k);
+    cr_expect_eq(mmm_ncu_read_memory(&c, text, strlen(text), "t3", &err), 0, "%s", err.message);
+    cr_expect_eq(mmm_ncu_count(c), 1);
+    mmm_ncu_free(c);
+}
+
+/* The real capture of bench/profile/streams_demo.cu on the H200 (launch
+ * traces of version 3): the edges its source makes CUDA wait for, as its
+ * comment lists them (and the default stream's cudaMemset before scale,
+ * the final memcpy after everything, which the host waited for). */
+Test(profile, stream_order_capture)
+{
+    mmm_profile *p = build(DATA "/streams/POINTS.csv", NULL);
+    const char *xml = mmm_profile_xml(p);
+    static const char *const want[][2] = {
+        {"memset", "scale"},      {"add", "square"},         {"scale", "square"},
+        {"memset", "join"},       {"scale", "join"},         {"scale", "scale#2"},
+        {"join", "scale#2"},      {"scale#2", "add#2"},      {"square", "add#2"},
+        {"square", "memset#2"},   {"join", "memcpy_d2h"},    {"square", "memcpy_d2h"},
+        {"memset#2", "memcpy_d2h"}, {"add#2", "memcpy_d2h"}};
+    size_t nwant = sizeof want / sizeof want[0], edges = 0;
+    for (size_t i = 0; i < nwant; i++) {
+        char e[128];
+        snprintf(e, sizeof e, "<edge from=\"%s\" to=\"%s\"/>", want[i][0], want[i][1]);
+        cr_expect(strstr(xml, e) != NULL, "no %s in\n%s", e, xml);
+    }
+    for (const char *s = xml; (s = strstr(s, "<edge ")); s++)
+        edges++;
+    cr_expect_eq(edges, nwant, "%zu edges, want %zu:\n%s", edges, nwant, xml);
+    /* add waits for nothing: a non-blocking stream; join not for add */
+    cr_expect_null(strstr(xml, "to=\"add\"/>"));
+    cr_expect_null(strstr(xml, "<edge from=\"add\" to=\"join\"/>"));
+    mmm_program *prog = load_text(xml);
+    mmm_program_free(prog);
+    mmm_profile_free(p);
+    /* the raw traces read, the graph's waits on events no row records
+       included */
+    mmm_ncu_capture *c = NULL;
+    mmm_error err;
+    cr_expect_eq(mmm_ncu_read_file(&c, DATA "/streams/graph_trace_v3.csv", 0, &err), 0, "%s",
+                 err.message);
+    cr_expect_eq(mmm_ncu_count(c), 12);
+    mmm_ncu_free(c);
+}

@@ -3,7 +3,10 @@
  * Without a skeleton, each point's launches, in launch order, become
  * kernels: consecutive identical launches (the same kernel on the same
  * stream with the same attributes) one kernel with a repeat, and each
- * kernel follows the previous one of its stream (an edge).  A kernel is
+ * kernel follows the previous one of its stream (an edge), the nodes a
+ * CUDA graph ran it after, and what a launch trace's records of stream
+ * order (events, the host's waits, the legacy default stream) make it
+ * wait for (put_edges).  A kernel is
  * named after its function (return type, template arguments and
  * parameters dropped: sgemm_k<16> and sgemm_k<32> are both sgemm_k), with
  * "#2", "#3" for the later places the same function is launched from.
@@ -95,21 +98,17 @@ typedef struct pnode {
     size_t group;      /* kernel groups: its index */
     const mmm__copy *c; /* copies: the first of the run */
     int64_t count;     /* copies: the calls of the run */
+    size_t cfirst, clast; /* copies: the run's first and last in the point's
+                             copies (those between of other kinds left out) */
     char id[64];       /* copies */
 } pnode;
 
-/* A node's id and stream: a run of copies its own, a group its first
- * launch's. */
+/* A node's id: a run of copies its own, a group its first launch's. */
 static const char *node_id(const pgroup *g, const pnode *nd)
 {
     return nd->copy ? nd->id : g[nd->group].id;
 }
 
-static const char *node_stream(const mmm__profile_point *pt, const pgroup *g,
-                               const pnode *nd)
-{
-    return nd->copy ? nd->c->stream : pt->l[g[nd->group].first].stream;
-}
 
 static void put_attr(mmm__text *t, const char *name, const char *value)
 {
@@ -193,45 +192,325 @@ static void put_edge(mmm__text *t, const char *from, const char *to)
  * that ran each of them; every other node follows the previous node of
  * its stream (a graph's first nodes: what its stream did before the
  * graph's launch). */
+/* ------------------------------------------------------------------ */
+/* Stream order                                                        */
+
+/* A list of node indices. */
+typedef struct ilist {
+    size_t *v;
+    size_t n, cap;
+} ilist;
+
+static int ilist_add(ilist *l, size_t x)
+{
+    size_t *nv = mmm__grow(l->v, &l->cap, l->n + 1, sizeof *nv, 8);
+    if (!nv)
+        return -1;
+    l->v = nv;
+    l->v[l->n++] = x;
+    return 0;
+}
+
+static int ilist_cat(ilist *l, const ilist *m)
+{
+    for (size_t i = 0; i < m->n; i++)
+        if (ilist_add(l, m->v[i]) < 0)
+            return -1;
+    return 0;
+}
+
+/* What a stream has issued: its last node (none: SIZE_MAX), the events it
+ * waits for before its next one (their nodes), how many of the host's
+ * waits its next node has seen, its kind. */
+typedef struct pstream {
+    const char *name;
+    size_t last;
+    ilist pend;
+    size_t seen;
+    mmm__stream_kind kind;
+    size_t met; /* the node of the other side of the legacy default
+                   stream's synchronization it last followed or gave */
+} pstream;
+
+/* The nodes an event stands for, by the event's id. */
+typedef struct pevent {
+    uint64_t id;
+    ilist at;
+} pevent;
+
+typedef struct porder {
+    pstream *s;
+    size_t ns, caps;
+    pevent *e;
+    size_t ne, cape;
+    ilist host;  /* nodes the host waited for: every later node follows them */
+    int legacy;  /* the trace names the legacy default stream */
+} porder;
+
+static pstream *stream_of(porder *o, const char *name)
+{
+    for (size_t i = 0; i < o->ns; i++)
+        if (!strcmp(o->s[i].name, name))
+            return &o->s[i];
+    pstream *ns = mmm__grow(o->s, &o->caps, o->ns + 1, sizeof *ns, 8);
+    if (!ns)
+        return NULL;
+    o->s = ns;
+    pstream *st = &o->s[o->ns++];
+    memset(st, 0, sizeof *st);
+    st->name = name;
+    st->last = st->met = SIZE_MAX;
+    st->kind = MMM__STREAM_BLOCKING;
+    return st;
+}
+
+static pevent *event_of(porder *o, uint64_t id, int make)
+{
+    for (size_t i = 0; i < o->ne; i++)
+        if (o->e[i].id == id)
+            return &o->e[i];
+    if (!make)
+        return NULL;
+    pevent *ne = mmm__grow(o->e, &o->cape, o->ne + 1, sizeof *ne, 8);
+    if (!ne)
+        return NULL;
+    o->e = ne;
+    pevent *ev = &o->e[o->ne++];
+    memset(ev, 0, sizeof *ev);
+    ev->id = id;
+    return ev;
+}
+
+static void porder_free(porder *o)
+{
+    for (size_t i = 0; i < o->ns; i++)
+        free(o->s[i].pend.v);
+    for (size_t i = 0; i < o->ne; i++)
+        free(o->e[i].at.v);
+    free(o->s);
+    free(o->e);
+    free(o->host.v);
+}
+
+/* A stream's last node and the events it waits for. */
+static int stream_state(const pstream *st, ilist *out)
+{
+    if (st->last != SIZE_MAX && ilist_add(out, st->last) < 0)
+        return -1;
+    return ilist_cat(out, &st->pend);
+}
+
+/* A record of stream order (sync row) applied to o. */
+static int order_sync(porder *o, const mmm__sync *sy)
+{
+    pstream *st = sy->stream[0] ? stream_of(o, sy->stream) : NULL;
+    pevent *ev;
+    if (sy->stream[0] && !st)
+        return -1;
+    switch (sy->kind) {
+    case MMM__SYNC_STREAM:
+        st->kind = sy->flag;
+        o->legacy |= sy->flag == MMM__STREAM_NULL;
+        return 0;
+    case MMM__SYNC_RECORD:
+        /* the event stands for what the stream has issued so far (a
+           re-recorded event forgets its earlier record) */
+        if (!(ev = event_of(o, sy->event, 1)))
+            return -1;
+        ev->at.n = 0;
+        return stream_state(st, &ev->at);
+    case MMM__SYNC_WAIT:
+        ev = event_of(o, sy->event, 0);
+        return ev ? ilist_cat(&st->pend, &ev->at) : 0;
+    case MMM__SYNC_HOST:
+        if (st)
+            return stream_state(st, &o->host);
+        if (sy->event) {
+            ev = event_of(o, sy->event, 0);
+            return ev ? ilist_cat(&o->host, &ev->at) : 0;
+        }
+        for (size_t i = 0; i < o->ns; i++)
+            if (stream_state(&o->s[i], &o->host) < 0)
+                return -1;
+        return 0;
+    }
+    return 0;
+}
+
+static void edge_once(mmm__text *t, size_t *mark, const pgroup *g, const pnode *nodes,
+                      size_t p, size_t v)
+{
+    if (p == v || p == SIZE_MAX || mark[p] == v)
+        return;
+    mark[p] = v;
+    put_edge(t, node_id(g, &nodes[p]), node_id(g, &nodes[v]));
+}
+
+/* The predecessors stream order gives node v, issued on stream st: the
+ * stream's last node, the events it waits for, what the host waited for
+ * since the stream's last node, and where the trace names the legacy
+ * default stream, its synchronization: a node on it follows the last node
+ * of every blocking stream, a node on a blocking stream the default
+ * stream's last. */
+static int order_node(porder *o, mmm__text *t, size_t *mark, const pgroup *g,
+                      const pnode *nodes, pstream *st, size_t v, int put)
+{
+    if (put) {
+        /* put == 0: a node a CUDA graph ran after others, whose edges
+           graph_edges_into wrote */
+        edge_once(t, mark, g, nodes, st->last, v);
+        for (size_t i = 0; i < st->pend.n; i++)
+            edge_once(t, mark, g, nodes, st->pend.v[i], v);
+        for (size_t i = st->seen; i < o->host.n; i++)
+            edge_once(t, mark, g, nodes, o->host.v[i], v);
+        /* each edge of that synchronization once: a blocking stream
+           remembers the default stream's node it followed, and each
+           blocking stream the node of its own that the default stream
+           followed */
+        for (size_t i = 0; o->legacy && st->kind != MMM__STREAM_NONBLOCKING && i < o->ns; i++) {
+            pstream *u = &o->s[i];
+            if (u == st || u->last == SIZE_MAX)
+                continue;
+            if (st->kind == MMM__STREAM_NULL && u->kind == MMM__STREAM_BLOCKING &&
+                u->met != u->last) {
+                edge_once(t, mark, g, nodes, u->last, v);
+                u->met = u->last;
+            } else if (st->kind == MMM__STREAM_BLOCKING && u->kind == MMM__STREAM_NULL &&
+                       st->met != u->last) {
+                edge_once(t, mark, g, nodes, u->last, v);
+                st->met = u->last;
+            }
+        }
+    }
+    st->last = v;
+    st->pend.n = 0;
+    st->seen = o->host.n;
+    return 0;
+}
+
+static const mmm__sync **point_syncs(const mmm__profile_point *pt, size_t *n)
+{
+    size_t total = 0, k = 0;
+    for (size_t c = 0; c < pt->ncaps; c++)
+        total += mmm__ncu_nsyncs(pt->caps[c]);
+    *n = total;
+    if (!total)
+        return NULL;
+    const mmm__sync **v = malloc(total * sizeof *v);
+    if (!v)
+        return NULL;
+    for (size_t c = 0; c < pt->ncaps; c++)
+        for (size_t j = 0; j < mmm__ncu_nsyncs(pt->caps[c]); j++)
+            v[k++] = mmm__ncu_sync(pt->caps[c], j);
+    return v;
+}
+
+/* The edges into node k from the nodes its CUDA graph ran it after (the
+ * last node before k that ran each of its predecessors). */
+static void graph_edges_into(mmm__text *t, size_t *mark, const pgroup *g, const pnode *nodes,
+                             const pgraphs *gs, const uint32_t *gg, const uint64_t *gv,
+                             size_t k)
+{
+    for (size_t e = 0; gg[k] && e < gs->n; e++) {
+        const mmm__graph_link *l = gs->l[e];
+        if (l->kind != MMM__GRAPH_EDGE || l->graph != gg[k] || l->b != gv[k])
+            continue;
+        size_t j = k;
+        while (j-- > 0 && !(gg[j] == gg[k] && gv[j] == l->a))
+            ;
+        if (j < k)
+            edge_once(t, mark, g, nodes, j, k);
+    }
+}
+
+/* The edges of a point's nodes, in issue order: a node a CUDA graph ran
+ * after others follows them; any other follows what stream order gives it
+ * (order_node). */
 static int put_edges(mmm__text *t, const mmm__profile_point *pt, const pgroup *g,
                      const pnode *nodes, size_t nn)
 {
     pgraphs gs;
+    porder o;
+    size_t ncp = 0, nsy = 0;
+    const mmm__copy **cp = point_copies(pt, &ncp);
+    const mmm__sync **sy = point_syncs(pt, &nsy);
     uint32_t *gg = malloc((nn ? nn : 1) * sizeof *gg);
     uint64_t *gv = malloc((nn ? nn : 1) * sizeof *gv);
-    if (!gg || !gv || point_graphs(pt, &gs) < 0) {
-        free(gg);
-        free(gv);
-        return -1;
+    size_t *mark = malloc((nn ? nn : 1) * sizeof *mark);
+    size_t *lnode = malloc((pt->n ? pt->n : 1) * sizeof *lnode);
+    size_t *cnode = malloc((ncp ? ncp : 1) * sizeof *cnode);
+    unsigned char *into = calloc(nn ? nn : 1, 1);
+    int rc = 0;
+    memset(&o, 0, sizeof o);
+    gs.l = NULL;
+    if (!gg || !gv || !mark || !lnode || !cnode || !into || (ncp && !cp) || (nsy && !sy) ||
+        point_graphs(pt, &gs) < 0) {
+        rc = -1;
+        goto out;
     }
-    for (size_t k = 0; k < nn; k++)
-        pnode_graph(pt, g, &nodes[k], &gs, &gg[k], &gv[k]);
+    for (size_t i = 0; i < pt->n; i++)
+        lnode[i] = SIZE_MAX;
+    for (size_t j = 0; j < ncp; j++)
+        cnode[j] = SIZE_MAX;
     for (size_t k = 0; k < nn; k++) {
-        int into = 0;
-        for (size_t e = 0; gg[k] && e < gs.n; e++) {
-            const mmm__graph_link *l = gs.l[e];
-            if (l->kind != MMM__GRAPH_EDGE || l->graph != gg[k] || l->b != gv[k])
-                continue;
-            into = 1;
-            size_t j = k;
-            while (j-- > 0 && !(gg[j] == gg[k] && gv[j] == l->a))
-                ;
-            if (j < k)
-                put_edge(t, node_id(g, &nodes[j]), node_id(g, &nodes[k]));
+        mark[k] = SIZE_MAX;
+        pnode_graph(pt, g, &nodes[k], &gs, &gg[k], &gv[k]);
+        if (nodes[k].copy) {
+            for (size_t j = nodes[k].cfirst; j <= nodes[k].clast && j < ncp; j++)
+                if (copy_kind(cp[j]) >= 0)
+                    cnode[j] = k;
+        } else {
+            for (size_t i = 0; i < g[nodes[k].group].count; i++)
+                lnode[g[nodes[k].group].first + i] = k;
         }
-        if (into || k == 0)
-            continue;
-        const char *s = node_stream(pt, g, &nodes[k]);
-        for (size_t j = k; j-- > 0;)
-            if (!strcmp(node_stream(pt, g, &nodes[j]), s)) {
-                put_edge(t, node_id(g, &nodes[j]), node_id(g, &nodes[k]));
-                break;
-            }
     }
+    /* the nodes a CUDA graph ran after others */
+    for (size_t k = 0; k < nn; k++)
+        for (size_t e = 0; gg[k] && e < gs.n && !into[k]; e++) {
+            const mmm__graph_link *l = gs.l[e];
+            into[k] = l->kind == MMM__GRAPH_EDGE && l->graph == gg[k] && l->b == gv[k];
+        }
+    /* then stream order: the launches, copies and records of stream order
+       as the host issued them (a copy or record with `before` = i comes
+       before launch i; a record with before_copies = j before copy j) */
+    size_t j = 0, s = 0;
+    for (size_t i = 0; i <= pt->n && rc == 0; i++) {
+        while (rc == 0 && ((j < ncp && cp[j]->before <= i) || (s < nsy && sy[s]->before <= i))) {
+            if (s < nsy && sy[s]->before <= i && (j >= ncp || sy[s]->before_copies <= j)) {
+                rc = order_sync(&o, sy[s++]);
+                continue;
+            }
+            size_t v = cnode[j];
+            pstream *st = stream_of(&o, cp[j]->stream);
+            j++;
+            if (!st)
+                rc = -1;
+            else if (v != SIZE_MAX) {
+                if (into[v] && mark[v] == SIZE_MAX)
+                    graph_edges_into(t, mark, g, nodes, &gs, gg, gv, v), mark[v] = v;
+                rc = order_node(&o, t, mark, g, nodes, st, v, !into[v]);
+            }
+        }
+        size_t v = i < pt->n ? lnode[i] : SIZE_MAX;
+        if (rc == 0 && v != SIZE_MAX) {
+            pstream *st = stream_of(&o, pt->l[i].stream);
+            if (into[v] && mark[v] == SIZE_MAX)
+                graph_edges_into(t, mark, g, nodes, &gs, gg, gv, v), mark[v] = v;
+            rc = st ? order_node(&o, t, mark, g, nodes, st, v, !into[v]) : -1;
+        }
+    }
+out:
+    porder_free(&o);
     free(gs.l);
+    free(cp);
+    free(sy);
     free(gg);
     free(gv);
-    return 0;
+    free(mark);
+    free(lnode);
+    free(cnode);
+    free(into);
+    return rc;
 }
 
 static int group_point(const mmm__profile_point *pt, const unsigned char *cut,
@@ -331,6 +610,7 @@ static int point_nodes(const mmm__profile_point *pt, const pgroup *g, size_t ng,
                 !strcmp(last->c->stream, cp[j]->stream) && last->c->graph == cp[j]->graph &&
                 last->c->node == cp[j]->node) {
                 last->count++;
+                last->clast = j;
                 continue;
             }
             pnode *nd = &v[n++];
@@ -338,6 +618,7 @@ static int point_nodes(const mmm__profile_point *pt, const pgroup *g, size_t ng,
             nd->copy = kind;
             nd->c = cp[j];
             nd->count = 1;
+            nd->cfirst = nd->clast = j;
             if (seen[kind]++)
                 snprintf(nd->id, sizeof nd->id, "%s#%d", base[kind], seen[kind]);
             else
@@ -413,13 +694,20 @@ static int build_plain(mmm_profile *prof, mmm__text *t, const mmm__profile_point
         goto out;
     }
     for (size_t i = 0; i < pts->n; i++) {
-        size_t ncp = 0;
+        size_t ncp = 0, nsy = 0;
         const mmm__copy **cp = point_copies(&pts->p[i], &ncp);
-        unsigned char *cut = ncp ? calloc(pts->p[i].n + 1, 1) : NULL;
-        int bad = (ncp && (!cp || !cut));
+        const mmm__sync **sy = point_syncs(&pts->p[i], &nsy);
+        unsigned char *cut = ncp || nsy ? calloc(pts->p[i].n + 1, 1) : NULL;
+        int bad = (ncp && !cp) || (nsy && !sy) || ((ncp || nsy) && !cut);
+        /* a copy, an event, a wait or a host wait between two launches
+           ends a repeat there */
         for (size_t j = 0; !bad && j < ncp; j++)
             if (cp[j]->before <= pts->p[i].n)
                 cut[cp[j]->before] = 1;
+        for (size_t j = 0; !bad && j < nsy; j++)
+            if (sy[j]->kind != MMM__SYNC_STREAM && sy[j]->before <= pts->p[i].n)
+                cut[sy[j]->before] = 1;
+        free(sy);
         bad = bad || group_point(&pts->p[i], cut, &g[i], &ng[i]) < 0 ||
               point_nodes(&pts->p[i], g[i], ng[i], cp, ncp, &nodes[i], &nn[i],
                           i == 0 ? &skipped : &(size_t){0}) < 0;

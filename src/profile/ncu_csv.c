@@ -146,6 +146,8 @@ struct mmm_ncu_capture {
     size_t ncopies, capcopies;
     mmm__graph_link *links; /* and its graphs' structure */
     size_t nlinks, caplinks;
+    mmm__sync *syncs; /* and its records of stream order */
+    size_t nsyncs, capsyncs;
     char source[NQ][256]; /* "" when the file has none of its alternatives */
 };
 
@@ -203,6 +205,7 @@ void mmm_ncu_free(mmm_ncu_capture *c)
     free(c->l);
     free(c->copies);
     free(c->links);
+    free(c->syncs);
     free(c->file);
     free(c);
 }
@@ -267,6 +270,27 @@ static int trace_link(void *payload, const mmm__graph_link *gl, mmm_error *err)
     c->links = n;
     c->links[c->nlinks++] = *gl;
     return 0;
+}
+
+static int trace_sync(void *payload, const mmm__sync *sy, mmm_error *err)
+{
+    mmm_ncu_capture *c = payload;
+    mmm__sync *n = mmm__grow(c->syncs, &c->capsyncs, c->nsyncs + 1, sizeof *n, 16);
+    if (!n)
+        return mmm_error_set(err, MMM_ENOMEM, c->file, sy->line, "out of memory");
+    c->syncs = n;
+    c->syncs[c->nsyncs++] = *sy;
+    return 0;
+}
+
+size_t mmm__ncu_nsyncs(const mmm_ncu_capture *c)
+{
+    return c ? c->nsyncs : 0;
+}
+
+const mmm__sync *mmm__ncu_sync(const mmm_ncu_capture *c, size_t i)
+{
+    return c && i < c->nsyncs ? &c->syncs[i] : NULL;
 }
 
 void mmm__ncu_graph_node(const mmm_ncu_capture *c, size_t i, uint32_t *graph,
@@ -831,7 +855,7 @@ int mmm_ncu_read_memory(mmm_ncu_capture **out, const char *buf, size_t len,
     int rc;
     if (buf && mmm__trace_is(buf, len)) {
         /* a launch trace of libmmm_trace.so (trace.c) */
-        mmm__trace_sink sink = {c->file, c, trace_launch, trace_copy, trace_link};
+        mmm__trace_sink sink = {c->file, c, trace_launch, trace_copy, trace_link, trace_sync};
         rc = mmm__trace_parse(buf, len, &sink, err);
         for (size_t i = 0; rc == 0 && i < c->n; i++)
             for (int q = 0; q < NQ; q++)

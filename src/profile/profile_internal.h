@@ -85,6 +85,28 @@ typedef struct mmm__graph_link {
     uint64_t a, b;
 } mmm__graph_link;
 
+/* A launch trace's record of stream order (version 3): an event recorded
+ * on a stream (cudaEventRecord), a stream waiting for one
+ * (cudaStreamWaitEvent), the host waiting for a stream, an event or the
+ * whole device (cudaStreamSynchronize, cudaEventSynchronize,
+ * cudaDeviceSynchronize), or a stream's kind (the legacy default stream,
+ * a stream that synchronizes with it, one that does not). */
+typedef enum mmm__sync_kind {
+    MMM__SYNC_RECORD, MMM__SYNC_WAIT, MMM__SYNC_HOST, MMM__SYNC_STREAM
+} mmm__sync_kind;
+typedef enum mmm__stream_kind {
+    MMM__STREAM_BLOCKING, MMM__STREAM_NONBLOCKING, MMM__STREAM_NULL
+} mmm__stream_kind;
+typedef struct mmm__sync {
+    long line;
+    size_t before;        /* the launches issued before it */
+    size_t before_copies; /* the copies and sets issued before it */
+    mmm__sync_kind kind;
+    mmm__stream_kind flag; /* MMM__SYNC_STREAM: the stream's kind */
+    char stream[32];       /* "" for a host wait on an event or the device */
+    uint64_t event;        /* record, wait, a host wait on an event; else 0 */
+} mmm__sync;
+
 /* A launch trace of libmmm_trace.so (trace.c): text that begins with
  * its magic line; its rows handed to a sink, each launch with the
  * quantities it has (bits of have; blocks, threads, registers, shared
@@ -98,6 +120,7 @@ typedef struct mmm__trace_sink {
                   uint64_t node, mmm_error *err);
     int (*copy)(void *payload, const mmm__copy *cp, mmm_error *err);
     int (*link)(void *payload, const mmm__graph_link *gl, mmm_error *err);
+    int (*sync)(void *payload, const mmm__sync *sy, mmm_error *err);
 } mmm__trace_sink;
 int mmm__trace_is(const char *text, size_t len);
 int mmm__trace_parse(const char *text, size_t len, const mmm__trace_sink *sink,
@@ -109,6 +132,9 @@ const mmm__copy *mmm__ncu_copy(const mmm_ncu_capture *c, size_t i);
  * outside graphs and in ncu's captures). */
 void mmm__ncu_graph_node(const mmm_ncu_capture *c, size_t i, uint32_t *graph,
                          uint64_t *node);
+/* A launch trace's records of stream order (version 3). */
+size_t mmm__ncu_nsyncs(const mmm_ncu_capture *c);
+const mmm__sync *mmm__ncu_sync(const mmm_ncu_capture *c, size_t i);
 /* A launch trace's records of its graphs' structure. */
 size_t mmm__ncu_nlinks(const mmm_ncu_capture *c);
 const mmm__graph_link *mmm__ncu_link(const mmm_ncu_capture *c, size_t i);

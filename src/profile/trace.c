@@ -6,15 +6,19 @@
  * the sampled launches of an ncu capture stand for the traced launches of
  * their configuration.
  *
- *   # mmm launch trace 2
+ *   # mmm launch trace 3
  *   order,kind,name,stream,grid_x,grid_y,grid_z,block_x,block_y,block_z,
  *       registers,shared_static,shared_dynamic,bytes,copy,duration_ns,graph,
- *       node,to
+ *       node,to,event
  *
- * (version 1 has no node and to columns, and no graph rows).  After the
- * launches, the graphs' structure: "edge" rows (graph, node -> to),
- * "exec" rows (graph, the executable's id in node) and "clone" rows (node
- * cloned from to); cuda/trace.c says what each id is.
+ * (version 1 has no node and to columns, and no graph rows; version 2 no
+ * event column).  Among the launches, in issue order (version 3): "record"
+ * (an event recorded on a stream), "wait" (a stream waits for an event),
+ * "sync" (the host waits for a stream, an event, or the device), "stream"
+ * (a stream's kind: null, blocking or nonblocking, in the name column).
+ * After the launches, the graphs' structure: "edge" rows (graph, node ->
+ * to), "exec" rows (graph, the executable's id in node) and "clone" rows
+ * (node cloned from to); cuda/trace.c says what each id is.
  *
  * Every error is FILE:LINE with what is wrong. */
 #include <stdlib.h>
@@ -27,14 +31,14 @@
 enum {
     C_ORDER, C_KIND, C_NAME, C_STREAM, C_GX, C_GY, C_GZ, C_BX, C_BY, C_BZ, C_REGS,
     C_SSTATIC, C_SDYN, C_BYTES, C_COPY, C_NS, C_GRAPH, NCOLS1, C_NODE = NCOLS1, C_TO,
-    NCOLS
+    NCOLS2, C_EVENT = NCOLS2, NCOLS
 };
 
 /* The header, as the tracer writes it (cuda/trace.c); version 1 stops at
- * graph. */
+ * graph, version 2 at to. */
 static const char header[] =
     "order,kind,name,stream,grid_x,grid_y,grid_z,block_x,block_y,block_z,registers,"
-    "shared_static,shared_dynamic,bytes,copy,duration_ns,graph,node,to";
+    "shared_static,shared_dynamic,bytes,copy,duration_ns,graph,node,to,event";
 
 /* Column k's name (a static buffer per call site is enough: messages). */
 static const char *colname(int k, char *buf, size_t size)
@@ -82,7 +86,7 @@ static int graph_node(const char *f, const mmm__csv *r, long line, int ncols, ui
     int64_t g = 0, n = 0;
     *graph = 0;
     *node = 0;
-    if (ncols < NCOLS)
+    if (ncols < NCOLS2)
         return 0;
     if (need(f, line, r->cells[C_GRAPH], C_GRAPH, 0, &g, err) < 0 ||
         need(f, line, r->cells[C_NODE], C_NODE, 0, &n, err) < 0)
@@ -196,6 +200,52 @@ static int copy_row(const mmm__trace_sink *sk, const mmm__csv *r, long line, int
     return sk->copy(sk->payload, &cp, err);
 }
 
+/* A row of version 3 on stream order: record and wait (a stream and an
+ * event), sync (the host waits for a stream, an event or, with neither,
+ * the device), stream (a stream's kind in the name column). */
+static int sync_row(const mmm__trace_sink *sk, const mmm__csv *r, long line,
+                    mmm__sync_kind kind, size_t before, size_t before_copies, mmm_error *err)
+{
+    static const char *const flags[] = {"blocking", "nonblocking", "null"};
+    const char *f = sk->file, *st = r->cells[C_STREAM], *ev = r->cells[C_EVENT];
+    const char *what = kind == MMM__SYNC_RECORD ? "record"
+                       : kind == MMM__SYNC_WAIT ? "wait"
+                       : kind == MMM__SYNC_HOST ? "sync"
+                                                : "stream";
+    mmm__sync sy;
+    int64_t e = 0;
+    memset(&sy, 0, sizeof sy);
+    sy.line = line;
+    sy.kind = kind;
+    sy.before = before;
+    sy.before_copies = before_copies;
+    if (kind != MMM__SYNC_HOST && !st[0])
+        return mmm_error_set(err, MMM_EINPUT, f, line, "a %s row without a stream", what);
+    if (strlen(st) >= sizeof sy.stream)
+        return mmm_error_set(err, MMM_EINPUT, f, line, "stream '%.40s' is longer than %zu "
+                             "characters", st, sizeof sy.stream - 1);
+    snprintf(sy.stream, sizeof sy.stream, "%s", st);
+    if (kind == MMM__SYNC_STREAM) {
+        size_t k = 0;
+        while (k < 3 && strcmp(flags[k], r->cells[C_NAME]))
+            k++;
+        if (k == 3)
+            return mmm_error_set(err, MMM_EINPUT, f, line,
+                                 "a stream row's name is '%s', not blocking, nonblocking or "
+                                 "null", r->cells[C_NAME]);
+        sy.flag = (mmm__stream_kind)k;
+    } else if (ev[0] || kind != MMM__SYNC_HOST) {
+        if (need(f, line, ev, C_EVENT, 1, &e, err) < 0)
+            return MMM_EINPUT;
+        if (kind == MMM__SYNC_HOST && st[0])
+            return mmm_error_set(err, MMM_EINPUT, f, line,
+                                 "a sync row with both a stream and an event (the host waits "
+                                 "for one of them, or for the device with neither)");
+        sy.event = (uint64_t)e;
+    }
+    return sk->sync ? sk->sync(sk->payload, &sy, err) : 0;
+}
+
 int mmm__trace_is(const char *text, size_t len)
 {
     size_t skip = len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3) ? 3 : 0;
@@ -206,7 +256,7 @@ int mmm__trace_is(const char *text, size_t len)
 int mmm__trace_parse(const char *text, size_t len, const mmm__trace_sink *sk, mmm_error *err)
 {
     const char *f = sk->file;
-    size_t launches = 0, links = 0;
+    size_t launches = 0, links = 0, copies = 0;
     mmm__csv r;
     long line, nul = mmm__nul_line(text, len);
     int rc = 0, got;
@@ -229,8 +279,9 @@ int mmm__trace_parse(const char *text, size_t len, const mmm__trace_sink *sk, mm
                      : mmm_error_set(err, MMM_EINPUT, f, line, "the trace has no header");
         goto out;
     }
-    /* version 1: the columns up to graph; version 2: node and to too */
-    int ncols = r.ncells >= NCOLS ? NCOLS : NCOLS1;
+    /* version 1: the columns up to graph; version 2: node and to too;
+       version 3: event too */
+    int ncols = r.ncells >= NCOLS ? NCOLS : r.ncells >= NCOLS2 ? NCOLS2 : NCOLS1;
     for (int k = 0; k < ncols; k++) {
         char cn[32];
         colname(k, cn, sizeof cn);
@@ -244,9 +295,9 @@ int mmm__trace_parse(const char *text, size_t len, const mmm__trace_sink *sk, mm
     }
     if (r.ncells != (size_t)ncols) {
         rc = mmm_error_set(err, MMM_EINPUT, f, line,
-                           "the header has %zu columns, not %d or %d (a trace of another "
-                           "version of libmmm_trace.so?)",
-                           r.ncells, NCOLS1, NCOLS);
+                           "the header has %zu columns, not %d, %d or %d (a trace of "
+                           "another version of libmmm_trace.so?)",
+                           r.ncells, NCOLS1, NCOLS2, NCOLS);
         goto out;
     }
     for (;;) {
@@ -282,8 +333,15 @@ int mmm__trace_parse(const char *text, size_t len, const mmm__trace_sink *sk, mm
         }
         last = order;
         const char *kind = r.cells[C_KIND];
+        int syncs = ncols == NCOLS, links_ok = ncols >= NCOLS2;
+        int sk_kind = !syncs                     ? -1
+                      : !strcmp(kind, "record") ? MMM__SYNC_RECORD
+                      : !strcmp(kind, "wait")   ? MMM__SYNC_WAIT
+                      : !strcmp(kind, "sync")   ? MMM__SYNC_HOST
+                      : !strcmp(kind, "stream") ? MMM__SYNC_STREAM
+                                                : -1;
         if (links && (!strcmp(kind, "kernel") || !strcmp(kind, "memcpy") ||
-                      !strcmp(kind, "memset"))) {
+                      !strcmp(kind, "memset") || sk_kind >= 0)) {
             rc = mmm_error_set(err, MMM_EINPUT, f, line,
                                "a %s after the graphs' rows (they come last)", kind);
             goto out;
@@ -291,9 +349,12 @@ int mmm__trace_parse(const char *text, size_t len, const mmm__trace_sink *sk, mm
         if (!strcmp(kind, "kernel"))
             rc = kernel_row(sk, &r, line, order, ncols, err), launches += rc == 0;
         else if (!strcmp(kind, "memcpy") || !strcmp(kind, "memset"))
-            rc = copy_row(sk, &r, line, !strcmp(kind, "memset"), launches, ncols, err);
-        else if (ncols == NCOLS && (!strcmp(kind, "edge") || !strcmp(kind, "exec") ||
-                                    !strcmp(kind, "clone")))
+            rc = copy_row(sk, &r, line, !strcmp(kind, "memset"), launches, ncols, err),
+            copies += rc == 0;
+        else if (sk_kind >= 0)
+            rc = sync_row(sk, &r, line, (mmm__sync_kind)sk_kind, launches, copies, err);
+        else if (links_ok && (!strcmp(kind, "edge") || !strcmp(kind, "exec") ||
+                              !strcmp(kind, "clone")))
             rc = link_row(sk, &r, line,
                           kind[0] == 'e' ? (kind[1] == 'd' ? MMM__GRAPH_EDGE : MMM__GRAPH_EXEC)
                                          : MMM__GRAPH_CLONE,
@@ -301,8 +362,11 @@ int mmm__trace_parse(const char *text, size_t len, const mmm__trace_sink *sk, mm
             links++;
         else
             rc = mmm_error_set(err, MMM_EINPUT, f, line, "kind is '%s', not kernel, memcpy%s",
-                               kind, ncols == NCOLS ? ", memset, edge, exec or clone"
-                                                    : " or memset");
+                               kind,
+                               syncs      ? ", memset, record, wait, sync, stream, edge, exec "
+                                            "or clone"
+                               : links_ok ? ", memset, edge, exec or clone"
+                                          : " or memset");
         if (rc < 0)
             goto out;
     }
