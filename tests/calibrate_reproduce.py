@@ -20,9 +20,10 @@ The bounds say what the model sees and what it does not:
     its prediction is at least the measured time (an upper bound), and no
     more than twice it;
   - an array re-read: within 10 % where it fits half the L2's kept
-    capacity or is 8 times it and more; within 40 % between (the model
-    keeps the share C/F of an array, where least recently used on a
-    sequential re-read keeps less, and the L2's hashing more).
+    capacity C or is twice it and more (a pass then finds none of it, and
+    DRAM reads alone at read_bytes_per_cycle); within 40 % between (a pass
+    over C < S < 2C bytes finds 2C - S of them in the model, a straight
+    line where the L2's hashing and replacement bend).
 """
 import json
 import os
@@ -92,7 +93,7 @@ for s, bps in sorted(m["l2"]["bytes_per_s_by_array"].items(), key=lambda x: int(
                 % (s, blocks, threads, threads * once, once, once,
                    blocks, threads, threads * P * once, P * once, P * once))["timed"]
     model_bps = s / (k["exec_seconds"] / P)
-    if 2 * s <= kept or s >= 8 * kept:
+    if 2 * s <= kept or s >= 2 * kept:
         lo, hi = 0.9, 1.1
     else:
         lo, hi = 0.6, 1.4

@@ -144,15 +144,17 @@ static const double xfixed[MMM_CALIB_NXFERKIND] = {1.5e-6, 2.5e-6, 3.0e-6,
 static const int64_t xbytes[MMM_CALIB_NTRANSFER] = {4096, 16 << 20,
                                                    (int64_t)256 << 20};
 /* The L2 (40 MiB as the device reports it): arrays of 10 to 320 MiB read
- * twice; the second read from an L2 that serves L2RATE bytes/s and keeps
- * L2CAP bytes between launches takes max((S - L2CAP) / 2.4e12, S /
- * L2RATE) seconds (2.4e12: the best copy bandwidth). */
+ * twice; the second read, from an L2 that serves L2RATE bytes/s and of
+ * capacity L2CAP (a pass over C < S < 2C bytes finds 2C - S of them, over
+ * 2C or more none), with DRAM reading READRATE bytes/s alone, takes
+ * max(miss / READRATE, S / L2RATE) seconds. */
 #define L2RATE 8.0e12
 #define L2CAP (32.0 * 1048576)
+#define READRATE 3.0e12
 static double l2_read_s(double size)
 {
-    double miss = size > L2CAP ? (size - L2CAP) / 2.4e12 : 0;
-    return fmax(miss, size / L2RATE);
+    double miss = size <= L2CAP ? 0 : size >= 2 * L2CAP ? size : 2 * (size - L2CAP);
+    return fmax(miss / READRATE, size / L2RATE);
 }
 
 /* n samples: m exactly, then m(1 +- k eps) in pairs, so the median is m. */
@@ -300,13 +302,17 @@ Test(calibrate, analysis_recovers_chosen_constants)
      * 300/512, 300/512: the median 300/512. */
     cr_expect(close_to(c.latency_exposed, 300.0 / 512, 1e-12), "%.17g",
               c.latency_exposed);
-    /* the L2: the smallest array's rate; 60, 80 and 320 MiB are read
-     * below 0.9 of it, each giving back 32 MiB (40 MiB is not: it is
-     * read at the L2's rate, the 8 MiB missing are quicker to fetch) */
+    /* the L2: the smallest array's rate; of the arrays below twice the
+     * 40 MiB the device reports, 60 MiB is read below 0.9 of it and gives
+     * back 32 MiB (60 - 19.57 us x 3e12 / 2); 40 MiB is not (it misses 2
+     * x 8 MiB: 40/16 x READRATE = 7.5e12 bytes/s, above 0.9 x 8e12) */
     cr_expect(close_to(c.l2_bytes_per_s, L2RATE, 1e-12), "%.17g", c.l2_bytes_per_s);
     cr_expect(close_to(c.l2_capacity_bytes, L2CAP, 1e-9), "%.17g",
               c.l2_capacity_bytes);
-    cr_expect(close_to(c.l2_read_bytes_per_s[3].median, L2RATE, 1e-12));
+    cr_expect(close_to(c.l2_read_bytes_per_s[3].median, 40.0 / 16 * READRATE, 1e-12));
+    /* reads alone: the largest array's re-read (64 eighths of the L2, 8 x
+     * its 40 MiB = 320 MiB, more than 2 L2CAP: all from DRAM) */
+    cr_expect(close_to(c.read_bytes_per_s, READRATE, 1e-12), "%.17g", c.read_bytes_per_s);
     /* copies: the rate from the two extreme sizes, the fixed time beyond
      * the graph's gap */
     for (i = 0; i < MMM_CALIB_NXFERKIND; i++) {
@@ -487,6 +493,8 @@ Test(calibrate, machine_file_round_trip)
     cr_expect(close_to(k.latency_exposed, 300.0 / 512, 1e-9));
     cr_expect(close_to(k.l2_bytes, L2CAP, 1e-9), "%.17g", k.l2_bytes);
     cr_expect(close_to(k.l2_bytes_per_cycle, L2RATE / F, 1e-9));
+    cr_expect(close_to(k.read_bytes_per_cycle, READRATE / F, 1e-9), "%.17g",
+              k.read_bytes_per_cycle);
     cr_expect(close_to(k.copy_d2d_bytes_per_s, xrate[0], 1e-9));
     cr_expect(close_to(k.copy_h2d_bytes_per_s, xrate[1], 1e-9));
     cr_expect(close_to(k.copy_d2h_bytes_per_s, xrate[2], 1e-9));

@@ -307,6 +307,10 @@ Test(time, errors)
                  "cannot be resident on an SM (limited by registers)", 19);
     expect_error("no threads", "threads='128'", "",
                  "needs the threads per block", 19);
+    expect_error("reads alone too slow", "<param name='op_cycles' value='2'/>",
+                 "<param name='op_cycles' value='2'/><param name='read_bytes_per_cycle' "
+                 "value='50'/>",
+                 "'read_bytes_per_cycle' = 50 is at most half of bandwidth_bytes_per_cycle", 11);
     expect_error("chain longer than the path", "span='100'",
                  "span='100' chain='101'",
                  "chain = 101 is more than its span = 100", 19);
@@ -465,6 +469,41 @@ Test(time, rounds_default_by_hand)
     cr_expect(fabs(t.kernels[1].exec_seconds - 720e-6) < 1e-15, "%.17g",
               t.kernels[1].exec_seconds);
     cr_expect(fabs(t.kernels[2].exec_seconds - 20e-6) < 1e-15, "%.17g",
+              t.kernels[2].exec_seconds);
+    mmm_time_dispose(&t);
+    mmm_instance_free(inst);
+    mmm_program_free(p);
+}
+
+/* read_bytes_per_cycle R = 125 beside a copy bandwidth B = 100: a byte
+ * read costs B/R = 0.8 bytes of B, a byte written 2 - 0.8 = 1.2 (a copy
+ * then costs what B says).  One block of 32 threads (1 MHz), 1,000 words
+ * a thread = 128,000 bytes: read alone 128,000 x 0.8 / 100 = 1,024
+ * cycles, written alone x 1.2 = 1,536, half and half 1,280 (as without
+ * R); the latency (2 x 10 + 100 a round) and the issue stay below. */
+Test(time, reads_alone_by_hand)
+{
+    static const char text[] =
+        "<program name='rw'>\n" SMALL_MACHINE
+        "<param name='block_cycles' value='0'/>\n"
+        "<param name='latency_exposed' value='0'/>\n"
+        "<param name='read_bytes_per_cycle' value='125'/>\n"
+        "<kernel id='r' blocks='1' threads='32' work='32' span='10'\n"
+        "        reads='1000' writes='0'/>\n"
+        "<kernel id='w' blocks='1' threads='32' work='32' span='10'\n"
+        "        reads='0' writes='1000'/>\n"
+        "<kernel id='c' blocks='1' threads='32' work='32' span='10'\n"
+        "        reads='500' writes='500'/>\n"
+        "</program>\n";
+    mmm_program *p;
+    mmm_instance *inst;
+    mmm_time t;
+    time_text(text, "rw.xml", &p, &inst, &t);
+    cr_expect(fabs(t.kernels[0].exec_seconds - 1024e-6) < 1e-12, "%.17g",
+              t.kernels[0].exec_seconds);
+    cr_expect(fabs(t.kernels[1].exec_seconds - 1536e-6) < 1e-12, "%.17g",
+              t.kernels[1].exec_seconds);
+    cr_expect(fabs(t.kernels[2].exec_seconds - 1280e-6) < 1e-12, "%.17g",
               t.kernels[2].exec_seconds);
     mmm_time_dispose(&t);
     mmm_instance_free(inst);
@@ -1231,17 +1270,26 @@ Test(time, l2_array_read_twice)
              l2_exec(mib4, mib4) + 2 * l2_exec(0, mib4), "4 MiB x3");
     l2_done(p, inst, &t);
 
-    /* 100 MiB, twice the L2: the first launch moves it all from DRAM and
-     * leaves C/F = half of it in the L2; the second finds that half:
-     * 50 MiB from DRAM (524288 cycles), 100 MiB through the L2 (262144). */
+    /* 75 MiB, 1.5 times the L2: the first launch moves it all from DRAM;
+     * a second pass in the same order finds 2C - F = 25 MiB of it (the
+     * stream's later bytes pushed out the earlier ones): 50 MiB from DRAM
+     * (524288 cycles), 75 MiB through the L2 (196608). */
+    l2_time("<array name='D' bytes='75*2^20'/>\n"
+            "<kernel id='k' repeat='2' blocks='2' threads='128' work='128'"
+            " span='1'>\n<access words='76800' array='D'/>\n</kernel>\n",
+            &p, &inst, &t);
+    double mib75 = 78643200, mib50 = 52428800;
+    expect_s(t.kernels[0].exec_seconds,
+             l2_exec(mib75, mib75) + l2_exec(mib50, mib75), "75 MiB x2");
+    l2_done(p, inst, &t);
+
+    /* 100 MiB, twice the L2: a second pass finds none of it. */
     l2_time("<array name='D' bytes='100*2^20'/>\n"
             "<kernel id='k' repeat='2' blocks='2' threads='128' work='128'"
             " span='1'>\n<access words='102400' array='D'/>\n</kernel>\n",
             &p, &inst, &t);
     double mib100 = 104857600;
-    expect_s(t.kernels[0].exec_seconds,
-             l2_exec(mib100, mib100) + l2_exec(mib100 / 2, mib100),
-             "100 MiB x2");
+    expect_s(t.kernels[0].exec_seconds, 2 * l2_exec(mib100, mib100), "100 MiB x2");
     l2_done(p, inst, &t);
 
     /* The same 4 MiB through a kernel's footprint (no <array>): the

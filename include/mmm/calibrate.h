@@ -279,12 +279,19 @@ typedef struct mmm_calib {
      *  bandwidth, the smallest array's; and the capacity arrays kept
      *  between launches find, as the time model has it (a re-read of S
      *  bytes moves S - C from DRAM when S > C): the median over the sizes
-     *  read at less than 0.9 of the L2's bandwidth of S - t x
-     *  bandwidth_bytes_per_s, clamped to [0, S] (the size the device
+     *  below twice the L2 read at less than 0.9 of the L2's bandwidth
+     *  of S - t x read_bytes_per_s / 2 (a pass over C < S < 2C bytes
+     *  finds 2C - S of them; bandwidth_bytes_per_s when read_bytes_per_s
+     *  is 0), clamped to [S/2, S] (the size the device
      *  reports when none is). */
     mmm_calib_stat l2_read_bytes_per_s[MMM_CALIB_NL2];
     int64_t l2_array_bytes[MMM_CALIB_NL2];
     double l2_bytes_per_s, l2_capacity_bytes;
+    /** DRAM's bandwidth of reads alone: the re-read of the largest array
+     *  (eight times the L2, so that it comes from DRAM); 0 when that array
+     *  is not at least twice the L2, or its rate is not above half the
+     *  copy bandwidth (a copy reads and writes each byte). */
+    double read_bytes_per_s;
 } mmm_calib;
 
 /** Raw samples to constants.  The clock used to turn seconds into cycles
@@ -331,6 +338,9 @@ typedef struct mmm_calib_constants {
     /** The L2 (0 in files written before it was measured: l2_bytes is
      *  then the size the device reports): capacity and bandwidth. */
     double l2_bytes, l2_bytes_per_cycle;
+    /** DRAM's bandwidth of reads alone (0 in files written before it was
+     *  measured). */
+    double read_bytes_per_cycle;
 } mmm_calib_constants;
 
 /** Read the constants above from a loaded machine.  MMM_EINPUT naming the

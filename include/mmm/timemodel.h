@@ -74,6 +74,10 @@ typedef struct mmm_time_machine {
      * (0: bandwidth_bytes_per_cycle) */
     double l2_bytes, l2_bytes_per_cycle;
     int graph; /**< 1: CUDA graph replay; 0: stream launches */
+    /* DRAM's bandwidth of reads alone per SM cycle (0:
+     * bandwidth_bytes_per_cycle): reads stream at it, writes at what a
+     * copy (bandwidth_bytes_per_cycle, bytes read plus written) leaves */
+    double read_bytes_per_cycle;
 } mmm_time_machine;
 
 /** Name, unit and meaning of fitted constant i (MMM_TIME_*). */

@@ -76,6 +76,9 @@ static void print_text(FILE *f, const mmm_calib *c)
     fprintf(f, "  %-34s %12.5g GB/s = %.4g B per cycle per SM\n", "bandwidth (best)",
            c->bandwidth_bytes_per_s * 1e-9, c->bandwidth_bytes_per_cycle_per_sm);
     text_row(f, "cudaMemcpy device to device", &c->memcpy_bandwidth, 1e-9, "GB/s");
+    if (c->read_bytes_per_s > 0)
+        fprintf(f, "  %-34s %12.5g GB/s (the largest array's re-read)\n", "DRAM reads alone",
+                c->read_bytes_per_s * 1e-9);
     text_rows(f, "U latency-bound, %d threads", mmm_calib_block_sizes,
               MMM_CALIB_NBLOCK, c->u_latency, 1, "cycles");
     text_rows(f, "U bandwidth-bound, %d threads", mmm_calib_block_sizes,
@@ -278,6 +281,7 @@ static void print_json(FILE *f, const mmm_calib *c)
     json_by_block(&w, "bandwidth_by_block", mmm_calib_block_sizes,
                   MMM_CALIB_NBLOCK, c->bandwidth, 1, 0);
     mmm__json_num(&w, "memcpy_bytes_per_s", c->memcpy_bandwidth.median);
+    mmm__json_num(&w, "read_bytes_per_s", c->read_bytes_per_s);
     json_by_block(&w, "U_latency", mmm_calib_block_sizes, MMM_CALIB_NBLOCK,
                   c->u_latency, 1, 0);
     json_by_block(&w, "U_bandwidth", mmm_calib_block_sizes, MMM_CALIB_NBLOCK,

@@ -256,9 +256,11 @@ static int transfer_costs(mmm_calib *out, const mmm_calib_raw *raw,
 }
 
 /* The L2: each size's re-read rate; the bandwidth, the smallest size's;
- * the capacity, from the sizes read below 0.9 of it (time model: a
- * re-read of S > C bytes moves S - C from DRAM at bandwidth_bytes_per_s,
- * so C = S - t x bandwidth), their median. */
+ * DRAM's rate of reads alone, the largest size's (eight times the L2: a
+ * pass finds none of it); the capacity, from the sizes below twice the
+ * L2 the device reports that are read below 0.9 of the L2's bandwidth (a
+ * re-read of C < S < 2C bytes moves 2 (S - C) from DRAM, so C = S - t x
+ * rate / 2), their median. */
 static void l2_costs(mmm_calib *out, const mmm_calib_raw *raw)
 {
     double cap[MMM_CALIB_NL2];
@@ -272,13 +274,26 @@ static void l2_costs(mmm_calib *out, const mmm_calib_raw *raw)
         out->l2_array_bytes[i] = raw->l2_array_bytes[i];
     }
     out->l2_bytes_per_s = out->l2_read_bytes_per_s[0].median;
+    /* the largest array comes from DRAM: reads alone */
+    double rd = out->l2_read_bytes_per_s[MMM_CALIB_NL2 - 1].median;
+    out->read_bytes_per_s =
+        raw->l2_array_bytes[MMM_CALIB_NL2 - 1] >= 2 * raw->dev.l2_bytes &&
+                rd > out->bandwidth_bytes_per_s / 2
+            ? rd
+            : 0;
+    /* the time model's re-read of S bytes, C < S < 2C, moves 2 (S - C)
+       from DRAM (a pass finds 2C - S of it: docs/time.md, "The L2") at
+       DRAM's rate of reads alone (the copy bandwidth without it) */
+    double dram = out->read_bytes_per_s > 0 ? out->read_bytes_per_s
+                                            : out->bandwidth_bytes_per_s;
     for (int i = 1; i < MMM_CALIB_NL2; i++) {
         double size = (double)raw->l2_array_bytes[i];
-        if (!(out->l2_read_bytes_per_s[i].median < 0.9 * out->l2_bytes_per_s))
+        if (!(out->l2_read_bytes_per_s[i].median < 0.9 * out->l2_bytes_per_s) ||
+            !(size < 2.0 * (double)raw->dev.l2_bytes))
             continue;
         double t = size / out->l2_read_bytes_per_s[i].median;
-        double c = size - t * out->bandwidth_bytes_per_s;
-        cap[n++] = c < 0 ? 0 : c > size ? size : c;
+        double c = size - t * dram / 2;
+        cap[n++] = c < size / 2 ? size / 2 : c > size ? size : c;
     }
     if (n == 0) {
         out->l2_capacity_bytes = (double)raw->dev.l2_bytes;
@@ -663,8 +678,10 @@ int mmm_calib_machine_xml(char **out, size_t *len, const mmm_calib *c,
               "bytes of L2 that arrays kept between launches find: each "
               "array read once, then again over and over by one timed "
               "launch (16-byte loads, every SM full), seconds per pass; "
-              "over the sizes read below 0.9 of the L2's bandwidth, the "
-              "median of size - seconds x the copy bandwidth below (the "
+              "over the sizes below twice the L2 read below 0.9 of its "
+              "bandwidth, the median of size - seconds x DRAM's rate of "
+              "reads alone / 2 (a pass over C < S < 2C bytes finds 2C - S: "
+              "docs/time.md, The L2) (the "
               "device reports %lld bytes of L2; re-reads: %s)",
               (long long)d->l2_bytes, rates);
         param(fp, TI_NAME(L2_BYTES_PER_CYCLE), c->l2_bytes_per_s / f,
@@ -834,6 +851,14 @@ int mmm_calib_machine_xml(char **out, size_t *len, const mmm_calib *c,
     param(fp, "bandwidth_bytes_per_cycle_per_sm",
           c->bandwidth_bytes_per_cycle_per_sm,
           "derived: bandwidth_bytes_per_cycle / p");
+    if (c->read_bytes_per_s > 0)
+        param(fp, TI_NAME(READ_BYTES_PER_CYCLE), c->read_bytes_per_s / f,
+              "bytes per SM cycle DRAM reads alone, whole GPU: the re-read of "
+              "the largest array of the L2's (%.4g MiB, from DRAM), 16-byte "
+              "loads; the time model charges writes what a copy leaves, "
+              "1/(2/bandwidth_bytes_per_cycle - 1/read_bytes_per_cycle) = %.4g",
+              (double)c->l2_array_bytes[MMM_CALIB_NL2 - 1] / 1048576.0,
+              1 / (2 / (c->bandwidth_bytes_per_s / f) - 1 / (c->read_bytes_per_s / f)));
 
     fputs("\n  <!-- U of the MMM, cycles per word per thread, by threads per block:\n"
           "       latency-bound (one block alone, clock64()) and bandwidth-bound\n"
@@ -996,6 +1021,7 @@ int mmm_calib_constants_from_machine(mmm_calib_constants *out,
             {MMM__TI_COPY_HOST_S, &out->copy_host_s},
             {MMM__TI_L2_BYTES, &out->l2_bytes},
             {MMM__TI_L2_BYTES_PER_CYCLE, &out->l2_bytes_per_cycle},
+            {MMM__TI_READ_BYTES_PER_CYCLE, &out->read_bytes_per_cycle},
         };
         for (i = 0; i < sizeof opt / sizeof opt[0]; i++)
             if (get(opt[i].dst, m, mmm__time_input_name(opt[i].row), NULL) < 0)

@@ -21,6 +21,7 @@ typedef struct mmm__l2_use {
 typedef struct mmm__l2_entry {
     int64_t id;
     double size, resident;
+    double found;    /* of resident, what a re-read in the same order finds */
     int dirty;       /* a launch wrote it since it was last fetched */
     uint64_t stamp;  /* its last launch: the least recent goes first */
 } mmm__l2_entry;
@@ -38,15 +39,18 @@ typedef struct mmm__l2_cost {
     double l2;        /* bytes through the L2 (every byte of the traffic) */
     double writeback; /* of dram, the dirty data of other arrays that
                          this launch pushed out */
+    double dram_written; /* of dram, what DRAM writes (write-backs, writes
+                            that do not stay, unnamed writes); the rest it
+                            reads */
 } mmm__l2_cost;
 
 void mmm__l2_init(mmm__l2 *s, double capacity);
 void mmm__l2_dispose(mmm__l2 *s);
-/* A launch touching the arrays use[0 .. n) and `unnamed` bytes of
- * streamed traffic in no array: its cost, and the state after it.
- * Returns 0, or -1 out of memory. */
+/* A launch touching the arrays use[0 .. n) and unnamed_read +
+ * unnamed_written bytes of streamed traffic in no array: its cost, and
+ * the state after it.  Returns 0, or -1 out of memory. */
 int mmm__l2_launch(mmm__l2 *s, const mmm__l2_use *use, size_t n,
-                   double unnamed, mmm__l2_cost *cost);
+                   double unnamed_read, double unnamed_written, mmm__l2_cost *cost);
 /* 1 when the two states hold the same (a repeat's launches from then on
  * cost the same). */
 int mmm__l2_same(const mmm__l2 *a, const mmm__l2 *b);

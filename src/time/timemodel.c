@@ -346,6 +346,20 @@ int mmm_time_machine_get(mmm_time_machine *m, const mmm_instance *inst,
                 return r;
         }
     }
+    /* reads alone at most twice as fast as a copy moves bytes in and out,
+       or the writes would take no time */
+    double bw = m->c[MMM_TIME_BANDWIDTH], rd = m->read_bytes_per_cycle;
+    if (rd > 0 && bw > 0 && !(rd > bw / 2)) {
+        mmm_value v;
+        long line = 0;
+        find_value(inst, TI_NAME(READ_BYTES_PER_CYCLE), &v, &line);
+        return mmm_error_set(err, MMM_EINPUT, inst->program->file, line,
+                             "machine parameter '%s' = %g is at most half of %s = %g: a "
+                             "copy, which reads and writes each byte, could not take the "
+                             "time that bandwidth says; measure both with mmm calibrate",
+                             TI_NAME(READ_BYTES_PER_CYCLE), rd,
+                             TI_NAME(BANDWIDTH_BYTES_PER_CYCLE), bw);
+    }
     return 0;
 }
 
@@ -580,9 +594,15 @@ static int launch(const mmm_time_machine *m, const mmm_program *prog,
     size_t ai = 0; /* the first access of class c in acc */
     int64_t N = 0, A = INT64_MAX;
     double lat = 0, issue = 0, bytes = 0, wave = 0, gwave = 0, atomics = 0;
-    /* the traffic by where it goes: streamed bytes in no array, words at
-     * random addresses (their own costs, g and s) */
-    double unnamed = 0, random = 0;
+    /* the traffic by where it goes: streamed bytes in no array (read,
+     * written), words at random addresses (their own costs, g and s) */
+    double unnamed_r = 0, unnamed_w = 0, random = 0;
+    /* DRAM's cost of a byte read and written, in bytes of a copy's
+     * bandwidth: a copy moves each byte in and out in 2/bw cycles, reads
+     * stream at read_bytes_per_cycle (R), writes take the rest:
+     * 1/W = 2/bw - 1/R.  wbytes is the traffic so weighed. */
+    double bwc = m->c[MMM_TIME_BANDWIDTH], R = m->read_bytes_per_cycle;
+    double rf = R > bwc / 2 && bwc > 0 ? bwc / R : 1, wf = 2 - rf, wbytes = 0;
     mmm_time_limit lim = MMM_TIME_LIMIT_THREADS;
     memset(out, 0, sizeof *out);
     l2->nuse = 0;
@@ -652,7 +672,7 @@ static int launch(const mmm_time_machine *m, const mmm_program *prog,
         double threads = (double)v->count * (double)T;
         if (naccesses > 0) {
             /* its accesses, each by its pattern, say its traffic */
-            double per_thread = 0, serial = 0;
+            double per_thread = 0, wper_thread = 0, serial = 0;
             for (size_t i = 0; i < naccesses; i++) {
                 const mmm_mem_access *ma = &prog->accesses[first + i];
                 double b = access_bytes(m, ma, &av[i], (double)T, &serial);
@@ -660,18 +680,20 @@ static int launch(const mmm_time_machine *m, const mmm_program *prog,
                                ma->pattern == MMM_PATTERN_BROADCAST;
                 int64_t id = home(l2, ma->array, fp, kidx, &size);
                 per_thread += b;
+                wper_thread += !streamed ? b : ma->write ? wf * b : rf * b;
                 if (!streamed) {
                     random += threads * b;
                     if (id >= 0)
                         touch(l2, id, size, 0, 0);
                 } else if (id < 0) {
-                    unnamed += threads * b;
+                    *(ma->write ? &unnamed_w : &unnamed_r) += threads * b;
                 } else {
                     touch(l2, id, size, ma->write ? 0 : threads * b,
                           ma->write ? threads * b : 0);
                 }
             }
             bytes += threads * per_thread;
+            wbytes += threads * wper_thread;
             atomics += (double)v->count * serial;
         } else {
             /* the shorthand: one access for the reads and one for the
@@ -685,22 +707,14 @@ static int launch(const mmm_time_machine *m, const mmm_program *prog,
                                               m->gather_miss_bytes) +
                         scatters * random_cost(m, region, m->scatter_hit_bytes,
                                                m->scatter_miss_bytes);
-            bytes += (double)v->count * (double)T *
-                     (m->word_bytes *
-                          ((v->reads - gathers) *
-                               spread(m, at[MMM_ATTR_READ_STRIDE].value) +
-                           (v->writes - scatters) *
-                               spread(m, at[MMM_ATTR_WRITE_STRIDE].value)) +
-                      gathers * random_cost(m, region, m->gather_hit_bytes,
-                                            m->gather_miss_bytes) +
-                      scatters * random_cost(m, region, m->scatter_hit_bytes,
-                                             m->scatter_miss_bytes));
+            bytes += threads * (rd + wr + rn);
+            wbytes += threads * (rf * rd + wf * wr + rn);
             random += threads * rn;
             int64_t id = home(l2, -1, fp, kidx, &size);
             if (id >= 0)
                 touch(l2, id, size, threads * rd, threads * wr);
             else
-                unnamed += threads * (rd + wr);
+                unnamed_r += threads * rd, unnamed_w += threads * wr;
         }
         wave += (double)v->count * (double)wb * at[MMM_ATTR_WAVEFRONTS].value;
         atomics += (double)v->count * at[MMM_ATTR_ATOMICS].value;
@@ -711,24 +725,27 @@ static int launch(const mmm_time_machine *m, const mmm_program *prog,
     }
     if (N == 0)
         return 0; /* nothing launched */
-    double ipb = issue / (double)N, bpb = bytes / (double)N,
+    double ipb = issue / (double)N, bpb = bytes / (double)N, wbpb = wbytes / (double)N,
            wpb = wave / (double)N, gpb = gwave / (double)N;
     double ipc = m->c[MMM_TIME_ISSUE], bw = m->c[MMM_TIME_BANDWIDTH];
     /* With arrays: what the L2 serves, what DRAM moves (misses and
      * write-backs), and every byte through the L2 at its own bandwidth.
      * Without: the traffic at DRAM's bandwidth, as before; it still takes
      * room in the L2. */
-    double dpb = 0, apb = 0,
+    double dpb = 0, wdpb = 0, apb = 0,
            l2bw = m->l2_bytes_per_cycle > 0 ? m->l2_bytes_per_cycle : bw;
     mmm__l2_cost lc2;
-    if (mmm__l2_launch(&l2->state, l2->use, l2->nuse, unnamed, &lc2) < 0)
+    if (mmm__l2_launch(&l2->state, l2->use, l2->nuse, unnamed_r, unnamed_w, &lc2) < 0)
         return mmm_error_set(err, MMM_ENOMEM, prog->file, 0, "out of memory");
     out->l2 = l2->nuse > 0;
     if (out->l2) {
         dpb = (lc2.dram + random) / (double)N;
+        wdpb = (rf * (lc2.dram - lc2.dram_written) + wf * lc2.dram_written + random) /
+               (double)N;
         apb = (lc2.l2 + random) / (double)N;
     } else if (lc2.writeback > 0) {
         bpb = (bytes + lc2.writeback) / (double)N; /* dirty data it evicted */
+        wbpb = (wbytes + wf * lc2.writeback) / (double)N;
     }
     /* the traffic the bandwidth terms below charge, for the roofline */
     out->dram = out->l2 ? dpb * (double)N : bpb * (double)N;
@@ -744,9 +761,9 @@ static int launch(const mmm_time_machine *m, const mmm_program *prog,
             continue;
         double a = (double)ceil_div(n, m->p);
         double ci = safe_div(a * ipb, ipc),
-               cb = out->l2 ? fmax(safe_div((double)n * dpb, bw),
+               cb = out->l2 ? fmax(safe_div((double)n * wdpb, bw),
                                    safe_div((double)n * apb, l2bw))
-                            : safe_div((double)n * bpb, bw);
+                            : safe_div((double)n * wbpb, bw);
         /* A warp waits for its conflicted shared accesses before the
          * operations that depend on them: the shared-memory time adds to
          * the critical path instead of hiding behind it. */
@@ -860,7 +877,7 @@ static int copy_l2(l2_ctx *l2, size_t k, double bytes,
         touch(l2, dst, (double)l2->array_bytes[dst], 0, bytes);
     if (l2->nuse == 0)
         return 0;
-    if (mmm__l2_launch(&l2->state, l2->use, l2->nuse, 0, &ignored) < 0)
+    if (mmm__l2_launch(&l2->state, l2->use, l2->nuse, 0, 0, &ignored) < 0)
         return mmm_error_set(err, MMM_ENOMEM, prog->file, 0, "out of memory");
     return 0;
 }
