@@ -605,6 +605,60 @@ static int bench_atomics(ctx *c, mmm_calib_raw *r, int reps, int quick)
     return 0;
 }
 
+/* Atomics beside traffic: each thread reads `words` 16-byte words of its
+ * block's slice (coalesced), the block meets at a barrier, and with `atom`
+ * thread 0 adds to one float (its value depends on its loads, as a
+ * reduction's would); the xor of the loads goes to sink only when it
+ * equals the key (never), so that the loads stay. */
+__global__ void k_atomic_stream(const uint4 *__restrict__ src, int words, int atom, float *x,
+                                unsigned key, unsigned *sink)
+{
+    size_t base = (size_t)blockIdx.x * blockDim.x * (size_t)words + threadIdx.x;
+    unsigned v = 0;
+    for (int j = 0; j < words; j++) {
+        uint4 a = src[base + (size_t)j * blockDim.x];
+        v ^= a.x ^ a.w;
+    }
+    if (v == key)
+        *sink = v;
+    __syncthreads();
+    if (atom && threadIdx.x == 0)
+        atomicAdd(x, (float)(v & 1u));
+}
+
+/* Launches reading about 512 MiB (from DRAM: eight times the L2 and more)
+ * with and without one atomic a block, for 1, 2, 4, 8 words a thread:
+ * the atomics alone take about 1.9, 0.95, 0.48 and 0.24 times the reads
+ * on an H200. */
+static int bench_atomic_stream(ctx *c, mmm_calib_raw *r, int reps)
+{
+    const int t = 256;
+    size_t bytes = (size_t)512 << 20;
+    uint4 *buf = NULL;
+    float *x = (float *)c->d_sink;
+    CK(cudaMalloc(&buf, bytes));
+    CK(cudaMemsetAsync(buf, 0x33, bytes, c->st));
+    for (int i = 0; i < MMM_CALIB_NATOMSTREAM; i++) {
+        int w = mmm_calib_atomic_stream_words[i];
+        int64_t blocks = (int64_t)(bytes / ((size_t)t * 16 * (size_t)w));
+        r->atomic_stream_blocks[i] = blocks;
+        for (int k = 0; k < reps; k++)
+            for (int atom = 0; atom < 2; atom++) {
+                double s = 0;
+                CK(cudaEventRecord(c->e0, c->st));
+                k_atomic_stream<<<(unsigned)blocks, t, 0, c->st>>>(buf, w, atom, x, 1u,
+                                                                   c->d_sink + 1);
+                CK(cudaGetLastError());
+                CK(cudaEventRecord(c->e1, c->st));
+                if (elapsed_s(c, &s) < 0)
+                    return -1;
+                push(atom ? &r->atomic_stream_s[i] : &r->plain_stream_s[i], s);
+            }
+    }
+    CK(cudaFree(buf));
+    return 0;
+}
+
 /* Gathered words: each thread reads 8 words at addresses uniform at random
  * over a region (a hash of the thread, the word and the launch: no index
  * array, so nothing else moves) and writes their sum.  Regions: a quarter
@@ -1132,6 +1186,7 @@ extern "C" int mmm__cuda_calibrate(mmm_calib_raw *r, int device, int quick,
         bench_launch(c, r, quick ? 5 : 21, quick ? 500 : 4000) < 0 ||
         bench_blocks(c, r, reps, quick) < 0 ||
         bench_atomics(c, r, reps, quick) < 0 ||
+        bench_atomic_stream(c, r, reps) < 0 ||
         bench_issue(c, r, reps, r->dev.sms) < 0)
         return -1;
     {

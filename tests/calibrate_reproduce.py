@@ -13,8 +13,9 @@ once and one that reads it P times, the array named by their accesses.
 Exit 0 when every prediction is within its bound (printed), 1 otherwise.
 The bounds say what the model sees and what it does not:
   - a copy beyond the L2: within 2 % (its bytes at the measured rate);
-  - a 4 KiB call: within 25 % (copy_s is one fixed cost for d2d and set,
-    copy_host_s one for both host directions: each is the mean of two);
+  - a 4 KiB call: within 25 % (each kind has its own fixed time, copy_s,
+    set_s, copy_host_s, copy_d2h_s; files written before hold the mean of
+    two kinds in copy_s and copy_host_s);
   - a device copy or set whose bytes (source and destination) fit the L2
     the device reports (16 MiB): the model charges DRAM's rate for it, so
     its prediction is at least the measured time (an upper bound), and no

@@ -206,6 +206,16 @@ static void synth(mmm_calib_raw *r)
     r->atomic_grid[0] = 32 * SMS * 16;
     r->atomic_grid[1] = 32 * SMS * 64;
     fill(&r->atomic_s, ATOMIC_CYCLES / F, 9);
+    /* atomics beside traffic: 2^17 / w blocks, atomics alone A = blocks x
+     * ATOMIC_CYCLES / F, reads alone M = 0.1 ms; the launch with both
+     * T = max(A, M) + x min(A, M), x = 0.2, 0.3, 0.3, 0.5 */
+    for (i = 0; i < MMM_CALIB_NATOMSTREAM; i++) {
+        static const double x[MMM_CALIB_NATOMSTREAM] = {0.2, 0.3, 0.3, 0.5};
+        r->atomic_stream_blocks[i] = ((int64_t)1 << 17) / mmm_calib_atomic_stream_words[i];
+        double A = (double)r->atomic_stream_blocks[i] * ATOMIC_CYCLES / F, M = 1e-4;
+        fill(&r->plain_stream_s[i], M, 7);
+        fill(&r->atomic_stream_s[i], fmax(A, M) + x[i] * fmin(A, M), 7);
+    }
     r->issue_warp_instructions = ISSUE_INSTR;
     /* 3.5 warp-instructions per SM cycle */
     fill(&r->issue_s, ISSUE_INSTR / (3.5 * F * SMS), 5);
@@ -266,6 +276,11 @@ Test(calibrate, analysis_recovers_chosen_constants)
     cr_expect(close_to(c.block_cycles.median, BLOCK_CYCLES, 1e-12));
     /* whole-GPU seconds per atomic x clock, not x p: one word */
     cr_expect(close_to(c.atomic_cycles.median, ATOMIC_CYCLES, 1e-12));
+    /* atomics beside traffic: each launch's share, their median */
+    cr_expect(close_to(c.atomic_exposed_by_launch[0], 0.2, 1e-9), "%.17g",
+              c.atomic_exposed_by_launch[0]);
+    cr_expect(close_to(c.atomic_exposed_by_launch[3], 0.5, 1e-9));
+    cr_expect(close_to(c.atomic_exposed, 0.3, 1e-9), "%.17g", c.atomic_exposed);
     cr_expect(c.block_threads == 64);
     cr_expect(close_to(c.issue_per_cycle.median, 3.5, 1e-12));
     cr_expect(close_to(c.load_cycles.median, LOAD, 1e-12));
@@ -485,6 +500,7 @@ Test(calibrate, machine_file_round_trip)
     cr_expect(close_to(k.launch_graph_s, GRAPH, 1e-9));
     cr_expect(close_to(k.block_cycles, BLOCK_CYCLES, 1e-9));
     cr_expect(close_to(k.atomic_cycles, ATOMIC_CYCLES, 1e-9));
+    cr_expect(close_to(k.atomic_exposed, 0.3, 1e-9), "%.17g", k.atomic_exposed);
     cr_expect(close_to(k.gather_hit_bytes, GHIT, 1e-9));
     cr_expect(close_to(k.gather_miss_bytes, GMISS, 1e-9));
     cr_expect(close_to(k.gather_l2_bytes, GL2, 1e-9));
@@ -499,9 +515,11 @@ Test(calibrate, machine_file_round_trip)
     cr_expect(close_to(k.copy_h2d_bytes_per_s, xrate[1], 1e-9));
     cr_expect(close_to(k.copy_d2h_bytes_per_s, xrate[2], 1e-9));
     cr_expect(close_to(k.set_bytes_per_s, xrate[3], 1e-9));
-    cr_expect(close_to(k.copy_s, (xfixed[0] + xfixed[3]) / 2, 1e-6), "%.17g", k.copy_s);
-    cr_expect(close_to(k.copy_host_s, (xfixed[1] + xfixed[2]) / 2, 1e-6), "%.17g",
-              k.copy_host_s);
+    /* each kind's own fixed time */
+    cr_expect(close_to(k.copy_s, xfixed[0], 1e-6), "%.17g", k.copy_s);
+    cr_expect(close_to(k.copy_host_s, xfixed[1], 1e-6), "%.17g", k.copy_host_s);
+    cr_expect(close_to(k.copy_d2h_s, xfixed[2], 1e-6), "%.17g", k.copy_d2h_s);
+    cr_expect(close_to(k.set_s, xfixed[3], 1e-6), "%.17g", k.set_s);
     cr_expect(close_to(k.issue_per_cycle, 3.5, 1e-9));
     cr_expect(close_to(k.mem_latency_cycles, LOAD, 1e-9));
     cr_expect(close_to(k.L, LOAD, 1e-9));

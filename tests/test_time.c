@@ -311,6 +311,10 @@ Test(time, errors)
                  "<param name='op_cycles' value='2'/><param name='read_bytes_per_cycle' "
                  "value='50'/>",
                  "'read_bytes_per_cycle' = 50 is at most half of bandwidth_bytes_per_cycle", 11);
+    expect_error("atomic_exposed above 1", "<param name='op_cycles' value='2'/>",
+                 "<param name='op_cycles' value='2'/><param name='atomic_exposed' "
+                 "value='1.5'/>",
+                 "'atomic_exposed' = 1.5 is more than 1", 11);
     expect_error("chain longer than the path", "span='100'",
                  "span='100' chain='101'",
                  "chain = 101 is more than its span = 100", 19);
@@ -732,6 +736,31 @@ Test(time, atomics_on_one_word_by_hand)
     mmm_time_dispose(&t);
     mmm_instance_free(inst);
     mmm_program_free(p);
+
+    /* atomic_exposed 0.4: the shorter of the atomics (1,500 cycles) and
+     * the waves (1,160) adds 0.4 of itself: 1,500 + 464 = 1,964 cycles;
+     * with 1 atomic a block (500 cycles), 1,160 + 200 = 1,360 */
+    static const char exposed[] =
+        "<program name='at2'>\n" SMALL_MACHINE
+        "<param name='block_cycles' value='0'/>\n"
+        "<param name='latency_exposed' value='0'/>\n"
+        "<param name='atomic_cycles' value='50'/>\n"
+        "<param name='atomic_exposed' value='0.4'/>\n"
+        "<kernel id='k' blocks='10' threads='128' work='6400' span='100'\n"
+        "        reads='2' writes='1' rounds='1' barriers='2' atomics='3'/>\n"
+        "<kernel id='j' blocks='10' threads='128' work='6400' span='100'\n"
+        "        reads='2' writes='1' rounds='1' barriers='2' atomics='1'/>\n"
+        "</program>\n";
+    time_text(exposed, "at2.xml", &p, &inst, &t);
+    cr_expect(fabs(t.kernels[0].exec_seconds - 1.964e-3) < 1e-15, "%.17g",
+              t.kernels[0].exec_seconds);
+    cr_expect_eq(t.kernels[0].dominant, MMM_TIME_TERM_ATOMICS);
+    cr_expect(fabs(t.kernels[1].exec_seconds - 1.36e-3) < 1e-15, "%.17g",
+              t.kernels[1].exec_seconds);
+    cr_expect_neq(t.kernels[1].dominant, MMM_TIME_TERM_ATOMICS);
+    mmm_time_dispose(&t);
+    mmm_instance_free(inst);
+    mmm_program_free(p);
 }
 
 /* The L1 passes one 128-byte line per cycle for global and shared
@@ -1028,6 +1057,19 @@ Test(time, copies_by_hand)
     expect_s(mmm_time_copy_seconds(&t.machine, MMM_COPY_SET, 50000), 5.1e-4,
              "set");
     cr_expect_eq(mmm_time_copy_seconds(&t.machine, MMM_COPY_NONE, 5000), 0);
+    /* without set_s and copy_d2h_s a memset takes copy_s, a copy to the
+     * host copy_host_s; with them, its own: 3e-5 + 5e-4, 4e-5 + the d2h
+     * bytes' time (the same as with copy_host_s 2e-5, 2e-5 more) */
+    {
+        mmm_time_machine own = t.machine;
+        cr_expect_eq(own.set_s, own.copy_s);
+        cr_expect_eq(own.copy_d2h_s, own.copy_host_s);
+        double d2h = mmm_time_copy_seconds(&own, MMM_COPY_D2H, 5000);
+        own.set_s = 3e-5;
+        own.copy_d2h_s = 4e-5;
+        expect_s(mmm_time_copy_seconds(&own, MMM_COPY_SET, 50000), 5.3e-4, "set, own");
+        expect_s(mmm_time_copy_seconds(&own, MMM_COPY_D2H, 5000), d2h + 2e-5, "d2h, own");
+    }
     mmm_time_dispose(&t);
     mmm_instance_free(inst);
     mmm_program_free(p);

@@ -51,6 +51,9 @@ extern "C" {
 /** Sizes of the L2 benchmark, in eighths of the L2 the device reports:
  *  2, 4, 6, 8, 12, 16 and 64 (a quarter of it to 8 times it). */
 #define MMM_CALIB_NL2 7
+/** Launches of atomics beside traffic: 16-byte words a thread reads. */
+#define MMM_CALIB_NATOMSTREAM 4
+MMM_API extern const int mmm_calib_atomic_stream_words[MMM_CALIB_NATOMSTREAM];
 MMM_API extern const int mmm_calib_l2_eighths[MMM_CALIB_NL2];
 
 /** The dependent operations timed (op_cycles). */
@@ -164,6 +167,15 @@ typedef struct mmm_calib_raw {
      *  same float (atomicAdd), over the difference of their block counts. */
     int64_t atomic_grid[2];
     mmm_calib_series atomic_s;
+    /** Atomics beside traffic: seconds of a launch of
+     *  atomic_stream_blocks[i] blocks of 256 threads, each thread reading
+     *  mmm_calib_atomic_stream_words[i] 16-byte words (coalesced, from
+     *  DRAM), a barrier, then thread 0 adding to one float
+     *  (atomic_stream_s), and the same launch without the atomic
+     *  (plain_stream_s).  Empty series: not measured. */
+    int64_t atomic_stream_blocks[MMM_CALIB_NATOMSTREAM];
+    mmm_calib_series atomic_stream_s[MMM_CALIB_NATOMSTREAM];
+    mmm_calib_series plain_stream_s[MMM_CALIB_NATOMSTREAM];
     /** Gathered words: seconds per word of the whole GPU, each sample a
      *  launch reading gather_words words (8 per thread) at random
      *  addresses over gather_region_bytes[i] bytes, over gather_words.
@@ -245,6 +257,13 @@ typedef struct mmm_calib {
     /** Cycles between two atomic operations on one global word (a float
      *  atomicAdd; whole GPU seconds per atomic x clock). */
     mmm_calib_stat atomic_cycles;
+    /** The share of the shorter of a launch's atomics on one word (A,
+     *  blocks x seconds per atomic) and the rest of its time (M, the
+     *  launch without them) that the longer does not hide, by launch:
+     *  (T - max(A, M)) / min(A, M) clamped to [0, 1]; atomic_exposed
+     *  their median (0: not measured). */
+    double atomic_exposed_by_launch[MMM_CALIB_NATOMSTREAM];
+    double atomic_exposed;
     /** Bytes of copy bandwidth one gathered word costs over each region:
      *  seconds per word x bandwidth_bytes_per_s. */
     mmm_calib_stat gather_word_bytes[MMM_CALIB_NGATHER];
@@ -328,6 +347,7 @@ typedef struct mmm_calib_constants {
     double block_cycles; /**< 0 in files written before it was measured */
     double latency_exposed; /**< likewise */
     double atomic_cycles;   /**< likewise */
+    double atomic_exposed;  /**< likewise */
     double gather_hit_bytes, gather_miss_bytes, gather_l2_bytes; /**< likewise */
     double scatter_hit_bytes, scatter_miss_bytes; /**< likewise */
     /** Copies and sets (0 in files written before they were measured):
@@ -335,6 +355,9 @@ typedef struct mmm_calib_constants {
      *  (d2d, set) and over the host link (h2d, d2h). */
     double copy_d2d_bytes_per_s, copy_h2d_bytes_per_s, copy_d2h_bytes_per_s,
         set_bytes_per_s, copy_s, copy_host_s;
+    /** The fixed time of a memset and of a device-to-host copy (0 in files
+     *  written before each kind had its own). */
+    double set_s, copy_d2h_s;
     /** The L2 (0 in files written before it was measured: l2_bytes is
      *  then the size the device reports): capacity and bandwidth. */
     double l2_bytes, l2_bytes_per_cycle;

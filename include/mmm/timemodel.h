@@ -78,6 +78,12 @@ typedef struct mmm_time_machine {
      * bandwidth_bytes_per_cycle): reads stream at it, writes at what a
      * copy (bandwidth_bytes_per_cycle, bytes read plus written) leaves */
     double read_bytes_per_cycle;
+    /* the fixed time of one memset and of one device-to-host copy
+     * (default copy_s and copy_host_s) */
+    double set_s, copy_d2h_s;
+    /* the share of the shorter of a launch's atomics on one word and the
+     * rest of its time that the longer does not hide (0: the larger) */
+    double atomic_exposed;
 } mmm_time_machine;
 
 /** Name, unit and meaning of fitted constant i (MMM_TIME_*). */

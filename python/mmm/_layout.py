@@ -10,7 +10,7 @@ SIZE = {
     'mmm_import_report': 1568,
     'mmm_override': 40,
     'mmm_metrics': 208,
-    'mmm_models': 992,
+    'mmm_models': 1016,
     'mmm_sweep_spec': 2912,
     'mmm_sweep_axis_text': 40,
     'mmm_sweep_result': 7480,
@@ -23,7 +23,7 @@ SIZE = {
     'mmm_fit_result': 1336,
     'mmm_fit_samples': 32,
     'mmm_fit_report': 56,
-    'mmm_time_machine': 344,
+    'mmm_time_machine': 368,
 }
 
 OFF = {

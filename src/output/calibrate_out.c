@@ -49,6 +49,11 @@ static void print_text(FILE *f, const mmm_calib *c)
     text_row(f, "launch, graph replay", &c->launch_graph_s, 1e6, "us");
     text_row(f, "block start, cycles per block per SM", &c->block_cycles, 1, "cycles");
     text_row(f, "atomics on one word, cycles apart", &c->atomic_cycles, 1, "cycles");
+    if (c->atomic_exposed > 0)
+        fprintf(f, "  %-34s %12.5g (beside reads of 1, 2, 4, 8 words: %.3g %.3g %.3g %.3g)\n",
+                "atomics exposed", c->atomic_exposed, c->atomic_exposed_by_launch[0],
+                c->atomic_exposed_by_launch[1], c->atomic_exposed_by_launch[2],
+                c->atomic_exposed_by_launch[3]);
     for (int kind = 0; kind < 2; kind++) /* read, then written */
         for (i = 0; i < MMM_CALIB_NGATHER; i++) {
             snprintf(what, sizeof what, "%s word, %.4g MiB",
@@ -265,6 +270,7 @@ static void print_json(FILE *f, const mmm_calib *c)
     mmm__json_num(&w, "launch_graph_us", c->launch_graph_s.median * 1e6);
     mmm__json_num(&w, "block_cycles", c->block_cycles.median);
     mmm__json_num(&w, "atomic_cycles", c->atomic_cycles.median);
+    mmm__json_num(&w, "atomic_exposed", c->atomic_exposed);
     mmm__json_num(&w, "gather_hit_bytes", c->gather_hit_bytes);
     mmm__json_num(&w, "gather_miss_bytes", c->gather_miss_bytes);
     mmm__json_num(&w, "gather_l2_bytes", c->gather_l2_bytes);

@@ -17,6 +17,7 @@
 const int mmm_calib_block_sizes[MMM_CALIB_NBLOCK] = {128, 256, 512, 1024};
 const int mmm_calib_sync_sizes[MMM_CALIB_NSYNC] = {32, 64, 128, 256, 512, 1024};
 const int mmm_calib_l2_eighths[MMM_CALIB_NL2] = {2, 4, 6, 8, 12, 16, 64};
+const int mmm_calib_atomic_stream_words[MMM_CALIB_NATOMSTREAM] = {1, 2, 4, 8};
 
 static const char *const op_names[MMM_CALIB_NOPS] = {
     "int32_add", "fp32_fma", "fp64_fma", "mulmod64", "mulmod64_rem"};
@@ -304,6 +305,43 @@ static void l2_costs(mmm_calib *out, const mmm_calib_raw *raw)
     out->l2_capacity_bytes = st.median;
 }
 
+/* Atomics beside traffic: for each launch, its atomics alone A = blocks x
+ * seconds per atomic, the rest M = the launch without them, the launch T;
+ * the share (T - max(A, M)) / min(A, M) of the shorter that the longer
+ * does not hide, clamped to [0, 1]; their median (0 when none was
+ * measured). */
+static double series_median(const mmm_calib_series *s)
+{
+    mmm_calib_stat st;
+    mmm_calib_stat_of(&st, s->v, (size_t)s->n);
+    return st.median;
+}
+
+static void atomic_overlap(mmm_calib *out, const mmm_calib_raw *raw)
+{
+    double v[MMM_CALIB_NATOMSTREAM], per = series_median(&raw->atomic_s);
+    size_t n = 0;
+    out->atomic_exposed = 0;
+    for (int i = 0; i < MMM_CALIB_NATOMSTREAM; i++) {
+        out->atomic_exposed_by_launch[i] = 0;
+        if (raw->atomic_stream_s[i].n == 0 || raw->plain_stream_s[i].n == 0 || !(per > 0) ||
+            raw->atomic_stream_blocks[i] <= 0)
+            continue;
+        double A = (double)raw->atomic_stream_blocks[i] * per;
+        double M = series_median(&raw->plain_stream_s[i]);
+        double T = series_median(&raw->atomic_stream_s[i]);
+        double x = (T - fmax(A, M)) / fmin(A, M);
+        x = x < 0 ? 0 : x > 1 ? 1 : x;
+        out->atomic_exposed_by_launch[i] = x;
+        v[n++] = x;
+    }
+    if (n) {
+        mmm_calib_stat st;
+        mmm_calib_stat_of(&st, v, n);
+        out->atomic_exposed = st.median;
+    }
+}
+
 int mmm_calib_analyze(mmm_calib *out, const mmm_calib_raw *raw,
                       mmm_error *err)
 {
@@ -442,6 +480,7 @@ int mmm_calib_analyze(mmm_calib *out, const mmm_calib_raw *raw,
     stat_series(&out->shared_cycles, &raw->shared_cycles);
     stat_scaled(&out->block_cycles, &raw->block_s, f * raw->dev.sms);
     stat_scaled(&out->atomic_cycles, &raw->atomic_s, f);
+    atomic_overlap(out, raw);
     out->block_threads = raw->block_threads;
     for (i = 0; i < MMM_CALIB_NOPS; i++)
         stat_series(&out->op_cycles[i], &raw->op_cycles[i]);
@@ -711,6 +750,21 @@ int mmm_calib_machine_xml(char **out, size_t *len, const mmm_calib *c,
                "launches in which one thread per block adds to the same float "
                "(atomicAdd), the difference of their event times over the "
                "difference of their block counts, x clock_hz");
+    if (c->atomic_exposed > 0) {
+        char by[256];
+        int o = 0;
+        for (i = 0; i < MMM_CALIB_NATOMSTREAM && o >= 0 && (size_t)o < sizeof by; i++)
+            o += snprintf(by + o, sizeof by - (size_t)o, "%s%d: %.3g", i ? ", " : "",
+                          mmm_calib_atomic_stream_words[i], c->atomic_exposed_by_launch[i]);
+        param(fp, TI_NAME(ATOMIC_EXPOSED), c->atomic_exposed,
+              "derived: the share of the shorter of a launch's atomics on one "
+              "word (A: its blocks x the seconds per atomic above) and the rest "
+              "of its time (M: the launch without them) that the longer does "
+              "not hide, (T - max(A, M)) / min(A, M): launches of 256-thread "
+              "blocks each reading 16-byte words from DRAM, a barrier, one "
+              "atomicAdd to one float; the median over the words a thread "
+              "reads (%s)", by);
+    }
 
     {
         char sizes[256];
@@ -776,18 +830,15 @@ int mmm_calib_machine_xml(char **out, size_t *len, const mmm_calib *c,
                   "smallest size over the difference of their seconds per "
                   "call (%s)", what[k], sizes);
         }
-        param(fp, TI_NAME(COPY_S),
-              (c->transfer_fixed_s[0] + c->transfer_fixed_s[3]) / 2,
-              "seconds of a device-to-device copy or a memset beyond its "
-              "bytes: the smallest call less its bytes at the rate above "
-              "and less launch_graph_s, the mean of the two (copy %.4g, "
-              "set %.4g)",
-              c->transfer_fixed_s[0], c->transfer_fixed_s[3]);
-        param(fp, TI_NAME(COPY_HOST_S),
-              (c->transfer_fixed_s[1] + c->transfer_fixed_s[2]) / 2,
-              "the same over the host link, the mean of host to device "
-              "(%.4g) and device to host (%.4g)",
-              c->transfer_fixed_s[1], c->transfer_fixed_s[2]);
+        param(fp, TI_NAME(COPY_S), c->transfer_fixed_s[0],
+              "seconds of a device-to-device copy beyond its bytes: the "
+              "smallest call less its bytes at the rate above and less "
+              "launch_graph_s");
+        param(fp, TI_NAME(SET_S), c->transfer_fixed_s[3], "the same for a memset");
+        param(fp, TI_NAME(COPY_HOST_S), c->transfer_fixed_s[1],
+              "the same for a copy from the host to the device");
+        param(fp, TI_NAME(COPY_D2H_S), c->transfer_fixed_s[2],
+              "the same for a copy from the device to the host");
     }
 
     param(fp, TI_NAME(LATENCY_EXPOSED), c->latency_exposed,
@@ -998,6 +1049,8 @@ int mmm_calib_constants_from_machine(mmm_calib_constants *out,
         out->latency_exposed = 0;
     if (get(&out->atomic_cycles, m, TI_NAME(ATOMIC_CYCLES), NULL) < 0)
         out->atomic_cycles = 0;
+    if (get(&out->atomic_exposed, m, TI_NAME(ATOMIC_EXPOSED), NULL) < 0)
+        out->atomic_exposed = 0;
     if (get(&out->gather_hit_bytes, m, TI_NAME(GATHER_HIT_BYTES), NULL) < 0)
         out->gather_hit_bytes = 0;
     if (get(&out->gather_miss_bytes, m, TI_NAME(GATHER_MISS_BYTES), NULL) < 0)
@@ -1019,6 +1072,8 @@ int mmm_calib_constants_from_machine(mmm_calib_constants *out,
             {MMM__TI_SET_BYTES_PER_S, &out->set_bytes_per_s},
             {MMM__TI_COPY_S, &out->copy_s},
             {MMM__TI_COPY_HOST_S, &out->copy_host_s},
+            {MMM__TI_SET_S, &out->set_s},
+            {MMM__TI_COPY_D2H_S, &out->copy_d2h_s},
             {MMM__TI_L2_BYTES, &out->l2_bytes},
             {MMM__TI_L2_BYTES_PER_CYCLE, &out->l2_bytes_per_cycle},
             {MMM__TI_READ_BYTES_PER_CYCLE, &out->read_bytes_per_cycle},

@@ -120,11 +120,19 @@ enum { TI_INT, TI_REAL, TI_FIT, TI_MODE };
     "bytes a memset writes per second", 0, -1, 0, 0, 0, TI_CALIBRATED,        \
     "0: `bandwidth_bytes_per_cycle`·`clock_hz`")                              \
   X(COPY_S, "copy_s", TI_REAL, copy_s, "s",                                   \
-    "fixed time of one device-to-device copy or memset beyond its bytes, s",  \
+    "fixed time of one device-to-device copy (and memset without set_s) "     \
+    "beyond its bytes, s",                                                    \
     1e-6, -1, 0, 0, 0, TI_CALIBRATED, "1e-6 (typical)")                       \
+  X(SET_S, "set_s", TI_REAL, set_s, "s",                                      \
+    "fixed time of one memset beyond its bytes, s", TI_SAME(COPY_S), -1, 0,   \
+    0, 0, TI_CALIBRATED, "`copy_s`")                                          \
   X(COPY_HOST_S, "copy_host_s", TI_REAL, copy_host_s, "s",                    \
-    "fixed time of one copy over the host link beyond its bytes, s", 2e-6,    \
+    "fixed time of one host-to-device copy (and device-to-host copy without " \
+    "copy_d2h_s) beyond its bytes, s", 2e-6,                                  \
     -1, 0, 0, 0, TI_CALIBRATED, "2e-6 (typical)")                             \
+  X(COPY_D2H_S, "copy_d2h_s", TI_REAL, copy_d2h_s, "s",                       \
+    "fixed time of one device-to-host copy beyond its bytes, s",              \
+    TI_SAME(COPY_HOST_S), -1, 0, 0, 0, TI_CALIBRATED, "`copy_host_s`")       \
   X(LAUNCH_S, "launch_s", TI_FIT, LAUNCH, "s",                                \
     "host time to issue one launch into a stream", TI_REQUIRED, 0, 1e-8,      \
     1e-3, 3e-6, TI_CALIBRATED, "fitted")                                      \
@@ -166,6 +174,10 @@ enum { TI_INT, TI_REAL, TI_FIT, TI_MODE };
     "time between two atomic operations on one global word (the GPU serves "  \
     "them one after another)", 0, 0, 0.01, 1e4, 4,                            \
     TI_OPTIONAL | TI_CALIBRATED, "0 (optional)")                              \
+  X(ATOMIC_EXPOSED, "atomic_exposed", TI_REAL, atomic_exposed, "fraction",     \
+    "share of the shorter of a launch's atomics on one word and the rest of "  \
+    "its time that the longer does not hide (0: overlapped, 1: added)", 0,     \
+    -1, 0, 0, 0, TI_CALIBRATED, "0")                                           \
   X(L2_BYTES, "l2_bytes", TI_REAL, l2_bytes, "bytes",                          \
     "L2 capacity that arrays kept between launches find, bytes", 0, -1, 0, 0,  \
     0, TI_CALIBRATED, "0 (no L2 modelled)")                                    \

@@ -346,6 +346,15 @@ int mmm_time_machine_get(mmm_time_machine *m, const mmm_instance *inst,
                 return r;
         }
     }
+    if (m->atomic_exposed > 1) {
+        mmm_value v;
+        long line = 0;
+        find_value(inst, TI_NAME(ATOMIC_EXPOSED), &v, &line);
+        return mmm_error_set(err, MMM_EINPUT, inst->program->file, line,
+                             "machine parameter '%s' = %g is more than 1 (a share of the "
+                             "shorter time)",
+                             TI_NAME(ATOMIC_EXPOSED), m->atomic_exposed);
+    }
     /* reads alone at most twice as fast as a copy moves bytes in and out,
        or the writes would take no time */
     double bw = m->c[MMM_TIME_BANDWIDTH], rd = m->read_bytes_per_cycle;
@@ -796,9 +805,11 @@ static int launch(const mmm_time_machine *m, const mmm_program *prog,
         cyc += cw * (double)times;
     }
     /* Atomic operations on one word are served one after another, beside
-     * the waves: the launch lasts at least as long as they take. */
-    take_larger(&cyc, &term, atomics * m->c[MMM_TIME_ATOMIC],
-                MMM_TIME_TERM_ATOMICS);
+     * the waves: the launch lasts at least as long as they take, and the
+     * shorter of the two is hidden only in part (atomic_exposed). */
+    double ca = atomics * m->c[MMM_TIME_ATOMIC], hidden = fmin(ca, cyc);
+    take_larger(&cyc, &term, ca, MMM_TIME_TERM_ATOMICS);
+    cyc += m->atomic_exposed * hidden;
     out->exec = cyc / m->clock_hz;
     out->waves = nf + (rem > 0);
     out->resident = A;
@@ -823,6 +834,7 @@ double mmm_time_copy_seconds(const mmm_time_machine *m, mmm_copy_kind kind,
         break;
     case MMM_COPY_SET:
         rate = m->set_bytes_per_s > 0 ? m->set_bytes_per_s : bw;
+        fixed = m->set_s;
         break;
     case MMM_COPY_H2D:
         rate = m->copy_h2d_bytes_per_s;
@@ -830,7 +842,7 @@ double mmm_time_copy_seconds(const mmm_time_machine *m, mmm_copy_kind kind,
         break;
     case MMM_COPY_D2H:
         rate = m->copy_d2h_bytes_per_s;
-        fixed = m->copy_host_s;
+        fixed = m->copy_d2h_s;
         break;
     default:
         return 0;
