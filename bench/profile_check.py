@@ -787,7 +787,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--mmm", default=os.path.join(ROOT, "build/mmm"))
     ap.add_argument("--caps", default="/work/profile-captures")
-    ap.add_argument("--machine", default="/work/profile-captures/h200-calibrated.xml")
+    ap.add_argument("--machine", default=os.path.join(ROOT, "dags/machines/h200-calibrated.xml"))
     ap.add_argument("--work", default=os.path.join(ROOT, "bench/out/profile_check"))
     ap.add_argument("--only", default="", help="comma list of programs")
     ap.add_argument("--cap", action="store_true",

@@ -75,8 +75,10 @@ typedef struct mmm_time_machine {
     double l2_bytes, l2_bytes_per_cycle;
     int graph; /**< 1: CUDA graph replay; 0: stream launches */
     /* DRAM's bandwidth of reads alone per SM cycle (0:
-     * bandwidth_bytes_per_cycle): reads stream at it, writes at what a
-     * copy (bandwidth_bytes_per_cycle, bytes read plus written) leaves */
+     * bandwidth_bytes_per_cycle): reads alone stream at it, writes alone
+     * at set_bytes_per_s, and mixing them costs what a copy
+     * (bandwidth_bytes_per_cycle, bytes read plus written) shows beyond
+     * both (docs/time.md, section 3) */
     double read_bytes_per_cycle;
     /* the fixed time of one memset and of one device-to-host copy
      * (default copy_s and copy_host_s) */

@@ -906,10 +906,8 @@ int mmm_calib_machine_xml(char **out, size_t *len, const mmm_calib *c,
         param(fp, TI_NAME(READ_BYTES_PER_CYCLE), c->read_bytes_per_s / f,
               "bytes per SM cycle DRAM reads alone, whole GPU: the re-read of "
               "the largest array of the L2's (%.4g MiB, from DRAM), 16-byte "
-              "loads; the time model charges writes what a copy leaves, "
-              "1/(2/bandwidth_bytes_per_cycle - 1/read_bytes_per_cycle) = %.4g",
-              (double)c->l2_array_bytes[MMM_CALIB_NL2 - 1] / 1048576.0,
-              1 / (2 / (c->bandwidth_bytes_per_s / f) - 1 / (c->read_bytes_per_s / f)));
+              "loads",
+              (double)c->l2_array_bytes[MMM_CALIB_NL2 - 1] / 1048576.0);
 
     fputs("\n  <!-- U of the MMM, cycles per word per thread, by threads per block:\n"
           "       latency-bound (one block alone, clock64()) and bandwidth-bound\n"

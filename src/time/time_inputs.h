@@ -186,8 +186,9 @@ enum { TI_INT, TI_REAL, TI_FIT, TI_MODE };
     0, TI_CALIBRATED, "0: `bandwidth_bytes_per_cycle`")                        \
   X(READ_BYTES_PER_CYCLE, "read_bytes_per_cycle", TI_REAL,                    \
     read_bytes_per_cycle, "bytes/cycle",                                       \
-    "DRAM bandwidth of reads alone, whole GPU per SM cycle (writes then "      \
-    "take what a copy leaves)", 0, -1, 0, 0, 0, TI_CALIBRATED,                 \
+    "DRAM bandwidth of reads alone, whole GPU per SM cycle (writes alone "     \
+    "at set_bytes_per_s; mixed, what a copy shows)", 0, -1, 0, 0, 0,           \
+    TI_CALIBRATED,                                                             \
     "0: `bandwidth_bytes_per_cycle`")                                          \
   X(GRAPH, "graph", TI_MODE, graph, "0 or 1",                                 \
     "launch mode: 0 stream, 1 graph", 0, 0, 0, 0, 0, 0, "0")

@@ -590,6 +590,27 @@ int mmm__time_block_fits(const mmm_time_machine *m, const mmm_program *prog,
     return MMM_OK;
 }
 
+/* What DRAM takes to read rd and write wr bytes streamed, in bytes of
+ * the copy bandwidth B (bandwidth_bytes_per_cycle, a copy's bytes read
+ * plus written): reads alone stream at R (read_bytes_per_cycle), writes
+ * alone at W (set_bytes_per_s, a memset), and mixing them costs what a
+ * copy shows beyond both, a turnaround share p x(1 - x) of the bytes, x
+ * the share read: cost = B (rd/R + wr/W + p rd wr / (rd + wr)), p = 4
+ * (1/B - 1/(2R) - 1/(2W)), so that a copy costs its bytes.  Without R
+ * every byte costs one (as before R was measured); without W, W = B. */
+static double dram_cost(const mmm_time_machine *m, double rd, double wr)
+{
+    double B = m->c[MMM_TIME_BANDWIDTH], R = m->read_bytes_per_cycle,
+           W = m->set_bytes_per_s > 0 && m->clock_hz > 0 ? m->set_bytes_per_s / m->clock_hz : 0;
+    if (!(B > 0) || !(R > 0) || rd + wr <= 0)
+        return rd + wr;
+    W = W > 0 ? W : B;
+    double p = 4 * (1 / B - 1 / (2 * R) - 1 / (2 * W));
+    if (p < 0)
+        p = 0; /* a copy no slower than reads and writes alone: no turnaround */
+    return B * (rd / R + wr / W + p * rd * wr / (rd + wr));
+}
+
 /* One launch of kernel kr: its classes cv[0 .. nc), their attributes
  * of mmm/attr.h, attr[c * MMM_ATTR_N + a], and their accesses, acc[0 ..)
  * class after class. */
@@ -606,12 +627,10 @@ static int launch(const mmm_time_machine *m, const mmm_program *prog,
     /* the traffic by where it goes: streamed bytes in no array (read,
      * written), words at random addresses (their own costs, g and s) */
     double unnamed_r = 0, unnamed_w = 0, random = 0;
-    /* DRAM's cost of a byte read and written, in bytes of a copy's
-     * bandwidth: a copy moves each byte in and out in 2/bw cycles, reads
-     * stream at read_bytes_per_cycle (R), writes take the rest:
-     * 1/W = 2/bw - 1/R.  wbytes is the traffic so weighed. */
-    double bwc = m->c[MMM_TIME_BANDWIDTH], R = m->read_bytes_per_cycle;
-    double rf = R > bwc / 2 && bwc > 0 ? bwc / R : 1, wf = 2 - rf, wbytes = 0;
+    /* the streamed bytes DRAM reads and writes (the rest of the traffic,
+     * words at random addresses, costs its own bytes of the copy
+     * bandwidth): dram_cost weighs them */
+    double s_rd = 0, s_wr = 0, s_rn = 0;
     mmm_time_limit lim = MMM_TIME_LIMIT_THREADS;
     memset(out, 0, sizeof *out);
     l2->nuse = 0;
@@ -681,7 +700,7 @@ static int launch(const mmm_time_machine *m, const mmm_program *prog,
         double threads = (double)v->count * (double)T;
         if (naccesses > 0) {
             /* its accesses, each by its pattern, say its traffic */
-            double per_thread = 0, wper_thread = 0, serial = 0;
+            double per_thread = 0, serial = 0;
             for (size_t i = 0; i < naccesses; i++) {
                 const mmm_mem_access *ma = &prog->accesses[first + i];
                 double b = access_bytes(m, ma, &av[i], (double)T, &serial);
@@ -689,7 +708,7 @@ static int launch(const mmm_time_machine *m, const mmm_program *prog,
                                ma->pattern == MMM_PATTERN_BROADCAST;
                 int64_t id = home(l2, ma->array, fp, kidx, &size);
                 per_thread += b;
-                wper_thread += !streamed ? b : ma->write ? wf * b : rf * b;
+                *(!streamed ? &s_rn : ma->write ? &s_wr : &s_rd) += threads * b;
                 if (!streamed) {
                     random += threads * b;
                     if (id >= 0)
@@ -702,7 +721,6 @@ static int launch(const mmm_time_machine *m, const mmm_program *prog,
                 }
             }
             bytes += threads * per_thread;
-            wbytes += threads * wper_thread;
             atomics += (double)v->count * serial;
         } else {
             /* the shorthand: one access for the reads and one for the
@@ -717,7 +735,7 @@ static int launch(const mmm_time_machine *m, const mmm_program *prog,
                         scatters * random_cost(m, region, m->scatter_hit_bytes,
                                                m->scatter_miss_bytes);
             bytes += threads * (rd + wr + rn);
-            wbytes += threads * (rf * rd + wf * wr + rn);
+            s_rd += threads * rd, s_wr += threads * wr, s_rn += threads * rn;
             random += threads * rn;
             int64_t id = home(l2, -1, fp, kidx, &size);
             if (id >= 0)
@@ -734,7 +752,8 @@ static int launch(const mmm_time_machine *m, const mmm_program *prog,
     }
     if (N == 0)
         return 0; /* nothing launched */
-    double ipb = issue / (double)N, bpb = bytes / (double)N, wbpb = wbytes / (double)N,
+    double ipb = issue / (double)N, bpb = bytes / (double)N,
+           wbpb = (dram_cost(m, s_rd, s_wr) + s_rn) / (double)N,
            wpb = wave / (double)N, gpb = gwave / (double)N;
     double ipc = m->c[MMM_TIME_ISSUE], bw = m->c[MMM_TIME_BANDWIDTH];
     /* With arrays: what the L2 serves, what DRAM moves (misses and
@@ -749,12 +768,12 @@ static int launch(const mmm_time_machine *m, const mmm_program *prog,
     out->l2 = l2->nuse > 0;
     if (out->l2) {
         dpb = (lc2.dram + random) / (double)N;
-        wdpb = (rf * (lc2.dram - lc2.dram_written) + wf * lc2.dram_written + random) /
+        wdpb = (dram_cost(m, lc2.dram - lc2.dram_written, lc2.dram_written) + random) /
                (double)N;
         apb = (lc2.l2 + random) / (double)N;
     } else if (lc2.writeback > 0) {
         bpb = (bytes + lc2.writeback) / (double)N; /* dirty data it evicted */
-        wbpb = (wbytes + wf * lc2.writeback) / (double)N;
+        wbpb = (dram_cost(m, s_rd, s_wr + lc2.writeback) + s_rn) / (double)N;
     }
     /* the traffic the bandwidth terms below charge, for the roofline */
     out->dram = out->l2 ? dpb * (double)N : bpb * (double)N;
