@@ -2127,6 +2127,20 @@ Test(profile, trace_graph_rows)
     "shared_static,shared_dynamic,bytes,copy,duration_ns,graph,node,to,event\n"
 #define V3_K(o, f, s) #o ",kernel," f "," #s ",1024,1,1,256,1,1,16,0,0,,,1500,0,0,,\n"
 
+/* xml has the edges want[0 .. n) (from, to) and no other. */
+static void expect_edges(const char *xml, const char *const (*want)[2], size_t n)
+{
+    size_t edges = 0;
+    for (size_t i = 0; i < n; i++) {
+        char e[128];
+        snprintf(e, sizeof e, "<edge from=\"%s\" to=\"%s\"/>", want[i][0], want[i][1]);
+        cr_expect(strstr(xml, e) != NULL, "no %s in\n%s", e, xml);
+    }
+    for (const char *s = xml; (s = strstr(s, "<edge ")); s++)
+        edges++;
+    cr_expect_eq(edges, n, "%zu edges, want %zu:\n%s", edges, n, xml);
+}
+
 Test(profile, stream_order_edges)
 {
     static const char trace[] =
@@ -2160,15 +2174,7 @@ Test(profile, stream_order_edges)
         {"scale", "square"},   {"add", "square"},   {"scale", "join"},
         {"scale", "scale#2"},  {"join", "scale#2"}, {"scale#2", "add#2"},
         {"square", "add#2"},   {"square", "memset"}};
-    size_t nwant = sizeof want / sizeof want[0], edges = 0;
-    for (size_t i = 0; i < nwant; i++) {
-        char e[128];
-        snprintf(e, sizeof e, "<edge from=\"%s\" to=\"%s\"/>", want[i][0], want[i][1]);
-        cr_expect(strstr(xml, e) != NULL, "no %s in\n%s", e, xml);
-    }
-    for (const char *s = xml; (s = strstr(s, "<edge ")); s++)
-        edges++;
-    cr_expect_eq(edges, nwant, "%zu edges, want %zu:\n%s", edges, nwant, xml);
+    expect_edges(xml, want, sizeof want / sizeof want[0]);
     mmm_program *prog = load_text(xml);
     mmm_program_free(prog);
     mmm_profile_free(p);
@@ -2233,15 +2239,7 @@ Test(profile, stream_order_capture)
         {"join", "scale#2"},      {"scale#2", "add#2"},      {"square", "add#2"},
         {"square", "memset#2"},   {"join", "memcpy_d2h"},    {"square", "memcpy_d2h"},
         {"memset#2", "memcpy_d2h"}, {"add#2", "memcpy_d2h"}};
-    size_t nwant = sizeof want / sizeof want[0], edges = 0;
-    for (size_t i = 0; i < nwant; i++) {
-        char e[128];
-        snprintf(e, sizeof e, "<edge from=\"%s\" to=\"%s\"/>", want[i][0], want[i][1]);
-        cr_expect(strstr(xml, e) != NULL, "no %s in\n%s", e, xml);
-    }
-    for (const char *s = xml; (s = strstr(s, "<edge ")); s++)
-        edges++;
-    cr_expect_eq(edges, nwant, "%zu edges, want %zu:\n%s", edges, nwant, xml);
+    expect_edges(xml, want, sizeof want / sizeof want[0]);
     /* add waits for nothing: a non-blocking stream; join not for add */
     cr_expect_null(strstr(xml, "to=\"add\"/>"));
     cr_expect_null(strstr(xml, "<edge from=\"add\" to=\"join\"/>"));
