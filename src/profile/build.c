@@ -243,6 +243,8 @@ typedef struct porder {
     size_t ns, caps;
     pevent *e;
     size_t ne, cape;
+    size_t *slot; /* an index of e by id: open addressing, i + 1 (0 free) */
+    size_t nslot; /* a power of two, at least twice ne */
     ilist host;  /* nodes the host waited for: every later node follows them */
     int legacy;  /* the trace names the legacy default stream */
 } porder;
@@ -264,13 +266,39 @@ static pstream *stream_of(porder *o, const char *name)
     return st;
 }
 
+static size_t event_hash(uint64_t id, size_t nslot)
+{
+    return (size_t)((id * UINT64_C(0x9E3779B97F4A7C15)) >> 17) & (nslot - 1);
+}
+
+/* Event id's entry; with make, a new one where there is none (NULL out of
+ * memory, or without make when there is none).  A trace can record an
+ * event for every launch: the index keeps each lookup O(1). */
 static pevent *event_of(porder *o, uint64_t id, int make)
 {
-    for (size_t i = 0; i < o->ne; i++)
-        if (o->e[i].id == id)
-            return &o->e[i];
+    size_t h = o->nslot ? event_hash(id, o->nslot) : 0;
+    for (; o->nslot && o->slot[h]; h = (h + 1) & (o->nslot - 1))
+        if (o->e[o->slot[h] - 1].id == id)
+            return &o->e[o->slot[h] - 1];
     if (!make)
         return NULL;
+    if (2 * (o->ne + 1) > o->nslot) {
+        size_t n = o->nslot ? 2 * o->nslot : 64;
+        size_t *ns = calloc(n, sizeof *ns);
+        if (!ns)
+            return NULL;
+        for (size_t i = 0; i < o->ne; i++) {
+            size_t k = event_hash(o->e[i].id, n);
+            while (ns[k])
+                k = (k + 1) & (n - 1);
+            ns[k] = i + 1;
+        }
+        free(o->slot);
+        o->slot = ns;
+        o->nslot = n;
+        for (h = event_hash(id, n); o->slot[h]; h = (h + 1) & (n - 1))
+            ;
+    }
     pevent *ne = mmm__grow(o->e, &o->cape, o->ne + 1, sizeof *ne, 8);
     if (!ne)
         return NULL;
@@ -278,6 +306,7 @@ static pevent *event_of(porder *o, uint64_t id, int make)
     pevent *ev = &o->e[o->ne++];
     memset(ev, 0, sizeof *ev);
     ev->id = id;
+    o->slot[h] = o->ne;
     return ev;
 }
 
@@ -289,6 +318,7 @@ static void porder_free(porder *o)
         free(o->e[i].at.v);
     free(o->s);
     free(o->e);
+    free(o->slot);
     free(o->host.v);
 }
 
