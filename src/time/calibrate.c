@@ -305,18 +305,18 @@ static void l2_costs(mmm_calib *out, const mmm_calib_raw *raw)
     out->l2_capacity_bytes = st.median;
 }
 
+static double series_median(const mmm_calib_series *s)
+{
+    mmm_calib_stat st;
+    stat_series(&st, s);
+    return st.median;
+}
+
 /* Atomics beside traffic: for each launch, its atomics alone A = blocks x
  * seconds per atomic, the rest M = the launch without them, the launch T;
  * the share (T - max(A, M)) / min(A, M) of the shorter that the longer
  * does not hide, clamped to [0, 1]; their median (0 when none was
  * measured). */
-static double series_median(const mmm_calib_series *s)
-{
-    mmm_calib_stat st;
-    mmm_calib_stat_of(&st, s->v, (size_t)s->n);
-    return st.median;
-}
-
 static void atomic_overlap(mmm_calib *out, const mmm_calib_raw *raw)
 {
     double v[MMM_CALIB_NATOMSTREAM], per = series_median(&raw->atomic_s);

@@ -3,6 +3,7 @@
  * seconds.  Seconds and cycles are doubles; occupancy, waves and launches
  * are exact integers. */
 #include <math.h>
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -300,6 +301,20 @@ static double row_value(const mmm_time_machine *m, int i)
     return *(const double *)(const void *)at;
 }
 
+/* An error at the line that declares machine parameter `name`. */
+static int bad_value(const mmm_instance *inst, const char *name, mmm_error *err,
+                     const char *fmt, ...)
+{
+    mmm_value v;
+    long line = 0;
+    va_list ap;
+    find_value(inst, name, &v, &line);
+    va_start(ap, fmt);
+    int r = mmm_error_vset(err, MMM_EINPUT, inst->program->file, line, fmt, ap);
+    va_end(ap);
+    return r;
+}
+
 int mmm_time_machine_get(mmm_time_machine *m, const mmm_instance *inst,
                          int require_constants, mmm_error *err)
 {
@@ -346,29 +361,21 @@ int mmm_time_machine_get(mmm_time_machine *m, const mmm_instance *inst,
                 return r;
         }
     }
-    if (m->atomic_exposed > 1) {
-        mmm_value v;
-        long line = 0;
-        find_value(inst, TI_NAME(ATOMIC_EXPOSED), &v, &line);
-        return mmm_error_set(err, MMM_EINPUT, inst->program->file, line,
-                             "machine parameter '%s' = %g is more than 1 (a share of the "
-                             "shorter time)",
-                             TI_NAME(ATOMIC_EXPOSED), m->atomic_exposed);
-    }
+    if (m->atomic_exposed > 1)
+        return bad_value(inst, TI_NAME(ATOMIC_EXPOSED), err,
+                         "machine parameter '%s' = %g is more than 1 (a share of the "
+                         "shorter time)",
+                         TI_NAME(ATOMIC_EXPOSED), m->atomic_exposed);
     /* reads alone at most twice as fast as a copy moves bytes in and out,
        or the writes would take no time */
     double bw = m->c[MMM_TIME_BANDWIDTH], rd = m->read_bytes_per_cycle;
-    if (rd > 0 && bw > 0 && !(rd > bw / 2)) {
-        mmm_value v;
-        long line = 0;
-        find_value(inst, TI_NAME(READ_BYTES_PER_CYCLE), &v, &line);
-        return mmm_error_set(err, MMM_EINPUT, inst->program->file, line,
-                             "machine parameter '%s' = %g is at most half of %s = %g: a "
-                             "copy, which reads and writes each byte, could not take the "
-                             "time that bandwidth says; measure both with mmm calibrate",
-                             TI_NAME(READ_BYTES_PER_CYCLE), rd,
-                             TI_NAME(BANDWIDTH_BYTES_PER_CYCLE), bw);
-    }
+    if (rd > 0 && bw > 0 && !(rd > bw / 2))
+        return bad_value(inst, TI_NAME(READ_BYTES_PER_CYCLE), err,
+                         "machine parameter '%s' = %g is at most half of %s = %g: a "
+                         "copy, which reads and writes each byte, could not take the "
+                         "time that bandwidth says; measure both with mmm calibrate",
+                         TI_NAME(READ_BYTES_PER_CYCLE), rd,
+                         TI_NAME(BANDWIDTH_BYTES_PER_CYCLE), bw);
     return 0;
 }
 
@@ -627,10 +634,9 @@ static int launch(const mmm_time_machine *m, const mmm_program *prog,
     /* the traffic by where it goes: streamed bytes in no array (read,
      * written), words at random addresses (their own costs, g and s) */
     double unnamed_r = 0, unnamed_w = 0, random = 0;
-    /* the streamed bytes DRAM reads and writes (the rest of the traffic,
-     * words at random addresses, costs its own bytes of the copy
-     * bandwidth): dram_cost weighs them */
-    double s_rd = 0, s_wr = 0, s_rn = 0;
+    /* the streamed bytes DRAM reads and writes, which dram_cost weighs
+     * (the words at random addresses, `random`, cost their own bytes) */
+    double s_rd = 0, s_wr = 0;
     mmm_time_limit lim = MMM_TIME_LIMIT_THREADS;
     memset(out, 0, sizeof *out);
     l2->nuse = 0;
@@ -708,7 +714,8 @@ static int launch(const mmm_time_machine *m, const mmm_program *prog,
                                ma->pattern == MMM_PATTERN_BROADCAST;
                 int64_t id = home(l2, ma->array, fp, kidx, &size);
                 per_thread += b;
-                *(!streamed ? &s_rn : ma->write ? &s_wr : &s_rd) += threads * b;
+                if (streamed)
+                    *(ma->write ? &s_wr : &s_rd) += threads * b;
                 if (!streamed) {
                     random += threads * b;
                     if (id >= 0)
@@ -735,7 +742,7 @@ static int launch(const mmm_time_machine *m, const mmm_program *prog,
                         scatters * random_cost(m, region, m->scatter_hit_bytes,
                                                m->scatter_miss_bytes);
             bytes += threads * (rd + wr + rn);
-            s_rd += threads * rd, s_wr += threads * wr, s_rn += threads * rn;
+            s_rd += threads * rd, s_wr += threads * wr;
             random += threads * rn;
             int64_t id = home(l2, -1, fp, kidx, &size);
             if (id >= 0)
@@ -753,7 +760,7 @@ static int launch(const mmm_time_machine *m, const mmm_program *prog,
     if (N == 0)
         return 0; /* nothing launched */
     double ipb = issue / (double)N, bpb = bytes / (double)N,
-           wbpb = (dram_cost(m, s_rd, s_wr) + s_rn) / (double)N,
+           wbpb = (dram_cost(m, s_rd, s_wr) + random) / (double)N,
            wpb = wave / (double)N, gpb = gwave / (double)N;
     double ipc = m->c[MMM_TIME_ISSUE], bw = m->c[MMM_TIME_BANDWIDTH];
     /* With arrays: what the L2 serves, what DRAM moves (misses and
@@ -773,7 +780,7 @@ static int launch(const mmm_time_machine *m, const mmm_program *prog,
         apb = (lc2.l2 + random) / (double)N;
     } else if (lc2.writeback > 0) {
         bpb = (bytes + lc2.writeback) / (double)N; /* dirty data it evicted */
-        wbpb = (dram_cost(m, s_rd, s_wr + lc2.writeback) + s_rn) / (double)N;
+        wbpb = (dram_cost(m, s_rd, s_wr + lc2.writeback) + random) / (double)N;
     }
     /* the traffic the bandwidth terms below charge, for the roofline */
     out->dram = out->l2 ? dpb * (double)N : bpb * (double)N;
