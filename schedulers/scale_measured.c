@@ -99,12 +99,13 @@ static int by_value(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* The median of v[0 .. n), n > 0 (v is sorted); the mean of the middle
- * two halved first, so that two values near DBL_MAX do not overflow. */
+/* The median of v[0 .. n), n > 0 (v is sorted, non-negative); the mean
+ * of the middle two as a + (b - a)/2, which neither overflows near
+ * DBL_MAX nor leaves [a, b] when both are subnormal (a/2 + b/2 did). */
 static double median(double *v, size_t n)
 {
     qsort(v, n, sizeof *v, by_value);
-    return n % 2 ? v[n / 2] : v[n / 2 - 1] / 2 + v[n / 2] / 2;
+    return n % 2 ? v[n / 2] : v[n / 2 - 1] + (v[n / 2] - v[n / 2 - 1]) / 2;
 }
 
 /* The medians per p of m->points (sorted by p), and from times the
